@@ -1,0 +1,75 @@
+// The C API of libjtensor: plain C types only, so the JavaCPP binding stays tiny.
+// Addresses and handles cross as int64_t. Functions that can fail return a jt_status.
+#pragma once
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JT_API __attribute__((visibility("default")))
+
+enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2 };
+
+// ---- storage: an intrusively counted block from a device's caching allocator ----
+// Returns a StorageImpl* with a reference count of 1, or 0 when memory is out even after the
+// allocator freed its cache and retried.
+JT_API int64_t jt_storage_new(int64_t nbytes);
+JT_API void jt_storage_retain(int64_t storage);
+JT_API void jt_storage_release(int64_t storage);  // the last release frees the block
+JT_API int64_t jt_storage_refcount(int64_t storage);
+JT_API int64_t jt_storage_data(int64_t storage);
+JT_API int64_t jt_storage_nbytes(int64_t storage);
+// Grows or shrinks the block, keeping min(old, new) bytes; JT_OUT_OF_MEMORY leaves it unchanged.
+JT_API int jt_storage_resize(int64_t storage, int64_t nbytes);
+
+// ---- the CPU caching allocator ----
+JT_API void jt_cpu_empty_cache(void);
+JT_API int jt_cpu_stat_count(void);
+JT_API const char* jt_cpu_stat_name(int index);
+JT_API void jt_cpu_memory_stats(int64_t* out);  // jt_cpu_stat_count() values, in name order
+JT_API void jt_cpu_reset_peak_stats(void);
+JT_API void jt_cpu_reset_accumulated_stats(void);
+// Writes the snapshot as longs: [nsegments, per segment: address, total, allocated, active,
+// is_small_pool, nblocks, per block: address, size, requested, is_allocated]. Returns the
+// number of longs it needs; writes only when that fits in cap.
+JT_API int64_t jt_cpu_snapshot(int64_t* out, int64_t cap);
+// Bytes the allocator may reserve from the system (0 = no limit); also JT_ALLOC_CONF's
+// memory_limit_mb. Past it, allocation frees the cache, retries, then reports out of memory.
+JT_API void jt_cpu_set_memory_limit(int64_t bytes);
+
+// ---- threads ----
+JT_API void jt_set_num_threads(int n);
+JT_API int jt_get_num_threads(void);
+
+// ---- kernels ----
+// plan = [ndim, dst_addr, dst_dtype, src_addr, src_dtype, sizes[ndim], dst_strides[ndim],
+//         src_strides[ndim]]; strides in elements, 0 for broadcast dims. Converts dtypes.
+JT_API void jt_copy(const int64_t* plan);
+// plan = [ndim, dst_addr, dst_dtype, value_is_integral, value_bits, sizes[ndim], strides[ndim]];
+// value_bits holds an int64 when value_is_integral, else the bits of a double.
+JT_API void jt_fill(const int64_t* plan);
+// dst[i] = start + i * step for i < n (contiguous), computed in double (or int64 when integral).
+JT_API void jt_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
+// PyTorch's linspace: steps points from start to end, symmetric from both ends.
+JT_API void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, double end);
+
+// Advanced indexing: dst[i] = src[offsets[i]] (dst contiguous), and dst[offsets[i]] = src[i]
+// (src contiguous; the last of repeated offsets wins). Offsets in elements of elem_size bytes.
+JT_API void jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n);
+JT_API void jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n);
+
+// One element at an address, converted from/to double or int64.
+JT_API double jt_load_f64(int64_t addr, int dtype);
+JT_API int64_t jt_load_i64(int64_t addr, int dtype);
+JT_API void jt_store_f64(int64_t addr, int dtype, double value);
+JT_API void jt_store_i64(int64_t addr, int dtype, int64_t value);
+
+// Bulk bytes between native memory and a host buffer (a Java array through the binding).
+JT_API void jt_read_bytes(int64_t src, void* dst, int64_t nbytes);
+JT_API void jt_write_bytes(int64_t dst, const void* src, int64_t nbytes);
+JT_API void jt_memcpy(int64_t dst, int64_t src, int64_t nbytes);  // parallel, for benchmarks
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,269 @@
+#include "allocator/caching_allocator.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace jt {
+namespace {
+
+void for_pools(bool small, DeviceStats& s, void (*fn)(Stat*, int, int64_t), Stat* family, int64_t n) {
+  (void)s;
+  fn(family, kAll, n);
+  fn(family, small ? kSmallPool : kLargePool, n);
+}
+void inc(Stat* f, int i, int64_t n) { f[i].increase(n); }
+void dec(Stat* f, int i, int64_t n) { f[i].decrease(n); }
+
+size_t parse_conf_mb(const char* conf, const char* key) {
+  if (!conf) return 0;
+  std::string s(conf), k = std::string(key) + ":";
+  size_t at = s.find(k);
+  if (at == std::string::npos) return 0;
+  return (size_t)std::strtoull(s.c_str() + at + k.size(), nullptr, 10) << 20;
+}
+
+}  // namespace
+
+CachingAllocator::CachingAllocator() {
+  // JT_ALLOC_CONF uses PyTorch's key:value,key:value syntax.
+  const char* conf = std::getenv("JT_ALLOC_CONF");
+  if (size_t m = parse_conf_mb(conf, "max_split_size_mb")) set_max_split_size(m);
+  memory_limit_ = parse_conf_mb(conf, "memory_limit_mb");
+}
+
+CachingAllocator::~CachingAllocator() = default;  // process exit: the OS takes the memory back
+
+size_t CachingAllocator::segment_size(size_t rounded) {
+  if (rounded <= kSmallSize) return kSmallBuffer;
+  if (rounded < kMinLargeAlloc) return kLargeBuffer;
+  return (rounded + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
+}
+
+Block* CachingAllocator::new_block() {
+  if (spare_blocks_.empty()) return new Block();
+  Block* b = spare_blocks_.back();
+  spare_blocks_.pop_back();
+  *b = Block();
+  return b;
+}
+
+void CachingAllocator::recycle(Block* b) { spare_blocks_.push_back(b); }
+
+Block* CachingAllocator::allocate(size_t nbytes) {
+  if (nbytes == 0) return nullptr;
+  if (nbytes > (SIZE_MAX >> 2)) {  // no segment size arithmetic may overflow
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.num_ooms++;
+    return nullptr;
+  }
+  const size_t size = round_size(nbytes);
+  const bool small = size <= kSmallSize;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Pool& pool = pool_for(small);
+  Block* b = find_free_block(pool, size);
+  if (!b) {
+    b = new_segment(segment_size(size), small);
+    if (!b) {  // out of memory: give every cached segment back and try once more
+      stats_.num_alloc_retries++;
+      release_cached_blocks();
+      b = new_segment(segment_size(size), small);
+    }
+    if (!b) {
+      stats_.num_ooms++;
+      return nullptr;
+    }
+  } else {
+    pool.erase(b);
+    update_inactive_split(b, -1);
+  }
+  if (should_split(b, size)) b = split(b, size);
+  b->allocated = true;
+  b->requested = nbytes;
+  const int64_t bs = (int64_t)b->size;
+  for_pools(small, stats_, inc, stats_.allocation, 1);
+  for_pools(small, stats_, inc, stats_.allocated_bytes, bs);
+  for_pools(small, stats_, inc, stats_.active, 1);
+  for_pools(small, stats_, inc, stats_.active_bytes, bs);
+  for_pools(small, stats_, inc, stats_.requested_bytes, (int64_t)nbytes);
+  if (b->size >= max_split_size_) stats_.oversize_allocations.increase(1);
+  return b;
+}
+
+Block* CachingAllocator::find_free_block(Pool& pool, size_t size) {
+  Block key;
+  key.size = size;
+  auto it = pool.lower_bound(&key);
+  if (it == pool.end()) return nullptr;
+  Block* b = *it;
+  // Oversize blocks serve only oversize requests, and not ones much smaller (as PyTorch).
+  if (size < max_split_size_ && b->size >= max_split_size_) return nullptr;
+  if (size >= max_split_size_ && b->size >= size + kLargeBuffer) return nullptr;
+  return b;
+}
+
+Block* CachingAllocator::new_segment(size_t size, bool small) {
+  int64_t reserved = stats_.reserved_bytes[kAll].current;
+  if (memory_limit_ && (size_t)reserved + size > memory_limit_) return nullptr;
+  void* p = nullptr;
+  if (posix_memalign(&p, kAlignment, size) != 0 || !p) return nullptr;
+  Block* b = new_block();
+  b->ptr = static_cast<char*>(p);
+  b->size = size;
+  b->small = small;
+  segments_.push_back(b);
+  stats_.num_device_alloc++;
+  for_pools(small, stats_, inc, stats_.segment, 1);
+  for_pools(small, stats_, inc, stats_.reserved_bytes, (int64_t)size);
+  if (size >= max_split_size_) stats_.oversize_segments.increase(1);
+  return b;
+}
+
+bool CachingAllocator::should_split(const Block* b, size_t size) const {
+  size_t remaining = b->size - size;
+  if (b->small) return remaining >= kMinBlockSize;
+  return size < max_split_size_ && remaining > kSmallSize;
+}
+
+// Carves the front `size` bytes off b; the remainder goes back to the pool as a free block.
+Block* CachingAllocator::split(Block* b, size_t size) {
+  Block* rest = new_block();
+  rest->ptr = b->ptr + size;
+  rest->size = b->size - size;
+  rest->small = b->small;
+  rest->prev = b;
+  rest->next = b->next;
+  if (b->next) b->next->prev = rest;
+  b->next = rest;
+  b->size = size;
+  pool_for(rest->small).insert(rest);
+  update_inactive_split(rest, +1);
+  return b;
+}
+
+void CachingAllocator::free(Block* b) {
+  if (!b) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool small = b->small;
+  const int64_t bs = (int64_t)b->size;
+  for_pools(small, stats_, dec, stats_.allocation, 1);
+  for_pools(small, stats_, dec, stats_.allocated_bytes, bs);
+  for_pools(small, stats_, dec, stats_.active, 1);
+  for_pools(small, stats_, dec, stats_.active_bytes, bs);
+  for_pools(small, stats_, dec, stats_.requested_bytes, (int64_t)b->requested);
+  if (b->size >= max_split_size_) stats_.oversize_allocations.decrease(1);
+  b->allocated = false;
+  b->requested = 0;
+  Pool& pool = pool_for(small);
+  for (Block* n : {b->prev, b->next}) {
+    if (n && !n->allocated) {
+      pool.erase(n);
+      update_inactive_split(n, -1);
+      merge_into(b, n);
+    }
+  }
+  pool.insert(b);
+  update_inactive_split(b, +1);
+}
+
+// Absorbs neighbour src (free, adjacent to dst) into dst.
+void CachingAllocator::merge_into(Block* dst, Block* src) {
+  if (src == dst->prev) {
+    dst->ptr = src->ptr;
+    dst->prev = src->prev;
+    if (dst->prev) dst->prev->next = dst;
+    else std::replace(segments_.begin(), segments_.end(), src, dst);  // dst is the new head
+  } else {
+    dst->next = src->next;
+    if (dst->next) dst->next->prev = dst;
+  }
+  dst->size += src->size;
+  recycle(src);
+}
+
+// A free block is an "inactive split" when its segment holds other blocks too.
+void CachingAllocator::update_inactive_split(Block* b, int sign) {
+  if (!b->prev && !b->next) return;
+  auto fn = sign > 0 ? inc : dec;
+  for_pools(b->small, stats_, fn, stats_.inactive_split, 1);
+  for_pools(b->small, stats_, fn, stats_.inactive_split_bytes, (int64_t)b->size);
+}
+
+void CachingAllocator::release_segment(Block* b) {
+  pool_for(b->small).erase(b);
+  for_pools(b->small, stats_, dec, stats_.segment, 1);
+  for_pools(b->small, stats_, dec, stats_.reserved_bytes, (int64_t)b->size);
+  if (b->size >= max_split_size_) stats_.oversize_segments.decrease(1);
+  stats_.num_device_free++;
+  std::free(b->ptr);
+  segments_.erase(std::find(segments_.begin(), segments_.end(), b));
+  recycle(b);
+}
+
+void CachingAllocator::release_cached_blocks() {
+  std::vector<Block*> whole;
+  for (Block* seg : segments_)
+    if (!seg->allocated && !seg->next) whole.push_back(seg);  // a free, unsplit segment
+  for (Block* b : whole) release_segment(b);
+}
+
+void CachingAllocator::empty_cache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  release_cached_blocks();
+}
+
+void CachingAllocator::set_memory_limit(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_limit_ = bytes;
+}
+
+void CachingAllocator::set_max_split_size(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  max_split_size_ = bytes < kLargeBuffer ? kLargeBuffer : bytes;
+  stats_.max_split_size = (int64_t)max_split_size_;
+}
+
+DeviceStats CachingAllocator::stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  DeviceStats s = stats_;
+  s.max_split_size = max_split_size_ == SIZE_MAX ? -1 : (int64_t)max_split_size_;
+  return s;
+}
+
+void CachingAllocator::reset_peak_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.reset_peak();
+}
+
+void CachingAllocator::reset_accumulated_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.reset_accumulated();
+}
+
+int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<int64_t> v{(int64_t)segments_.size()};
+  std::vector<Block*> segs = segments_;
+  std::sort(segs.begin(), segs.end(), [](Block* a, Block* b) { return a->ptr < b->ptr; });
+  for (Block* head : segs) {
+    int64_t total = 0, allocated = 0, nblocks = 0;
+    for (Block* b = head; b; b = b->next) {
+      total += b->size;
+      if (b->allocated) allocated += b->size;
+      nblocks++;
+    }
+    v.insert(v.end(), {(int64_t)(intptr_t)head->ptr, total, allocated, allocated, head->small ? 1 : 0, nblocks});
+    for (Block* b = head; b; b = b->next)
+      v.insert(v.end(), {(int64_t)(intptr_t)b->ptr, (int64_t)b->size, (int64_t)b->requested, b->allocated ? 1 : 0});
+  }
+  if ((int64_t)v.size() <= cap && out) std::memcpy(out, v.data(), v.size() * sizeof(int64_t));
+  return (int64_t)v.size();
+}
+
+CachingAllocator& cpu_allocator() {
+  static CachingAllocator* a = new CachingAllocator();  // never destroyed: frees may run at exit
+  return *a;
+}
+
+}  // namespace jt

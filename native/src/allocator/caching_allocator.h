@@ -1,0 +1,90 @@
+// A caching allocator modelled on PyTorch's CUDACachingAllocator, here over host memory.
+// Note [Caching allocator blocks]
+// Segments come from the system (64-byte aligned) and are carved into Blocks linked to their
+// neighbours (prev/next). A freed block merges with free neighbours and returns to its pool, so
+// the common path (allocate what was just freed) never reaches the system allocator. Only
+// emptyCache() or the out-of-memory retry give whole free segments back.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "allocator/stats.h"
+
+namespace jt {
+
+struct Block {
+  size_t size = 0;       // bytes in this block (a multiple of 512)
+  size_t requested = 0;  // bytes the caller asked for
+  char* ptr = nullptr;
+  bool allocated = false;
+  bool small = false;  // which pool (and segment kind) it belongs to
+  Block* prev = nullptr;
+  Block* next = nullptr;
+};
+
+struct BlockLess {
+  bool operator()(const Block* a, const Block* b) const {
+    return a->size != b->size ? a->size < b->size : a->ptr < b->ptr;
+  }
+};
+
+class CachingAllocator {
+ public:
+  static constexpr size_t kAlignment = 64;
+  static constexpr size_t kMinBlockSize = 512;      // every size rounds up to this
+  static constexpr size_t kSmallSize = 1 << 20;     // largest request served by the small pool
+  static constexpr size_t kSmallBuffer = 2 << 20;   // small-pool segment size
+  static constexpr size_t kLargeBuffer = 20 << 20;  // segment for large requests under 10 MiB
+  static constexpr size_t kMinLargeAlloc = 10 << 20;
+  static constexpr size_t kRoundLarge = 2 << 20;    // larger segments round up to this
+
+  CachingAllocator();
+  ~CachingAllocator();
+
+  // A block of at least nbytes, or nullptr when memory is out (after freeing the cache and
+  // retrying once). nbytes == 0 gives nullptr too; callers do not allocate empty storage.
+  Block* allocate(size_t nbytes);
+  void free(Block* block);
+  void empty_cache();
+
+  void set_memory_limit(size_t bytes);  // 0: no limit
+  void set_max_split_size(size_t bytes);
+  DeviceStats stats();
+  void reset_peak_stats();
+  void reset_accumulated_stats();
+  int64_t snapshot(int64_t* out, int64_t cap);
+
+  static size_t round_size(size_t n) {
+    return n < kMinBlockSize ? kMinBlockSize : (n + kMinBlockSize - 1) / kMinBlockSize * kMinBlockSize;
+  }
+  static size_t segment_size(size_t rounded);
+
+ private:
+  using Pool = std::set<Block*, BlockLess>;
+  Pool& pool_for(bool small) { return small ? small_blocks_ : large_blocks_; }
+  Block* find_free_block(Pool& pool, size_t size);
+  Block* new_segment(size_t size, bool small);
+  bool should_split(const Block* b, size_t size) const;
+  Block* split(Block* b, size_t size);
+  void merge_into(Block* dst, Block* src);
+  void release_cached_blocks();
+  void release_segment(Block* b);
+  void update_inactive_split(Block* b, int sign);
+  Block* new_block();
+  void recycle(Block* b);
+
+  std::mutex mutex_;
+  Pool small_blocks_, large_blocks_;
+  std::vector<Block*> segments_;   // head block of each live segment
+  std::vector<Block*> spare_blocks_;  // recycled Block objects: no heap traffic on the cached path
+  DeviceStats stats_;
+  size_t memory_limit_ = 0;
+  size_t max_split_size_ = SIZE_MAX;
+};
+
+CachingAllocator& cpu_allocator();
+
+}  // namespace jt

@@ -1,0 +1,39 @@
+// Allocator statistics under PyTorch's memory_stats key names.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jt {
+
+struct Stat {
+  int64_t current = 0, peak = 0, allocated = 0, freed = 0;
+  void increase(int64_t n) { current += n; allocated += n; if (current > peak) peak = current; }
+  void decrease(int64_t n) { current -= n; freed += n; }
+  void reset_peak() { peak = current; }
+  void reset_accumulated() { allocated = 0; freed = 0; }
+};
+
+enum StatType { kAll = 0, kSmallPool = 1, kLargePool = 2, kNumStatTypes = 3 };
+
+// Per-pool families, each reported as <name>.<all|small_pool|large_pool>.<current|peak|allocated|freed>.
+#define JT_STAT_FAMILIES(X) \
+  X(active) X(active_bytes) X(allocated_bytes) X(allocation) X(inactive_split) \
+  X(inactive_split_bytes) X(requested_bytes) X(reserved_bytes) X(segment)
+
+struct DeviceStats {
+#define JT_DECLARE_FAMILY(name) Stat name[kNumStatTypes];
+  JT_STAT_FAMILIES(JT_DECLARE_FAMILY)
+#undef JT_DECLARE_FAMILY
+  Stat oversize_allocations, oversize_segments;
+  int64_t num_alloc_retries = 0, num_ooms = 0, num_device_alloc = 0, num_device_free = 0;
+  int64_t max_split_size = 0;
+
+  // Flattened names and values, in the same (sorted) order.
+  static const std::vector<std::string>& names();
+  void values(int64_t* out) const;
+  void reset_peak();
+  void reset_accumulated();
+};
+
+}  // namespace jt

@@ -1,0 +1,184 @@
+// The one strided copy behind contiguous(), clone(), to(dtype) and copy_ (with broadcasting).
+#include <cstring>
+#include <xmmintrin.h>
+
+#include "jt/dtype.h"
+#include "kernels/kernels.h"
+#include "kernels/strided.h"
+
+namespace jt {
+namespace {
+
+template <typename D, typename S>
+void convert_loop(char* const* p, const int64_t* s, int64_t n) {
+  char* d = p[0];
+  const char* src = p[1];
+  if (s[0] == (int64_t)sizeof(D) && s[1] == (int64_t)sizeof(S)) {  // contiguous: vectorizes
+    D* dv = reinterpret_cast<D*>(d);
+    const S* sv = reinterpret_cast<const S*>(src);
+    for (int64_t i = 0; i < n; ++i) dv[i] = convert<D, S>(sv[i]);
+  } else if (s[1] == 0) {  // broadcast source: convert once
+    D v = convert<D, S>(*reinterpret_cast<const S*>(src));
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<D*>(d + i * s[0]) = v;
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<D*>(d + i * s[0]) = convert<D, S>(*reinterpret_cast<const S*>(src + i * s[1]));
+  }
+}
+
+using LoopFn = void (*)(char* const*, const int64_t*, int64_t);
+
+template <typename D>
+LoopFn pick_src(DType src) {
+  switch (src) {
+#define JT_CASE(ctype, name) case DType::name: return &convert_loop<D, ctype>;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return nullptr;
+}
+
+LoopFn pick_loop(DType dst, DType src) {
+  switch (dst) {
+#define JT_CASE(ctype, name) case DType::name: return pick_src<ctype>(src);
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return nullptr;
+}
+
+// Note [Blocked transpose]
+// When the destination is contiguous along a dim the source walks with a large stride (and the
+// source is contiguous along another), a plain loop misses cache and TLB on every read. Tiles
+// keep both sides resident; for 4-byte types an SSE2 4x4 register transpose over 16-column
+// panels writes whole cache lines, with streaming stores once the output outgrows the caches
+// (as memcpy does). This is what makes contiguous() of a transposed matrix run near memory speed.
+struct TransposeShape {
+  int64_t rows, cols;   // dim 1 (source-contiguous) and dim 0 (destination-contiguous)
+  int64_t d_row, s_col; // element strides: dst between rows, src between columns
+};
+
+template <typename T>
+void transpose_scalar(T* dst, const T* src, const TransposeShape& t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  for (int64_t r = r0; r < r1; ++r)
+    for (int64_t c = c0; c < c1; ++c) dst[r * t.d_row + c] = src[c * t.s_col + r];
+}
+
+template <bool kStream>
+void transpose_f32_rows(float* dst, const float* src, const TransposeShape& t, int64_t r0, int64_t r1) {
+  const int64_t r4 = r0 + (r1 - r0) / 4 * 4, c4 = t.cols / 4 * 4;
+  for (int64_t c0 = 0; c0 < c4; c0 += 16) {
+    const int64_t c1 = std::min(c4, c0 + 16);
+    for (int64_t r = r0; r < r4; r += 4) {
+      for (int64_t c = c0; c < c1; c += 4) {
+        const float* s = src + c * t.s_col + r;
+        __m128 a = _mm_loadu_ps(s), b = _mm_loadu_ps(s + t.s_col);
+        __m128 x = _mm_loadu_ps(s + 2 * t.s_col), y = _mm_loadu_ps(s + 3 * t.s_col);
+        _MM_TRANSPOSE4_PS(a, b, x, y);
+        float* d = dst + r * t.d_row + c;
+        if (kStream) {
+          _mm_stream_ps(d, a), _mm_stream_ps(d + t.d_row, b);
+          _mm_stream_ps(d + 2 * t.d_row, x), _mm_stream_ps(d + 3 * t.d_row, y);
+        } else {
+          _mm_storeu_ps(d, a), _mm_storeu_ps(d + t.d_row, b);
+          _mm_storeu_ps(d + 2 * t.d_row, x), _mm_storeu_ps(d + 3 * t.d_row, y);
+        }
+      }
+    }
+  }
+  if (kStream) _mm_sfence();
+  transpose_scalar(dst, src, t, r4, r1, 0, t.cols);  // leftover rows
+  transpose_scalar(dst, src, t, r0, r4, c4, t.cols); // leftover columns
+}
+
+template <typename T>
+void transpose_rows(T* dst, const T* src, const TransposeShape& t, int64_t r0, int64_t r1, bool stream) {
+  if constexpr (sizeof(T) == 4) {
+    auto* d = reinterpret_cast<float*>(dst);
+    auto* s = reinterpret_cast<const float*>(src);
+    if (stream) transpose_f32_rows<true>(d, s, t, r0, r1);
+    else transpose_f32_rows<false>(d, s, t, r0, r1);
+  } else {
+    constexpr int64_t kTile = 32;
+    for (int64_t c0 = 0; c0 < t.cols; c0 += kTile)
+      transpose_scalar(dst, src, t, r0, r1, c0, std::min(t.cols, c0 + kTile));
+  }
+}
+
+template <typename T>
+void transpose_tiles(const StridedIter<2>& it) {
+  constexpr int64_t kRowBlock = 64;
+  const TransposeShape t{it.size[1], it.size[0], it.stride[0][1] / (int64_t)sizeof(T),
+                         it.stride[1][0] / (int64_t)sizeof(T)};
+  int64_t outer = 1;
+  for (int d = 2; d < it.ndim; ++d) outer *= it.size[d];
+  const int64_t blocks = (t.rows + kRowBlock - 1) / kRowBlock, work = outer * blocks;
+  const bool big = t.rows * t.cols * outer > kGrainSize;
+  // Streaming stores need 16-byte aligned rows and pay off only past the caches.
+  const bool stream = t.rows * t.cols * outer * (int64_t)sizeof(T) > (4 << 20) &&
+                      reinterpret_cast<uintptr_t>(it.base[0]) % 16 == 0 && (t.d_row * sizeof(T)) % 16 == 0;
+  parallel_for(0, work, big ? 0 : work, [&](int64_t b, int64_t e) {
+    for (int64_t w = b; w < e; ++w) {
+      char* dbase = it.base[0];
+      const char* sbase = it.base[1];
+      for (int64_t d = 2, o = w / blocks; d < it.ndim; ++d) {  // offsets of outer index o
+        int64_t i = o % it.size[d];
+        o /= it.size[d];
+        dbase += i * it.stride[0][d];
+        sbase += i * it.stride[1][d];
+      }
+      const int64_t r0 = (w % blocks) * kRowBlock;
+      transpose_rows(reinterpret_cast<T*>(dbase), reinterpret_cast<const T*>(sbase), t, r0,
+                     std::min(t.rows, r0 + kRowBlock), stream);
+    }
+  });
+}
+
+bool try_transpose(const StridedIter<2>& it, size_t elem) {
+  if (it.ndim < 2 || it.stride[0][0] != (int64_t)elem || it.stride[1][1] != (int64_t)elem) return false;
+  if (it.stride[1][0] == 0 || it.size[0] < 16 || it.size[1] < 16) return false;
+  switch (elem) {
+    case 1: transpose_tiles<uint8_t>(it); return true;
+    case 2: transpose_tiles<uint16_t>(it); return true;
+    case 4: transpose_tiles<uint32_t>(it); return true;
+    case 8: transpose_tiles<uint64_t>(it); return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void copy_strided(const CopyPlan& plan) {
+  StridedIter<2> it;
+  it.ndim = plan.ndim;
+  it.base[0] = reinterpret_cast<char*>(plan.dst);
+  it.base[1] = const_cast<char*>(static_cast<const char*>(plan.src));  // read only
+  const size_t de = dtype_size(plan.dst_dtype), se = dtype_size(plan.src_dtype);
+  for (int d = 0; d < plan.ndim; ++d) {
+    if (plan.sizes[d] == 0) return;
+    it.size[d] = plan.sizes[d];
+    it.stride[0][d] = plan.dst_strides[d] * (int64_t)de;
+    it.stride[1][d] = plan.src_strides[d] * (int64_t)se;
+  }
+  it.coalesce();
+  const bool same = plan.dst_dtype == plan.src_dtype;
+  if (same && it.ndim == 1 && it.stride[0][0] == (int64_t)de && it.stride[1][0] == (int64_t)se) {
+    parallel_memcpy(it.base[0], it.base[1], it.size[0] * (int64_t)de);
+    return;
+  }
+  if (same && try_transpose(it, de)) return;
+  LoopFn loop = pick_loop(plan.dst_dtype, plan.src_dtype);
+  it.run([loop](char* const* p, const int64_t* s, int64_t n) { loop(p, s, n); });
+}
+
+void parallel_memcpy(void* dst, const void* src, int64_t nbytes) {
+  constexpr int64_t kChunk = 1 << 16;
+  if (nbytes <= 0) return;
+  int64_t chunks = (nbytes + kChunk - 1) / kChunk;
+  parallel_for(0, chunks, 8, [&](int64_t b, int64_t e) {
+    int64_t lo = b * kChunk, hi = std::min(nbytes, e * kChunk);
+    std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, (size_t)(hi - lo));
+  });
+}
+
+}  // namespace jt

@@ -1,0 +1,116 @@
+// fill_, arange, linspace and single-element access.
+#include "jt/dtype.h"
+#include "kernels/kernels.h"
+#include "kernels/strided.h"
+
+namespace jt {
+namespace {
+
+template <typename T>
+T scalar_as(Scalar v) {
+  return v.integral ? convert<T, int64_t>(v.i) : convert<T, double>(v.d);
+}
+
+template <typename T>
+void fill_typed(const StridedIter<1>& it, Scalar v) {
+  const T value = scalar_as<T>(v);
+  it.run([value](char* const* p, const int64_t* s, int64_t n) {
+    if (s[0] == (int64_t)sizeof(T)) {
+      T* d = reinterpret_cast<T*>(p[0]);
+      for (int64_t i = 0; i < n; ++i) d[i] = value;
+    } else {
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = value;
+    }
+  });
+}
+
+template <typename T>
+void arange_typed(T* dst, int64_t n, Scalar start, Scalar step) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      dst[i] = start.integral && step.integral ? convert<T, int64_t>(start.i + i * step.i)
+                                               : convert<T, double>(start.d + (double)i * step.d);
+  });
+}
+
+template <typename T>
+void linspace_typed(T* dst, int64_t steps, double start, double end) {
+  // Computed from both ends, as PyTorch does, so the last point is exactly `end`.
+  const double step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0;
+  const int64_t half = steps / 2;
+  parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      dst[i] = convert<T, double>(i < half ? start + step * (double)i : end - step * (double)(steps - i - 1));
+  });
+}
+
+}  // namespace
+
+void fill_strided(int ndim, void* dst, DType dtype, const int64_t* sizes, const int64_t* strides, Scalar v) {
+  StridedIter<1> it;
+  it.ndim = ndim;
+  it.base[0] = static_cast<char*>(dst);
+  for (int d = 0; d < ndim; ++d) {
+    if (sizes[d] == 0) return;
+    it.size[d] = sizes[d];
+    it.stride[0][d] = strides[d] * (int64_t)dtype_size(dtype);
+  }
+  it.coalesce();
+  switch (dtype) {
+#define JT_CASE(ctype, name) case DType::name: fill_typed<ctype>(it, v); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+void arange(void* dst, DType dtype, int64_t n, Scalar start, Scalar step) {
+  switch (dtype) {
+#define JT_CASE(ctype, name) case DType::name: arange_typed(static_cast<ctype*>(dst), n, start, step); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+void linspace(void* dst, DType dtype, int64_t steps, double start, double end) {
+  switch (dtype) {
+#define JT_CASE(ctype, name) case DType::name: linspace_typed(static_cast<ctype*>(dst), steps, start, end); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+double load_f64(const void* p, DType t) {
+  switch (t) {
+#define JT_CASE(ctype, name) case DType::name: return convert<double, ctype>(*static_cast<const ctype*>(p));
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return 0;
+}
+
+int64_t load_i64(const void* p, DType t) {
+  switch (t) {
+#define JT_CASE(ctype, name) case DType::name: return convert<int64_t, ctype>(*static_cast<const ctype*>(p));
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return 0;
+}
+
+void store_f64(void* p, DType t, double v) {
+  switch (t) {
+#define JT_CASE(ctype, name) case DType::name: *static_cast<ctype*>(p) = convert<ctype, double>(v); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+void store_i64(void* p, DType t, int64_t v) {
+  switch (t) {
+#define JT_CASE(ctype, name) case DType::name: *static_cast<ctype*>(p) = convert<ctype, int64_t>(v); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+}  // namespace jt

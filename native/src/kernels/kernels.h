@@ -1,0 +1,51 @@
+// The CPU kernels behind the C API, on plans already validated by Java.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "jt/dtype.h"
+
+namespace jt {
+
+inline size_t dtype_size(DType t) {
+  switch (t) {
+    case DType::Bool: case DType::UInt8: case DType::Int8: return 1;
+    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
+    case DType::Int32: case DType::Float32: return 4;
+    case DType::Int64: case DType::Float64: return 8;
+  }
+  return 0;
+}
+
+struct CopyPlan {
+  int ndim;
+  void* dst;
+  DType dst_dtype;
+  const void* src;
+  DType src_dtype;
+  const int64_t* sizes;
+  const int64_t* dst_strides;  // elements
+  const int64_t* src_strides;  // elements; 0 where the source is broadcast
+};
+
+// A value for fill: an exact int64, or a double.
+struct Scalar {
+  bool integral;
+  int64_t i;
+  double d;
+};
+
+void copy_strided(const CopyPlan& plan);
+void fill_strided(int ndim, void* dst, DType dtype, const int64_t* sizes, const int64_t* strides, Scalar v);
+void arange(void* dst, DType dtype, int64_t n, Scalar start, Scalar step);
+void linspace(void* dst, DType dtype, int64_t steps, double start, double end);
+void parallel_memcpy(void* dst, const void* src, int64_t nbytes);
+void index_gather(void* dst, const void* src, int elem_size, const int64_t* offsets, int64_t n);
+void index_scatter(void* dst, int elem_size, const int64_t* offsets, const void* src, int64_t n);
+
+double load_f64(const void* p, DType t);
+int64_t load_i64(const void* p, DType t);
+void store_f64(void* p, DType t, double v);
+void store_i64(void* p, DType t, int64_t v);
+
+}  // namespace jt

@@ -1,0 +1,33 @@
+#include "storage.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace jt {
+
+StorageImpl* storage_new(int64_t nbytes) {
+  Block* b = nullptr;
+  if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return nullptr;
+  StorageImpl* s = new StorageImpl();
+  s->block = b;
+  s->nbytes = nbytes;
+  return s;
+}
+
+void storage_release(StorageImpl* s) {
+  if (!s->release()) return;
+  cpu_allocator().free(s->block);
+  delete s;
+}
+
+bool storage_resize(StorageImpl* s, int64_t nbytes) {
+  Block* b = nullptr;
+  if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return false;
+  if (b && s->block) std::memcpy(b->ptr, s->block->ptr, (size_t)std::min(nbytes, s->nbytes));
+  cpu_allocator().free(s->block);
+  s->block = b;
+  s->nbytes = nbytes;
+  return true;
+}
+
+}  // namespace jt
