@@ -1,0 +1,168 @@
+package org.jtensor;
+
+import org.jtensor.dispatch.Backend;
+import org.jtensor.dispatch.Dispatcher;
+
+/** Ops that move bytes: allocation, copy (contiguous, clone, to, copy_), fill, element access. */
+final class DataOps {
+  private DataOps() {}
+
+  /** An uninitialized tensor with the given strides (dense over its own storage). */
+  static TensorImpl emptyStrided(long[] sizes, long[] strides, DType dtype, Device device) {
+    String op = "empty";
+    Shapes.checkDims(op, sizes.length);
+    Shapes.numel(op, sizes);
+    long nbytes = Shapes.storageBytesNeeded(op, sizes, strides, 0, dtype.itemSize());
+    String what = dtype + " tensor of size " + Shapes.str(sizes);
+    return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, what), dtype, sizes.clone(), strides.clone(), 0);
+  }
+
+  static TensorImpl empty(long[] sizes, DType dtype, Device device) {
+    for (long s : sizes) {
+      if (s < 0) throw new IllegalArgumentException("empty(): Trying to create tensor with negative dimension " + s + ": " + Shapes.str(sizes));
+    }
+    return emptyStrided(sizes, Shapes.contiguousStrides(sizes), dtype, device);
+  }
+
+  /** empty_like with preserve_format: dense tensors keep their strides, others keep their dim order. */
+  static TensorImpl emptyLike(TensorImpl t, DType dtype, Device device) {
+    return emptyStrided(t.sizes(), Shapes.preservedStrides(t.sizes(), t.strides()), dtype, device);
+  }
+
+  static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {
+    TensorImpl out = contiguous ? empty(t.sizes(), dtype, device) : emptyLike(t, dtype, device);
+    try {
+      copyInto("clone", out, t);
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+    return out;
+  }
+
+  /** dst.copy_(src): broadcasts src to dst's shape and converts its dtype. */
+  static void copyInto(String op, TensorImpl dst, TensorImpl src) {
+    long[] shape = Shapes.broadcastShapes(op, dst.sizes(), src.sizes());
+    if (!java.util.Arrays.equals(shape, dst.sizes())) {
+      throw new IllegalArgumentException(op + "(): source of size " + Shapes.str(src.sizes())
+          + " does not broadcast to the destination's size " + Shapes.str(dst.sizes()));
+    }
+    checkWritable(op, dst);
+    if (dst.device().isMeta()) return;
+    if (src.device().isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
+    if (!dst.device().equals(src.device())) {
+      throw new UnsupportedOperationException(op + "(): copy from " + src.device() + " to " + dst.device() + " has no kernel in this build");
+    }
+    dst.checkInBounds(op);
+    src.checkInBounds(op);
+    if (dst.numel() == 0) return;
+    TensorImpl expanded = ViewOps.expand(src, dst.sizes());
+    try {
+      Overlap o = overlap(dst, expanded);
+      if (o == Overlap.FULL && dst.dtype() == src.dtype()) {
+        dst.bumpVersion();
+        return;
+      }
+      if (o == Overlap.PARTIAL) {
+        throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and "
+            + "the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+      }
+      Backend b = Dispatcher.backend(dst.device());
+      if (o == Overlap.TOO_HARD) {  // strided aliases we cannot prove apart: go through a temporary
+        TensorImpl tmp = cloneAs(expanded, src.dtype(), src.device(), true);
+        try {
+          b.copy(dst, ViewOps.expand(tmp, dst.sizes()));
+        } finally {
+          tmp.release();
+        }
+      } else {
+        b.copy(dst, expanded);
+      }
+      dst.bumpVersion();
+    } finally {
+      expanded.release();
+    }
+  }
+
+  enum Overlap { NONE, FULL, PARTIAL, TOO_HARD }
+
+  /** PyTorch's get_overlap_status, with "too hard" for strided aliases of one storage. */
+  static Overlap overlap(TensorImpl a, TensorImpl b) {
+    if (a.storage() != b.storage()) return Overlap.NONE;
+    if (a.numel() == 0 || b.numel() == 0) return Overlap.NONE;
+    boolean denseA = Shapes.isNonOverlappingAndDense(a.sizes(), a.strides());
+    boolean denseB = Shapes.isNonOverlappingAndDense(b.sizes(), b.strides());
+    long aStart = a.storageOffset() * a.dtype().itemSize(), bStart = b.storageOffset() * b.dtype().itemSize();
+    long aEnd = aStart + Shapes.storageBytesNeeded("copy_", a.sizes(), a.strides(), 0, a.dtype().itemSize());
+    long bEnd = bStart + Shapes.storageBytesNeeded("copy_", b.sizes(), b.strides(), 0, b.dtype().itemSize());
+    if (aEnd <= bStart || bEnd <= aStart) return Overlap.NONE;
+    if (!denseA || !denseB) return Overlap.TOO_HARD;
+    if (aStart == bStart && aEnd == bEnd && java.util.Arrays.equals(a.strides(), b.strides())
+        && a.dtype().itemSize() == b.dtype().itemSize()) {
+      return Overlap.FULL;
+    }
+    return Overlap.PARTIAL;
+  }
+
+  /** A tensor written in place must not have two elements at one address (an expanded dim). */
+  static void checkWritable(String op, TensorImpl t) {
+    for (int d = 0; d < t.dim(); d++) {
+      if (t.sizes()[d] > 1 && t.strides()[d] == 0) {
+        throw new IllegalArgumentException(op + "(): unsupported operation: more than one element of the written-to "
+            + "tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+      }
+    }
+  }
+
+  static void fill(String op, TensorImpl t, double v) {
+    checkWritable(op, t);
+    t.checkInBounds(op);
+    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(t, v);
+    t.bumpVersion();
+  }
+
+  static void fill(String op, TensorImpl t, long v) {
+    checkWritable(op, t);
+    t.checkInBounds(op);
+    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(t, v);
+    t.bumpVersion();
+  }
+
+  /** Offset in elements of the element at idx, checked: one index per dim, each in range. */
+  static long elementOffset(String op, TensorImpl t, long[] idx) {
+    if (idx.length != t.dim()) {
+      throw new IllegalArgumentException(op + "(): expected " + t.dim() + " indices for a " + t.dim()
+          + "-D tensor, got " + idx.length);
+    }
+    long off = 0;
+    for (int d = 0; d < idx.length; d++) {
+      long i = idx[d], size = t.sizes()[d];
+      if (i < -size || i >= size) {
+        throw new IndexOutOfBoundsException(op + "(): index " + i + " is out of bounds for dimension " + d
+            + " with size " + size);
+      }
+      off += (i < 0 ? i + size : i) * t.strides()[d];
+    }
+    t.checkInBounds(op);
+    return off;
+  }
+
+  /** Reads the whole tensor into a new Java array whose element type matches dtype's size. */
+  static void readAll(String op, TensorImpl t, DType as, Object array) {
+    if (t.device().isMeta()) throw new UnsupportedOperationException(op + "(): a meta tensor has no data to read");
+    TensorImpl c = t.isContiguous() && t.dtype() == as ? t : cloneAs(t, as, t.device(), true);
+    try {
+      c.checkInBounds(op);
+      if (c.numel() > 0) Dispatcher.backend(c.device()).read(c, array);
+    } finally {
+      if (c != t) c.release();
+    }
+  }
+
+  static int checkedArrayLength(String op, long numel) {
+    if (numel > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(op + "(): " + numel + " elements do not fit in a Java array");
+    }
+    return (int) numel;
+  }
+}

@@ -1,0 +1,116 @@
+package org.jtensor;
+
+import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.memory.StorageImpl;
+
+/**
+ * A handle to a tensor's untyped storage (a flat run of bytes), as torch's UntypedStorage.
+ * Each handle holds one reference; {@code close()} releases it (idempotent per handle).
+ */
+public final class Storage implements AutoCloseable {
+  private final StorageImpl impl;
+  private volatile boolean closed;
+
+  Storage(StorageImpl impl) {
+    this.impl = impl;  // the caller's reference moves into this handle
+  }
+
+  /** A new, uninitialized storage of nbytes on the device. */
+  public static Storage allocate(long nbytes, Device device) {
+    return new Storage(Dispatcher.backend(device).allocate(nbytes, "storage of " + nbytes + " bytes"));
+  }
+
+  StorageImpl impl(String op) {
+    if (closed) throw new IllegalStateException(op + "(): storage handle is closed");
+    return impl;
+  }
+
+  public long nbytes() {
+    return impl("nbytes").nbytes();
+  }
+
+  /** Address of the first byte; 0 for an empty or META storage. */
+  public long dataPtr() {
+    return impl("dataPtr").data();
+  }
+
+  public Device device() {
+    return impl("device").device();
+  }
+
+  /** Whether both handles reach the same storage object (torch's is_alias_of on storages). */
+  public boolean isAliasOf(Storage other) {
+    return impl("isAliasOf") == other.impl("isAliasOf");
+  }
+
+  /** Copies src's bytes into this storage; sizes must match. */
+  public Storage copy_(Storage src) {
+    StorageImpl d = impl("copy_"), s = src.impl("copy_");
+    if (d.nbytes() != s.nbytes()) {
+      throw new IllegalArgumentException("copy_(): size mismatch, got " + d.nbytes() + " bytes and " + s.nbytes());
+    }
+    if (!d.device().equals(s.device())) {
+      throw new IllegalArgumentException("copy_(): storages on " + d.device() + " and " + s.device());
+    }
+    Dispatcher.backend(d.device()).copyBytes(d, s, d.nbytes());
+    return this;
+  }
+
+  /** Sets every byte to value. */
+  public Storage fill_(byte value) {
+    StorageImpl s = impl("fill_");
+    try (Tensor bytes = Tensor.wrap(TensorImpl.create(retained(s), DType.UINT8, new long[] {s.nbytes()}, new long[] {1}, 0))) {
+      bytes.fill_(value & 0xff);
+    }
+    return this;
+  }
+
+  public Storage clone() {
+    StorageImpl s = impl("clone");
+    Storage c = allocate(s.nbytes(), s.device());
+    return c.copy_(this);
+  }
+
+  /** Grows or shrinks the bytes in place, keeping the first min(old, new); tensors past the new end then refuse to run. */
+  public Storage resize_(long nbytes) {
+    impl("resize_").resize(nbytes);
+    return this;
+  }
+
+  /** A new handle to the same storage. */
+  public Storage share() {
+    return new Storage(retained(impl("share")));
+  }
+
+  private static StorageImpl retained(StorageImpl s) {
+    s.retain();
+    return s;
+  }
+
+  @Override
+  public void close() {
+    if (closed) return;
+    synchronized (this) {
+      if (closed) return;
+      closed = true;
+    }
+    impl.release();
+  }
+
+  /** Prints the bytes as torch does for an untyped storage. */
+  @Override
+  public String toString() {
+    StorageImpl s = impl("toString");
+    StringBuilder sb = new StringBuilder();
+    if (!s.device().isMeta() && s.nbytes() > 0) {
+      try (Tensor bytes = Tensor.wrap(TensorImpl.create(retained(s), DType.UINT8, new long[] {s.nbytes()}, new long[] {1}, 0))) {
+        long[] v = bytes.toLongArray();
+        for (long b : v) sb.append(' ').append(b).append('\n');
+      }
+    } else if (s.device().isMeta()) {
+      sb.append("...\n");
+    }
+    return sb.append("[torch.storage.UntypedStorage(device=").append(s.device()).append(") of size ")
+        .append(s.nbytes()).append(']').toString();
+  }
+}

@@ -1,0 +1,733 @@
+package org.jtensor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.dispatch.Dispatcher;
+
+/**
+ * A strided view over a flat storage, PyTorch's tensor model: dtype, shape, stride and storage
+ * offset, with element (i0, i1, ...) at storage index {@code offset + Σ i_k·stride_k}.
+ *
+ * <p>Every factory and op returns a new handle that the caller owns and must {@link #close()}
+ * (or leave to a {@link TensorScope}). A handle is one reference to its {@link TensorImpl};
+ * views share the storage, and the last close of the last view returns the bytes to the
+ * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
+ */
+public final class Tensor implements AutoCloseable {
+  private static final VarHandle CLOSED;
+
+  static {
+    try {
+      CLOSED = MethodHandles.lookup().findVarHandle(Tensor.class, "closed", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final TensorImpl impl;
+  @SuppressWarnings("unused") // through CLOSED
+  private volatile boolean closed;
+
+  private Tensor(TensorImpl impl) {
+    this.impl = impl;
+    TensorScope.register(this);
+  }
+
+  /** A new handle owning one reference to impl (the caller's reference moves into it). */
+  public static Tensor wrap(TensorImpl impl) {
+    return new Tensor(impl);
+  }
+
+  /** The impl, for the library's own packages; fails on a closed handle. */
+  public TensorImpl impl(String op) {
+    if (closed) throw new IllegalStateException(op + "(): tensor is closed");
+    return impl;
+  }
+
+  private Tensor same(String op) {
+    TensorImpl t = impl(op);
+    t.retain();
+    return new Tensor(t);
+  }
+
+  /** Releases this handle's reference; idempotent. */
+  @Override
+  public void close() {
+    if (CLOSED.compareAndSet(this, false, true)) impl.release();
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  // ---------------------------------------------------------------- factories
+
+  public static Tensor empty(long... shape) {
+    return empty(shape, DType.FLOAT32);
+  }
+
+  public static Tensor empty(long[] shape, DType dtype) {
+    return empty(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor empty(long[] shape, DType dtype, Device device) {
+    return wrap(DataOps.empty(shape, dtype, device));
+  }
+
+  /** An uninitialized tensor with explicit strides (torch.empty_strided). */
+  public static Tensor emptyStrided(long[] shape, long[] stride, DType dtype, Device device) {
+    if (shape.length != stride.length) {
+      throw new IllegalArgumentException("empty_strided(): mismatch in length of strides and shape");
+    }
+    for (long s : stride) if (s < 0) throw new IllegalArgumentException("empty_strided(): negative stride " + s);
+    return wrap(DataOps.emptyStrided(shape, stride, dtype, device));
+  }
+
+  public static Tensor zeros(long... shape) {
+    return zeros(shape, DType.FLOAT32);
+  }
+
+  public static Tensor zeros(long[] shape, DType dtype) {
+    return zeros(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor zeros(long[] shape, DType dtype, Device device) {
+    return wrap(Factories.full(shape, 0L, dtype, device));
+  }
+
+  public static Tensor ones(long... shape) {
+    return ones(shape, DType.FLOAT32);
+  }
+
+  public static Tensor ones(long[] shape, DType dtype) {
+    return ones(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor ones(long[] shape, DType dtype, Device device) {
+    return wrap(Factories.full(shape, 1L, dtype, device));
+  }
+
+  public static Tensor full(long[] shape, double value, DType dtype) {
+    return full(shape, value, dtype, Device.CPU);
+  }
+
+  public static Tensor full(long[] shape, double value, DType dtype, Device device) {
+    return wrap(Factories.full(shape, value, dtype, device));
+  }
+
+  /** full with an exact integer value (int64 values beyond 2^53 survive). */
+  public static Tensor full(long[] shape, long value, DType dtype, Device device) {
+    return wrap(Factories.full(shape, value, dtype, device));
+  }
+
+  public static Tensor emptyLike(Tensor t) {
+    TensorImpl s = t.impl("empty_like");
+    return wrap(DataOps.emptyLike(s, s.dtype(), s.device()));
+  }
+
+  public static Tensor zerosLike(Tensor t) {
+    return emptyLike(t).fill_(0L);
+  }
+
+  public static Tensor onesLike(Tensor t) {
+    return emptyLike(t).fill_(1L);
+  }
+
+  /** 0, 1, ..., end - 1 as int64. */
+  public static Tensor arange(long end) {
+    return arange(0, end, 1, DType.INT64);
+  }
+
+  public static Tensor arange(long start, long end) {
+    return arange(start, end, 1, DType.INT64);
+  }
+
+  public static Tensor arange(long start, long end, long step, DType dtype) {
+    return wrap(Factories.arange(start, end, step, dtype, Device.CPU));
+  }
+
+  public static Tensor arange(double start, double end, double step, DType dtype) {
+    return wrap(Factories.arange(start, end, step, dtype, Device.CPU));
+  }
+
+  public static Tensor linspace(double start, double end, long steps) {
+    return linspace(start, end, steps, DType.FLOAT32);
+  }
+
+  public static Tensor linspace(double start, double end, long steps, DType dtype) {
+    return wrap(Factories.linspace(start, end, steps, dtype, Device.CPU));
+  }
+
+  public static Tensor eye(long n) {
+    return eye(n, n, DType.FLOAT32);
+  }
+
+  public static Tensor eye(long n, long m, DType dtype) {
+    return wrap(Factories.eye(n, m, dtype, Device.CPU));
+  }
+
+  /** A float32 tensor of the given shape (1-D when no shape is given) holding data. */
+  public static Tensor fromArray(float[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.FLOAT32));
+  }
+
+  public static Tensor fromArray(double[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.FLOAT64));
+  }
+
+  public static Tensor fromArray(long[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT64));
+  }
+
+  public static Tensor fromArray(int[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT32));
+  }
+
+  public static Tensor fromArray(short[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT16));
+  }
+
+  public static Tensor fromArray(byte[] data, long... shape) {
+    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT8));
+  }
+
+  public static Tensor fromArray(boolean[] data, long... shape) {
+    return wrap(Factories.fromBooleans(data, shapeOr1d(shape, data.length)));
+  }
+
+  private static long[] shapeOr1d(long[] shape, int length) {
+    return shape.length == 0 ? new long[] {length} : shape;
+  }
+
+  /** A 0-dim tensor: a double is float32 (PyTorch's default dtype), as torch.tensor(2.5). */
+  public static Tensor scalar(double v) {
+    return scalar(v, DType.DEFAULT_FLOAT);
+  }
+
+  public static Tensor scalar(double v, DType dtype) {
+    return full(new long[0], v, dtype);
+  }
+
+  public static Tensor scalar(long v) {
+    return full(new long[0], v, DType.INT64, Device.CPU);
+  }
+
+  public static Tensor scalar(boolean v) {
+    return full(new long[0], v ? 1L : 0L, DType.BOOL, Device.CPU);
+  }
+
+  public static Tensor rand(long[] shape, Generator g) {
+    return rand(shape, DType.FLOAT32, g);
+  }
+
+  public static Tensor rand(long[] shape, DType dtype, Generator g) {
+    return wrap(Factories.random(shape, dtype, g, false));
+  }
+
+  public static Tensor randn(long[] shape, Generator g) {
+    return randn(shape, DType.FLOAT32, g);
+  }
+
+  public static Tensor randn(long[] shape, DType dtype, Generator g) {
+    return wrap(Factories.random(shape, dtype, g, true));
+  }
+
+  /** Integers uniform in [low, high), int64. */
+  public static Tensor randint(long low, long high, long[] shape, Generator g) {
+    return randint(low, high, shape, DType.INT64, g);
+  }
+
+  public static Tensor randint(long low, long high, long[] shape, DType dtype, Generator g) {
+    return wrap(Factories.randint(low, high, shape, dtype, g));
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  public long[] shape() {
+    return impl("shape").sizes().clone();
+  }
+
+  public long size(int dim) {
+    TensorImpl t = impl("size");
+    return t.sizes()[Shapes.wrapDim("size", dim, t.dim())];
+  }
+
+  public long[] stride() {
+    return impl("stride").strides().clone();
+  }
+
+  public long stride(int dim) {
+    TensorImpl t = impl("stride");
+    return t.strides()[Shapes.wrapDim("stride", dim, t.dim())];
+  }
+
+  public long storageOffset() {
+    return impl("storageOffset").storageOffset();
+  }
+
+  public int dim() {
+    return impl("dim").dim();
+  }
+
+  public long numel() {
+    return impl("numel").numel();
+  }
+
+  public DType dtype() {
+    return impl("dtype").dtype();
+  }
+
+  public Device device() {
+    return impl("device").device();
+  }
+
+  public int elementSize() {
+    return impl("elementSize").dtype().itemSize();
+  }
+
+  public long nbytes() {
+    TensorImpl t = impl("nbytes");
+    return t.numel() * t.dtype().itemSize();
+  }
+
+  public boolean isContiguous() {
+    return impl("isContiguous").isContiguous();
+  }
+
+  public boolean isView() {
+    return impl("isView").base() != null;
+  }
+
+  /** The root tensor this is a view of (a new handle), or null when this is not a view. */
+  public Tensor base() {
+    TensorImpl b = impl("base").base();
+    if (b == null) return null;
+    b.retain();
+    return new Tensor(b);
+  }
+
+  /** A new handle to the untyped storage under this tensor. */
+  public Storage untypedStorage() {
+    TensorImpl t = impl("untypedStorage");
+    t.storage().retain();
+    return new Storage(t.storage());
+  }
+
+  /** Address of element 0 (storage data + offset · itemsize); 0 for META and empty storages. */
+  public long dataPtr() {
+    TensorImpl t = impl("dataPtr");
+    return t.storage().data() == 0 ? 0 : t.dataAddress();
+  }
+
+  /** The version counter shared with every view: bumped by each in-place write. */
+  public int version() {
+    return impl("version").version();
+  }
+
+  /** Whether both tensors sit on the same storage object (torch's is_alias_of). */
+  public boolean isAliasOf(Tensor other) {
+    return impl("isAliasOf").storage() == other.impl("isAliasOf").storage();
+  }
+
+  // ---------------------------------------------------------------- type promotion
+
+  public DType resultType(Tensor other) {
+    return TypePromotion.start().tensor(impl("result_type")).tensor(other.impl("result_type")).result();
+  }
+
+  public DType resultType(long scalar) {
+    return TypePromotion.start().tensor(impl("result_type")).scalarLong().result();
+  }
+
+  public DType resultType(double scalar) {
+    return TypePromotion.start().tensor(impl("result_type")).scalarDouble().result();
+  }
+
+  public DType resultType(boolean scalar) {
+    return TypePromotion.start().tensor(impl("result_type")).scalarBoolean().result();
+  }
+
+  // ---------------------------------------------------------------- views
+
+  public Tensor view(long... size) {
+    return wrap(ViewOps.view(impl("view"), size));
+  }
+
+  public Tensor view(DType dtype) {
+    return wrap(ViewOps.viewDtype(impl("view"), dtype));
+  }
+
+  public Tensor viewAs(Tensor other) {
+    return view(other.shape());
+  }
+
+  /** A view when the strides allow one, otherwise a contiguous copy. */
+  public Tensor reshape(long... shape) {
+    TensorImpl t = impl("reshape");
+    long[] s = Shapes.inferSize("reshape", shape, t.numel());
+    Shapes.checkDims("reshape", s.length);
+    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), s, t.numel());
+    if (st != null) return wrap(t.view(s, st, t.storageOffset()));
+    TensorImpl c = DataOps.cloneAs(t, t.dtype(), t.device(), true);
+    try {
+      return wrap(c.unsafeView(s, Shapes.contiguousStrides(s), 0));
+    } finally {
+      c.release();
+    }
+  }
+
+  public Tensor reshapeAs(Tensor other) {
+    return reshape(other.shape());
+  }
+
+  public Tensor flatten() {
+    return flatten(0, -1);
+  }
+
+  public Tensor flatten(int startDim, int endDim) {
+    TensorImpl t = impl("flatten");
+    if (t.dim() == 0) return reshape(1);
+    int s = Shapes.wrapDim("flatten", startDim, t.dim()), e = Shapes.wrapDim("flatten", endDim, t.dim());
+    if (s > e) throw new IllegalArgumentException("flatten(): flatten() has invalid args: start_dim cannot come after end_dim");
+    if (s == e) return same("flatten");
+    long[] shape = new long[t.dim() - (e - s)];
+    long merged = 1;
+    for (int d = s; d <= e; d++) merged *= t.sizes()[d];
+    for (int d = 0, j = 0; d < t.dim(); d++) {
+      if (d < s || d > e) shape[j++] = t.sizes()[d];
+      else if (d == s) shape[j++] = merged;
+    }
+    return reshape(shape);
+  }
+
+  public Tensor unflatten(int dim, long... sizes) {
+    TensorImpl t = impl("unflatten");
+    int d = Shapes.wrapDim("unflatten", dim, t.dim());
+    if (sizes.length == 0) throw new IllegalArgumentException("unflatten(): sizes must be non-empty");
+    long[] inferred;
+    try {
+      inferred = Shapes.inferSize("unflatten", sizes, t.dim() == 0 ? 1 : t.sizes()[d]);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("unflatten(): Provided sizes " + Shapes.str(sizes)
+          + " don't multiply up to the size of dim " + dim + " (" + (t.dim() == 0 ? 1 : t.sizes()[d])
+          + ") in the input tensor (" + e.getMessage() + ")");
+    }
+    long[] shape = new long[t.dim() - 1 + inferred.length];
+    for (int i = 0, j = 0; i < t.dim(); i++) {
+      if (i == d) for (long s : inferred) shape[j++] = s;
+      else shape[j++] = t.sizes()[i];
+    }
+    return view(shape);
+  }
+
+  public Tensor transpose(int dim0, int dim1) {
+    return wrap(ViewOps.transpose(impl("transpose"), dim0, dim1));
+  }
+
+  public Tensor swapaxes(int axis0, int axis1) {
+    return transpose(axis0, axis1);
+  }
+
+  public Tensor swapdims(int dim0, int dim1) {
+    return transpose(dim0, dim1);
+  }
+
+  public Tensor t() {
+    return wrap(ViewOps.t(impl("t")));
+  }
+
+  public Tensor mT() {
+    return wrap(ViewOps.mT(impl("mT")));
+  }
+
+  public Tensor permute(int... dims) {
+    return wrap(ViewOps.permute(impl("permute"), dims));
+  }
+
+  public Tensor movedim(int source, int destination) {
+    return movedim(new int[] {source}, new int[] {destination});
+  }
+
+  public Tensor movedim(int[] source, int[] destination) {
+    return wrap(ViewOps.movedim(impl("movedim"), source, destination));
+  }
+
+  public Tensor narrow(int dim, long start, long length) {
+    return wrap(ViewOps.narrow(impl("narrow"), dim, start, length));
+  }
+
+  public Tensor select(int dim, long index) {
+    return wrap(ViewOps.select(impl("select"), dim, index));
+  }
+
+  /** Elements start, start+step, ... before end along dim; start and end clamp as Python slices do. */
+  public Tensor slice(int dim, long start, long end, long step) {
+    return wrap(ViewOps.slice(impl("slice"), dim, start, end, step));
+  }
+
+  public Tensor slice(int dim, long start, long end) {
+    return slice(dim, start, end, 1);
+  }
+
+  public Tensor unsqueeze(int dim) {
+    return wrap(ViewOps.unsqueeze(impl("unsqueeze"), dim));
+  }
+
+  public Tensor squeeze() {
+    return wrap(ViewOps.squeeze(impl("squeeze"), null));
+  }
+
+  public Tensor squeeze(int... dims) {
+    return wrap(ViewOps.squeeze(impl("squeeze"), dims));
+  }
+
+  public Tensor expand(long... size) {
+    return wrap(ViewOps.expand(impl("expand"), size));
+  }
+
+  public Tensor expandAs(Tensor other) {
+    return expand(other.shape());
+  }
+
+  public Tensor unfold(int dim, long size, long step) {
+    return wrap(ViewOps.unfold(impl("unfold"), dim, size, step));
+  }
+
+  public Tensor diagonal() {
+    return diagonal(0, 0, 1);
+  }
+
+  public Tensor diagonal(long offset, int dim1, int dim2) {
+    return wrap(ViewOps.diagonal(impl("diagonal"), offset, dim1, dim2));
+  }
+
+  public Tensor asStrided(long[] size, long[] stride) {
+    TensorImpl t = impl("as_strided");
+    return wrap(ViewOps.asStrided(t, size, stride, t.storageOffset()));
+  }
+
+  public Tensor asStrided(long[] size, long[] stride, long storageOffset) {
+    return wrap(ViewOps.asStrided(impl("as_strided"), size, stride, storageOffset));
+  }
+
+  public List<Tensor> split(long splitSize, int dim) {
+    return wrapAll(SplitOps.split(impl("split"), splitSize, dim));
+  }
+
+  public List<Tensor> split(long[] splitSizes, int dim) {
+    return wrapAll(SplitOps.splitWithSizes(impl("split"), splitSizes, dim));
+  }
+
+  public List<Tensor> chunk(int chunks, int dim) {
+    return wrapAll(SplitOps.chunk(impl("chunk"), chunks, dim));
+  }
+
+  public List<Tensor> unbind(int dim) {
+    return wrapAll(SplitOps.unbind(impl("unbind"), dim));
+  }
+
+  /** Splits into `sections` parts as equal as possible, the first ones larger. */
+  public List<Tensor> tensorSplit(int sections, int dim) {
+    return wrapAll(SplitOps.tensorSplit(impl("tensor_split"), sections, dim));
+  }
+
+  /** Splits before each of the given indices along dim. */
+  public List<Tensor> tensorSplit(long[] indices, int dim) {
+    return wrapAll(SplitOps.tensorSplitAt(impl("tensor_split"), indices, dim));
+  }
+
+  private static List<Tensor> wrapAll(List<TensorImpl> impls) {
+    List<Tensor> out = new ArrayList<>(impls.size());
+    for (TensorImpl t : impls) out.add(new Tensor(t));
+    return out;
+  }
+
+  /** Shares storage and version counter, but is not a view and carries no autograd history. */
+  public Tensor detach() {
+    return wrap(impl("detach").detached());
+  }
+
+  /** This tensor (a new handle) when already contiguous, else a contiguous copy. */
+  public Tensor contiguous() {
+    TensorImpl t = impl("contiguous");
+    if (t.isContiguous()) return same("contiguous");
+    return wrap(DataOps.cloneAs(t, t.dtype(), t.device(), true));
+  }
+
+  /** A copy with its own storage; dense layouts (a transpose, say) keep their strides. */
+  public Tensor clone() {
+    TensorImpl t = impl("clone");
+    return wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
+  }
+
+  // ---------------------------------------------------------------- indexing
+
+  /** x[idx...]: basic entries give a view, tensor entries a copy. */
+  public Tensor get(Index... idx) {
+    return wrap(Indexing.get(impl("index"), idx));
+  }
+
+  /** x[idx...] = value, broadcasting value and converting its dtype. */
+  public Tensor set(Index[] idx, Tensor value) {
+    Indexing.set(impl("index_put_"), idx, value.impl("index_put_"));
+    return this;
+  }
+
+  public Tensor set(Index[] idx, Number value) {
+    TensorImpl t = impl("index_put_");
+    if (value instanceof Double || value instanceof Float) Indexing.fill(t, idx, value.doubleValue(), false, 0);
+    else Indexing.fill(t, idx, 0, true, value.longValue());
+    return this;
+  }
+
+  // ---------------------------------------------------------------- data
+
+  public Tensor copy_(Tensor src) {
+    DataOps.copyInto("copy_", impl("copy_"), src.impl("copy_"));
+    return this;
+  }
+
+  public Tensor fill_(double value) {
+    DataOps.fill("fill_", impl("fill_"), value);
+    return this;
+  }
+
+  public Tensor fill_(long value) {
+    DataOps.fill("fill_", impl("fill_"), value);
+    return this;
+  }
+
+  public Tensor fill_(boolean value) {
+    return fill_(value ? 1L : 0L);
+  }
+
+  public Tensor zero_() {
+    return fill_(0L);
+  }
+
+  /** This tensor (a new handle) when already of that dtype, else a converted copy. */
+  public Tensor to(DType dtype) {
+    TensorImpl t = impl("to");
+    if (t.dtype() == dtype) return same("to");
+    return wrap(DataOps.cloneAs(t, dtype, t.device(), false));
+  }
+
+  public Tensor to(Device device) {
+    TensorImpl t = impl("to");
+    if (t.device().equals(device)) return same("to");
+    if (device.isMeta()) return wrap(DataOps.emptyLike(t, t.dtype(), device));
+    if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
+    Dispatcher.backend(device);  // names the missing backend
+    throw new UnsupportedOperationException("to(): no copy from " + t.device() + " to " + device + " in this build");
+  }
+
+  /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */
+  public Tensor set_(Storage storage, long storageOffset, long[] size, long[] stride) {
+    TensorImpl t = impl("set_");
+    var s = storage.impl("set_");
+    if (!s.device().equals(t.device())) {
+      throw new IllegalArgumentException("set_(): storage is on " + s.device() + " but the tensor is on " + t.device());
+    }
+    TensorImpl probe = ViewOps.asStrided(TensorImpl.create(retained(s), t.dtype(), new long[] {0}, new long[] {1}, 0),
+        size, stride, storageOffset);
+    probe.release();  // only the checks mattered
+    t.set(s, storageOffset, size.clone(), stride.clone());
+    return this;
+  }
+
+  private static org.jtensor.memory.StorageImpl retained(org.jtensor.memory.StorageImpl s) {
+    s.retain();
+    return s;
+  }
+
+  /** The one element's value (item()); int64 values beyond 2^53 need {@link #itemLong()}. */
+  public double item() {
+    TensorImpl t = checkOne("item");
+    return Dispatcher.backend(t.device()).loadDouble(t, 0);
+  }
+
+  public long itemLong() {
+    TensorImpl t = checkOne("item");
+    return Dispatcher.backend(t.device()).loadLong(t, 0);
+  }
+
+  private TensorImpl checkOne(String op) {
+    TensorImpl t = impl(op);
+    if (t.numel() != 1) {
+      throw new IllegalArgumentException(op + "(): a Tensor with " + t.numel() + " elements cannot be converted to Scalar");
+    }
+    t.checkInBounds(op);
+    return t;
+  }
+
+  /** The element at a logical index, through offset + Σ index·stride. */
+  public double getDouble(long... index) {
+    TensorImpl t = impl("getDouble");
+    return Dispatcher.backend(t.device()).loadDouble(t, DataOps.elementOffset("getDouble", t, index));
+  }
+
+  public long getLong(long... index) {
+    TensorImpl t = impl("getLong");
+    return Dispatcher.backend(t.device()).loadLong(t, DataOps.elementOffset("getLong", t, index));
+  }
+
+  public Tensor setDouble(double value, long... index) {
+    TensorImpl t = impl("setDouble");
+    Dispatcher.backend(t.device()).store(t, DataOps.elementOffset("setDouble", t, index), value);
+    t.bumpVersion();
+    return this;
+  }
+
+  public Tensor setLong(long value, long... index) {
+    TensorImpl t = impl("setLong");
+    Dispatcher.backend(t.device()).store(t, DataOps.elementOffset("setLong", t, index), value);
+    t.bumpVersion();
+    return this;
+  }
+
+  public float[] toFloatArray() {
+    TensorImpl t = impl("toFloatArray");
+    float[] a = new float[DataOps.checkedArrayLength("toFloatArray", t.numel())];
+    DataOps.readAll("toFloatArray", t, DType.FLOAT32, a);
+    return a;
+  }
+
+  public double[] toDoubleArray() {
+    TensorImpl t = impl("toDoubleArray");
+    double[] a = new double[DataOps.checkedArrayLength("toDoubleArray", t.numel())];
+    DataOps.readAll("toDoubleArray", t, DType.FLOAT64, a);
+    return a;
+  }
+
+  public long[] toLongArray() {
+    TensorImpl t = impl("toLongArray");
+    long[] a = new long[DataOps.checkedArrayLength("toLongArray", t.numel())];
+    DataOps.readAll("toLongArray", t, DType.INT64, a);
+    return a;
+  }
+
+  public int[] toIntArray() {
+    TensorImpl t = impl("toIntArray");
+    int[] a = new int[DataOps.checkedArrayLength("toIntArray", t.numel())];
+    DataOps.readAll("toIntArray", t, DType.INT32, a);
+    return a;
+  }
+
+  public boolean[] toBooleanArray() {
+    TensorImpl t = impl("toBooleanArray");
+    byte[] b = new byte[DataOps.checkedArrayLength("toBooleanArray", t.numel())];
+    DataOps.readAll("toBooleanArray", t, DType.BOOL, b);
+    boolean[] a = new boolean[b.length];
+    for (int i = 0; i < b.length; i++) a[i] = b[i] != 0;
+    return a;
+  }
+
+  /** PyTorch's repr: {@code tensor([[0., 1.], [2., 3.]])}, with dtype, size and device as torch adds them. */
+  @Override
+  public String toString() {
+    if (closed) return "tensor(<closed>)";
+    return TensorFormatter.format(impl);
+  }
+}

@@ -1,0 +1,98 @@
+package org.jtensor;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Closes every tensor created inside it that was not kept:
+ * {@code try (TensorScope s = TensorScope.open()) { Tensor y = ...; return s.keep(y); }}.
+ * Scopes nest per thread; a kept tensor moves to the enclosing scope (or to no scope at all, when
+ * this was the outermost), so it is still closed by whoever owns that scope.
+ */
+public final class TensorScope implements AutoCloseable {
+  private static final ThreadLocal<ArrayDeque<TensorScope>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
+
+  private final ArrayDeque<TensorScope> stack;
+  private final List<Tensor> owned = new ArrayList<>();
+  private boolean closed;
+
+  private TensorScope(ArrayDeque<TensorScope> stack) {
+    this.stack = stack;
+  }
+
+  public static TensorScope open() {
+    ArrayDeque<TensorScope> stack = STACK.get();
+    TensorScope s = new TensorScope(stack);
+    stack.push(s);
+    return s;
+  }
+
+  /** Called for every new Tensor handle: the innermost open scope of this thread owns it. */
+  static void register(Tensor t) {
+    ArrayDeque<TensorScope> stack = STACK.get();
+    TensorScope s = stack.peek();
+    if (s != null) s.owned.add(t);
+  }
+
+  /** Keeps t alive past this scope and returns it; it then belongs to the enclosing scope, if any. */
+  public Tensor keep(Tensor t) {
+    if (closed) throw new IllegalStateException("keep(): the scope is already closed");
+    if (!removeOwned(t)) {
+      throw new IllegalArgumentException("keep(): the tensor was not created in this scope");
+    }
+    TensorScope parent = parent();
+    if (parent != null) parent.owned.add(t);
+    return t;
+  }
+
+  /** Keeps every tensor in the list (e.g. the result of split). */
+  public List<Tensor> keepAll(List<Tensor> ts) {
+    for (Tensor t : ts) keep(t);
+    return ts;
+  }
+
+  /** Number of tensor handles this scope will close. */
+  public int size() {
+    return owned.size();
+  }
+
+  @Override
+  public void close() {
+    if (closed) return;
+    if (stack.peek() != this) {
+      throw new IllegalStateException("TensorScope.close(): scopes must be closed innermost first (use try-with-resources)");
+    }
+    closed = true;
+    stack.pop();
+    RuntimeException first = null;
+    for (int i = owned.size() - 1; i >= 0; i--) {
+      try {
+        owned.get(i).close();
+      } catch (RuntimeException e) {
+        if (first == null) first = e;
+      }
+    }
+    owned.clear();
+    if (first != null) throw first;
+  }
+
+  private TensorScope parent() {
+    boolean found = false;
+    for (TensorScope s : stack) {  // innermost first
+      if (found) return s;
+      if (s == this) found = true;
+    }
+    return null;
+  }
+
+  private boolean removeOwned(Tensor t) {
+    for (int i = owned.size() - 1; i >= 0; i--) {
+      if (owned.get(i) == t) {
+        owned.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+}

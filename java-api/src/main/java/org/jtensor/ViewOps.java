@@ -1,0 +1,343 @@
+package org.jtensor;
+
+import java.util.Arrays;
+
+/** View ops: new sizes, strides and offset over the same storage, never a copy. PyTorch's rules. */
+final class ViewOps {
+  private ViewOps() {}
+
+  static TensorImpl alias(TensorImpl t) {
+    return t.view(t.sizes().clone(), t.strides().clone(), t.storageOffset());
+  }
+
+  static TensorImpl view(TensorImpl t, long[] size) {
+    long[] shape = Shapes.inferSize("view", size, t.numel());
+    Shapes.checkDims("view", shape.length);
+    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), shape, t.numel());
+    if (st == null) {
+      throw new IllegalArgumentException("view(): view size is not compatible with input tensor's size and stride "
+          + "(at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    }
+    return t.view(shape, st, t.storageOffset());
+  }
+
+  /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
+  static TensorImpl viewDtype(TensorImpl t, DType to) {
+    int from = t.dtype().itemSize(), size = to.itemSize();
+    long[] sz = t.sizes().clone(), st = t.strides().clone();
+    long off = t.storageOffset();
+    String op = "view";
+    if (from != size) {
+      int n = sz.length;
+      if (n == 0) {
+        throw new IllegalArgumentException(op + "(): self.dim() cannot be 0 to view " + t.dtype() + " as " + to
+            + " (different element sizes)");
+      }
+      if (st[n - 1] != 1) {
+        throw new IllegalArgumentException(op + "(): self.stride(-1) must be 1 to view " + t.dtype() + " as " + to
+            + " (different element sizes), but got " + st[n - 1]);
+      }
+      if (from > size) {
+        int r = from / size;
+        for (int d = 0; d < n - 1; d++) st[d] *= r;
+        sz[n - 1] *= r;
+        off *= r;
+      } else {
+        int r = size / from;
+        if (sz[n - 1] % r != 0) {
+          throw new IllegalArgumentException(op + "(): self.size(-1) must be divisible by " + r + " to view "
+              + t.dtype() + " as " + to + " (different element sizes), but got " + sz[n - 1]);
+        }
+        if (off % r != 0) {
+          throw new IllegalArgumentException(op + "(): self.storage_offset() must be divisible by " + r + " to view "
+              + t.dtype() + " as " + to + " (different element sizes), but got " + off);
+        }
+        for (int d = 0; d < n - 1; d++) {
+          if (st[d] % r != 0) {
+            throw new IllegalArgumentException(op + "(): self.stride(" + d + ") must be divisible by " + r
+                + " to view " + t.dtype() + " as " + to + " (different element sizes), but got " + st[d]);
+          }
+          st[d] /= r;
+        }
+        sz[n - 1] /= r;
+        off /= r;
+      }
+    }
+    return t.view(to, sz, st, off);
+  }
+
+  static TensorImpl transpose(TensorImpl t, long d0, long d1) {
+    int n = t.dim();
+    int a = Shapes.wrapDim("transpose", d0, n), b = Shapes.wrapDim("transpose", d1, n);
+    long[] sz = t.sizes().clone(), st = t.strides().clone();
+    if (n > 0) {
+      swap(sz, a, b);
+      swap(st, a, b);
+    }
+    return t.view(sz, st, t.storageOffset());
+  }
+
+  static TensorImpl t(TensorImpl t) {
+    if (t.dim() > 2) {
+      throw new IllegalArgumentException("t(): expects a tensor with <= 2 dimensions, but self is " + t.dim() + "D");
+    }
+    return t.dim() < 2 ? alias(t) : transpose(t, 0, 1);
+  }
+
+  static TensorImpl mT(TensorImpl t) {
+    if (t.dim() < 2) {
+      throw new IllegalArgumentException("mT(): tensor.mT is only supported on matrices or batches of matrices. Got "
+          + t.dim() + "-D tensor.");
+    }
+    return transpose(t, -2, -1);
+  }
+
+  static TensorImpl permute(TensorImpl t, int[] dims) {
+    int n = t.dim();
+    if (dims.length != n) {
+      throw new IllegalArgumentException("permute(): number of dims don't match in permute: input.dim() = " + n
+          + " is not equal to len(dims) = " + dims.length);
+    }
+    long[] sz = new long[n], st = new long[n];
+    boolean[] seen = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      int d = Shapes.wrapDim("permute", dims[i], n);
+      if (seen[d]) throw new IllegalArgumentException("permute(): repeated dim in permute: " + Arrays.toString(dims));
+      seen[d] = true;
+      sz[i] = t.sizes()[d];
+      st[i] = t.strides()[d];
+    }
+    return t.view(sz, st, t.storageOffset());
+  }
+
+  static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
+    int n = t.dim();
+    if (src.length != dst.length) {
+      throw new IllegalArgumentException("movedim(): Invalid source or destination dims: source ("
+          + Arrays.toString(src) + " dims) should contain the same number of dims as destination ("
+          + Arrays.toString(dst) + " dims)");
+    }
+    int[] order = new int[Math.max(n, 1)];
+    Arrays.fill(order, -1);
+    boolean[] used = new boolean[Math.max(n, 1)];
+    for (int i = 0; i < src.length; i++) {
+      int s = Shapes.wrapDim("movedim", src[i], n), d = Shapes.wrapDim("movedim", dst[i], n);
+      if (used[s]) throw new IllegalArgumentException("movedim(): repeated dim in `source` (" + Arrays.toString(src) + ")");
+      if (order[d] != -1) throw new IllegalArgumentException("movedim(): repeated dim in `destination` (" + Arrays.toString(dst) + ")");
+      used[s] = true;
+      order[d] = s;
+    }
+    if (n == 0) return alias(t);
+    int next = 0;
+    for (int d = 0; d < n; d++) {
+      if (order[d] != -1) continue;
+      while (used[next]) next++;
+      order[d] = next++;
+    }
+    return permute(t, order);
+  }
+
+  static TensorImpl narrow(TensorImpl t, long dim, long start, long length) {
+    if (t.dim() == 0) throw new IllegalArgumentException("narrow(): narrow() cannot be applied to a 0-dim tensor.");
+    if (length < 0) throw new IllegalArgumentException("narrow(): narrow(): length must be non-negative.");
+    int d = Shapes.wrapDim("narrow", dim, t.dim());
+    long size = t.sizes()[d];
+    if (start < -size || start > size) {
+      throw new IndexOutOfBoundsException("narrow(): start out of range (expected to be in range of [" + (-size)
+          + ", " + size + "], but got " + start + ")");
+    }
+    if (start < 0) start += size;
+    if (start > size - length) {
+      throw new IllegalArgumentException("narrow(): start (" + start + ") + length (" + length
+          + ") exceeds dimension size (" + size + ").");
+    }
+    return slice(t, d, start, start + length, 1);
+  }
+
+  static TensorImpl select(TensorImpl t, long dim, long index) {
+    if (t.dim() == 0) throw new IllegalArgumentException("select(): select() cannot be applied to a 0-dim tensor.");
+    int d = Shapes.wrapDim("select", dim, t.dim());
+    long size = t.sizes()[d];
+    if (index < -size || index >= size) {
+      throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
+          + Shapes.str(t.sizes()) + " at dimension " + d);
+    }
+    if (index < 0) index += size;
+    long[] sz = remove(t.sizes(), d), st = remove(t.strides(), d);
+    return t.view(sz, st, t.storageOffset() + index * t.strides()[d]);
+  }
+
+  /** Python-style slicing with clamping; null start/end mean the ends, Long.MAX_VALUE means "to the end". */
+  static TensorImpl slice(TensorImpl t, long dim, Long startOrNull, Long endOrNull, long step) {
+    if (t.dim() == 0) throw new IllegalArgumentException("slice(): slice() cannot be applied to a 0-dim tensor.");
+    if (step <= 0) throw new IllegalArgumentException("slice(): slice step must be positive, got " + step);
+    int d = Shapes.wrapDim("slice", dim, t.dim());
+    long size = t.sizes()[d];
+    long start = startOrNull == null ? 0 : startOrNull, end = endOrNull == null ? size : endOrNull;
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    if (start < 0) start = 0;
+    else if (start >= size) start = size;
+    if (end < start) end = start;
+    else if (end >= size) end = size;
+    long[] sz = t.sizes().clone(), st = t.strides().clone();
+    sz[d] = (end - start + step - 1) / step;
+    st[d] = Shapes.multiply("slice", st[d], step);
+    return t.view(sz, st, t.storageOffset() + start * t.strides()[d]);
+  }
+
+  static TensorImpl unsqueeze(TensorImpl t, long dim) {
+    int n = t.dim();
+    if (dim < -(n + 1) || dim > n) {
+      throw new IllegalArgumentException("unsqueeze(): Dimension out of range (expected to be in range of ["
+          + (-(n + 1)) + ", " + n + "], but got " + dim + ")");
+    }
+    int d = (int) (dim < 0 ? dim + n + 1 : dim);
+    Shapes.checkDims("unsqueeze", n + 1);
+    long stride = d >= n ? 1 : t.sizes()[d] * t.strides()[d];
+    return t.view(insert(t.sizes(), d, 1), insert(t.strides(), d, stride), t.storageOffset());
+  }
+
+  /** squeeze() with no dims removes every size-1 dim; with dims, only those listed that have size 1. */
+  static TensorImpl squeeze(TensorImpl t, int[] dims) {
+    int n = t.dim();
+    boolean[] drop = new boolean[n];
+    if (dims == null) {
+      for (int d = 0; d < n; d++) drop[d] = t.sizes()[d] == 1;
+    } else {
+      for (int dim : dims) {
+        int d = Shapes.wrapDim("squeeze", dim, n);
+        if (n > 0) drop[d] = t.sizes()[d] == 1;
+      }
+    }
+    int k = 0;
+    for (boolean b : drop) if (!b) k++;
+    long[] sz = new long[k], st = new long[k];
+    for (int d = 0, j = 0; d < n; d++) {
+      if (drop[d]) continue;
+      sz[j] = t.sizes()[d];
+      st[j++] = t.strides()[d];
+    }
+    return t.view(sz, st, t.storageOffset());
+  }
+
+  static TensorImpl expand(TensorImpl t, long[] size) {
+    int n = size.length, tn = t.dim();
+    if (n < tn) {
+      throw new IllegalArgumentException("expand(): the number of sizes provided (" + n
+          + ") must be greater or equal to the number of dimensions in the tensor (" + tn + ")");
+    }
+    Shapes.checkDims("expand", n);
+    long[] sz = new long[n], st = new long[n];
+    for (int i = n - 1; i >= 0; i--) {
+      int d = tn - n + i;
+      long have = d >= 0 ? t.sizes()[d] : 1;
+      long stride = d >= 0 ? t.strides()[d] : (i == n - 1 ? 1 : sz[i + 1] * st[i + 1]);
+      long target = size[i];
+      if (target == -1) {
+        if (d < 0) {
+          throw new IllegalArgumentException("expand(): The expanded size of the tensor (-1) isn't allowed in a "
+              + "leading, non-existing dimension " + i);
+        }
+        target = have;
+      }
+      if (target < 0) {
+        throw new IllegalArgumentException("expand(): the expanded size " + target + " at dimension " + i
+            + " must be >= 0 (or -1 to keep the size)");
+      }
+      if (have != target) {
+        if (have != 1) {
+          throw new IllegalArgumentException("expand(): The expanded size of the tensor (" + target
+              + ") must match the existing size (" + have + ") at non-singleton dimension " + i + ".  Target sizes: "
+              + Shapes.str(size) + ".  Tensor sizes: " + Shapes.str(t.sizes()));
+        }
+        stride = 0;
+      }
+      sz[i] = target;
+      st[i] = stride;
+    }
+    Shapes.numel("expand", sz);
+    return t.view(sz, st, t.storageOffset());
+  }
+
+  static TensorImpl unfold(TensorImpl t, long dim, long size, long step) {
+    int n = t.dim();
+    int d = Shapes.wrapDim("unfold", dim, n);
+    long dimSize = n == 0 ? 1 : t.sizes()[d];
+    if (size > dimSize) {
+      throw new IllegalArgumentException("unfold(): maximum size for tensor at dimension " + d + " is " + dimSize
+          + " but size is " + size);
+    }
+    if (size < 0) throw new IllegalArgumentException("unfold(): size is " + size + " but must be >= 0");
+    if (step <= 0) throw new IllegalArgumentException("unfold(): step is " + step + " but must be > 0");
+    if (n == 0) return t.view(new long[] {size}, new long[] {1}, t.storageOffset());
+    long[] sz = Arrays.copyOf(t.sizes(), n + 1), st = Arrays.copyOf(t.strides(), n + 1);
+    sz[d] = (dimSize - size) / step + 1;
+    st[d] = Shapes.multiply("unfold", t.strides()[d], step);
+    sz[n] = size;
+    st[n] = t.strides()[d];
+    Shapes.checkDims("unfold", n + 1);
+    return t.view(sz, st, t.storageOffset());
+  }
+
+  static TensorImpl diagonal(TensorImpl t, long offset, long dim1, long dim2) {
+    int n = t.dim();
+    int a = Shapes.wrapDim("diagonal", dim1, n), b = Shapes.wrapDim("diagonal", dim2, n);
+    if (a == b) throw new IllegalArgumentException("diagonal(): diagonal dimensions cannot be identical " + dim1 + ", " + dim2);
+    long sa = t.sizes()[a], sb = t.sizes()[b];
+    long len = offset >= 0 ? Math.max(Math.min(sa, sb - offset), 0) : Math.max(Math.min(sa + offset, sb), 0);
+    long off = t.storageOffset();
+    if (len > 0) off += offset >= 0 ? offset * t.strides()[b] : -offset * t.strides()[a];
+    long[] sz = new long[n - 1], st = new long[n - 1];
+    for (int d = 0, j = 0; d < n; d++) {
+      if (d == a || d == b) continue;
+      sz[j] = t.sizes()[d];
+      st[j++] = t.strides()[d];
+    }
+    sz[n - 2] = len;
+    st[n - 2] = t.strides()[a] + t.strides()[b];
+    return t.view(sz, st, off);
+  }
+
+  static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
+    String op = "as_strided";
+    if (size.length != stride.length) {
+      throw new IllegalArgumentException(op + "(): mismatch in length of strides and shape: " + Shapes.str(size)
+          + " vs " + Shapes.str(stride));
+    }
+    Shapes.checkDims(op, size.length);
+    for (long s : stride) {
+      if (s < 0) throw new IllegalArgumentException(op + "(): Negative strides are not supported at the moment, got strides: " + Shapes.str(stride));
+    }
+    if (offset < 0) throw new IllegalArgumentException(op + "(): Tensor: invalid storage offset " + offset);
+    Shapes.numel(op, size);
+    long need = Shapes.storageBytesNeeded(op, size, stride, offset, t.dtype().itemSize());
+    if (need > t.storage().nbytes()) {
+      throw new IllegalArgumentException(op + "(): setStorage: sizes " + Shapes.str(size) + ", strides "
+          + Shapes.str(stride) + ", storage offset " + offset + ", and itemsize " + t.dtype().itemSize()
+          + " requiring a storage size of " + need + " are out of bounds for storage of size " + t.storage().nbytes());
+    }
+    return t.view(size.clone(), stride.clone(), offset);
+  }
+
+  static void swap(long[] a, int i, int j) {
+    long x = a[i];
+    a[i] = a[j];
+    a[j] = x;
+  }
+
+  static long[] remove(long[] a, int i) {
+    long[] r = new long[a.length - 1];
+    System.arraycopy(a, 0, r, 0, i);
+    System.arraycopy(a, i + 1, r, i, a.length - i - 1);
+    return r;
+  }
+
+  static long[] insert(long[] a, int i, long v) {
+    long[] r = new long[a.length + 1];
+    System.arraycopy(a, 0, r, 0, i);
+    r[i] = v;
+    System.arraycopy(a, i, r, i + 1, a.length - i);
+    return r;
+  }
+}

@@ -1,0 +1,56 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.Device;
+import org.jtensor.TensorImpl;
+import org.jtensor.memory.StorageImpl;
+
+/**
+ * One device's implementation of the byte-touching primitives. The Dispatcher picks the Backend
+ * by device; the Backend picks the kernel by dtype. Arguments arrive validated: shapes match,
+ * the source is already broadcast (expanded) to the destination's shape, every tensor is in
+ * bounds of its storage.
+ */
+public interface Backend {
+  Device device();
+
+  StorageImpl allocate(long nbytes, String what);
+
+  /** dst = src converted to dst's dtype; src has dst's shape (stride 0 where broadcast). */
+  void copy(TensorImpl dst, TensorImpl src);
+
+  void fill(TensorImpl dst, double value);
+
+  void fill(TensorImpl dst, long value);
+
+  /** dst (contiguous, 1-D) = start + i * step, in int64 arithmetic. */
+  void arange(TensorImpl dst, long start, long step);
+
+  /** dst (contiguous, 1-D) = start + i * step, in double arithmetic. */
+  void arange(TensorImpl dst, double start, double step);
+
+  void linspace(TensorImpl dst, double start, double end);
+
+  /** One element, elementOffset counted in elements from the tensor's data address. */
+  double loadDouble(TensorImpl t, long elementOffset);
+
+  long loadLong(TensorImpl t, long elementOffset);
+
+  void store(TensorImpl t, long elementOffset, double value);
+
+  void store(TensorImpl t, long elementOffset, long value);
+
+  /** Copies a contiguous tensor's bytes into a Java primitive array of the same element size. */
+  void read(TensorImpl contiguous, Object array);
+
+  /** Copies a Java primitive array's bytes into a contiguous tensor of the same element size. */
+  void write(TensorImpl contiguous, Object array);
+
+  /** dst (contiguous) [i] = src[offsets[i]], offsets in elements from src's data address; same dtype. */
+  void gather(TensorImpl dst, TensorImpl src, long[] offsets);
+
+  /** dst[offsets[i]] = src (contiguous) [i]; same dtype; the last of repeated offsets wins. */
+  void scatter(TensorImpl dst, long[] offsets, TensorImpl src);
+
+  /** Copies raw bytes between two storages' addresses (Storage.copy_). */
+  void copyBytes(StorageImpl dst, StorageImpl src, long nbytes);
+}

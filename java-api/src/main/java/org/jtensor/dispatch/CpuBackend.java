@@ -1,0 +1,132 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.Device;
+import org.jtensor.TensorImpl;
+import org.jtensor.bindings.JtNative;
+import org.jtensor.memory.StorageImpl;
+
+/** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
+final class CpuBackend implements Backend {
+  @Override
+  public Device device() {
+    return Device.CPU;
+  }
+
+  @Override
+  public StorageImpl allocate(long nbytes, String what) {
+    return StorageImpl.allocate(nbytes, Device.CPU, what);
+  }
+
+  @Override
+  public void copy(TensorImpl dst, TensorImpl src) {
+    int n = dst.dim();
+    long[] plan = new long[5 + 3 * n];
+    plan[0] = n;
+    plan[1] = dst.dataAddress();
+    plan[2] = dst.dtype().code();
+    plan[3] = src.dataAddress();
+    plan[4] = src.dtype().code();
+    System.arraycopy(dst.sizes(), 0, plan, 5, n);
+    System.arraycopy(dst.strides(), 0, plan, 5 + n, n);
+    System.arraycopy(src.strides(), 0, plan, 5 + 2 * n, n);
+    JtNative.jt_copy(plan);
+  }
+
+  @Override
+  public void fill(TensorImpl dst, double value) {
+    fill(dst, false, Double.doubleToRawLongBits(value));
+  }
+
+  @Override
+  public void fill(TensorImpl dst, long value) {
+    fill(dst, true, value);
+  }
+
+  private static void fill(TensorImpl dst, boolean integral, long bits) {
+    int n = dst.dim();
+    long[] plan = new long[5 + 2 * n];
+    plan[0] = n;
+    plan[1] = dst.dataAddress();
+    plan[2] = dst.dtype().code();
+    plan[3] = integral ? 1 : 0;
+    plan[4] = bits;
+    System.arraycopy(dst.sizes(), 0, plan, 5, n);
+    System.arraycopy(dst.strides(), 0, plan, 5 + n, n);
+    JtNative.jt_fill(plan);
+  }
+
+  @Override
+  public void arange(TensorImpl dst, long start, long step) {
+    JtNative.jt_arange(dst.dataAddress(), dst.dtype().code(), dst.numel(), 1, start, step);
+  }
+
+  @Override
+  public void arange(TensorImpl dst, double start, double step) {
+    JtNative.jt_arange(dst.dataAddress(), dst.dtype().code(), dst.numel(), 0,
+        Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step));
+  }
+
+  @Override
+  public void linspace(TensorImpl dst, double start, double end) {
+    JtNative.jt_linspace(dst.dataAddress(), dst.dtype().code(), dst.numel(), start, end);
+  }
+
+  @Override
+  public double loadDouble(TensorImpl t, long elementOffset) {
+    return JtNative.jt_load_f64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code());
+  }
+
+  @Override
+  public long loadLong(TensorImpl t, long elementOffset) {
+    return JtNative.jt_load_i64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code());
+  }
+
+  @Override
+  public void store(TensorImpl t, long elementOffset, double value) {
+    JtNative.jt_store_f64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code(), value);
+  }
+
+  @Override
+  public void store(TensorImpl t, long elementOffset, long value) {
+    JtNative.jt_store_i64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code(), value);
+  }
+
+  @Override
+  public void read(TensorImpl t, Object array) {
+    long addr = t.dataAddress(), n = t.numel() * t.dtype().itemSize();
+    if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
+    else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
+    else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
+    else if (array instanceof int[]) JtNative.jt_read_bytes(addr, (int[]) array, n);
+    else if (array instanceof short[]) JtNative.jt_read_bytes(addr, (short[]) array, n);
+    else if (array instanceof byte[]) JtNative.jt_read_bytes(addr, (byte[]) array, n);
+    else throw new IllegalArgumentException("read(): unsupported array type " + array.getClass());
+  }
+
+  @Override
+  public void write(TensorImpl t, Object array) {
+    long addr = t.dataAddress(), n = t.numel() * t.dtype().itemSize();
+    if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
+    else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
+    else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
+    else if (array instanceof int[]) JtNative.jt_write_bytes(addr, (int[]) array, n);
+    else if (array instanceof short[]) JtNative.jt_write_bytes(addr, (short[]) array, n);
+    else if (array instanceof byte[]) JtNative.jt_write_bytes(addr, (byte[]) array, n);
+    else throw new IllegalArgumentException("write(): unsupported array type " + array.getClass());
+  }
+
+  @Override
+  public void gather(TensorImpl dst, TensorImpl src, long[] offsets) {
+    JtNative.jt_index_gather(dst.dataAddress(), src.dataAddress(), src.dtype().itemSize(), offsets, offsets.length);
+  }
+
+  @Override
+  public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {
+    JtNative.jt_index_scatter(dst.dataAddress(), dst.dtype().itemSize(), offsets, src.dataAddress(), offsets.length);
+  }
+
+  @Override
+  public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {
+    JtNative.jt_memcpy(dst.data(), src.data(), nbytes);
+  }
+}

@@ -1,0 +1,52 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.Device;
+import org.jtensor.TensorImpl;
+import org.jtensor.memory.StorageImpl;
+
+/** META: shapes, strides and dtypes without bytes. Writes do nothing; reads have nothing to read. */
+final class MetaBackend implements Backend {
+  @Override
+  public Device device() {
+    return Device.META;
+  }
+
+  @Override
+  public StorageImpl allocate(long nbytes, String what) {
+    return StorageImpl.allocate(nbytes, Device.META, what);
+  }
+
+  @Override public void copy(TensorImpl dst, TensorImpl src) {}
+  @Override public void fill(TensorImpl dst, double value) {}
+  @Override public void fill(TensorImpl dst, long value) {}
+  @Override public void arange(TensorImpl dst, long start, long step) {}
+  @Override public void arange(TensorImpl dst, double start, double step) {}
+  @Override public void linspace(TensorImpl dst, double start, double end) {}
+  @Override public void store(TensorImpl t, long elementOffset, double value) {}
+  @Override public void store(TensorImpl t, long elementOffset, long value) {}
+  @Override public void gather(TensorImpl dst, TensorImpl src, long[] offsets) {}
+  @Override public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {}
+  @Override public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {}
+
+  @Override
+  public double loadDouble(TensorImpl t, long elementOffset) {
+    throw noData("item/getDouble");
+  }
+
+  @Override
+  public long loadLong(TensorImpl t, long elementOffset) {
+    throw noData("item/getLong");
+  }
+
+  @Override
+  public void read(TensorImpl contiguous, Object array) {
+    throw noData("to array");
+  }
+
+  @Override
+  public void write(TensorImpl contiguous, Object array) {}
+
+  private static UnsupportedOperationException noData(String op) {
+    return new UnsupportedOperationException(op + "(): a meta tensor has no data to read");
+  }
+}

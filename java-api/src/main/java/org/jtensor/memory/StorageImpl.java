@@ -1,0 +1,101 @@
+package org.jtensor.memory;
+
+import java.lang.ref.Cleaner;
+import org.jtensor.Device;
+
+/**
+ * Java's side of a storage: one reference to the native StorageImpl, shared by every tensor over
+ * it. Tensors retain and release this object; the last release gives the native reference back,
+ * which returns the block to the caching allocator. A META storage has a size and no bytes.
+ *
+ * <p>Note [Two counts, one owner] The native StorageImpl keeps its own intrusive count for
+ * native holders; all Java holders together own exactly one native reference through this
+ * object, so creating and closing a view never crosses JNI.
+ */
+public final class StorageImpl extends RefCounted {
+  private final Device device;
+  private final long handle;  // native StorageImpl*, 0 for META
+  private volatile long data;
+  private volatile long nbytes;
+  private final LeakDetector.Guard guard;
+  private final Cleaner.Cleanable cleanable;
+
+  private StorageImpl(Device device, long handle, long nbytes, String what) {
+    this.device = device;
+    this.handle = handle;
+    this.nbytes = nbytes;
+    this.data = handle == 0 ? 0 : NativeMemory.data(handle);
+    if (handle != 0) {
+      guard = new LeakDetector.Guard(handle, what, LeakDetector.creationSite());
+      cleanable = LeakDetector.track(this, guard);
+    } else {
+      guard = null;
+      cleanable = null;
+    }
+  }
+
+  /**
+   * Allocates nbytes on the device from its caching allocator.
+   *
+   * @param what describes the owner in leak reports, e.g. "float32 tensor of shape [2, 3]"
+   * @throws TensorOutOfMemoryException when the allocator cannot serve it even after a retry
+   */
+  public static StorageImpl allocate(long nbytes, Device device, String what) {
+    if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
+    switch (device.type()) {
+      case META:
+        return new StorageImpl(device, 0, nbytes, what);
+      case CPU:
+        long h = NativeMemory.allocate(nbytes);
+        if (h == 0) throw new TensorOutOfMemoryException("CPU", nbytes, Memory.memoryStats(Device.CPU));
+        return new StorageImpl(device, h, nbytes, what);
+      default:
+        throw new UnsupportedOperationException("storage allocation has no " + device + " backend in this build");
+    }
+  }
+
+  public Device device() {
+    return device;
+  }
+
+  /** Address of byte 0, or 0 for an empty or META storage. */
+  public long data() {
+    return data;
+  }
+
+  public long nbytes() {
+    return nbytes;
+  }
+
+  /** The native StorageImpl's own count (1 while Java holds it); for tests of the native side. */
+  public long nativeRefCount() {
+    return handle == 0 ? 0 : NativeMemory.nativeRefCount(handle);
+  }
+
+  /** Grows or shrinks the storage in place, keeping its first min(old, new) bytes. */
+  public synchronized void resize(long newBytes) {
+    if (newBytes < 0) throw new IllegalArgumentException("resize_(): size must be >= 0, got " + newBytes);
+    if (isReleased()) throw new IllegalStateException("resize_(): " + describe() + " was already released");
+    if (handle != 0) {
+      if (!NativeMemory.resize(handle, newBytes)) {
+        throw new TensorOutOfMemoryException(device.toString().toUpperCase(java.util.Locale.ROOT), newBytes,
+            Memory.memoryStats(device));
+      }
+      data = NativeMemory.data(handle);
+    }
+    nbytes = newBytes;
+  }
+
+  @Override
+  protected void deallocate() {
+    if (handle == 0) return;
+    if (guard != null) guard.markReleased();
+    if (cleanable != null) cleanable.clean();  // unregisters; the guard is now a no-op
+    NativeMemory.release(handle);
+  }
+
+  @Override
+  protected String describe() {
+    return "storage of " + nbytes + " bytes on " + device;
+  }
+}
