@@ -1,6 +1,7 @@
 // The strided copy kernel and fill: layouts, broadcasting, the transpose path, parallel
 // chunks, and every dtype conversion's rounding rules.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -82,16 +83,21 @@ static void contiguous_and_converting_copy() {
   CHECK(same == src);
 }
 
-static void transposed_copy(int64_t rows, int64_t cols) {
+// dst_shift floats past a 64-byte boundary: 0 takes the AVX2 streaming path (when the CPU has
+// AVX2), 4 the SSE2 streaming path (16-byte aligned only).
+static void transposed_copy(int64_t rows, int64_t cols, int dst_shift = 0) {
   // src is a (cols x rows) row-major matrix viewed transposed as (rows x cols).
-  std::vector<float> src(rows * cols), dst(rows * cols, -1.f);
+  std::vector<float> src(rows * cols);
+  float* storage = static_cast<float*>(std::aligned_alloc(64, (size_t)(rows * cols + 16) * sizeof(float)));
+  float* dst = storage + dst_shift;
   for (size_t i = 0; i < src.size(); ++i) src[i] = (float)i;
   int64_t sz[] = {rows, cols}, ds[] = {cols, 1}, ss[] = {1, rows};
-  jt::copy_strided(plan(2, dst.data(), DType::Float32, src.data(), DType::Float32, sz, ds, ss));
+  jt::copy_strided(plan(2, dst, DType::Float32, src.data(), DType::Float32, sz, ds, ss));
   int bad = 0;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) bad += dst[r * cols + c] != src[c * rows + r];
   CHECK_EQ(bad, 0);
+  std::free(storage);
 }
 
 static void batched_transpose_and_broadcast() {
@@ -145,7 +151,8 @@ int main() {
   contiguous_and_converting_copy();
   transposed_copy(300, 200);
   transposed_copy(17, 1000);
-  transposed_copy(1200, 1100);  // past 4 MiB: the streaming-store path
+  transposed_copy(1200, 1104);     // past 4 MiB, rows 32-byte aligned: AVX2 streaming stores
+  transposed_copy(1200, 1100, 4);  // rows only 16-byte aligned: SSE2 streaming stores
   batched_transpose_and_broadcast();
   fill_arange_linspace_and_elements();
   return jt_report("copy_test");
