@@ -13,8 +13,17 @@ final class DataOps {
     Shapes.checkDims(op, sizes.length);
     Shapes.numel(op, sizes);
     long nbytes = Shapes.storageBytesNeeded(op, sizes, strides, 0, dtype.itemSize());
-    String what = dtype + " tensor of size " + Shapes.str(sizes);
-    return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, what), dtype, sizes.clone(), strides.clone(), 0);
+    long[] sz = sizes.clone();
+    return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, new TensorDescription(dtype, sz)), dtype, sz,
+        strides.clone(), 0);
+  }
+
+  /** Names a tensor in a leak report; formatted only if the report happens. */
+  private record TensorDescription(DType dtype, long[] sizes) {
+    @Override
+    public String toString() {
+      return dtype + " tensor of size " + Shapes.str(sizes);
+    }
   }
 
   static TensorImpl empty(long[] sizes, DType dtype, Device device) {

@@ -13,7 +13,8 @@ import org.jtensor.memory.StorageImpl;
 public interface Backend {
   Device device();
 
-  StorageImpl allocate(long nbytes, String what);
+  /** what describes the owner for leak reports; its toString() runs only if one is made. */
+  StorageImpl allocate(long nbytes, Object what);
 
   /** dst = src converted to dst's dtype; src has dst's shape (stride 0 where broadcast). */
   void copy(TensorImpl dst, TensorImpl src);

@@ -13,7 +13,7 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public StorageImpl allocate(long nbytes, String what) {
+  public StorageImpl allocate(long nbytes, Object what) {
     return StorageImpl.allocate(nbytes, Device.CPU, what);
   }
 

@@ -12,7 +12,7 @@ final class MetaBackend implements Backend {
   }
 
   @Override
-  public StorageImpl allocate(long nbytes, String what) {
+  public StorageImpl allocate(long nbytes, Object what) {
     return StorageImpl.allocate(nbytes, Device.META, what);
   }
 

@@ -53,11 +53,11 @@ public final class LeakDetector {
   /** What the Cleaner runs: frees the native reference unless the owner already released it. */
   static final class Guard implements Runnable {
     private final long handle;
-    private final String what;
+    private final Object what;  // its toString() describes the owner; built only for a report
     private final Throwable createdAt;
     private volatile boolean released;
 
-    Guard(long handle, String what, Throwable createdAt) {
+    Guard(long handle, Object what, Throwable createdAt) {
       this.handle = handle;
       this.what = what;
       this.createdAt = createdAt;
@@ -71,7 +71,7 @@ public final class LeakDetector {
     public void run() {
       if (released) return;
       NativeMemory.release(handle);
-      report(what, createdAt);
+      report(String.valueOf(what), createdAt);
     }
   }
 

@@ -20,7 +20,7 @@ public final class StorageImpl extends RefCounted {
   private final LeakDetector.Guard guard;
   private final Cleaner.Cleanable cleanable;
 
-  private StorageImpl(Device device, long handle, long nbytes, String what) {
+  private StorageImpl(Device device, long handle, long nbytes, Object what) {
     this.device = device;
     this.handle = handle;
     this.nbytes = nbytes;
@@ -37,10 +37,11 @@ public final class StorageImpl extends RefCounted {
   /**
    * Allocates nbytes on the device from its caching allocator.
    *
-   * @param what describes the owner in leak reports, e.g. "float32 tensor of shape [2, 3]"
+   * @param what describes the owner in leak reports through its toString(), which runs only
+   *     when a leak is reported (so allocation never formats strings)
    * @throws TensorOutOfMemoryException when the allocator cannot serve it even after a retry
    */
-  public static StorageImpl allocate(long nbytes, Device device, String what) {
+  public static StorageImpl allocate(long nbytes, Device device, Object what) {
     if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
     switch (device.type()) {
       case META:

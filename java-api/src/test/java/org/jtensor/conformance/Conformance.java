@@ -39,7 +39,8 @@ final class Conformance {
   /** Prints the tally line CI reads and the failures, and returns whether all passed. */
   boolean report() {
     for (String f : failures) System.out.println("  FAILED " + f);
-    System.out.println(name + " conformance: " + passed + " passed, " + failures.size() + " failed");
+    System.out.println(name + ":");
+    System.out.println("conformance: " + passed + " passed, " + failures.size() + " failed");
     return failures.isEmpty();
   }
 
