@@ -98,13 +98,7 @@ final class Factories {
     long n = Shapes.numel(op, shape);
     if (!normal && dtype == DType.FLOAT32) return fromArray(g.uniform24(n), (int) n, shape, DType.FLOAT32);
     double[] v = normal ? g.normal(n) : g.uniform53(n);
-    TensorImpl d = fromArray(v, v.length, shape, DType.FLOAT64);
-    if (dtype == DType.FLOAT64) return d;
-    try {
-      return DataOps.cloneAs(d, dtype, Device.CPU, true);
-    } finally {
-      d.release();
-    }
+    return convertOwned(fromArray(v, v.length, shape, DType.FLOAT64), dtype);
   }
 
   static TensorImpl randint(long low, long high, long[] shape, DType dtype, Generator g) {
@@ -114,12 +108,16 @@ final class Factories {
     if (high - low <= 0) throw new IllegalArgumentException("randint(): range [" + low + ", " + high + ") overflows int64");
     long n = Shapes.numel("randint", shape);
     long[] v = g.integers(n, low, high);
-    TensorImpl l = fromArray(v, v.length, shape, DType.INT64);
-    if (dtype == DType.INT64) return l;
+    return convertOwned(fromArray(v, v.length, shape, DType.INT64), dtype);
+  }
+
+  /** t converted to dtype; the caller's reference to t moves in (and is released if a copy is made). */
+  private static TensorImpl convertOwned(TensorImpl t, DType dtype) {
+    if (t.dtype() == dtype) return t;
     try {
-      return DataOps.cloneAs(l, dtype, Device.CPU, true);
+      return DataOps.cloneAs(t, dtype, Device.CPU, true);
     } finally {
-      l.release();
+      t.release();
     }
   }
 }

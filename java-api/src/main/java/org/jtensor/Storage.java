@@ -59,7 +59,7 @@ public final class Storage implements AutoCloseable {
   /** Sets every byte to value. */
   public Storage fill_(byte value) {
     StorageImpl s = impl("fill_");
-    try (Tensor bytes = Tensor.wrap(TensorImpl.create(retained(s), DType.UINT8, new long[] {s.nbytes()}, new long[] {1}, 0))) {
+    try (Tensor bytes = asBytes(s)) {
       bytes.fill_(value & 0xff);
     }
     return this;
@@ -80,6 +80,11 @@ public final class Storage implements AutoCloseable {
   /** A new handle to the same storage. */
   public Storage share() {
     return new Storage(retained(impl("share")));
+  }
+
+  /** The storage's bytes as a 1-D uint8 tensor (its own reference). */
+  private static Tensor asBytes(StorageImpl s) {
+    return Tensor.wrap(TensorImpl.create(retained(s), DType.UINT8, new long[] {s.nbytes()}, new long[] {1}, 0));
   }
 
   private static StorageImpl retained(StorageImpl s) {
@@ -103,7 +108,7 @@ public final class Storage implements AutoCloseable {
     StorageImpl s = impl("toString");
     StringBuilder sb = new StringBuilder();
     if (!s.device().isMeta() && s.nbytes() > 0) {
-      try (Tensor bytes = Tensor.wrap(TensorImpl.create(retained(s), DType.UINT8, new long[] {s.nbytes()}, new long[] {1}, 0))) {
+      try (Tensor bytes = asBytes(s)) {
         long[] v = bytes.toLongArray();
         for (long b : v) sb.append(' ').append(b).append('\n');
       }

@@ -630,16 +630,9 @@ public final class Tensor implements AutoCloseable {
     if (!s.device().equals(t.device())) {
       throw new IllegalArgumentException("set_(): storage is on " + s.device() + " but the tensor is on " + t.device());
     }
-    TensorImpl probe = ViewOps.asStrided(TensorImpl.create(retained(s), t.dtype(), new long[] {0}, new long[] {1}, 0),
-        size, stride, storageOffset);
-    probe.release();  // only the checks mattered
+    ViewOps.checkStridedGeometry("set_", size, stride, storageOffset, t.dtype().itemSize(), s.nbytes());
     t.set(s, storageOffset, size.clone(), stride.clone());
     return this;
-  }
-
-  private static org.jtensor.memory.StorageImpl retained(org.jtensor.memory.StorageImpl s) {
-    s.retain();
-    return s;
   }
 
   /** The one element's value (item()); int64 values beyond 2^53 need {@link #itemLong()}. */
@@ -688,39 +681,33 @@ public final class Tensor implements AutoCloseable {
   }
 
   public float[] toFloatArray() {
-    TensorImpl t = impl("toFloatArray");
-    float[] a = new float[DataOps.checkedArrayLength("toFloatArray", t.numel())];
-    DataOps.readAll("toFloatArray", t, DType.FLOAT32, a);
-    return a;
+    return toArray("toFloatArray", DType.FLOAT32, float[]::new);
   }
 
   public double[] toDoubleArray() {
-    TensorImpl t = impl("toDoubleArray");
-    double[] a = new double[DataOps.checkedArrayLength("toDoubleArray", t.numel())];
-    DataOps.readAll("toDoubleArray", t, DType.FLOAT64, a);
-    return a;
+    return toArray("toDoubleArray", DType.FLOAT64, double[]::new);
   }
 
   public long[] toLongArray() {
-    TensorImpl t = impl("toLongArray");
-    long[] a = new long[DataOps.checkedArrayLength("toLongArray", t.numel())];
-    DataOps.readAll("toLongArray", t, DType.INT64, a);
-    return a;
+    return toArray("toLongArray", DType.INT64, long[]::new);
   }
 
   public int[] toIntArray() {
-    TensorImpl t = impl("toIntArray");
-    int[] a = new int[DataOps.checkedArrayLength("toIntArray", t.numel())];
-    DataOps.readAll("toIntArray", t, DType.INT32, a);
-    return a;
+    return toArray("toIntArray", DType.INT32, int[]::new);
   }
 
   public boolean[] toBooleanArray() {
-    TensorImpl t = impl("toBooleanArray");
-    byte[] b = new byte[DataOps.checkedArrayLength("toBooleanArray", t.numel())];
-    DataOps.readAll("toBooleanArray", t, DType.BOOL, b);
+    byte[] b = toArray("toBooleanArray", DType.BOOL, byte[]::new);
     boolean[] a = new boolean[b.length];
     for (int i = 0; i < b.length; i++) a[i] = b[i] != 0;
+    return a;
+  }
+
+  /** Every element, converted to `as`, in row-major order, in a new array made by `make`. */
+  private <A> A toArray(String op, DType as, java.util.function.IntFunction<A> make) {
+    TensorImpl t = impl(op);
+    A a = make.apply(DataOps.checkedArrayLength(op, t.numel()));
+    DataOps.readAll(op, t, as, a);
     return a;
   }
 

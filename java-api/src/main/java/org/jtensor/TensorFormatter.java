@@ -45,7 +45,7 @@ final class TensorFormatter {
       t.checkInBounds("toString");
       TensorFormatter f = new TensorFormatter(t);
       f.measure();
-      body = f.tensorStr(t, 7);
+      body = f.str(0, 0, 7);
     }
     StringBuilder sb = new StringBuilder("tensor(").append(body);
     int lastLine = sb.length() - sb.lastIndexOf("\n") + 1;
@@ -117,10 +117,7 @@ final class TensorFormatter {
     return idx;
   }
 
-  private String tensorStr(TensorImpl v, int indent) {
-    return str(0, 0, indent);
-  }
-
+  /** Dims d.. of the element block at offset base, as torch's _tensor_str_with_formatter. */
   private String str(int d, long base, int indent) {
     long[] sizes = t.sizes(), strides = t.strides();
     int dim = sizes.length - d;

@@ -300,7 +300,12 @@ final class ViewOps {
   }
 
   static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
-    String op = "as_strided";
+    checkStridedGeometry("as_strided", size, stride, offset, t.dtype().itemSize(), t.storage().nbytes());
+    return t.view(size.clone(), stride.clone(), offset);
+  }
+
+  /** as_strided's and set_'s rules: matching lengths, no negative stride or offset, inside the storage. */
+  static void checkStridedGeometry(String op, long[] size, long[] stride, long offset, int itemSize, long storageBytes) {
     if (size.length != stride.length) {
       throw new IllegalArgumentException(op + "(): mismatch in length of strides and shape: " + Shapes.str(size)
           + " vs " + Shapes.str(stride));
@@ -311,13 +316,12 @@ final class ViewOps {
     }
     if (offset < 0) throw new IllegalArgumentException(op + "(): Tensor: invalid storage offset " + offset);
     Shapes.numel(op, size);
-    long need = Shapes.storageBytesNeeded(op, size, stride, offset, t.dtype().itemSize());
-    if (need > t.storage().nbytes()) {
+    long need = Shapes.storageBytesNeeded(op, size, stride, offset, itemSize);
+    if (need > storageBytes) {
       throw new IllegalArgumentException(op + "(): setStorage: sizes " + Shapes.str(size) + ", strides "
-          + Shapes.str(stride) + ", storage offset " + offset + ", and itemsize " + t.dtype().itemSize()
-          + " requiring a storage size of " + need + " are out of bounds for storage of size " + t.storage().nbytes());
+          + Shapes.str(stride) + ", storage offset " + offset + ", and itemsize " + itemSize
+          + " requiring a storage size of " + need + " are out of bounds for storage of size " + storageBytes);
     }
-    return t.view(size.clone(), stride.clone(), offset);
   }
 
   static void swap(long[] a, int i, int j) {

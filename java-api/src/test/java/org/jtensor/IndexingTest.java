@@ -5,24 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Python indexing: basic forms view, advanced forms copy, with numpy's placement of index dims. */
-class IndexingTest {
-  private TensorScope scope;
+class IndexingTest extends ScopedTest {
   private Tensor x;  // arange(24).view(2, 3, 4)
 
   @BeforeEach
-  void open() {
-    scope = TensorScope.open();
+  void makeX() {
     x = Tensor.arange(24).view(2, 3, 4);
-  }
-
-  @AfterEach
-  void close() {
-    scope.close();
   }
 
   private static Tensor longs(long... v) {

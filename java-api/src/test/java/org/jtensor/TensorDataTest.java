@@ -7,23 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Factories, copies, dtype conversion, contiguity rules and element access on real data. */
-class TensorDataTest {
-  private TensorScope scope;
-
-  @BeforeEach
-  void open() {
-    scope = TensorScope.open();
-  }
-
-  @AfterEach
-  void close() {
-    scope.close();
-  }
+class TensorDataTest extends ScopedTest {
 
   @Test
   void factories() {
