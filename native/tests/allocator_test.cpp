@@ -1,6 +1,7 @@
 // The CPU caching allocator: rounding, alignment, pools, best fit, split, coalesce, emptyCache,
 // the out-of-memory retry and the stats, each on a fresh allocator.
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -165,6 +166,18 @@ static void concurrent_threads() {
   CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
 }
 
+static void alloc_conf_from_environment() {
+  setenv("JT_ALLOC_CONF", "max_split_size_mb:64,memory_limit_mb:30", 1);
+  CachingAllocator a;
+  unsetenv("JT_ALLOC_CONF");
+  CHECK_EQ(a.stats().max_split_size, (int64_t)(64 * MiB));
+  Block* fits = a.allocate(5 * MiB);  // a 20 MiB segment: under the 30 MiB limit
+  CHECK(fits != nullptr);
+  CHECK(a.allocate(16 * MiB) == nullptr);  // the segment has 15 MiB free; a new 16 MiB one passes the limit
+  a.free(fits);
+  CHECK_EQ(CachingAllocator().stats().max_split_size, -1);  // unset: no limit, as PyTorch reports
+}
+
 static void stat_names() {
   const auto& names = jt::DeviceStats::names();
   bool has_alloc = false, has_retries = false;
@@ -184,6 +197,7 @@ int main() {
   out_of_memory_retry();
   max_split_size();
   concurrent_threads();
+  alloc_conf_from_environment();
   stat_names();
   return jt_report("allocator_test");
 }
