@@ -2,7 +2,10 @@
 #include <cstring>
 
 #include "jt/jt.h"
+#include "kernels/elementwise.h"
+#include "kernels/gemm.h"
 #include "kernels/kernels.h"
+#include "kernels/reduce.h"
 #include "parallel.h"
 #include "storage.h"
 
@@ -78,4 +81,70 @@ void jt_index_gather(int64_t dst, int64_t src, int es, const int64_t* offsets, i
 }
 void jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, int64_t n) {
   index_scatter(P(dst), es, offsets, P(src), n);
+}
+
+int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }
+int jt_ew_op_info(int op, int dtype) { return elementwise_op_info(op, dtype); }
+
+int jt_elementwise(const int64_t* plan) {
+  EwPlan p;
+  p.op = (int)plan[0];
+  p.dtype = (DType)plan[1];
+  const int nops = (int)plan[2];
+  p.ndim = (int)plan[3];
+  const int64_t* addr = plan + 4;
+  p.sizes = addr + nops;
+  const int64_t* strides = p.sizes + p.ndim;
+  const int64_t* params = strides + nops * p.ndim;
+  const int64_t* slots = params + 8;
+  static const int64_t kZeros[64] = {0};
+  for (int k = 0; k < 4; ++k) {
+    p.ptr[k] = nullptr;
+    p.strides[k] = kZeros;
+  }
+  for (int k = 0; k < nops; ++k) {
+    const bool scalar = addr[k] == 0;
+    p.ptr[k] = scalar ? reinterpret_cast<char*>(const_cast<int64_t*>(slots + k)) : reinterpret_cast<char*>(addr[k]);
+    p.strides[k] = scalar ? kZeros : strides + k * p.ndim;
+  }
+  for (int k = 0; k < 4; ++k) {
+    std::memcpy(&p.params.f[k], params + k, 8);
+    p.params.i[k] = params[4 + k];
+  }
+  return elementwise_run(p);
+}
+
+int jt_reduce(const int64_t* plan) {
+  RedPlan p;
+  p.op = (int)plan[0];
+  p.dtype = (DType)plan[1];
+  p.ndim = (int)plan[2];
+  p.out = P(plan[3]);
+  p.in = P(plan[4]);
+  p.values = P(plan[5]);
+  std::memcpy(&p.scale, plan + 6, 8);
+  p.sizes = plan + 7;
+  p.out_strides = p.sizes + p.ndim;
+  p.in_strides = p.out_strides + p.ndim;
+  p.reduced = p.in_strides + p.ndim;
+  return reduce_run(p);
+}
+
+void jt_blas_register(int64_t sgemm, int64_t dgemm, int64_t set_threads) { gemm_register(P(sgemm), P(dgemm), P(set_threads)); }
+int jt_blas_available(void) { return gemm_has_blas() ? 1 : 0; }
+
+int jt_gemm(const int64_t* plan) {
+  GemmPlan p;
+  p.dtype = (DType)plan[0];
+  p.m = plan[1], p.n = plan[2], p.k = plan[3];
+  p.a = P(plan[4]), p.b = P(plan[5]), p.c = P(plan[6]);
+  p.a_row = plan[7], p.a_col = plan[8], p.b_row = plan[9], p.b_col = plan[10], p.c_row = plan[11], p.c_col = plan[12];
+  std::memcpy(&p.alpha, plan + 13, 8);
+  std::memcpy(&p.beta, plan + 14, 8);
+  p.batch_ndim = (int)plan[15];
+  p.batch_sizes = plan + 16;
+  p.a_batch = p.batch_sizes + p.batch_ndim;
+  p.b_batch = p.a_batch + p.batch_ndim;
+  p.c_batch = p.b_batch + p.batch_ndim;
+  return gemm_run(p);
 }

@@ -59,6 +59,29 @@ JT_API void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, dou
 JT_API void jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n);
 JT_API void jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n);
 
+// ---- elementwise ops (the functor table in jt/functors.h) ----
+JT_API int jt_ew_op_id(const char* name);   // -1 when unknown
+JT_API int jt_ew_op_info(int op, int dtype);  // 0: no kernel; else 1 | arity << 1 | (bool result) << 4
+// plan = [op, dtype, nops, ndim, addr[nops], sizes[ndim], strides[nops][ndim], f[4] (double bits),
+//         i[4], slot[nops]]. Operand 0 is the output. An operand whose address is 0 is a scalar:
+// its value is in its slot (the dtype's bytes, little-endian) and its strides are 0.
+// Returns 0, or -1 when (op, dtype) has no kernel.
+JT_API int jt_elementwise(const int64_t* plan);
+
+// ---- reductions ----
+// plan = [op, in_dtype, ndim, out_addr, in_addr, values_addr (0: none), scale (double bits),
+//         sizes[ndim], out_strides[ndim], in_strides[ndim], reduced[ndim]].
+// op: 0 sum, 1 prod, 2 amax, 3 amin, 4 any, 5 all, 6 argmax, 7 argmin. Returns 0 or -1.
+JT_API int jt_reduce(const int64_t* plan);
+
+// ---- matrix multiply ----
+// Registers cblas_sgemm, cblas_dgemm and openblas_set_num_threads found at run time (0 for none).
+JT_API void jt_blas_register(int64_t sgemm, int64_t dgemm, int64_t set_threads);
+JT_API int jt_blas_available(void);
+// plan = [dtype, m, n, k, a, b, c, a_row, a_col, b_row, b_col, c_row, c_col, alpha bits, beta bits,
+//         batch_ndim, batch_sizes[bn], a_batch[bn], b_batch[bn], c_batch[bn]]. Returns 0 or -1.
+JT_API int jt_gemm(const int64_t* plan);
+
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);
 JT_API int64_t jt_load_i64(int64_t addr, int dtype);

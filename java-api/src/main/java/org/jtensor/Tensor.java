@@ -15,7 +15,7 @@ import org.jtensor.dispatch.Dispatcher;
  * views share the storage, and the last close of the last view returns the bytes to the
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
-public final class Tensor implements AutoCloseable {
+public final class Tensor extends TensorOps implements AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {
@@ -40,7 +40,13 @@ public final class Tensor implements AutoCloseable {
     return new Tensor(impl);
   }
 
+  @Override
+  Tensor self() {
+    return this;
+  }
+
   /** The impl, for the library's own packages; fails on a closed handle. */
+  @Override
   public TensorImpl impl(String op) {
     if (closed) throw new IllegalStateException(op + "(): tensor is closed");
     return impl;
@@ -621,6 +627,28 @@ public final class Tensor implements AutoCloseable {
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
     Dispatcher.backend(device);  // names the missing backend
     throw new UnsupportedOperationException("to(): no copy from " + t.device() + " to " + device + " in this build");
+  }
+
+  /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
+  public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+    TensorImpl w = weight.impl("linear");
+    if (w.dim() != 2 && w.dim() != 1) {
+      throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
+    }
+    try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
+      return bias == null ? y.contiguous() : y.add(bias);
+    }
+  }
+
+  /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
+  public static Tensor where(Tensor condition, Tensor a, Tensor b) {
+    return wrap(ElementwiseOps.run("where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+        Operand.of(a.impl("where")), Operand.of(b.impl("where"))));
+  }
+
+  public static Tensor where(Tensor condition, Tensor a, double b) {
+    return wrap(ElementwiseOps.run("where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+        Operand.of(a.impl("where")), Operand.of(b)));
   }
 
   /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */

@@ -52,6 +52,16 @@ public final class JtNative {
   public static native void jt_index_gather(long dst, long src, int elemSize, @Cast("const int64_t*") long[] offsets, long n);
   public static native void jt_index_scatter(long dst, int elemSize, @Cast("const int64_t*") long[] offsets, long src, long n);
 
+  public static native int jt_ew_op_id(String name);
+  public static native int jt_ew_op_info(int op, int dtype);
+  public static native int jt_elementwise(@Cast("const int64_t*") long[] plan);
+
+  public static native int jt_reduce(@Cast("const int64_t*") long[] plan);
+
+  public static native void jt_blas_register(long sgemm, long dgemm, long setThreads);
+  public static native int jt_blas_available();
+  public static native int jt_gemm(@Cast("const int64_t*") long[] plan);
+
   public static native double jt_load_f64(long addr, int dtype);
   public static native long jt_load_i64(long addr, int dtype);
   public static native void jt_store_f64(long addr, int dtype, double value);

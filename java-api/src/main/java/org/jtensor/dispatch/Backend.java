@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
 import org.jtensor.memory.StorageImpl;
@@ -51,6 +52,22 @@ public interface Backend {
 
   /** dst[offsets[i]] = src (contiguous) [i]; same dtype; the last of repeated offsets wins. */
   void scatter(TensorImpl dst, long[] offsets, TensorImpl src);
+
+  /** Whether an elementwise kernel exists for op on inputs of dtype. */
+  boolean hasElementwise(String op, DType dtype);
+
+  /** Runs a plan whose (op, dtype) hasElementwise; META does nothing. */
+  void elementwise(ElementwisePlan plan);
+
+  /**
+   * A reduction (0 sum, 1 prod, 2 amax, 3 amin, 4 any, 5 all, 6 argmax, 7 argmin) of in over the
+   * dims flagged in reduced. outStrides are out's strides laid over in's dims (0 on reduced dims);
+   * values (arg reductions only, may be null) shares them. Floating sums are scaled by scale.
+   */
+  void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale);
+
+  /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
+  void gemm(GemmCall call);
 
   /** Copies raw bytes between two storages' addresses (Storage.copy_). */
   void copyBytes(StorageImpl dst, StorageImpl src, long nbytes);

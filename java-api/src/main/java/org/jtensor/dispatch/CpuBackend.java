@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
@@ -123,6 +124,80 @@ final class CpuBackend implements Backend {
   @Override
   public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {
     JtNative.jt_index_scatter(dst.dataAddress(), dst.dtype().itemSize(), offsets, src.dataAddress(), offsets.length);
+  }
+
+  @Override
+  public boolean hasElementwise(String op, DType dtype) {
+    return CpuKernels.supports(op, dtype);
+  }
+
+  @Override
+  public void elementwise(ElementwisePlan p) {
+    int nops = p.tensors.length, ndim = p.shape.length;
+    long[] plan = new long[4 + nops + ndim + nops * ndim + 8 + nops];
+    plan[0] = CpuKernels.id(p.op);
+    plan[1] = p.dtype.code();
+    plan[2] = nops;
+    plan[3] = ndim;
+    int w = 4;
+    for (int k = 0; k < nops; k++) plan[w++] = p.tensors[k] == null ? 0 : p.tensors[k].dataAddress();
+    System.arraycopy(p.shape, 0, plan, w, ndim);
+    w += ndim;
+    for (int k = 0; k < nops; k++, w += ndim) {
+      if (p.tensors[k] != null) System.arraycopy(p.strides[k], 0, plan, w, ndim);
+    }
+    for (int k = 0; k < 4; k++) plan[w++] = Double.doubleToRawLongBits(p.paramsF[k]);
+    for (int k = 0; k < 4; k++) plan[w++] = p.paramsI[k];
+    System.arraycopy(p.scalarBits, 0, plan, w, nops);
+    if (JtNative.jt_elementwise(plan) != 0) {
+      throw new UnsupportedOperationException(p.op + " has no CPU kernel for " + p.dtype);
+    }
+  }
+
+  @Override
+  public void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {
+    int n = in.dim();
+    long[] plan = new long[7 + 4 * n];
+    plan[0] = op;
+    plan[1] = in.dtype().code();
+    plan[2] = n;
+    plan[3] = out.dataAddress();
+    plan[4] = in.dataAddress();
+    plan[5] = values == null ? 0 : values.dataAddress();
+    plan[6] = Double.doubleToRawLongBits(scale);
+    System.arraycopy(in.sizes(), 0, plan, 7, n);
+    System.arraycopy(outStrides, 0, plan, 7 + n, n);
+    System.arraycopy(in.strides(), 0, plan, 7 + 2 * n, n);
+    for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
+    if (JtNative.jt_reduce(plan) != 0) throw new UnsupportedOperationException("reduction " + op + " has no CPU kernel for " + in.dtype());
+  }
+
+  @Override
+  public void gemm(GemmCall g) {
+    Blas.available();  // registers OpenBLAS on first use
+    int bn = g.batchSizes.length;
+    long[] plan = new long[16 + 4 * bn];
+    plan[0] = g.a.dtype().code();
+    plan[1] = g.m;
+    plan[2] = g.n;
+    plan[3] = g.k;
+    plan[4] = g.a.dataAddress();
+    plan[5] = g.b.dataAddress();
+    plan[6] = g.c.dataAddress();
+    plan[7] = g.aRow;
+    plan[8] = g.aCol;
+    plan[9] = g.bRow;
+    plan[10] = g.bCol;
+    plan[11] = g.cRow;
+    plan[12] = g.cCol;
+    plan[13] = Double.doubleToRawLongBits(g.alpha);
+    plan[14] = Double.doubleToRawLongBits(g.beta);
+    plan[15] = bn;
+    System.arraycopy(g.batchSizes, 0, plan, 16, bn);
+    System.arraycopy(g.aBatch, 0, plan, 16 + bn, bn);
+    System.arraycopy(g.bBatch, 0, plan, 16 + 2 * bn, bn);
+    System.arraycopy(g.cBatch, 0, plan, 16 + 3 * bn, bn);
+    if (JtNative.jt_gemm(plan) != 0) throw new UnsupportedOperationException("matmul has no CPU kernel for " + g.a.dtype());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
 import org.jtensor.memory.StorageImpl;
@@ -26,7 +27,16 @@ final class MetaBackend implements Backend {
   @Override public void store(TensorImpl t, long elementOffset, long value) {}
   @Override public void gather(TensorImpl dst, TensorImpl src, long[] offsets) {}
   @Override public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {}
+  @Override public void elementwise(ElementwisePlan plan) {}
+  @Override public void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
+  @Override public void gemm(GemmCall call) {}
   @Override public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {}
+
+  /** META answers for every op the CPU has a kernel for: shapes and dtypes agree across devices. */
+  @Override
+  public boolean hasElementwise(String op, DType dtype) {
+    return Dispatcher.backend(Device.CPU).hasElementwise(op, dtype);
+  }
 
   @Override
   public double loadDouble(TensorImpl t, long elementOffset) {

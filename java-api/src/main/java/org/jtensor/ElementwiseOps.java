@@ -1,0 +1,184 @@
+package org.jtensor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jtensor.dispatch.Backend;
+import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.ElementwisePlan;
+
+/**
+ * PyTorch's TensorIterator for elementwise ops: broadcasts the operands, promotes their dtypes,
+ * allocates the output with PyTorch's stride rule (or checks a given one: in-place and out=),
+ * converts inputs that differ from the computation dtype, and hands one plan to the Backend of
+ * the operands' device.
+ */
+final class ElementwiseOps {
+  private ElementwiseOps() {}
+
+  /**
+   * Runs op. With out null, returns a new result the caller owns; otherwise writes out (in-place
+   * or out=) and returns it without adding a reference.
+   */
+  static TensorImpl run(String op, OpKind kind, TensorImpl out, double[] params, Operand... in) {
+    Device device = device(op, out, in);
+    long[] shape = new long[0];
+    TypePromotion promo = TypePromotion.start();
+    for (int k = 0; k < in.length; k++) {
+      Operand o = in[k];
+      if (o.isTensor()) shape = Shapes.broadcastShapes(op, shape, o.tensor.sizes());
+      if (kind != OpKind.WHERE || k > 0) o.promote(promo);
+    }
+    if (kind == OpKind.WHERE && in[0].tensor.dtype() != DType.BOOL) {
+      throw new IllegalArgumentException(op + "(): where expected condition to be a boolean tensor, but got a tensor with dtype "
+          + in[0].tensor.dtype());
+    }
+    DType compute = kind.compute(promo.result());
+    DType result = kind.result(compute);
+    Backend backend = Dispatcher.backend(device);
+    if (!backend.hasElementwise(op, compute)) {
+      throw new UnsupportedOperationException(op + " has no " + device.type() + " kernel for " + compute);
+    }
+    if (out != null) checkOut(op, out, shape, result, in);
+    List<TensorImpl> temps = new ArrayList<>(2);  // released whatever happens
+    TensorImpl fresh = null;                       // the new result, released only on failure
+    try {
+      TensorImpl dst = out;
+      if (dst == null || dst.dtype() != result) {
+        dst = DataOps.emptyStrided(shape, outputStrides(shape, in), result, device);
+        if (out != null) temps.add(dst);
+        else fresh = dst;
+      }
+      ElementwisePlan plan = new ElementwisePlan(op, compute, shape, in.length + 1);
+      plan.tensors[0] = dst;
+      plan.strides[0] = dst.strides();
+      for (int k = 0; k < in.length; k++) {
+        Operand o = in[k];
+        DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
+        if (o.isTensor()) {
+          TensorImpl t = o.tensor;
+          if (t.dtype() != want) {
+            t = DataOps.cloneAs(t, want, device, false);
+            temps.add(t);
+          }
+          t.checkInBounds(op);
+          plan.tensors[k + 1] = t;
+          plan.strides[k + 1] = broadcastStrides(t, shape);
+        } else {
+          plan.scalarBits[k + 1] = ElementwisePlan.scalarBits(want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
+        }
+      }
+      for (int k = 0; k < params.length; k++) plan.param(k, params[k], (long) params[k]);
+      if (Shapes.numel(op, shape) > 0) backend.elementwise(plan);
+      if (out == null) {
+        fresh = null;
+        return dst;
+      }
+      if (dst != out) DataOps.copyInto(op, out, dst);
+      else out.bumpVersion();
+      return out;
+    } finally {
+      for (TensorImpl t : temps) t.release();
+      if (fresh != null) fresh.release();
+    }
+  }
+
+  private static Device device(String op, TensorImpl out, Operand[] in) {
+    Device d = out != null ? out.device() : null;
+    for (Operand o : in) {
+      if (!o.isTensor()) continue;
+      Device t = o.tensor.device();
+      if (d == null) d = t;
+      else if (!d.equals(t)) {
+        throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found at least two devices, "
+            + d + " and " + t + "!");
+      }
+    }
+    return d == null ? Device.CPU : d;
+  }
+
+  /** In-place and out=: the shape must be the broadcast shape, the result must cast to it, no partial overlap. */
+  private static void checkOut(String op, TensorImpl out, long[] shape, DType result, Operand[] in) {
+    if (!Arrays.equals(out.sizes(), shape)) {
+      throw new IllegalArgumentException(op + "(): output with shape " + Shapes.str(out.sizes())
+          + " doesn't match the broadcast shape " + Shapes.str(shape));
+    }
+    if (!canCast(result, out.dtype())) {
+      throw new IllegalArgumentException(op + "(): result type " + result + " can't be cast to the desired output type " + out.dtype());
+    }
+    DataOps.checkWritable(op, out);
+    out.checkInBounds(op);
+    for (Operand o : in) {
+      if (o.isTensor() && DataOps.overlap(out, o.tensor) == DataOps.Overlap.PARTIAL) {
+        throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and the "
+            + "written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+      }
+    }
+  }
+
+  /** PyTorch's can_cast: no float to integral, no non-bool to bool. */
+  static boolean canCast(DType from, DType to) {
+    if (from.isFloatingPoint() && !to.isFloatingPoint()) return false;
+    return from == DType.BOOL || to != DType.BOOL;
+  }
+
+  /** Strides of t broadcast (right-aligned) to shape: 0 where t has size 1 or no dim. */
+  static long[] broadcastStrides(TensorImpl t, long[] shape) {
+    int n = shape.length, tn = t.dim();
+    long[] st = new long[n];
+    for (int i = 0; i < tn; i++) {
+      int d = n - tn + i;
+      st[d] = t.sizes()[i] == 1 && shape[d] != 1 ? 0 : t.strides()[i];
+    }
+    return st;
+  }
+
+  /**
+   * The output's strides: the dim order of the inputs (PyTorch's reorder_dimensions: sort dims by
+   * the strides of each input in turn, broadcast dims abstaining), made dense.
+   */
+  static long[] outputStrides(long[] shape, Operand[] in) {
+    int n = shape.length;
+    List<long[]> strides = new ArrayList<>();
+    boolean allContiguous = true;
+    for (Operand o : in) {
+      if (!o.isTensor()) continue;
+      strides.add(broadcastStrides(o.tensor, shape));
+      allContiguous &= o.tensor.isContiguous() && o.tensor.dim() == n;
+    }
+    if (allContiguous || n <= 1) return Shapes.contiguousStrides(shape);
+    int[] perm = new int[n];  // perm[0] is the innermost dim
+    for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
+    for (int i = 1; i < n; i++) {
+      int dim1 = i;
+      for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+        int cmp = compareDims(strides, shape, perm[dim0], perm[dim1]);
+        if (cmp > 0) {
+          int t = perm[dim0];
+          perm[dim0] = perm[dim1];
+          perm[dim1] = t;
+          dim1 = dim0;
+        } else if (cmp < 0) {
+          break;
+        }
+      }
+    }
+    long[] out = new long[n];
+    long cur = 1;
+    for (int i = 0; i < n; i++) {
+      out[perm[i]] = cur;
+      cur *= Math.max(shape[perm[i]], 1);
+    }
+    return out;
+  }
+
+  private static int compareDims(List<long[]> strides, long[] shape, int d0, int d1) {
+    for (long[] st : strides) {
+      long s0 = st[d0], s1 = st[d1];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 != s1) return s0 < s1 ? -1 : 1;
+      if (shape[d0] != shape[d1]) return shape[d0] > shape[d1] ? 1 : -1;
+    }
+    return 0;
+  }
+}

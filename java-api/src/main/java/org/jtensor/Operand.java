@@ -1,0 +1,47 @@
+package org.jtensor;
+
+/** An input of an elementwise op: a tensor, or a Java scalar (a Python int, float or bool). */
+final class Operand {
+  enum Kind { TENSOR, LONG, DOUBLE, BOOLEAN }
+
+  final Kind kind;
+  final TensorImpl tensor;
+  final long l;
+  final double d;
+
+  private Operand(Kind kind, TensorImpl tensor, long l, double d) {
+    this.kind = kind;
+    this.tensor = tensor;
+    this.l = l;
+    this.d = d;
+  }
+
+  static Operand of(TensorImpl t) {
+    return new Operand(Kind.TENSOR, t, 0, 0);
+  }
+
+  static Operand of(long v) {
+    return new Operand(Kind.LONG, null, v, v);
+  }
+
+  static Operand of(double v) {
+    return new Operand(Kind.DOUBLE, null, (long) v, v);
+  }
+
+  static Operand of(boolean v) {
+    return new Operand(Kind.BOOLEAN, null, v ? 1 : 0, v ? 1 : 0);
+  }
+
+  boolean isTensor() {
+    return kind == Kind.TENSOR;
+  }
+
+  void promote(TypePromotion p) {
+    switch (kind) {
+      case TENSOR: p.tensor(tensor); break;
+      case LONG: p.scalarLong(); break;
+      case DOUBLE: p.scalarDouble(); break;
+      default: p.scalarBoolean(); break;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package org.jtensor;
+
+import java.util.Arrays;
+import org.jtensor.dispatch.Dispatcher;
+
+/** Reductions over a set of dims (all dims when the set is null or empty), PyTorch's dtype rules. */
+final class Reductions {
+  static final int SUM = 0, PROD = 1, AMAX = 2, AMIN = 3, ANY = 4, ALL = 5, ARGMAX = 6, ARGMIN = 7;
+
+  private Reductions() {}
+
+  /** Which dims of t are reduced; dims null or empty means all of them. */
+  static boolean[] reducedDims(String op, TensorImpl t, int[] dims) {
+    boolean[] r = new boolean[t.dim()];
+    if (dims == null || dims.length == 0) {
+      Arrays.fill(r, true);
+      return r;
+    }
+    for (int d : dims) {
+      int w = Shapes.wrapDim(op, d, t.dim());
+      if (t.dim() == 0) continue;
+      if (r[w]) throw new IllegalArgumentException(op + "(): dim " + w + " appears multiple times in the list of dims");
+      r[w] = true;
+    }
+    return r;
+  }
+
+  static long[] outputShape(TensorImpl t, boolean[] reduced, boolean keepdim) {
+    int k = 0;
+    for (int d = 0; d < reduced.length; d++) if (keepdim || !reduced[d]) k++;
+    long[] s = new long[k];
+    for (int d = 0, j = 0; d < reduced.length; d++) {
+      if (!reduced[d]) s[j++] = t.sizes()[d];
+      else if (keepdim) s[j++] = 1;
+    }
+    return s;
+  }
+
+  /** out's strides laid over t's dims: out's own for kept dims, 0 for reduced ones. */
+  static long[] stridesOverInput(TensorImpl out, boolean[] reduced, boolean keepdim) {
+    long[] st = new long[reduced.length];
+    for (int d = 0, j = 0; d < reduced.length; d++) {
+      if (!reduced[d]) st[d] = out.strides()[j++];
+      else if (keepdim) j++;
+    }
+    return st;
+  }
+
+  /** A value reduction; outDtype is the result's dtype (the kernel's rules decide it). */
+  static TensorImpl reduce(String op, int kernel, TensorImpl t, int[] dims, boolean keepdim, DType outDtype, double scale) {
+    boolean[] reduced = reducedDims(op, t, dims);
+    if ((kernel == AMAX || kernel == AMIN) && t.numel() == 0) {
+      for (int d = 0; d < reduced.length; d++) {
+        if (reduced[d] && t.sizes()[d] == 0) {
+          throw new IllegalArgumentException(op + "(): Expected reduction dim " + d + " to have non-zero size.");
+        }
+      }
+    }
+    long[] shape = outputShape(t, reduced, keepdim);
+    TensorImpl out = DataOps.empty(shape, outDtype, t.device());
+    try {
+      t.checkInBounds(op);
+      Dispatcher.backend(t.device()).reduce(kernel, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  /** argmax/argmin over one dim (or all, flattened, when dim is null), with the values when wanted. */
+  static TensorImpl[] argReduce(String op, int kernel, TensorImpl t, Integer dim, boolean keepdim, boolean withValues) {
+    boolean[] reduced = dim == null ? reducedDims(op, t, null) : reducedDims(op, t, new int[] {dim});
+    if (t.numel() == 0) {
+      throw new IllegalArgumentException(op + "(): Expected reduction dim to be specified for input.numel() == 0"
+          + " or a non-empty dim; got a tensor of size " + Shapes.str(t.sizes()));
+    }
+    long[] shape = outputShape(t, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
+    TensorImpl idx = DataOps.empty(shape, DType.INT64, t.device());
+    TensorImpl values = withValues ? DataOps.empty(shape, t.dtype(), t.device()) : null;
+    try {
+      t.checkInBounds(op);
+      long[] st = new long[t.dim()];
+      if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
+      Dispatcher.backend(t.device()).reduce(kernel, idx, values, t, st, reduced, 1.0);
+      return new TensorImpl[] {idx, values};
+    } catch (RuntimeException e) {
+      idx.release();
+      if (values != null) values.release();
+      throw e;
+    }
+  }
+
+  /** The reduced dims as a list (every dim when dims is null or empty). */
+  static int[] dimsOrAll(TensorImpl t, int[] dims) {
+    boolean[] r = reducedDims("reduce", t, dims);
+    int k = 0;
+    for (boolean b : r) if (b) k++;
+    int[] out = new int[k];
+    for (int d = 0, j = 0; d < r.length; d++) if (r[d]) out[j++] = d;
+    return out;
+  }
+
+  static long count(TensorImpl t, int[] dims) {
+    boolean[] r = reducedDims("mean", t, dims);
+    long n = 1;
+    for (int d = 0; d < r.length; d++) if (r[d]) n *= t.sizes()[d];
+    return n;
+  }
+
+  /** sum's result dtype: integers and bool accumulate into int64. */
+  static DType sumDtype(DType in) {
+    return in.isFloatingPoint() ? in : DType.INT64;
+  }
+}

@@ -1,0 +1,58 @@
+package org.jtensor;
+
+/** Tensor's matrix products, inherited by {@link Tensor}. */
+abstract class TensorLinalg extends TensorReductions {
+  /** torch.matmul: dot, matrix-vector, matrix-matrix and broadcast batched forms. */
+  public Tensor matmul(Tensor other) {
+    return Tensor.wrap(LinearAlgebra.matmul("matmul", impl("matmul"), other.impl("matmul")));
+  }
+
+  /** Matrix product of two matrices. */
+  public Tensor mm(Tensor mat2) {
+    TensorImpl a = impl("mm"), b = mat2.impl("mm");
+    LinearAlgebra.requireDims("mm", "self", a, 2);
+    LinearAlgebra.requireDims("mm", "mat2", b, 2);
+    return Tensor.wrap(LinearAlgebra.matmul("mm", a, b));
+  }
+
+  /** Batched product of two 3-D tensors with the same batch size. */
+  public Tensor bmm(Tensor mat2) {
+    TensorImpl a = impl("bmm"), b = mat2.impl("bmm");
+    LinearAlgebra.requireDims("bmm", "batch1", a, 3);
+    LinearAlgebra.requireDims("bmm", "batch2", b, 3);
+    if (a.sizes()[0] != b.sizes()[0]) {
+      throw new IllegalArgumentException("bmm(): batch1 and batch2 must have same number of batches, got " + a.sizes()[0]
+          + " and " + b.sizes()[0]);
+    }
+    return Tensor.wrap(LinearAlgebra.matmul("bmm", a, b));
+  }
+
+  /** Inner product of two 1-D tensors, 0-dim. */
+  public Tensor dot(Tensor other) {
+    TensorImpl a = impl("dot"), b = other.impl("dot");
+    if (a.dim() != 1 || b.dim() != 1) {
+      throw new IllegalArgumentException("dot(): 1D tensors expected, but got " + a.dim() + "D and " + b.dim() + "D tensors");
+    }
+    return Tensor.wrap(LinearAlgebra.matmul("dot", a, b));
+  }
+
+  /** Outer product of two 1-D tensors. */
+  public Tensor outer(Tensor vec2) {
+    TensorImpl a = impl("outer"), b = vec2.impl("outer");
+    if (a.dim() != 1 || b.dim() != 1) {
+      throw new IllegalArgumentException("outer(): expects 1D tensors, got " + a.dim() + "D and " + b.dim() + "D");
+    }
+    try (Tensor col = self().unsqueeze(1); Tensor row = vec2.unsqueeze(0)) {
+      return col.mul(row);
+    }
+  }
+
+  /** beta * self + alpha * (mat1 @ mat2). */
+  public Tensor addmm(Tensor mat1, Tensor mat2, double beta, double alpha) {
+    return Tensor.wrap(LinearAlgebra.addmm(impl("addmm"), mat1.impl("addmm"), mat2.impl("addmm"), beta, alpha));
+  }
+
+  public Tensor addmm(Tensor mat1, Tensor mat2) {
+    return addmm(mat1, mat2, 1.0, 1.0);
+  }
+}

@@ -1,0 +1,164 @@
+package org.jtensor;
+
+/**
+ * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
+ * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp,
+ * softmax) are built from the kernels in a scope that closes their temporaries.
+ */
+abstract class TensorReductions {
+  abstract TensorImpl impl(String op);
+
+  abstract Tensor self();
+
+  private Tensor reduce(String op, int kernel, int[] dims, boolean keepdim, DType out, double scale) {
+    return Tensor.wrap(Reductions.reduce(op, kernel, impl(op), dims, keepdim, out, scale));
+  }
+
+  private static int[] one(int dim) {
+    return new int[] {dim};
+  }
+
+  // ---- sum, prod, mean ----
+  public Tensor sum() { return sum(null, false); }
+  public Tensor sum(int dim) { return sum(one(dim), false); }
+  public Tensor sum(int dim, boolean keepdim) { return sum(one(dim), keepdim); }
+  /** Integers and bool sum to int64. */
+  public Tensor sum(int[] dims, boolean keepdim) {
+    return reduce("sum", Reductions.SUM, dims, keepdim, Reductions.sumDtype(impl("sum").dtype()), 1.0);
+  }
+  public Tensor prod() { return prod(null, false); }
+  public Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
+  public Tensor prod(int[] dims, boolean keepdim) {
+    return reduce("prod", Reductions.PROD, dims, keepdim, Reductions.sumDtype(impl("prod").dtype()), 1.0);
+  }
+  public Tensor mean() { return mean(null, false); }
+  public Tensor mean(int dim) { return mean(one(dim), false); }
+  public Tensor mean(int dim, boolean keepdim) { return mean(one(dim), keepdim); }
+  public Tensor mean(int[] dims, boolean keepdim) {
+    TensorImpl t = impl("mean");
+    if (!t.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("mean(): could not infer output dtype. Input dtype must be either a floating point "
+          + "or complex dtype. Got: " + t.dtype());
+    }
+    long n = Reductions.count(t, dims);
+    return reduce("mean", Reductions.SUM, dims, keepdim, t.dtype(), n == 0 ? Double.NaN : 1.0 / n);
+  }
+
+  // ---- extremes ----
+  public Tensor amax() { return amax(null, false); }
+  public Tensor amax(int dim) { return amax(one(dim), false); }
+  public Tensor amax(int dim, boolean keepdim) { return amax(one(dim), keepdim); }
+  public Tensor amax(int[] dims, boolean keepdim) { return reduce("amax", Reductions.AMAX, dims, keepdim, impl("amax").dtype(), 1.0); }
+  public Tensor amin() { return amin(null, false); }
+  public Tensor amin(int dim) { return amin(one(dim), false); }
+  public Tensor amin(int dim, boolean keepdim) { return amin(one(dim), keepdim); }
+  public Tensor amin(int[] dims, boolean keepdim) { return reduce("amin", Reductions.AMIN, dims, keepdim, impl("amin").dtype(), 1.0); }
+  /** The largest element (NaN if any is NaN), 0-dim. */
+  public Tensor max() { return amax(); }
+  public Tensor min() { return amin(); }
+  /** max over dim: the values and the index of the first maximum (a NaN counts as the maximum). */
+  public ValuesAndIndices max(int dim, boolean keepdim) { return pair("max", Reductions.ARGMAX, dim, keepdim); }
+  public ValuesAndIndices min(int dim, boolean keepdim) { return pair("min", Reductions.ARGMIN, dim, keepdim); }
+  /** Index of the first maximum in the flattened tensor, 0-dim int64. */
+  public Tensor argmax() { return arg("argmax", Reductions.ARGMAX, null, false); }
+  public Tensor argmax(int dim, boolean keepdim) { return arg("argmax", Reductions.ARGMAX, dim, keepdim); }
+  public Tensor argmin() { return arg("argmin", Reductions.ARGMIN, null, false); }
+  public Tensor argmin(int dim, boolean keepdim) { return arg("argmin", Reductions.ARGMIN, dim, keepdim); }
+
+  private Tensor arg(String op, int kernel, Integer dim, boolean keepdim) {
+    return Tensor.wrap(Reductions.argReduce(op, kernel, impl(op), dim, keepdim, false)[0]);
+  }
+
+  private ValuesAndIndices pair(String op, int kernel, int dim, boolean keepdim) {
+    TensorImpl[] r = Reductions.argReduce(op, kernel, impl(op), dim, keepdim, true);
+    return new ValuesAndIndices(Tensor.wrap(r[1]), Tensor.wrap(r[0]));
+  }
+
+  // ---- any, all ----
+  public Tensor any() { return any(null, false); }
+  public Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
+  public Tensor any(int[] dims, boolean keepdim) { return reduce("any", Reductions.ANY, dims, keepdim, DType.BOOL, 1.0); }
+  public Tensor all() { return all(null, false); }
+  public Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
+  public Tensor all(int[] dims, boolean keepdim) { return reduce("all", Reductions.ALL, dims, keepdim, DType.BOOL, 1.0); }
+
+  // ---- composites ----
+  /** Variance with Bessel's correction by default (correction = 1). */
+  public Tensor var() { return var(null, 1, false); }
+  public Tensor var(int dim) { return var(one(dim), 1, false); }
+  public Tensor var(int[] dims, long correction, boolean keepdim) {
+    Tensor x = self();
+    TensorImpl t = impl("var");
+    requireFloat("var", t);
+    long n = Reductions.count(t, dims);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor dev = x.sub(x.mean(dims, true));
+      Tensor sq = dev.mul(dev).sum(dims, keepdim);
+      return s.keep(sq.div((double) Math.max(n - correction, 0)));
+    }
+  }
+  public Tensor std() { return std(null, 1, false); }
+  public Tensor std(int dim) { return std(one(dim), 1, false); }
+  public Tensor std(int[] dims, long correction, boolean keepdim) {
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(var(dims, correction, keepdim).sqrt());
+    }
+  }
+  /** The 2-norm of all elements. */
+  public Tensor norm() { return norm(2.0, null, false); }
+  /** p-norm over dims: p = inf is the largest |x|, p = 0 counts non-zeros. */
+  public Tensor norm(double p, int[] dims, boolean keepdim) {
+    Tensor x = self();
+    requireFloat("norm", impl("norm"));
+    try (TensorScope s = TensorScope.open()) {
+      Tensor a = x.abs();
+      Tensor r;
+      if (p == Double.POSITIVE_INFINITY) r = a.amax(dims, keepdim);
+      else if (p == Double.NEGATIVE_INFINITY) r = a.amin(dims, keepdim);
+      else if (p == 0) r = a.ne(0L).to(x.dtype()).sum(dims, keepdim);
+      else if (p == 1) r = a.sum(dims, keepdim);
+      else if (p == 2) r = a.mul(a).sum(dims, keepdim).sqrt();
+      else r = a.pow(p).sum(dims, keepdim).pow(1.0 / p);
+      return s.keep(r);
+    }
+  }
+  /** log(sum(exp(x))) over dims, computed around the maximum so it neither overflows nor underflows. */
+  public Tensor logsumexp(int dim, boolean keepdim) { return logsumexp(one(dim), keepdim); }
+  public Tensor logsumexp(int[] dims, boolean keepdim) {
+    Tensor x = self();
+    TensorImpl t = impl("logsumexp");
+    try (TensorScope s = TensorScope.open()) {
+      Tensor xf = t.dtype().isFloatingPoint() ? x : x.to(DType.DEFAULT_FLOAT);
+      Tensor m = xf.amax(dims, true);
+      Tensor mSafe = Tensor.where(m.abs().eq(Double.POSITIVE_INFINITY), m.mul(0L), m);  // an infinite max shifts by 0
+      Tensor r = xf.sub(mSafe).exp().sum(dims, true).log().add(mSafe);
+      return s.keep(keepdim ? r : r.squeeze(Reductions.dimsOrAll(t, dims)).contiguous());
+    }
+  }
+  /** softmax along dim: exp(x - max) / sum(exp(x - max)). */
+  public Tensor softmax(int dim) {
+    Tensor x = self();
+    TensorImpl t = impl("softmax");
+    requireFloat("softmax", t);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor e = x.sub(x.amax(dim, true)).exp();
+      return s.keep(e.div(e.sum(dim, true)));
+    }
+  }
+  /** log_softmax along dim: (x - max) - log(sum(exp(x - max))). */
+  public Tensor logSoftmax(int dim) {
+    Tensor x = self();
+    TensorImpl t = impl("log_softmax");
+    requireFloat("log_softmax", t);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor shifted = x.sub(x.amax(dim, true));
+      return s.keep(shifted.sub(shifted.exp().sum(dim, true).log()));
+    }
+  }
+
+  private static void requireFloat(String op, TensorImpl t) {
+    if (!t.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): expected a floating point tensor, got " + t.dtype());
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.DType;
+import org.jtensor.TensorImpl;
+
+/**
+ * One elementwise call, ready for a Backend: the op, the dtype its inputs share, the iteration
+ * shape, and per operand (0 is the output) either a tensor with its broadcast strides or a
+ * scalar. Built by the library's TensorIterator; a Backend only executes it.
+ */
+public final class ElementwisePlan {
+  public final String op;
+  public final DType dtype;
+  public final long[] shape;
+  public final TensorImpl[] tensors;   // null where the operand is a scalar
+  public final long[][] strides;       // in elements, 0 where broadcast
+  public final long[] scalarBits;      // a scalar operand's value as the bytes of its dtype
+  public final double[] paramsF = new double[4];
+  public final long[] paramsI = new long[4];
+
+  public ElementwisePlan(String op, DType dtype, long[] shape, int operands) {
+    this.op = op;
+    this.dtype = dtype;
+    this.shape = shape;
+    this.tensors = new TensorImpl[operands];
+    this.strides = new long[operands][];
+    this.scalarBits = new long[operands];
+  }
+
+  /** Sets scalar argument k (alpha, slope, a bound...) as both a double and an exact long. */
+  public ElementwisePlan param(int k, double f, long i) {
+    paramsF[k] = f;
+    paramsI[k] = i;
+    return this;
+  }
+
+  /** The bytes of value v in dtype t, little-endian in a long: what a scalar operand carries. */
+  public static long scalarBits(DType t, double v, long exact, boolean integral) {
+    switch (t) {
+      case BOOL: return (integral ? exact != 0 : v != 0) ? 1 : 0;
+      case UINT8: case INT8: return (integral ? exact : (long) v) & 0xffL;
+      case INT16: return (integral ? exact : (long) v) & 0xffffL;
+      case INT32: return (integral ? exact : (long) v) & 0xffffffffL;
+      case INT64: return integral ? exact : (long) v;
+      case FLOAT16: return HalfBits.half(integral ? (float) exact : (float) v);
+      case BFLOAT16: return HalfBits.bfloat16(integral ? (float) exact : (float) v);
+      case FLOAT32: return Float.floatToRawIntBits(integral ? (float) exact : (float) v) & 0xffffffffL;
+      default: return Double.doubleToRawLongBits(integral ? (double) exact : v);
+    }
+  }
+}

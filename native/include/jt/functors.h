@@ -1,0 +1,254 @@
+// Elementwise scalar functors: written once, used by the CPU loops and (JT_HOST_DEVICE) by CUDA.
+// Adding an op: one functor here and one line in its JT_*_OPS list; Java's OpTable gives it a
+// name, its dtype rule and (later) its derivative.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "jt/dtype.h"
+
+namespace jt {
+
+// Scalar arguments of an op (alpha, slope, bounds...), as double and as exact int64.
+struct Params {
+  double f[4];
+  int64_t i[4];
+  template <typename T>
+  JT_HOST_DEVICE T get(int k) const {
+    if constexpr (std::is_floating_point<T>::value) return (T)f[k];
+    else return (T)i[k];
+  }
+};
+
+// float16/bfloat16 compute in float.
+template <typename T> struct OpMath { using type = T; };
+template <> struct OpMath<Half> { using type = float; };
+template <> struct OpMath<BFloat16> { using type = float; };
+template <typename T> using opmath_t = typename OpMath<T>::type;
+
+template <typename T> constexpr bool kFloat = std::is_floating_point<T>::value;
+template <typename T> constexpr bool kInt = std::is_integral<T>::value && !std::is_same<T, bool>::value;
+template <typename T> constexpr bool kBool = std::is_same<T, bool>::value;
+template <typename T> constexpr bool kNumeric = kFloat<T> || kInt<T>;
+
+// Each functor: `template <class T> static constexpr bool ok` (which opmath types it has a kernel
+// for), `static constexpr bool predicate` (true: the result is bool), and apply().
+#define JT_FUNCTOR(name, okexpr, pred) \
+  struct name##_op {                   \
+    template <typename T> static constexpr bool ok = okexpr; \
+    static constexpr bool predicate = pred;
+
+// ---------------------------------------------------------------- unary
+JT_FUNCTOR(neg, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) { return (T)-a; }
+};
+JT_FUNCTOR(abs, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
+    if constexpr (std::is_unsigned<T>::value) return a;
+    else return a < 0 ? (T)-a : a;
+  }
+};
+JT_FUNCTOR(sign, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
+    if constexpr (kFloat<T>) if (a != a) return a;
+    return (T)((T(0) < a) - (a < T(0)));
+  }
+};
+#define JT_FLOAT_UNARY(name, expr)                                          \
+  JT_FUNCTOR(name, kFloat<T>, false)                                        \
+    template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { (void)p; return expr; } \
+  };
+JT_FLOAT_UNARY(reciprocal, T(1) / a)
+JT_FLOAT_UNARY(exp, std::exp(a))
+JT_FLOAT_UNARY(exp2, std::exp2(a))
+JT_FLOAT_UNARY(log, std::log(a))
+JT_FLOAT_UNARY(log2, std::log2(a))
+JT_FLOAT_UNARY(log1p, std::log1p(a))
+JT_FLOAT_UNARY(expm1, std::expm1(a))
+JT_FLOAT_UNARY(sqrt, std::sqrt(a))
+JT_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(a))
+JT_FLOAT_UNARY(sin, std::sin(a))
+JT_FLOAT_UNARY(cos, std::cos(a))
+JT_FLOAT_UNARY(tan, std::tan(a))
+JT_FLOAT_UNARY(tanh, std::tanh(a))
+JT_FLOAT_UNARY(sigmoid, T(1) / (T(1) + std::exp(-a)))
+JT_FLOAT_UNARY(erf, std::erf(a))
+JT_FLOAT_UNARY(floor, std::floor(a))
+JT_FLOAT_UNARY(ceil, std::ceil(a))
+JT_FLOAT_UNARY(round, std::nearbyint(a))  // half to even, as torch.round
+JT_FLOAT_UNARY(trunc, std::trunc(a))
+JT_FLOAT_UNARY(gelu, a * T(0.5) * (T(1) + std::erf(a * T(0.70710678118654752440))))
+JT_FLOAT_UNARY(gelu_tanh, T(0.5) * a * (T(1) + std::tanh(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))
+JT_FLOAT_UNARY(silu, a / (T(1) + std::exp(-a)))
+// softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
+JT_FLOAT_UNARY(softplus, a * p.get<T>(0) > p.get<T>(1) ? a : std::log1p(std::exp(a * p.get<T>(0))) / p.get<T>(0))
+JT_FLOAT_UNARY(leaky_relu, a > T(0) ? a : a * p.get<T>(0))
+JT_FUNCTOR(relu, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
+    if constexpr (kFloat<T>) if (a != a) return a;
+    return a > T(0) ? a : T(0);
+  }
+};
+// clamp to [f/i 0, f/i 1]; has_min/has_max in i[2], i[3]; NaN propagates
+JT_FUNCTOR(clamp_scalar, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) {
+    if constexpr (kFloat<T>) if (a != a) return a;
+    if (p.i[2] && a < p.get<T>(0)) a = p.get<T>(0);
+    if (p.i[3] && a > p.get<T>(1)) a = p.get<T>(1);
+    return a;
+  }
+};
+JT_FUNCTOR(bitwise_not, kInt<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
+    if constexpr (kBool<T>) return !a;
+    else return (T)~a;
+  }
+};
+JT_FUNCTOR(logical_not, true, true)
+  template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) { return !(a != T(0)); }
+};
+JT_FUNCTOR(isnan, true, true)
+  template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) { return a != a; }
+};
+
+#define JT_UNARY_OPS(X)                                                                       \
+  X(neg) X(abs) X(sign) X(reciprocal) X(exp) X(exp2) X(log) X(log2) X(log1p) X(expm1) X(sqrt) \
+  X(rsqrt) X(sin) X(cos) X(tan) X(tanh) X(sigmoid) X(erf) X(floor) X(ceil) X(round) X(trunc)   \
+  X(gelu) X(gelu_tanh) X(silu) X(softplus) X(leaky_relu) X(relu) X(clamp_scalar)              \
+  X(bitwise_not) X(logical_not) X(isnan)
+
+// ---------------------------------------------------------------- binary
+// add/sub take alpha (f[0] / i[0]): a + alpha * b
+JT_FUNCTOR(add, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) {
+    if constexpr (kBool<T>) return a || (b && p.i[0] != 0);
+    else return (T)(a + p.get<T>(0) * b);
+  }
+};
+JT_FUNCTOR(sub, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) { return (T)(a - p.get<T>(0) * b); }
+};
+JT_FUNCTOR(mul, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kBool<T>) return a && b;
+    else return (T)(a * b);
+  }
+};
+JT_FUNCTOR(div, kFloat<T>, false)  // true division; integer inputs arrive as floats
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return a / b; }
+};
+JT_FUNCTOR(div_trunc, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) return std::trunc(a / b);
+    else return b == 0 ? T(0) : (std::is_signed<T>::value && b == T(-1)) ? (T)(T(0) - a) : (T)(a / b);
+  }
+};
+// floor division (floor_divide and rounding_mode="floor")
+JT_FUNCTOR(div_floor, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) {
+      if (b == T(0)) return a / b;
+      T mod = std::fmod(a, b), div = (a - mod) / b;
+      if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+      T fl = std::floor(div);
+      if (div - fl > T(0.5)) fl += T(1);
+      return div == T(0) ? std::copysign(T(0), a / b) : fl;
+    } else {
+      if (b == 0) return T(0);  // PyTorch raises ZeroDivisionError; Java checks before the call
+      if (std::is_signed<T>::value && b == T(-1)) return (T)(T(0) - a);
+      T q = (T)(a / b), r = (T)(a % b);
+      return (r != 0 && ((r < 0) != (b < 0))) ? (T)(q - 1) : q;
+    }
+  }
+};
+// Python's modulo: the result takes the divisor's sign
+JT_FUNCTOR(remainder, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) {
+      T m = std::fmod(a, b);
+      return (m != T(0) && ((b < T(0)) != (m < T(0)))) ? m + b : m;
+    } else {
+      if (b == 0) return T(0);
+      if (std::is_signed<T>::value && b == T(-1)) return T(0);
+      T m = (T)(a % b);
+      return (m != 0 && ((b < 0) != (m < 0))) ? (T)(m + b) : m;
+    }
+  }
+};
+JT_FUNCTOR(pow, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) {
+      return std::pow(a, b);
+    } else {  // exponentiation by squaring; negative exponents: 1/a truncated, as PyTorch
+      if (b < 0) return a == 1 ? T(1) : (a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0));
+      T r = 1;
+      uint64_t e = (uint64_t)b;
+      while (e) {
+        if (e & 1) r = (T)(r * a);
+        a = (T)(a * a);
+        e >>= 1;
+      }
+      return r;
+    }
+  }
+};
+JT_FUNCTOR(maximum, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) if (a != a || b != b) return a != a ? a : b;
+    return a > b ? a : b;
+  }
+};
+JT_FUNCTOR(minimum, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) if (a != a || b != b) return a != a ? a : b;
+    return a < b ? a : b;
+  }
+};
+#define JT_BITWISE(name, op)                                            \
+  JT_FUNCTOR(name, kInt<T> || kBool<T>, false)                          \
+    template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return (T)(a op b); } \
+  };
+JT_BITWISE(bitwise_and, &)
+JT_BITWISE(bitwise_or, |)
+JT_BITWISE(bitwise_xor, ^)
+#define JT_COMPARE(name, op)                                            \
+  JT_FUNCTOR(name, true, true)                                          \
+    template <typename T> static JT_HOST_DEVICE bool apply(T a, T b, const Params&) { return a op b; } \
+  };
+JT_COMPARE(eq, ==)
+JT_COMPARE(ne, !=)
+JT_COMPARE(lt, <)
+JT_COMPARE(le, <=)
+JT_COMPARE(gt, >)
+JT_COMPARE(ge, >=)
+#define JT_LOGICAL(name, op)                                            \
+  JT_FUNCTOR(name, true, true)                                          \
+    template <typename T> static JT_HOST_DEVICE bool apply(T a, T b, const Params&) { return (a != T(0)) op (b != T(0)); } \
+  };
+JT_LOGICAL(logical_and, &&)
+JT_LOGICAL(logical_or, ||)
+JT_LOGICAL(logical_xor, !=)
+
+#define JT_BINARY_OPS(X)                                                                    \
+  X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(maximum)      \
+  X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
+  X(logical_and) X(logical_or) X(logical_xor)
+
+// ---------------------------------------------------------------- ternary (same-dtype operands)
+JT_FUNCTOR(lerp, kFloat<T>, false)  // start + weight * (end - start), stable at both ends
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, T w, const Params&) {
+    return std::abs(w) < T(0.5) ? a + w * (b - a) : b - (b - a) * (T(1) - w);
+  }
+};
+JT_FUNCTOR(clamp, kNumeric<T>, false)  // clamp(x, min tensor, max tensor)
+  template <typename T> static JT_HOST_DEVICE T apply(T x, T lo, T hi, const Params&) {
+    if constexpr (kFloat<T>) if (x != x || lo != lo || hi != hi) return x != x ? x : (lo != lo ? lo : hi);
+    T r = x < lo ? lo : x;  // max(x, lo) first, then min(., hi): lo > hi gives hi, as PyTorch
+    return r > hi ? hi : r;
+  }
+};
+
+#define JT_TERNARY_OPS(X) X(lerp) X(clamp)
+
+}  // namespace jt

@@ -1,0 +1,28 @@
+// The elementwise engine's entry points (see elementwise.cpp).
+#pragma once
+#include <cstdint>
+
+#include "jt/dtype.h"
+#include "jt/functors.h"
+
+namespace jt {
+
+// An elementwise call: operand 0 is the output, 1..3 the inputs; strides in elements (0 where
+// broadcast). Inputs have `dtype` (where's condition is bool); the output has `dtype`, or bool for
+// predicates.
+struct EwPlan {
+  int op;
+  DType dtype;
+  int ndim;
+  char* ptr[4];
+  const int64_t* sizes;
+  const int64_t* strides[4];
+  Params params;
+};
+
+int elementwise_op_id(const char* name);  // -1 when unknown
+// 0: no kernel for this dtype; else bit 0 set, arity in bits 1-2, bit 4 when the result is bool.
+int elementwise_op_info(int op, int dtype);
+int elementwise_run(const EwPlan& p);  // 0, or -1 when (op, dtype) has no kernel
+
+}  // namespace jt

@@ -1,0 +1,133 @@
+// C = alpha * A @ B + beta * C over broadcast batches. float32/float64 go to the BLAS registered
+// at run time (OpenBLAS from its Java presets) with transposed operands passed as flags; every
+// other dtype, or a machine without BLAS, uses the blocked loops below.
+#include "kernels/gemm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <vector>
+
+#include "jt/functors.h"
+#include "parallel.h"
+
+namespace jt {
+namespace {
+
+enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+using DgemmFn = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
+using SetThreadsFn = void (*)(int);
+
+std::atomic<SgemmFn> g_sgemm{nullptr};
+std::atomic<DgemmFn> g_dgemm{nullptr};
+std::atomic<SetThreadsFn> g_set_threads{nullptr};
+
+// Offsets (elements) of batch b in A, B and C.
+void batch_offsets(const GemmPlan& p, int64_t b, int64_t& oa, int64_t& ob, int64_t& oc) {
+  oa = ob = oc = 0;
+  for (int d = p.batch_ndim - 1; d >= 0; --d) {
+    int64_t i = b % p.batch_sizes[d];
+    b /= p.batch_sizes[d];
+    oa += i * p.a_batch[d];
+    ob += i * p.b_batch[d];
+    oc += i * p.c_batch[d];
+  }
+}
+
+int64_t batch_count(const GemmPlan& p) {
+  int64_t n = 1;
+  for (int d = 0; d < p.batch_ndim; ++d) n *= p.batch_sizes[d];
+  return n;
+}
+
+// A BLAS operand: row-major with unit column stride (no transpose) or unit row stride (transpose).
+bool blas_layout(int64_t row, int64_t col, int64_t rows, int64_t cols, int& trans, int& ld) {
+  if (col == 1 && row >= std::max<int64_t>(1, cols) && row <= INT32_MAX) { trans = kNoTrans; ld = (int)row; return true; }
+  if (row == 1 && col >= std::max<int64_t>(1, rows) && col <= INT32_MAX) { trans = kTrans; ld = (int)col; return true; }
+  if (rows == 1 && col == 1) { trans = kNoTrans; ld = (int)std::max<int64_t>(1, cols); return true; }
+  if (cols == 1 && row == 1) { trans = kTrans; ld = (int)std::max<int64_t>(1, rows); return true; }
+  return false;
+}
+
+template <typename T, typename Fn>
+bool try_blas(const GemmPlan& p, Fn fn) {
+  if (!fn || p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX) return false;
+  int ta, tb, lda, ldb, tc, ldc;
+  if (!blas_layout(p.a_row, p.a_col, p.m, p.k, ta, lda) || !blas_layout(p.b_row, p.b_col, p.k, p.n, tb, ldb) ||
+      !blas_layout(p.c_row, p.c_col, p.m, p.n, tc, ldc) || tc != kNoTrans)
+    return false;
+  const T* A = static_cast<const T*>(p.a);
+  const T* B = static_cast<const T*>(p.b);
+  T* C = static_cast<T*>(p.c);
+  const int64_t batches = batch_count(p);
+  auto one = [&](int64_t b) {
+    int64_t oa, ob, oc;
+    batch_offsets(p, b, oa, ob, oc);
+    fn(kRowMajor, ta, tb, (int)p.m, (int)p.n, (int)p.k, (T)p.alpha, A + oa, lda, B + ob, ldb, (T)p.beta, C + oc, ldc);
+  };
+  // Many small matrices: one per thread, BLAS single-threaded; otherwise BLAS threads each one.
+  if (batches > 1 && p.m * p.n * p.k < (1 << 18) && get_num_threads() > 1) {
+    if (auto st = g_set_threads.load()) st(1);
+    parallel_for(0, batches, 1, [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) one(b);
+    });
+    if (auto st = g_set_threads.load()) st(get_num_threads());
+  } else {
+    for (int64_t b = 0; b < batches; ++b) one(b);
+  }
+  return true;
+}
+
+// Fallback for every dtype: i-k-j loops over blocks, accumulating in opmath (int64 for integers).
+template <typename T>
+void gemm_loops(const GemmPlan& p) {
+  using A = typename std::conditional<std::is_integral<T>::value, int64_t, opmath_t<T>>::type;
+  const T* Ab = static_cast<const T*>(p.a);
+  const T* Bb = static_cast<const T*>(p.b);
+  T* Cb = static_cast<T*>(p.c);
+  const int64_t batches = batch_count(p), rows = batches * p.m;
+  parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, p.n * p.k)), [&](int64_t r0, int64_t r1) {
+    std::vector<A> acc((size_t)p.n);
+    for (int64_t r = r0; r < r1; ++r) {
+      int64_t b = r / p.m, i = r % p.m, oa, ob, oc;
+      batch_offsets(p, b, oa, ob, oc);
+      std::fill(acc.begin(), acc.end(), A(0));
+      for (int64_t q = 0; q < p.k; ++q) {
+        A av = (A)Ab[oa + i * p.a_row + q * p.a_col];
+        const T* brow = Bb + ob + q * p.b_row;
+        for (int64_t j = 0; j < p.n; ++j) acc[j] += av * (A)brow[j * p.b_col];
+      }
+      T* crow = Cb + oc + i * p.c_row;
+      for (int64_t j = 0; j < p.n; ++j) {
+        A prev = p.beta == 0 ? A(0) : (A)crow[j * p.c_col];
+        if constexpr (std::is_same<T, bool>::value) crow[j * p.c_col] = (acc[j] != 0) || (p.beta != 0 && prev != 0);
+        else crow[j * p.c_col] = (T)((A)p.alpha * acc[j] + (A)p.beta * prev);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void gemm_register(void* sgemm, void* dgemm, void* set_threads) {
+  g_sgemm = reinterpret_cast<SgemmFn>(sgemm);
+  g_dgemm = reinterpret_cast<DgemmFn>(dgemm);
+  g_set_threads = reinterpret_cast<SetThreadsFn>(set_threads);
+}
+
+bool gemm_has_blas() { return g_sgemm.load() != nullptr; }
+
+int gemm_run(const GemmPlan& p) {
+  if (p.m == 0 || p.n == 0 || batch_count(p) == 0) return 0;
+  if (p.dtype == DType::Float32 && try_blas<float>(p, g_sgemm.load())) return 0;
+  if (p.dtype == DType::Float64 && try_blas<double>(p, g_dgemm.load())) return 0;
+  switch (p.dtype) {
+#define JT_CASE(ctype, name) case DType::name: gemm_loops<ctype>(p); return 0;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return -1;
+}
+
+}  // namespace jt

@@ -1,0 +1,267 @@
+// Reductions over any set of dims. Dims are split into kept and reduced, each sorted innermost
+// first by input stride. When a reduced dim is innermost, every output folds contiguous runs (8
+// independent accumulators, so the loop vectorizes); when a kept dim is innermost, blocks of
+// outputs accumulate row by row. A single output is split across threads in partials.
+#include "kernels/reduce.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kernels/strided.h"
+
+namespace jt {
+namespace {
+
+template <typename A>
+struct SumOp {
+  static A init() { return A(0); }
+  static A combine(A a, A b) { return a + b; }
+};
+template <typename A>
+struct ProdOp {
+  static A init() { return A(1); }
+  static A combine(A a, A b) { return a * b; }
+};
+template <typename A>
+struct MaxOp {
+  static A init() { return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::lowest(); }
+  static A combine(A a, A b) {
+    if constexpr (std::is_floating_point<A>::value) if (a != a || b != b) return a != a ? a : b;
+    return a > b ? a : b;
+  }
+};
+template <typename A>
+struct MinOp {
+  static A init() { return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity() : std::numeric_limits<A>::max(); }
+  static A combine(A a, A b) {
+    if constexpr (std::is_floating_point<A>::value) if (a != a || b != b) return a != a ? a : b;
+    return a < b ? a : b;
+  }
+};
+struct AnyOp {
+  static bool init() { return false; }
+  static bool combine(bool a, bool b) { return a || b; }
+};
+struct AllOp {
+  static bool init() { return true; }
+  static bool combine(bool a, bool b) { return a && b; }
+};
+
+struct Dims {
+  int n = 0;
+  int64_t size[kMaxDims], in[kMaxDims], out[kMaxDims];
+  int64_t numel() const {
+    int64_t r = 1;
+    for (int d = 0; d < n; ++d) r *= size[d];
+    return r;
+  }
+  // innermost first by input stride, then merge neighbours contiguous in both strides
+  void sort_and_merge(bool merge_out) {
+    for (int a = 1; a < n; ++a)
+      for (int b = a; b > 0 && in[b - 1] > in[b]; --b) {
+        std::swap(size[b - 1], size[b]);
+        std::swap(in[b - 1], in[b]);
+        std::swap(out[b - 1], out[b]);
+      }
+    int k = 0;
+    for (int d = 1; d < n; ++d) {
+      if (in[d] == in[k] * size[k] && (!merge_out || out[d] == out[k] * size[k])) {
+        size[k] *= size[d];
+      } else {
+        ++k;
+        size[k] = size[d], in[k] = in[d], out[k] = out[d];
+      }
+    }
+    if (n > 0) n = k + 1;
+  }
+  // element offsets (in elements) of flat index i, innermost-first order
+  void offsets(int64_t i, int64_t& in_off, int64_t& out_off) const {
+    in_off = out_off = 0;
+    for (int d = 0; d < n; ++d) {
+      int64_t x = i % size[d];
+      i /= size[d];
+      in_off += x * in[d];
+      out_off += x * out[d];
+    }
+  }
+};
+
+template <typename Op, typename T, typename A>
+A fold_run(const T* x, int64_t stride, int64_t n, A acc) {
+  if (stride == 1) {
+    A lanes[8];
+    for (auto& l : lanes) l = Op::init();
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      for (int k = 0; k < 8; ++k) lanes[k] = Op::combine(lanes[k], (A)x[i + k]);
+    for (; i < n; ++i) acc = Op::combine(acc, (A)x[i]);
+    for (auto l : lanes) acc = Op::combine(acc, l);
+    return acc;
+  }
+  for (int64_t i = 0; i < n; ++i) acc = Op::combine(acc, (A)x[i * stride]);
+  return acc;
+}
+
+// Folds every element of the reduced space R (starting at x) into acc, for flat R range [b, e).
+template <typename Op, typename T, typename A>
+A fold_space(const T* x, const Dims& R, int64_t b, int64_t e, A acc) {
+  if (R.n == 0) return Op::combine(acc, (A)x[0]);
+  const int64_t inner = R.size[0];
+  for (int64_t i = b; i < e;) {
+    int64_t off, unused;
+    R.offsets(i, off, unused);
+    int64_t n = std::min(inner - i % inner, e - i);
+    acc = fold_run<Op, T, A>(x + off, R.in[0], n, acc);
+    i += n;
+  }
+  return acc;
+}
+
+template <typename Op, typename T, typename O, typename A>
+void reduce_typed(const RedPlan& p) {
+  Dims K, R;
+  for (int d = 0; d < p.ndim; ++d) {
+    Dims& D = p.out_strides[d] == 0 && p.reduced[d] ? R : K;
+    D.size[D.n] = p.sizes[d], D.in[D.n] = p.in_strides[d], D.out[D.n] = p.out_strides[d];
+    D.n++;
+  }
+  K.sort_and_merge(true);
+  R.sort_and_merge(false);
+  const T* in = static_cast<const T*>(p.in);
+  O* out = static_cast<O*>(p.out);
+  const int64_t nout = K.numel(), nred = R.numel();
+  const double scale = p.scale;
+  auto finish = [scale](A a) -> O {
+    if constexpr (std::is_floating_point<A>::value) return (O)(scale == 1.0 ? a : (A)(a * (A)scale));
+    else return (O)a;
+  };
+  if (nout == 0) return;
+  if (nred == 0 || R.n == 0 || K.n == 0 || R.in[0] < K.in[0]) {
+    if (nout == 1) {  // one output: partial folds per thread, combined in order
+      int nt = get_num_threads();
+      int64_t chunk = std::max<int64_t>(kGrainSize, (nred + nt - 1) / nt);
+      int64_t nchunks = (nred + chunk - 1) / chunk;
+      std::vector<A> partials((size_t)std::max<int64_t>(nchunks, 1), Op::init());
+      parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c) partials[c] = fold_space<Op, T, A>(in, R, c * chunk, std::min(nred, (c + 1) * chunk), Op::init());
+      });
+      A acc = Op::init();
+      for (A v : partials) acc = Op::combine(acc, v);
+      out[0] = finish(acc);
+      return;
+    }
+    parallel_for(0, nout, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        int64_t ioff, ooff;
+        K.offsets(o, ioff, ooff);
+        out[ooff] = finish(fold_space<Op, T, A>(in + ioff, R, 0, nred, Op::init()));
+      }
+    });
+    return;
+  }
+  // A kept dim is innermost: accumulate blocks of outputs along it, row by row over R.
+  constexpr int64_t kBlock = 256;
+  const int64_t n0 = K.size[0], blocks0 = (n0 + kBlock - 1) / kBlock, rest = nout / n0;
+  Dims Krest = K;  // the kept dims after the innermost
+  Krest.n = K.n - 1;
+  for (int d = 0; d < Krest.n; ++d) Krest.size[d] = K.size[d + 1], Krest.in[d] = K.in[d + 1], Krest.out[d] = K.out[d + 1];
+  parallel_for(0, rest * blocks0, std::max<int64_t>(1, kGrainSize / (kBlock * std::max<int64_t>(nred, 1))), [&](int64_t b, int64_t e) {
+    A acc[kBlock];
+    for (int64_t w = b; w < e; ++w) {
+      int64_t ioff, ooff;
+      Krest.offsets(w / blocks0, ioff, ooff);
+      const int64_t j0 = (w % blocks0) * kBlock, m = std::min(kBlock, n0 - j0);
+      const T* base = in + ioff + j0 * K.in[0];
+      for (int64_t j = 0; j < m; ++j) acc[j] = Op::init();
+      for (int64_t r = 0; r < nred; ++r) {
+        int64_t roff, unused;
+        R.offsets(r, roff, unused);
+        const T* row = base + roff;
+        if (K.in[0] == 1) {
+          for (int64_t j = 0; j < m; ++j) acc[j] = Op::combine(acc[j], (A)row[j]);
+        } else {
+          for (int64_t j = 0; j < m; ++j) acc[j] = Op::combine(acc[j], (A)row[j * K.in[0]]);
+        }
+      }
+      O* o = out + ooff + j0 * K.out[0];
+      for (int64_t j = 0; j < m; ++j) o[j * K.out[0]] = finish(acc[j]);
+    }
+  });
+}
+
+// argmax/argmin (and the values of max/min): reduced dims keep their order so the index is the
+// flat row-major position within them; ties keep the first, a NaN wins and the first NaN stays.
+template <typename T, bool IsMax>
+void arg_reduce(const RedPlan& p) {
+  using A = opmath_t<T>;
+  Dims K, R;
+  for (int d = 0; d < p.ndim; ++d) {
+    Dims& D = p.reduced[d] ? R : K;
+    D.size[D.n] = p.sizes[d], D.in[D.n] = p.in_strides[d], D.out[D.n] = p.out_strides[d];
+    D.n++;
+  }
+  std::reverse(R.size, R.size + R.n);  // row-major flat index = innermost-first walk of the reverse
+  std::reverse(R.in, R.in + R.n);
+  const T* in = static_cast<const T*>(p.in);
+  const int64_t nout = K.numel(), nred = R.numel();
+  parallel_for(0, nout, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(nred, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t ioff = 0, ooff = 0;
+      for (int64_t rem = o, d = K.n - 1; d >= 0; --d) {  // row-major over kept dims
+        int64_t x = rem % K.size[d];
+        rem /= K.size[d];
+        ioff += x * K.in[d];
+        ooff += x * K.out[d];
+      }
+      A best = (A)in[ioff];
+      int64_t best_i = 0;
+      bool nan = best != best;
+      for (int64_t r = 1; r < nred && !nan; ++r) {
+        int64_t roff, unused;
+        R.offsets(r, roff, unused);
+        A v = (A)in[ioff + roff];
+        if (v != v) {
+          best = v, best_i = r, nan = true;
+        } else if (IsMax ? v > best : v < best) {
+          best = v, best_i = r;
+        }
+      }
+      static_cast<int64_t*>(p.out)[ooff] = best_i;
+      if (p.values) static_cast<T*>(p.values)[ooff] = (T)best;
+    }
+  });
+}
+
+template <typename T>
+int dispatch_float_or_int(const RedPlan& p) {
+  using A = opmath_t<T>;
+  constexpr bool integral = std::is_integral<T>::value;
+  using SumAcc = typename std::conditional<integral, int64_t, A>::type;
+  using SumOut = typename std::conditional<integral, int64_t, T>::type;
+  switch (p.op) {
+    case kReduceSum: reduce_typed<SumOp<SumAcc>, T, SumOut, SumAcc>(p); return 0;
+    case kReduceProd: reduce_typed<ProdOp<SumAcc>, T, SumOut, SumAcc>(p); return 0;
+    case kReduceAmax: reduce_typed<MaxOp<A>, T, T, A>(p); return 0;
+    case kReduceAmin: reduce_typed<MinOp<A>, T, T, A>(p); return 0;
+    case kReduceAny: reduce_typed<AnyOp, T, bool, bool>(p); return 0;
+    case kReduceAll: reduce_typed<AllOp, T, bool, bool>(p); return 0;
+    case kReduceArgmax: arg_reduce<T, true>(p); return 0;
+    case kReduceArgmin: arg_reduce<T, false>(p); return 0;
+  }
+  return -1;
+}
+
+}  // namespace
+
+int reduce_run(const RedPlan& p) {
+  switch (p.dtype) {
+#define JT_CASE(ctype, name) case DType::name: return dispatch_float_or_int<ctype>(p);
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return -1;
+}
+
+}  // namespace jt
