@@ -63,6 +63,8 @@ abstract class TensorOps extends TensorLinalg {
   public Tensor add(Tensor other, double alpha) { Operand o = t(other, "add"); return binary("add", OpKind.ARITH, o, alpha("add", o, alpha)); }
   public Tensor add(double v) { return binary("add", OpKind.ARITH, Operand.of(v), 1); }
   public Tensor add(long v) { return binary("add", OpKind.ARITH, Operand.of(v), 1); }
+  /** A Python bool scalar: promotes like True/False. */
+  public Tensor add(boolean v) { return binary("add", OpKind.ARITH, Operand.of(v), 1); }
   public Tensor add_(Tensor other) { return binary_("add", OpKind.ARITH, t(other, "add_"), 1); }
   public Tensor add_(Tensor other, double alpha) { Operand o = t(other, "add_"); return binary_("add", OpKind.ARITH, o, alpha("add_", o, alpha)); }
   public Tensor add_(double v) { return binary_("add", OpKind.ARITH, Operand.of(v), 1); }
