@@ -22,7 +22,10 @@ class ThreadPool {
     stop_workers();
     num_threads_ = std::max(1, n);
     stopping_ = false;
-    for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i] { work(i); });
+    // New workers wait for the next job, not for one that ran before they existed: no job can be
+    // posted while run_mutex_ is held here, so the current generation is theirs to skip.
+    const uint64_t start = generation_;
+    for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
   }
 
   // Returns false (and runs nothing) when another caller is using the pool.
@@ -56,8 +59,7 @@ class ThreadPool {
     in_parallel_region = false;
   }
 
-  void work(int i) {
-    uint64_t seen = 0;
+  void work(int i, uint64_t seen) {
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(mutex_);

@@ -2,12 +2,14 @@
 // chunks, and every dtype conversion's rounding rules.
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "check.h"
 #include "jt/dtype.h"
 #include "kernels/kernels.h"
+#include "parallel.h"
 
 using jt::DType;
 using jt::Half;
@@ -143,6 +145,20 @@ static void fill_arange_linspace_and_elements() {
   CHECK_EQ(jt::load_i64(&i8, DType::Int8), -126);
 }
 
+// Resizing the pool after jobs have run must not replay an old job on the new workers.
+static void thread_pool_resize() {
+  const int64_t n = 200000;
+  std::vector<float> src(n, 2.f), dst(n);
+  int64_t sz[] = {n}, one[] = {1};
+  for (int threads : {2, 1, 3, 2}) {
+    jt::set_num_threads(threads);
+    CHECK_EQ(jt::get_num_threads(), threads);
+    std::fill(dst.begin(), dst.end(), 0.f);
+    jt::copy_strided(plan(1, dst.data(), DType::Float32, src.data(), DType::Float32, sz, one, one));
+    CHECK(dst[0] == 2.f && dst[n - 1] == 2.f);
+  }
+}
+
 int main() {
   half_rounding();
   bfloat16_rounding();
@@ -155,5 +171,6 @@ int main() {
   transposed_copy(1200, 1100, 4);  // rows only 16-byte aligned: SSE2 streaming stores
   batched_transpose_and_broadcast();
   fill_arange_linspace_and_elements();
+  thread_pool_resize();
   return jt_report("copy_test");
 }
