@@ -148,3 +148,21 @@ int jt_gemm(const int64_t* plan) {
   p.c_batch = p.b_batch + p.batch_ndim;
   return gemm_run(p);
 }
+
+void jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n) {
+  index_accumulate(P(dst), (DType)dtype, offsets, P(src), n);
+}
+
+int jt_scan(const int64_t* plan) {
+  ScanPlan p;
+  p.prod = plan[0] != 0;
+  p.dtype = (DType)plan[1];
+  p.ndim = (int)plan[2];
+  p.dim = (int)plan[3];
+  p.out = P(plan[4]);
+  p.in = P(plan[5]);
+  p.sizes = plan + 6;
+  p.out_strides = p.sizes + p.ndim;
+  p.in_strides = p.out_strides + p.ndim;
+  return scan_run(p);
+}

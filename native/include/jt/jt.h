@@ -82,6 +82,11 @@ JT_API int jt_blas_available(void);
 //         batch_ndim, batch_sizes[bn], a_batch[bn], b_batch[bn], c_batch[bn]]. Returns 0 or -1.
 JT_API int jt_gemm(const int64_t* plan);
 
+// dst[offsets[i]] += src[i] in dtype (serial, so repeated offsets all add): scatter_add, index_add_.
+JT_API void jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n);
+// plan = [prod, dtype, ndim, dim, out, in, sizes[ndim], out_strides[ndim], in_strides[ndim]]
+JT_API int jt_scan(const int64_t* plan);
+
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);
 JT_API int64_t jt_load_i64(int64_t addr, int dtype);

@@ -42,6 +42,20 @@ void linspace(void* dst, DType dtype, int64_t steps, double start, double end);
 void parallel_memcpy(void* dst, const void* src, int64_t nbytes);
 void index_gather(void* dst, const void* src, int elem_size, const int64_t* offsets, int64_t n);
 void index_scatter(void* dst, int elem_size, const int64_t* offsets, const void* src, int64_t n);
+void index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n);
+
+// cumsum (prod false) or cumprod along dim; out has in's shape and int64 dtype for integer input.
+struct ScanPlan {
+  bool prod;
+  DType dtype;
+  int ndim, dim;
+  void* out;
+  const void* in;
+  const int64_t* sizes;
+  const int64_t* out_strides;
+  const int64_t* in_strides;
+};
+int scan_run(const ScanPlan& p);
 
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);

@@ -629,6 +629,30 @@ public final class Tensor extends TensorOps implements AutoCloseable {
     throw new UnsupportedOperationException("to(): no copy from " + t.device() + " to " + device + " in this build");
   }
 
+  /** Concatenates along dim; dtypes promote, shapes match except along dim. */
+  public static Tensor cat(java.util.List<Tensor> tensors, int dim) {
+    return wrap(IndexOps.cat(tensors, dim));
+  }
+
+  /** Joins same-shaped tensors along a new dim. */
+  public static Tensor stack(java.util.List<Tensor> tensors, int dim) {
+    if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");
+    long[] shape = tensors.get(0).shape();
+    List<Tensor> parts = new ArrayList<>(tensors.size());
+    try {
+      for (Tensor t : tensors) {
+        if (!java.util.Arrays.equals(shape, t.shape())) {
+          throw new IllegalArgumentException("stack(): stack expects each tensor to be equal size, but got "
+              + Shapes.str(shape) + " at entry 0 and " + Shapes.str(t.shape()) + " at entry " + tensors.indexOf(t));
+        }
+        parts.add(t.unsqueeze(dim));
+      }
+      return cat(parts, dim);
+    } finally {
+      for (Tensor p : parts) p.close();
+    }
+  }
+
   /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
   public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
     TensorImpl w = weight.impl("linear");

@@ -5,7 +5,7 @@ package org.jtensor;
  * file stays about one thing; every method here is inherited by {@link Tensor}. Java long, double
  * and boolean arguments act as Python int, float and bool scalars in type promotion.
  */
-abstract class TensorOps extends TensorLinalg {
+abstract class TensorOps extends TensorRandom {
   private static final double[] NONE = {};
 
   // ---- plumbing: one line per op below ----

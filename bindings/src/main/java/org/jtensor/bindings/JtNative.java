@@ -62,6 +62,9 @@ public final class JtNative {
   public static native int jt_blas_available();
   public static native int jt_gemm(@Cast("const int64_t*") long[] plan);
 
+  public static native void jt_index_accumulate(long dst, int dtype, @Cast("const int64_t*") long[] offsets, long src, long n);
+  public static native int jt_scan(@Cast("const int64_t*") long[] plan);
+
   public static native double jt_load_f64(long addr, int dtype);
   public static native long jt_load_i64(long addr, int dtype);
   public static native void jt_store_f64(long addr, int dtype, double value);

@@ -69,6 +69,12 @@ public interface Backend {
   /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
   void gemm(GemmCall call);
 
+  /** dst[offsets[i]] += src (contiguous, dst's dtype) [i]; repeated offsets all add. */
+  void accumulate(TensorImpl dst, long[] offsets, TensorImpl src);
+
+  /** out = cumsum (or cumprod) of in along dim; out is int64 for integer and bool input. */
+  void scan(boolean prod, int dim, TensorImpl out, TensorImpl in);
+
   /** Copies raw bytes between two storages' addresses (Storage.copy_). */
   void copyBytes(StorageImpl dst, StorageImpl src, long nbytes);
 }

@@ -201,6 +201,27 @@ final class CpuBackend implements Backend {
   }
 
   @Override
+  public void accumulate(TensorImpl dst, long[] offsets, TensorImpl src) {
+    JtNative.jt_index_accumulate(dst.dataAddress(), dst.dtype().code(), offsets, src.dataAddress(), offsets.length);
+  }
+
+  @Override
+  public void scan(boolean prod, int dim, TensorImpl out, TensorImpl in) {
+    int n = in.dim();
+    long[] plan = new long[6 + 3 * n];
+    plan[0] = prod ? 1 : 0;
+    plan[1] = in.dtype().code();
+    plan[2] = n;
+    plan[3] = dim;
+    plan[4] = out.dataAddress();
+    plan[5] = in.dataAddress();
+    System.arraycopy(in.sizes(), 0, plan, 6, n);
+    System.arraycopy(out.strides(), 0, plan, 6 + n, n);
+    System.arraycopy(in.strides(), 0, plan, 6 + 2 * n, n);
+    if (JtNative.jt_scan(plan) != 0) throw new UnsupportedOperationException("cumsum has no CPU kernel for " + in.dtype());
+  }
+
+  @Override
   public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {
     JtNative.jt_memcpy(dst.data(), src.data(), nbytes);
   }

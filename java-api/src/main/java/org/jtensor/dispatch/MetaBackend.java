@@ -30,6 +30,8 @@ final class MetaBackend implements Backend {
   @Override public void elementwise(ElementwisePlan plan) {}
   @Override public void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
   @Override public void gemm(GemmCall call) {}
+  @Override public void accumulate(TensorImpl dst, long[] offsets, TensorImpl src) {}
+  @Override public void scan(boolean prod, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {}
 
   /** META answers for every op the CPU has a kernel for: shapes and dtypes agree across devices. */

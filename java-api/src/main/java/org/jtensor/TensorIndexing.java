@@ -1,0 +1,134 @@
+package org.jtensor;
+
+/** Tensor's indexing ops and scans, inherited by {@link Tensor}. */
+abstract class TensorIndexing extends TensorLinalg {
+  /** The entries of self along dim at the positions in index (a 1-D integer tensor). */
+  public Tensor indexSelect(int dim, Tensor index) {
+    return Tensor.wrap(IndexOps.indexSelect(impl("index_select"), dim, index.impl("index_select")));
+  }
+
+  /** out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (and likewise for other dims). */
+  public Tensor gather(int dim, Tensor index) {
+    return Tensor.wrap(IndexOps.gather(impl("gather"), dim, index.impl("gather")));
+  }
+
+  /** A copy of self with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); the last write wins. */
+  public Tensor scatter(int dim, Tensor index, Tensor src) {
+    return Tensor.wrap(IndexOps.scatter(impl("scatter"), dim, index.impl("scatter"), src.impl("scatter"), false, false));
+  }
+
+  public Tensor scatter_(int dim, Tensor index, Tensor src) {
+    IndexOps.scatter(impl("scatter_"), dim, index.impl("scatter_"), src.impl("scatter_"), false, true).release();
+    return self();
+  }
+
+  /** Like scatter, but every src value adds into its slot. */
+  public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
+    return Tensor.wrap(IndexOps.scatter(impl("scatter_add"), dim, index.impl("scatter_add"), src.impl("scatter_add"), true, false));
+  }
+
+  public Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
+    IndexOps.scatter(impl("scatter_add_"), dim, index.impl("scatter_add_"), src.impl("scatter_add_"), true, true).release();
+    return self();
+  }
+
+  /** self[..., index[j], ...] += alpha * source[..., j, ...] along dim. */
+  public Tensor indexAdd_(int dim, Tensor index, Tensor source) {
+    return indexAdd_(dim, index, source, 1.0);
+  }
+
+  public Tensor indexAdd_(int dim, Tensor index, Tensor source, double alpha) {
+    IndexOps.indexAdd(impl("index_add_"), dim, index.impl("index_add_"), source.impl("index_add_"), alpha);
+    return self();
+  }
+
+  /** value where mask (broadcast to self) is true, self elsewhere. */
+  public Tensor maskedFill(Tensor mask, double value) {
+    TensorImpl t = impl("masked_fill");
+    checkMask("masked_fill", mask);
+    TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
+    try {
+      DataOps.copyInto("masked_fill", out, t);
+      ElementwiseOps.run("where", OpKind.WHERE, out, new double[0], Operand.of(mask.impl("masked_fill")),
+          fillValue(t.dtype(), value), Operand.of(out));
+      return Tensor.wrap(out);
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  public Tensor maskedFill_(Tensor mask, double value) {
+    TensorImpl t = impl("masked_fill_");
+    checkMask("masked_fill_", mask);
+    ElementwiseOps.run("where", OpKind.WHERE, t, new double[0], Operand.of(mask.impl("masked_fill_")),
+        fillValue(t.dtype(), value), Operand.of(t));
+    return self();
+  }
+
+  /** The fill value as the scalar kind that keeps self's dtype. */
+  private static Operand fillValue(DType dtype, double value) {
+    if (dtype == DType.BOOL) return Operand.of(value != 0);
+    return dtype.isFloatingPoint() ? Operand.of(value) : Operand.of((long) value);
+  }
+
+  private static void checkMask(String op, Tensor mask) {
+    if (mask.dtype() != DType.BOOL) {
+      throw new IllegalArgumentException(op + "(): expected mask to be a bool tensor, got " + mask.dtype());
+    }
+  }
+
+  /** The elements where mask (broadcast with self) is true, as a 1-D tensor. */
+  public Tensor maskedSelect(Tensor mask) {
+    checkMask("masked_select", mask);
+    long[] shape = Shapes.broadcastShapes("masked_select", impl("masked_select").sizes(), mask.shape());
+    try (Tensor x = self().expand(shape); Tensor m = mask.expand(shape)) {
+      return x.get(Index.of(m));
+    }
+  }
+
+  /** Coordinates of the non-zero elements: an int64 tensor of shape [count, dim]. */
+  public Tensor nonzero() {
+    TensorImpl t = impl("nonzero");
+    boolean[] nz;
+    try (Tensor b = self().ne(0L)) {
+      nz = b.toBooleanArray();
+    }
+    int count = 0;
+    for (boolean x : nz) if (x) count++;
+    int n = t.dim();
+    long[] coords = new long[count * n];
+    long[] strides = Shapes.contiguousStrides(t.sizes());
+    for (int e = 0, j = 0; e < nz.length; e++) {
+      if (!nz[e]) continue;
+      for (int d = 0; d < n; d++) coords[j * n + d] = (e / strides[d]) % t.sizes()[d];
+      j++;
+    }
+    return Tensor.fromArray(coords, count, n);
+  }
+
+  /** Running sum along dim; integers and bool give int64. */
+  public Tensor cumsum(int dim) {
+    return scan("cumsum", false, dim);
+  }
+
+  public Tensor cumprod(int dim) {
+    return scan("cumprod", true, dim);
+  }
+
+  private Tensor scan(String op, boolean prod, int dim) {
+    TensorImpl t = impl(op);
+    int d = Shapes.wrapDim(op, dim, t.dim());
+    DType out = t.dtype().isFloatingPoint() ? t.dtype() : DType.INT64;
+    TensorImpl r = DataOps.emptyLike(t, out, t.device());
+    try {
+      t.checkInBounds(op);
+      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(prod, d, r, t);
+      else if (t.dim() == 0) DataOps.copyInto(op, r, t);
+      return Tensor.wrap(r);
+    } catch (RuntimeException e) {
+      r.release();
+      throw e;
+    }
+  }
+}

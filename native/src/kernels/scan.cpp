@@ -1,0 +1,72 @@
+// cumsum/cumprod along one dim: each line along the dim is scanned in order, lines in parallel.
+// Integers and bool accumulate (and return) int64, float16/bfloat16 accumulate in float.
+#include <algorithm>
+
+#include "jt/functors.h"
+#include "kernels/kernels.h"
+#include "parallel.h"
+
+namespace jt {
+namespace {
+
+template <typename T, bool Prod>
+void scan_typed(const ScanPlan& p) {
+  using A = typename std::conditional<std::is_integral<T>::value, int64_t, opmath_t<T>>::type;
+  using O = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
+  const T* in = static_cast<const T*>(p.in);
+  O* out = static_cast<O*>(p.out);
+  int64_t lines = 1;
+  for (int d = 0; d < p.ndim; ++d)
+    if (d != p.dim) lines *= p.sizes[d];
+  const int64_t len = p.sizes[p.dim], is = p.in_strides[p.dim], os = p.out_strides[p.dim];
+  parallel_for(0, lines, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t l = b; l < e; ++l) {
+      int64_t rem = l, io = 0, oo = 0;
+      for (int d = p.ndim - 1; d >= 0; --d) {
+        if (d == p.dim) continue;
+        int64_t x = rem % p.sizes[d];
+        rem /= p.sizes[d];
+        io += x * p.in_strides[d];
+        oo += x * p.out_strides[d];
+      }
+      A acc = Prod ? A(1) : A(0);
+      for (int64_t i = 0; i < len; ++i) {
+        A v = (A)in[io + i * is];
+        acc = Prod ? acc * v : acc + v;
+        out[oo + i * os] = (O)acc;
+      }
+    }
+  });
+}
+
+template <typename T>
+void accumulate_typed(T* dst, const int64_t* offsets, const T* src, int64_t n) {
+  using A = opmath_t<T>;
+  for (int64_t i = 0; i < n; ++i) {  // serial: repeated offsets must all add
+    if constexpr (std::is_same<T, bool>::value) dst[offsets[i]] = dst[offsets[i]] || src[i];
+    else dst[offsets[i]] = (T)((A)dst[offsets[i]] + (A)src[i]);
+  }
+}
+
+}  // namespace
+
+int scan_run(const ScanPlan& p) {
+  switch (p.dtype) {
+#define JT_CASE(ctype, name) \
+  case DType::name: if (p.prod) scan_typed<ctype, true>(p); else scan_typed<ctype, false>(p); return 0;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return -1;
+}
+
+void index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n) {
+  switch (dtype) {
+#define JT_CASE(ctype, name) \
+  case DType::name: accumulate_typed(static_cast<ctype*>(dst), offsets, static_cast<const ctype*>(src), n); break;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+}
+
+}  // namespace jt
