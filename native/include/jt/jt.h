@@ -98,6 +98,10 @@ JT_API void jt_read_bytes(int64_t src, void* dst, int64_t nbytes);
 JT_API void jt_write_bytes(int64_t dst, const void* src, int64_t nbytes);
 JT_API void jt_memcpy(int64_t dst, int64_t src, int64_t nbytes);  // parallel, for benchmarks
 
+// ---- reference loops for the benchmarks (plain, single-threaded; not used by any op) ----
+JT_API void jt_ref_add_f32(int64_t dst, int64_t a, int64_t b, int64_t n);
+JT_API void jt_ref_sum_f32(int64_t dst, int64_t src, int64_t rows, int64_t cols, int dim);
+
 #ifdef __cplusplus
 }
 #endif

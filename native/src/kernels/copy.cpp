@@ -197,6 +197,14 @@ bool try_transpose(const StridedIter<2>& it, size_t elem) {
 
 }  // namespace
 
+void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col) {
+  const TransposeShape t{rows, cols, d_row, s_col};
+  auto* d = static_cast<float*>(dst);
+  auto* s = static_cast<const float*>(src);
+  if (has_avx2()) transpose_f32_rows_avx2(d, s, t, 0, rows, false);
+  else transpose_f32_rows<false>(d, s, t, 0, rows);
+}
+
 void copy_strided(const CopyPlan& plan) {
   StridedIter<2> it;
   it.ndim = plan.ndim;

@@ -19,7 +19,10 @@ template <int N>
 StridedIter<N> make_iter(const EwPlan& p, const size_t* elem) {
   StridedIter<N> it;
   it.ndim = p.ndim;
-  for (int k = 0; k < N; ++k) it.base[k] = p.ptr[k];
+  for (int k = 0; k < N; ++k) {
+    it.base[k] = p.ptr[k];
+    it.elem[k] = (int64_t)elem[k];
+  }
   for (int d = 0; d < p.ndim; ++d) {
     it.size[d] = p.sizes[d];
     for (int k = 0; k < N; ++k) it.stride[k][d] = p.strides[k][d] * (int64_t)elem[k];

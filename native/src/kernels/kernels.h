@@ -40,6 +40,9 @@ void fill_strided(int ndim, void* dst, DType dtype, const int64_t* sizes, const 
 void arange(void* dst, DType dtype, int64_t n, Scalar start, Scalar step);
 void linspace(void* dst, DType dtype, int64_t steps, double start, double end);
 void parallel_memcpy(void* dst, const void* src, int64_t nbytes);
+// dst[r * d_row + c] = src[c * s_col + r] for r < rows, c < cols, 4-byte elements (strides in
+// elements): the register-blocked transpose of the copy kernel, for packing tiles.
+void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col);
 void index_gather(void* dst, const void* src, int elem_size, const int64_t* offsets, int64_t n);
 void index_scatter(void* dst, int elem_size, const int64_t* offsets, const void* src, int64_t n);
 void index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n);

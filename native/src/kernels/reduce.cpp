@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "kernels/strided.h"
@@ -161,33 +162,58 @@ void reduce_typed(const RedPlan& p) {
     });
     return;
   }
-  // A kept dim is innermost: accumulate blocks of outputs along it, row by row over R.
-  constexpr int64_t kBlock = 256;
-  const int64_t n0 = K.size[0], blocks0 = (n0 + kBlock - 1) / kBlock, rest = nout / n0;
+  // A kept dim is innermost (e.g. sum over dim 0). Each thread takes a share of the reduced
+  // space and streams whole rows into its own accumulators over every output, so memory is read
+  // front to back; the partials are combined at the end. Outputs too many to give each thread a
+  // copy fall back to blocks of outputs walked row by row.
+  const int64_t n0 = K.size[0], rest = nout / n0;
   Dims Krest = K;  // the kept dims after the innermost
   Krest.n = K.n - 1;
   for (int d = 0; d < Krest.n; ++d) Krest.size[d] = K.size[d + 1], Krest.in[d] = K.in[d + 1], Krest.out[d] = K.out[d + 1];
-  parallel_for(0, rest * blocks0, std::max<int64_t>(1, kGrainSize / (kBlock * std::max<int64_t>(nred, 1))), [&](int64_t b, int64_t e) {
-    A acc[kBlock];
-    for (int64_t w = b; w < e; ++w) {
-      int64_t ioff, ooff;
-      Krest.offsets(w / blocks0, ioff, ooff);
-      const int64_t j0 = (w % blocks0) * kBlock, m = std::min(kBlock, n0 - j0);
-      const T* base = in + ioff + j0 * K.in[0];
-      for (int64_t j = 0; j < m; ++j) acc[j] = Op::init();
-      for (int64_t r = 0; r < nred; ++r) {
-        int64_t roff, unused;
-        R.offsets(r, roff, unused);
-        const T* row = base + roff;
+  auto accumulate_rows = [&](A* acc, int64_t r0, int64_t r1, int64_t k0, int64_t k1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      int64_t roff, unused;
+      R.offsets(r, roff, unused);
+      for (int64_t kr = k0; kr < k1; ++kr) {
+        int64_t ioff, ooff;
+        Krest.offsets(kr, ioff, ooff);
+        const T* row = in + ioff + roff;
+        A* a = acc + (kr - k0) * n0;
         if (K.in[0] == 1) {
-          for (int64_t j = 0; j < m; ++j) acc[j] = Op::combine(acc[j], (A)row[j]);
+          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)row[j]);
         } else {
-          for (int64_t j = 0; j < m; ++j) acc[j] = Op::combine(acc[j], (A)row[j * K.in[0]]);
+          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)row[j * K.in[0]]);
         }
       }
-      O* o = out + ooff + j0 * K.out[0];
-      for (int64_t j = 0; j < m; ++j) o[j * K.out[0]] = finish(acc[j]);
     }
+  };
+  auto write_out = [&](const A* acc, int64_t k0, int64_t k1) {
+    for (int64_t kr = k0; kr < k1; ++kr) {
+      int64_t ioff, ooff;
+      Krest.offsets(kr, ioff, ooff);
+      for (int64_t j = 0; j < n0; ++j) out[ooff + j * K.out[0]] = finish(acc[(kr - k0) * n0 + j]);
+    }
+  };
+  const int nt = get_num_threads();
+  if (nout <= (int64_t)(1 << 20) && nred >= 2 * nt && nout * nred > kGrainSize) {
+    const int64_t parts = std::min<int64_t>(nt, nred);
+    std::unique_ptr<A[]> partial(new A[(size_t)(parts * nout)]);  // not vector<A>: A may be bool
+    std::fill(partial.get(), partial.get() + parts * nout, Op::init());
+    parallel_for(0, parts, 1, [&](int64_t b, int64_t e) {
+      for (int64_t q = b; q < e; ++q)
+        accumulate_rows(partial.get() + q * nout, q * nred / parts, (q + 1) * nred / parts, 0, rest);
+    });
+    for (int64_t q = 1; q < parts; ++q)
+      for (int64_t i = 0; i < nout; ++i) partial[i] = Op::combine(partial[i], partial[q * nout + i]);
+    write_out(partial.get(), 0, rest);
+    return;
+  }
+  // One block of kept rows per task, each over the whole reduced space.
+  parallel_for(0, rest, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n0 * nred, 1)), [&](int64_t b, int64_t e) {
+    std::unique_ptr<A[]> acc(new A[(size_t)((e - b) * n0)]);
+    std::fill(acc.get(), acc.get() + (e - b) * n0, Op::init());
+    accumulate_rows(acc.get(), 0, nred, b, e);
+    write_out(acc.get(), b, e);
   });
 }
 

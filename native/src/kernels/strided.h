@@ -3,12 +3,25 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 
 #include "parallel.h"
 
 namespace jt {
+void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col);
+}
+
+namespace jt {
 
 constexpr int kMaxDims = 64;
+
+#ifndef JT_TILE0
+#define JT_TILE0 256
+#endif
+#ifndef JT_TILET
+#define JT_TILET 64
+#endif
 
 // N operands over one iteration space; strides are in bytes.
 template <int N>
@@ -17,6 +30,7 @@ struct StridedIter {
   int64_t size[kMaxDims];
   int64_t stride[N][kMaxDims];
   char* base[N];
+  int64_t elem[N] = {};  // element sizes; when set, transposed operands are walked in packed tiles
 
   int64_t numel() const {
     int64_t n = 1;
@@ -95,10 +109,96 @@ struct StridedIter {
   template <typename Inner>
   void run(Inner&& inner) const {
     int64_t n = numel();
+    int tdim = blocking_dim();
+    if (tdim > 0) {
+      run_blocked(inner, tdim);
+      return;
+    }
     parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) { run_range(b, e, inner); });
   }
 
+  // Note [Blocked elementwise loops]
+  // An input that walks the innermost dim with a large stride while being contiguous along
+  // another dim (a transposed input) would miss cache on every element. The walk goes tile by
+  // tile over those two dims instead, and each such input's tile is first packed into a small
+  // contiguous buffer (read along its contiguous dim), so the inner loop runs contiguous.
+  // Returns that other dim, or 0 when a plain walk is fine.
+  int blocking_dim() const {
+    if (ndim < 2 || numel() < kGrainSize) return 0;
+    for (int i = 1; i < N; ++i) {
+      if (elem[i] == 0 || stride[i][0] == 0 || stride[i][0] == elem[i]) continue;
+      for (int d = 1; d < ndim; ++d)
+        if (stride[i][d] == elem[i] && size[d] >= 16 && size[0] >= 16) return d;
+    }
+    return 0;
+  }
+
+  template <typename Inner>
+  void run_blocked(Inner&& inner, int tdim) const {
+    // Long runs along the output's contiguous dim, short along the other: the packed operand is
+    // then read in short contiguous pieces from many rows, the others in long runs.
+    constexpr int64_t kTile0 = JT_TILE0, kTileT = JT_TILET;
+    const int64_t n0 = size[0], nt = size[tdim];
+    const int64_t tiles0 = (n0 + kTile0 - 1) / kTile0, tilest = (nt + kTileT - 1) / kTileT;
+    int64_t outer = 1;
+    for (int d = 1; d < ndim; ++d)
+      if (d != tdim) outer *= size[d];
+    bool packed[N];
+    for (int i = 0; i < N; ++i)
+      packed[i] = i > 0 && elem[i] > 0 && stride[i][tdim] == elem[i] && stride[i][0] != elem[i] && stride[i][0] != 0;
+    parallel_for(0, outer * tilest * tiles0, 1, [&](int64_t b, int64_t e) {
+      std::unique_ptr<char[]> buffer(new char[N * kTile0 * kTileT * 8 + 64]);  // heap: no stack risk
+      char* pack[N];
+      for (int i = 0; i < N; ++i) pack[i] = buffer.get() + i * kTile0 * kTileT * 8;
+      for (int64_t w = b; w < e; ++w) {
+        int64_t t0 = w % tiles0, rest = w / tiles0, tt = rest % tilest, o = rest / tilest;
+        char* base_ptr[N];
+        for (int i = 0; i < N; ++i) base_ptr[i] = base[i];
+        for (int d = 1; d < ndim; ++d) {  // offsets of outer index o over the other dims
+          if (d == tdim) continue;
+          int64_t x = o % size[d];
+          o /= size[d];
+          for (int i = 0; i < N; ++i) base_ptr[i] += x * stride[i][d];
+        }
+        const int64_t i0 = t0 * kTile0, m0 = std::min(kTile0, n0 - i0);
+        const int64_t j0 = tt * kTileT, mt = std::min(kTileT, nt - j0);
+        for (int i = 0; i < N; ++i) {
+          if (!packed[i]) continue;
+          const char* src = base_ptr[i] + i0 * stride[i][0] + j0 * stride[i][tdim];
+          switch (elem[i]) {
+            case 1: pack_tile<uint8_t>(src, stride[i][0], m0, mt, pack[i]); break;
+            case 2: pack_tile<uint16_t>(src, stride[i][0], m0, mt, pack[i]); break;
+            case 4:
+              if (stride[i][0] % 4 == 0) transpose_tile_4byte(pack[i], src, mt, m0, m0, stride[i][0] / 4);
+              else pack_tile<uint32_t>(src, stride[i][0], m0, mt, pack[i]);
+              break;
+            default: pack_tile<uint64_t>(src, stride[i][0], m0, mt, pack[i]); break;
+          }
+        }
+        int64_t s[N];
+        for (int i = 0; i < N; ++i) s[i] = packed[i] ? elem[i] : stride[i][0];
+        for (int64_t c = 0; c < mt; ++c) {
+          char* p[N];
+          for (int i = 0; i < N; ++i)
+            p[i] = packed[i] ? pack[i] + c * m0 * elem[i] : base_ptr[i] + (j0 + c) * stride[i][tdim] + i0 * stride[i][0];
+          inner(p, s, m0);
+        }
+      }
+    });
+  }
+
  private:
+  // Transposes an m0 x mt tile (rows stride_bytes apart, contiguous within a row) into dst, laid
+  // out column by column: dst[c * m0 + r] = src[r][c].
+  template <typename E>
+  static void pack_tile(const char* src, int64_t stride_bytes, int64_t m0, int64_t mt, char* dst) {
+    E* d = reinterpret_cast<E*>(dst);
+    for (int64_t r = 0; r < m0; ++r) {
+      const E* row = reinterpret_cast<const E*>(src + r * stride_bytes);
+      for (int64_t c = 0; c < mt; ++c) d[c * m0 + r] = row[c];
+    }
+  }
+
   bool should_swap(int a, int b) const {  // is dim a (currently inner) really outer to dim b?
     for (int i = 0; i < N; ++i) {
       int64_t sa = stride[i][a], sb = stride[i][b];

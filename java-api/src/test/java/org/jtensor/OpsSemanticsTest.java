@@ -50,6 +50,27 @@ class OpsSemanticsTest extends ScopedTest {
   }
 
   @Test
+  void largeTransposedOperandsTakeTheBlockedPathCorrectly() {
+    // above the 32768-element grain, a transposed input is walked in packed tiles (every element size)
+    for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT16, DType.INT8}) {
+      for (long[] shape : new long[][] {{300, 250}, {3, 130, 97}}) {
+        int nd = shape.length;
+        long[] rev = shape.clone();
+        ViewOps.swap(rev, nd - 1, nd - 2);
+        Tensor a = Tensor.randint(-50, 50, shape, dt, new Generator(1));
+        Tensor bt = Tensor.randint(-50, 50, rev, dt, new Generator(2)).transpose(-1, -2);
+        Tensor sum = a.add(bt);
+        double[] av = a.to(DType.FLOAT64).toDoubleArray(), bv = bt.contiguous().to(DType.FLOAT64).toDoubleArray();
+        double[] got = sum.to(DType.FLOAT64).toDoubleArray();
+        for (int i = 0; i < got.length; i++) {
+          double want = ElementwiseReference.narrow((long) (av[i] + bv[i]), dt);
+          assertEquals(want, got[i], dt + " " + java.util.Arrays.toString(shape) + " at " + i);
+        }
+      }
+    }
+  }
+
+  @Test
   void metaRunsEveryOpWithoutBytes() {
     long before = Memory.memoryAllocated(Device.CPU);
     Tensor a = Tensor.empty(new long[] {8, 1, 5}, DType.FLOAT16, Device.META);
