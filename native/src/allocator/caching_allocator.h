@@ -6,7 +6,9 @@
 // emptyCache() or the out-of-memory retry give whole free segments back.
 #pragma once
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -23,6 +25,42 @@ struct Block {
   bool small = false;  // which pool (and segment kind) it belongs to
   Block* prev = nullptr;
   Block* next = nullptr;
+};
+
+// Recycles std::set nodes through a free list, so inserting into and erasing from the pools on the
+// cached path never reaches malloc. Used under the allocator's mutex only.
+struct FreeNode {
+  FreeNode* next;
+};
+
+template <typename T>
+struct NodeRecycler {
+  using value_type = T;
+  std::shared_ptr<FreeNode*> head = std::make_shared<FreeNode*>(nullptr);  // shared by rebound copies
+
+  NodeRecycler() = default;
+  template <typename U>
+  NodeRecycler(const NodeRecycler<U>& o) : head(o.head) {}
+
+  T* allocate(size_t n) {
+    if (n == 1 && *head) {
+      FreeNode* f = *head;
+      *head = f->next;
+      return reinterpret_cast<T*>(f);
+    }
+    return static_cast<T*>(::operator new(std::max(n * sizeof(T), sizeof(FreeNode))));
+  }
+  void deallocate(T* p, size_t n) {
+    if (n != 1) {
+      ::operator delete(p);
+      return;
+    }
+    FreeNode* f = reinterpret_cast<FreeNode*>(p);  // nodes stay ours until the process exits
+    f->next = *head;
+    *head = f;
+  }
+  template <typename U> bool operator==(const NodeRecycler<U>& o) const { return (void*)head.get() == (void*)o.head.get(); }
+  template <typename U> bool operator!=(const NodeRecycler<U>& o) const { return !(*this == o); }
 };
 
 struct BlockLess {
@@ -63,7 +101,7 @@ class CachingAllocator {
   static size_t segment_size(size_t rounded);
 
  private:
-  using Pool = std::set<Block*, BlockLess>;
+  using Pool = std::set<Block*, BlockLess, NodeRecycler<Block*>>;
   Pool& pool_for(bool small) { return small ? small_blocks_ : large_blocks_; }
   Block* find_free_block(Pool& pool, size_t size);
   Block* new_segment(size_t size, bool small);

@@ -40,13 +40,13 @@ final class ElementwiseOps {
       throw new UnsupportedOperationException(op + " has no " + device.type() + " kernel for " + compute);
     }
     if (out != null) checkOut(op, out, shape, result, in);
-    List<TensorImpl> temps = new ArrayList<>(2);  // released whatever happens
+    List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
       TensorImpl dst = out;
       if (dst == null || dst.dtype() != result) {
         dst = DataOps.emptyStrided(shape, outputStrides(shape, in), result, device);
-        if (out != null) temps.add(dst);
+        if (out != null) temps = add(temps, dst);
         else fresh = dst;
       }
       ElementwisePlan plan = new ElementwisePlan(op, compute, shape, in.length + 1);
@@ -59,7 +59,7 @@ final class ElementwiseOps {
           TensorImpl t = o.tensor;
           if (t.dtype() != want) {
             t = DataOps.cloneAs(t, want, device, false);
-            temps.add(t);
+            temps = add(temps, t);
           }
           t.checkInBounds(op);
           plan.tensors[k + 1] = t;
@@ -78,9 +78,15 @@ final class ElementwiseOps {
       else out.bumpVersion();
       return out;
     } finally {
-      for (TensorImpl t : temps) t.release();
+      if (temps != null) for (TensorImpl t : temps) t.release();
       if (fresh != null) fresh.release();
     }
+  }
+
+  private static List<TensorImpl> add(List<TensorImpl> list, TensorImpl t) {
+    List<TensorImpl> l = list == null ? new ArrayList<>(2) : list;
+    l.add(t);
+    return l;
   }
 
   private static Device device(String op, TensorImpl out, Operand[] in) {
@@ -124,6 +130,7 @@ final class ElementwiseOps {
 
   /** Strides of t broadcast (right-aligned) to shape: 0 where t has size 1 or no dim. */
   static long[] broadcastStrides(TensorImpl t, long[] shape) {
+    if (Arrays.equals(t.sizes(), shape)) return t.strides();  // the common case: nothing broadcast
     int n = shape.length, tn = t.dim();
     long[] st = new long[n];
     for (int i = 0; i < tn; i++) {
@@ -139,14 +146,11 @@ final class ElementwiseOps {
    */
   static long[] outputStrides(long[] shape, Operand[] in) {
     int n = shape.length;
-    List<long[]> strides = new ArrayList<>();
     boolean allContiguous = true;
-    for (Operand o : in) {
-      if (!o.isTensor()) continue;
-      strides.add(broadcastStrides(o.tensor, shape));
-      allContiguous &= o.tensor.isContiguous() && o.tensor.dim() == n;
-    }
+    for (Operand o : in) allContiguous &= !o.isTensor() || (o.tensor.isContiguous() && o.tensor.dim() == n);
     if (allContiguous || n <= 1) return Shapes.contiguousStrides(shape);
+    List<long[]> strides = new ArrayList<>();
+    for (Operand o : in) if (o.isTensor()) strides.add(broadcastStrides(o.tensor, shape));
     int[] perm = new int[n];  // perm[0] is the innermost dim
     for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
     for (int i = 1; i < n; i++) {

@@ -36,6 +36,20 @@ public class SmallAddBenchmark {
     b.close();
   }
 
+  /** The op alone: in place, nothing allocated. */
+  @Benchmark
+  public long add4InPlace() {
+    return a.add_(b).storageOffset();
+  }
+
+  /** The allocation alone: a 4-element tensor created and closed. */
+  @Benchmark
+  public long empty4AndClose() {
+    try (Tensor c = Tensor.empty(4)) {
+      return c.dataPtr();
+    }
+  }
+
   @Benchmark
   public long add4() {
     try (Tensor c = a.add(b)) {
