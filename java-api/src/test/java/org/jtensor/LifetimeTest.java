@@ -117,6 +117,26 @@ class LifetimeTest {
     }
   }
 
+  @Test
+  void aLeakFromAThreadThatEndedIsStillFreedAndReported() throws Exception {
+    long before = allocated();
+    AtomicInteger reports = new AtomicInteger();
+    LeakDetector.setListener(msg -> reports.incrementAndGet());
+    try {
+      Thread t = new Thread(LifetimeTest::leakOne);
+      t.start();
+      t.join();
+      for (int i = 0; i < 200 && (reports.get() == 0 || allocated() != before); i++) {
+        System.gc();
+        Thread.sleep(20);
+      }
+      assertTrue(reports.get() >= 1, "the dead thread's leak was reported");
+      assertEquals(before, allocated(), "and its block returned");
+    } finally {
+      LeakDetector.setListener(null);
+    }
+  }
+
   private static void leakOne() {
     Tensor.empty(new long[] {1024, 1024}, DType.FLOAT32).transpose(0, 1);  // neither handle closed
   }

@@ -1,13 +1,12 @@
 package org.jtensor.memory;
 
-import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
  * The safety net behind close(), as Netty's ResourceLeakDetector: a storage that becomes
- * unreachable while still holding native memory is freed by a {@link Cleaner} and reported.
+ * unreachable while still holding native memory is freed and reported (see {@link LeakTracker}).
  * Level from the system property {@code jtensor.leakDetection}: DISABLED (no tracking: a leak
  * stays leaked), SIMPLE (the default: free and report), PARANOID (also record where it was made).
  * Nothing here ever calls System.gc() or polls memory on the allocation path.
@@ -16,7 +15,6 @@ public final class LeakDetector {
   public enum Level { DISABLED, SIMPLE, PARANOID }
 
   private static final Logger LOG = Logger.getLogger("org.jtensor.leak");
-  private static final Cleaner CLEANER = Cleaner.create();
   private static final AtomicLong LEAKS = new AtomicLong();
   private static volatile Level level = parseLevel(System.getProperty("jtensor.leakDetection"));
   private static volatile Consumer<String> listener;
@@ -50,43 +48,16 @@ public final class LeakDetector {
     }
   }
 
-  /** What the Cleaner runs: frees the native reference unless the owner already released it. */
-  static final class Guard implements Runnable {
-    private final long handle;
-    private final Object what;  // its toString() describes the owner; built only for a report
-    private final Throwable createdAt;
-    private volatile boolean released;
-
-    Guard(long handle, Object what, Throwable createdAt) {
-      this.handle = handle;
-      this.what = what;
-      this.createdAt = createdAt;
-    }
-
-    void markReleased() {
-      released = true;
-    }
-
-    @Override
-    public void run() {
-      if (released) return;
-      NativeMemory.release(handle);
-      report(String.valueOf(what), createdAt);
-    }
+  /** Tracks a native storage owned by owner; null when detection is disabled. */
+  static LeakTracker.Track track(Object owner, long handle, Object what) {
+    if (level == Level.DISABLED) return null;
+    Throwable createdAt = level == Level.PARANOID ? new Throwable("created here") : null;
+    return LeakTracker.track(owner, handle, what, createdAt);
   }
 
-  /** Returns a cleanable to run on explicit release, or null when detection is disabled. */
-  static Cleaner.Cleanable track(Object owner, Guard guard) {
-    return level == Level.DISABLED ? null : CLEANER.register(owner, guard);
-  }
-
-  static Throwable creationSite() {
-    return level == Level.PARANOID ? new Throwable("created here") : null;
-  }
-
-  private static void report(String what, Throwable createdAt) {
+  static void report(String what, Throwable createdAt) {
     LEAKS.incrementAndGet();
-    String msg = "LEAK: " + what + " was garbage-collected without close(); the Cleaner freed it. "
+    String msg = "LEAK: " + what + " was garbage-collected without close(); jtensor freed it. "
         + (createdAt == null ? "Run with -Djtensor.leakDetection=PARANOID to see where it was created."
                              : "It was created at:");
     LOG.log(java.util.logging.Level.WARNING, msg, createdAt);

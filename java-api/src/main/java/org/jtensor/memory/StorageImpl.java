@@ -1,6 +1,5 @@
 package org.jtensor.memory;
 
-import java.lang.ref.Cleaner;
 import org.jtensor.Device;
 
 /**
@@ -17,21 +16,14 @@ public final class StorageImpl extends RefCounted {
   private final long handle;  // native StorageImpl*, 0 for META
   private volatile long data;
   private volatile long nbytes;
-  private final LeakDetector.Guard guard;
-  private final Cleaner.Cleanable cleanable;
+  private final LeakTracker.Track track;  // null for META or with leak detection disabled
 
   private StorageImpl(Device device, long handle, long nbytes, Object what) {
     this.device = device;
     this.handle = handle;
     this.nbytes = nbytes;
     this.data = handle == 0 ? 0 : NativeMemory.data(handle);
-    if (handle != 0) {
-      guard = new LeakDetector.Guard(handle, what, LeakDetector.creationSite());
-      cleanable = LeakDetector.track(this, guard);
-    } else {
-      guard = null;
-      cleanable = null;
-    }
+    this.track = handle == 0 ? null : LeakDetector.track(this, handle, what);
   }
 
   /**
@@ -90,8 +82,7 @@ public final class StorageImpl extends RefCounted {
   @Override
   protected void deallocate() {
     if (handle == 0) return;
-    if (guard != null) guard.markReleased();
-    if (cleanable != null) cleanable.clean();  // unregisters; the guard is now a no-op
+    if (track != null) track.release();  // before the free: the detector must never free it too
     NativeMemory.release(handle);
   }
 

@@ -1,0 +1,94 @@
+package org.jtensor.memory;
+
+import java.lang.ref.PhantomReference;
+import java.lang.ref.ReferenceQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The registry behind {@link LeakDetector}: a phantom reference per native storage, kept
+ * reachable until the storage is released or collected.
+ *
+ * <p>Note [Leak tracking without locks] A JDK Cleaner takes a lock to link each registration
+ * and another to unlink it, on every allocation. Here each thread appends its references to its
+ * own list with no lock; release only marks the reference done (from any thread), and the owning
+ * thread drops done entries when its list has doubled. Every list is also held by a global queue,
+ * so the references of a thread that has ended stay reachable and its leaks are still found. A
+ * daemon thread takes collected-but-unreleased storages off the reference queue, frees and reports them.
+ */
+final class LeakTracker {
+  private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
+  private static final ConcurrentLinkedQueue<Registry> ALL = new ConcurrentLinkedQueue<>();
+  private static final ThreadLocal<Registry> MINE = ThreadLocal.withInitial(() -> {
+    Registry r = new Registry();
+    ALL.add(r);
+    return r;
+  });
+
+  static {
+    Thread t = new Thread(LeakTracker::drain, "jtensor-leak-detector");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private LeakTracker() {}
+
+  /** A storage's reference: released by its owner, or found unreachable by the GC. */
+  static final class Track extends PhantomReference<Object> {
+    final long handle;
+    final Object what;
+    final Throwable createdAt;
+    volatile boolean done;
+
+    Track(Object owner, long handle, Object what, Throwable createdAt) {
+      super(owner, QUEUE);
+      this.handle = handle;
+      this.what = what;
+      this.createdAt = createdAt;
+    }
+
+    /** The owner released the storage: nothing is left to free or report. */
+    void release() {
+      done = true;
+      clear();
+    }
+  }
+
+  /** One thread's references; only that thread adds and compacts, anyone may mark one done. */
+  private static final class Registry {
+    private final List<Track> tracks = new ArrayList<>();
+    private int compactAt = 64;
+
+    void add(Track t) {  // only the owning thread calls this: no lock
+      if (tracks.size() >= compactAt) {
+        tracks.removeIf(x -> x.done);
+        compactAt = Math.max(64, 2 * tracks.size());
+      }
+      tracks.add(t);
+    }
+  }
+
+  static Track track(Object owner, long handle, Object what, Throwable createdAt) {
+    Track t = new Track(owner, handle, what, createdAt);
+    MINE.get().add(t);
+    return t;
+  }
+
+  private static void drain() {
+    for (;;) {
+      try {
+        Track t = (Track) QUEUE.remove();
+        if (!t.done) {
+          t.done = true;
+          NativeMemory.release(t.handle);
+          LeakDetector.report(String.valueOf(t.what), t.createdAt);
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        // one report failing must not stop the detector
+      }
+    }
+  }
+}
