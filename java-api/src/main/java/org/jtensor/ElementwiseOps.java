@@ -151,29 +151,7 @@ final class ElementwiseOps {
     if (allContiguous || n <= 1) return Shapes.contiguousStrides(shape);
     List<long[]> strides = new ArrayList<>();
     for (Operand o : in) if (o.isTensor()) strides.add(broadcastStrides(o.tensor, shape));
-    int[] perm = new int[n];  // perm[0] is the innermost dim
-    for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
-    for (int i = 1; i < n; i++) {
-      int dim1 = i;
-      for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-        int cmp = compareDims(strides, shape, perm[dim0], perm[dim1]);
-        if (cmp > 0) {
-          int t = perm[dim0];
-          perm[dim0] = perm[dim1];
-          perm[dim1] = t;
-          dim1 = dim0;
-        } else if (cmp < 0) {
-          break;
-        }
-      }
-    }
-    long[] out = new long[n];
-    long cur = 1;
-    for (int i = 0; i < n; i++) {
-      out[perm[i]] = cur;
-      cur *= Math.max(shape[perm[i]], 1);
-    }
-    return out;
+    return Shapes.denseStridesInOrder(shape, (d0, d1) -> compareDims(strides, shape, d0, d1));
   }
 
   private static int compareDims(List<long[]> strides, long[] shape, int d0, int d1) {

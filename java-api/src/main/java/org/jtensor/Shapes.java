@@ -88,15 +88,23 @@ final class Shapes {
     return true;
   }
 
-  /** Dense strides that keep the dim order of the given strides (PyTorch's infer_dense_strides). */
-  static long[] denseStridesLike(long[] sizes, long[] strides) {
+  /** Orders two dims: negative keeps d0 inside d1, positive swaps them, 0 leaves them as they are. */
+  interface DimOrder {
+    int compare(int d0, int d1);
+  }
+
+  /**
+   * Dense strides whose dim order follows order (PyTorch's insertion sort, starting from the
+   * row-major order): the shared core of infer_dense_strides and TensorIterator's output layout.
+   */
+  static long[] denseStridesInOrder(long[] sizes, DimOrder order) {
     int n = sizes.length;
     int[] perm = new int[n];  // perm[0] is the innermost dim
     for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
     for (int i = 1; i < n; i++) {
       int dim1 = i;
       for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-        int cmp = compareForDense(sizes, strides, perm[dim0], perm[dim1]);
+        int cmp = order.compare(perm[dim0], perm[dim1]);
         if (cmp > 0) {
           int t = perm[dim0];
           perm[dim0] = perm[dim1];
@@ -114,6 +122,11 @@ final class Shapes {
       cur *= Math.max(sizes[perm[i]], 1);
     }
     return out;
+  }
+
+  /** Dense strides that keep the dim order of the given strides (PyTorch's infer_dense_strides). */
+  static long[] denseStridesLike(long[] sizes, long[] strides) {
+    return denseStridesInOrder(sizes, (d0, d1) -> compareForDense(sizes, strides, d0, d1));
   }
 
   private static int compareForDense(long[] sizes, long[] strides, int d0, int d1) {

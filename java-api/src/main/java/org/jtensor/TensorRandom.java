@@ -37,14 +37,7 @@ abstract class TensorRandom extends TensorIndexing {
       if (!(p[i] >= 0 && p[i] <= 1)) throw new IllegalArgumentException("bernoulli(): Expected p_in >= 0 && p_in <= 1 to be true, but got " + p[i]);
       u[i] = u[i] < p[i] ? 1 : 0;
     }
-    TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
-    try {
-      fillFrom("bernoulli", out, u);
-      return Tensor.wrap(out);
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
+    return filledLike(t, t.dtype(), u);
   }
 
   /** A tensor shaped as self of 0s and 1s, each 1 with probability p. */
@@ -53,9 +46,14 @@ abstract class TensorRandom extends TensorIndexing {
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("bernoulli(): p must be in [0, 1], got " + p);
     double[] u = g.uniform53(t.numel());
     for (int i = 0; i < u.length; i++) u[i] = u[i] < p ? 1 : 0;
-    TensorImpl out = DataOps.emptyLike(t, t.dtype().isFloatingPoint() ? t.dtype() : DType.DEFAULT_FLOAT, t.device());
+    return filledLike(t, t.dtype().isFloatingPoint() ? t.dtype() : DType.DEFAULT_FLOAT, u);
+  }
+
+  /** A new tensor laid out like t, of dtype, holding values (row-major). */
+  private static Tensor filledLike(TensorImpl t, DType dtype, double[] values) {
+    TensorImpl out = DataOps.emptyLike(t, dtype, t.device());
     try {
-      fillFrom("bernoulli", out, u);
+      fillFrom("bernoulli", out, values);
       return Tensor.wrap(out);
     } catch (RuntimeException e) {
       out.release();
