@@ -1,6 +1,7 @@
 package org.jtensor;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.jtensor.memory.RefCounted;
 import org.jtensor.memory.StorageImpl;
 
@@ -22,21 +23,33 @@ public final class TensorImpl extends RefCounted {
   private long storageOffset;
   private long numel;
   private boolean contiguous;
-  private final AtomicInteger version;
+  private final TensorImpl versionOwner;  // holds the counter shared with views and detach(): this or its origin
+  @SuppressWarnings("unused") // through VERSION
+  private volatile int versionCount;
   private final TensorImpl base;  // the root base of a view, retained; null when not a view
 
+  private static final VarHandle VERSION;
+
+  static {
+    try {
+      VERSION = MethodHandles.lookup().findVarHandle(TensorImpl.class, "versionCount", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private TensorImpl(StorageImpl storage, DType dtype, long[] sizes, long[] strides, long offset,
-                     AtomicInteger version, TensorImpl base) {
+                     TensorImpl versionOwner, TensorImpl base) {
     this.storage = storage;
     this.dtype = dtype;
-    this.version = version;
+    this.versionOwner = versionOwner == null ? this : versionOwner;
     this.base = base;
     setGeometry(sizes, strides, offset);
   }
 
   /** A tensor owning a fresh reference to storage (the caller's reference moves into it). */
   public static TensorImpl create(StorageImpl storage, DType dtype, long[] sizes, long[] strides, long offset) {
-    return new TensorImpl(storage, dtype, sizes, strides, offset, new AtomicInteger(), null);
+    return new TensorImpl(storage, dtype, sizes, strides, offset, null, null);
   }
 
   /** A view of this tensor's storage with new geometry; checked by the caller. */
@@ -49,19 +62,19 @@ public final class TensorImpl extends RefCounted {
     TensorImpl root = base != null ? base : this;
     storage.retain();
     root.retain();
-    return new TensorImpl(storage, newDtype, newSizes, newStrides, newOffset, version, root);
+    return new TensorImpl(storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
   }
 
   /** New geometry over the same storage that is not a view (PyTorch's _unsafe_view). */
   TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
     storage.retain();
-    return new TensorImpl(storage, dtype, newSizes, newStrides, newOffset, new AtomicInteger(), null);
+    return new TensorImpl(storage, dtype, newSizes, newStrides, newOffset, null, null);
   }
 
   /** A tensor over the same storage and version counter that is not a view (detach()). */
   public TensorImpl detached() {
     storage.retain();
-    return new TensorImpl(storage, dtype, sizes.clone(), strides.clone(), storageOffset, version, null);
+    return new TensorImpl(storage, dtype, sizes.clone(), strides.clone(), storageOffset, versionOwner, null);
   }
 
   private void setGeometry(long[] newSizes, long[] newStrides, long offset) {
@@ -125,11 +138,11 @@ public final class TensorImpl extends RefCounted {
   }
 
   public int version() {
-    return version.get();
+    return (int) VERSION.getVolatile(versionOwner);
   }
 
   public void bumpVersion() {
-    version.incrementAndGet();
+    VERSION.getAndAdd(versionOwner, 1);
   }
 
   /** Address of element 0 (storage data + offset), for kernels. */
