@@ -24,6 +24,23 @@ final class IndexOps {
     return out;
   }
 
+  /**
+   * Offsets into t of every element of shape, its position along dim d taken from idx: idx[e] for
+   * element e (gather, scatter) or, per slice, idx[i_d] (index_select, index_add_).
+   */
+  private static long[] offsetsAlong(String op, TensorImpl t, long[] shape, int d, long[] idx, boolean perElement) {
+    long[] st = t.strides().clone();
+    if (st.length > 0) st[d] = 0;
+    long[] offs = offsets(op, shape, st);
+    long stride = t.dim() == 0 ? 0 : t.strides()[d];
+    long inner = 1;
+    for (int k = d + 1; k < shape.length; k++) inner *= shape[k];
+    for (int e = 0; e < offs.length; e++) {
+      offs[e] += (perElement ? idx[e] : idx[(int) ((e / inner) % Math.max(idx.length, 1))]) * stride;
+    }
+    return offs;
+  }
+
   static long[] indexValues(String op, TensorImpl index, long size, int dim) {
     if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
       throw new IllegalArgumentException(op + "(): Expected dtype int64 (or int32) for index, got " + index.dtype());
@@ -54,14 +71,7 @@ final class IndexOps {
     long[] idx = indexValues(op, index, size, d);
     long[] shape = self.sizes().clone();
     if (self.dim() > 0) shape[d] = idx.length;
-    long[] st = self.strides().clone();
-    if (self.dim() > 0) st[d] = 0;
-    long[] offs = offsets(op, shape, st);
-    long inner = 1;
-    for (int k = d + 1; k < shape.length; k++) inner *= shape[k];
-    long stride = self.dim() == 0 ? 0 : self.strides()[d];
-    for (int e = 0; e < offs.length; e++) offs[e] += idx[(int) ((e / inner) % Math.max(idx.length, 1))] * stride;
-    return gatherInto(op, self, shape, offs);
+    return gatherInto(op, self, shape, offsetsAlong(op, self, shape, d, idx, false));
   }
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index. */
@@ -69,12 +79,7 @@ final class IndexOps {
     String op = "gather";
     int d = checkIndexShape(op, self, dim, index, null);
     long[] idx = indexValues(op, index, self.dim() == 0 ? 1 : self.sizes()[d], d);
-    long[] st = self.strides().clone();
-    if (st.length > 0) st[d] = 0;
-    long[] offs = offsets(op, index.sizes(), st);
-    long stride = self.dim() == 0 ? 0 : self.strides()[d];
-    for (int e = 0; e < offs.length; e++) offs[e] += idx[e] * stride;
-    return gatherInto(op, self, index.sizes().clone(), offs);
+    return gatherInto(op, self, index.sizes().clone(), offsetsAlong(op, self, index.sizes(), d, idx, true));
   }
 
   /** self (a copy) with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); add accumulates. */
@@ -85,11 +90,7 @@ final class IndexOps {
     TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
     TensorImpl values = null;
     try {
-      long[] st = out.strides().clone();
-      if (st.length > 0) st[d] = 0;
-      long[] offs = offsets(op, index.sizes(), st);
-      long stride = out.dim() == 0 ? 0 : out.strides()[d];
-      for (int e = 0; e < offs.length; e++) offs[e] += idx[e] * stride;
+      long[] offs = offsetsAlong(op, out, index.sizes(), d, idx, true);
       TensorImpl srcT = src.dtype() == self.dtype() ? retained(src) : DataOps.cloneAs(src, self.dtype(), src.device(), false);
       try {
         values = gatherInto(op, srcT, index.sizes().clone(), offsets(op, index.sizes(), srcT.strides()));
@@ -118,13 +119,7 @@ final class IndexOps {
       throw new IllegalArgumentException(op + "(): source of shape " + Shapes.str(source.sizes()) + " must have shape "
           + Shapes.str(want) + " (self with dim " + d + " of size len(index))");
     }
-    long[] st = self.strides().clone();
-    if (st.length > 0) st[d] = 0;
-    long[] offs = offsets(op, want, st);
-    long inner = 1;
-    for (int k = d + 1; k < want.length; k++) inner *= want[k];
-    long stride = self.dim() == 0 ? 0 : self.strides()[d];
-    for (int e = 0; e < offs.length; e++) offs[e] += idx[(int) ((e / inner) % Math.max(idx.length, 1))] * stride;
+    long[] offs = offsetsAlong(op, self, want, d, idx, false);
     try (Tensor src = Tensor.wrap(retained(source)); Tensor scaled = alpha == 1 ? src.to(self.dtype()) : src.mul(alpha).to(self.dtype());
          Tensor dense = scaled.contiguous()) {
       writeAt(op, self, offs, dense.impl(op), true);

@@ -233,18 +233,11 @@ final class Indexing {
 
   /** Offsets of every combination of the given (non-indexed) dims, row-major. */
   private static long[] restOffsets(TensorImpl v, List<Integer> dims) {
-    long count = 1;
-    for (int d : dims) count *= v.sizes()[d];
-    long[] out = new long[DataOps.checkedArrayLength("index", count)];
-    for (int e = 0; e < out.length; e++) {
-      long rem = e, off = 0;
-      for (int q = dims.size() - 1; q >= 0; q--) {
-        long size = v.sizes()[dims.get(q)];
-        off += (rem % size) * v.strides()[dims.get(q)];
-        rem /= size;
-      }
-      out[e] = off;
+    long[] sizes = new long[dims.size()], strides = new long[dims.size()];
+    for (int q = 0; q < sizes.length; q++) {
+      sizes[q] = v.sizes()[dims.get(q)];
+      strides[q] = v.strides()[dims.get(q)];
     }
-    return out;
+    return IndexOps.offsets("index", sizes, strides);
   }
 }
