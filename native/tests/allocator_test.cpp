@@ -85,6 +85,36 @@ static void best_fit() {
   for (Block* b : {x, y, keep1, keep2}) a.free(b);
 }
 
+// Note [Quick lists]: a freed small block is parked and handed back for the same size; any other
+// request, the stats and emptyCache see the merged state.
+static void quick_lists() {
+  CachingAllocator a;
+  Block* x = a.allocate(100);
+  Block* y = a.allocate(512);
+  Block* keep = a.allocate(512);
+  char* px = x->ptr;
+  a.free(x);
+  CHECK_EQ(a.allocate(300), x);  // same rounded size: the parked block itself
+  CHECK_EQ(x->ptr, px);
+  CHECK_EQ(x->requested, 300u);
+  a.free(x);
+  a.free(y);
+  Block* big = a.allocate(1024);  // another size: x and y are merged first, so best fit uses the hole
+  CHECK_EQ(big->ptr, px);
+  a.free(big);
+  a.free(keep);
+  auto s = a.stats();
+  CHECK_EQ(s.inactive_split[kAll].current, 0);  // everything merged back into one free segment
+  CHECK_EQ(s.allocated_bytes[kAll].current, 0);
+  CHECK_EQ(s.active[kAll].current, 0);
+  std::vector<Block*> many;
+  for (int i = 0; i < 100; ++i) many.push_back(a.allocate(512 * (1 + i % 8)));
+  for (Block* b : many) a.free(b);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);  // parked blocks did not pin the segment
+  CHECK_EQ(a.stats().segment[kAll].current, 0);
+}
+
 static void large_pool_and_empty_cache() {
   CachingAllocator a;
   Block* b = a.allocate(5 * MiB);
@@ -193,6 +223,7 @@ int main() {
   rounding_and_alignment();
   split_reuse_and_coalesce();
   best_fit();
+  quick_lists();
   large_pool_and_empty_cache();
   out_of_memory_retry();
   max_split_size();

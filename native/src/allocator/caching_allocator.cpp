@@ -8,13 +8,15 @@
 namespace jt {
 namespace {
 
-void for_pools(bool small, DeviceStats& s, void (*fn)(Stat*, int, int64_t), Stat* family, int64_t n) {
-  (void)s;
-  fn(family, kAll, n);
-  fn(family, small ? kSmallPool : kLargePool, n);
+// Every family counts in "all" and in the block's pool.
+inline void inc(Stat* family, bool small, int64_t n) {
+  family[kAll].increase(n);
+  family[small ? kSmallPool : kLargePool].increase(n);
 }
-void inc(Stat* f, int i, int64_t n) { f[i].increase(n); }
-void dec(Stat* f, int i, int64_t n) { f[i].decrease(n); }
+inline void dec(Stat* family, bool small, int64_t n) {
+  family[kAll].decrease(n);
+  family[small ? kSmallPool : kLargePool].decrease(n);
+}
 
 size_t parse_conf_mb(const char* conf, const char* key) {
   if (!conf) return 0;
@@ -61,32 +63,41 @@ Block* CachingAllocator::allocate(size_t nbytes) {
   const size_t size = round_size(nbytes);
   const bool small = size <= kSmallSize;
   std::lock_guard<std::mutex> lock(mutex_);
-  Pool& pool = pool_for(small);
-  Block* b = find_free_block(pool, size);
-  if (!b) {
-    b = new_segment(segment_size(size), small);
-    if (!b) {  // out of memory: give every cached segment back and try once more
-      stats_.num_alloc_retries++;
-      release_cached_blocks();
-      b = new_segment(segment_size(size), small);
-    }
-    if (!b) {
-      stats_.num_ooms++;
-      return nullptr;
-    }
-  } else {
-    pool.erase(b);
+  Block* b = nullptr;
+  if (size <= kQuickMax && (b = quick_[size / kMinBlockSize - 1])) {  // exact size: nothing to split
+    quick_[size / kMinBlockSize - 1] = b->quick_next;
+    quick_count_--;
+    b->quick = false;
     update_inactive_split(b, -1);
+  } else {
+    if (quick_count_ > 0) flush_quick();  // best fit sees every free block, merged
+    Pool& pool = pool_for(small);
+    b = find_free_block(pool, size);
+    if (b) {
+      pool.erase(b);
+      update_inactive_split(b, -1);
+    } else {
+      b = new_segment(segment_size(size), small);
+      if (!b) {  // out of memory: give every cached segment back and try once more
+        stats_.num_alloc_retries++;
+        release_cached_blocks();
+        b = new_segment(segment_size(size), small);
+      }
+      if (!b) {
+        stats_.num_ooms++;
+        return nullptr;
+      }
+    }
   }
   if (should_split(b, size)) b = split(b, size);
   b->allocated = true;
   b->requested = nbytes;
   const int64_t bs = (int64_t)b->size;
-  for_pools(small, stats_, inc, stats_.allocation, 1);
-  for_pools(small, stats_, inc, stats_.allocated_bytes, bs);
-  for_pools(small, stats_, inc, stats_.active, 1);
-  for_pools(small, stats_, inc, stats_.active_bytes, bs);
-  for_pools(small, stats_, inc, stats_.requested_bytes, (int64_t)nbytes);
+  inc(stats_.allocation, small, 1);
+  inc(stats_.allocated_bytes, small, bs);
+  inc(stats_.active, small, 1);
+  inc(stats_.active_bytes, small, bs);
+  inc(stats_.requested_bytes, small, (int64_t)nbytes);
   if (b->size >= max_split_size_) stats_.oversize_allocations.increase(1);
   return b;
 }
@@ -114,8 +125,8 @@ Block* CachingAllocator::new_segment(size_t size, bool small) {
   b->small = small;
   segments_.push_back(b);
   stats_.num_device_alloc++;
-  for_pools(small, stats_, inc, stats_.segment, 1);
-  for_pools(small, stats_, inc, stats_.reserved_bytes, (int64_t)size);
+  inc(stats_.segment, small, 1);
+  inc(stats_.reserved_bytes, small, (int64_t)size);
   if (size >= max_split_size_) stats_.oversize_segments.increase(1);
   return b;
 }
@@ -147,17 +158,30 @@ void CachingAllocator::free(Block* b) {
   std::lock_guard<std::mutex> lock(mutex_);
   const bool small = b->small;
   const int64_t bs = (int64_t)b->size;
-  for_pools(small, stats_, dec, stats_.allocation, 1);
-  for_pools(small, stats_, dec, stats_.allocated_bytes, bs);
-  for_pools(small, stats_, dec, stats_.active, 1);
-  for_pools(small, stats_, dec, stats_.active_bytes, bs);
-  for_pools(small, stats_, dec, stats_.requested_bytes, (int64_t)b->requested);
+  dec(stats_.allocation, small, 1);
+  dec(stats_.allocated_bytes, small, bs);
+  dec(stats_.active, small, 1);
+  dec(stats_.active_bytes, small, bs);
+  dec(stats_.requested_bytes, small, (int64_t)b->requested);
   if (b->size >= max_split_size_) stats_.oversize_allocations.decrease(1);
   b->allocated = false;
   b->requested = 0;
-  Pool& pool = pool_for(small);
+  if (small && b->size <= kQuickMax) {  // park it (Note [Quick lists])
+    b->quick = true;
+    b->quick_next = quick_[quick_class(b)];
+    quick_[quick_class(b)] = b;
+    quick_count_++;
+    update_inactive_split(b, +1);
+    return;
+  }
+  insert_free(b);
+}
+
+// Merges free block b with its free neighbours (parked ones stay parked) into its pool.
+void CachingAllocator::insert_free(Block* b) {
+  Pool& pool = pool_for(b->small);
   for (Block* n : {b->prev, b->next}) {
-    if (n && !n->allocated) {
+    if (n && !n->allocated && !n->quick) {
       pool.erase(n);
       update_inactive_split(n, -1);
       merge_into(b, n);
@@ -165,6 +189,19 @@ void CachingAllocator::free(Block* b) {
   }
   pool.insert(b);
   update_inactive_split(b, +1);
+}
+
+void CachingAllocator::flush_quick() {
+  for (Block*& head : quick_) {
+    while (Block* b = head) {
+      head = b->quick_next;
+      b->quick = false;
+      b->quick_next = nullptr;
+      update_inactive_split(b, -1);
+      insert_free(b);
+    }
+  }
+  quick_count_ = 0;
 }
 
 // Absorbs neighbour src (free, adjacent to dst) into dst.
@@ -185,15 +222,19 @@ void CachingAllocator::merge_into(Block* dst, Block* src) {
 // A free block is an "inactive split" when its segment holds other blocks too.
 void CachingAllocator::update_inactive_split(Block* b, int sign) {
   if (!b->prev && !b->next) return;
-  auto fn = sign > 0 ? inc : dec;
-  for_pools(b->small, stats_, fn, stats_.inactive_split, 1);
-  for_pools(b->small, stats_, fn, stats_.inactive_split_bytes, (int64_t)b->size);
+  if (sign > 0) {
+    inc(stats_.inactive_split, b->small, 1);
+    inc(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
+  } else {
+    dec(stats_.inactive_split, b->small, 1);
+    dec(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
+  }
 }
 
 void CachingAllocator::release_segment(Block* b) {
   pool_for(b->small).erase(b);
-  for_pools(b->small, stats_, dec, stats_.segment, 1);
-  for_pools(b->small, stats_, dec, stats_.reserved_bytes, (int64_t)b->size);
+  dec(stats_.segment, b->small, 1);
+  dec(stats_.reserved_bytes, b->small, (int64_t)b->size);
   if (b->size >= max_split_size_) stats_.oversize_segments.decrease(1);
   stats_.num_device_free++;
   std::free(b->ptr);
@@ -202,6 +243,7 @@ void CachingAllocator::release_segment(Block* b) {
 }
 
 void CachingAllocator::release_cached_blocks() {
+  flush_quick();
   std::vector<Block*> whole;
   for (Block* seg : segments_)
     if (!seg->allocated && !seg->next) whole.push_back(seg);  // a free, unsplit segment
@@ -226,6 +268,7 @@ void CachingAllocator::set_max_split_size(size_t bytes) {
 
 DeviceStats CachingAllocator::stats() {
   std::lock_guard<std::mutex> lock(mutex_);
+  flush_quick();  // report the merged state
   DeviceStats s = stats_;
   s.max_split_size = max_split_size_ == SIZE_MAX ? -1 : (int64_t)max_split_size_;
   return s;
@@ -233,6 +276,7 @@ DeviceStats CachingAllocator::stats() {
 
 void CachingAllocator::reset_peak_stats() {
   std::lock_guard<std::mutex> lock(mutex_);
+  flush_quick();
   stats_.reset_peak();
 }
 
@@ -243,6 +287,7 @@ void CachingAllocator::reset_accumulated_stats() {
 
 int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
   std::lock_guard<std::mutex> lock(mutex_);
+  flush_quick();
   std::vector<int64_t> v{(int64_t)segments_.size()};
   std::vector<Block*> segs = segments_;
   std::sort(segs.begin(), segs.end(), [](Block* a, Block* b) { return a->ptr < b->ptr; });

@@ -23,6 +23,8 @@ struct Block {
   char* ptr = nullptr;
   bool allocated = false;
   bool small = false;  // which pool (and segment kind) it belongs to
+  bool quick = false;  // free, parked in a quick list (not in a pool, not merged)
+  Block* quick_next = nullptr;
   Block* prev = nullptr;
   Block* next = nullptr;
 };
@@ -113,6 +115,19 @@ class CachingAllocator {
   void update_inactive_split(Block* b, int sign);
   Block* new_block();
   void recycle(Block* b);
+  void insert_free(Block* b);
+  void flush_quick();
+  static int quick_class(const Block* b) { return (int)(b->size / kMinBlockSize) - 1; }
+
+  // Note [Quick lists]
+  // Freed small blocks up to kQuickMax bytes are parked by exact size instead of being merged
+  // back (as dlmalloc's fastbins): allocating that size again pops one without touching the
+  // pools. Counted as free in every stat. Any other request merges every parked block first, and
+  // so do emptyCache, stats and snapshots: best fit, growth and reports see the merged state.
+  static constexpr size_t kQuickMax = 32 << 10;
+  static constexpr int kQuickClasses = (int)(kQuickMax / kMinBlockSize);
+  Block* quick_[kQuickClasses] = {};
+  size_t quick_count_ = 0;
 
   std::mutex mutex_;
   Pool small_blocks_, large_blocks_;
