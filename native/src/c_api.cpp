@@ -1,4 +1,5 @@
 // jt_* entry points: unpack the plain-C arguments and call into namespace jt.
+#include <cstddef>
 #include <cstring>
 
 #include "jt/jt.h"
@@ -31,6 +32,7 @@ int64_t jt_storage_new(int64_t nbytes) { return reinterpret_cast<int64_t>(storag
 void jt_storage_retain(int64_t s) { S(s)->retain(); }
 void jt_storage_release(int64_t s) { storage_release(S(s)); }
 int64_t jt_storage_refcount(int64_t s) { return S(s)->refcount.load(std::memory_order_relaxed); }
+int64_t jt_storage_data_offset(void) { return (int64_t)offsetof(StorageImpl, data_ptr); }
 int64_t jt_storage_data(int64_t s) { return reinterpret_cast<int64_t>(S(s)->data()); }
 int64_t jt_storage_nbytes(int64_t s) { return S(s)->nbytes; }
 int jt_storage_resize(int64_t s, int64_t nbytes) { return storage_resize(S(s), nbytes) ? JT_OK : JT_OUT_OF_MEMORY; }

@@ -10,12 +10,16 @@
 
 namespace jt {
 
+// Note [Storage data pointer at offset 0]
+// The data pointer is the first field, mirrored from the block, so Java reads it with one load
+// (jt_storage_data_offset) instead of a JNI call after every allocation and resize.
 struct StorageImpl {
+  void* data_ptr = nullptr;  // block->ptr, or nullptr for an empty storage
   std::atomic<int64_t> refcount{1};
   Block* block = nullptr;  // nullptr for an empty storage
   int64_t nbytes = 0;
 
-  void* data() const { return block ? block->ptr : nullptr; }
+  void* data() const { return data_ptr; }
   void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
   bool release() { return refcount.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };

@@ -19,6 +19,8 @@ JT_API void jt_storage_retain(int64_t storage);
 JT_API void jt_storage_release(int64_t storage);  // the last release frees the block
 JT_API int64_t jt_storage_refcount(int64_t storage);
 JT_API int64_t jt_storage_data(int64_t storage);
+// Where a StorageImpl keeps its data pointer (offset 0): Java reads it there without a JNI call.
+JT_API int64_t jt_storage_data_offset(void);
 JT_API int64_t jt_storage_nbytes(int64_t storage);
 // Grows or shrinks the block, keeping min(old, new) bytes; JT_OUT_OF_MEMORY leaves it unchanged.
 JT_API int jt_storage_resize(int64_t storage, int64_t nbytes);

@@ -32,6 +32,7 @@ public final class JtNative {
   public static native void jt_storage_release(long storage);
   public static native long jt_storage_refcount(long storage);
   public static native long jt_storage_data(long storage);
+  public static native long jt_storage_data_offset();
   public static native long jt_storage_nbytes(long storage);
   public static native int jt_storage_resize(long storage, long nbytes);
 
