@@ -40,6 +40,15 @@ final class LeakTracker {
     final Object what;
     final Throwable createdAt;
     volatile boolean done;
+    private static final java.lang.invoke.VarHandle DONE;
+
+    static {
+      try {
+        DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Track.class, "done", boolean.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
 
     Track(Object owner, long handle, Object what, Throwable createdAt) {
       super(owner, QUEUE);
@@ -48,9 +57,13 @@ final class LeakTracker {
       this.createdAt = createdAt;
     }
 
-    /** The owner released the storage: nothing is left to free or report. */
+    /**
+     * The owner released the storage: nothing is left to free or report. A release store is
+     * enough: clear() keeps the reference from ever being enqueued, and the owner thread's
+     * compaction only needs to see the flag eventually.
+     */
     void release() {
-      done = true;
+      DONE.setRelease(this, true);
       clear();
     }
   }

@@ -20,7 +20,15 @@ public abstract class RefCounted {
   }
 
   @SuppressWarnings("unused") // accessed through COUNT
-  private volatile int refCount = 1;
+  private volatile int refCount;
+
+  /**
+   * Starts with one reference. A release store, not a volatile one: on x86 a volatile write is a
+   * full fence, and no other thread can see the object before it is published anyway.
+   */
+  protected RefCounted() {
+    COUNT.setRelease(this, 1);
+  }
 
   /** Adds a reference; throws if the object was already released (use after free). */
   public final void retain() {

@@ -14,15 +14,27 @@ import org.jtensor.Device;
 public final class StorageImpl extends RefCounted {
   private final Device device;
   private final long handle;  // native StorageImpl*, 0 for META
-  private volatile long data;
+  private volatile long data;    // volatile for resize(); set in the constructor by release stores
   private volatile long nbytes;
   private final LeakTracker.Track track;  // null for META or with leak detection disabled
+
+  private static final java.lang.invoke.VarHandle DATA, NBYTES;
+
+  static {
+    try {
+      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+      DATA = l.findVarHandle(StorageImpl.class, "data", long.class);
+      NBYTES = l.findVarHandle(StorageImpl.class, "nbytes", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private StorageImpl(Device device, long handle, long nbytes, Object what) {
     this.device = device;
     this.handle = handle;
-    this.nbytes = nbytes;
-    this.data = handle == 0 ? 0 : NativeMemory.data(handle);
+    NBYTES.setRelease(this, nbytes);
+    DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
     this.track = handle == 0 ? null : LeakDetector.track(this, handle, what);
   }
 
