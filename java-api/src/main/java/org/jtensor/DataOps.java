@@ -18,6 +18,18 @@ final class DataOps {
         strides.clone(), 0);
   }
 
+  /**
+   * emptyStrided for geometry already known to be valid (the sizes of an existing tensor and
+   * dense strides over them); takes ownership of the arrays, which must never be modified.
+   */
+  static TensorImpl emptyOwned(long[] sizes, long[] strides, DType dtype, Device device) {
+    long numel = 1;
+    for (long s : sizes) numel *= s;
+    long nbytes = numel * dtype.itemSize();
+    return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, new TensorDescription(dtype, sizes)), dtype, sizes,
+        strides, 0);
+  }
+
   /** Names a tensor in a leak report; formatted only if the report happens. */
   private record TensorDescription(DType dtype, long[] sizes) {
     @Override

@@ -22,12 +22,11 @@ final class ElementwiseOps {
    */
   static TensorImpl run(String op, OpKind kind, TensorImpl out, double[] params, Operand... in) {
     Device device = device(op, out, in);
-    long[] shape = new long[0];
+    long[] same = sameSizes(in);                   // the common case: nothing to broadcast
+    long[] shape = same != null ? same : broadcastShape(op, in);
     TypePromotion promo = TypePromotion.start();
     for (int k = 0; k < in.length; k++) {
-      Operand o = in[k];
-      if (o.isTensor()) shape = Shapes.broadcastShapes(op, shape, o.tensor.sizes());
-      if (kind != OpKind.WHERE || k > 0) o.promote(promo);
+      if (kind != OpKind.WHERE || k > 0) in[k].promote(promo);
     }
     if (kind == OpKind.WHERE && in[0].tensor.dtype() != DType.BOOL) {
       throw new IllegalArgumentException(op + "(): where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -40,18 +39,23 @@ final class ElementwiseOps {
       throw new UnsupportedOperationException(op + " has no " + device.type() + " kernel for " + compute);
     }
     if (out != null) checkOut(op, out, shape, result, in);
+    long numel = Shapes.numel(op, shape);
     List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
       TensorImpl dst = out;
       if (dst == null || dst.dtype() != result) {
-        dst = DataOps.emptyStrided(shape, outputStrides(shape, in), result, device);
+        long[] strides = outputStrides(shape, in);
+        // Sizes shared with an input need no checks: that tensor already passed them.
+        dst = same != null ? DataOps.emptyOwned(same, strides, result, device)
+                           : DataOps.emptyStrided(shape, strides, result, device);
         if (out != null) temps = add(temps, dst);
         else fresh = dst;
       }
-      ElementwisePlan plan = new ElementwisePlan(op, compute, shape, in.length + 1);
+      boolean flat = dst.isContiguous() && allContiguous(same, in);
+      ElementwisePlan plan = new ElementwisePlan(op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
       plan.tensors[0] = dst;
-      plan.strides[0] = dst.strides();
+      plan.strides[0] = flat ? FLAT : dst.strides();
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
@@ -63,13 +67,12 @@ final class ElementwiseOps {
           }
           t.checkInBounds(op);
           plan.tensors[k + 1] = t;
-          plan.strides[k + 1] = broadcastStrides(t, shape);
+          plan.strides[k + 1] = flat ? FLAT : broadcastStrides(t, shape);
         } else {
           plan.scalarBits[k + 1] = ElementwisePlan.scalarBits(want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
-      for (int k = 0; k < params.length; k++) plan.param(k, params[k], (long) params[k]);
-      if (Shapes.numel(op, shape) > 0) backend.elementwise(plan);
+      if (numel > 0) backend.elementwise(plan);
       if (out == null) {
         fresh = null;
         return dst;
@@ -81,6 +84,34 @@ final class ElementwiseOps {
       if (temps != null) for (TensorImpl t : temps) t.release();
       if (fresh != null) fresh.release();
     }
+  }
+
+  /** The strides of every operand of a flattened plan: one dim, walked element by element. */
+  private static final long[] FLAT = {1};
+
+  /** The sizes every tensor operand shares (an input's own array, not copied), or null. */
+  private static long[] sameSizes(Operand[] in) {
+    long[] s = null;
+    for (Operand o : in) {
+      if (!o.isTensor()) continue;
+      long[] t = o.tensor.sizes();
+      if (s == null) s = t;
+      else if (s != t && !Arrays.equals(s, t)) return null;
+    }
+    return s;
+  }
+
+  private static long[] broadcastShape(String op, Operand[] in) {
+    long[] shape = new long[0];
+    for (Operand o : in) if (o.isTensor()) shape = Shapes.broadcastShapes(op, shape, o.tensor.sizes());
+    return shape;
+  }
+
+  /** Whether every operand can be walked as one contiguous run (scalars have stride 0 anyway). */
+  private static boolean allContiguous(long[] same, Operand[] in) {
+    if (same == null) return false;
+    for (Operand o : in) if (o.isTensor() && !o.tensor.isContiguous()) return false;
+    return true;
   }
 
   private static List<TensorImpl> add(List<TensorImpl> list, TensorImpl t) {
@@ -115,7 +146,7 @@ final class ElementwiseOps {
     DataOps.checkWritable(op, out);
     out.checkInBounds(op);
     for (Operand o : in) {
-      if (o.isTensor() && DataOps.overlap(out, o.tensor) == DataOps.Overlap.PARTIAL) {
+      if (o.isTensor() && o.tensor != out && DataOps.overlap(out, o.tensor) == DataOps.Overlap.PARTIAL) {
         throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and the "
             + "written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
       }

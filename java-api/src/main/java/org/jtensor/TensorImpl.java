@@ -155,6 +155,7 @@ public final class TensorImpl extends RefCounted {
    * Every kernel call goes through this before native code touches the bytes.
    */
   public void checkInBounds(String op) {
+    if (contiguous && storageOffset + numel <= storage.nbytes() / dtype.itemSize()) return;  // the common case
     long need = Shapes.storageBytesNeeded(op, sizes, strides, storageOffset, dtype.itemSize());
     if (need > storage.nbytes()) {
       throw new IllegalStateException(op + "(): tensor of size " + Shapes.str(sizes) + " needs " + need

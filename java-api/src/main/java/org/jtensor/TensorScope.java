@@ -12,6 +12,8 @@ import java.util.List;
  */
 public final class TensorScope implements AutoCloseable {
   private static final ThreadLocal<ArrayDeque<TensorScope>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
+  /** Scopes open in any thread: while none is, creating a tensor skips the thread-local lookup. */
+  private static final java.util.concurrent.atomic.AtomicInteger OPEN = new java.util.concurrent.atomic.AtomicInteger();
 
   private final ArrayDeque<TensorScope> stack;
   private final List<Tensor> owned = new ArrayList<>();
@@ -25,11 +27,13 @@ public final class TensorScope implements AutoCloseable {
     ArrayDeque<TensorScope> stack = STACK.get();
     TensorScope s = new TensorScope(stack);
     stack.push(s);
+    OPEN.incrementAndGet();
     return s;
   }
 
   /** Called for every new Tensor handle: the innermost open scope of this thread owns it. */
   static void register(Tensor t) {
+    if (OPEN.get() == 0) return;  // this thread's own open() happened before, so it is counted
     ArrayDeque<TensorScope> stack = STACK.get();
     TensorScope s = stack.peek();
     if (s != null) s.owned.add(t);
@@ -65,6 +69,7 @@ public final class TensorScope implements AutoCloseable {
     }
     closed = true;
     stack.pop();
+    OPEN.decrementAndGet();
     RuntimeException first = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {

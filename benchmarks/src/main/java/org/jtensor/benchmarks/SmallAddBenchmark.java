@@ -1,7 +1,9 @@
 package org.jtensor.benchmarks;
 
 import java.util.concurrent.TimeUnit;
+import org.jtensor.DType;
 import org.jtensor.Tensor;
+import org.jtensor.bindings.JtNative;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,11 +25,16 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class SmallAddBenchmark {
   Tensor a, b;
+  long[] floorPlan;
 
   @Setup
   public void setup() {
     a = Tensor.fromArray(new float[] {1, 2, 3, 4});
     b = Tensor.fromArray(new float[] {5, 6, 7, 8});
+    // jt_elementwise's plan for out = a + b over 4 contiguous floats, alpha 1 (layout: jt.h)
+    floorPlan = new long[] {JtNative.jt_ew_op_id("add"), DType.FLOAT32.code(), 3, 1,
+        0, a.dataPtr(), b.dataPtr(), 4, 1, 1, 1,
+        Double.doubleToRawLongBits(1), 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
   }
 
   @TearDown
@@ -48,6 +55,20 @@ public class SmallAddBenchmark {
     try (Tensor c = Tensor.empty(4)) {
       return c.dataPtr();
     }
+  }
+
+  /**
+   * Peer: the native work of add4 with no Java layer: allocate a storage, read its data pointer,
+   * run the add through the same plan entry point, release (four JNI calls).
+   */
+  @Benchmark
+  public long add4_nativeFloor() {
+    long s = JtNative.jt_storage_new(16);
+    long p = JtNative.jt_storage_data(s);
+    floorPlan[4] = p;
+    JtNative.jt_elementwise(floorPlan);
+    JtNative.jt_storage_release(s);
+    return p;
   }
 
   @Benchmark

@@ -146,8 +146,12 @@ final class CpuBackend implements Backend {
     for (int k = 0; k < nops; k++, w += ndim) {
       if (p.tensors[k] != null) System.arraycopy(p.strides[k], 0, plan, w, ndim);
     }
-    for (int k = 0; k < 4; k++) plan[w++] = Double.doubleToRawLongBits(p.paramsF[k]);
-    for (int k = 0; k < 4; k++) plan[w++] = p.paramsI[k];
+    double[] prm = p.params;
+    for (int k = 0; k < prm.length; k++) {  // each as a double and as an exact long; unused ones stay 0
+      plan[w + k] = Double.doubleToRawLongBits(prm[k]);
+      plan[w + 4 + k] = (long) prm[k];
+    }
+    w += 8;
     System.arraycopy(p.scalarBits, 0, plan, w, nops);
     if (JtNative.jt_elementwise(plan) != 0) {
       throw new UnsupportedOperationException(p.op + " has no CPU kernel for " + p.dtype);

@@ -8,10 +8,23 @@ import org.jtensor.bindings.JtNative;
 final class CpuKernels {
   private static final ConcurrentHashMap<String, int[]> INFO = new ConcurrentHashMap<>();
 
+  /** The op asked last: a loop of one op skips the map. Immutable, so racy sharing is safe. */
+  private record Last(String op, int[] info) {}
+
+  private static Last last = new Last("", new int[0]);
+
   private CpuKernels() {}
 
   /** [id, info per dtype...] for op; id -1 when the native table has no such op. */
   private static int[] info(String op) {
+    Last l = last;
+    if (l.op == op) return l.info;  // identity: op names are literals
+    int[] info = lookup(op);
+    last = new Last(op, info);
+    return info;
+  }
+
+  private static int[] lookup(String op) {
     return INFO.computeIfAbsent(op, name -> {
       int id = JtNative.jt_ew_op_id(name);
       int[] r = new int[1 + DType.values().length];

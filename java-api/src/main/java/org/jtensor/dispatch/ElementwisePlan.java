@@ -15,23 +15,18 @@ public final class ElementwisePlan {
   public final TensorImpl[] tensors;   // null where the operand is a scalar
   public final long[][] strides;       // in elements, 0 where broadcast
   public final long[] scalarBits;      // a scalar operand's value as the bytes of its dtype
-  public final double[] paramsF = new double[4];
-  public final long[] paramsI = new long[4];
+  /** Up to 4 scalar arguments (alpha, slope, a bound...), shared with the caller: never modified. */
+  public final double[] params;
 
-  public ElementwisePlan(String op, DType dtype, long[] shape, int operands) {
+  public ElementwisePlan(String op, DType dtype, long[] shape, int operands, double[] params) {
+    if (params.length > 4) throw new IllegalArgumentException(op + ": at most 4 scalar parameters, got " + params.length);
     this.op = op;
     this.dtype = dtype;
     this.shape = shape;
     this.tensors = new TensorImpl[operands];
     this.strides = new long[operands][];
     this.scalarBits = new long[operands];
-  }
-
-  /** Sets scalar argument k (alpha, slope, a bound...) as both a double and an exact long. */
-  public ElementwisePlan param(int k, double f, long i) {
-    paramsF[k] = f;
-    paramsI[k] = i;
-    return this;
+    this.params = params;
   }
 
   /** The bytes of value v in dtype t, little-endian in a long: what a scalar operand carries. */
