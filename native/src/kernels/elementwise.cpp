@@ -31,14 +31,30 @@ StridedIter<N> make_iter(const EwPlan& p, const size_t* elem) {
   return it;
 }
 
+// A plan Java flattened to one dim (every operand contiguous or a scalar) and too small to
+// split across threads runs its inner loop directly: a small op's fixed cost is most of its time.
+template <int N, typename Inner>
+void run_plan(const EwPlan& p, const size_t* elem, Inner&& inner) {
+  if (p.ndim == 1 && p.sizes[0] < kGrainSize) {
+    char* d[N];
+    int64_t s[N];
+    for (int k = 0; k < N; ++k) {
+      d[k] = p.ptr[k];
+      s[k] = p.strides[k][0] * (int64_t)elem[k];
+    }
+    inner(d, s, p.sizes[0]);
+    return;
+  }
+  make_iter<N>(p, elem).run(inner);
+}
+
 template <typename F, typename T>
 void unary_kernel(const EwPlan& p) {
   using O = out_t<F, T>;
   using A = opmath_t<T>;
   const size_t elem[2] = {sizeof(O), sizeof(T)};
-  auto it = make_iter<2>(p, elem);
   const Params prm = p.params;
-  it.run([&](char* const* d, const int64_t* s, int64_t n) {
+  run_plan<2>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     if (s[0] == (int64_t)sizeof(O) && s[1] == (int64_t)sizeof(T)) {
       O* out = reinterpret_cast<O*>(d[0]);
       const T* a = reinterpret_cast<const T*>(d[1]);
@@ -55,10 +71,9 @@ void binary_kernel(const EwPlan& p) {
   using O = out_t<F, T>;
   using A = opmath_t<T>;
   const size_t elem[3] = {sizeof(O), sizeof(T), sizeof(T)};
-  auto it = make_iter<3>(p, elem);
   const Params prm = p.params;
   constexpr int64_t so = sizeof(O), st = sizeof(T);
-  it.run([&](char* const* d, const int64_t* s, int64_t n) {
+  run_plan<3>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     O* out = reinterpret_cast<O*>(d[0]);
     const T* a = reinterpret_cast<const T*>(d[1]);
     const T* b = reinterpret_cast<const T*>(d[2]);
@@ -82,9 +97,8 @@ template <typename F, typename T>
 void ternary_kernel(const EwPlan& p) {
   using A = opmath_t<T>;
   const size_t elem[4] = {sizeof(T), sizeof(T), sizeof(T), sizeof(T)};
-  auto it = make_iter<4>(p, elem);
   const Params prm = p.params;
-  it.run([&](char* const* d, const int64_t* s, int64_t n) {
+  run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
       *reinterpret_cast<T*>(d[0] + i * s[0]) = (T)F::apply((A)*reinterpret_cast<const T*>(d[1] + i * s[1]),
                                                            (A)*reinterpret_cast<const T*>(d[2] + i * s[2]),
@@ -96,8 +110,7 @@ void ternary_kernel(const EwPlan& p) {
 template <typename T>
 void where_kernel(const EwPlan& p) {
   const size_t elem[4] = {sizeof(T), sizeof(bool), sizeof(T), sizeof(T)};
-  auto it = make_iter<4>(p, elem);
-  it.run([&](char* const* d, const int64_t* s, int64_t n) {
+  run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
       *reinterpret_cast<T*>(d[0] + i * s[0]) = *reinterpret_cast<const bool*>(d[1] + i * s[1])
                                                    ? *reinterpret_cast<const T*>(d[2] + i * s[2])
