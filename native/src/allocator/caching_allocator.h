@@ -80,6 +80,7 @@ class CachingAllocator {
   static constexpr size_t kLargeBuffer = 20 << 20;  // segment for large requests under 10 MiB
   static constexpr size_t kMinLargeAlloc = 10 << 20;
   static constexpr size_t kRoundLarge = 2 << 20;    // larger segments round up to this
+  static constexpr size_t kHugePage = 2 << 20;      // x86-64 transparent huge page
 
   CachingAllocator();
   ~CachingAllocator();
@@ -136,6 +137,7 @@ class CachingAllocator {
   DeviceStats stats_;
   size_t memory_limit_ = 0;
   size_t max_split_size_ = SIZE_MAX;
+  bool huge_pages_ = true;  // JT_ALLOC_CONF=huge_pages:0 turns it off
 };
 
 CachingAllocator& cpu_allocator();
