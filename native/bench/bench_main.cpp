@@ -71,6 +71,20 @@ int main() {
   double mc = best_ns_per_op(1, 10, [&](int64_t) { jt::parallel_memcpy(dst, src, n * n * 4); });
   std::printf("contiguous() of transposed 4096x4096 float32: %.2f ms, memcpy of the same bytes %.2f ms: %.0f%% of memcpy\n",
               tr / 1e6, mc / 1e6, 100.0 * mc / tr);
+  // add with a transposed operand against the contiguous add, both through jt_elementwise.
+  {
+    jt::Block* ob = a.allocate(n * n * 4);
+    const int64_t f32 = (int64_t)jt::DType::Float32, id = jt_ew_op_id("add"), one = 0x3ff0000000000000LL;
+    auto plan = [&](int64_t s1_row, int64_t s1_col) {
+      return std::vector<int64_t>{id, f32, 3, 2, (int64_t)ob->ptr, (int64_t)dst, (int64_t)src, n, n,
+                                  n, 1, n, 1, s1_row, s1_col, one, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    };
+    std::vector<int64_t> contiguous = plan(n, 1), transposed = plan(1, n);
+    double c = best_ns_per_op(1, 10, [&](int64_t) { jt_elementwise(contiguous.data()); });
+    double t = best_ns_per_op(1, 10, [&](int64_t) { jt_elementwise(transposed.data()); });
+    std::printf("add 4096x4096 float32: contiguous %.2f ms, one operand transposed %.2f ms: %.2fx\n", c / 1e6, t / 1e6, t / c);
+    a.free(ob);
+  }
   a.free(sb);
   a.free(db);
   return 0;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <new>
+
+#include "kernels/strided.h"
 
 namespace jt {
 
@@ -23,6 +26,13 @@ void storage_release(StorageImpl* s) {
   cpu_allocator().free(s->block);
   delete s;
 }
+
+ScratchBuffer::ScratchBuffer(size_t bytes) : block_(cpu_allocator().allocate(bytes)), data_(nullptr) {
+  if (!block_) throw std::bad_alloc();
+  data_ = block_->ptr;
+}
+
+ScratchBuffer::~ScratchBuffer() { cpu_allocator().free(block_); }
 
 bool storage_resize(StorageImpl* s, int64_t nbytes) {
   Block* b = nullptr;
