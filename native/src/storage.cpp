@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <new>
 
 #include "kernels/strided.h"
 
@@ -27,10 +26,8 @@ void storage_release(StorageImpl* s) {
   delete s;
 }
 
-ScratchBuffer::ScratchBuffer(size_t bytes) : block_(cpu_allocator().allocate(bytes)), data_(nullptr) {
-  if (!block_) throw std::bad_alloc();
-  data_ = block_->ptr;
-}
+ScratchBuffer::ScratchBuffer(size_t bytes)
+    : block_(cpu_allocator().allocate(bytes)), data_(block_ ? block_->ptr : nullptr) {}
 
 ScratchBuffer::~ScratchBuffer() { cpu_allocator().free(block_); }
 

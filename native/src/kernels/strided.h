@@ -8,7 +8,8 @@
 #include "parallel.h"
 
 namespace jt {
-// Kernel scratch memory from the CPU caching allocator, returned when it goes out of scope.
+// Kernel scratch memory from the CPU caching allocator, returned when it goes out of scope;
+// data() is nullptr when memory is out (kernels then take a path without scratch).
 class ScratchBuffer {
  public:
   explicit ScratchBuffer(size_t bytes);
@@ -155,9 +156,9 @@ struct StridedIter {
     int64_t outer = 1;
     for (int d = 1; d < ndim; ++d)
       if (d != tdim) outer *= size[d];
-    bool packed[N];
+    bool packs[N];
     for (int i = 0; i < N; ++i)
-      packed[i] = i > 0 && elem[i] > 0 && stride[i][tdim] == elem[i] && stride[i][0] != elem[i] && stride[i][0] != 0;
+      packs[i] = i > 0 && elem[i] > 0 && stride[i][tdim] == elem[i] && stride[i][0] != elem[i] && stride[i][0] != 0;
     struct Tile {
       char* base[N];
       int64_t i0, m0, j0, mt;
@@ -178,11 +179,16 @@ struct StridedIter {
     };
     parallel_for(0, outer * tilest * tiles0, 1, [&](int64_t b, int64_t e) {
       // From the caching allocator: a fresh malloc of this size would be mmap'ed and page-faulted
-      // (zeroed by the kernel) on every call.
+      // (zeroed by the kernel) on every call. Without it (memory is out), the same tiles are
+      // walked unpacked: slower, still right, and no exception escapes a worker thread.
       const int64_t pack_bytes = (kTile0 + kPad) * kTileT * widest;
       ScratchBuffer buffer(N * pack_bytes);
       char* pack[N];
-      for (int i = 0; i < N; ++i) pack[i] = buffer.data() + i * pack_bytes;
+      bool packed[N];
+      for (int i = 0; i < N; ++i) {
+        pack[i] = buffer.data() + i * pack_bytes;
+        packed[i] = packs[i] && buffer.data();
+      }
       for (int64_t w = b; w < e; ++w) {
         const Tile t = tile_at(w);
         const int64_t i0 = t.i0, m0 = t.m0, j0 = t.j0, mt = t.mt;

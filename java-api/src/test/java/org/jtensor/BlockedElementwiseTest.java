@@ -2,6 +2,7 @@ package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +60,27 @@ class BlockedElementwiseTest {
               Tensor.where(cond.contiguous(), a, b.contiguous()));
         }
       }
+    }
+  }
+
+  /** With no memory left for the pack buffers, the tiles are walked unpacked: same result. */
+  @Test
+  void withoutScratchMemoryTheResultIsTheSame() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor a = values(new long[] {40, 3000}, DType.FLOAT32);
+      Tensor b = values(new long[] {3000, 40}, DType.FLOAT32).t();
+      Tensor want = a.add(b.contiguous());
+      Tensor out = Tensor.empty(new long[] {40, 3000}, DType.FLOAT32);
+      long ooms = org.jtensor.memory.Memory.memoryStats(Device.CPU).get("num_ooms");
+      org.jtensor.memory.Memory.emptyCache(Device.CPU);
+      org.jtensor.memory.Memory.setMemoryLimit(Device.CPU, org.jtensor.memory.Memory.memoryReserved(Device.CPU));
+      try {
+        a.addOut(b, out);
+      } finally {
+        org.jtensor.memory.Memory.setMemoryLimit(Device.CPU, 0);
+      }
+      assertTrue(org.jtensor.memory.Memory.memoryStats(Device.CPU).get("num_ooms") > ooms, "the pack buffer was refused");
+      check("add without scratch", out, want);
     }
   }
 
