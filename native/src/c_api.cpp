@@ -1,6 +1,7 @@
 // jt_* entry points: unpack the plain-C arguments and call into namespace jt.
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 #include "jt/jt.h"
 #include "kernels/elementwise.h"
@@ -88,6 +89,19 @@ void jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, 
 int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }
 int jt_ew_op_info(int op, int dtype) { return elementwise_op_info(op, dtype); }
 
+// Kernels may allocate scratch (the only thing that throws): no exception may cross into the
+// JVM, so it becomes a status for Java to raise.
+template <typename F>
+int guarded(F&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return JT_OUT_OF_MEMORY;
+  } catch (...) {
+    return JT_INVALID;
+  }
+}
+
 int jt_elementwise(const int64_t* plan) {
   EwPlan p;
   p.op = (int)plan[0];
@@ -113,7 +127,7 @@ int jt_elementwise(const int64_t* plan) {
     std::memcpy(&p.params.f[k], params + k, 8);
     p.params.i[k] = params[4 + k];
   }
-  return elementwise_run(p);
+  return guarded([&] { return elementwise_run(p); });
 }
 
 int jt_reduce(const int64_t* plan) {
@@ -129,7 +143,7 @@ int jt_reduce(const int64_t* plan) {
   p.out_strides = p.sizes + p.ndim;
   p.in_strides = p.out_strides + p.ndim;
   p.reduced = p.in_strides + p.ndim;
-  return reduce_run(p);
+  return guarded([&] { return reduce_run(p); });
 }
 
 void jt_blas_register(int64_t sgemm, int64_t dgemm, int64_t set_threads) { gemm_register(P(sgemm), P(dgemm), P(set_threads)); }
@@ -148,7 +162,7 @@ int jt_gemm(const int64_t* plan) {
   p.a_batch = p.batch_sizes + p.batch_ndim;
   p.b_batch = p.a_batch + p.batch_ndim;
   p.c_batch = p.b_batch + p.batch_ndim;
-  return gemm_run(p);
+  return guarded([&] { return gemm_run(p); });
 }
 
 void jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n) {
@@ -166,5 +180,5 @@ int jt_scan(const int64_t* plan) {
   p.sizes = plan + 6;
   p.out_strides = p.sizes + p.ndim;
   p.in_strides = p.out_strides + p.ndim;
-  return scan_run(p);
+  return guarded([&] { return scan_run(p); });
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -45,17 +46,29 @@ class ThreadPool {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
     fn_ = nullptr;
+    if (error_) {  // the first chunk's exception, rethrown on the caller's thread
+      std::exception_ptr e = error_;
+      error_ = nullptr;
+      lock.unlock();
+      std::rethrow_exception(e);
+    }
     return true;
   }
 
   ~ThreadPool() { stop_workers(); }
 
  private:
+  // An exception must not leave a worker thread (that ends the process): it is kept for run().
   void chunk(int i) {
     int64_t n = end_ - begin_, per = (n + num_threads_ - 1) / num_threads_;
     int64_t b = begin_ + i * per, e = std::min(end_, b + per);
     in_parallel_region = true;
-    if (b < e) (*fn_)(b, e);
+    try {
+      if (b < e) (*fn_)(b, e);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
     in_parallel_region = false;
   }
 
@@ -88,6 +101,7 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
   int64_t begin_ = 0, end_ = 0;
+  std::exception_ptr error_;
   int pending_ = 0, num_threads_ = 1;
   uint64_t generation_ = 0;
   bool stopping_ = false;

@@ -1,9 +1,11 @@
 // The strided copy kernel and fill: layouts, broadcasting, the transpose path, parallel
 // chunks, and every dtype conversion's rounding rules.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "check.h"
@@ -159,6 +161,23 @@ static void thread_pool_resize() {
   }
 }
 
+// An exception in a worker's chunk reaches the caller of parallel_for; the pool keeps working.
+static void parallel_for_rethrows_on_the_caller() {
+  jt::set_num_threads(2);
+  bool caught = false;
+  try {
+    jt::parallel_for(0, 1 << 20, 1, [](int64_t b, int64_t) {
+      if (b > 0) throw std::bad_alloc();  // only the worker's chunk starts past 0
+    });
+  } catch (const std::bad_alloc&) {
+    caught = true;
+  }
+  CHECK(caught);
+  std::atomic<int64_t> sum{0};
+  jt::parallel_for(0, 1000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+  CHECK_EQ(sum.load(), 1000);
+}
+
 int main() {
   half_rounding();
   bfloat16_rounding();
@@ -172,5 +191,6 @@ int main() {
   batched_transpose_and_broadcast();
   fill_arange_linspace_and_elements();
   thread_pool_resize();
+  parallel_for_rethrows_on_the_caller();
   return jt_report("copy_test");
 }

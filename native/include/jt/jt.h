@@ -9,6 +9,8 @@ extern "C" {
 
 #define JT_API __attribute__((visibility("default")))
 
+// Kernel entry points that return int answer JT_OK, -1 (no kernel for the op and dtype),
+// JT_OUT_OF_MEMORY (scratch memory was refused) or JT_INVALID (any other failure).
 enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2 };
 
 // ---- storage: an intrusively counted block from a device's caching allocator ----

@@ -4,7 +4,9 @@ import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.memory.Memory;
 import org.jtensor.memory.StorageImpl;
+import org.jtensor.memory.TensorOutOfMemoryException;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend implements Backend {
@@ -153,9 +155,7 @@ final class CpuBackend implements Backend {
     }
     w += 8;
     System.arraycopy(p.scalarBits, 0, plan, w, nops);
-    if (JtNative.jt_elementwise(plan) != 0) {
-      throw new UnsupportedOperationException(p.op + " has no CPU kernel for " + p.dtype);
-    }
+    check(JtNative.jt_elementwise(plan), p.op, p.dtype);
   }
 
   @Override
@@ -173,7 +173,7 @@ final class CpuBackend implements Backend {
     System.arraycopy(outStrides, 0, plan, 7 + n, n);
     System.arraycopy(in.strides(), 0, plan, 7 + 2 * n, n);
     for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
-    if (JtNative.jt_reduce(plan) != 0) throw new UnsupportedOperationException("reduction " + op + " has no CPU kernel for " + in.dtype());
+    check(JtNative.jt_reduce(plan), "reduction " + op, in.dtype());
   }
 
   @Override
@@ -201,7 +201,7 @@ final class CpuBackend implements Backend {
     System.arraycopy(g.aBatch, 0, plan, 16 + bn, bn);
     System.arraycopy(g.bBatch, 0, plan, 16 + 2 * bn, bn);
     System.arraycopy(g.cBatch, 0, plan, 16 + 3 * bn, bn);
-    if (JtNative.jt_gemm(plan) != 0) throw new UnsupportedOperationException("matmul has no CPU kernel for " + g.a.dtype());
+    check(JtNative.jt_gemm(plan), "matmul", g.a.dtype());
   }
 
   @Override
@@ -222,11 +222,21 @@ final class CpuBackend implements Backend {
     System.arraycopy(in.sizes(), 0, plan, 6, n);
     System.arraycopy(out.strides(), 0, plan, 6 + n, n);
     System.arraycopy(in.strides(), 0, plan, 6 + 2 * n, n);
-    if (JtNative.jt_scan(plan) != 0) throw new UnsupportedOperationException("cumsum has no CPU kernel for " + in.dtype());
+    check(JtNative.jt_scan(plan), prod ? "cumprod" : "cumsum", in.dtype());
   }
 
   @Override
   public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {
     JtNative.jt_memcpy(dst.data(), src.data(), nbytes);
+  }
+
+  /** A kernel's status (jt.h): -1 no kernel, 1 scratch memory refused, 2 any other native failure. */
+  private static void check(int status, String op, DType dtype) {
+    switch (status) {
+      case 0: return;
+      case -1: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
+      case 1: throw new TensorOutOfMemoryException("CPU", op, Memory.memoryStats(Device.CPU));
+      default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
+    }
   }
 }

@@ -9,9 +9,18 @@ public final class TensorOutOfMemoryException extends RuntimeException {
   private final long requestedBytes;
 
   public TensorOutOfMemoryException(String device, long requestedBytes, Map<String, Long> stats) {
-    super(String.format("%s out of memory: tried to allocate %s; %s allocated, %s reserved by jtensor "
+    this(device, "tried to allocate " + Memory.formatBytes(requestedBytes), requestedBytes, stats);
+  }
+
+  /** A kernel's own scratch memory was refused (its size is the kernel's business). */
+  public TensorOutOfMemoryException(String device, String op, Map<String, Long> stats) {
+    this(device, op + " could not get its scratch memory", 0, stats);
+  }
+
+  private TensorOutOfMemoryException(String device, String what, long requestedBytes, Map<String, Long> stats) {
+    super(String.format("%s out of memory: %s; %s allocated, %s reserved by jtensor "
             + "(limit set by Memory.setMemoryLimit or JT_ALLOC_CONF=memory_limit_mb)",
-        device, Memory.formatBytes(requestedBytes), Memory.formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
+        device, what, Memory.formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
         Memory.formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L))));
     this.stats = stats;
     this.requestedBytes = requestedBytes;
