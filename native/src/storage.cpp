@@ -4,8 +4,6 @@
 #include <cstddef>
 #include <cstring>
 
-#include "kernels/strided.h"
-
 namespace jt {
 
 static_assert(offsetof(StorageImpl, data_ptr) == 0, "Java reads the data pointer at offset 0");
@@ -14,9 +12,7 @@ StorageImpl* storage_new(int64_t nbytes) {
   Block* b = nullptr;
   if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return nullptr;
   StorageImpl* s = new StorageImpl();
-  s->block = b;
-  s->data_ptr = b ? b->ptr : nullptr;
-  s->nbytes = nbytes;
+  s->set_block(b, nbytes);
   return s;
 }
 
@@ -26,19 +22,12 @@ void storage_release(StorageImpl* s) {
   delete s;
 }
 
-ScratchBuffer::ScratchBuffer(size_t bytes)
-    : block_(cpu_allocator().allocate(bytes)), data_(block_ ? block_->ptr : nullptr) {}
-
-ScratchBuffer::~ScratchBuffer() { cpu_allocator().free(block_); }
-
 bool storage_resize(StorageImpl* s, int64_t nbytes) {
   Block* b = nullptr;
   if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return false;
   if (b && s->block) std::memcpy(b->ptr, s->block->ptr, (size_t)std::min(nbytes, s->nbytes));
   cpu_allocator().free(s->block);
-  s->block = b;
-  s->data_ptr = b ? b->ptr : nullptr;
-  s->nbytes = nbytes;
+  s->set_block(b, nbytes);
   return true;
 }
 

@@ -20,6 +20,11 @@ struct StorageImpl {
   int64_t nbytes = 0;
 
   void* data() const { return data_ptr; }
+  void set_block(Block* b, int64_t n) {  // keeps the mirrored data pointer in step
+    block = b;
+    data_ptr = b ? b->ptr : nullptr;
+    nbytes = n;
+  }
   void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
   bool release() { return refcount.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };

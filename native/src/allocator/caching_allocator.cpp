@@ -1,4 +1,5 @@
 #include "allocator/caching_allocator.h"
+#include "allocator/scratch.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,19 +21,22 @@ inline void dec(Stat* family, bool small, int64_t n) {
   family[small ? kSmallPool : kLargePool].decrease(n);
 }
 
+// The text after "key:" in JT_ALLOC_CONF, or nullptr when the key is absent.
+const char* conf_value(const char* conf, const char* key) {
+  if (!conf) return nullptr;
+  std::string k = std::string(key) + ":";
+  const char* at = std::strstr(conf, k.c_str());
+  return at ? at + k.size() : nullptr;
+}
+
 size_t parse_conf_mb(const char* conf, const char* key) {
-  if (!conf) return 0;
-  std::string s(conf), k = std::string(key) + ":";
-  size_t at = s.find(k);
-  if (at == std::string::npos) return 0;
-  return (size_t)std::strtoull(s.c_str() + at + k.size(), nullptr, 10) << 20;
+  const char* v = conf_value(conf, key);
+  return v ? (size_t)std::strtoull(v, nullptr, 10) << 20 : 0;
 }
 
 bool conf_is_zero(const char* conf, const char* key) {
-  if (!conf) return false;
-  std::string s(conf), k = std::string(key) + ":";
-  size_t at = s.find(k);
-  return at != std::string::npos && std::strtoll(s.c_str() + at + k.size(), nullptr, 10) == 0;
+  const char* v = conf_value(conf, key);
+  return v && std::strtoll(v, nullptr, 10) == 0;
 }
 
 }  // namespace
@@ -74,8 +78,8 @@ Block* CachingAllocator::allocate(size_t nbytes) {
   const bool small = size <= kSmallSize;
   std::lock_guard<std::mutex> lock(mutex_);
   Block* b = nullptr;
-  if (size <= kQuickMax && (b = quick_[size / kMinBlockSize - 1])) {  // exact size: nothing to split
-    quick_[size / kMinBlockSize - 1] = b->quick_next;
+  if (size <= kQuickMax && (b = quick_[quick_class(size)])) {  // exact size: nothing to split
+    quick_[quick_class(size)] = b->quick_next;
     quick_count_--;
     b->quick = false;
     update_inactive_split(b, -1);
@@ -185,8 +189,8 @@ void CachingAllocator::free(Block* b) {
   b->requested = 0;
   if (small && b->size <= kQuickMax) {  // park it (Note [Quick lists])
     b->quick = true;
-    b->quick_next = quick_[quick_class(b)];
-    quick_[quick_class(b)] = b;
+    b->quick_next = quick_[quick_class(b->size)];
+    quick_[quick_class(b->size)] = b;
     quick_count_++;
     update_inactive_split(b, +1);
     return;
@@ -322,6 +326,11 @@ int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
   if ((int64_t)v.size() <= cap && out) std::memcpy(out, v.data(), v.size() * sizeof(int64_t));
   return (int64_t)v.size();
 }
+
+ScratchBuffer::ScratchBuffer(size_t bytes)
+    : block_(cpu_allocator().allocate(bytes)), data_(block_ ? block_->ptr : nullptr) {}
+
+ScratchBuffer::~ScratchBuffer() { cpu_allocator().free(block_); }
 
 CachingAllocator& cpu_allocator() {
   static CachingAllocator* a = new CachingAllocator();  // never destroyed: frees may run at exit

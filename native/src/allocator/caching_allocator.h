@@ -118,7 +118,7 @@ class CachingAllocator {
   void recycle(Block* b);
   void insert_free(Block* b);
   void flush_quick();
-  static int quick_class(const Block* b) { return (int)(b->size / kMinBlockSize) - 1; }
+  static int quick_class(size_t rounded) { return (int)(rounded / kMinBlockSize) - 1; }
 
   // Note [Quick lists]
   // Freed small blocks up to kQuickMax bytes are parked by exact size instead of being merged
