@@ -5,31 +5,16 @@
 #include <cstdint>
 #include <cstring>
 
+#include "allocator/scratch.h"
 #include "parallel.h"
 
 namespace jt {
-// Kernel scratch memory from the CPU caching allocator, returned when it goes out of scope;
-// data() is nullptr when memory is out (kernels then take a path without scratch).
-class ScratchBuffer {
- public:
-  explicit ScratchBuffer(size_t bytes);
-  ~ScratchBuffer();
-  ScratchBuffer(const ScratchBuffer&) = delete;
-  ScratchBuffer& operator=(const ScratchBuffer&) = delete;
-  char* data() const { return data_; }
-
- private:
-  struct Block* block_;
-  char* data_;
-};
-
 void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col);
 }
 
 namespace jt {
 
 constexpr int kMaxDims = 64;
-
 
 // N operands over one iteration space; strides are in bytes.
 template <int N>
@@ -160,21 +145,22 @@ struct StridedIter {
     for (int i = 0; i < N; ++i)
       packs[i] = i > 0 && elem[i] > 0 && stride[i][tdim] == elem[i] && stride[i][0] != elem[i] && stride[i][0] != 0;
     struct Tile {
-      char* base[N];
+      char* origin[N];  // each operand's element (i0, j0)
       int64_t i0, m0, j0, mt;
     };
     auto tile_at = [&](int64_t w) {
       Tile t;
       int64_t t0 = w % tiles0, rest = w / tiles0, tt = rest % tilest, o = rest / tilest;
-      for (int i = 0; i < N; ++i) t.base[i] = base[i];
+      for (int i = 0; i < N; ++i) t.origin[i] = base[i];
       for (int d = 1; d < ndim; ++d) {  // offsets of outer index o over the other dims
         if (d == tdim) continue;
         int64_t x = o % size[d];
         o /= size[d];
-        for (int i = 0; i < N; ++i) t.base[i] += x * stride[i][d];
+        for (int i = 0; i < N; ++i) t.origin[i] += x * stride[i][d];
       }
       t.i0 = t0 * kTile0, t.m0 = std::min(kTile0, n0 - t.i0);
       t.j0 = tt * kTileT, t.mt = std::min(kTileT, nt - t.j0);
+      for (int i = 0; i < N; ++i) t.origin[i] += t.i0 * stride[i][0] + t.j0 * stride[i][tdim];
       return t;
     };
     // The unpacked rows of the next tile are asked for while this one is packed and computed,
@@ -184,7 +170,7 @@ struct StridedIter {
         if (packs[i] || (stride[i][0] == 0 && stride[i][tdim] == 0)) continue;
         const int64_t bytes = n.m0 * elem[i];
         for (int64_t c = 0; c < n.mt; ++c) {
-          const char* r = n.base[i] + (n.j0 + c) * stride[i][tdim] + n.i0 * stride[i][0];
+          const char* r = n.origin[i] + c * stride[i][tdim];
           for (int64_t x = 0; x < bytes; x += 64) {
             if (i == 0) __builtin_prefetch(r + x, 1, 0);
             else __builtin_prefetch(r + x, 0, 0);
@@ -204,14 +190,15 @@ struct StridedIter {
         pack[i] = buffer.data() + i * pack_bytes;
         packed[i] = packs[i] && buffer.data();
       }
+      Tile next = tile_at(b);
       for (int64_t w = b; w < e; ++w) {
-        const Tile t = tile_at(w);
-        if (w + 1 < e) prefetch_unpacked(tile_at(w + 1));
-        const int64_t i0 = t.i0, m0 = t.m0, j0 = t.j0, mt = t.mt;
+        const Tile t = next;
+        if (w + 1 < e) prefetch_unpacked(next = tile_at(w + 1));
+        const int64_t m0 = t.m0, mt = t.mt;
         const int64_t ld = m0 + kPad;  // packed row length: padded, so rows do not share L1 sets
         for (int i = 0; i < N; ++i) {
           if (!packed[i]) continue;
-          const char* src = t.base[i] + i0 * stride[i][0] + j0 * stride[i][tdim];
+          const char* src = t.origin[i];
           switch (elem[i]) {
             case 1: pack_tile<uint8_t>(src, stride[i][0], m0, mt, ld, pack[i]); break;
             case 2: pack_tile<uint16_t>(src, stride[i][0], m0, mt, ld, pack[i]); break;
@@ -227,7 +214,7 @@ struct StridedIter {
         for (int64_t c = 0; c < mt; ++c) {
           char* p[N];
           for (int i = 0; i < N; ++i)
-            p[i] = packed[i] ? pack[i] + c * ld * elem[i] : t.base[i] + (j0 + c) * stride[i][tdim] + i0 * stride[i][0];
+            p[i] = packed[i] ? pack[i] + c * ld * elem[i] : t.origin[i] + c * stride[i][tdim];
           inner(p, s, m0);
         }
       }
