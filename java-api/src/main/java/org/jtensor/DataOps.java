@@ -13,19 +13,18 @@ final class DataOps {
     Shapes.checkDims(op, sizes.length);
     Shapes.numel(op, sizes);
     long nbytes = Shapes.storageBytesNeeded(op, sizes, strides, 0, dtype.itemSize());
-    long[] sz = sizes.clone();
-    return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, new TensorDescription(dtype, sz)), dtype, sz,
-        strides.clone(), 0);
+    return allocate(sizes.clone(), strides.clone(), nbytes, dtype, device);
   }
 
   /**
-   * emptyStrided for geometry already known to be valid (the sizes of an existing tensor and
-   * dense strides over them); takes ownership of the arrays, which must never be modified.
+   * emptyStrided for geometry already known to be valid (the sizes of an existing tensor, their
+   * numel, and dense strides over them); takes ownership of the arrays, which must never be modified.
    */
-  static TensorImpl emptyOwned(long[] sizes, long[] strides, DType dtype, Device device) {
-    long numel = 1;
-    for (long s : sizes) numel *= s;
-    long nbytes = numel * dtype.itemSize();
+  static TensorImpl emptyOwned(long[] sizes, long[] strides, long numel, DType dtype, Device device) {
+    return allocate(sizes, strides, numel * dtype.itemSize(), dtype, device);
+  }
+
+  private static TensorImpl allocate(long[] sizes, long[] strides, long nbytes, DType dtype, Device device) {
     return TensorImpl.create(Dispatcher.backend(device).allocate(nbytes, new TensorDescription(dtype, sizes)), dtype, sizes,
         strides, 0);
   }

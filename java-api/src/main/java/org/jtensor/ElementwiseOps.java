@@ -47,7 +47,7 @@ final class ElementwiseOps {
       if (dst == null || dst.dtype() != result) {
         long[] strides = outputStrides(shape, in);
         // Sizes shared with an input need no checks: that tensor already passed them.
-        dst = same != null ? DataOps.emptyOwned(same, strides, result, device)
+        dst = same != null ? DataOps.emptyOwned(same, strides, numel, result, device)
                            : DataOps.emptyStrided(shape, strides, result, device);
         if (out != null) temps = add(temps, dst);
         else fresh = dst;

@@ -3,6 +3,7 @@ package org.jtensor;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Closes every tensor created inside it that was not kept:
@@ -13,7 +14,7 @@ import java.util.List;
 public final class TensorScope implements AutoCloseable {
   private static final ThreadLocal<ArrayDeque<TensorScope>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
   /** Scopes open in any thread: while none is, creating a tensor skips the thread-local lookup. */
-  private static final java.util.concurrent.atomic.AtomicInteger OPEN = new java.util.concurrent.atomic.AtomicInteger();
+  private static final AtomicInteger OPEN = new AtomicInteger();
 
   private final ArrayDeque<TensorScope> stack;
   private final List<Tensor> owned = new ArrayList<>();

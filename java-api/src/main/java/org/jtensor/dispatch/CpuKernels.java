@@ -11,7 +11,7 @@ final class CpuKernels {
   /** The op asked last: a loop of one op skips the map. Immutable, so racy sharing is safe. */
   private record Last(String op, int[] info) {}
 
-  private static Last last = new Last("", new int[0]);
+  private static Last last = new Last(null, null);  // op names are never null: the first call misses
 
   private CpuKernels() {}
 

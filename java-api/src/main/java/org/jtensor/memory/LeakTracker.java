@@ -1,5 +1,7 @@
 package org.jtensor.memory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.ReferenceQueue;
 import java.util.ArrayList;
@@ -40,11 +42,11 @@ final class LeakTracker {
     final Object what;
     final Throwable createdAt;
     volatile boolean done;
-    private static final java.lang.invoke.VarHandle DONE;
+    private static final VarHandle DONE;
 
     static {
       try {
-        DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Track.class, "done", boolean.class);
+        DONE = MethodHandles.lookup().findVarHandle(Track.class, "done", boolean.class);
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(e);
       }

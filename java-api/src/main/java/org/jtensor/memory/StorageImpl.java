@@ -1,5 +1,7 @@
 package org.jtensor.memory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.jtensor.Device;
 
 /**
@@ -18,11 +20,11 @@ public final class StorageImpl extends RefCounted {
   private volatile long nbytes;
   private final LeakTracker.Track track;  // null for META or with leak detection disabled
 
-  private static final java.lang.invoke.VarHandle DATA, NBYTES;
+  private static final VarHandle DATA, NBYTES;
 
   static {
     try {
-      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+      MethodHandles.Lookup l = MethodHandles.lookup();
       DATA = l.findVarHandle(StorageImpl.class, "data", long.class);
       NBYTES = l.findVarHandle(StorageImpl.class, "nbytes", long.class);
     } catch (ReflectiveOperationException e) {
