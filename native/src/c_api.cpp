@@ -29,6 +29,19 @@ Scalar scalar_from_bits(int integral, int64_t bits) {
 }
 }  // namespace
 
+// Kernels may allocate scratch (the only thing that throws): no exception may cross into the
+// JVM, so it becomes a status for Java to raise.
+template <typename F>
+int guarded(F&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return JT_OUT_OF_MEMORY;
+  } catch (...) {
+    return JT_INVALID;
+  }
+}
+
 int64_t jt_storage_new(int64_t nbytes) { return reinterpret_cast<int64_t>(storage_new(nbytes)); }
 void jt_storage_retain(int64_t s) { S(s)->retain(); }
 void jt_storage_release(int64_t s) { storage_release(S(s)); }
@@ -46,6 +59,8 @@ void jt_cpu_reset_peak_stats(void) { cpu_allocator().reset_peak_stats(); }
 void jt_cpu_reset_accumulated_stats(void) { cpu_allocator().reset_accumulated_stats(); }
 int64_t jt_cpu_snapshot(int64_t* out, int64_t cap) { return cpu_allocator().snapshot(out, cap); }
 void jt_cpu_set_memory_limit(int64_t bytes) { cpu_allocator().set_memory_limit((size_t)(bytes < 0 ? 0 : bytes)); }
+int64_t jt_cpu_memory_limit(void) { return (int64_t)cpu_allocator().memory_limit(); }
+const char* jt_alloc_conf_error(void) { return cpu_allocator().conf_error().c_str(); }
 
 void jt_set_num_threads(int n) { set_num_threads(n); }
 int jt_get_num_threads(void) { return get_num_threads(); }
@@ -79,28 +94,15 @@ void jt_read_bytes(int64_t src, void* dst, int64_t n) { if (n > 0) std::memcpy(d
 void jt_write_bytes(int64_t dst, const void* src, int64_t n) { if (n > 0) std::memcpy(P(dst), src, (size_t)n); }
 void jt_memcpy(int64_t dst, int64_t src, int64_t n) { parallel_memcpy(P(dst), P(src), n); }
 
-void jt_index_gather(int64_t dst, int64_t src, int es, const int64_t* offsets, int64_t n) {
-  index_gather(P(dst), P(src), es, offsets, n);
+int jt_index_gather(int64_t dst, int64_t src, int es, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi) {
+  return guarded([&] { return index_gather(P(dst), P(src), es, offsets, n, lo, hi) ? JT_OK : JT_INVALID; });
 }
-void jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, int64_t n) {
-  index_scatter(P(dst), es, offsets, P(src), n);
+int jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi) {
+  return guarded([&] { return index_scatter(P(dst), es, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
 }
 
 int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }
 int jt_ew_op_info(int op, int dtype) { return elementwise_op_info(op, dtype); }
-
-// Kernels may allocate scratch (the only thing that throws): no exception may cross into the
-// JVM, so it becomes a status for Java to raise.
-template <typename F>
-int guarded(F&& run) {
-  try {
-    return run();
-  } catch (const std::bad_alloc&) {
-    return JT_OUT_OF_MEMORY;
-  } catch (...) {
-    return JT_INVALID;
-  }
-}
 
 int jt_elementwise(const int64_t* plan) {
   EwPlan p;
@@ -165,8 +167,8 @@ int jt_gemm(const int64_t* plan) {
   return guarded([&] { return gemm_run(p); });
 }
 
-void jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n) {
-  index_accumulate(P(dst), (DType)dtype, offsets, P(src), n);
+int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi) {
+  return guarded([&] { return index_accumulate(P(dst), (DType)dtype, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
 }
 
 int jt_scan(const int64_t* plan) {

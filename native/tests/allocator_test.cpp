@@ -208,6 +208,32 @@ static void alloc_conf_from_environment() {
   CHECK_EQ(CachingAllocator().stats().max_split_size, -1);  // unset: no limit, as PyTorch reports
 }
 
+static void alloc_conf_is_validated() {
+  jt::AllocConf ok = jt::parse_alloc_conf("max_split_size_mb:64,memory_limit_mb:0,huge_pages:0");
+  CHECK(ok.error.empty());
+  CHECK_EQ(ok.max_split_size, 64 * MiB);
+  CHECK(!ok.huge_pages);
+  CHECK(jt::parse_alloc_conf(nullptr).error.empty());
+  CHECK(jt::parse_alloc_conf("").error.empty());
+  // Each malformed form is refused with a message naming the key and the accepted form.
+  const char* bad[] = {"bogus_key:1", "memory_limit_mb:-5", ":abc", "16mb", "max_split_size_mb:0", "huge_pages:2",
+                       "memory_limit_mb:12x", "memory_limit_mb:", "max_split_size_mb:64,", "memory_limit_mb:99999999999999"};
+  for (const char* text : bad) {
+    jt::AllocConf c = jt::parse_alloc_conf(text);
+    CHECK(!c.error.empty());
+    CHECK(c.error.find("JT_ALLOC_CONF='") == 0);
+    CHECK(c.error.find("max_split_size_mb (a positive integer)") != std::string::npos);
+    CHECK_EQ(c.memory_limit, 0u);  // refused text leaves every default
+  }
+  CHECK(jt::parse_alloc_conf("bogus_key:1").error.find("unknown key 'bogus_key'") != std::string::npos);
+  CHECK(jt::parse_alloc_conf("memory_limit_mb:-5").error.find("memory_limit_mb:-5 is not a non-negative integer")
+        != std::string::npos);
+  setenv("JT_ALLOC_CONF", "16mb", 1);
+  CachingAllocator a;
+  unsetenv("JT_ALLOC_CONF");
+  CHECK(a.conf_error().find("entry '16mb' is not key:value") != std::string::npos);
+}
+
 static void stat_names() {
   const auto& names = jt::DeviceStats::names();
   bool has_alloc = false, has_retries = false;
@@ -229,6 +255,7 @@ int main() {
   max_split_size();
   concurrent_threads();
   alloc_conf_from_environment();
+  alloc_conf_is_validated();
   stat_names();
   return jt_report("allocator_test");
 }

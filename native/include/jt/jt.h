@@ -41,6 +41,10 @@ JT_API int64_t jt_cpu_snapshot(int64_t* out, int64_t cap);
 // Bytes the allocator may reserve from the system (0 = no limit); also JT_ALLOC_CONF's
 // memory_limit_mb. Past it, allocation frees the cache, retries, then reports out of memory.
 JT_API void jt_cpu_set_memory_limit(int64_t bytes);
+JT_API int64_t jt_cpu_memory_limit(void);
+// Why JT_ALLOC_CONF was refused (the allocator then runs with its defaults), or "" when it was
+// valid: Java raises it when the library loads.
+JT_API const char* jt_alloc_conf_error(void);
 
 // ---- threads ----
 JT_API void jt_set_num_threads(int n);
@@ -60,8 +64,10 @@ JT_API void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, dou
 
 // Advanced indexing: dst[i] = src[offsets[i]] (dst contiguous), and dst[offsets[i]] = src[i]
 // (src contiguous; the last of repeated offsets wins). Offsets in elements of elem_size bytes.
-JT_API void jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n);
-JT_API void jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n);
+// Every offset must lie in [lo, hi), the elements of the indexed storage around its base address:
+// otherwise JT_INVALID, before any byte moves.
+JT_API int jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi);
+JT_API int jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
 
 // ---- elementwise ops (the functor table in jt/functors.h) ----
 JT_API int jt_ew_op_id(const char* name);   // -1 when unknown
@@ -87,7 +93,8 @@ JT_API int jt_blas_available(void);
 JT_API int jt_gemm(const int64_t* plan);
 
 // dst[offsets[i]] += src[i] in dtype (serial, so repeated offsets all add): scatter_add, index_add_.
-JT_API void jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n);
+// Offsets checked against [lo, hi) as for jt_index_scatter.
+JT_API int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
 // plan = [prod, dtype, ndim, dim, out, in, sizes[ndim], out_strides[ndim], in_strides[ndim]]
 JT_API int jt_scan(const int64_t* plan);
 

@@ -21,32 +21,14 @@ inline void dec(Stat* family, bool small, int64_t n) {
   family[small ? kSmallPool : kLargePool].decrease(n);
 }
 
-// The text after "key:" in JT_ALLOC_CONF, or nullptr when the key is absent.
-const char* conf_value(const char* conf, const char* key) {
-  if (!conf) return nullptr;
-  std::string k = std::string(key) + ":";
-  const char* at = std::strstr(conf, k.c_str());
-  return at ? at + k.size() : nullptr;
-}
-
-size_t parse_conf_mb(const char* conf, const char* key) {
-  const char* v = conf_value(conf, key);
-  return v ? (size_t)std::strtoull(v, nullptr, 10) << 20 : 0;
-}
-
-bool conf_is_zero(const char* conf, const char* key) {
-  const char* v = conf_value(conf, key);
-  return v && std::strtoll(v, nullptr, 10) == 0;
-}
-
 }  // namespace
 
-CachingAllocator::CachingAllocator() {
-  // JT_ALLOC_CONF uses PyTorch's key:value,key:value syntax.
-  const char* conf = std::getenv("JT_ALLOC_CONF");
-  if (size_t m = parse_conf_mb(conf, "max_split_size_mb")) set_max_split_size(m);
-  memory_limit_ = parse_conf_mb(conf, "memory_limit_mb");
-  huge_pages_ = !conf_is_zero(conf, "huge_pages");
+CachingAllocator::CachingAllocator() : CachingAllocator(parse_alloc_conf(std::getenv("JT_ALLOC_CONF"))) {}
+
+CachingAllocator::CachingAllocator(const AllocConf& conf) : conf_error_(conf.error) {
+  if (conf.max_split_size) set_max_split_size(conf.max_split_size);
+  memory_limit_ = conf.memory_limit;
+  huge_pages_ = conf.huge_pages;
 }
 
 CachingAllocator::~CachingAllocator() = default;  // process exit: the OS takes the memory back
@@ -279,6 +261,11 @@ void CachingAllocator::empty_cache() {
 void CachingAllocator::set_memory_limit(size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   memory_limit_ = bytes;
+}
+
+size_t CachingAllocator::memory_limit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return memory_limit_;
 }
 
 void CachingAllocator::set_max_split_size(size_t bytes) {

@@ -11,8 +11,10 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <vector>
 
+#include "allocator/alloc_conf.h"
 #include "allocator/stats.h"
 
 namespace jt {
@@ -82,8 +84,13 @@ class CachingAllocator {
   static constexpr size_t kRoundLarge = 2 << 20;    // larger segments round up to this
   static constexpr size_t kHugePage = 2 << 20;      // x86-64 transparent huge page
 
-  CachingAllocator();
+  CachingAllocator();  // configured by JT_ALLOC_CONF
+  explicit CachingAllocator(const AllocConf& conf);
   ~CachingAllocator();
+
+  // Why JT_ALLOC_CONF was refused (its settings then keep their defaults); empty when it was valid.
+  const std::string& conf_error() const { return conf_error_; }
+  size_t memory_limit();
 
   // A block of at least nbytes, or nullptr when memory is out (after freeing the cache and
   // retrying once). nbytes == 0 gives nullptr too; callers do not allocate empty storage.
@@ -138,6 +145,7 @@ class CachingAllocator {
   size_t memory_limit_ = 0;
   size_t max_split_size_ = SIZE_MAX;
   bool huge_pages_ = true;  // JT_ALLOC_CONF=huge_pages:0 turns it off
+  std::string conf_error_;
 };
 
 CachingAllocator& cpu_allocator();

@@ -39,15 +39,6 @@ void scan_typed(const ScanPlan& p) {
   });
 }
 
-template <typename T>
-void accumulate_typed(T* dst, const int64_t* offsets, const T* src, int64_t n) {
-  using A = opmath_t<T>;
-  for (int64_t i = 0; i < n; ++i) {  // serial: repeated offsets must all add
-    if constexpr (std::is_same<T, bool>::value) dst[offsets[i]] = dst[offsets[i]] || src[i];
-    else dst[offsets[i]] = (T)((A)dst[offsets[i]] + (A)src[i]);
-  }
-}
-
 }  // namespace
 
 int scan_run(const ScanPlan& p) {
@@ -58,15 +49,6 @@ int scan_run(const ScanPlan& p) {
 #undef JT_CASE
   }
   return -1;
-}
-
-void index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n) {
-  switch (dtype) {
-#define JT_CASE(ctype, name) \
-  case DType::name: accumulate_typed(static_cast<ctype*>(dst), offsets, static_cast<const ctype*>(src), n); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
 }
 
 }  // namespace jt

@@ -75,6 +75,51 @@ public enum DType {
     throw new IllegalArgumentException("unknown dtype '" + name + "'");
   }
 
+  /**
+   * PyTorch's checked_convert of a Python float: throws when v does not fit this dtype without
+   * overflow. bool takes anything; a floating dtype takes NaN and the infinities.
+   */
+  public void checkFits(String op, double v) {
+    boolean fits;
+    if (this == BOOL) fits = true;
+    else if (isFloatingPoint()) fits = Double.isNaN(v) || Double.isInfinite(v) || Math.abs(v) <= maxFinite();
+    else fits = v >= minValue() && v <= maxValue() && v < 0x1p63;  // NaN fails every comparison
+    if (!fits) throw overflow(op, Double.toString(v));
+  }
+
+  /** checked_convert of a Python int: unsigned dtypes also take negatives that wrap once (-1 into uint8). */
+  public void checkFits(String op, long v) {
+    boolean fits;
+    if (this == BOOL) fits = true;
+    else if (isFloatingPoint()) fits = Math.abs((double) v) <= maxFinite();
+    else if (this == UINT8) fits = v <= maxValue() && v >= -maxValue();
+    else fits = v >= minValue() && v <= maxValue();
+    if (!fits) throw overflow(op, Long.toString(v));
+  }
+
+  private IllegalArgumentException overflow(String op, String value) {
+    return new IllegalArgumentException(op + "(): value " + value + " cannot be converted to type " + this + " without overflow");
+  }
+
+  /** The range of an integral dtype. */
+  private long minValue() {
+    return this == UINT8 ? 0 : -(1L << (8 * itemSize - 1));
+  }
+
+  private long maxValue() {
+    return this == UINT8 ? 255 : (1L << (8 * itemSize - 1)) - 1;
+  }
+
+  /** The largest finite value of a floating dtype. */
+  private double maxFinite() {
+    switch (this) {
+      case FLOAT16: return 65504.0;
+      case BFLOAT16: return 0x1.fep127;
+      case FLOAT32: return Float.MAX_VALUE;
+      default: return Double.MAX_VALUE;
+    }
+  }
+
   /** The smallest dtype both a and b convert to without losing their category (torch.promote_types). */
   public static DType promoteTypes(DType a, DType b) {
     if (a == b) return a;

@@ -1,6 +1,5 @@
 package org.jtensor;
 
-import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
 
 /** Ops that move bytes: allocation, copy (contiguous, clone, to, copy_), fill, element access. */
@@ -73,10 +72,13 @@ final class DataOps {
     if (!dst.device().equals(src.device())) {
       throw new UnsupportedOperationException(op + "(): copy from " + src.device() + " to " + dst.device() + " has no kernel in this build");
     }
-    dst.checkInBounds(op);
-    src.checkInBounds(op);
     if (dst.numel() == 0) return;
+    if (dst == src) {  // x.copy_(x): nothing moves
+      dst.bumpVersion();
+      return;
+    }
     TensorImpl expanded = ViewOps.expand(src, dst.sizes());
+    TensorImpl staged = null;  // a copy of src, when it may alias dst in ways we cannot prove apart
     try {
       Overlap o = overlap(dst, expanded);
       if (o == Overlap.FULL && dst.dtype() == src.dtype()) {
@@ -87,20 +89,19 @@ final class DataOps {
         throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and "
             + "the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
       }
-      Backend b = Dispatcher.backend(dst.device());
-      if (o == Overlap.TOO_HARD) {  // strided aliases we cannot prove apart: go through a temporary
+      if (o == Overlap.TOO_HARD) {
         TensorImpl tmp = cloneAs(expanded, src.dtype(), src.device(), true);
         try {
-          b.copy(dst, ViewOps.expand(tmp, dst.sizes()));
+          staged = ViewOps.expand(tmp, dst.sizes());
         } finally {
-          tmp.release();
+          tmp.release();  // the expanded view keeps it alive
         }
-      } else {
-        b.copy(dst, expanded);
       }
+      Dispatcher.backend(dst.device()).copy(op, dst, staged != null ? staged : expanded);
       dst.bumpVersion();
     } finally {
       expanded.release();
+      if (staged != null) staged.release();
     }
   }
 
@@ -134,17 +135,18 @@ final class DataOps {
     }
   }
 
+  /** t.fill_(v): v must fit t's dtype (PyTorch's checked_convert). */
   static void fill(String op, TensorImpl t, double v) {
     checkWritable(op, t);
-    t.checkInBounds(op);
-    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(t, v);
+    t.dtype().checkFits(op, v);
+    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(op, t, v);
     t.bumpVersion();
   }
 
   static void fill(String op, TensorImpl t, long v) {
     checkWritable(op, t);
-    t.checkInBounds(op);
-    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(t, v);
+    t.dtype().checkFits(op, v);
+    if (t.numel() > 0) Dispatcher.backend(t.device()).fill(op, t, v);
     t.bumpVersion();
   }
 
@@ -163,7 +165,6 @@ final class DataOps {
       }
       off += (i < 0 ? i + size : i) * t.strides()[d];
     }
-    t.checkInBounds(op);
     return off;
   }
 
@@ -172,8 +173,7 @@ final class DataOps {
     if (t.device().isMeta()) throw new UnsupportedOperationException(op + "(): a meta tensor has no data to read");
     TensorImpl c = t.isContiguous() && t.dtype() == as ? t : cloneAs(t, as, t.device(), true);
     try {
-      c.checkInBounds(op);
-      if (c.numel() > 0) Dispatcher.backend(c.device()).read(c, array);
+      if (c.numel() > 0) Dispatcher.backend(c.device()).read(op, c, array);
     } finally {
       if (c != t) c.release();
     }

@@ -17,29 +17,31 @@ final class ElementwiseOps {
   private ElementwiseOps() {}
 
   /**
-   * Runs op. With out null, returns a new result the caller owns; otherwise writes out (in-place
-   * or out=) and returns it without adding a reference.
+   * Runs kernel for the op the user called name (errors say name). With out null, returns a new
+   * result the caller owns; otherwise writes out (in-place or out=) and returns it without adding
+   * a reference.
    */
-  static TensorImpl run(String op, OpKind kind, TensorImpl out, double[] params, Operand... in) {
-    Device device = device(op, out, in);
+  static TensorImpl run(String name, String kernel, OpKind kind, TensorImpl out, double[] params, Operand... in) {
+    Device device = device(name, out, in);
     long[] same = sameSizes(in);                   // the common case: nothing to broadcast
-    long[] shape = same != null ? same : broadcastShape(op, in);
+    long[] shape = same != null ? same : broadcastShape(name, in);
     TypePromotion promo = TypePromotion.start();
     for (int k = 0; k < in.length; k++) {
       if (kind != OpKind.WHERE || k > 0) in[k].promote(promo);
     }
     if (kind == OpKind.WHERE && in[0].tensor.dtype() != DType.BOOL) {
-      throw new IllegalArgumentException(op + "(): where expected condition to be a boolean tensor, but got a tensor with dtype "
+      throw new IllegalArgumentException(name + "(): expected condition to be a bool tensor, but got a tensor with dtype "
           + in[0].tensor.dtype());
     }
     DType compute = kind.compute(promo.result());
     DType result = kind.result(compute);
     Backend backend = Dispatcher.backend(device);
-    if (!backend.hasElementwise(op, compute)) {
-      throw new UnsupportedOperationException(op + " has no " + device.type() + " kernel for " + compute);
+    if (!backend.hasElementwise(kernel, compute)) {
+      throw new UnsupportedOperationException(name + " has no " + device.type() + " kernel for " + compute);
     }
-    if (out != null) checkOut(op, out, shape, result, in);
-    long numel = Shapes.numel(op, shape);
+    if (out != null) checkOut(name, out, shape, result, in);
+    long numel = Shapes.numel(name, shape);
+    if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && INTEGER_DIVISIONS.contains(kernel)) checkNonzeroDivisor(name, in[1]);
     List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
@@ -53,9 +55,10 @@ final class ElementwiseOps {
         else fresh = dst;
       }
       boolean flat = dst.isContiguous() && allContiguous(same, in);
-      ElementwisePlan plan = new ElementwisePlan(op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
+      ElementwisePlan plan = new ElementwisePlan(name, kernel, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
       plan.tensors[0] = dst;
       plan.strides[0] = flat ? FLAT : dst.strides();
+      plan.outputIsNew = dst != out;
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
@@ -65,25 +68,47 @@ final class ElementwiseOps {
             t = DataOps.cloneAs(t, want, device, false);
             temps = add(temps, t);
           }
-          t.checkInBounds(op);
           plan.tensors[k + 1] = t;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(t, shape);
         } else {
           plan.scalarBits[k + 1] = ElementwisePlan.scalarBits(want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
-      if (numel > 0) backend.elementwise(plan);
+      if (numel > 0) backend.elementwise(plan);  // holds every operand and checks its bounds
       if (out == null) {
         fresh = null;
         return dst;
       }
-      if (dst != out) DataOps.copyInto(op, out, dst);
+      if (dst != out) DataOps.copyInto(name, out, dst);
       else out.bumpVersion();
       return out;
     } finally {
       if (temps != null) for (TensorImpl t : temps) t.release();
       if (fresh != null) fresh.release();
     }
+  }
+
+  /** Kernels that divide integers: a zero divisor raises, as PyTorch's ZeroDivisionError. */
+  private static final java.util.Set<String> INTEGER_DIVISIONS = java.util.Set.of("div_trunc", "div_floor", "remainder");
+
+  private static void checkNonzeroDivisor(String name, Operand divisor) {
+    boolean zero;
+    if (!divisor.isTensor()) {
+      zero = divisor.kind == Operand.Kind.DOUBLE ? divisor.d == 0 : divisor.l == 0;
+    } else {
+      TensorImpl isZero = run(name, "eq", OpKind.PREDICATE, null, new double[0], divisor, Operand.of(0L));
+      try {
+        TensorImpl any = Reductions.reduce(name, Reductions.ANY, isZero, null, false, DType.BOOL, 1.0);
+        try {
+          zero = Dispatcher.backend(any.device()).loadLong(name, any, 0) != 0;
+        } finally {
+          any.release();
+        }
+      } finally {
+        isZero.release();
+      }
+    }
+    if (zero) throw new ArithmeticException(name + "(): ZeroDivisionError: integer division or modulo by zero");
   }
 
   /** The strides of every operand of a flattened plan: one dim, walked element by element. */

@@ -7,12 +7,14 @@ final class Factories {
   private Factories() {}
 
   static TensorImpl full(long[] shape, double value, DType dtype, Device device) {
+    dtype.checkFits("full", value);
     TensorImpl t = DataOps.empty(shape, dtype, device);
     DataOps.fill("full", t, value);
     return t;
   }
 
   static TensorImpl full(long[] shape, long value, DType dtype, Device device) {
+    dtype.checkFits("full", value);
     TensorImpl t = DataOps.empty(shape, dtype, device);
     DataOps.fill("full", t, value);
     return t;
@@ -80,7 +82,7 @@ final class Factories {
           + " elements but the array has " + length);
     }
     TensorImpl t = DataOps.empty(s, dtype, Device.CPU);
-    if (n > 0) Dispatcher.backend(Device.CPU).write(t, data);
+    if (n > 0) Dispatcher.backend(Device.CPU).write("fromArray", t, data);
     return t;
   }
 

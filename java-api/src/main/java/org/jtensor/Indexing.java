@@ -27,38 +27,40 @@ final class Indexing {
   }
 
   static TensorImpl get(TensorImpl t, Index[] idx) {
-    try (Plan p = plan("index", t, idx)) {
+    try (Plan p = plan("get", t, idx)) {
       if (p.dims.isEmpty()) {
         p.view.retain();
         return p.view;
       }
-      Gathered g = offsets("index", p);
+      Gathered g = offsets("get", p);
       TensorImpl out = DataOps.empty(g.shape, t.dtype(), t.device());
-      if (g.offsets.length > 0) {
-        p.view.checkInBounds("index");
-        Dispatcher.backend(t.device()).gather(out, p.view, g.offsets);
+      try {
+        if (g.offsets.length > 0) Dispatcher.backend(t.device()).gather("get", out, p.view, g.offsets);
+        return out;
+      } catch (RuntimeException e) {
+        out.release();
+        throw e;
       }
-      return out;
     }
   }
 
   static void set(TensorImpl t, Index[] idx, TensorImpl value) {
-    try (Plan p = plan("index_put_", t, idx)) {
+    try (Plan p = plan("set", t, idx)) {
       if (p.dims.isEmpty()) {
-        DataOps.copyInto("index_put_", p.view, value);
+        DataOps.copyInto("set", p.view, value);
         return;
       }
-      Gathered g = offsets("index_put_", p);
-      long[] shape = Shapes.broadcastShapes("index_put_", g.shape, value.sizes());
+      DataOps.checkWritable("set", p.view);
+      Gathered g = offsets("set", p);
+      long[] shape = Shapes.broadcastShapes("set", g.shape, value.sizes());
       if (!Arrays.equals(shape, g.shape)) {
-        throw new IllegalArgumentException("index_put_(): shape mismatch: value tensor of shape " + Shapes.str(value.sizes())
+        throw new IllegalArgumentException("set(): shape mismatch: value tensor of shape " + Shapes.str(value.sizes())
             + " cannot be broadcast to indexing result of shape " + Shapes.str(g.shape));
       }
       TensorImpl src = DataOps.empty(g.shape, t.dtype(), t.device());
       try {
-        DataOps.copyInto("index_put_", src, value);
-        p.view.checkInBounds("index_put_");
-        if (g.offsets.length > 0) Dispatcher.backend(t.device()).scatter(p.view, g.offsets, src);
+        DataOps.copyInto("set", src, value);
+        if (g.offsets.length > 0) Dispatcher.backend(t.device()).scatter("set", p.view, g.offsets, src);
         t.bumpVersion();
       } finally {
         src.release();
@@ -77,8 +79,8 @@ final class Indexing {
 
   private static TensorImpl scalarTensor(DType dtype, double v, boolean integral, long lv) {
     TensorImpl s = DataOps.empty(new long[0], dtype, Device.CPU);
-    if (integral) DataOps.fill("index_put_", s, lv);
-    else DataOps.fill("index_put_", s, v);
+    if (integral) DataOps.fill("set", s, lv);
+    else DataOps.fill("set", s, v);
     return s;
   }
 
@@ -130,7 +132,7 @@ final class Indexing {
 
   private static int addTensorIndex(String op, Plan p, int d, Tensor index) {
     if (!isMask(index)) {
-      if (!index.dtype().isIntegral(false)) {
+      if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
         throw new IllegalArgumentException(op + "(): tensors used as indices must be long, int, byte or bool tensors, got "
             + index.dtype());
       }

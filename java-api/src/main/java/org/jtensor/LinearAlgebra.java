@@ -57,25 +57,24 @@ final class LinearAlgebra {
 
   /** c (already shaped batch + [m, n]) = alpha * a @ b + beta * c. */
   static void gemm(String op, TensorImpl a, TensorImpl b, TensorImpl c, long[] batch, long m, long n, long k, double alpha, double beta) {
-    TensorImpl ac = blasReady(a, a.dim() == 1), bc = blasReady(b, false);
+    TensorImpl ac = null, bc = null;  // each a new reference: a itself, or a copy BLAS can read
     try {
-      ac.checkInBounds(op);
-      bc.checkInBounds(op);
-      c.checkInBounds(op);
+      ac = blasReady(a, a.dim() == 1);
+      bc = blasReady(b, false);
       int ad = ac.dim(), bd = bc.dim(), cd = c.dim();
       long aRow = ad == 1 ? 0 : ac.strides()[ad - 2], aCol = ac.strides()[ad - 1];
       long bRow = bd == 1 ? bc.strides()[0] : bc.strides()[bd - 2], bCol = bd == 1 ? 0 : bc.strides()[bd - 1];
       GemmCall call = new GemmCall(ac, aRow, aCol, bc, bRow, bCol, c, c.strides()[cd - 2], c.strides()[cd - 1], m, n, k,
           batch, batchStrides(ac, batch), batchStrides(bc, batch), Arrays.copyOf(c.strides(), batch.length), alpha, beta);
-      if (m > 0 && n > 0) Dispatcher.backend(c.device()).gemm(call);
+      if (m > 0 && n > 0) Dispatcher.backend(c.device()).gemm(op, call);
       c.bumpVersion();
     } finally {
-      if (ac != a) ac.release();
-      if (bc != b) bc.release();
+      if (ac != null) ac.release();
+      if (bc != null) bc.release();
     }
   }
 
-  /** BLAS needs a unit stride in one of the two matrix dims; anything else is copied once. */
+  /** BLAS needs a unit stride in one of the two matrix dims; anything else is copied once. Returns a new reference. */
   private static TensorImpl blasReady(TensorImpl t, boolean vector) {
     int d = t.dim();
     boolean ok = t.isContiguous() || d < 2 || t.strides()[d - 1] == 1 || t.strides()[d - 2] == 1;

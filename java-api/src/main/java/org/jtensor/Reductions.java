@@ -59,8 +59,7 @@ final class Reductions {
     long[] shape = outputShape(t, reduced, keepdim);
     TensorImpl out = DataOps.empty(shape, outDtype, t.device());
     try {
-      t.checkInBounds(op);
-      Dispatcher.backend(t.device()).reduce(kernel, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
+      Dispatcher.backend(t.device()).reduce(op, kernel, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
       return out;
     } catch (RuntimeException e) {
       out.release();
@@ -79,10 +78,9 @@ final class Reductions {
     TensorImpl idx = DataOps.empty(shape, DType.INT64, t.device());
     TensorImpl values = withValues ? DataOps.empty(shape, t.dtype(), t.device()) : null;
     try {
-      t.checkInBounds(op);
       long[] st = new long[t.dim()];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
-      Dispatcher.backend(t.device()).reduce(kernel, idx, values, t, st, reduced, 1.0);
+      Dispatcher.backend(t.device()).reduce(op, kernel, idx, values, t, st, reduced, 1.0);
       return new TensorImpl[] {idx, values};
     } catch (RuntimeException e) {
       idx.release();

@@ -22,18 +22,18 @@ final class SplitOps {
   }
 
   static List<TensorImpl> splitWithSizes(TensorImpl t, long[] sizes, long dim) {
-    requireDims("split_with_sizes", t);
-    int d = Shapes.wrapDim("split_with_sizes", dim, t.dim());
+    requireDims("split", t);
+    int d = Shapes.wrapDim("split", dim, t.dim());
     long sum = 0;
     for (long s : sizes) {
       if (s < 0) {
-        throw new IllegalArgumentException("split_with_sizes(): split_with_sizes expects split_sizes have only "
+        throw new IllegalArgumentException("split(): split expects split_sizes have only "
             + "non-negative entries, but got split_sizes=" + Shapes.str(sizes));
       }
       sum += s;
     }
     if (sum != t.sizes()[d]) {
-      throw new IllegalArgumentException("split_with_sizes(): split_with_sizes expects split_sizes to sum exactly to "
+      throw new IllegalArgumentException("split(): split expects split_sizes to sum exactly to "
           + t.sizes()[d] + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
     }
     return narrowAll(t, d, sizes);
@@ -61,9 +61,9 @@ final class SplitOps {
 
   /** tensor_split into n parts: the first (size % n) parts are one larger. */
   static List<TensorImpl> tensorSplit(TensorImpl t, long sections, long dim) {
-    requireDims("tensor_split", t);
-    if (sections <= 0) throw new IllegalArgumentException("tensor_split(): number of sections must be larger than 0, got " + sections);
-    int d = Shapes.wrapDim("tensor_split", dim, t.dim());
+    requireDims("tensorSplit", t);
+    if (sections <= 0) throw new IllegalArgumentException("tensorSplit(): number of sections must be larger than 0, got " + sections);
+    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
     long size = t.sizes()[d];
     long[] sizes = new long[(int) sections];
     for (int i = 0; i < sections; i++) sizes[i] = size / sections + (i < size % sections ? 1 : 0);
@@ -72,8 +72,8 @@ final class SplitOps {
 
   /** tensor_split at indices: piece i is [indices[i-1], indices[i]), clamped as slicing is. */
   static List<TensorImpl> tensorSplitAt(TensorImpl t, long[] indices, long dim) {
-    requireDims("tensor_split", t);
-    int d = Shapes.wrapDim("tensor_split", dim, t.dim());
+    requireDims("tensorSplit", t);
+    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
     List<TensorImpl> out = new ArrayList<>();
     long start = 0;
     for (long idx : indices) {

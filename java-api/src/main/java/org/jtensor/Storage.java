@@ -52,7 +52,7 @@ public final class Storage implements AutoCloseable {
     if (!d.device().equals(s.device())) {
       throw new IllegalArgumentException("copy_(): storages on " + d.device() + " and " + s.device());
     }
-    Dispatcher.backend(d.device()).copyBytes(d, s, d.nbytes());
+    Dispatcher.backend(d.device()).copyBytes("copy_", d, s, d.nbytes());
     return this;
   }
 

@@ -85,9 +85,9 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   /** An uninitialized tensor with explicit strides (torch.empty_strided). */
   public static Tensor emptyStrided(long[] shape, long[] stride, DType dtype, Device device) {
     if (shape.length != stride.length) {
-      throw new IllegalArgumentException("empty_strided(): mismatch in length of strides and shape");
+      throw new IllegalArgumentException("emptyStrided(): mismatch in length of strides and shape");
     }
-    for (long s : stride) if (s < 0) throw new IllegalArgumentException("empty_strided(): negative stride " + s);
+    for (long s : stride) if (s < 0) throw new IllegalArgumentException("emptyStrided(): negative stride " + s);
     return wrap(DataOps.emptyStrided(shape, stride, dtype, device));
   }
 
@@ -129,7 +129,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   }
 
   public static Tensor emptyLike(Tensor t) {
-    TensorImpl s = t.impl("empty_like");
+    TensorImpl s = t.impl("emptyLike");
     return wrap(DataOps.emptyLike(s, s.dtype(), s.device()));
   }
 
@@ -176,35 +176,41 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** A float32 tensor of the given shape (1-D when no shape is given) holding data. */
   public static Tensor fromArray(float[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.FLOAT32));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.FLOAT32));
   }
 
   public static Tensor fromArray(double[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.FLOAT64));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.FLOAT64));
   }
 
   public static Tensor fromArray(long[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT64));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT64));
   }
 
   public static Tensor fromArray(int[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT32));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT32));
   }
 
   public static Tensor fromArray(short[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT16));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT16));
   }
 
   public static Tensor fromArray(byte[] data, long... shape) {
-    return wrap(Factories.fromArray(data, data.length, shapeOr1d(shape, data.length), DType.INT8));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT8));
   }
 
   public static Tensor fromArray(boolean[] data, long... shape) {
-    return wrap(Factories.fromBooleans(data, shapeOr1d(shape, data.length)));
+    return wrap(Factories.fromBooleans(data, shapeOr1d(shape, nonNull(data).length)));
   }
 
   private static long[] shapeOr1d(long[] shape, int length) {
+    if (shape == null) throw new IllegalArgumentException("fromArray(): argument 'shape' must not be null");
     return shape.length == 0 ? new long[] {length} : shape;
+  }
+
+  private static <A> A nonNull(A data) {
+    if (data == null) throw new IllegalArgumentException("fromArray(): argument 'data' must not be null");
+    return data;
   }
 
   /** A 0-dim tensor: a double is float32 (PyTorch's default dtype), as torch.tensor(2.5). */
@@ -340,19 +346,19 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   // ---------------------------------------------------------------- type promotion
 
   public DType resultType(Tensor other) {
-    return TypePromotion.start().tensor(impl("result_type")).tensor(other.impl("result_type")).result();
+    return TypePromotion.start().tensor(impl("resultType")).tensor(other.impl("resultType")).result();
   }
 
   public DType resultType(long scalar) {
-    return TypePromotion.start().tensor(impl("result_type")).scalarLong().result();
+    return TypePromotion.start().tensor(impl("resultType")).scalarLong().result();
   }
 
   public DType resultType(double scalar) {
-    return TypePromotion.start().tensor(impl("result_type")).scalarDouble().result();
+    return TypePromotion.start().tensor(impl("resultType")).scalarDouble().result();
   }
 
   public DType resultType(boolean scalar) {
-    return TypePromotion.start().tensor(impl("result_type")).scalarBoolean().result();
+    return TypePromotion.start().tensor(impl("resultType")).scalarBoolean().result();
   }
 
   // ---------------------------------------------------------------- views
@@ -510,12 +516,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   }
 
   public Tensor asStrided(long[] size, long[] stride) {
-    TensorImpl t = impl("as_strided");
+    TensorImpl t = impl("asStrided");
     return wrap(ViewOps.asStrided(t, size, stride, t.storageOffset()));
   }
 
   public Tensor asStrided(long[] size, long[] stride, long storageOffset) {
-    return wrap(ViewOps.asStrided(impl("as_strided"), size, stride, storageOffset));
+    return wrap(ViewOps.asStrided(impl("asStrided"), size, stride, storageOffset));
   }
 
   public List<Tensor> split(long splitSize, int dim) {
@@ -536,12 +542,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** Splits into `sections` parts as equal as possible, the first ones larger. */
   public List<Tensor> tensorSplit(int sections, int dim) {
-    return wrapAll(SplitOps.tensorSplit(impl("tensor_split"), sections, dim));
+    return wrapAll(SplitOps.tensorSplit(impl("tensorSplit"), sections, dim));
   }
 
   /** Splits before each of the given indices along dim. */
   public List<Tensor> tensorSplit(long[] indices, int dim) {
-    return wrapAll(SplitOps.tensorSplitAt(impl("tensor_split"), indices, dim));
+    return wrapAll(SplitOps.tensorSplitAt(impl("tensorSplit"), indices, dim));
   }
 
   private static List<Tensor> wrapAll(List<TensorImpl> impls) {
@@ -577,12 +583,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** x[idx...] = value, broadcasting value and converting its dtype. */
   public Tensor set(Index[] idx, Tensor value) {
-    Indexing.set(impl("index_put_"), idx, value.impl("index_put_"));
+    Indexing.set(impl("set"), idx, value.impl("set"));
     return this;
   }
 
   public Tensor set(Index[] idx, Number value) {
-    TensorImpl t = impl("index_put_");
+    TensorImpl t = impl("set");
     if (value instanceof Double || value instanceof Float) Indexing.fill(t, idx, value.doubleValue(), false, 0);
     else Indexing.fill(t, idx, 0, true, value.longValue());
     return this;
@@ -666,12 +672,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
   public static Tensor where(Tensor condition, Tensor a, Tensor b) {
-    return wrap(ElementwiseOps.run("where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+    return wrap(ElementwiseOps.run("where", "where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
         Operand.of(a.impl("where")), Operand.of(b.impl("where"))));
   }
 
   public static Tensor where(Tensor condition, Tensor a, double b) {
-    return wrap(ElementwiseOps.run("where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+    return wrap(ElementwiseOps.run("where", "where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
         Operand.of(a.impl("where")), Operand.of(b)));
   }
 
@@ -690,12 +696,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   /** The one element's value (item()); int64 values beyond 2^53 need {@link #itemLong()}. */
   public double item() {
     TensorImpl t = checkOne("item");
-    return Dispatcher.backend(t.device()).loadDouble(t, 0);
+    return Dispatcher.backend(t.device()).loadDouble("item", t, 0);
   }
 
   public long itemLong() {
-    TensorImpl t = checkOne("item");
-    return Dispatcher.backend(t.device()).loadLong(t, 0);
+    TensorImpl t = checkOne("itemLong");
+    return Dispatcher.backend(t.device()).loadLong("itemLong", t, 0);
   }
 
   private TensorImpl checkOne(String op) {
@@ -703,31 +709,30 @@ public final class Tensor extends TensorOps implements AutoCloseable {
     if (t.numel() != 1) {
       throw new IllegalArgumentException(op + "(): a Tensor with " + t.numel() + " elements cannot be converted to Scalar");
     }
-    t.checkInBounds(op);
     return t;
   }
 
   /** The element at a logical index, through offset + Σ index·stride. */
   public double getDouble(long... index) {
     TensorImpl t = impl("getDouble");
-    return Dispatcher.backend(t.device()).loadDouble(t, DataOps.elementOffset("getDouble", t, index));
+    return Dispatcher.backend(t.device()).loadDouble("getDouble", t, DataOps.elementOffset("getDouble", t, index));
   }
 
   public long getLong(long... index) {
     TensorImpl t = impl("getLong");
-    return Dispatcher.backend(t.device()).loadLong(t, DataOps.elementOffset("getLong", t, index));
+    return Dispatcher.backend(t.device()).loadLong("getLong", t, DataOps.elementOffset("getLong", t, index));
   }
 
   public Tensor setDouble(double value, long... index) {
     TensorImpl t = impl("setDouble");
-    Dispatcher.backend(t.device()).store(t, DataOps.elementOffset("setDouble", t, index), value);
+    Dispatcher.backend(t.device()).store("setDouble", t, DataOps.elementOffset("setDouble", t, index), value);
     t.bumpVersion();
     return this;
   }
 
   public Tensor setLong(long value, long... index) {
     TensorImpl t = impl("setLong");
-    Dispatcher.backend(t.device()).store(t, DataOps.elementOffset("setLong", t, index), value);
+    Dispatcher.backend(t.device()).store("setLong", t, DataOps.elementOffset("setLong", t, index), value);
     t.bumpVersion();
     return this;
   }

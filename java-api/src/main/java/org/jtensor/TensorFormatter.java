@@ -80,7 +80,7 @@ final class TensorFormatter {
     boolean any = false;
     List<Double> vals = new ArrayList<>();
     for (long off : offsets) {
-      double v = backend.loadDouble(t, off);
+      double v = backend.loadDouble("toString", t, off);
       if (Double.isFinite(v) && v != 0) {
         any = true;
         vals.add(v);
@@ -155,7 +155,7 @@ final class TensorFormatter {
     if (!floating) {
       s = raw(off);
     } else {
-      double v = backend.loadDouble(t, off);
+      double v = backend.loadDouble("toString", t, off);
       if (sciMode && Double.isFinite(v)) s = sci(v);
       else if (intMode) s = Double.isFinite(v) ? fixed(v, 0) + "." : nonFinite(v);
       else s = Double.isFinite(v) ? fixed(v, PRECISION) : nonFinite(v);
@@ -164,8 +164,8 @@ final class TensorFormatter {
   }
 
   private String raw(long off) {
-    if (t.dtype() == DType.BOOL) return backend.loadLong(t, off) != 0 ? "True" : "False";
-    return Long.toString(backend.loadLong(t, off));
+    if (t.dtype() == DType.BOOL) return backend.loadLong("toString", t, off) != 0 ? "True" : "False";
+    return Long.toString(backend.loadLong("toString", t, off));
   }
 
   private static String nonFinite(double v) {

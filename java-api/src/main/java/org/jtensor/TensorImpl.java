@@ -145,14 +145,19 @@ public final class TensorImpl extends RefCounted {
     VERSION.getAndAdd(versionOwner, 1);
   }
 
-  /** Address of element 0 (storage data + offset), for kernels. */
+  /** Address of element 0 (storage data + offset); kernels get theirs through the dispatcher's holds. */
   public long dataAddress() {
     return storage.data() + storageOffset * dtype.itemSize();
   }
 
+  /** The storage bytes that (sizes, strides) of this dtype reach from offset: one past the last element, 0 if empty. */
+  public long bytesNeeded(String op, long[] sizes, long[] strides, long offset) {
+    return Shapes.storageBytesNeeded(op, sizes, strides, offset, dtype.itemSize());
+  }
+
   /**
    * Checks that every element lies inside the storage, which a resize_ or set_ may have shrunk.
-   * Every kernel call goes through this before native code touches the bytes.
+   * For errors before any work; the kernel's own check is the one that guards the bytes.
    */
   public void checkInBounds(String op) {
     if (contiguous && storageOffset + numel <= storage.nbytes() / dtype.itemSize()) return;  // the common case

@@ -4,7 +4,7 @@ package org.jtensor;
 abstract class TensorIndexing extends TensorLinalg {
   /** The entries of self along dim at the positions in index (a 1-D integer tensor). */
   public Tensor indexSelect(int dim, Tensor index) {
-    return Tensor.wrap(IndexOps.indexSelect(impl("index_select"), dim, index.impl("index_select")));
+    return Tensor.wrap(IndexOps.indexSelect(impl("indexSelect"), dim, index.impl("indexSelect")));
   }
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (and likewise for other dims). */
@@ -14,21 +14,21 @@ abstract class TensorIndexing extends TensorLinalg {
 
   /** A copy of self with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); the last write wins. */
   public Tensor scatter(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter(impl("scatter"), dim, index.impl("scatter"), src.impl("scatter"), false, false));
+    return Tensor.wrap(IndexOps.scatter("scatter", impl("scatter"), dim, index.impl("scatter"), src.impl("scatter"), false, false));
   }
 
   public Tensor scatter_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter(impl("scatter_"), dim, index.impl("scatter_"), src.impl("scatter_"), false, true).release();
+    IndexOps.scatter("scatter_", impl("scatter_"), dim, index.impl("scatter_"), src.impl("scatter_"), false, true).release();
     return self();
   }
 
   /** Like scatter, but every src value adds into its slot. */
   public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter(impl("scatter_add"), dim, index.impl("scatter_add"), src.impl("scatter_add"), true, false));
+    return Tensor.wrap(IndexOps.scatter("scatterAdd", impl("scatterAdd"), dim, index.impl("scatterAdd"), src.impl("scatterAdd"), true, false));
   }
 
   public Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter(impl("scatter_add_"), dim, index.impl("scatter_add_"), src.impl("scatter_add_"), true, true).release();
+    IndexOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, index.impl("scatterAdd_"), src.impl("scatterAdd_"), true, true).release();
     return self();
   }
 
@@ -38,19 +38,20 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   public Tensor indexAdd_(int dim, Tensor index, Tensor source, double alpha) {
-    IndexOps.indexAdd(impl("index_add_"), dim, index.impl("index_add_"), source.impl("index_add_"), alpha);
+    IndexOps.indexAdd(impl("indexAdd_"), dim, index.impl("indexAdd_"), source.impl("indexAdd_"), alpha);
     return self();
   }
 
   /** value where mask (broadcast to self) is true, self elsewhere. */
   public Tensor maskedFill(Tensor mask, double value) {
-    TensorImpl t = impl("masked_fill");
-    checkMask("masked_fill", mask);
+    TensorImpl t = impl("maskedFill");
+    checkMask("maskedFill", mask);
+    Operand fill = fillValue("maskedFill", t.dtype(), value);
     TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
     try {
-      DataOps.copyInto("masked_fill", out, t);
-      ElementwiseOps.run("where", OpKind.WHERE, out, new double[0], Operand.of(mask.impl("masked_fill")),
-          fillValue(t.dtype(), value), Operand.of(out));
+      DataOps.copyInto("maskedFill", out, t);
+      ElementwiseOps.run("maskedFill", "where", OpKind.WHERE, out, new double[0], Operand.of(mask.impl("maskedFill")),
+          fill, Operand.of(out));
       return Tensor.wrap(out);
     } catch (RuntimeException e) {
       out.release();
@@ -59,15 +60,16 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   public Tensor maskedFill_(Tensor mask, double value) {
-    TensorImpl t = impl("masked_fill_");
-    checkMask("masked_fill_", mask);
-    ElementwiseOps.run("where", OpKind.WHERE, t, new double[0], Operand.of(mask.impl("masked_fill_")),
-        fillValue(t.dtype(), value), Operand.of(t));
+    TensorImpl t = impl("maskedFill_");
+    checkMask("maskedFill_", mask);
+    ElementwiseOps.run("maskedFill_", "where", OpKind.WHERE, t, new double[0], Operand.of(mask.impl("maskedFill_")),
+        fillValue("maskedFill_", t.dtype(), value), Operand.of(t));
     return self();
   }
 
-  /** The fill value as the scalar kind that keeps self's dtype. */
-  private static Operand fillValue(DType dtype, double value) {
+  /** The fill value as the scalar kind that keeps self's dtype; it must fit that dtype. */
+  private static Operand fillValue(String op, DType dtype, double value) {
+    dtype.checkFits(op, value);
     if (dtype == DType.BOOL) return Operand.of(value != 0);
     return dtype.isFloatingPoint() ? Operand.of(value) : Operand.of((long) value);
   }
@@ -80,8 +82,8 @@ abstract class TensorIndexing extends TensorLinalg {
 
   /** The elements where mask (broadcast with self) is true, as a 1-D tensor. */
   public Tensor maskedSelect(Tensor mask) {
-    checkMask("masked_select", mask);
-    long[] shape = Shapes.broadcastShapes("masked_select", impl("masked_select").sizes(), mask.shape());
+    checkMask("maskedSelect", mask);
+    long[] shape = Shapes.broadcastShapes("maskedSelect", impl("maskedSelect").sizes(), mask.shape());
     try (Tensor x = self().expand(shape); Tensor m = mask.expand(shape)) {
       return x.get(Index.of(m));
     }
@@ -97,7 +99,7 @@ abstract class TensorIndexing extends TensorLinalg {
     int count = 0;
     for (boolean x : nz) if (x) count++;
     int n = t.dim();
-    long[] coords = new long[count * n];
+    long[] coords = new long[DataOps.checkedArrayLength("nonzero", (long) count * n)];
     long[] strides = Shapes.contiguousStrides(t.sizes());
     for (int e = 0, j = 0; e < nz.length; e++) {
       if (!nz[e]) continue;
@@ -122,8 +124,7 @@ abstract class TensorIndexing extends TensorLinalg {
     DType out = t.dtype().isFloatingPoint() ? t.dtype() : DType.INT64;
     TensorImpl r = DataOps.emptyLike(t, out, t.device());
     try {
-      t.checkInBounds(op);
-      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(prod, d, r, t);
+      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(op, prod, d, r, t);
       else if (t.dim() == 0) DataOps.copyInto(op, r, t);
       return Tensor.wrap(r);
     } catch (RuntimeException e) {

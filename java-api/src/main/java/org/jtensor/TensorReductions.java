@@ -129,9 +129,14 @@ abstract class TensorReductions {
     TensorImpl t = impl("logsumexp");
     try (TensorScope s = TensorScope.open()) {
       Tensor xf = t.dtype().isFloatingPoint() ? x : x.to(DType.DEFAULT_FLOAT);
-      Tensor m = xf.amax(dims, true);
-      Tensor mSafe = Tensor.where(m.abs().eq(Double.POSITIVE_INFINITY), m.mul(0L), m);  // an infinite max shifts by 0
-      Tensor r = xf.sub(mSafe).exp().sum(dims, true).log().add(mSafe);
+      Tensor r;
+      if (t.numel() == 0) {  // nothing to shift: the sum of no exp is 0, its log -inf
+        r = xf.exp().sum(dims, true).log();
+      } else {
+        Tensor m = xf.amax(dims, true);
+        Tensor mSafe = m.maskedFill(m.abs().eq(Double.POSITIVE_INFINITY), 0.0);  // an infinite max shifts by 0
+        r = xf.sub(mSafe).exp().sum(dims, true).log().add(mSafe);
+      }
       return s.keep(keepdim ? r : r.squeeze(Reductions.dimsOrAll(t, dims)).contiguous());
     }
   }
@@ -140,6 +145,8 @@ abstract class TensorReductions {
     Tensor x = self();
     TensorImpl t = impl("softmax");
     requireFloat("softmax", t);
+    Shapes.wrapDim("softmax", dim, t.dim());
+    if (t.numel() == 0) return Tensor.wrap(DataOps.emptyLike(t, t.dtype(), t.device()));
     try (TensorScope s = TensorScope.open()) {
       Tensor e = x.sub(x.amax(dim, true)).exp();
       return s.keep(e.div(e.sum(dim, true)));
@@ -148,8 +155,10 @@ abstract class TensorReductions {
   /** log_softmax along dim: (x - max) - log(sum(exp(x - max))). */
   public Tensor logSoftmax(int dim) {
     Tensor x = self();
-    TensorImpl t = impl("log_softmax");
-    requireFloat("log_softmax", t);
+    TensorImpl t = impl("logSoftmax");
+    requireFloat("logSoftmax", t);
+    Shapes.wrapDim("logSoftmax", dim, t.dim());
+    if (t.numel() == 0) return Tensor.wrap(DataOps.emptyLike(t, t.dtype(), t.device()));
     try (TensorScope s = TensorScope.open()) {
       Tensor shifted = x.sub(x.amax(dim, true));
       return s.keep(shifted.sub(shifted.exp().sum(dim, true).log()));

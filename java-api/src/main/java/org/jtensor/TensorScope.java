@@ -17,11 +17,13 @@ public final class TensorScope implements AutoCloseable {
   private static final AtomicInteger OPEN = new AtomicInteger();
 
   private final ArrayDeque<TensorScope> stack;
+  private final Thread owner;  // a scope's lists are its thread's alone: no other thread may touch them
   private final List<Tensor> owned = new ArrayList<>();
   private boolean closed;
 
   private TensorScope(ArrayDeque<TensorScope> stack) {
     this.stack = stack;
+    this.owner = Thread.currentThread();
   }
 
   public static TensorScope open() {
@@ -42,6 +44,7 @@ public final class TensorScope implements AutoCloseable {
 
   /** Keeps t alive past this scope and returns it; it then belongs to the enclosing scope, if any. */
   public Tensor keep(Tensor t) {
+    requireOwner("keep");
     if (closed) throw new IllegalStateException("keep(): the scope is already closed");
     if (!removeOwned(t)) {
       throw new IllegalArgumentException("keep(): the tensor was not created in this scope");
@@ -53,6 +56,7 @@ public final class TensorScope implements AutoCloseable {
 
   /** Keeps every tensor in the list (e.g. the result of split). */
   public List<Tensor> keepAll(List<Tensor> ts) {
+    requireOwner("keepAll");
     for (Tensor t : ts) keep(t);
     return ts;
   }
@@ -64,6 +68,7 @@ public final class TensorScope implements AutoCloseable {
 
   @Override
   public void close() {
+    requireOwner("close");
     if (closed) return;
     if (stack.peek() != this) {
       throw new IllegalStateException("TensorScope.close(): scopes must be closed innermost first (use try-with-resources)");
@@ -81,6 +86,13 @@ public final class TensorScope implements AutoCloseable {
     }
     owned.clear();
     if (first != null) throw first;
+  }
+
+  private void requireOwner(String op) {
+    if (Thread.currentThread() != owner) {
+      throw new IllegalStateException("TensorScope." + op + "(): the scope belongs to thread '" + owner.getName()
+          + "'; only the thread that opened a scope may use or close it");
+    }
   }
 
   private TensorScope parent() {

@@ -37,7 +37,7 @@ final class TypePromotion {
 
   DType result() {
     DType r = combine(dimResult, combine(zeroResult, wrappedResult));
-    if (r == null) throw new IllegalArgumentException("result_type(): no operands");
+    if (r == null) throw new IllegalArgumentException("resultType(): no operands");
     return r;
   }
 

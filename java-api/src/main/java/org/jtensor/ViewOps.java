@@ -181,9 +181,21 @@ final class ViewOps {
     if (end < start) end = start;
     else if (end >= size) end = size;
     long[] sz = t.sizes().clone(), st = t.strides().clone();
-    sz[d] = (end - start + step - 1) / step;
-    st[d] = Shapes.multiply("slice", st[d], step);
+    sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow, whatever the step
+    st[d] = steppedStride("slice", st[d], step, sz[d]);
     return t.view(sz, st, t.storageOffset() + start * t.strides()[d]);
+  }
+
+  /**
+   * stride * step, the stride of a dim walked every step elements. With at most one element left
+   * that stride never addresses anything, so a product past 64 bits (a step near Long.MAX_VALUE)
+   * saturates instead of failing, where PyTorch's own product would overflow.
+   */
+  private static long steppedStride(String op, long stride, long step, long newSize) {
+    long hi = Math.multiplyHigh(stride, step), lo = stride * step;
+    if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return lo;
+    if (newSize > 1) throw new IllegalArgumentException(op + "(): stride " + stride + " times step " + step + " overflows 64 bits");
+    return Long.MAX_VALUE;
   }
 
   static TensorImpl unsqueeze(TensorImpl t, long dim) {
@@ -205,8 +217,11 @@ final class ViewOps {
     if (dims == null) {
       for (int d = 0; d < n; d++) drop[d] = t.sizes()[d] == 1;
     } else {
+      boolean[] seen = new boolean[Math.max(n, 1)];
       for (int dim : dims) {
         int d = Shapes.wrapDim("squeeze", dim, n);
+        if (seen[d]) throw new IllegalArgumentException("squeeze(): dim " + d + " appears multiple times in the list of dims");
+        seen[d] = true;
         if (n > 0) drop[d] = t.sizes()[d] == 1;
       }
     }
@@ -273,7 +288,7 @@ final class ViewOps {
     if (n == 0) return t.view(new long[] {size}, new long[] {1}, t.storageOffset());
     long[] sz = Arrays.copyOf(t.sizes(), n + 1), st = Arrays.copyOf(t.strides(), n + 1);
     sz[d] = (dimSize - size) / step + 1;
-    st[d] = Shapes.multiply("unfold", t.strides()[d], step);
+    st[d] = steppedStride("unfold", t.strides()[d], step, sz[d]);
     sz[n] = size;
     st[n] = t.strides()[d];
     Shapes.checkDims("unfold", n + 1);
@@ -300,7 +315,7 @@ final class ViewOps {
   }
 
   static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
-    checkStridedGeometry("as_strided", size, stride, offset, t.dtype().itemSize(), t.storage().nbytes());
+    checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), t.storage().nbytes());
     return t.view(size.clone(), stride.clone(), offset);
   }
 

@@ -118,6 +118,7 @@ class LifetimeTest {
   }
 
   @Test
+  @ExpectsLeakReports
   void aLeakFromAThreadThatEndedIsStillFreedAndReported() throws Exception {
     long before = allocated();
     AtomicInteger reports = new AtomicInteger();

@@ -17,12 +17,15 @@ public interface Backend {
   /** what describes the owner for leak reports; its toString() runs only if one is made. */
   StorageImpl allocate(long nbytes, Object what);
 
+  // Every method below that touches bytes takes op, the name the user called, for its errors: the
+  // Backend holds what it touches for the kernel's duration and checks every address it uses.
+
   /** dst = src converted to dst's dtype; src has dst's shape (stride 0 where broadcast). */
-  void copy(TensorImpl dst, TensorImpl src);
+  void copy(String op, TensorImpl dst, TensorImpl src);
 
-  void fill(TensorImpl dst, double value);
+  void fill(String op, TensorImpl dst, double value);
 
-  void fill(TensorImpl dst, long value);
+  void fill(String op, TensorImpl dst, long value);
 
   /** dst (contiguous, 1-D) = start + i * step, in int64 arithmetic. */
   void arange(TensorImpl dst, long start, long step);
@@ -33,25 +36,28 @@ public interface Backend {
   void linspace(TensorImpl dst, double start, double end);
 
   /** One element, elementOffset counted in elements from the tensor's data address. */
-  double loadDouble(TensorImpl t, long elementOffset);
+  double loadDouble(String op, TensorImpl t, long elementOffset);
 
-  long loadLong(TensorImpl t, long elementOffset);
+  long loadLong(String op, TensorImpl t, long elementOffset);
 
-  void store(TensorImpl t, long elementOffset, double value);
+  void store(String op, TensorImpl t, long elementOffset, double value);
 
-  void store(TensorImpl t, long elementOffset, long value);
+  void store(String op, TensorImpl t, long elementOffset, long value);
 
   /** Copies a contiguous tensor's bytes into a Java primitive array of the same element size. */
-  void read(TensorImpl contiguous, Object array);
+  void read(String op, TensorImpl contiguous, Object array);
 
   /** Copies a Java primitive array's bytes into a contiguous tensor of the same element size. */
-  void write(TensorImpl contiguous, Object array);
+  void write(String op, TensorImpl contiguous, Object array);
 
   /** dst (contiguous) [i] = src[offsets[i]], offsets in elements from src's data address; same dtype. */
-  void gather(TensorImpl dst, TensorImpl src, long[] offsets);
+  void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets);
 
   /** dst[offsets[i]] = src (contiguous) [i]; same dtype; the last of repeated offsets wins. */
-  void scatter(TensorImpl dst, long[] offsets, TensorImpl src);
+  void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src);
+
+  /** dst[offsets[i]] += src (contiguous, dst's dtype) [i]; repeated offsets all add. */
+  void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src);
 
   /** Whether an elementwise kernel exists for op on inputs of dtype. */
   boolean hasElementwise(String op, DType dtype);
@@ -64,17 +70,15 @@ public interface Backend {
    * dims flagged in reduced. outStrides are out's strides laid over in's dims (0 on reduced dims);
    * values (arg reductions only, may be null) shares them. Floating sums are scaled by scale.
    */
-  void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale);
+  void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced,
+              double scale);
 
   /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
-  void gemm(GemmCall call);
-
-  /** dst[offsets[i]] += src (contiguous, dst's dtype) [i]; repeated offsets all add. */
-  void accumulate(TensorImpl dst, long[] offsets, TensorImpl src);
+  void gemm(String op, GemmCall call);
 
   /** out = cumsum (or cumprod) of in along dim; out is int64 for integer and bool input. */
-  void scan(boolean prod, int dim, TensorImpl out, TensorImpl in);
+  void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in);
 
-  /** Copies raw bytes between two storages' addresses (Storage.copy_). */
-  void copyBytes(StorageImpl dst, StorageImpl src, long nbytes);
+  /** Copies raw bytes between two storages (Storage.copy_). */
+  void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes);
 }

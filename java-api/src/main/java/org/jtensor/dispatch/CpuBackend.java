@@ -6,7 +6,6 @@ import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
 import org.jtensor.memory.Memory;
 import org.jtensor.memory.StorageImpl;
-import org.jtensor.memory.TensorOutOfMemoryException;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend implements Backend {
@@ -21,111 +20,183 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public void copy(TensorImpl dst, TensorImpl src) {
-    int n = dst.dim();
+  public void copy(String op, TensorImpl dst, TensorImpl src) {
+    long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
+    int n = sizes.length;
     long[] plan = new long[5 + 3 * n];
-    plan[0] = n;
-    plan[1] = dst.dataAddress();
-    plan[2] = dst.dtype().code();
-    plan[3] = src.dataAddress();
-    plan[4] = src.dtype().code();
-    System.arraycopy(dst.sizes(), 0, plan, 5, n);
-    System.arraycopy(dst.strides(), 0, plan, 5 + n, n);
-    System.arraycopy(src.strides(), 0, plan, 5 + 2 * n, n);
-    JtNative.jt_copy(plan);
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      plan[0] = n;
+      plan[1] = held.address(dst, sizes, dstStrides);
+      plan[2] = dst.dtype().code();
+      plan[3] = held.address(src, sizes, srcStrides);
+      plan[4] = src.dtype().code();
+      System.arraycopy(sizes, 0, plan, 5, n);
+      System.arraycopy(dstStrides, 0, plan, 5 + n, n);
+      System.arraycopy(srcStrides, 0, plan, 5 + 2 * n, n);
+      JtNative.jt_copy(plan);
+    }
   }
 
   @Override
-  public void fill(TensorImpl dst, double value) {
-    fill(dst, false, Double.doubleToRawLongBits(value));
+  public void fill(String op, TensorImpl dst, double value) {
+    fill(op, dst, false, Double.doubleToRawLongBits(value));
   }
 
   @Override
-  public void fill(TensorImpl dst, long value) {
-    fill(dst, true, value);
+  public void fill(String op, TensorImpl dst, long value) {
+    fill(op, dst, true, value);
   }
 
-  private static void fill(TensorImpl dst, boolean integral, long bits) {
-    int n = dst.dim();
+  private static void fill(String op, TensorImpl dst, boolean integral, long bits) {
+    long[] sizes = dst.sizes(), strides = dst.strides();
+    int n = sizes.length;
     long[] plan = new long[5 + 2 * n];
-    plan[0] = n;
-    plan[1] = dst.dataAddress();
-    plan[2] = dst.dtype().code();
-    plan[3] = integral ? 1 : 0;
-    plan[4] = bits;
-    System.arraycopy(dst.sizes(), 0, plan, 5, n);
-    System.arraycopy(dst.strides(), 0, plan, 5 + n, n);
-    JtNative.jt_fill(plan);
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      plan[0] = n;
+      plan[1] = held.address(dst, sizes, strides);
+      plan[2] = dst.dtype().code();
+      plan[3] = integral ? 1 : 0;
+      plan[4] = bits;
+      System.arraycopy(sizes, 0, plan, 5, n);
+      System.arraycopy(strides, 0, plan, 5 + n, n);
+      JtNative.jt_fill(plan);
+    }
   }
 
   @Override
   public void arange(TensorImpl dst, long start, long step) {
-    JtNative.jt_arange(dst.dataAddress(), dst.dtype().code(), dst.numel(), 1, start, step);
+    try (HeldOperands held = new HeldOperands("arange", 1)) {
+      JtNative.jt_arange(flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step);
+    }
   }
 
   @Override
   public void arange(TensorImpl dst, double start, double step) {
-    JtNative.jt_arange(dst.dataAddress(), dst.dtype().code(), dst.numel(), 0,
-        Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step));
+    try (HeldOperands held = new HeldOperands("arange", 1)) {
+      JtNative.jt_arange(flat(held, dst), dst.dtype().code(), dst.numel(), 0,
+          Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step));
+    }
   }
 
   @Override
   public void linspace(TensorImpl dst, double start, double end) {
-    JtNative.jt_linspace(dst.dataAddress(), dst.dtype().code(), dst.numel(), start, end);
+    try (HeldOperands held = new HeldOperands("linspace", 1)) {
+      JtNative.jt_linspace(flat(held, dst), dst.dtype().code(), dst.numel(), start, end);
+    }
+  }
+
+  /** The address of a tensor the kernel walks as numel contiguous elements. */
+  private static long flat(HeldOperands held, TensorImpl t) {
+    return held.address(t, new long[] {t.numel()}, UNIT);
+  }
+
+  private static final long[] UNIT = {1};
+
+  @Override
+  public double loadDouble(String op, TensorImpl t, long elementOffset) {
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      return JtNative.jt_load_f64(held.elementAddress(t, elementOffset), t.dtype().code());
+    }
   }
 
   @Override
-  public double loadDouble(TensorImpl t, long elementOffset) {
-    return JtNative.jt_load_f64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code());
+  public long loadLong(String op, TensorImpl t, long elementOffset) {
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      return JtNative.jt_load_i64(held.elementAddress(t, elementOffset), t.dtype().code());
+    }
   }
 
   @Override
-  public long loadLong(TensorImpl t, long elementOffset) {
-    return JtNative.jt_load_i64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code());
+  public void store(String op, TensorImpl t, long elementOffset, double value) {
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      JtNative.jt_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+    }
   }
 
   @Override
-  public void store(TensorImpl t, long elementOffset, double value) {
-    JtNative.jt_store_f64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code(), value);
+  public void store(String op, TensorImpl t, long elementOffset, long value) {
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      JtNative.jt_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+    }
   }
 
   @Override
-  public void store(TensorImpl t, long elementOffset, long value) {
-    JtNative.jt_store_i64(t.dataAddress() + elementOffset * t.dtype().itemSize(), t.dtype().code(), value);
+  public void read(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      long addr = flat(held, t);
+      if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) JtNative.jt_read_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) JtNative.jt_read_bytes(addr, (short[]) array, n);
+      else JtNative.jt_read_bytes(addr, (byte[]) array, n);
+    }
   }
 
   @Override
-  public void read(TensorImpl t, Object array) {
-    long addr = t.dataAddress(), n = t.numel() * t.dtype().itemSize();
-    if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
-    else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
-    else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
-    else if (array instanceof int[]) JtNative.jt_read_bytes(addr, (int[]) array, n);
-    else if (array instanceof short[]) JtNative.jt_read_bytes(addr, (short[]) array, n);
-    else if (array instanceof byte[]) JtNative.jt_read_bytes(addr, (byte[]) array, n);
-    else throw new IllegalArgumentException("read(): unsupported array type " + array.getClass());
+  public void write(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op, 1)) {
+      long addr = flat(held, t);
+      if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) JtNative.jt_write_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) JtNative.jt_write_bytes(addr, (short[]) array, n);
+      else JtNative.jt_write_bytes(addr, (byte[]) array, n);
+    }
+  }
+
+  /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
+  private static void checkArray(String op, Object array, long nbytes) {
+    int elem = array instanceof double[] || array instanceof long[] ? 8
+        : array instanceof float[] || array instanceof int[] ? 4
+        : array instanceof short[] ? 2 : array instanceof byte[] ? 1 : 0;
+    if (elem == 0) throw new IllegalArgumentException(op + "(): unsupported array type " + array.getClass().getName());
+    long have = (long) java.lang.reflect.Array.getLength(array) * elem;
+    if (have != nbytes) {
+      throw new IllegalArgumentException(op + "(): the array holds " + have + " bytes, the tensor " + nbytes);
+    }
   }
 
   @Override
-  public void write(TensorImpl t, Object array) {
-    long addr = t.dataAddress(), n = t.numel() * t.dtype().itemSize();
-    if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
-    else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
-    else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
-    else if (array instanceof int[]) JtNative.jt_write_bytes(addr, (int[]) array, n);
-    else if (array instanceof short[]) JtNative.jt_write_bytes(addr, (short[]) array, n);
-    else if (array instanceof byte[]) JtNative.jt_write_bytes(addr, (byte[]) array, n);
-    else throw new IllegalArgumentException("write(): unsupported array type " + array.getClass());
+  public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {
+    long[] range = new long[2];
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      long d = held.address(dst, new long[] {offsets.length}, UNIT);
+      long s = held.addressWithin(src, range);
+      checkIndex(op, JtNative.jt_index_gather(d, s, src.dtype().itemSize(), offsets, offsets.length, range[0], range[1]));
+    }
   }
 
   @Override
-  public void gather(TensorImpl dst, TensorImpl src, long[] offsets) {
-    JtNative.jt_index_gather(dst.dataAddress(), src.dataAddress(), src.dtype().itemSize(), offsets, offsets.length);
+  public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
+    long[] range = new long[2];
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      long s = held.address(src, new long[] {offsets.length}, UNIT);
+      long d = held.addressWithin(dst, range);
+      checkIndex(op, JtNative.jt_index_scatter(d, dst.dtype().itemSize(), offsets, s, offsets.length, range[0], range[1]));
+    }
   }
 
   @Override
-  public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {
-    JtNative.jt_index_scatter(dst.dataAddress(), dst.dtype().itemSize(), offsets, src.dataAddress(), offsets.length);
+  public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
+    long[] range = new long[2];
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      long s = held.address(src, new long[] {offsets.length}, UNIT);
+      long d = held.addressWithin(dst, range);
+      checkIndex(op, JtNative.jt_index_accumulate(d, dst.dtype().code(), offsets, s, offsets.length, range[0], range[1]));
+    }
+  }
+
+  /** The index kernels refuse an offset outside the storage: Java's checks should have caught it first. */
+  private static void checkIndex(String op, int status) {
+    if (status != 0) {
+      throw new IllegalStateException(op + "(): an index reached outside the tensor's storage (refused natively)");
+    }
   }
 
   @Override
@@ -141,93 +212,124 @@ final class CpuBackend implements Backend {
     plan[1] = p.dtype.code();
     plan[2] = nops;
     plan[3] = ndim;
-    int w = 4;
-    for (int k = 0; k < nops; k++) plan[w++] = p.tensors[k] == null ? 0 : p.tensors[k].dataAddress();
-    System.arraycopy(p.shape, 0, plan, w, ndim);
-    w += ndim;
-    for (int k = 0; k < nops; k++, w += ndim) {
-      if (p.tensors[k] != null) System.arraycopy(p.strides[k], 0, plan, w, ndim);
+    try (HeldOperands held = new HeldOperands(p.name, nops)) {
+      int w = 4;
+      plan[w++] = p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
+                                : held.address(p.tensors[0], p.shape, p.strides[0]);
+      for (int k = 1; k < nops; k++) {
+        TensorImpl t = p.tensors[k];
+        plan[w++] = t == null ? 0 : held.address(t, p.shape, p.strides[k]);
+      }
+      System.arraycopy(p.shape, 0, plan, w, ndim);
+      w += ndim;
+      for (int k = 0; k < nops; k++, w += ndim) {
+        if (p.tensors[k] != null) System.arraycopy(p.strides[k], 0, plan, w, ndim);
+      }
+      double[] prm = p.params;
+      for (int k = 0; k < prm.length; k++) {  // each as a double and as an exact long; unused ones stay 0
+        plan[w + k] = Double.doubleToRawLongBits(prm[k]);
+        plan[w + 4 + k] = (long) prm[k];
+      }
+      w += 8;
+      System.arraycopy(p.scalarBits, 0, plan, w, nops);
+      check(JtNative.jt_elementwise(plan), p.name, p.dtype);
     }
-    double[] prm = p.params;
-    for (int k = 0; k < prm.length; k++) {  // each as a double and as an exact long; unused ones stay 0
-      plan[w + k] = Double.doubleToRawLongBits(prm[k]);
-      plan[w + 4 + k] = (long) prm[k];
-    }
-    w += 8;
-    System.arraycopy(p.scalarBits, 0, plan, w, nops);
-    check(JtNative.jt_elementwise(plan), p.op, p.dtype);
   }
 
   @Override
-  public void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {
-    int n = in.dim();
+  public void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
+                     boolean[] reduced, double scale) {
+    long[] sizes = in.sizes(), inStrides = in.strides();
+    int n = sizes.length;
     long[] plan = new long[7 + 4 * n];
-    plan[0] = op;
-    plan[1] = in.dtype().code();
-    plan[2] = n;
-    plan[3] = out.dataAddress();
-    plan[4] = in.dataAddress();
-    plan[5] = values == null ? 0 : values.dataAddress();
-    plan[6] = Double.doubleToRawLongBits(scale);
-    System.arraycopy(in.sizes(), 0, plan, 7, n);
-    System.arraycopy(outStrides, 0, plan, 7 + n, n);
-    System.arraycopy(in.strides(), 0, plan, 7 + 2 * n, n);
-    for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
-    check(JtNative.jt_reduce(plan), "reduction " + op, in.dtype());
+    try (HeldOperands held = new HeldOperands(op, 3)) {
+      plan[0] = kernel;
+      plan[1] = in.dtype().code();
+      plan[2] = n;
+      long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
+      for (int d = 0; d < n; d++) if (reduced[d]) outSizes[d] = 1;
+      plan[3] = held.address(out, outSizes, outStrides);
+      plan[4] = held.address(in, sizes, inStrides);
+      plan[5] = values == null ? 0 : held.address(values, outSizes, outStrides);
+      plan[6] = Double.doubleToRawLongBits(scale);
+      System.arraycopy(sizes, 0, plan, 7, n);
+      System.arraycopy(outStrides, 0, plan, 7 + n, n);
+      System.arraycopy(inStrides, 0, plan, 7 + 2 * n, n);
+      for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
+      check(JtNative.jt_reduce(plan), op, in.dtype());
+    }
   }
 
   @Override
-  public void gemm(GemmCall g) {
+  public void gemm(String op, GemmCall g) {
     Blas.available();  // registers OpenBLAS on first use
     int bn = g.batchSizes.length;
     long[] plan = new long[16 + 4 * bn];
-    plan[0] = g.a.dtype().code();
-    plan[1] = g.m;
-    plan[2] = g.n;
-    plan[3] = g.k;
-    plan[4] = g.a.dataAddress();
-    plan[5] = g.b.dataAddress();
-    plan[6] = g.c.dataAddress();
-    plan[7] = g.aRow;
-    plan[8] = g.aCol;
-    plan[9] = g.bRow;
-    plan[10] = g.bCol;
-    plan[11] = g.cRow;
-    plan[12] = g.cCol;
-    plan[13] = Double.doubleToRawLongBits(g.alpha);
-    plan[14] = Double.doubleToRawLongBits(g.beta);
-    plan[15] = bn;
-    System.arraycopy(g.batchSizes, 0, plan, 16, bn);
-    System.arraycopy(g.aBatch, 0, plan, 16 + bn, bn);
-    System.arraycopy(g.bBatch, 0, plan, 16 + 2 * bn, bn);
-    System.arraycopy(g.cBatch, 0, plan, 16 + 3 * bn, bn);
-    check(JtNative.jt_gemm(plan), "matmul", g.a.dtype());
+    try (HeldOperands held = new HeldOperands(op, 3)) {
+      plan[0] = g.a.dtype().code();
+      plan[1] = g.m;
+      plan[2] = g.n;
+      plan[3] = g.k;
+      plan[4] = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
+      plan[5] = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
+      plan[6] = held.address(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      plan[7] = g.aRow;
+      plan[8] = g.aCol;
+      plan[9] = g.bRow;
+      plan[10] = g.bCol;
+      plan[11] = g.cRow;
+      plan[12] = g.cCol;
+      plan[13] = Double.doubleToRawLongBits(g.alpha);
+      plan[14] = Double.doubleToRawLongBits(g.beta);
+      plan[15] = bn;
+      System.arraycopy(g.batchSizes, 0, plan, 16, bn);
+      System.arraycopy(g.aBatch, 0, plan, 16 + bn, bn);
+      System.arraycopy(g.bBatch, 0, plan, 16 + 2 * bn, bn);
+      System.arraycopy(g.cBatch, 0, plan, 16 + 3 * bn, bn);
+      check(JtNative.jt_gemm(plan), op, g.a.dtype());
+    }
+  }
+
+  /** The batch sizes followed by one matrix's rows and columns: the geometry the GEMM walks. */
+  private static long[] matrixSizes(GemmCall g, long rows, long cols) {
+    long[] s = java.util.Arrays.copyOf(g.batchSizes, g.batchSizes.length + 2);
+    s[s.length - 2] = rows;
+    s[s.length - 1] = cols;
+    return s;
+  }
+
+  private static long[] matrixStrides(long[] batch, long row, long col) {
+    long[] s = java.util.Arrays.copyOf(batch, batch.length + 2);
+    s[s.length - 2] = row;
+    s[s.length - 1] = col;
+    return s;
   }
 
   @Override
-  public void accumulate(TensorImpl dst, long[] offsets, TensorImpl src) {
-    JtNative.jt_index_accumulate(dst.dataAddress(), dst.dtype().code(), offsets, src.dataAddress(), offsets.length);
-  }
-
-  @Override
-  public void scan(boolean prod, int dim, TensorImpl out, TensorImpl in) {
-    int n = in.dim();
+  public void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in) {
+    long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
+    int n = sizes.length;
     long[] plan = new long[6 + 3 * n];
-    plan[0] = prod ? 1 : 0;
-    plan[1] = in.dtype().code();
-    plan[2] = n;
-    plan[3] = dim;
-    plan[4] = out.dataAddress();
-    plan[5] = in.dataAddress();
-    System.arraycopy(in.sizes(), 0, plan, 6, n);
-    System.arraycopy(out.strides(), 0, plan, 6 + n, n);
-    System.arraycopy(in.strides(), 0, plan, 6 + 2 * n, n);
-    check(JtNative.jt_scan(plan), prod ? "cumprod" : "cumsum", in.dtype());
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      plan[0] = prod ? 1 : 0;
+      plan[1] = in.dtype().code();
+      plan[2] = n;
+      plan[3] = dim;
+      plan[4] = held.address(out, sizes, outStrides);
+      plan[5] = held.address(in, sizes, inStrides);
+      System.arraycopy(sizes, 0, plan, 6, n);
+      System.arraycopy(outStrides, 0, plan, 6 + n, n);
+      System.arraycopy(inStrides, 0, plan, 6 + 2 * n, n);
+      check(JtNative.jt_scan(plan), op, in.dtype());
+    }
   }
 
   @Override
-  public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {
-    JtNative.jt_memcpy(dst.data(), src.data(), nbytes);
+  public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
+    try (HeldOperands held = new HeldOperands(op, 2)) {
+      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      JtNative.jt_memcpy(d, s, nbytes);
+    }
   }
 
   /** A kernel's status (jt.h): -1 no kernel, 1 scratch memory refused, 2 any other native failure. */
@@ -235,7 +337,7 @@ final class CpuBackend implements Backend {
     switch (status) {
       case 0: return;
       case -1: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw new TensorOutOfMemoryException("CPU", op, Memory.memoryStats(Device.CPU));
+      case 1: throw Memory.outOfMemory(Device.CPU, op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }
   }

@@ -9,6 +9,8 @@ import org.jtensor.TensorImpl;
  * scalar. Built by the library's TensorIterator; a Backend only executes it.
  */
 public final class ElementwisePlan {
+  /** The op as the user called it (floorDivide, add_), for errors; {@link #op} is the kernel's name. */
+  public final String name;
   public final String op;
   public final DType dtype;
   public final long[] shape;
@@ -17,9 +19,12 @@ public final class ElementwisePlan {
   public final long[] scalarBits;      // a scalar operand's value as the bytes of its dtype
   /** Up to 4 scalar arguments (alpha, slope, a bound...), shared with the caller: never modified. */
   public final double[] params;
+  /** The op allocated the output itself: no other thread can reach it yet, so it needs no hold. */
+  public boolean outputIsNew;
 
-  public ElementwisePlan(String op, DType dtype, long[] shape, int operands, double[] params) {
-    if (params.length > 4) throw new IllegalArgumentException(op + ": at most 4 scalar parameters, got " + params.length);
+  public ElementwisePlan(String name, String op, DType dtype, long[] shape, int operands, double[] params) {
+    if (params.length > 4) throw new IllegalArgumentException(name + "(): at most 4 scalar parameters, got " + params.length);
+    this.name = name;
     this.op = op;
     this.dtype = dtype;
     this.shape = shape;

@@ -17,22 +17,22 @@ final class MetaBackend implements Backend {
     return StorageImpl.allocate(nbytes, Device.META, what);
   }
 
-  @Override public void copy(TensorImpl dst, TensorImpl src) {}
-  @Override public void fill(TensorImpl dst, double value) {}
-  @Override public void fill(TensorImpl dst, long value) {}
+  @Override public void copy(String op, TensorImpl dst, TensorImpl src) {}
+  @Override public void fill(String op, TensorImpl dst, double value) {}
+  @Override public void fill(String op, TensorImpl dst, long value) {}
   @Override public void arange(TensorImpl dst, long start, long step) {}
   @Override public void arange(TensorImpl dst, double start, double step) {}
   @Override public void linspace(TensorImpl dst, double start, double end) {}
-  @Override public void store(TensorImpl t, long elementOffset, double value) {}
-  @Override public void store(TensorImpl t, long elementOffset, long value) {}
-  @Override public void gather(TensorImpl dst, TensorImpl src, long[] offsets) {}
-  @Override public void scatter(TensorImpl dst, long[] offsets, TensorImpl src) {}
+  @Override public void store(String op, TensorImpl t, long elementOffset, double value) {}
+  @Override public void store(String op, TensorImpl t, long elementOffset, long value) {}
+  @Override public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {}
+  @Override public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
   @Override public void elementwise(ElementwisePlan plan) {}
-  @Override public void reduce(int op, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
-  @Override public void gemm(GemmCall call) {}
-  @Override public void accumulate(TensorImpl dst, long[] offsets, TensorImpl src) {}
-  @Override public void scan(boolean prod, int dim, TensorImpl out, TensorImpl in) {}
-  @Override public void copyBytes(StorageImpl dst, StorageImpl src, long nbytes) {}
+  @Override public void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
+  @Override public void gemm(String op, GemmCall call) {}
+  @Override public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
+  @Override public void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in) {}
+  @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}
 
   /** META answers for every op the CPU has a kernel for: shapes and dtypes agree across devices. */
   @Override
@@ -41,22 +41,22 @@ final class MetaBackend implements Backend {
   }
 
   @Override
-  public double loadDouble(TensorImpl t, long elementOffset) {
-    throw noData("item/getDouble");
+  public double loadDouble(String op, TensorImpl t, long elementOffset) {
+    throw noData(op);
   }
 
   @Override
-  public long loadLong(TensorImpl t, long elementOffset) {
-    throw noData("item/getLong");
+  public long loadLong(String op, TensorImpl t, long elementOffset) {
+    throw noData(op);
   }
 
   @Override
-  public void read(TensorImpl contiguous, Object array) {
-    throw noData("to array");
+  public void read(String op, TensorImpl contiguous, Object array) {
+    throw noData(op);
   }
 
   @Override
-  public void write(TensorImpl contiguous, Object array) {}
+  public void write(String op, TensorImpl contiguous, Object array) {}
 
   private static UnsupportedOperationException noData(String op) {
     return new UnsupportedOperationException(op + "(): a meta tensor has no data to read");

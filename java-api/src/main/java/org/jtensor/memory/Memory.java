@@ -79,6 +79,27 @@ public final class Memory {
     JtNative.jt_cpu_set_memory_limit(bytes);
   }
 
+  /** The cap set by setMemoryLimit or JT_ALLOC_CONF's memory_limit_mb; 0 when none is set. */
+  public static long memoryLimit(Device device) {
+    if (device.isMeta()) return 0;
+    requireCpu(device, "memoryLimit");
+    return JtNative.jt_cpu_memory_limit();
+  }
+
+  /** The exception for a request of nbytes the device's allocator refused, with its stats and limit. */
+  public static TensorOutOfMemoryException outOfMemory(Device device, long nbytes) {
+    return new TensorOutOfMemoryException(deviceName(device), nbytes, memoryLimit(device), memoryStats(device));
+  }
+
+  /** The exception for a kernel of op whose scratch memory was refused. */
+  public static TensorOutOfMemoryException outOfMemory(Device device, String op) {
+    return new TensorOutOfMemoryException(deviceName(device), op, memoryLimit(device), memoryStats(device));
+  }
+
+  private static String deviceName(Device device) {
+    return device.toString().toUpperCase(java.util.Locale.ROOT);
+  }
+
   /** Every segment and block the allocator holds, by address (torch.cuda.memory_snapshot). */
   public static List<Segment> memorySnapshot(Device device) {
     if (device.isMeta()) return List.of();

@@ -17,6 +17,8 @@ final class NativeMemory {
   private static final long DATA_OFFSET = JtNative.jt_storage_data_offset();
 
   static {
+    String confError = JtNative.jt_alloc_conf_error();
+    if (confError != null && !confError.isEmpty()) throw new IllegalArgumentException(confError);
     long h = JtNative.jt_storage_new(64);
     try {
       if (h == 0 || UNSAFE.getLong(h + DATA_OFFSET) != JtNative.jt_storage_data(h)) {

@@ -54,7 +54,7 @@ public final class StorageImpl extends RefCounted {
         return new StorageImpl(device, 0, nbytes, what);
       case CPU:
         long h = NativeMemory.allocate(nbytes);
-        if (h == 0) throw new TensorOutOfMemoryException("CPU", nbytes, Memory.memoryStats(Device.CPU));
+        if (h == 0) throw Memory.outOfMemory(device, nbytes);
         return new StorageImpl(device, h, nbytes, what);
       default:
         throw new UnsupportedOperationException("storage allocation has no " + device + " backend in this build");
@@ -79,18 +79,27 @@ public final class StorageImpl extends RefCounted {
     return handle == 0 ? 0 : NativeMemory.nativeRefCount(handle);
   }
 
-  /** Grows or shrinks the storage in place, keeping its first min(old, new) bytes. */
+  /**
+   * Grows or shrinks the storage in place, keeping its first min(old, new) bytes. Exclusive: it
+   * refuses while a kernel on another thread holds the storage, and no kernel starts meanwhile.
+   */
   public synchronized void resize(long newBytes) {
     if (newBytes < 0) throw new IllegalArgumentException("resize_(): size must be >= 0, got " + newBytes);
-    if (isReleased()) throw new IllegalStateException("resize_(): " + describe() + " was already released");
-    if (handle != 0) {
-      if (!NativeMemory.resize(handle, newBytes)) {
-        throw new TensorOutOfMemoryException(device.toString().toUpperCase(java.util.Locale.ROOT), newBytes,
-            Memory.memoryStats(device));
-      }
-      data = NativeMemory.data(handle);
+    if (!tryExclusive()) {
+      throw new IllegalStateException("resize_(): " + describe()
+          + (isReleased() ? " was already released" : " is in use by an op running on another thread"));
     }
-    nbytes = newBytes;
+    try {
+      if (handle != 0) {
+        if (!NativeMemory.resize(handle, newBytes)) {
+          throw Memory.outOfMemory(device, newBytes);
+        }
+        data = NativeMemory.data(handle);
+      }
+      nbytes = newBytes;
+    } finally {
+      endExclusive();
+    }
   }
 
   @Override

@@ -8,20 +8,24 @@ public final class TensorOutOfMemoryException extends RuntimeException {
   private final transient Map<String, Long> stats;
   private final long requestedBytes;
 
-  public TensorOutOfMemoryException(String device, long requestedBytes, Map<String, Long> stats) {
-    this(device, "tried to allocate " + Memory.formatBytes(requestedBytes), requestedBytes, stats);
+  /** limitBytes: the allocator's memory limit, 0 when none is set. */
+  public TensorOutOfMemoryException(String device, long requestedBytes, long limitBytes, Map<String, Long> stats) {
+    this(device, "tried to allocate " + Memory.formatBytes(requestedBytes), requestedBytes, limitBytes, stats);
   }
 
   /** A kernel's own scratch memory was refused (its size is the kernel's business). */
-  public TensorOutOfMemoryException(String device, String op, Map<String, Long> stats) {
-    this(device, op + " could not get its scratch memory", 0, stats);
+  public TensorOutOfMemoryException(String device, String op, long limitBytes, Map<String, Long> stats) {
+    this(device, op + "() could not get its scratch memory", 0, limitBytes, stats);
   }
 
-  private TensorOutOfMemoryException(String device, String what, long requestedBytes, Map<String, Long> stats) {
-    super(String.format("%s out of memory: %s; %s allocated, %s reserved by jtensor "
-            + "(limit set by Memory.setMemoryLimit or JT_ALLOC_CONF=memory_limit_mb)",
+  private TensorOutOfMemoryException(String device, String what, long requestedBytes, long limitBytes,
+                                     Map<String, Long> stats) {
+    super(String.format("%s out of memory: %s; %s allocated, %s reserved by jtensor%s",
         device, what, Memory.formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
-        Memory.formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L))));
+        Memory.formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L)),
+        limitBytes > 0 ? " of its limit of " + Memory.formatBytes(limitBytes)
+            + " (set by Memory.setMemoryLimit or JT_ALLOC_CONF=memory_limit_mb)"
+                       : "; the system refused the memory"));
     this.stats = stats;
     this.requestedBytes = requestedBytes;
   }

@@ -1,0 +1,108 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.TensorImpl;
+import org.jtensor.memory.StorageImpl;
+
+/**
+ * The storages one kernel call touches, held until it returns, and the addresses it may use.
+ *
+ * <p>Note [Operands held for the kernel] Checking that a handle is open is not enough: another
+ * thread may close it (or re-point it with set_, or resize its storage) between the check and
+ * the kernel. So the kernel's storages are held (see RefCounted) before any address is taken,
+ * and every address is checked against the storage actually held, with the exact geometry the
+ * kernel will walk. A kernel then never touches bytes that are freed or outside its storage,
+ * whatever other threads do; the worst a race can give is IllegalStateException.
+ */
+final class HeldOperands implements AutoCloseable {
+  private final String op;
+  private final StorageImpl[] held;
+  private int count;
+
+  /** op names the call in errors, as the user called it; capacity bounds the storages held. */
+  HeldOperands(String op, int capacity) {
+    this.op = op;
+    this.held = new StorageImpl[capacity];
+  }
+
+  /**
+   * Holds t's storage; returns the address of t's element 0 after checking that the elements
+   * (sizes, strides) from there, which the kernel will walk, lie inside the held storage.
+   */
+  long address(TensorImpl t, long[] sizes, long[] strides) {
+    StorageImpl s = t.storage();
+    hold(s);
+    return checkedAddress(t, s, sizes, strides);
+  }
+
+  /**
+   * address() for a tensor the op allocated itself and has not yet returned: no other thread
+   * can reach it, so it is checked but not held.
+   */
+  long addressOfNew(TensorImpl t, long[] sizes, long[] strides) {
+    return checkedAddress(t, t.storage(), sizes, strides);
+  }
+
+  private long checkedAddress(TensorImpl t, StorageImpl s, long[] sizes, long[] strides) {
+    long offset = t.storageOffset();
+    long need = sizes.length == 1 && strides[0] == 1  // a flat run: the common case, no loop
+        ? (sizes[0] == 0 ? 0 : (offset + sizes[0]) * t.dtype().itemSize())
+        : t.bytesNeeded(op, sizes, strides, offset);
+    if (need > s.nbytes()) {
+      throw new IllegalStateException(op + "(): tensor of size " + java.util.Arrays.toString(sizes) + " needs " + need
+          + " bytes but its storage now holds " + s.nbytes());
+    }
+    return s.data() + offset * t.dtype().itemSize();
+  }
+
+  /** address() for the tensor's own geometry. */
+  long address(TensorImpl t) {
+    return address(t, t.sizes(), t.strides());
+  }
+
+  /**
+   * Holds t's storage and returns the address of its element 0; range receives the element
+   * offsets from there that stay inside the storage, [range[0], range[1]), for a kernel that
+   * checks offsets it reads from data (gather, scatter).
+   */
+  long addressWithin(TensorImpl t, long[] range) {
+    StorageImpl s = t.storage();
+    long offset = t.storageOffset();
+    hold(s);
+    range[0] = -offset;
+    range[1] = s.nbytes() / t.dtype().itemSize() - offset;
+    return s.data() + offset * t.dtype().itemSize();
+  }
+
+  /** The address of one element of t, elementOffset elements from element 0, checked. */
+  long elementAddress(TensorImpl t, long elementOffset) {
+    long[] range = new long[2];
+    long base = addressWithin(t, range);
+    if (elementOffset < range[0] || elementOffset >= range[1]) {
+      throw new IllegalStateException(op + "(): element " + elementOffset + " lies outside the tensor's storage of "
+          + t.storage().nbytes() + " bytes (was it resized?)");
+    }
+    return base + elementOffset * t.dtype().itemSize();
+  }
+
+  /** Holds s and returns its data after checking that it has at least nbytes. */
+  long storageAddress(StorageImpl s, long nbytes) {
+    hold(s);
+    if (nbytes > s.nbytes()) {
+      throw new IllegalStateException(op + "(): needs " + nbytes + " bytes but the storage now holds " + s.nbytes());
+    }
+    return s.data();
+  }
+
+  private void hold(StorageImpl s) {
+    if (!s.hold()) {
+      throw new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
+    }
+    held[count++] = s;
+  }
+
+  @Override
+  public void close() {
+    for (int i = count - 1; i >= 0; i--) held[i].unhold();
+    count = 0;
+  }
+}
