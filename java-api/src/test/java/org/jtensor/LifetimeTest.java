@@ -99,6 +99,7 @@ class LifetimeTest {
   }
 
   @Test
+  @ExpectsLeakReports
   void leakedTensorIsFreedAndReported() throws InterruptedException {
     long before = allocated();
     AtomicInteger reports = new AtomicInteger();
@@ -205,9 +206,13 @@ class LifetimeTest {
       assertEquals(4L << 30, e.requestedBytes());
       assertTrue(e.stats().get("num_ooms") >= 1, e.getMessage());
       assertTrue(e.getMessage().contains("out of memory"), e.getMessage());
+      assertTrue(e.getMessage().contains("of its limit of "), "names the limit: " + e.getMessage());
     } finally {
       Memory.setMemoryLimit(Device.CPU, 0);
     }
+    var e = assertThrows(org.jtensor.memory.TensorOutOfMemoryException.class,
+        () -> Tensor.empty(new long[] {1L << 46}, DType.FLOAT32));  // 256 TiB, no limit set
+    assertTrue(e.getMessage().endsWith("the system refused the memory"), "no limit to blame: " + e.getMessage());
   }
 
   @Test

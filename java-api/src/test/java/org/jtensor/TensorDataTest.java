@@ -169,7 +169,9 @@ class TensorDataTest extends ScopedTest {
       Tensor view = Tensor.zeros(new long[] {1}, DType.UINT8);
       view.set_(b, 3, new long[] {2}, new long[] {1});
       assertArrayEquals(new long[] {7, 7}, view.toLongArray());
-      assertThrows(IllegalArgumentException.class, () -> a.copy_(Storage.allocate(8, Device.CPU)));
+      try (Storage small = Storage.allocate(8, Device.CPU)) {
+        assertThrows(IllegalArgumentException.class, () -> a.copy_(small));
+      }
     }
   }
 
