@@ -69,7 +69,7 @@ final class Indexing {
   }
 
   static void fill(TensorImpl t, Index[] idx, double v, boolean integral, long lv) {
-    TensorImpl value = scalarTensor(t.dtype(), v, integral, lv);
+    TensorImpl value = scalarTensor(t.dtype(), t.device(), v, integral, lv);
     try {
       set(t, idx, value);
     } finally {
@@ -77,8 +77,10 @@ final class Indexing {
     }
   }
 
-  private static TensorImpl scalarTensor(DType dtype, double v, boolean integral, long lv) {
-    TensorImpl s = DataOps.empty(new long[0], dtype, Device.CPU);
+  private static TensorImpl scalarTensor(DType dtype, Device device, double v, boolean integral, long lv) {
+    if (integral) dtype.checkFits("set", lv);
+    else dtype.checkFits("set", v);
+    TensorImpl s = DataOps.empty(new long[0], dtype, device);
     if (integral) DataOps.fill("set", s, lv);
     else DataOps.fill("set", s, v);
     return s;

@@ -24,7 +24,7 @@ final class CpuBackend implements Backend {
     long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
     int n = sizes.length;
     long[] plan = new long[5 + 3 * n];
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       plan[0] = n;
       plan[1] = held.address(dst, sizes, dstStrides);
       plan[2] = dst.dtype().code();
@@ -51,7 +51,7 @@ final class CpuBackend implements Backend {
     long[] sizes = dst.sizes(), strides = dst.strides();
     int n = sizes.length;
     long[] plan = new long[5 + 2 * n];
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       plan[0] = n;
       plan[1] = held.address(dst, sizes, strides);
       plan[2] = dst.dtype().code();
@@ -65,14 +65,14 @@ final class CpuBackend implements Backend {
 
   @Override
   public void arange(TensorImpl dst, long start, long step) {
-    try (HeldOperands held = new HeldOperands("arange", 1)) {
+    try (HeldOperands held = new HeldOperands("arange")) {
       JtNative.jt_arange(flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step);
     }
   }
 
   @Override
   public void arange(TensorImpl dst, double start, double step) {
-    try (HeldOperands held = new HeldOperands("arange", 1)) {
+    try (HeldOperands held = new HeldOperands("arange")) {
       JtNative.jt_arange(flat(held, dst), dst.dtype().code(), dst.numel(), 0,
           Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step));
     }
@@ -80,7 +80,7 @@ final class CpuBackend implements Backend {
 
   @Override
   public void linspace(TensorImpl dst, double start, double end) {
-    try (HeldOperands held = new HeldOperands("linspace", 1)) {
+    try (HeldOperands held = new HeldOperands("linspace")) {
       JtNative.jt_linspace(flat(held, dst), dst.dtype().code(), dst.numel(), start, end);
     }
   }
@@ -94,28 +94,28 @@ final class CpuBackend implements Backend {
 
   @Override
   public double loadDouble(String op, TensorImpl t, long elementOffset) {
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       return JtNative.jt_load_f64(held.elementAddress(t, elementOffset), t.dtype().code());
     }
   }
 
   @Override
   public long loadLong(String op, TensorImpl t, long elementOffset) {
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       return JtNative.jt_load_i64(held.elementAddress(t, elementOffset), t.dtype().code());
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       JtNative.jt_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       JtNative.jt_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
     }
   }
@@ -124,7 +124,7 @@ final class CpuBackend implements Backend {
   public void read(String op, TensorImpl t, Object array) {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long addr = flat(held, t);
       if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
@@ -139,7 +139,7 @@ final class CpuBackend implements Backend {
   public void write(String op, TensorImpl t, Object array) {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
-    try (HeldOperands held = new HeldOperands(op, 1)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long addr = flat(held, t);
       if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
@@ -165,7 +165,7 @@ final class CpuBackend implements Backend {
   @Override
   public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {
     long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long d = held.address(dst, new long[] {offsets.length}, UNIT);
       long s = held.addressWithin(src, range);
       checkIndex(op, JtNative.jt_index_gather(d, s, src.dtype().itemSize(), offsets, offsets.length, range[0], range[1]));
@@ -175,7 +175,7 @@ final class CpuBackend implements Backend {
   @Override
   public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
     long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long s = held.address(src, new long[] {offsets.length}, UNIT);
       long d = held.addressWithin(dst, range);
       checkIndex(op, JtNative.jt_index_scatter(d, dst.dtype().itemSize(), offsets, s, offsets.length, range[0], range[1]));
@@ -185,7 +185,7 @@ final class CpuBackend implements Backend {
   @Override
   public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
     long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long s = held.address(src, new long[] {offsets.length}, UNIT);
       long d = held.addressWithin(dst, range);
       checkIndex(op, JtNative.jt_index_accumulate(d, dst.dtype().code(), offsets, s, offsets.length, range[0], range[1]));
@@ -212,7 +212,7 @@ final class CpuBackend implements Backend {
     plan[1] = p.dtype.code();
     plan[2] = nops;
     plan[3] = ndim;
-    try (HeldOperands held = new HeldOperands(p.name, nops)) {
+    try (HeldOperands held = new HeldOperands(p.name)) {
       int w = 4;
       plan[w++] = p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
                                 : held.address(p.tensors[0], p.shape, p.strides[0]);
@@ -242,7 +242,7 @@ final class CpuBackend implements Backend {
     long[] sizes = in.sizes(), inStrides = in.strides();
     int n = sizes.length;
     long[] plan = new long[7 + 4 * n];
-    try (HeldOperands held = new HeldOperands(op, 3)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       plan[0] = kernel;
       plan[1] = in.dtype().code();
       plan[2] = n;
@@ -265,7 +265,7 @@ final class CpuBackend implements Backend {
     Blas.available();  // registers OpenBLAS on first use
     int bn = g.batchSizes.length;
     long[] plan = new long[16 + 4 * bn];
-    try (HeldOperands held = new HeldOperands(op, 3)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       plan[0] = g.a.dtype().code();
       plan[1] = g.m;
       plan[2] = g.n;
@@ -310,7 +310,7 @@ final class CpuBackend implements Backend {
     long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
     int n = sizes.length;
     long[] plan = new long[6 + 3 * n];
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       plan[0] = prod ? 1 : 0;
       plan[1] = in.dtype().code();
       plan[2] = n;
@@ -326,7 +326,7 @@ final class CpuBackend implements Backend {
 
   @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
-    try (HeldOperands held = new HeldOperands(op, 2)) {
+    try (HeldOperands held = new HeldOperands(op)) {
       long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
       JtNative.jt_memcpy(d, s, nbytes);
     }

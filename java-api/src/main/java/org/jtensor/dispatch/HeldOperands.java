@@ -15,13 +15,13 @@ import org.jtensor.memory.StorageImpl;
  */
 final class HeldOperands implements AutoCloseable {
   private final String op;
-  private final StorageImpl[] held;
-  private int count;
+  // Four slots, not an array: a kernel has at most four operands, and without an array the JIT
+  // can keep the whole object in registers (the small-op latency counts every allocation).
+  private StorageImpl h0, h1, h2, h3;
 
-  /** op names the call in errors, as the user called it; capacity bounds the storages held. */
-  HeldOperands(String op, int capacity) {
+  /** op names the call in errors, as the user called it. */
+  HeldOperands(String op) {
     this.op = op;
-    this.held = new StorageImpl[capacity];
   }
 
   /**
@@ -52,11 +52,6 @@ final class HeldOperands implements AutoCloseable {
           + " bytes but its storage now holds " + s.nbytes());
     }
     return s.data() + offset * t.dtype().itemSize();
-  }
-
-  /** address() for the tensor's own geometry. */
-  long address(TensorImpl t) {
-    return address(t, t.sizes(), t.strides());
   }
 
   /**
@@ -94,15 +89,22 @@ final class HeldOperands implements AutoCloseable {
   }
 
   private void hold(StorageImpl s) {
+    if (h3 != null) throw new IllegalStateException(op + "(): a kernel holds at most four storages");
     if (!s.hold()) {
       throw new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
     }
-    held[count++] = s;
+    if (h0 == null) h0 = s;
+    else if (h1 == null) h1 = s;
+    else if (h2 == null) h2 = s;
+    else h3 = s;
   }
 
   @Override
   public void close() {
-    for (int i = count - 1; i >= 0; i--) held[i].unhold();
-    count = 0;
+    if (h3 != null) h3.unhold();
+    if (h2 != null) h2.unhold();
+    if (h1 != null) h1.unhold();
+    if (h0 != null) h0.unhold();
+    h0 = h1 = h2 = h3 = null;
   }
 }
