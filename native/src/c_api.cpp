@@ -23,7 +23,8 @@ Scalar scalar_from_bits(int integral, int64_t bits) {
     s.d = (double)bits;
   } else {
     std::memcpy(&s.d, &bits, 8);
-    s.i = (int64_t)s.d;
+    // (int64_t) of NaN or of a double outside int64's range is undefined behaviour
+    s.i = s.d > -9.3e18 && s.d < 9.2e18 ? (int64_t)s.d : 0;
   }
   return s;
 }
@@ -103,6 +104,12 @@ int jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, i
 
 int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }
 int jt_ew_op_info(int op, int dtype) { return elementwise_op_info(op, dtype); }
+int jt_ew_op_count(void) { return elementwise_op_count(); }
+const char* jt_ew_op_name(int op) { return elementwise_op_name(op); }
+int jt_reduce_op_id(const char* name) { return reduce_op_id(name); }
+int jt_reduce_out_dtype(int op, int dtype) { return reduce_out_dtype(op, dtype); }
+int jt_scan_op_id(const char* name) { return scan_op_id(name); }
+int jt_scan_out_dtype(int op, int dtype) { return scan_out_dtype(op, dtype); }
 
 int jt_elementwise(const int64_t* plan) {
   EwPlan p;

@@ -76,6 +76,12 @@ struct BFloat16 {
   X(int32_t, Int32) X(int64_t, Int64) X(jt::Half, Float16) X(jt::BFloat16, BFloat16) \
   X(float, Float32) X(double, Float64)
 
+// The DType of a C++ element type: DTypeOf<float>::value == DType::Float32.
+template <typename T> struct DTypeOf;
+#define JT_DTYPE_OF(ctype, name) template <> struct DTypeOf<ctype> { static constexpr DType value = DType::name; };
+JT_FORALL_DTYPES(JT_DTYPE_OF)
+#undef JT_DTYPE_OF
+
 // float64 -> float16/bfloat16 must round once, not twice through float32: round to float32
 // with round-to-odd so the second rounding is exact (the classic double-rounding fix).
 inline JT_HOST_DEVICE float convert_double_to_float(double d) {

@@ -72,6 +72,14 @@ JT_API int jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, 
 // ---- elementwise ops (the functor table in jt/functors.h) ----
 JT_API int jt_ew_op_id(const char* name);   // -1 when unknown
 JT_API int jt_ew_op_info(int op, int dtype);  // 0: no kernel; else 1 | arity << 1 | (bool result) << 4
+JT_API int jt_ew_op_count(void);
+JT_API const char* jt_ew_op_name(int op);
+
+// ---- the reduction and scan tables, by name (Java checks its op registry against them at load) ----
+JT_API int jt_reduce_op_id(const char* name);       // -1 when unknown
+JT_API int jt_reduce_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1: no kernel
+JT_API int jt_scan_op_id(const char* name);
+JT_API int jt_scan_out_dtype(int op, int dtype);
 // plan = [op, dtype, nops, ndim, addr[nops], sizes[ndim], strides[nops][ndim], f[4] (double bits),
 //         i[4], slot[nops]]. Operand 0 is the output. An operand whose address is 0 is a scalar:
 // its value is in its slot (the dtype's bytes, little-endian) and its strides are 0.
@@ -81,7 +89,7 @@ JT_API int jt_elementwise(const int64_t* plan);
 // ---- reductions ----
 // plan = [op, in_dtype, ndim, out_addr, in_addr, values_addr (0: none), scale (double bits),
 //         sizes[ndim], out_strides[ndim], in_strides[ndim], reduced[ndim]].
-// op: 0 sum, 1 prod, 2 amax, 3 amin, 4 any, 5 all, 6 argmax, 7 argmin. Returns 0 or -1.
+// op: an id from jt_reduce_op_id. Returns 0 or -1.
 JT_API int jt_reduce(const int64_t* plan);
 
 // ---- matrix multiply ----

@@ -164,6 +164,10 @@ int elementwise_op_id(const char* name) {
   return -1;
 }
 
+int elementwise_op_count() { return kNumOps; }
+
+const char* elementwise_op_name(int op) { return op >= 0 && op < kNumOps ? kOps[op].name : nullptr; }
+
 int elementwise_op_info(int op, int dtype) {
   if (op < 0 || op >= kNumOps || dtype < 0 || dtype >= kNumDTypes) return -1;
   const OpEntry& e = kOps[op];

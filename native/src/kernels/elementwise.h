@@ -21,6 +21,8 @@ struct EwPlan {
 };
 
 int elementwise_op_id(const char* name);  // -1 when unknown
+int elementwise_op_count();
+const char* elementwise_op_name(int op);  // nullptr when out of range
 // 0: no kernel for this dtype; else bit 0 set, arity in bits 1-2, bit 4 when the result is bool.
 int elementwise_op_info(int op, int dtype);
 int elementwise_run(const EwPlan& p);  // 0, or -1 when (op, dtype) has no kernel

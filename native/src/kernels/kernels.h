@@ -50,6 +50,10 @@ bool index_scatter(void* dst, int elem_size, const int64_t* offsets, const void*
 bool index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n, int64_t lo, int64_t hi);
 
 // cumsum (prod false) or cumprod along dim; out has in's shape and int64 dtype for integer input.
+// Java finds the two by name: scan_op_id("cumprod") is 1, which is the plan's prod flag.
+inline constexpr const char* kScanNames[2] = {"cumsum", "cumprod"};
+int scan_op_id(const char* name);        // -1 when unknown
+int scan_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1 when it has none
 struct ScanPlan {
   bool prod;
   DType dtype;

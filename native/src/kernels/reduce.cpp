@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -260,12 +261,32 @@ void arg_reduce(const RedPlan& p) {
   });
 }
 
+// The accumulator and output types of each reduction of T: the kernels below and reduce_out_dtype
+// read them from here, so what Java is told is what the kernels write.
+template <typename T>
+struct RedTypes {
+  using A = opmath_t<T>;
+  static constexpr bool integral = std::is_integral<T>::value;
+  using SumAcc = typename std::conditional<integral, int64_t, A>::type;  // integers and bool sum in int64
+  using SumOut = typename std::conditional<integral, int64_t, T>::type;
+};
+
+template <typename T>
+int out_dtype_typed(int op) {
+  switch (op) {
+    case kReduceSum: case kReduceProd: return (int)DTypeOf<typename RedTypes<T>::SumOut>::value;
+    case kReduceAmax: case kReduceAmin: return (int)DTypeOf<T>::value;
+    case kReduceAny: case kReduceAll: return (int)DType::Bool;
+    case kReduceArgmax: case kReduceArgmin: return (int)DType::Int64;
+  }
+  return -1;
+}
+
 template <typename T>
 int dispatch_float_or_int(const RedPlan& p) {
-  using A = opmath_t<T>;
-  constexpr bool integral = std::is_integral<T>::value;
-  using SumAcc = typename std::conditional<integral, int64_t, A>::type;
-  using SumOut = typename std::conditional<integral, int64_t, T>::type;
+  using A = typename RedTypes<T>::A;
+  using SumAcc = typename RedTypes<T>::SumAcc;
+  using SumOut = typename RedTypes<T>::SumOut;
   switch (p.op) {
     case kReduceSum: reduce_typed<SumOp<SumAcc>, T, SumOut, SumAcc>(p); return 0;
     case kReduceProd: reduce_typed<ProdOp<SumAcc>, T, SumOut, SumAcc>(p); return 0;
@@ -280,6 +301,21 @@ int dispatch_float_or_int(const RedPlan& p) {
 }
 
 }  // namespace
+
+int reduce_op_id(const char* name) {
+  for (int i = 0; i < kNumReduceOps; ++i)
+    if (std::strcmp(kReduceNames[i], name) == 0) return i;
+  return -1;
+}
+
+int reduce_out_dtype(int op, int dtype) {
+  switch (dtype) {
+#define JT_CASE(ctype, name) case (int)DType::name: return out_dtype_typed<ctype>(op);
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return -1;
+}
 
 int reduce_run(const RedPlan& p) {
   switch (p.dtype) {

@@ -7,7 +7,10 @@
 
 namespace jt {
 
-enum ReduceOp { kReduceSum = 0, kReduceProd = 1, kReduceAmax = 2, kReduceAmin = 3, kReduceAny = 4, kReduceAll = 5, kReduceArgmax = 6, kReduceArgmin = 7 };
+// Numbered here only: Java finds each by its name in kReduceNames (same order).
+enum ReduceOp { kReduceSum, kReduceProd, kReduceAmax, kReduceAmin, kReduceAny, kReduceAll, kReduceArgmax, kReduceArgmin,
+                kNumReduceOps };
+inline constexpr const char* kReduceNames[kNumReduceOps] = {"sum", "prod", "amax", "amin", "any", "all", "argmax", "argmin"};
 
 // Output dtypes: sum/prod of integers and bool give int64, otherwise the input dtype; any/all give
 // bool; argmax/argmin give int64 indices (and, when values is set, the values in the input dtype).
@@ -25,6 +28,8 @@ struct RedPlan {
   double scale;                // floating sums are multiplied by it (mean: 1/count)
 };
 
+int reduce_op_id(const char* name);        // -1 when unknown
+int reduce_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1 when it has none
 int reduce_run(const RedPlan& p);  // 0, or -1 for an unknown op
 
 }  // namespace jt

@@ -1,6 +1,7 @@
 // cumsum/cumprod along one dim: each line along the dim is scanned in order, lines in parallel.
 // Integers and bool accumulate (and return) int64, float16/bfloat16 accumulate in float.
 #include <algorithm>
+#include <cstring>
 
 #include "jt/functors.h"
 #include "kernels/kernels.h"
@@ -9,10 +10,17 @@
 namespace jt {
 namespace {
 
-template <typename T, bool Prod>
-void scan_typed(const ScanPlan& p) {
+// What a scan of T accumulates in and writes: the kernel and scan_out_dtype read it from here.
+template <typename T>
+struct ScanTypes {
   using A = typename std::conditional<std::is_integral<T>::value, int64_t, opmath_t<T>>::type;
   using O = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
+};
+
+template <typename T, bool Prod>
+void scan_typed(const ScanPlan& p) {
+  using A = typename ScanTypes<T>::A;
+  using O = typename ScanTypes<T>::O;
   const T* in = static_cast<const T*>(p.in);
   O* out = static_cast<O*>(p.out);
   int64_t lines = 1;
@@ -40,6 +48,22 @@ void scan_typed(const ScanPlan& p) {
 }
 
 }  // namespace
+
+int scan_op_id(const char* name) {
+  for (int i = 0; i < 2; ++i)
+    if (std::strcmp(kScanNames[i], name) == 0) return i;
+  return -1;
+}
+
+int scan_out_dtype(int op, int dtype) {
+  if (op < 0 || op > 1) return -1;
+  switch (dtype) {
+#define JT_CASE(ctype, name) case (int)DType::name: return (int)DTypeOf<typename ScanTypes<ctype>::O>::value;
+    JT_FORALL_DTYPES(JT_CASE)
+#undef JT_CASE
+  }
+  return -1;
+}
 
 int scan_run(const ScanPlan& p) {
   switch (p.dtype) {

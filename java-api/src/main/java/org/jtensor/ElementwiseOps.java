@@ -6,6 +6,8 @@ import java.util.List;
 import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.ElementwisePlan;
+import org.jtensor.dispatch.Op;
+import org.jtensor.dispatch.OpKind;
 
 /**
  * PyTorch's TensorIterator for elementwise ops: broadcasts the operands, promotes their dtypes,
@@ -17,11 +19,12 @@ final class ElementwiseOps {
   private ElementwiseOps() {}
 
   /**
-   * Runs kernel for the op the user called name (errors say name). With out null, returns a new
-   * result the caller owns; otherwise writes out (in-place or out=) and returns it without adding
-   * a reference.
+   * Runs op, which the user called name (op.name, or its in-place or out= variant: errors say it).
+   * With out null, returns a new result the caller owns; otherwise writes out (in-place or out=)
+   * and returns it without adding a reference.
    */
-  static TensorImpl run(String name, String kernel, OpKind kind, TensorImpl out, double[] params, Operand... in) {
+  static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
+    OpKind kind = op.kind;
     Device device = device(name, out, in);
     long[] same = sameSizes(in);                   // the common case: nothing to broadcast
     long[] shape = same != null ? same : broadcastShape(name, in);
@@ -36,12 +39,12 @@ final class ElementwiseOps {
     DType compute = kind.compute(promo.result());
     DType result = kind.result(compute);
     Backend backend = Dispatcher.backend(device);
-    if (!backend.hasElementwise(kernel, compute)) {
+    if (!backend.hasElementwise(op, compute)) {
       throw new UnsupportedOperationException(name + " has no " + device.type() + " kernel for " + compute);
     }
     if (out != null) checkOut(name, out, shape, result, in);
     long numel = Shapes.numel(name, shape);
-    if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && INTEGER_DIVISIONS.contains(kernel)) checkNonzeroDivisor(name, in[1]);
+    if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1]);
     List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
@@ -55,7 +58,7 @@ final class ElementwiseOps {
         else fresh = dst;
       }
       boolean flat = dst.isContiguous() && allContiguous(same, in);
-      ElementwisePlan plan = new ElementwisePlan(name, kernel, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
+      ElementwisePlan plan = new ElementwisePlan(name, op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
       plan.tensors[0] = dst;
       plan.strides[0] = flat ? FLAT : dst.strides();
       plan.outputIsNew = dst != out;
@@ -88,17 +91,14 @@ final class ElementwiseOps {
     }
   }
 
-  /** Kernels that divide integers: a zero divisor raises, as PyTorch's ZeroDivisionError. */
-  private static final java.util.Set<String> INTEGER_DIVISIONS = java.util.Set.of("div_trunc", "div_floor", "remainder");
-
   private static void checkNonzeroDivisor(String name, Operand divisor) {
     boolean zero;
     if (!divisor.isTensor()) {
       zero = divisor.kind == Operand.Kind.DOUBLE ? divisor.d == 0 : divisor.l == 0;
     } else {
-      TensorImpl isZero = run(name, "eq", OpKind.PREDICATE, null, new double[0], divisor, Operand.of(0L));
+      TensorImpl isZero = run(Ops.EQ, name, null, new double[0], divisor, Operand.of(0L));
       try {
-        TensorImpl any = Reductions.reduce(name, Reductions.ANY, isZero, null, false, DType.BOOL, 1.0);
+        TensorImpl any = Reductions.reduce(Ops.ANY, name, isZero, null, false, 1.0);
         try {
           zero = Dispatcher.backend(any.device()).loadLong(name, any, 0) != 0;
         } finally {

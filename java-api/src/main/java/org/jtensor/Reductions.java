@@ -2,11 +2,10 @@ package org.jtensor;
 
 import java.util.Arrays;
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.Op;
 
 /** Reductions over a set of dims (all dims when the set is null or empty), PyTorch's dtype rules. */
 final class Reductions {
-  static final int SUM = 0, PROD = 1, AMAX = 2, AMIN = 3, ANY = 4, ALL = 5, ARGMAX = 6, ARGMIN = 7;
-
   private Reductions() {}
 
   /** Which dims of t are reduced; dims null or empty means all of them. */
@@ -46,20 +45,20 @@ final class Reductions {
     return st;
   }
 
-  /** A value reduction; outDtype is the result's dtype (the kernel's rules decide it). */
-  static TensorImpl reduce(String op, int kernel, TensorImpl t, int[] dims, boolean keepdim, DType outDtype, double scale) {
-    boolean[] reduced = reducedDims(op, t, dims);
-    if ((kernel == AMAX || kernel == AMIN) && t.numel() == 0) {
+  /** A value reduction, which the user called name; its result's dtype is the registry's rule for op. */
+  static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double scale) {
+    boolean[] reduced = reducedDims(name, t, dims);
+    if ((op == Ops.AMAX || op == Ops.AMIN) && t.numel() == 0) {
       for (int d = 0; d < reduced.length; d++) {
         if (reduced[d] && t.sizes()[d] == 0) {
-          throw new IllegalArgumentException(op + "(): Expected reduction dim " + d + " to have non-zero size.");
+          throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
         }
       }
     }
     long[] shape = outputShape(t, reduced, keepdim);
-    TensorImpl out = DataOps.empty(shape, outDtype, t.device());
+    TensorImpl out = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
     try {
-      Dispatcher.backend(t.device()).reduce(op, kernel, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
+      Dispatcher.backend(t.device()).reduce(op, name, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
       return out;
     } catch (RuntimeException e) {
       out.release();
@@ -68,19 +67,20 @@ final class Reductions {
   }
 
   /** argmax/argmin over one dim (or all, flattened, when dim is null), with the values when wanted. */
-  static TensorImpl[] argReduce(String op, int kernel, TensorImpl t, Integer dim, boolean keepdim, boolean withValues) {
-    boolean[] reduced = dim == null ? reducedDims(op, t, null) : reducedDims(op, t, new int[] {dim});
+  static TensorImpl[] argReduce(Op op, TensorImpl t, Integer dim, boolean keepdim, boolean withValues) {
+    String name = op.name;
+    boolean[] reduced = dim == null ? reducedDims(name, t, null) : reducedDims(name, t, new int[] {dim});
     if (t.numel() == 0) {
-      throw new IllegalArgumentException(op + "(): Expected reduction dim to be specified for input.numel() == 0"
+      throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0"
           + " or a non-empty dim; got a tensor of size " + Shapes.str(t.sizes()));
     }
     long[] shape = outputShape(t, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
-    TensorImpl idx = DataOps.empty(shape, DType.INT64, t.device());
+    TensorImpl idx = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
     TensorImpl values = withValues ? DataOps.empty(shape, t.dtype(), t.device()) : null;
     try {
       long[] st = new long[t.dim()];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
-      Dispatcher.backend(t.device()).reduce(op, kernel, idx, values, t, st, reduced, 1.0);
+      Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, st, reduced, 1.0);
       return new TensorImpl[] {idx, values};
     } catch (RuntimeException e) {
       idx.release();
@@ -106,8 +106,4 @@ final class Reductions {
     return n;
   }
 
-  /** sum's result dtype: integers and bool accumulate into int64. */
-  static DType sumDtype(DType in) {
-    return in.isFloatingPoint() ? in : DType.INT64;
-  }
 }

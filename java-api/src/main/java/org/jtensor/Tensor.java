@@ -672,12 +672,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
   public static Tensor where(Tensor condition, Tensor a, Tensor b) {
-    return wrap(ElementwiseOps.run("where", "where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(condition.impl("where")),
         Operand.of(a.impl("where")), Operand.of(b.impl("where"))));
   }
 
   public static Tensor where(Tensor condition, Tensor a, double b) {
-    return wrap(ElementwiseOps.run("where", "where", OpKind.WHERE, null, new double[0], Operand.of(condition.impl("where")),
+    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(condition.impl("where")),
         Operand.of(a.impl("where")), Operand.of(b)));
   }
 

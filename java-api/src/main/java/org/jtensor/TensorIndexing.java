@@ -50,7 +50,7 @@ abstract class TensorIndexing extends TensorLinalg {
     TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
     try {
       DataOps.copyInto("maskedFill", out, t);
-      ElementwiseOps.run("maskedFill", "where", OpKind.WHERE, out, new double[0], Operand.of(mask.impl("maskedFill")),
+      ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill", out, new double[0], Operand.of(mask.impl("maskedFill")),
           fill, Operand.of(out));
       return Tensor.wrap(out);
     } catch (RuntimeException e) {
@@ -62,7 +62,7 @@ abstract class TensorIndexing extends TensorLinalg {
   public Tensor maskedFill_(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill_");
     checkMask("maskedFill_", mask);
-    ElementwiseOps.run("maskedFill_", "where", OpKind.WHERE, t, new double[0], Operand.of(mask.impl("maskedFill_")),
+    ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill_", t, new double[0], Operand.of(mask.impl("maskedFill_")),
         fillValue("maskedFill_", t.dtype(), value), Operand.of(t));
     return self();
   }
@@ -111,21 +111,20 @@ abstract class TensorIndexing extends TensorLinalg {
 
   /** Running sum along dim; integers and bool give int64. */
   public Tensor cumsum(int dim) {
-    return scan("cumsum", false, dim);
+    return scan(Ops.CUMSUM, dim);
   }
 
   public Tensor cumprod(int dim) {
-    return scan("cumprod", true, dim);
+    return scan(Ops.CUMPROD, dim);
   }
 
-  private Tensor scan(String op, boolean prod, int dim) {
-    TensorImpl t = impl(op);
-    int d = Shapes.wrapDim(op, dim, t.dim());
-    DType out = t.dtype().isFloatingPoint() ? t.dtype() : DType.INT64;
-    TensorImpl r = DataOps.emptyLike(t, out, t.device());
+  private Tensor scan(org.jtensor.dispatch.Op op, int dim) {
+    TensorImpl t = impl(op.name);
+    int d = Shapes.wrapDim(op.name, dim, t.dim());
+    TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
     try {
-      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(op, prod, d, r, t);
-      else if (t.dim() == 0) DataOps.copyInto(op, r, t);
+      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(op, d, r, t);
+      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
       return Tensor.wrap(r);
     } catch (RuntimeException e) {
       r.release();

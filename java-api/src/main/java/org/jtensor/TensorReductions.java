@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import org.jtensor.dispatch.Op;
+
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
  * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp,
@@ -10,8 +12,8 @@ abstract class TensorReductions {
 
   abstract Tensor self();
 
-  private Tensor reduce(String op, int kernel, int[] dims, boolean keepdim, DType out, double scale) {
-    return Tensor.wrap(Reductions.reduce(op, kernel, impl(op), dims, keepdim, out, scale));
+  private Tensor reduce(Op op, int[] dims, boolean keepdim, double scale) {
+    return Tensor.wrap(Reductions.reduce(op, op.name, impl(op.name), dims, keepdim, scale));
   }
 
   private static int[] one(int dim) {
@@ -24,12 +26,12 @@ abstract class TensorReductions {
   public Tensor sum(int dim, boolean keepdim) { return sum(one(dim), keepdim); }
   /** Integers and bool sum to int64. */
   public Tensor sum(int[] dims, boolean keepdim) {
-    return reduce("sum", Reductions.SUM, dims, keepdim, Reductions.sumDtype(impl("sum").dtype()), 1.0);
+    return reduce(Ops.SUM, dims, keepdim, 1.0);
   }
   public Tensor prod() { return prod(null, false); }
   public Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
   public Tensor prod(int[] dims, boolean keepdim) {
-    return reduce("prod", Reductions.PROD, dims, keepdim, Reductions.sumDtype(impl("prod").dtype()), 1.0);
+    return reduce(Ops.PROD, dims, keepdim, 1.0);
   }
   public Tensor mean() { return mean(null, false); }
   public Tensor mean(int dim) { return mean(one(dim), false); }
@@ -41,46 +43,46 @@ abstract class TensorReductions {
           + "or complex dtype. Got: " + t.dtype());
     }
     long n = Reductions.count(t, dims);
-    return reduce("mean", Reductions.SUM, dims, keepdim, t.dtype(), n == 0 ? Double.NaN : 1.0 / n);
+    return reduce(Ops.MEAN, dims, keepdim, n == 0 ? Double.NaN : 1.0 / n);
   }
 
   // ---- extremes ----
   public Tensor amax() { return amax(null, false); }
   public Tensor amax(int dim) { return amax(one(dim), false); }
   public Tensor amax(int dim, boolean keepdim) { return amax(one(dim), keepdim); }
-  public Tensor amax(int[] dims, boolean keepdim) { return reduce("amax", Reductions.AMAX, dims, keepdim, impl("amax").dtype(), 1.0); }
+  public Tensor amax(int[] dims, boolean keepdim) { return reduce(Ops.AMAX, dims, keepdim, 1.0); }
   public Tensor amin() { return amin(null, false); }
   public Tensor amin(int dim) { return amin(one(dim), false); }
   public Tensor amin(int dim, boolean keepdim) { return amin(one(dim), keepdim); }
-  public Tensor amin(int[] dims, boolean keepdim) { return reduce("amin", Reductions.AMIN, dims, keepdim, impl("amin").dtype(), 1.0); }
+  public Tensor amin(int[] dims, boolean keepdim) { return reduce(Ops.AMIN, dims, keepdim, 1.0); }
   /** The largest element (NaN if any is NaN), 0-dim. */
   public Tensor max() { return amax(); }
   public Tensor min() { return amin(); }
   /** max over dim: the values and the index of the first maximum (a NaN counts as the maximum). */
-  public ValuesAndIndices max(int dim, boolean keepdim) { return pair("max", Reductions.ARGMAX, dim, keepdim); }
-  public ValuesAndIndices min(int dim, boolean keepdim) { return pair("min", Reductions.ARGMIN, dim, keepdim); }
+  public ValuesAndIndices max(int dim, boolean keepdim) { return pair(Ops.MAX, dim, keepdim); }
+  public ValuesAndIndices min(int dim, boolean keepdim) { return pair(Ops.MIN, dim, keepdim); }
   /** Index of the first maximum in the flattened tensor, 0-dim int64. */
-  public Tensor argmax() { return arg("argmax", Reductions.ARGMAX, null, false); }
-  public Tensor argmax(int dim, boolean keepdim) { return arg("argmax", Reductions.ARGMAX, dim, keepdim); }
-  public Tensor argmin() { return arg("argmin", Reductions.ARGMIN, null, false); }
-  public Tensor argmin(int dim, boolean keepdim) { return arg("argmin", Reductions.ARGMIN, dim, keepdim); }
+  public Tensor argmax() { return arg(Ops.ARGMAX, null, false); }
+  public Tensor argmax(int dim, boolean keepdim) { return arg(Ops.ARGMAX, dim, keepdim); }
+  public Tensor argmin() { return arg(Ops.ARGMIN, null, false); }
+  public Tensor argmin(int dim, boolean keepdim) { return arg(Ops.ARGMIN, dim, keepdim); }
 
-  private Tensor arg(String op, int kernel, Integer dim, boolean keepdim) {
-    return Tensor.wrap(Reductions.argReduce(op, kernel, impl(op), dim, keepdim, false)[0]);
+  private Tensor arg(Op op, Integer dim, boolean keepdim) {
+    return Tensor.wrap(Reductions.argReduce(op, impl(op.name), dim, keepdim, false)[0]);
   }
 
-  private ValuesAndIndices pair(String op, int kernel, int dim, boolean keepdim) {
-    TensorImpl[] r = Reductions.argReduce(op, kernel, impl(op), dim, keepdim, true);
+  private ValuesAndIndices pair(Op op, int dim, boolean keepdim) {
+    TensorImpl[] r = Reductions.argReduce(op, impl(op.name), dim, keepdim, true);
     return new ValuesAndIndices(Tensor.wrap(r[1]), Tensor.wrap(r[0]));
   }
 
   // ---- any, all ----
   public Tensor any() { return any(null, false); }
   public Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
-  public Tensor any(int[] dims, boolean keepdim) { return reduce("any", Reductions.ANY, dims, keepdim, DType.BOOL, 1.0); }
+  public Tensor any(int[] dims, boolean keepdim) { return reduce(Ops.ANY, dims, keepdim, 1.0); }
   public Tensor all() { return all(null, false); }
   public Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
-  public Tensor all(int[] dims, boolean keepdim) { return reduce("all", Reductions.ALL, dims, keepdim, DType.BOOL, 1.0); }
+  public Tensor all(int[] dims, boolean keepdim) { return reduce(Ops.ALL, dims, keepdim, 1.0); }
 
   // ---- composites ----
   /** Variance with Bessel's correction by default (correction = 1). */

@@ -66,6 +66,12 @@ public final class JtNative {
 
   public static native int jt_ew_op_id(String name);
   public static native int jt_ew_op_info(int op, int dtype);
+  public static native int jt_ew_op_count();
+  public static native String jt_ew_op_name(int op);
+  public static native int jt_reduce_op_id(String name);
+  public static native int jt_reduce_out_dtype(int op, int dtype);
+  public static native int jt_scan_op_id(String name);
+  public static native int jt_scan_out_dtype(int op, int dtype);
   @CriticalRegion
   public static native int jt_elementwise(@Cast("const int64_t*") long[] plan);
 

@@ -60,24 +60,24 @@ public interface Backend {
   void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src);
 
   /** Whether an elementwise kernel exists for op on inputs of dtype. */
-  boolean hasElementwise(String op, DType dtype);
+  boolean hasElementwise(Op op, DType dtype);
 
   /** Runs a plan whose (op, dtype) hasElementwise; META does nothing. */
   void elementwise(ElementwisePlan plan);
 
   /**
-   * A reduction (0 sum, 1 prod, 2 amax, 3 amin, 4 any, 5 all, 6 argmax, 7 argmin) of in over the
-   * dims flagged in reduced. outStrides are out's strides laid over in's dims (0 on reduced dims);
-   * values (arg reductions only, may be null) shares them. Floating sums are scaled by scale.
+   * The reduction op of in over the dims flagged in reduced; name is what the user called. outStrides
+   * are out's strides laid over in's dims (0 on reduced dims); values (arg reductions only, may be
+   * null) shares them. Floating sums are scaled by scale.
    */
-  void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced,
+  void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced,
               double scale);
 
   /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
   void gemm(String op, GemmCall call);
 
-  /** out = cumsum (or cumprod) of in along dim; out is int64 for integer and bool input. */
-  void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in);
+  /** out = the scan op (cumsum, cumprod) of in along dim; out has the dtype op's ReduceKind gives. */
+  void scan(Op op, int dim, TensorImpl out, TensorImpl in);
 
   /** Copies raw bytes between two storages (Storage.copy_). */
   void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes);

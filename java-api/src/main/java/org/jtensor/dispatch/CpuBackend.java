@@ -200,7 +200,7 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public boolean hasElementwise(String op, DType dtype) {
+  public boolean hasElementwise(Op op, DType dtype) {
     return CpuKernels.supports(op, dtype);
   }
 
@@ -237,13 +237,13 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
+  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
                      boolean[] reduced, double scale) {
     long[] sizes = in.sizes(), inStrides = in.strides();
     int n = sizes.length;
     long[] plan = new long[7 + 4 * n];
-    try (HeldOperands held = new HeldOperands(op)) {
-      plan[0] = kernel;
+    try (HeldOperands held = new HeldOperands(name)) {
+      plan[0] = CpuKernels.id(op);
       plan[1] = in.dtype().code();
       plan[2] = n;
       long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
@@ -256,7 +256,7 @@ final class CpuBackend implements Backend {
       System.arraycopy(outStrides, 0, plan, 7 + n, n);
       System.arraycopy(inStrides, 0, plan, 7 + 2 * n, n);
       for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
-      check(JtNative.jt_reduce(plan), op, in.dtype());
+      check(JtNative.jt_reduce(plan), name, in.dtype());
     }
   }
 
@@ -306,12 +306,12 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in) {
+  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
     long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
     int n = sizes.length;
     long[] plan = new long[6 + 3 * n];
-    try (HeldOperands held = new HeldOperands(op)) {
-      plan[0] = prod ? 1 : 0;
+    try (HeldOperands held = new HeldOperands(op.name)) {
+      plan[0] = CpuKernels.id(op);  // scan ids are the plan's prod flag: cumsum 0, cumprod 1
       plan[1] = in.dtype().code();
       plan[2] = n;
       plan[3] = dim;
@@ -320,7 +320,7 @@ final class CpuBackend implements Backend {
       System.arraycopy(sizes, 0, plan, 6, n);
       System.arraycopy(outStrides, 0, plan, 6 + n, n);
       System.arraycopy(inStrides, 0, plan, 6 + 2 * n, n);
-      check(JtNative.jt_scan(plan), op, in.dtype());
+      check(JtNative.jt_scan(plan), op.name, in.dtype());
     }
   }
 

@@ -9,9 +9,9 @@ import org.jtensor.TensorImpl;
  * scalar. Built by the library's TensorIterator; a Backend only executes it.
  */
 public final class ElementwisePlan {
-  /** The op as the user called it (floorDivide, add_), for errors; {@link #op} is the kernel's name. */
+  /** The op as the user called it (floorDivide, add_), for errors. */
   public final String name;
-  public final String op;
+  public final Op op;
   public final DType dtype;
   public final long[] shape;
   public final TensorImpl[] tensors;   // null where the operand is a scalar
@@ -22,7 +22,7 @@ public final class ElementwisePlan {
   /** The op allocated the output itself: no other thread can reach it yet, so it needs no hold. */
   public boolean outputIsNew;
 
-  public ElementwisePlan(String name, String op, DType dtype, long[] shape, int operands, double[] params) {
+  public ElementwisePlan(String name, Op op, DType dtype, long[] shape, int operands, double[] params) {
     if (params.length > 4) throw new IllegalArgumentException(name + "(): at most 4 scalar parameters, got " + params.length);
     this.name = name;
     this.op = op;

@@ -47,10 +47,7 @@ final class HeldOperands implements AutoCloseable {
     long need = sizes.length == 1 && strides[0] == 1  // a flat run: the common case, no loop
         ? (sizes[0] == 0 ? 0 : (offset + sizes[0]) * t.dtype().itemSize())
         : t.bytesNeeded(op, sizes, strides, offset);
-    if (need > s.nbytes()) {
-      throw new IllegalStateException(op + "(): tensor of size " + java.util.Arrays.toString(sizes) + " needs " + need
-          + " bytes but its storage now holds " + s.nbytes());
-    }
+    if (need > s.nbytes()) throw outside(op, "tensor of size " + java.util.Arrays.toString(sizes) + " needs " + need, s);
     return s.data() + offset * t.dtype().itemSize();
   }
 
@@ -73,8 +70,7 @@ final class HeldOperands implements AutoCloseable {
     long[] range = new long[2];
     long base = addressWithin(t, range);
     if (elementOffset < range[0] || elementOffset >= range[1]) {
-      throw new IllegalStateException(op + "(): element " + elementOffset + " lies outside the tensor's storage of "
-          + t.storage().nbytes() + " bytes (was it resized?)");
+      throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", t.storage());
     }
     return base + elementOffset * t.dtype().itemSize();
   }
@@ -82,21 +78,27 @@ final class HeldOperands implements AutoCloseable {
   /** Holds s and returns its data after checking that it has at least nbytes. */
   long storageAddress(StorageImpl s, long nbytes) {
     hold(s);
-    if (nbytes > s.nbytes()) {
-      throw new IllegalStateException(op + "(): needs " + nbytes + " bytes but the storage now holds " + s.nbytes());
-    }
+    if (nbytes > s.nbytes()) throw outside(op, "the copy needs " + nbytes + " bytes", s);
     return s.data();
   }
 
+  // The throws below build their messages in cold helpers, so these methods stay small enough to
+  // inline and the JIT can drop the holder object entirely (escape analysis).
   private void hold(StorageImpl s) {
-    if (h3 != null) throw new IllegalStateException(op + "(): a kernel holds at most four storages");
-    if (!s.hold()) {
-      throw new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
-    }
+    if (h3 != null || !s.hold()) throw notHeld(op, h3 != null);
     if (h0 == null) h0 = s;
     else if (h1 == null) h1 = s;
     else if (h2 == null) h2 = s;
     else h3 = s;
+  }
+
+  private static IllegalStateException notHeld(String op, boolean full) {
+    return new IllegalStateException(op + "(): " + (full ? "a kernel holds at most four storages"
+        : "a tensor's storage was released or is being resized on another thread"));
+  }
+
+  private static IllegalStateException outside(String op, String what, StorageImpl s) {
+    return new IllegalStateException(op + "(): " + what + " bytes but its storage now holds " + s.nbytes());
   }
 
   @Override

@@ -28,15 +28,15 @@ final class MetaBackend implements Backend {
   @Override public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {}
   @Override public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
   @Override public void elementwise(ElementwisePlan plan) {}
-  @Override public void reduce(String op, int kernel, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
+  @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
   @Override public void gemm(String op, GemmCall call) {}
   @Override public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
-  @Override public void scan(String op, boolean prod, int dim, TensorImpl out, TensorImpl in) {}
+  @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}
 
   /** META answers for every op the CPU has a kernel for: shapes and dtypes agree across devices. */
   @Override
-  public boolean hasElementwise(String op, DType dtype) {
+  public boolean hasElementwise(Op op, DType dtype) {
     return Dispatcher.backend(Device.CPU).hasElementwise(op, dtype);
   }
 

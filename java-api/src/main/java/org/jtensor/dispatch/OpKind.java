@@ -1,7 +1,9 @@
-package org.jtensor;
+package org.jtensor.dispatch;
+
+import org.jtensor.DType;
 
 /** How an elementwise op derives its computation dtype and its result dtype from the operands'. */
-enum OpKind {
+public enum OpKind {
   /** result_type of the operands, computed and returned in it (add, mul, pow, maximum, ...). */
   ARITH,
   /** like ARITH, but integers and bool become the default float (div, the float-valued math). */
@@ -11,11 +13,11 @@ enum OpKind {
   /** where(cond, a, b): a and b promote; the condition must be bool. */
   WHERE;
 
-  DType compute(DType common) {
+  public DType compute(DType common) {
     return this == TO_FLOAT && !common.isFloatingPoint() ? DType.DEFAULT_FLOAT : common;
   }
 
-  DType result(DType compute) {
+  public DType result(DType compute) {
     return this == PREDICATE ? DType.BOOL : compute;
   }
 }

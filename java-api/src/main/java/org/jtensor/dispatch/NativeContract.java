@@ -1,0 +1,112 @@
+package org.jtensor.dispatch;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jtensor.DType;
+import org.jtensor.bindings.JtNative;
+
+/**
+ * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.Ops); what
+ * a kernel does lives in the native tables. Where both must know a fact (an op's arity, whether
+ * it returns bool, the dtype a reduction writes), the two are compared here when the registry
+ * loads, and any disagreement stops the load with a message naming the op: a kernel can never
+ * write elements of a width Java did not allocate for.
+ */
+public final class NativeContract {
+  private NativeContract() {}
+
+  /** What the native kernel tables say; the JNI answers in use, a doctored copy in tests. */
+  interface KernelTables {
+    int elementwiseId(String kernel);
+    int elementwiseCount();
+    String elementwiseName(int id);
+    /** 0: no kernel for the dtype; else 1 | arity << 1 | (returns bool) << 4. */
+    int elementwiseInfo(int id, int dtype);
+    int reductionId(String kernel);
+    int reductionOutDtype(int id, int dtype);
+    int scanId(String kernel);
+    int scanOutDtype(int id, int dtype);
+  }
+
+  static final KernelTables JNI = new KernelTables() {
+    @Override public int elementwiseId(String kernel) { return JtNative.jt_ew_op_id(kernel); }
+    @Override public int elementwiseCount() { return JtNative.jt_ew_op_count(); }
+    @Override public String elementwiseName(int id) { return JtNative.jt_ew_op_name(id); }
+    @Override public int elementwiseInfo(int id, int dtype) { return JtNative.jt_ew_op_info(id, dtype); }
+    @Override public int reductionId(String kernel) { return JtNative.jt_reduce_op_id(kernel); }
+    @Override public int reductionOutDtype(int id, int dtype) { return JtNative.jt_reduce_out_dtype(id, dtype); }
+    @Override public int scanId(String kernel) { return JtNative.jt_scan_op_id(kernel); }
+    @Override public int scanOutDtype(int id, int dtype) { return JtNative.jt_scan_out_dtype(id, dtype); }
+  };
+
+  /** Each op's native kernel id and the dtypes it has a kernel for (bit per dtype code), by op ordinal. */
+  record Resolved(int[] ids, int[] dtypeMasks) {}
+
+  /** Checks the registry against the CPU kernel tables and hands the CPU backend their ids. */
+  public static void verifyOps(List<Op> ops) {
+    CpuKernels.install(check(ops, JNI));
+  }
+
+  static Resolved check(List<Op> ops, KernelTables tables) {
+    int n = ops.isEmpty() ? 0 : ops.get(ops.size() - 1).ordinal + 1;
+    int[] ids = new int[n], masks = new int[n];
+    Set<String> elementwiseKernels = new HashSet<>();
+    for (Op op : ops) {
+      int id = kernelId(op, tables);
+      if (id < 0) throw mismatch(op, "the native " + table(op) + " table has no kernel '" + op.kernel + "'");
+      int mask = 0;
+      for (DType t : DType.values()) {
+        if (op.family == Op.Family.ELEMENTWISE) {
+          int info = tables.elementwiseInfo(id, t.code());
+          if (info == 0) continue;
+          int arity = (info >> 1) & 7;
+          boolean bool = (info & 16) != 0;
+          if (arity != op.arity) {
+            throw mismatch(op, "it takes " + op.arity + " inputs in the registry but its kernel '" + op.kernel + "' takes " + arity);
+          }
+          if (bool != op.returnsBool()) {
+            throw mismatch(op, (op.returnsBool() ? "it returns bool in the registry but its kernel '" + op.kernel + "' does not"
+                : "its kernel '" + op.kernel + "' returns bool but the registry does not say so"));
+          }
+          elementwiseKernels.add(op.kernel);
+        } else {
+          int out = op.family == Op.Family.REDUCTION ? tables.reductionOutDtype(id, t.code()) : tables.scanOutDtype(id, t.code());
+          if (out < 0) continue;
+          DType want = op.reduceKind.out(t);
+          if (out != want.code()) {
+            throw mismatch(op, "for " + t + " input it returns " + want + " in the registry but its kernel '" + op.kernel
+                + "' writes " + (out < DType.values().length ? DType.values()[out] : "dtype code " + out));
+          }
+        }
+        mask |= 1 << t.code();
+      }
+      if (mask == 0) throw mismatch(op, "its kernel '" + op.kernel + "' has no dtype at all");
+      ids[op.ordinal] = id;
+      masks[op.ordinal] = mask;
+    }
+    for (int i = 0; i < tables.elementwiseCount(); i++) {
+      String kernel = tables.elementwiseName(i);
+      if (!elementwiseKernels.contains(kernel)) {
+        throw new IllegalStateException("jtensor: the native elementwise kernel '" + kernel + "' has no entry in the op registry");
+      }
+    }
+    return new Resolved(ids, masks);
+  }
+
+  private static int kernelId(Op op, KernelTables tables) {
+    switch (op.family) {
+      case ELEMENTWISE: return tables.elementwiseId(op.kernel);
+      case REDUCTION: return tables.reductionId(op.kernel);
+      default: return tables.scanId(op.kernel);
+    }
+  }
+
+  private static String table(Op op) {
+    return op.family.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static IllegalStateException mismatch(Op op, String what) {
+    return new IllegalStateException("jtensor: the op registry and the native kernels disagree on op '" + op.name + "': " + what);
+  }
+}

@@ -1,0 +1,77 @@
+package org.jtensor.dispatch;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One op as the registry (org.jtensor.Ops) states it, as an entry of PyTorch's native_functions.yaml
+ * or an MLX Primitive: the name the user calls, the native kernel it runs, how many tensor inputs
+ * that kernel takes, how its dtypes promote and what dtype it returns, and its derivative. Its
+ * in-place and out= variants are named name + "_" and name + "Out".
+ */
+public final class Op {
+  /** Which native table holds the kernel. */
+  public enum Family { ELEMENTWISE, REDUCTION, SCAN }
+
+  private static final List<Op> REGISTERED = new ArrayList<>();
+
+  public final String name;
+  public final String inPlaceName;
+  public final String outName;
+  public final String kernel;
+  public final Family family;
+  public final int arity;
+  /** Elementwise: how the inputs promote and whether the result is bool. Null otherwise. */
+  public final OpKind kind;
+  /** Reductions and scans: the result's dtype for an input dtype. Null otherwise. */
+  public final ReduceKind reduceKind;
+  /** Its place in the registry: backends index their kernel tables by it. */
+  public final int ordinal;
+  /** The derivative (derivatives.yaml's entry): the autograd issue states it here; null until then. */
+  public Derivative derivative;
+
+  private Op(String name, String kernel, Family family, int arity, OpKind kind, ReduceKind reduceKind) {
+    this.name = name;
+    this.inPlaceName = name + "_";
+    this.outName = name + "Out";
+    this.kernel = kernel;
+    this.family = family;
+    this.arity = arity;
+    this.kind = kind;
+    this.reduceKind = reduceKind;
+    synchronized (REGISTERED) {
+      this.ordinal = REGISTERED.size();
+      REGISTERED.add(this);
+    }
+  }
+
+  public static Op elementwise(String name, String kernel, int arity, OpKind kind) {
+    return new Op(name, kernel, Family.ELEMENTWISE, arity, kind, null);
+  }
+
+  public static Op reduction(String name, String kernel, ReduceKind rule) {
+    return new Op(name, kernel, Family.REDUCTION, 1, null, rule);
+  }
+
+  public static Op scan(String name, String kernel) {
+    return new Op(name, kernel, Family.SCAN, 1, null, ReduceKind.ACCUMULATE);
+  }
+
+  /** Whether the result is bool whatever the inputs are. */
+  public boolean returnsBool() {
+    return family == Family.ELEMENTWISE ? kind == OpKind.PREDICATE : reduceKind == ReduceKind.BOOL;
+  }
+
+  /** Every op created so far, in registration order (the registry's whole table once Ops is loaded). */
+  public static List<Op> registered() {
+    synchronized (REGISTERED) {
+      return Collections.unmodifiableList(new ArrayList<>(REGISTERED));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + (kernel.equals(name) ? "" : " (kernel " + kernel + ")");
+  }
+}

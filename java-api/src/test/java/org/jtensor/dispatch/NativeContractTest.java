@@ -1,0 +1,86 @@
+package org.jtensor.dispatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.jtensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+/** Each fact Java and C++ both hold is compared at load: change one side and the load refuses, naming the op. */
+class NativeContractTest {
+  /** The real native tables, with one answer changed by a subclass. */
+  private static class Doctored implements NativeContract.KernelTables {
+    @Override public int elementwiseId(String kernel) { return NativeContract.JNI.elementwiseId(kernel); }
+    @Override public int elementwiseCount() { return NativeContract.JNI.elementwiseCount(); }
+    @Override public String elementwiseName(int id) { return NativeContract.JNI.elementwiseName(id); }
+    @Override public int elementwiseInfo(int id, int dtype) { return NativeContract.JNI.elementwiseInfo(id, dtype); }
+    @Override public int reductionId(String kernel) { return NativeContract.JNI.reductionId(kernel); }
+    @Override public int reductionOutDtype(int id, int dtype) { return NativeContract.JNI.reductionOutDtype(id, dtype); }
+    @Override public int scanId(String kernel) { return NativeContract.JNI.scanId(kernel); }
+    @Override public int scanOutDtype(int id, int dtype) { return NativeContract.JNI.scanOutDtype(id, dtype); }
+  }
+
+  private static List<Op> registry() {
+    try (Tensor t = Tensor.ones(1); Tensor u = t.neg()) {  // loads the registry (org.jtensor.Ops)
+      return Op.registered();
+    }
+  }
+
+  private static void refuses(NativeContract.KernelTables tables, String message) {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeContract.check(registry(), tables));
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void theRealTablesAgreeWithTheRegistry() {
+    NativeContract.Resolved r = NativeContract.check(registry(), NativeContract.JNI);
+    assertEquals(registry().size(), r.ids().length);
+  }
+
+  @Test
+  void anArityThatDiffersStopsTheLoad() {
+    int add = NativeContract.JNI.elementwiseId("add");
+    refuses(new Doctored() {
+      @Override public int elementwiseInfo(int id, int dtype) {
+        int info = super.elementwiseInfo(id, dtype);
+        return id == add && info != 0 ? (info & ~(7 << 1)) | (3 << 1) : info;
+      }
+    }, "jtensor: the op registry and the native kernels disagree on op 'add': it takes 2 inputs in the registry but its kernel 'add' takes 3");
+  }
+
+  @Test
+  void aBoolResultThatDiffersStopsTheLoad() {
+    int eq = NativeContract.JNI.elementwiseId("eq");
+    refuses(new Doctored() {
+      @Override public int elementwiseInfo(int id, int dtype) {
+        int info = super.elementwiseInfo(id, dtype);
+        return id == eq ? info & ~16 : info;
+      }
+    }, "jtensor: the op registry and the native kernels disagree on op 'eq': it returns bool in the registry but its kernel 'eq' does not");
+  }
+
+  @Test
+  void aReductionDtypeThatDiffersStopsTheLoad() {
+    int sum = NativeContract.JNI.reductionId("sum");
+    refuses(new Doctored() {
+      @Override public int reductionOutDtype(int id, int dtype) {
+        return id == sum && dtype == org.jtensor.DType.INT32.code() ? dtype : super.reductionOutDtype(id, dtype);
+      }
+    }, "jtensor: the op registry and the native kernels disagree on op 'sum': for int32 input it returns int64 in the "
+        + "registry but its kernel 'sum' writes int32");
+  }
+
+  @Test
+  void aMissingOrUnregisteredKernelStopsTheLoad() {
+    refuses(new Doctored() {
+      @Override public int scanId(String kernel) {
+        return kernel.equals("cumprod") ? -1 : super.scanId(kernel);
+      }
+    }, "jtensor: the op registry and the native kernels disagree on op 'cumprod': the native scan table has no kernel 'cumprod'");
+    refuses(new Doctored() {
+      @Override public int elementwiseCount() { return super.elementwiseCount() + 1; }
+      @Override public String elementwiseName(int id) { return id == super.elementwiseCount() ? "frobnicate" : super.elementwiseName(id); }
+    }, "jtensor: the native elementwise kernel 'frobnicate' has no entry in the op registry");
+  }
+}
