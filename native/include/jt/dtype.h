@@ -1,6 +1,7 @@
 // Element types shared by every kernel. The numeric codes are the ordinals of org.jtensor.DType.
 #pragma once
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -12,12 +13,6 @@
 #endif
 
 namespace jt {
-
-enum class DType : int {
-  Bool = 0, UInt8 = 1, Int8 = 2, Int16 = 3, Int32 = 4, Int64 = 5,
-  Float16 = 6, BFloat16 = 7, Float32 = 8, Float64 = 9,
-};
-constexpr int kNumDTypes = 10;
 
 inline JT_HOST_DEVICE uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline JT_HOST_DEVICE float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
@@ -70,11 +65,43 @@ struct BFloat16 {
   }
 };
 
-// One list instantiates every kernel for every dtype: X(ctype, DType enumerator).
+// The one dtype table: X(ctype, enumerator), in code order. The enum, every size, name and kind,
+// and every per-dtype kernel come from it; Java reads the names, sizes and kinds from it at load.
+// A dtype's name is its enumerator in lower case (Float32 -> "float32"), as torch spells it.
 #define JT_FORALL_DTYPES(X)                                                       \
   X(bool, Bool) X(uint8_t, UInt8) X(int8_t, Int8) X(int16_t, Int16)               \
   X(int32_t, Int32) X(int64_t, Int64) X(jt::Half, Float16) X(jt::BFloat16, BFloat16) \
   X(float, Float32) X(double, Float64)
+
+enum class DType : int {
+#define JT_DTYPE_ENUM(ctype, name) name,
+  JT_FORALL_DTYPES(JT_DTYPE_ENUM)
+#undef JT_DTYPE_ENUM
+};
+#define JT_DTYPE_COUNT(ctype, name) +1
+constexpr int kNumDTypes = 0 JT_FORALL_DTYPES(JT_DTYPE_COUNT);
+#undef JT_DTYPE_COUNT
+
+inline constexpr size_t dtype_size(DType t) {
+  switch (t) {
+#define JT_DTYPE_SIZE(ctype, name) case DType::name: return sizeof(ctype);
+    JT_FORALL_DTYPES(JT_DTYPE_SIZE)
+#undef JT_DTYPE_SIZE
+  }
+  return 0;
+}
+
+// Runs f(TypeTag<T>{}) for the C++ type of dtype t (PyTorch's AT_DISPATCH): one switch for every kernel.
+template <typename T> struct TypeTag { using type = T; };
+template <typename F>
+inline decltype(auto) dispatch_dtype(DType t, F&& f) {
+  switch (t) {
+#define JT_DTYPE_CASE(ctype, name) case DType::name: return f(TypeTag<ctype>{});
+    JT_FORALL_DTYPES(JT_DTYPE_CASE)
+#undef JT_DTYPE_CASE
+  }
+  return f(TypeTag<bool>{});  // unreachable for a valid dtype; callers check codes first
+}
 
 // The DType of a C++ element type: DTypeOf<float>::value == DType::Float32.
 template <typename T> struct DTypeOf;

@@ -13,6 +13,12 @@ extern "C" {
 // JT_OUT_OF_MEMORY (scratch memory was refused) or JT_INVALID (any other failure).
 enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2 };
 
+// ---- the dtype table (jt/dtype.h's JT_FORALL_DTYPES): Java's DType reads it at load ----
+JT_API int jt_dtype_count(void);
+JT_API const char* jt_dtype_name(int code);  // "float32"; nullptr for an unknown code
+JT_API int jt_dtype_item_size(int code);     // bytes; -1 for an unknown code
+JT_API int jt_dtype_kind(int code);          // 0 bool, 1 integral, 2 floating; -1 for an unknown code
+
 // ---- storage: an intrusively counted block from a device's caching allocator ----
 // Returns a StorageImpl* with a reference count of 1, or 0 when memory is out even after the
 // allocator freed its cache and retried.

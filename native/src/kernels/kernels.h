@@ -7,16 +7,6 @@
 
 namespace jt {
 
-inline size_t dtype_size(DType t) {
-  switch (t) {
-    case DType::Bool: case DType::UInt8: case DType::Int8: return 1;
-    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
-    case DType::Int32: case DType::Float32: return 4;
-    case DType::Int64: case DType::Float64: return 8;
-  }
-  return 0;
-}
-
 struct CopyPlan {
   int ndim;
   void* dst;

@@ -27,6 +27,12 @@ public final class JtNative {
   /** Loads the natives now rather than on first use. */
   public static void load() {}
 
+  // ---- the dtype table ----
+  public static native int jt_dtype_count();
+  public static native String jt_dtype_name(int code);
+  public static native int jt_dtype_item_size(int code);
+  public static native int jt_dtype_kind(int code);
+
   // ---- storage ----
   public static native long jt_storage_new(long nbytes);
   public static native void jt_storage_retain(long storage);
