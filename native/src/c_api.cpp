@@ -28,6 +28,19 @@ Scalar scalar_from_bits(int integral, int64_t bits) {
   }
   return s;
 }
+// A scalar operand's value as the bytes of dtype t: the one place a host scalar becomes an
+// element (float16/bfloat16 rounding included), shared by every elementwise plan.
+int64_t scalar_element(DType t, int integral, int64_t bits) {
+  int64_t slot = 0;
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    double d;
+    std::memcpy(&d, &bits, 8);
+    T v = integral ? convert<T, int64_t>(bits) : convert<T, double>(d);
+    std::memcpy(&slot, &v, sizeof(T));
+  });
+  return slot;
+}
 }  // namespace
 
 // Kernels may allocate scratch (the only thing that throws): no exception may cross into the
@@ -121,15 +134,22 @@ int jt_elementwise(const int64_t* plan) {
   p.sizes = addr + nops;
   const int64_t* strides = p.sizes + p.ndim;
   const int64_t* params = strides + nops * p.ndim;
-  const int64_t* slots = params + 8;
+  const int64_t* scalars = params + 8;  // per operand: value bits, then dtype code << 1 | integral
+  int64_t slots[4] = {0, 0, 0, 0};
   static const int64_t kZeros[64] = {0};
   for (int k = 0; k < 4; ++k) {
     p.ptr[k] = nullptr;
     p.strides[k] = kZeros;
   }
+  if (nops > 4) return JT_INVALID;
   for (int k = 0; k < nops; ++k) {
     const bool scalar = addr[k] == 0;
-    p.ptr[k] = scalar ? reinterpret_cast<char*>(const_cast<int64_t*>(slots + k)) : reinterpret_cast<char*>(addr[k]);
+    if (scalar) {
+      const int64_t desc = scalars[2 * k + 1];
+      if ((desc >> 1) < 0 || (desc >> 1) >= kNumDTypes) return JT_INVALID;
+      slots[k] = scalar_element((DType)(desc >> 1), (int)(desc & 1), scalars[2 * k]);
+    }
+    p.ptr[k] = scalar ? reinterpret_cast<char*>(slots + k) : reinterpret_cast<char*>(addr[k]);
     p.strides[k] = scalar ? kZeros : strides + k * p.ndim;
   }
   for (int k = 0; k < 4; ++k) {

@@ -1,6 +1,6 @@
 package org.jtensor;
 
-import java.util.Locale;
+import org.jtensor.dispatch.NativeContract;
 
 /**
  * Element types, in the order of native {@code jt::DType} (the ordinal is the native code).
@@ -8,28 +8,47 @@ import java.util.Locale;
  * with int8 widens to int16, float16 with bfloat16 widens to float32.
  */
 public enum DType {
-  BOOL(1, Kind.BOOL, 0),
-  UINT8(1, Kind.INTEGRAL, 1),
-  INT8(1, Kind.INTEGRAL, 2),
-  INT16(2, Kind.INTEGRAL, 3),
-  INT32(4, Kind.INTEGRAL, 4),
-  INT64(8, Kind.INTEGRAL, 5),
-  FLOAT16(2, Kind.FLOATING, 1),
-  BFLOAT16(2, Kind.FLOATING, 1),
-  FLOAT32(4, Kind.FLOATING, 2),
-  FLOAT64(8, Kind.FLOATING, 3);
+  // Java states only the promotion order and the Java primitive that carries an element across
+  // JNI (bulk reads and writes copy raw bytes into byte[]/short[]/...); item sizes, names and
+  // kinds are read from the native dtype table (jt/dtype.h) when this class loads, and each
+  // native item size must equal its carrier's width.
+  BOOL(0, Byte.BYTES),
+  UINT8(1, Byte.BYTES),
+  INT8(2, Byte.BYTES),
+  INT16(3, Short.BYTES),
+  INT32(4, Integer.BYTES),
+  INT64(5, Long.BYTES),
+  FLOAT16(1, Short.BYTES),
+  BFLOAT16(1, Short.BYTES),
+  FLOAT32(2, Float.BYTES),
+  FLOAT64(3, Double.BYTES);
 
   /** The category used by promotion: a higher category always wins over a lower one. */
   public enum Kind { BOOL, INTEGRAL, FLOATING }
 
-  private final int itemSize;
-  private final Kind kind;
   private final int rank;  // order within the kind
+  private final int carrierBytes;
+  private int itemSize;    // set once, from the native table, before any other class sees a DType
+  private Kind kind;
+  private String typeName;
 
-  DType(int itemSize, Kind kind, int rank) {
-    this.itemSize = itemSize;
-    this.kind = kind;
+  DType(int rank, int carrierBytes) {
     this.rank = rank;
+    this.carrierBytes = carrierBytes;
+  }
+
+  /** The width of the Java primitive that carries one element across JNI. */
+  public int carrierBytes() {
+    return carrierBytes;
+  }
+
+  static {
+    for (NativeContract.DTypeEntry e : NativeContract.dtypeTable(values())) {
+      DType t = values()[e.code()];
+      t.itemSize = e.itemSize();
+      t.kind = Kind.values()[e.kind()];
+      t.typeName = e.name();
+    }
   }
 
   /** PyTorch's default floating dtype, which Java {@code double} scalars promote to. */
@@ -59,7 +78,7 @@ public enum DType {
 
   /** PyTorch's name: {@code float32}, {@code bfloat16}, ... */
   public String typeName() {
-    return name().toLowerCase(Locale.ROOT);
+    return typeName;
   }
 
   @Override

@@ -74,7 +74,7 @@ final class ElementwiseOps {
           plan.tensors[k + 1] = t;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(t, shape);
         } else {
-          plan.scalarBits[k + 1] = ElementwisePlan.scalarBits(want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
+          plan.setScalar(k + 1, want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
       if (numel > 0) backend.elementwise(plan);  // holds every operand and checks its bounds

@@ -207,7 +207,7 @@ final class CpuBackend implements Backend {
   @Override
   public void elementwise(ElementwisePlan p) {
     int nops = p.tensors.length, ndim = p.shape.length;
-    long[] plan = new long[4 + nops + ndim + nops * ndim + 8 + nops];
+    long[] plan = new long[4 + nops + ndim + nops * ndim + 8 + 2 * nops];
     plan[0] = CpuKernels.id(p.op);
     plan[1] = p.dtype.code();
     plan[2] = nops;
@@ -231,7 +231,11 @@ final class CpuBackend implements Backend {
         plan[w + 4 + k] = (long) prm[k];
       }
       w += 8;
-      System.arraycopy(p.scalarBits, 0, plan, w, nops);
+      for (int k = 0; k < nops; k++) {
+        if (p.tensors[k] != null) continue;
+        plan[w + 2 * k] = p.scalarValues[k];
+        plan[w + 2 * k + 1] = (long) p.scalarDtypes[k].code() << 1 | (p.scalarIntegral[k] ? 1 : 0);
+      }
       check(JtNative.jt_elementwise(plan), p.name, p.dtype);
     }
   }

@@ -16,7 +16,11 @@ public final class ElementwisePlan {
   public final long[] shape;
   public final TensorImpl[] tensors;   // null where the operand is a scalar
   public final long[][] strides;       // in elements, 0 where broadcast
-  public final long[] scalarBits;      // a scalar operand's value as the bytes of its dtype
+  /** A scalar operand's value: a double's raw bits, or an exact long where scalarIntegral. */
+  public final long[] scalarValues;
+  public final boolean[] scalarIntegral;
+  /** The dtype a scalar operand becomes (native code converts it, rounding once). */
+  public final DType[] scalarDtypes;
   /** Up to 4 scalar arguments (alpha, slope, a bound...), shared with the caller: never modified. */
   public final double[] params;
   /** The op allocated the output itself: no other thread can reach it yet, so it needs no hold. */
@@ -30,22 +34,16 @@ public final class ElementwisePlan {
     this.shape = shape;
     this.tensors = new TensorImpl[operands];
     this.strides = new long[operands][];
-    this.scalarBits = new long[operands];
+    this.scalarValues = new long[operands];
+    this.scalarIntegral = new boolean[operands];
+    this.scalarDtypes = new DType[operands];
     this.params = params;
   }
 
-  /** The bytes of value v in dtype t, little-endian in a long: what a scalar operand carries. */
-  public static long scalarBits(DType t, double v, long exact, boolean integral) {
-    switch (t) {
-      case BOOL: return (integral ? exact != 0 : v != 0) ? 1 : 0;
-      case UINT8: case INT8: return (integral ? exact : (long) v) & 0xffL;
-      case INT16: return (integral ? exact : (long) v) & 0xffffL;
-      case INT32: return (integral ? exact : (long) v) & 0xffffffffL;
-      case INT64: return integral ? exact : (long) v;
-      case FLOAT16: return HalfBits.half(integral ? (float) exact : (float) v);
-      case BFLOAT16: return HalfBits.bfloat16(integral ? (float) exact : (float) v);
-      case FLOAT32: return Float.floatToRawIntBits(integral ? (float) exact : (float) v) & 0xffffffffL;
-      default: return Double.doubleToRawLongBits(integral ? (double) exact : v);
-    }
+  /** Operand k is the scalar v (an exact long when integral, else a double) converted to dtype t. */
+  public void setScalar(int k, DType t, double v, long exact, boolean integral) {
+    scalarDtypes[k] = t;
+    scalarIntegral[k] = integral;
+    scalarValues[k] = integral ? exact : Double.doubleToRawLongBits(v);
   }
 }

@@ -40,6 +40,62 @@ public final class NativeContract {
     @Override public int scanOutDtype(int id, int dtype) { return JtNative.jt_scan_out_dtype(id, dtype); }
   };
 
+  /** The native dtype table (jt/dtype.h), as the C API gives it. */
+  interface DTypeTable {
+    int count();
+    String name(int code);
+    int itemSize(int code);
+    /** 0 bool, 1 integral, 2 floating. */
+    int kind(int code);
+  }
+
+  static final DTypeTable JNI_DTYPES = new DTypeTable() {
+    @Override public int count() { return JtNative.jt_dtype_count(); }
+    @Override public String name(int code) { return JtNative.jt_dtype_name(code); }
+    @Override public int itemSize(int code) { return JtNative.jt_dtype_item_size(code); }
+    @Override public int kind(int code) { return JtNative.jt_dtype_kind(code); }
+  };
+
+  /** One row of the native dtype table: what DType reads at load. */
+  public record DTypeEntry(int code, String name, int itemSize, int kind) {}
+
+  /**
+   * The native dtype table, checked against Java's constants: same count, and code i is the
+   * constant at ordinal i under the same name. Called by DType's class initializer, so it may
+   * use only the constants' {@code name()} and {@code ordinal()}.
+   */
+  public static List<DTypeEntry> dtypeTable(DType[] constants) {
+    return checkDTypes(constants, JNI_DTYPES);
+  }
+
+  static List<DTypeEntry> checkDTypes(DType[] constants, DTypeTable table) {
+    if (table.count() != constants.length) {
+      throw new IllegalStateException("jtensor: the native dtype table has " + table.count()
+          + " dtypes but org.jtensor.DType has " + constants.length);
+    }
+    List<DTypeEntry> rows = new java.util.ArrayList<>();
+    for (DType t : constants) {
+      int code = t.ordinal();
+      String javaName = t.name().toLowerCase(java.util.Locale.ROOT);
+      String name = table.name(code);
+      int size = table.itemSize(code), kind = table.kind(code);
+      if (!javaName.equals(name)) {
+        throw dtypeMismatch(javaName, "native dtype code " + code + " is '" + name + "'");
+      }
+      if (size != t.carrierBytes()) {
+        throw dtypeMismatch(javaName, "its native item size is " + size + " bytes but the Java primitive that carries it is "
+            + t.carrierBytes() + " bytes wide");
+      }
+      if (kind < 0 || kind > 2) throw dtypeMismatch(javaName, "the native table gives kind " + kind);
+      rows.add(new DTypeEntry(code, name, size, kind));
+    }
+    return rows;
+  }
+
+  private static IllegalStateException dtypeMismatch(String dtype, String what) {
+    return new IllegalStateException("jtensor: org.jtensor.DType and the native dtype table disagree on dtype '" + dtype + "': " + what);
+  }
+
   /** Each op's native kernel id and the dtypes it has a kernel for (bit per dtype code), by op ordinal. */
   record Resolved(int[] ids, int[] dtypeMasks) {}
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.junit.jupiter.api.Test;
 
@@ -82,5 +83,52 @@ class NativeContractTest {
       @Override public int elementwiseCount() { return super.elementwiseCount() + 1; }
       @Override public String elementwiseName(int id) { return id == super.elementwiseCount() ? "frobnicate" : super.elementwiseName(id); }
     }, "jtensor: the native elementwise kernel 'frobnicate' has no entry in the op registry");
+  }
+
+  /** The real native dtype table with one answer changed. */
+  private static class DoctoredDTypes implements NativeContract.DTypeTable {
+    @Override public int count() { return NativeContract.JNI_DTYPES.count(); }
+    @Override public String name(int code) { return NativeContract.JNI_DTYPES.name(code); }
+    @Override public int itemSize(int code) { return NativeContract.JNI_DTYPES.itemSize(code); }
+    @Override public int kind(int code) { return NativeContract.JNI_DTYPES.kind(code); }
+  }
+
+  @Test
+  void dtypeReadsItsSizesNamesAndKindsFromTheNativeTable() {
+    List<NativeContract.DTypeEntry> rows = NativeContract.checkDTypes(DType.values(), NativeContract.JNI_DTYPES);
+    assertEquals(DType.values().length, rows.size());
+    for (NativeContract.DTypeEntry e : rows) {
+      DType t = DType.values()[e.code()];
+      assertEquals(e.itemSize(), t.itemSize(), t.name());
+      assertEquals(e.name(), t.typeName());
+      assertEquals(DType.Kind.values()[e.kind()], t.kind());
+    }
+    assertEquals(2, DType.BFLOAT16.itemSize());
+    assertEquals("bfloat16", DType.BFLOAT16.toString());
+  }
+
+  @Test
+  void aDTypeItemSizeThatDiffersStopsTheLoad() {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeContract.checkDTypes(DType.values(),
+        new DoctoredDTypes() {
+          @Override public int itemSize(int code) { return code == DType.FLOAT32.code() ? 8 : super.itemSize(code); }
+        }));
+    assertEquals("jtensor: org.jtensor.DType and the native dtype table disagree on dtype 'float32': its native item size is 8"
+        + " bytes but the Java primitive that carries it is 4 bytes wide", e.getMessage());
+  }
+
+  @Test
+  void aDTypeNameOrCountThatDiffersStopsTheLoad() {
+    IllegalStateException named = assertThrows(IllegalStateException.class, () -> NativeContract.checkDTypes(DType.values(),
+        new DoctoredDTypes() {
+          @Override public String name(int code) { return code == 6 ? "half" : super.name(code); }
+        }));
+    assertEquals("jtensor: org.jtensor.DType and the native dtype table disagree on dtype 'float16': native dtype code 6 is 'half'",
+        named.getMessage());
+    IllegalStateException counted = assertThrows(IllegalStateException.class, () -> NativeContract.checkDTypes(DType.values(),
+        new DoctoredDTypes() {
+          @Override public int count() { return 11; }
+        }));
+    assertEquals("jtensor: the native dtype table has 11 dtypes but org.jtensor.DType has 10", counted.getMessage());
   }
 }
