@@ -4,6 +4,7 @@
 #include <new>
 
 #include "jt/jt.h"
+#include "jt/plans.h"
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/kernels.h"
@@ -48,7 +49,8 @@ int64_t scalar_element(DType t, int integral, int64_t bits) {
 template <typename F>
 int guarded(F&& run) {
   try {
-    return run();
+    int status = run();
+    return status == -1 ? JT_NO_KERNEL : status;  // the kernels' "no kernel for this dtype"
   } catch (const std::bad_alloc&) {
     return JT_OUT_OF_MEMORY;
   } catch (...) {
@@ -79,16 +81,20 @@ const char* jt_alloc_conf_error(void) { return cpu_allocator().conf_error().c_st
 void jt_set_num_threads(int n) { set_num_threads(n); }
 int jt_get_num_threads(void) { return get_num_threads(); }
 
-void jt_copy(const int64_t* plan) {
-  const int ndim = (int)plan[0];
-  CopyPlan p{ndim, P(plan[1]), (DType)plan[2], P(plan[3]), (DType)plan[4],
-             plan + 5, plan + 5 + ndim, plan + 5 + 2 * ndim};
-  copy_strided(p);
+int jt_copy(const int64_t* words) {
+  copy_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  CopyPlan p{(int)r.ndim, P(r.dst), (DType)r.dst_dtype, P(r.src), (DType)r.src_dtype, r.sizes, r.dst_strides, r.src_strides};
+  return guarded([&] { copy_strided(p); return JT_OK; });
 }
 
-void jt_fill(const int64_t* plan) {
-  const int ndim = (int)plan[0];
-  fill_strided(ndim, P(plan[1]), (DType)plan[2], plan + 5, plan + 5 + ndim, scalar_from_bits((int)plan[3], plan[4]));
+int jt_fill(const int64_t* words) {
+  fill_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  return guarded([&] {
+    fill_strided((int)r.ndim, P(r.dst), (DType)r.dtype, r.sizes, r.strides, scalar_from_bits((int)r.integral, r.value));
+    return JT_OK;
+  });
 }
 
 void jt_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits) {
@@ -124,73 +130,79 @@ int jt_reduce_out_dtype(int op, int dtype) { return reduce_out_dtype(op, dtype);
 int jt_scan_op_id(const char* name) { return scan_op_id(name); }
 int jt_scan_out_dtype(int op, int dtype) { return scan_out_dtype(op, dtype); }
 
-int jt_elementwise(const int64_t* plan) {
+int jt_elementwise(const int64_t* words) {
+  elementwise_plan r(words);
+  if (!r.current() || r.nops < 1 || r.nops > 4) return JT_INVALID;
+  const int info = elementwise_op_info((int)r.op, (int)r.dtype);
+  if (info == 0) return JT_NO_KERNEL;
+  if (r.out_dtype != ((info & 16) ? (int64_t)DType::Bool : r.dtype)) return JT_INVALID;  // the width it writes
   EwPlan p;
-  p.op = (int)plan[0];
-  p.dtype = (DType)plan[1];
-  const int nops = (int)plan[2];
-  p.ndim = (int)plan[3];
-  const int64_t* addr = plan + 4;
-  p.sizes = addr + nops;
-  const int64_t* strides = p.sizes + p.ndim;
-  const int64_t* params = strides + nops * p.ndim;
-  const int64_t* scalars = params + 8;  // per operand: value bits, then dtype code << 1 | integral
+  p.op = (int)r.op;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.sizes = r.sizes;
   int64_t slots[4] = {0, 0, 0, 0};
   static const int64_t kZeros[64] = {0};
   for (int k = 0; k < 4; ++k) {
     p.ptr[k] = nullptr;
     p.strides[k] = kZeros;
   }
-  if (nops > 4) return JT_INVALID;
-  for (int k = 0; k < nops; ++k) {
-    const bool scalar = addr[k] == 0;
+  for (int k = 0; k < r.nops; ++k) {
+    const bool scalar = r.addresses[k] == 0;
     if (scalar) {
-      const int64_t desc = scalars[2 * k + 1];
+      const int64_t desc = r.scalars[2 * k + 1];
       if ((desc >> 1) < 0 || (desc >> 1) >= kNumDTypes) return JT_INVALID;
-      slots[k] = scalar_element((DType)(desc >> 1), (int)(desc & 1), scalars[2 * k]);
+      slots[k] = scalar_element((DType)(desc >> 1), (int)(desc & 1), r.scalars[2 * k]);
     }
-    p.ptr[k] = scalar ? reinterpret_cast<char*>(slots + k) : reinterpret_cast<char*>(addr[k]);
-    p.strides[k] = scalar ? kZeros : strides + k * p.ndim;
+    p.ptr[k] = scalar ? reinterpret_cast<char*>(slots + k) : reinterpret_cast<char*>(r.addresses[k]);
+    p.strides[k] = scalar ? kZeros : r.strides + k * p.ndim;
   }
   for (int k = 0; k < 4; ++k) {
-    std::memcpy(&p.params.f[k], params + k, 8);
-    p.params.i[k] = params[4 + k];
+    std::memcpy(&p.params.f[k], r.params + k, 8);
+    p.params.i[k] = r.params[4 + k];
   }
   return guarded([&] { return elementwise_run(p); });
 }
 
-int jt_reduce(const int64_t* plan) {
+int jt_reduce(const int64_t* words) {
+  reduce_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  const int out = reduce_out_dtype((int)r.op, (int)r.dtype);
+  if (out < 0) return JT_NO_KERNEL;
+  if (r.out_dtype != out) return JT_INVALID;
   RedPlan p;
-  p.op = (int)plan[0];
-  p.dtype = (DType)plan[1];
-  p.ndim = (int)plan[2];
-  p.out = P(plan[3]);
-  p.in = P(plan[4]);
-  p.values = P(plan[5]);
-  std::memcpy(&p.scale, plan + 6, 8);
-  p.sizes = plan + 7;
-  p.out_strides = p.sizes + p.ndim;
-  p.in_strides = p.out_strides + p.ndim;
-  p.reduced = p.in_strides + p.ndim;
+  p.op = (int)r.op;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.out = P(r.out);
+  p.in = P(r.in);
+  p.values = P(r.values);
+  std::memcpy(&p.scale, &r.scale, 8);
+  p.sizes = r.sizes;
+  p.out_strides = r.out_strides;
+  p.in_strides = r.in_strides;
+  p.reduced = r.reduced;
   return guarded([&] { return reduce_run(p); });
 }
 
 void jt_blas_register(int64_t sgemm, int64_t dgemm, int64_t set_threads) { gemm_register(P(sgemm), P(dgemm), P(set_threads)); }
 int jt_blas_available(void) { return gemm_has_blas() ? 1 : 0; }
 
-int jt_gemm(const int64_t* plan) {
+int jt_gemm(const int64_t* words) {
+  gemm_plan r(words);
+  if (!r.current() || r.out_dtype != r.dtype) return JT_INVALID;
   GemmPlan p;
-  p.dtype = (DType)plan[0];
-  p.m = plan[1], p.n = plan[2], p.k = plan[3];
-  p.a = P(plan[4]), p.b = P(plan[5]), p.c = P(plan[6]);
-  p.a_row = plan[7], p.a_col = plan[8], p.b_row = plan[9], p.b_col = plan[10], p.c_row = plan[11], p.c_col = plan[12];
-  std::memcpy(&p.alpha, plan + 13, 8);
-  std::memcpy(&p.beta, plan + 14, 8);
-  p.batch_ndim = (int)plan[15];
-  p.batch_sizes = plan + 16;
-  p.a_batch = p.batch_sizes + p.batch_ndim;
-  p.b_batch = p.a_batch + p.batch_ndim;
-  p.c_batch = p.b_batch + p.batch_ndim;
+  p.dtype = (DType)r.dtype;
+  p.m = r.m, p.n = r.n, p.k = r.k;
+  p.a = P(r.a), p.b = P(r.b), p.c = P(r.c);
+  p.a_row = r.a_row, p.a_col = r.a_col, p.b_row = r.b_row, p.b_col = r.b_col, p.c_row = r.c_row, p.c_col = r.c_col;
+  std::memcpy(&p.alpha, &r.alpha, 8);
+  std::memcpy(&p.beta, &r.beta, 8);
+  p.batch_ndim = (int)r.batch_ndim;
+  p.batch_sizes = r.batch_sizes;
+  p.a_batch = r.a_batch;
+  p.b_batch = r.b_batch;
+  p.c_batch = r.c_batch;
   return guarded([&] { return gemm_run(p); });
 }
 
@@ -198,16 +210,21 @@ int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t 
   return guarded([&] { return index_accumulate(P(dst), (DType)dtype, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
 }
 
-int jt_scan(const int64_t* plan) {
+int jt_scan(const int64_t* words) {
+  scan_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  const int out = scan_out_dtype((int)r.op, (int)r.dtype);
+  if (out < 0) return JT_NO_KERNEL;
+  if (r.out_dtype != out) return JT_INVALID;
   ScanPlan p;
-  p.prod = plan[0] != 0;
-  p.dtype = (DType)plan[1];
-  p.ndim = (int)plan[2];
-  p.dim = (int)plan[3];
-  p.out = P(plan[4]);
-  p.in = P(plan[5]);
-  p.sizes = plan + 6;
-  p.out_strides = p.sizes + p.ndim;
-  p.in_strides = p.out_strides + p.ndim;
+  p.prod = r.op != 0;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.dim = (int)r.dim;
+  p.out = P(r.out);
+  p.in = P(r.in);
+  p.sizes = r.sizes;
+  p.out_strides = r.out_strides;
+  p.in_strides = r.in_strides;
   return guarded([&] { return scan_run(p); });
 }

@@ -9,9 +9,15 @@ extern "C" {
 
 #define JT_API __attribute__((visibility("default")))
 
-// Kernel entry points that return int answer JT_OK, -1 (no kernel for the op and dtype),
-// JT_OUT_OF_MEMORY (scratch memory was refused) or JT_INVALID (any other failure).
-enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2 };
+// Kernel entry points that return int answer JT_OK, JT_OUT_OF_MEMORY (scratch memory was
+// refused), JT_INVALID (a plan of another layout version, an output dtype the kernel would not
+// write, an offset outside its storage) or JT_NO_KERNEL (no kernel for the op and dtype).
+enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3 };
+
+// ---- plans (jt/plans.h): each kernel below takes one int64 array laid out as its list there ----
+JT_API int jt_plan_version(void);
+// "version,ndim,...,sizes[ndim],..." for a plan name ("copy", "elementwise", ...); nullptr if unknown.
+JT_API const char* jt_plan_layout(const char* name);
 
 // ---- the dtype table (jt/dtype.h's JT_FORALL_DTYPES): Java's DType reads it at load ----
 JT_API int jt_dtype_count(void);
@@ -57,12 +63,10 @@ JT_API void jt_set_num_threads(int n);
 JT_API int jt_get_num_threads(void);
 
 // ---- kernels ----
-// plan = [ndim, dst_addr, dst_dtype, src_addr, src_dtype, sizes[ndim], dst_strides[ndim],
-//         src_strides[ndim]]; strides in elements, 0 for broadcast dims. Converts dtypes.
-JT_API void jt_copy(const int64_t* plan);
-// plan = [ndim, dst_addr, dst_dtype, value_is_integral, value_bits, sizes[ndim], strides[ndim]];
-// value_bits holds an int64 when value_is_integral, else the bits of a double.
-JT_API void jt_fill(const int64_t* plan);
+// A copy plan; strides in elements, 0 for broadcast dims. Converts dtypes.
+JT_API int jt_copy(const int64_t* plan);
+// A fill plan; value holds an int64 when integral, else the bits of a double.
+JT_API int jt_fill(const int64_t* plan);
 // dst[i] = start + i * step for i < n (contiguous), computed in double (or int64 when integral).
 JT_API void jt_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
 // PyTorch's linspace: steps points from start to end, symmetric from both ends.
@@ -86,30 +90,25 @@ JT_API int jt_reduce_op_id(const char* name);       // -1 when unknown
 JT_API int jt_reduce_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1: no kernel
 JT_API int jt_scan_op_id(const char* name);
 JT_API int jt_scan_out_dtype(int op, int dtype);
-// plan = [op, dtype, nops, ndim, addr[nops], sizes[ndim], strides[nops][ndim], f[4] (double bits),
-//         i[4], slot[nops]]. Operand 0 is the output. An operand whose address is 0 is a scalar:
-// its value is in its slot (the dtype's bytes, little-endian) and its strides are 0.
-// Returns 0, or -1 when (op, dtype) has no kernel.
+// An elementwise plan. Operand 0 is the output. An operand whose address is 0 is a scalar: its
+// value and dtype are in its scalars entry (converted here, rounding once) and its strides are 0.
 JT_API int jt_elementwise(const int64_t* plan);
 
 // ---- reductions ----
-// plan = [op, in_dtype, ndim, out_addr, in_addr, values_addr (0: none), scale (double bits),
-//         sizes[ndim], out_strides[ndim], in_strides[ndim], reduced[ndim]].
-// op: an id from jt_reduce_op_id. Returns 0 or -1.
+// A reduce plan: op from jt_reduce_op_id, values 0 unless an arg reduction, scale as double bits.
 JT_API int jt_reduce(const int64_t* plan);
 
 // ---- matrix multiply ----
 // Registers cblas_sgemm, cblas_dgemm and openblas_set_num_threads found at run time (0 for none).
 JT_API void jt_blas_register(int64_t sgemm, int64_t dgemm, int64_t set_threads);
 JT_API int jt_blas_available(void);
-// plan = [dtype, m, n, k, a, b, c, a_row, a_col, b_row, b_col, c_row, c_col, alpha bits, beta bits,
-//         batch_ndim, batch_sizes[bn], a_batch[bn], b_batch[bn], c_batch[bn]]. Returns 0 or -1.
+// A gemm plan: C = alpha A B + beta C per batch entry; alpha and beta as double bits.
 JT_API int jt_gemm(const int64_t* plan);
 
 // dst[offsets[i]] += src[i] in dtype (serial, so repeated offsets all add): scatter_add, index_add_.
 // Offsets checked against [lo, hi) as for jt_index_scatter.
 JT_API int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
-// plan = [prod, dtype, ndim, dim, out, in, sizes[ndim], out_strides[ndim], in_strides[ndim]]
+// A scan plan: op from jt_scan_op_id.
 JT_API int jt_scan(const int64_t* plan);
 
 // One element at an address, converted from/to double or int64.

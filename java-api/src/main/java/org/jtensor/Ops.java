@@ -115,6 +115,6 @@ final class Ops {
   }
 
   static {
-    NativeContract.verifyOps(Op.registered());
+    NativeContract.verify(Op.registered());
   }
 }

@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,10 +32,12 @@ public class SmallAddBenchmark {
   public void setup() {
     a = Tensor.fromArray(new float[] {1, 2, 3, 4});
     b = Tensor.fromArray(new float[] {5, 6, 7, 8});
-    // jt_elementwise's plan for out = a + b over 4 contiguous floats, alpha 1 (layout: jt.h)
-    floorPlan = new long[] {JtNative.jt_ew_op_id("add"), DType.FLOAT32.code(), 3, 1,
-        0, a.dataPtr(), b.dataPtr(), 4, 1, 1, 1,
-        Double.doubleToRawLongBits(1), 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    // jt_elementwise's plan for out = a + b over 4 contiguous floats, alpha 1, packed as the library packs it
+    long[] unit = {1};
+    floorPlan = ElementwisePacker.pack(JtNative.jt_ew_op_id("add"), DType.FLOAT32, DType.FLOAT32, new long[] {4},
+        new double[] {1}, new long[][] {unit, unit, unit}, new long[3], new boolean[3], new DType[3]);
+    ElementwisePacker.setAddress(floorPlan, 1, a.dataPtr());
+    ElementwisePacker.setAddress(floorPlan, 2, b.dataPtr());
   }
 
   @TearDown
@@ -65,7 +68,7 @@ public class SmallAddBenchmark {
   public long add4_nativeFloor() {
     long s = JtNative.jt_storage_new(16);
     long p = JtNative.jt_storage_data(s);
-    floorPlan[4] = p;
+    ElementwisePacker.setAddress(floorPlan, 0, p);
     JtNative.jt_elementwise(floorPlan);
     JtNative.jt_storage_release(s);
     return p;

@@ -60,8 +60,10 @@ public final class JtNative {
   public static native int jt_get_num_threads();
 
   // ---- kernels ----
-  public static native void jt_copy(@Cast("const int64_t*") long[] plan);
-  public static native void jt_fill(@Cast("const int64_t*") long[] plan);
+  public static native int jt_plan_version();
+  public static native String jt_plan_layout(String name);
+  public static native int jt_copy(@Cast("const int64_t*") long[] plan);
+  public static native int jt_fill(@Cast("const int64_t*") long[] plan);
   public static native void jt_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
   public static native void jt_linspace(long dst, int dtype, long steps, double start, double end);
 

@@ -4,6 +4,12 @@ import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.dispatch.plan.CopyPacker;
+import org.jtensor.dispatch.plan.ElementwisePacker;
+import org.jtensor.dispatch.plan.FillPacker;
+import org.jtensor.dispatch.plan.GemmPacker;
+import org.jtensor.dispatch.plan.ReducePacker;
+import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.memory.Memory;
 import org.jtensor.memory.StorageImpl;
 
@@ -22,18 +28,9 @@ final class CpuBackend implements Backend {
   @Override
   public void copy(String op, TensorImpl dst, TensorImpl src) {
     long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
-    int n = sizes.length;
-    long[] plan = new long[5 + 3 * n];
     try (HeldOperands held = new HeldOperands(op)) {
-      plan[0] = n;
-      plan[1] = held.address(dst, sizes, dstStrides);
-      plan[2] = dst.dtype().code();
-      plan[3] = held.address(src, sizes, srcStrides);
-      plan[4] = src.dtype().code();
-      System.arraycopy(sizes, 0, plan, 5, n);
-      System.arraycopy(dstStrides, 0, plan, 5 + n, n);
-      System.arraycopy(srcStrides, 0, plan, 5 + 2 * n, n);
-      JtNative.jt_copy(plan);
+      long d = held.address(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
+      check(JtNative.jt_copy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
     }
   }
 
@@ -49,17 +46,9 @@ final class CpuBackend implements Backend {
 
   private static void fill(String op, TensorImpl dst, boolean integral, long bits) {
     long[] sizes = dst.sizes(), strides = dst.strides();
-    int n = sizes.length;
-    long[] plan = new long[5 + 2 * n];
     try (HeldOperands held = new HeldOperands(op)) {
-      plan[0] = n;
-      plan[1] = held.address(dst, sizes, strides);
-      plan[2] = dst.dtype().code();
-      plan[3] = integral ? 1 : 0;
-      plan[4] = bits;
-      System.arraycopy(sizes, 0, plan, 5, n);
-      System.arraycopy(strides, 0, plan, 5 + n, n);
-      JtNative.jt_fill(plan);
+      long d = held.address(dst, sizes, strides);
+      check(JtNative.jt_fill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
     }
   }
 
@@ -206,35 +195,15 @@ final class CpuBackend implements Backend {
 
   @Override
   public void elementwise(ElementwisePlan p) {
-    int nops = p.tensors.length, ndim = p.shape.length;
-    long[] plan = new long[4 + nops + ndim + nops * ndim + 8 + 2 * nops];
-    plan[0] = CpuKernels.id(p.op);
-    plan[1] = p.dtype.code();
-    plan[2] = nops;
-    plan[3] = ndim;
+    int nops = p.tensors.length;
+    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
+        p.scalarValues, p.scalarIntegral, p.scalarDtypes);
     try (HeldOperands held = new HeldOperands(p.name)) {
-      int w = 4;
-      plan[w++] = p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                : held.address(p.tensors[0], p.shape, p.strides[0]);
+      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
+                                                          : held.address(p.tensors[0], p.shape, p.strides[0]));
       for (int k = 1; k < nops; k++) {
         TensorImpl t = p.tensors[k];
-        plan[w++] = t == null ? 0 : held.address(t, p.shape, p.strides[k]);
-      }
-      System.arraycopy(p.shape, 0, plan, w, ndim);
-      w += ndim;
-      for (int k = 0; k < nops; k++, w += ndim) {
-        if (p.tensors[k] != null) System.arraycopy(p.strides[k], 0, plan, w, ndim);
-      }
-      double[] prm = p.params;
-      for (int k = 0; k < prm.length; k++) {  // each as a double and as an exact long; unused ones stay 0
-        plan[w + k] = Double.doubleToRawLongBits(prm[k]);
-        plan[w + 4 + k] = (long) prm[k];
-      }
-      w += 8;
-      for (int k = 0; k < nops; k++) {
-        if (p.tensors[k] != null) continue;
-        plan[w + 2 * k] = p.scalarValues[k];
-        plan[w + 2 * k + 1] = (long) p.scalarDtypes[k].code() << 1 | (p.scalarIntegral[k] ? 1 : 0);
+        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
       }
       check(JtNative.jt_elementwise(plan), p.name, p.dtype);
     }
@@ -244,22 +213,12 @@ final class CpuBackend implements Backend {
   public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
                      boolean[] reduced, double scale) {
     long[] sizes = in.sizes(), inStrides = in.strides();
-    int n = sizes.length;
-    long[] plan = new long[7 + 4 * n];
+    long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
+    for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
     try (HeldOperands held = new HeldOperands(name)) {
-      plan[0] = CpuKernels.id(op);
-      plan[1] = in.dtype().code();
-      plan[2] = n;
-      long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
-      for (int d = 0; d < n; d++) if (reduced[d]) outSizes[d] = 1;
-      plan[3] = held.address(out, outSizes, outStrides);
-      plan[4] = held.address(in, sizes, inStrides);
-      plan[5] = values == null ? 0 : held.address(values, outSizes, outStrides);
-      plan[6] = Double.doubleToRawLongBits(scale);
-      System.arraycopy(sizes, 0, plan, 7, n);
-      System.arraycopy(outStrides, 0, plan, 7 + n, n);
-      System.arraycopy(inStrides, 0, plan, 7 + 2 * n, n);
-      for (int d = 0; d < n; d++) plan[7 + 3 * n + d] = reduced[d] ? 1 : 0;
+      long o = held.address(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
+      long v = values == null ? 0 : held.address(values, outSizes, outStrides);
+      long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
       check(JtNative.jt_reduce(plan), name, in.dtype());
     }
   }
@@ -267,29 +226,13 @@ final class CpuBackend implements Backend {
   @Override
   public void gemm(String op, GemmCall g) {
     Blas.available();  // registers OpenBLAS on first use
-    int bn = g.batchSizes.length;
-    long[] plan = new long[16 + 4 * bn];
     try (HeldOperands held = new HeldOperands(op)) {
-      plan[0] = g.a.dtype().code();
-      plan[1] = g.m;
-      plan[2] = g.n;
-      plan[3] = g.k;
-      plan[4] = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
-      plan[5] = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
-      plan[6] = held.address(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
-      plan[7] = g.aRow;
-      plan[8] = g.aCol;
-      plan[9] = g.bRow;
-      plan[10] = g.bCol;
-      plan[11] = g.cRow;
-      plan[12] = g.cCol;
-      plan[13] = Double.doubleToRawLongBits(g.alpha);
-      plan[14] = Double.doubleToRawLongBits(g.beta);
-      plan[15] = bn;
-      System.arraycopy(g.batchSizes, 0, plan, 16, bn);
-      System.arraycopy(g.aBatch, 0, plan, 16 + bn, bn);
-      System.arraycopy(g.bBatch, 0, plan, 16 + 2 * bn, bn);
-      System.arraycopy(g.cBatch, 0, plan, 16 + 3 * bn, bn);
+      long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
+      long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
+      long c = held.address(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
+          new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
+          g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
       check(JtNative.jt_gemm(plan), op, g.a.dtype());
     }
   }
@@ -312,18 +255,9 @@ final class CpuBackend implements Backend {
   @Override
   public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
     long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
-    int n = sizes.length;
-    long[] plan = new long[6 + 3 * n];
     try (HeldOperands held = new HeldOperands(op.name)) {
-      plan[0] = CpuKernels.id(op);  // scan ids are the plan's prod flag: cumsum 0, cumprod 1
-      plan[1] = in.dtype().code();
-      plan[2] = n;
-      plan[3] = dim;
-      plan[4] = held.address(out, sizes, outStrides);
-      plan[5] = held.address(in, sizes, inStrides);
-      System.arraycopy(sizes, 0, plan, 6, n);
-      System.arraycopy(outStrides, 0, plan, 6 + n, n);
-      System.arraycopy(inStrides, 0, plan, 6 + 2 * n, n);
+      long o = held.address(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(JtNative.jt_scan(plan), op.name, in.dtype());
     }
   }
@@ -336,11 +270,11 @@ final class CpuBackend implements Backend {
     }
   }
 
-  /** A kernel's status (jt.h): -1 no kernel, 1 scratch memory refused, 2 any other native failure. */
+  /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel. */
   private static void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
-      case -1: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
+      case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
       case 1: throw Memory.outOfMemory(Device.CPU, op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }

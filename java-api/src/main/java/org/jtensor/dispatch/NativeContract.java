@@ -5,6 +5,13 @@ import java.util.List;
 import java.util.Set;
 import org.jtensor.DType;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.dispatch.plan.CopyPacker;
+import org.jtensor.dispatch.plan.ElementwisePacker;
+import org.jtensor.dispatch.plan.FillPacker;
+import org.jtensor.dispatch.plan.GemmPacker;
+import org.jtensor.dispatch.plan.PlanLayout;
+import org.jtensor.dispatch.plan.ReducePacker;
+import org.jtensor.dispatch.plan.ScanPacker;
 
 /**
  * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.Ops); what
@@ -99,9 +106,43 @@ public final class NativeContract {
   /** Each op's native kernel id and the dtypes it has a kernel for (bit per dtype code), by op ordinal. */
   record Resolved(int[] ids, int[] dtypeMasks) {}
 
-  /** Checks the registry against the CPU kernel tables and hands the CPU backend their ids. */
-  public static void verifyOps(List<Op> ops) {
+  /** What native code says of its plans (jt/plans.h). */
+  interface PlanTable {
+    int version();
+    /** The layout string of a plan, null when native code has no such plan. */
+    String layout(String plan);
+  }
+
+  static final PlanTable JNI_PLANS = new PlanTable() {
+    @Override public int version() { return JtNative.jt_plan_version(); }
+    @Override public String layout(String plan) { return JtNative.jt_plan_layout(plan); }
+  };
+
+  /** Every plan Java packs. */
+  static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
+      ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT);
+
+  /**
+   * Checks the registry against the CPU kernel tables and every packer against native code's
+   * plan layouts, then hands the CPU backend the kernel ids. Runs when the registry loads.
+   */
+  public static void verify(List<Op> ops) {
+    checkPlans(PLANS, JNI_PLANS);
     CpuKernels.install(check(ops, JNI));
+  }
+
+  static void checkPlans(List<PlanLayout> plans, PlanTable table) {
+    if (table.version() != PlanLayout.VERSION) {
+      throw new IllegalStateException("jtensor: Java packs plans of layout version " + PlanLayout.VERSION
+          + " but the native library reads version " + table.version());
+    }
+    for (PlanLayout p : plans) {
+      String nativeLayout = table.layout(p.plan);
+      if (!p.description().equals(nativeLayout)) {
+        throw new IllegalStateException("jtensor: the " + p.plan + " plan is laid out differently in Java ("
+            + p.description() + ") and in native code (" + (nativeLayout == null ? "no such plan" : nativeLayout) + ")");
+      }
+    }
   }
 
   static Resolved check(List<Op> ops, KernelTables tables) {

@@ -131,4 +131,32 @@ class NativeContractTest {
         }));
     assertEquals("jtensor: the native dtype table has 11 dtypes but org.jtensor.DType has 10", counted.getMessage());
   }
+
+  @Test
+  void everyPackerMatchesTheNativePlanLayouts() {
+    NativeContract.checkPlans(NativeContract.PLANS, NativeContract.JNI_PLANS);
+    assertEquals("version,ndim,dst,dst_dtype,src,src_dtype,sizes[ndim],dst_strides[ndim],src_strides[ndim],",
+        NativeContract.JNI_PLANS.layout("copy"));
+  }
+
+  @Test
+  void aPlanLayoutOrVersionThatDiffersStopsTheLoad() {
+    IllegalStateException moved = assertThrows(IllegalStateException.class, () -> NativeContract.checkPlans(NativeContract.PLANS,
+        new NativeContract.PlanTable() {
+          @Override public int version() { return NativeContract.JNI_PLANS.version(); }
+          @Override public String layout(String plan) {
+            String l = NativeContract.JNI_PLANS.layout(plan);
+            return plan.equals("scan") ? l.replace("dim,out,in,", "dim,in,out,") : l;
+          }
+        }));
+    assertEquals("jtensor: the scan plan is laid out differently in Java (version,op,dtype,out_dtype,ndim,dim,out,in,sizes[ndim],"
+        + "out_strides[ndim],in_strides[ndim],) and in native code (version,op,dtype,out_dtype,ndim,dim,in,out,sizes[ndim],"
+        + "out_strides[ndim],in_strides[ndim],)", moved.getMessage());
+    IllegalStateException versioned = assertThrows(IllegalStateException.class, () -> NativeContract.checkPlans(NativeContract.PLANS,
+        new NativeContract.PlanTable() {
+          @Override public int version() { return 2; }
+          @Override public String layout(String plan) { return NativeContract.JNI_PLANS.layout(plan); }
+        }));
+    assertEquals("jtensor: Java packs plans of layout version 1 but the native library reads version 2", versioned.getMessage());
+  }
 }

@@ -1,0 +1,68 @@
+// The plans Java hands to kernels. A plan crosses JNI as one int64 array: one-word fields F(name),
+// then arrays A(name, length) whose lengths are expressions of the fields before them, in the
+// order listed. Each list below is the only statement of its plan's layout on this side; Java's
+// packer for the plan (org.jtensor.dispatch.plan) states its own and the two are compared as
+// strings (jt_plan_layout) when the library loads. Word 0 is always the layout version, checked
+// again on every call. Every plan that writes a tensor carries that tensor's dtype, which the
+// kernel checks against what it would write.
+#pragma once
+#include <cstdint>
+
+#define JT_PLAN_VERSION 1
+
+#define JT_COPY_PLAN(F, A) \
+  F(version) F(ndim) F(dst) F(dst_dtype) F(src) F(src_dtype) \
+  A(sizes, ndim) A(dst_strides, ndim) A(src_strides, ndim)
+
+#define JT_FILL_PLAN(F, A) \
+  F(version) F(ndim) F(dst) F(dtype) F(integral) F(value) \
+  A(sizes, ndim) A(strides, ndim)
+
+// params: four doubles' raw bits, then the same four as exact longs. scalars: per operand, the
+// value (raw double bits or an exact long) and (dtype code << 1 | integral); read where address is 0.
+#define JT_ELEMENTWISE_PLAN(F, A) \
+  F(version) F(op) F(dtype) F(out_dtype) F(nops) F(ndim) \
+  A(params, 8) A(addresses, nops) A(scalars, 2 * nops) A(sizes, ndim) A(strides, nops * ndim)
+
+#define JT_REDUCE_PLAN(F, A) \
+  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(out) F(in) F(values) F(scale) \
+  A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim) A(reduced, ndim)
+
+#define JT_SCAN_PLAN(F, A) \
+  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(dim) F(out) F(in) \
+  A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim)
+
+#define JT_GEMM_PLAN(F, A) \
+  F(version) F(dtype) F(out_dtype) F(m) F(n) F(k) F(a) F(b) F(c) \
+  F(a_row) F(a_col) F(b_row) F(b_col) F(c_row) F(c_col) F(alpha) F(beta) F(batch_ndim) \
+  A(batch_sizes, batch_ndim) A(a_batch, batch_ndim) A(b_batch, batch_ndim) A(c_batch, batch_ndim)
+
+#define JT_FORALL_PLANS(P) \
+  P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
+  P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN)
+
+namespace jt {
+
+// One reader struct per plan: jt::copy_plan r(words) gives r.ndim, r.sizes, ... by name.
+#define JT_PLAN_FIELD_DECL(f) int64_t f = 0;
+#define JT_PLAN_ARRAY_DECL(f, len) const int64_t* f = nullptr;
+#define JT_PLAN_FIELD_READ(f) f = w[at++];
+#define JT_PLAN_ARRAY_READ(f, len) f = w + at; at += (len);
+#define JT_PLAN_READER(name, LIST)                                 \
+  struct name##_plan {                                             \
+    LIST(JT_PLAN_FIELD_DECL, JT_PLAN_ARRAY_DECL)                   \
+    explicit name##_plan(const int64_t* w) {                       \
+      int64_t at = 0;                                              \
+      LIST(JT_PLAN_FIELD_READ, JT_PLAN_ARRAY_READ)                 \
+      (void)at;                                                    \
+    }                                                              \
+    bool current() const { return version == JT_PLAN_VERSION; }    \
+  };
+JT_FORALL_PLANS(JT_PLAN_READER)
+#undef JT_PLAN_READER
+#undef JT_PLAN_FIELD_DECL
+#undef JT_PLAN_ARRAY_DECL
+#undef JT_PLAN_FIELD_READ
+#undef JT_PLAN_ARRAY_READ
+
+}  // namespace jt
