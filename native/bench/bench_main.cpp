@@ -46,9 +46,9 @@ int main() {
   // The fixed cost of a small op, native side only: a 16-byte storage and a 4-element add plan.
   {
     double st = best_ns_per_op(1000000, 5, [&](int64_t n) {
-      for (int64_t i = 0; i < n; ++i) jt_storage_release(jt_storage_new(16));
+      for (int64_t i = 0; i < n; ++i) jt_storage_release(jt_storage_new(JT_DEVICE_CPU, 16));
     });
-    int64_t xs = jt_storage_new(16), ys = jt_storage_new(16), zs = jt_storage_new(16);
+    int64_t xs = jt_storage_new(JT_DEVICE_CPU, 16), ys = jt_storage_new(JT_DEVICE_CPU, 16), zs = jt_storage_new(JT_DEVICE_CPU, 16);
     float* x = reinterpret_cast<float*>(jt_storage_data(xs));
     for (int i = 0; i < 4; ++i) x[i] = (float)i;
     int64_t plan[] = {jt_ew_op_id("add"), (int64_t)jt::DType::Float32, 3, 1, jt_storage_data(zs), jt_storage_data(xs),

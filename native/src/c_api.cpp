@@ -1,10 +1,12 @@
 // jt_* entry points: unpack the plain-C arguments and call into namespace jt.
 #include <cstddef>
+#include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "jt/jt.h"
 #include "jt/plans.h"
+#include "allocator/stats.h"
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/kernels.h"
@@ -58,25 +60,51 @@ int guarded(F&& run) {
   }
 }
 
-int64_t jt_storage_new(int64_t nbytes) { return reinterpret_cast<int64_t>(storage_new(nbytes)); }
+const char* jt_device_type_name(int device) { return device_type_name(device); }
+int jt_device_has_allocator(int device) { return device_allocator(device) ? 1 : 0; }
+
+int64_t jt_storage_new(int device, int64_t nbytes) { return reinterpret_cast<int64_t>(storage_new(device, nbytes)); }
 void jt_storage_retain(int64_t s) { S(s)->retain(); }
 void jt_storage_release(int64_t s) { storage_release(S(s)); }
 int64_t jt_storage_refcount(int64_t s) { return S(s)->refcount.load(std::memory_order_relaxed); }
 int64_t jt_storage_data_offset(void) { return (int64_t)offsetof(StorageImpl, data_ptr); }
 int64_t jt_storage_data(int64_t s) { return reinterpret_cast<int64_t>(S(s)->data()); }
 int64_t jt_storage_nbytes(int64_t s) { return S(s)->nbytes; }
+int jt_storage_device(int64_t s) { return S(s)->device; }
 int jt_storage_resize(int64_t s, int64_t nbytes) { return storage_resize(S(s), nbytes) ? JT_OK : JT_OUT_OF_MEMORY; }
 
-void jt_cpu_empty_cache(void) { cpu_allocator().empty_cache(); }
-int jt_cpu_stat_count(void) { return (int)DeviceStats::names().size(); }
-const char* jt_cpu_stat_name(int i) { return DeviceStats::names().at((size_t)i).c_str(); }
-void jt_cpu_memory_stats(int64_t* out) { cpu_allocator().stats().values(out); }
-void jt_cpu_reset_peak_stats(void) { cpu_allocator().reset_peak_stats(); }
-void jt_cpu_reset_accumulated_stats(void) { cpu_allocator().reset_accumulated_stats(); }
-int64_t jt_cpu_snapshot(int64_t* out, int64_t cap) { return cpu_allocator().snapshot(out, cap); }
-void jt_cpu_set_memory_limit(int64_t bytes) { cpu_allocator().set_memory_limit((size_t)(bytes < 0 ? 0 : bytes)); }
-int64_t jt_cpu_memory_limit(void) { return (int64_t)cpu_allocator().memory_limit(); }
-const char* jt_alloc_conf_error(void) { return cpu_allocator().conf_error().c_str(); }
+// A device without an allocator in this process has nothing to report, free or limit.
+void jt_empty_cache(int device) {
+  if (DeviceAllocator* a = device_allocator(device)) a->empty_cache();
+}
+int jt_stat_count(void) { return (int)DeviceStats::names().size(); }
+const char* jt_stat_name(int i) { return DeviceStats::names().at((size_t)i).c_str(); }
+void jt_memory_stats(int device, int64_t* out) {
+  if (DeviceAllocator* a = device_allocator(device)) a->stats(out);
+  else std::fill(out, out + DeviceStats::names().size(), 0);
+}
+void jt_reset_peak_stats(int device) {
+  if (DeviceAllocator* a = device_allocator(device)) a->reset_peak_stats();
+}
+void jt_reset_accumulated_stats(int device) {
+  if (DeviceAllocator* a = device_allocator(device)) a->reset_accumulated_stats();
+}
+int64_t jt_snapshot(int device, int64_t* out, int64_t cap) {
+  if (DeviceAllocator* a = device_allocator(device)) return a->snapshot(out, cap);
+  if (cap >= 1) out[0] = 0;  // no segments
+  return 1;
+}
+void jt_set_memory_limit(int device, int64_t bytes) {
+  if (DeviceAllocator* a = device_allocator(device)) a->set_memory_limit((size_t)(bytes < 0 ? 0 : bytes));
+}
+int64_t jt_memory_limit(int device) {
+  DeviceAllocator* a = device_allocator(device);
+  return a ? (int64_t)a->memory_limit() : 0;
+}
+const char* jt_alloc_conf_error(int device) {
+  DeviceAllocator* a = device_allocator(device);
+  return a ? a->conf_error().c_str() : "";
+}
 
 void jt_set_num_threads(int n) { set_num_threads(n); }
 int jt_get_num_threads(void) { return get_num_threads(); }

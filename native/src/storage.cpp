@@ -8,26 +8,30 @@ namespace jt {
 
 static_assert(offsetof(StorageImpl, data_ptr) == 0, "Java reads the data pointer at offset 0");
 
-StorageImpl* storage_new(int64_t nbytes) {
-  Block* b = nullptr;
-  if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return nullptr;
+StorageImpl* storage_new(int device, int64_t nbytes) {
+  DeviceAllocator* allocator = device_allocator(device);
+  if (!allocator) return nullptr;
+  Allocation a;
+  if (nbytes > 0 && !(a = allocator->allocate((size_t)nbytes)).data) return nullptr;
   StorageImpl* s = new StorageImpl();
-  s->set_block(b, nbytes);
+  s->allocator = allocator;
+  s->device = device;
+  s->set(a, nbytes);
   return s;
 }
 
 void storage_release(StorageImpl* s) {
   if (!s->release()) return;
-  cpu_allocator().free(s->block);
+  s->allocator->free(s->ctx);
   delete s;
 }
 
 bool storage_resize(StorageImpl* s, int64_t nbytes) {
-  Block* b = nullptr;
-  if (nbytes > 0 && !(b = cpu_allocator().allocate((size_t)nbytes))) return false;
-  if (b && s->block) std::memcpy(b->ptr, s->block->ptr, (size_t)std::min(nbytes, s->nbytes));
-  cpu_allocator().free(s->block);
-  s->set_block(b, nbytes);
+  Allocation a;
+  if (nbytes > 0 && !(a = s->allocator->allocate((size_t)nbytes)).data) return false;
+  if (a.data && s->data_ptr) s->allocator->copy_bytes(a.data, s->data_ptr, (size_t)std::min(nbytes, s->nbytes));
+  s->allocator->free(s->ctx);
+  s->set(a, nbytes);
   return true;
 }
 

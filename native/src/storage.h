@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "allocator/caching_allocator.h"
+#include "allocator/device_allocator.h"
 
 namespace jt {
 
@@ -14,22 +14,25 @@ namespace jt {
 // The data pointer is the first field, mirrored from the block, so Java reads it with one load
 // (jt_storage_data_offset) instead of a JNI call after every allocation and resize.
 struct StorageImpl {
-  void* data_ptr = nullptr;  // block->ptr, or nullptr for an empty storage
+  void* data_ptr = nullptr;  // nullptr for an empty storage
   std::atomic<int64_t> refcount{1};
-  Block* block = nullptr;  // nullptr for an empty storage
+  void* ctx = nullptr;  // the allocator's record of the block; nullptr for an empty storage
+  DeviceAllocator* allocator = nullptr;  // owns the block: frees and resizes go back to it
+  int device = 0;                        // a jt_device_type code
   int64_t nbytes = 0;
 
   void* data() const { return data_ptr; }
-  void set_block(Block* b, int64_t n) {  // keeps the mirrored data pointer in step
-    block = b;
-    data_ptr = b ? b->ptr : nullptr;
+  void set(Allocation a, int64_t n) {  // the data pointer and the block change together
+    data_ptr = a.data;
+    ctx = a.ctx;
     nbytes = n;
   }
   void retain() { refcount.fetch_add(1, std::memory_order_relaxed); }
   bool release() { return refcount.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };
 
-StorageImpl* storage_new(int64_t nbytes);  // nullptr when memory is out
+// nullptr when memory is out or the device has no allocator in this process.
+StorageImpl* storage_new(int device, int64_t nbytes);
 void storage_release(StorageImpl* s);
 bool storage_resize(StorageImpl* s, int64_t nbytes);
 

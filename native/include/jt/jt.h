@@ -25,38 +25,44 @@ JT_API const char* jt_dtype_name(int code);  // "float32"; nullptr for an unknow
 JT_API int jt_dtype_item_size(int code);     // bytes; -1 for an unknown code
 JT_API int jt_dtype_kind(int code);          // 0 bool, 1 integral, 2 floating; -1 for an unknown code
 
+// ---- devices: each storage is owned by its device's allocator (jt_device_type codes) ----
+enum jt_device_type { JT_DEVICE_CPU = 0, JT_DEVICE_CUDA = 1 };
+JT_API const char* jt_device_type_name(int device);  // "cpu", "cuda"; nullptr for an unknown code
+JT_API int jt_device_has_allocator(int device);      // 1 when storages can be made on it now
+
 // ---- storage: an intrusively counted block from a device's caching allocator ----
 // Returns a StorageImpl* with a reference count of 1, or 0 when memory is out even after the
-// allocator freed its cache and retried.
-JT_API int64_t jt_storage_new(int64_t nbytes);
+// allocator freed its cache and retried, or when the device has no allocator.
+JT_API int64_t jt_storage_new(int device, int64_t nbytes);
 JT_API void jt_storage_retain(int64_t storage);
-JT_API void jt_storage_release(int64_t storage);  // the last release frees the block
+JT_API void jt_storage_release(int64_t storage);  // the last release frees the block, through its allocator
 JT_API int64_t jt_storage_refcount(int64_t storage);
 JT_API int64_t jt_storage_data(int64_t storage);
 // Where a StorageImpl keeps its data pointer (offset 0): Java reads it there without a JNI call.
 JT_API int64_t jt_storage_data_offset(void);
 JT_API int64_t jt_storage_nbytes(int64_t storage);
+JT_API int jt_storage_device(int64_t storage);
 // Grows or shrinks the block, keeping min(old, new) bytes; JT_OUT_OF_MEMORY leaves it unchanged.
 JT_API int jt_storage_resize(int64_t storage, int64_t nbytes);
 
-// ---- the CPU caching allocator ----
-JT_API void jt_cpu_empty_cache(void);
-JT_API int jt_cpu_stat_count(void);
-JT_API const char* jt_cpu_stat_name(int index);
-JT_API void jt_cpu_memory_stats(int64_t* out);  // jt_cpu_stat_count() values, in name order
-JT_API void jt_cpu_reset_peak_stats(void);
-JT_API void jt_cpu_reset_accumulated_stats(void);
+// ---- a device's caching allocator; each call does nothing (or answers 0) for a device without one ----
+JT_API void jt_empty_cache(int device);
+JT_API int jt_stat_count(void);
+JT_API const char* jt_stat_name(int index);
+JT_API void jt_memory_stats(int device, int64_t* out);  // jt_stat_count() values, in name order
+JT_API void jt_reset_peak_stats(int device);
+JT_API void jt_reset_accumulated_stats(int device);
 // Writes the snapshot as longs: [nsegments, per segment: address, total, allocated, active,
 // is_small_pool, nblocks, per block: address, size, requested, is_allocated]. Returns the
 // number of longs it needs; writes only when that fits in cap.
-JT_API int64_t jt_cpu_snapshot(int64_t* out, int64_t cap);
+JT_API int64_t jt_snapshot(int device, int64_t* out, int64_t cap);
 // Bytes the allocator may reserve from the system (0 = no limit); also JT_ALLOC_CONF's
 // memory_limit_mb. Past it, allocation frees the cache, retries, then reports out of memory.
-JT_API void jt_cpu_set_memory_limit(int64_t bytes);
-JT_API int64_t jt_cpu_memory_limit(void);
-// Why JT_ALLOC_CONF was refused (the allocator then runs with its defaults), or "" when it was
-// valid: Java raises it when the library loads.
-JT_API const char* jt_alloc_conf_error(void);
+JT_API void jt_set_memory_limit(int device, int64_t bytes);
+JT_API int64_t jt_memory_limit(int device);
+// Why the allocator's configuration (JT_ALLOC_CONF) was refused (it then runs with its
+// defaults), or "" when it was valid: Java raises it when the library loads.
+JT_API const char* jt_alloc_conf_error(int device);
 
 // ---- threads ----
 JT_API void jt_set_num_threads(int n);

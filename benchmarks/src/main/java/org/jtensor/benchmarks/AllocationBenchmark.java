@@ -39,7 +39,7 @@ public class AllocationBenchmark {
   /** Peer: the native storage's allocate and release through JNI, no Java objects. */
   @Benchmark
   public long nativeStorageNewAndRelease() {
-    long s = JtNative.jt_storage_new(bytes);
+    long s = JtNative.jt_storage_new(0, bytes);  // 0: jt_device_type CPU
     long p = JtNative.jt_storage_data(s);
     JtNative.jt_storage_release(s);
     return p;

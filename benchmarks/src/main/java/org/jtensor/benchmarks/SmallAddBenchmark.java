@@ -66,7 +66,7 @@ public class SmallAddBenchmark {
    */
   @Benchmark
   public long add4_nativeFloor() {
-    long s = JtNative.jt_storage_new(16);
+    long s = JtNative.jt_storage_new(0, 16);  // 0: jt_device_type CPU
     long p = JtNative.jt_storage_data(s);
     ElementwisePacker.setAddress(floorPlan, 0, p);
     JtNative.jt_elementwise(floorPlan);

@@ -34,26 +34,29 @@ public final class JtNative {
   public static native int jt_dtype_kind(int code);
 
   // ---- storage ----
-  public static native long jt_storage_new(long nbytes);
+  public static native String jt_device_type_name(int device);
+  public static native int jt_device_has_allocator(int device);
+  public static native long jt_storage_new(int device, long nbytes);
   public static native void jt_storage_retain(long storage);
   public static native void jt_storage_release(long storage);
   public static native long jt_storage_refcount(long storage);
   public static native long jt_storage_data(long storage);
   public static native long jt_storage_data_offset();
   public static native long jt_storage_nbytes(long storage);
+  public static native int jt_storage_device(long storage);
   public static native int jt_storage_resize(long storage, long nbytes);
 
-  // ---- CPU caching allocator ----
-  public static native void jt_cpu_empty_cache();
-  public static native int jt_cpu_stat_count();
-  public static native String jt_cpu_stat_name(int index);
-  public static native void jt_cpu_memory_stats(@Cast("int64_t*") long[] out);
-  public static native void jt_cpu_reset_peak_stats();
-  public static native void jt_cpu_reset_accumulated_stats();
-  public static native long jt_cpu_snapshot(@Cast("int64_t*") long[] out, long cap);
-  public static native void jt_cpu_set_memory_limit(long bytes);
-  public static native long jt_cpu_memory_limit();
-  public static native String jt_alloc_conf_error();
+  // ---- a device's caching allocator ----
+  public static native void jt_empty_cache(int device);
+  public static native int jt_stat_count();
+  public static native String jt_stat_name(int index);
+  public static native void jt_memory_stats(int device, @Cast("int64_t*") long[] out);
+  public static native void jt_reset_peak_stats(int device);
+  public static native void jt_reset_accumulated_stats(int device);
+  public static native long jt_snapshot(int device, @Cast("int64_t*") long[] out, long cap);
+  public static native void jt_set_memory_limit(int device, long bytes);
+  public static native long jt_memory_limit(int device);
+  public static native String jt_alloc_conf_error(int device);
 
   // ---- threads ----
   public static native void jt_set_num_threads(int n);

@@ -3,6 +3,7 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
+import org.jtensor.memory.DeviceMemory;
 import org.jtensor.memory.StorageImpl;
 
 /**
@@ -14,8 +15,13 @@ import org.jtensor.memory.StorageImpl;
 public interface Backend {
   Device device();
 
+  /** The device's allocator: storages come from it and Memory's statistics are its own. */
+  DeviceMemory memory();
+
   /** what describes the owner for leak reports; its toString() runs only if one is made. */
-  StorageImpl allocate(long nbytes, Object what);
+  default StorageImpl allocate(long nbytes, Object what) {
+    return memory().allocate(nbytes, what);
+  }
 
   // Every method below that touches bytes takes op, the name the user called, for its errors: the
   // Backend holds what it touches for the kernel's duration and checks every address it uses.

@@ -10,7 +10,7 @@ import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
-import org.jtensor.memory.Memory;
+import org.jtensor.memory.DeviceMemory;
 import org.jtensor.memory.StorageImpl;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
@@ -20,9 +20,11 @@ final class CpuBackend implements Backend {
     return Device.CPU;
   }
 
+  private final DeviceMemory memory = DeviceMemory.of(Device.CPU);
+
   @Override
-  public StorageImpl allocate(long nbytes, Object what) {
-    return StorageImpl.allocate(nbytes, Device.CPU, what);
+  public DeviceMemory memory() {
+    return memory;
   }
 
   @Override
@@ -44,7 +46,7 @@ final class CpuBackend implements Backend {
     fill(op, dst, true, value);
   }
 
-  private static void fill(String op, TensorImpl dst, boolean integral, long bits) {
+  private void fill(String op, TensorImpl dst, boolean integral, long bits) {
     long[] sizes = dst.sizes(), strides = dst.strides();
     try (HeldOperands held = new HeldOperands(op)) {
       long d = held.address(dst, sizes, strides);
@@ -271,11 +273,11 @@ final class CpuBackend implements Backend {
   }
 
   /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel. */
-  private static void check(int status, String op, DType dtype) {
+  private void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
       case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw Memory.outOfMemory(Device.CPU, op);
+      case 1: throw memory.outOfMemory(op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }
   }

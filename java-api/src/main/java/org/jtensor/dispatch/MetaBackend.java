@@ -3,6 +3,7 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.TensorImpl;
+import org.jtensor.memory.DeviceMemory;
 import org.jtensor.memory.StorageImpl;
 
 /** META: shapes, strides and dtypes without bytes. Writes do nothing; reads have nothing to read. */
@@ -13,8 +14,8 @@ final class MetaBackend implements Backend {
   }
 
   @Override
-  public StorageImpl allocate(long nbytes, Object what) {
-    return StorageImpl.allocate(nbytes, Device.META, what);
+  public DeviceMemory memory() {
+    return DeviceMemory.META;
   }
 
   @Override public void copy(String op, TensorImpl dst, TensorImpl src) {}

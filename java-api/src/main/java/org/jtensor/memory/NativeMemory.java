@@ -1,6 +1,7 @@
 package org.jtensor.memory;
 
 import java.lang.reflect.Field;
+import org.jtensor.Device;
 import org.jtensor.bindings.JtNative;
 import sun.misc.Unsafe;
 
@@ -17,9 +18,7 @@ final class NativeMemory {
   private static final long DATA_OFFSET = JtNative.jt_storage_data_offset();
 
   static {
-    String confError = JtNative.jt_alloc_conf_error();
-    if (confError != null && !confError.isEmpty()) throw new IllegalArgumentException(confError);
-    long h = JtNative.jt_storage_new(64);
+    long h = JtNative.jt_storage_new(deviceCode(Device.Type.CPU), 64);
     try {
       if (h == 0 || UNSAFE.getLong(h + DATA_OFFSET) != JtNative.jt_storage_data(h)) {
         throw new ExceptionInInitializerError("jtensor: the native StorageImpl layout does not match this jar");
@@ -41,8 +40,22 @@ final class NativeMemory {
     }
   }
 
-  static long allocate(long nbytes) {
-    return JtNative.jt_storage_new(nbytes);
+  static long allocate(int device, long nbytes) {
+    return JtNative.jt_storage_new(device, nbytes);
+  }
+
+  /**
+   * The native jt_device_type code of a device type: its ordinal, which native code must know by
+   * the same name (checked here, so a reordered enum cannot send bytes to another device).
+   */
+  static int deviceCode(Device.Type type) {
+    int code = type.ordinal();
+    String name = JtNative.jt_device_type_name(code), want = type.name().toLowerCase(java.util.Locale.ROOT);
+    if (!want.equals(name)) {
+      throw new IllegalStateException("jtensor: device type " + want + " is native device code " + code
+          + ", which the native library calls " + (name == null ? "unknown" : name));
+    }
+    return code;
   }
 
   /** The storage's data pointer; handle must be a live storage this package holds. */

@@ -14,7 +14,7 @@ import org.jtensor.Device;
  * object, so creating and closing a view never crosses JNI.
  */
 public final class StorageImpl extends RefCounted {
-  private final Device device;
+  private final DeviceMemory memory;  // the allocator that owns the block
   private final long handle;  // native StorageImpl*, 0 for META
   private volatile long data;    // volatile for resize(); set in the constructor by release stores
   private volatile long nbytes;
@@ -32,37 +32,16 @@ public final class StorageImpl extends RefCounted {
     }
   }
 
-  private StorageImpl(Device device, long handle, long nbytes, Object what) {
-    this.device = device;
+  StorageImpl(DeviceMemory memory, long handle, long nbytes, Object what) {
+    this.memory = memory;
     this.handle = handle;
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
     this.track = handle == 0 ? null : LeakDetector.track(this, handle, what);
   }
 
-  /**
-   * Allocates nbytes on the device from its caching allocator.
-   *
-   * @param what describes the owner in leak reports through its toString(), which runs only
-   *     when a leak is reported (so allocation never formats strings)
-   * @throws TensorOutOfMemoryException when the allocator cannot serve it even after a retry
-   */
-  public static StorageImpl allocate(long nbytes, Device device, Object what) {
-    if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
-    switch (device.type()) {
-      case META:
-        return new StorageImpl(device, 0, nbytes, what);
-      case CPU:
-        long h = NativeMemory.allocate(nbytes);
-        if (h == 0) throw Memory.outOfMemory(device, nbytes);
-        return new StorageImpl(device, h, nbytes, what);
-      default:
-        throw new UnsupportedOperationException("storage allocation has no " + device + " backend in this build");
-    }
-  }
-
   public Device device() {
-    return device;
+    return memory.device();
   }
 
   /** Address of byte 0, or 0 for an empty or META storage. */
@@ -92,7 +71,7 @@ public final class StorageImpl extends RefCounted {
     try {
       if (handle != 0) {
         if (!NativeMemory.resize(handle, newBytes)) {
-          throw Memory.outOfMemory(device, newBytes);
+          throw memory.outOfMemory(newBytes);
         }
         data = NativeMemory.data(handle);
       }
@@ -111,6 +90,6 @@ public final class StorageImpl extends RefCounted {
 
   @Override
   protected String describe() {
-    return "storage of " + nbytes + " bytes on " + device;
+    return "storage of " + nbytes + " bytes on " + memory.device();
   }
 }

@@ -1,0 +1,137 @@
+package org.jtensor.memory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.Device;
+import org.jtensor.bindings.JtNative;
+
+/**
+ * One device's caching allocator, as native code exposes it (jt_device_type codes): the device's
+ * Backend owns one, storages are allocated from it and {@link Memory} asks it for statistics.
+ * Device-neutral: the CPU and a CUDA backend differ only in the code they pass. META's has no
+ * bytes and nothing to report.
+ */
+public final class DeviceMemory {
+  public static final DeviceMemory META = new DeviceMemory(Device.META, -1);
+
+  private static volatile String[] statNames;
+
+  private final Device device;
+  private final int code;  // jt_device_type, -1 for META
+
+  private DeviceMemory(Device device, int code) {
+    this.device = device;
+    this.code = code;
+  }
+
+  /** The allocator of a device with native memory; fails if the native library knows it by another code. */
+  public static DeviceMemory of(Device device) {
+    if (device.isMeta()) return META;
+    DeviceMemory m = new DeviceMemory(device, NativeMemory.deviceCode(device.type()));
+    String confError = JtNative.jt_alloc_conf_error(m.code);
+    if (confError != null && !confError.isEmpty()) throw new IllegalArgumentException(confError);
+    return m;
+  }
+
+  public Device device() {
+    return device;
+  }
+
+  /**
+   * A storage of nbytes from this allocator.
+   *
+   * @param what describes the owner in leak reports through its toString(), which runs only
+   *     when a leak is reported (so allocation never formats strings)
+   * @throws TensorOutOfMemoryException when the allocator cannot serve it even after a retry
+   */
+  public StorageImpl allocate(long nbytes, Object what) {
+    if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
+    if (code < 0) return new StorageImpl(this, 0, nbytes, what);
+    long h = NativeMemory.allocate(code, nbytes);
+    if (h == 0) throw outOfMemory(nbytes);
+    return new StorageImpl(this, h, nbytes, what);
+  }
+
+  /** Every statistic, sorted by name (PyTorch's memory_stats keys); empty for META. */
+  public Map<String, Long> stats() {
+    if (code < 0) return Collections.emptyMap();
+    String[] names = names();
+    long[] values = new long[names.length];
+    JtNative.jt_memory_stats(code, values);
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (int i = 0; i < names.length; i++) m.put(names[i], values[i]);
+    return m;
+  }
+
+  public void resetPeakStats() {
+    if (code >= 0) JtNative.jt_reset_peak_stats(code);
+  }
+
+  public void resetAccumulatedStats() {
+    if (code >= 0) JtNative.jt_reset_accumulated_stats(code);
+  }
+
+  public void emptyCache() {
+    if (code >= 0) JtNative.jt_empty_cache(code);
+  }
+
+  public void setMemoryLimit(long bytes) {
+    if (code >= 0) JtNative.jt_set_memory_limit(code, bytes);
+  }
+
+  /** 0 when no limit is set. */
+  public long memoryLimit() {
+    return code < 0 ? 0 : JtNative.jt_memory_limit(code);
+  }
+
+  /** The exception for a request of nbytes this allocator refused, with its stats and limit. */
+  public TensorOutOfMemoryException outOfMemory(long nbytes) {
+    return new TensorOutOfMemoryException(deviceName(), nbytes, memoryLimit(), stats());
+  }
+
+  /** The exception for a kernel of op whose scratch memory was refused. */
+  public TensorOutOfMemoryException outOfMemory(String op) {
+    return new TensorOutOfMemoryException(deviceName(), op, memoryLimit(), stats());
+  }
+
+  private String deviceName() {
+    return device.toString().toUpperCase(java.util.Locale.ROOT);
+  }
+
+  /** Every segment and block, by address (torch.cuda.memory_snapshot). */
+  public List<Memory.Segment> snapshot() {
+    if (code < 0) return List.of();
+    long[] buf = new long[256];
+    long need;
+    while ((need = JtNative.jt_snapshot(code, buf, buf.length)) > buf.length) {
+      buf = new long[(int) Math.min(Integer.MAX_VALUE - 8, need + 1024)];  // it may grow meanwhile
+    }
+    List<Memory.Segment> segments = new ArrayList<>();
+    int p = 1;
+    for (long s = 0; s < buf[0]; s++) {
+      long address = buf[p], total = buf[p + 1], allocated = buf[p + 2], active = buf[p + 3];
+      String type = buf[p + 4] == 1 ? "small" : "large";
+      int nblocks = (int) buf[p + 5];
+      p += 6;
+      List<Memory.Block> blocks = new ArrayList<>(nblocks);
+      for (int b = 0; b < nblocks; b++, p += 4) {
+        blocks.add(new Memory.Block(buf[p], buf[p + 1], buf[p + 2], buf[p + 3] == 1 ? "active_allocated" : "inactive"));
+      }
+      segments.add(new Memory.Segment(address, total, allocated, active, type, List.copyOf(blocks)));
+    }
+    return List.copyOf(segments);
+  }
+
+  private static String[] names() {
+    String[] n = statNames;
+    if (n == null) {
+      n = new String[JtNative.jt_stat_count()];
+      for (int i = 0; i < n.length; i++) n[i] = JtNative.jt_stat_name(i);
+      statNames = n;
+    }
+    return n;
+  }
+}
