@@ -9,6 +9,7 @@
 #include "allocator/stats.h"
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
+#include "kernels/index_along.h"
 #include "kernels/kernels.h"
 #include "kernels/reduce.h"
 #include "parallel.h"
@@ -147,6 +148,25 @@ int jt_index_gather(int64_t dst, int64_t src, int es, const int64_t* offsets, in
 }
 int jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi) {
   return guarded([&] { return index_scatter(P(dst), es, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
+}
+
+int jt_index_along(const int64_t* words, int64_t* bad) {
+  index_along_plan r(words);
+  if (!r.current() || r.mode < 0 || r.mode > 2 || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
+  AlongPlan p{(AlongMode)r.mode, (DType)r.dtype, (DType)r.index_dtype, (int)r.ndim, (int)r.dim, r.dim_size,
+              reinterpret_cast<char*>(r.self), reinterpret_cast<const char*>(r.index), reinterpret_cast<char*>(r.other),
+              r.shape, r.self_strides, r.index_strides, r.other_strides};
+  return guarded([&] {
+    int status = index_along(p, bad);
+    return status == 1 ? (int)JT_INDEX_OUT_OF_RANGE : status;
+  });
+}
+
+int jt_index_along_mode(const char* name) {
+  static const char* const kModes[] = {"gather", "scatter", "accumulate"};  // AlongMode's order
+  for (int i = 0; i < 3; ++i)
+    if (std::strcmp(name, kModes[i]) == 0) return i;
+  return -1;
 }
 
 int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }

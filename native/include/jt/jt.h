@@ -12,7 +12,8 @@ extern "C" {
 // Kernel entry points that return int answer JT_OK, JT_OUT_OF_MEMORY (scratch memory was
 // refused), JT_INVALID (a plan of another layout version, an output dtype the kernel would not
 // write, an offset outside its storage) or JT_NO_KERNEL (no kernel for the op and dtype).
-enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3 };
+// JT_INDEX_OUT_OF_RANGE: an index tensor held a value outside its dim (reported, nothing written).
+enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3, JT_INDEX_OUT_OF_RANGE = 4 };
 
 // ---- plans (jt/plans.h): each kernel below takes one int64 array laid out as its list there ----
 JT_API int jt_plan_version(void);
@@ -84,6 +85,11 @@ JT_API void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, dou
 // otherwise JT_INVALID, before any byte moves.
 JT_API int jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi);
 JT_API int jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
+
+// An index_along plan (jt/plans.h). On JT_INDEX_OUT_OF_RANGE, *bad holds the first bad index.
+JT_API int jt_index_along(const int64_t* plan, int64_t* bad);
+// The plan's mode code of "gather", "scatter" or "accumulate"; -1 for another name.
+JT_API int jt_index_along_mode(const char* name);
 
 // ---- elementwise ops (the functor table in jt/functors.h) ----
 JT_API int jt_ew_op_id(const char* name);   // -1 when unknown

@@ -37,9 +37,16 @@
   F(a_row) F(a_col) F(b_row) F(b_col) F(c_row) F(c_col) F(alpha) F(beta) F(batch_ndim) \
   A(batch_sizes, batch_ndim) A(a_batch, batch_ndim) A(b_batch, batch_ndim) A(c_batch, batch_ndim)
 
+// Indexing along dim (gather, scatter, index_select, index_add_): self, index and other walked
+// over one iteration shape; self's stride along dim applies to the index value. self and other
+// share dtype, which is the output's whichever of them is written.
+#define JT_INDEX_ALONG_PLAN(F, A) \
+  F(version) F(mode) F(dtype) F(index_dtype) F(ndim) F(dim) F(dim_size) F(self) F(index) F(other) \
+  A(shape, ndim) A(self_strides, ndim) A(index_strides, ndim) A(other_strides, ndim)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
-  P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN)
+  P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN)
 
 namespace jt {
 

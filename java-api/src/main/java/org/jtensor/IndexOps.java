@@ -2,12 +2,13 @@ package org.jtensor;
 
 import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.IndexAlong;
 
 /**
- * indexSelect, gather, scatter(Add), indexAdd_ and cat with PyTorch's checks: Java checks every
- * index and every shape, computes element offsets, and native code only moves (or adds) the
- * bytes, checking each offset against the storage once more. A 0-dim tensor counts as one dim
- * of size 1 (PyTorch's ensure_nonempty_dim).
+ * indexSelect, gather, scatter(Add), indexAdd_ and cat with PyTorch's checks: Java checks shapes,
+ * dtypes and devices and describes each call by strides (IndexAlong); the device's kernel reads
+ * the index tensor itself and checks every value before a byte moves. A 0-dim tensor counts as
+ * one dim of size 1 (PyTorch's ensure_nonempty_dim).
  */
 final class IndexOps {
   private IndexOps() {}
@@ -35,37 +36,7 @@ final class IndexOps {
     return t.dim() == 0 ? new long[] {0} : t.strides();
   }
 
-  /**
-   * Offsets into t of every element of shape (t's dims, nonempty), its position along dim d taken
-   * from idx: idx[e] for element e (gather, scatter) or, per slice, idx[i_d] (indexSelect, indexAdd_).
-   */
-  private static long[] offsetsAlong(String op, TensorImpl t, long[] shape, int d, long[] idx, boolean perElement) {
-    long[] st = strides(t).clone();
-    long stride = st[d];
-    st[d] = 0;
-    long[] offs = offsets(op, shape, st);
-    long inner = 1;
-    for (int k = d + 1; k < shape.length; k++) inner *= shape[k];
-    for (int e = 0; e < offs.length; e++) {
-      offs[e] += (perElement ? idx[e] : idx[(int) ((e / inner) % idx.length)]) * stride;
-    }
-    return offs;
-  }
 
-  /** The index's values, each checked against size and wrapped when negative. */
-  private static long[] indexValues(String op, TensorImpl index, long size, int dim) {
-    long[] v;
-    try (Tensor t = Tensor.wrap(retained(index))) {
-      v = t.toLongArray();
-    }
-    for (int i = 0; i < v.length; i++) {
-      if (v[i] < -size || v[i] >= size) {
-        throw new IndexOutOfBoundsException(op + "(): index " + v[i] + " is out of bounds for dimension " + dim + " with size " + size);
-      }
-      if (v[i] < 0) v[i] += size;
-    }
-    return v;
-  }
 
   private static void requireIndexDtype(String op, TensorImpl index, boolean int32Too) {
     DType t = index.dtype();
@@ -103,11 +74,17 @@ final class IndexOps {
     if (self.dim() == 0 && index.numel() != 1) {
       throw new IllegalArgumentException(op + "(): Index to scalar can have only 1 value, got " + index.numel() + " value(s)");
     }
-    long[] idx = indexValues(op, index, sizes(self)[d], d);
     long[] shape = sizes(self).clone();
-    shape[d] = idx.length;
-    long[] offs = idx.length == 0 ? new long[0] : offsetsAlong(op, self, shape, d, idx, false);
-    return gatherInto(op, self, self.dim() == 0 ? new long[0] : shape, offs);
+    shape[d] = index.numel();
+    TensorImpl out = DataOps.empty(self.dim() == 0 ? new long[0] : shape, self.dtype(), self.device());
+    try {
+      run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
+          index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
   }
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index. */
@@ -117,9 +94,16 @@ final class IndexOps {
     requireSameDevice(op, self, index);
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, null);
-    long[] idx = indexValues(op, index, sizes(self)[d], d);
-    long[] offs = idx.length == 0 ? new long[0] : offsetsAlong(op, self, sizes(index), d, idx, true);
-    return gatherInto(op, self, index.sizes().clone(), offs);
+    TensorImpl out = DataOps.empty(index.sizes().clone(), self.dtype(), self.device());
+    try {
+      long[] shape = sizes(index);
+      run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
+          index, strides(index), out, contiguousStrides(shape)), true);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
   }
 
   /** self (a copy, or self itself in place) with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); add accumulates. */
@@ -131,21 +115,15 @@ final class IndexOps {
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
-    long[] idx = indexValues(op, index, sizes(self)[d], d);
     TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
-    TensorImpl values = null;
     try {
-      if (idx.length > 0) {
-        long[] offs = offsetsAlong(op, out, sizes(index), d, idx, true);
-        values = gatherInto(op, src, sizes(index).clone(), offsets(op, sizes(index), strides(src)));
-        writeAt(op, out, offs, values, add);
-      }
+      run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), out, sizes(out),
+          strides(out), index, strides(index), src, strides(src)), false);
+      out.bumpVersion();
       return out;
     } catch (RuntimeException e) {
       out.release();
       throw e;
-    } finally {
-      if (values != null) values.release();
     }
   }
 
@@ -168,14 +146,14 @@ final class IndexOps {
       throw new IllegalArgumentException(op + "(): source of shape " + Shapes.str(source.sizes()) + " must have shape "
           + Shapes.str(want) + " (self's, with dim " + d + " of size len(index))");
     }
-    long[] idx = indexValues(op, index, sizes(self)[d], d);
-    if (idx.length == 0 || Shapes.numel(op, want) == 0) return;
-    long[] offs = offsetsAlong(op, self, want, d, idx, false);
-    try (TensorScope scope = TensorScope.open()) {  // closes the scaled and contiguous temporaries
+    if (Shapes.numel(op, want) == 0) return;
+    try (TensorScope scope = TensorScope.open()) {  // closes the scaled temporary
       Tensor src = Tensor.wrap(retained(source));
       Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
-      Tensor dense = scaled.to(self.dtype()).contiguous();
-      writeAt(op, self, offs, dense.impl(op), true);
+      TensorImpl values = scaled.impl(op);
+      run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
+          index, sliceStrides(index, want.length, d), values, strides(values)), false);
+      self.bumpVersion();
     }
   }
 
@@ -207,21 +185,27 @@ final class IndexOps {
     }
   }
 
-  private static TensorImpl gatherInto(String op, TensorImpl src, long[] shape, long[] offs) {
-    TensorImpl out = DataOps.empty(shape, src.dtype(), src.device());
-    try {
-      if (offs.length > 0) Dispatcher.backend(src.device()).gather(op, out, src, offs);
-      return out;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
+  /** Runs one call on the device's kernel; outIsNew when other is the op's fresh output. */
+  private static void run(IndexAlong call, boolean otherIsNew) {
+    call.otherIsNew = otherIsNew;
+    Dispatcher.backend(call.self.device()).indexAlong(call);
   }
 
-  private static void writeAt(String op, TensorImpl dst, long[] offs, TensorImpl values, boolean add) {
-    if (add) Dispatcher.backend(dst.device()).accumulate(op, dst, offs, values);
-    else Dispatcher.backend(dst.device()).scatter(op, dst, offs, values);
-    dst.bumpVersion();
+  /** A vector index's strides over an ndim iteration shape: its own along d, 0 elsewhere (one value per slice). */
+  private static long[] sliceStrides(TensorImpl index, int ndim, int d) {
+    long[] st = new long[ndim];
+    st[d] = index.dim() == 0 ? 0 : index.strides()[0];
+    return st;
+  }
+
+  private static long[] contiguousStrides(long[] shape) {
+    long[] st = new long[shape.length];
+    long s = 1;
+    for (int k = shape.length - 1; k >= 0; k--) {
+      st[k] = s;
+      s *= Math.max(1, shape[k]);
+    }
+    return st;
   }
 
   /** torch.cat: same shapes except along dim, dtypes promoted; 1-D empty tensors are skipped. */

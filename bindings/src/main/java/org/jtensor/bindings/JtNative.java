@@ -75,6 +75,9 @@ public final class JtNative {
   public static native int jt_index_scatter(long dst, int elemSize, @Cast("const int64_t*") long[] offsets, long src, long n,
       long lo, long hi);
 
+  public static native int jt_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jt_index_along_mode(String name);
+
   public static native int jt_ew_op_id(String name);
   public static native int jt_ew_op_info(int op, int dtype);
   public static native int jt_ew_op_count();

@@ -87,4 +87,7 @@ public interface Backend {
 
   /** Copies raw bytes between two storages (Storage.copy_). */
   void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes);
+
+  /** Indexing along one dim; index values are checked by the kernel (IndexOutOfBoundsException, nothing written). */
+  void indexAlong(IndexAlong call);
 }

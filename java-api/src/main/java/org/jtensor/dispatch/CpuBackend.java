@@ -8,6 +8,7 @@ import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
+import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.memory.DeviceMemory;
@@ -183,6 +184,24 @@ final class CpuBackend implements Backend {
     }
   }
 
+  @Override
+  public void indexAlong(IndexAlong c) {
+    try (HeldOperands held = new HeldOperands(c.name)) {
+      long self = held.address(c.self, c.selfSizes, c.selfStrides);
+      long index = held.address(c.index, c.shape, c.indexStrides);
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long[] plan = IndexAlongPacker.pack(c.mode.code, c.self.dtype(), c.index.dtype(), c.dim, c.selfSizes[c.dim], c.shape,
+          new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
+      long[] bad = new long[1];
+      int status = JtNative.jt_index_along(plan, bad);
+      if (status == 4) {
+        throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + c.dim
+            + " with size " + c.selfSizes[c.dim]);
+      }
+      check(status, c.name, c.self.dtype());
+    }
+  }
+
   /** The index kernels refuse an offset outside the storage: Java's checks should have caught it first. */
   private static void checkIndex(String op, int status) {
     if (status != 0) {
@@ -272,7 +291,7 @@ final class CpuBackend implements Backend {
     }
   }
 
-  /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel. */
+  /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel (4 is the caller's). */
   private void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
