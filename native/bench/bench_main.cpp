@@ -1,7 +1,6 @@
 // Native benchmark suite: the allocator's cached path and the copy kernel against memcpy.
 // Prints one line per benchmark; figures are ratios to a peer measured in the same run.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,20 +9,14 @@
 #include "allocator/caching_allocator.h"
 #include "jt/jt.h"
 #include "kernels/kernels.h"
+#include "plans.h"
+#include "timing.h"
 
-using Clock = std::chrono::steady_clock;
+using bench::best_ns_per_op;
 
-template <typename F>
-static double best_ns_per_op(int64_t ops, int reps, F&& f) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = Clock::now();
-    f(ops);
-    double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / (double)ops;
-    if (ns < best) best = ns;
-  }
-  return best;
-}
+void bench_indexing();  // bench_indexing.cpp
+
+static void* P(int64_t storage) { return reinterpret_cast<void*>(jt_storage_data(storage)); }
 
 int main() {
   jt::CachingAllocator& a = jt::cpu_allocator();
@@ -51,10 +44,9 @@ int main() {
     int64_t xs = jt_storage_new(JT_DEVICE_CPU, 16), ys = jt_storage_new(JT_DEVICE_CPU, 16), zs = jt_storage_new(JT_DEVICE_CPU, 16);
     float* x = reinterpret_cast<float*>(jt_storage_data(xs));
     for (int i = 0; i < 4; ++i) x[i] = (float)i;
-    int64_t plan[] = {jt_ew_op_id("add"), (int64_t)jt::DType::Float32, 3, 1, jt_storage_data(zs), jt_storage_data(xs),
-                      jt_storage_data(ys), 4, 1, 1, 1, 0x3ff0000000000000LL, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    std::vector<int64_t> plan = bench::add_plan(P(zs), P(xs), P(ys), {4}, {{1}, {1}, {1}});
     double ew = best_ns_per_op(1000000, 5, [&](int64_t n) {
-      for (int64_t i = 0; i < n; ++i) jt_elementwise(plan);
+      for (int64_t i = 0; i < n; ++i) jt_elementwise(plan.data());
     });
     std::printf("storage new+release, 16 B: %.1f ns; jt_elementwise add of 4 floats: %.1f ns\n", st, ew);
     jt_storage_release(xs), jt_storage_release(ys), jt_storage_release(zs);
@@ -75,10 +67,8 @@ int main() {
   // add with a transposed operand against the contiguous add, both through jt_elementwise.
   {
     jt::Block* ob = a.allocate(n * n * 4);
-    const int64_t f32 = (int64_t)jt::DType::Float32, id = jt_ew_op_id("add"), one = 0x3ff0000000000000LL;
     auto plan = [&](int64_t s1_row, int64_t s1_col) {
-      return std::vector<int64_t>{id, f32, 3, 2, (int64_t)ob->ptr, (int64_t)dst, (int64_t)src, n, n,
-                                  n, 1, n, 1, s1_row, s1_col, one, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+      return bench::add_plan(ob->ptr, dst, src, {n, n}, {{n, 1}, {n, 1}, {s1_row, s1_col}});
     };
     std::vector<int64_t> contiguous = plan(n, 1), transposed = plan(1, n);
     // Interleaved, so both see the same state of a shared machine's memory bandwidth.
@@ -92,5 +82,6 @@ int main() {
   }
   a.free(sb);
   a.free(db);
+  bench_indexing();
   return 0;
 }

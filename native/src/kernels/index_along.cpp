@@ -1,5 +1,7 @@
 #include "kernels/index_along.h"
 
+#include <algorithm>
+#include <atomic>
 #include <type_traits>
 
 #include "jt/functors.h"
@@ -8,13 +10,9 @@
 namespace jt {
 namespace {
 
-template <typename I>
-int64_t load_index(const char* base, int64_t offset) {
-  return (int64_t) reinterpret_cast<const I*>(base)[offset];
-}
-
-// The index tensor's positions, over the dims where it is not broadcast: validation reads each
-// distinct index once, however many slices share it.
+// Every index value in range? Reads the index tensor over the dims where it is not broadcast, so
+// each distinct index is read once however many slices share it; in parallel, and in order
+// (serially) only when one is bad, to report the first.
 template <typename I>
 bool indices_valid(const AlongPlan& p, int64_t* bad) {
   int64_t shape[64], strides[64];
@@ -28,32 +26,61 @@ bool indices_valid(const AlongPlan& p, int64_t* bad) {
       count *= p.shape[k];
     }
   }
-  int64_t pos[64] = {0};
-  int64_t off = 0;
-  for (int64_t e = 0; e < count; ++e) {
-    const int64_t v = load_index<I>(p.index, off);
-    if (v < -p.dim_size || v >= p.dim_size) {
-      *bad = v;
-      return false;
+  const I* index = reinterpret_cast<const I*>(p.index);
+  const int64_t size = p.dim_size;
+  auto scan = [&](int64_t b, int64_t e, bool report) {
+    int64_t pos[64], off = 0, rem = b;
+    for (int k = n - 1; k >= 0; --k) {
+      pos[k] = rem % shape[k];
+      rem /= shape[k];
+      off += pos[k] * strides[k];
     }
-    for (int k = n - 1; k >= 0; --k) {  // odometer step
-      off += strides[k];
-      if (++pos[k] < shape[k]) break;
-      off -= strides[k] * shape[k];
-      pos[k] = 0;
+    for (int64_t i = b; i < e; ++i) {
+      const int64_t v = index[off];
+      if (v < -size || v >= size) {
+        if (report) *bad = v;
+        return false;
+      }
+      for (int k = n - 1; k >= 0; --k) {  // odometer step
+        off += strides[k];
+        if (++pos[k] < shape[k]) break;
+        off -= strides[k] * shape[k];
+        pos[k] = 0;
+      }
     }
+    return true;
+  };
+  std::atomic<bool> ok{true};
+  parallel_for(0, count, kGrainSize, [&](int64_t b, int64_t e) {
+    if (!scan(b, e, false)) ok.store(false);
+  });
+  return ok.load() || scan(0, count, true);
+}
+
+// v as a position in [0, size), wrapped when negative; false when out of range (CHECK). One
+// unsigned compare in the common case: the arithmetic wrap costs a third of a random gather.
+template <bool CHECK>
+inline bool position(int64_t& v, int64_t size) {
+  if ((uint64_t)v >= (uint64_t)size) {
+    if (CHECK && (v < -size || v >= size)) return false;
+    v += size;
   }
   return true;
 }
 
-// Rows are every dim but the last; f(self_offset, other_offset) runs for each element of rows [rb, re).
-template <typename I, typename F>
-void for_each_row(const AlongPlan& p, int64_t rb, int64_t re, F&& f) {
+// Rows are every dim but the last; f(self_offset, other_offset) runs for each element of rows
+// [rb, re). The inner loop has its common shapes spelled out so the compiler can vectorize them:
+// one index per row (index_select) over unit strides, and one index per element (gather) over
+// unit strides. CHECK: read indices are checked here (gather), else they were checked before.
+// Returns false at the first bad index when CHECK, having written part of the rows.
+template <bool CHECK, typename I, typename F>
+bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, F&& f) {
   const int last = p.ndim - 1;
-  const int64_t inner = p.shape[last];
+  const int64_t inner = p.shape[last], size = p.dim_size;
   const int64_t ss_dim = p.self_strides[p.dim];
   const int64_t ss_last = p.dim == last ? 0 : p.self_strides[last];
   const int64_t is_last = p.index_strides[last], os_last = p.other_strides[last];
+  const I* index = reinterpret_cast<const I*>(p.index);
   for (int64_t r = rb; r < re; ++r) {
     int64_t rem = r, sb = 0, ib = 0, ob = 0;
     for (int k = last - 1; k >= 0; --k) {
@@ -63,12 +90,31 @@ void for_each_row(const AlongPlan& p, int64_t rb, int64_t re, F&& f) {
       ib += c * p.index_strides[k];
       ob += c * p.other_strides[k];
     }
-    for (int64_t j = 0; j < inner; ++j) {
-      int64_t v = load_index<I>(p.index, ib + j * is_last);
-      if (v < 0) v += p.dim_size;
-      f(sb + v * ss_dim + j * ss_last, ob + j * os_last);
+    if (is_last == 0) {  // one index for the whole row
+      int64_t v = index[ib];
+      if (!position<CHECK>(v, size)) return false;
+      const int64_t s0 = sb + v * ss_dim;
+      if (ss_last == 1 && os_last == 1) {
+        for (int64_t j = 0; j < inner; ++j) f(s0 + j, ob + j);
+      } else {
+        for (int64_t j = 0; j < inner; ++j) f(s0 + j * ss_last, ob + j * os_last);
+      }
+    } else if (is_last == 1 && os_last == 1 && ss_last == 0) {  // an index per element, along the row
+      const I* ip = index + ib;
+      for (int64_t j = 0; j < inner; ++j) {
+        int64_t v = ip[j];
+        if (!position<CHECK>(v, size)) return false;
+        f(sb + v * ss_dim, ob + j);
+      }
+    } else {
+      for (int64_t j = 0; j < inner; ++j) {
+        int64_t v = index[ib + j * is_last];
+        if (!position<CHECK>(v, size)) return false;
+        f(sb + v * ss_dim + j * ss_last, ob + j * os_last);
+      }
     }
   }
+  return true;
 }
 
 template <typename T>
@@ -79,38 +125,46 @@ T accumulate(T a, T b) {
   else return (T)((opmath_t<T>)a + (opmath_t<T>)b);
 }
 
+// Gather writes only other, the op's fresh output: indices are checked as they are read, and on
+// a bad one the caller drops the output. Scatter and accumulate write self, which the caller
+// sees: every index is checked first, so a bad one leaves self as it was.
 template <typename T, typename I>
-void run(const AlongPlan& p) {
+bool run(const AlongPlan& p) {
   T* self = reinterpret_cast<T*>(p.self);
   T* other = reinterpret_cast<T*>(p.other);
   int64_t rows = 1;
   for (int k = 0; k < p.ndim - 1; ++k) rows *= p.shape[k];
   if (p.mode == AlongMode::Gather) {  // each output element written once: parallel over rows
     const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, p.shape[p.ndim - 1]));
+    std::atomic<bool> ok{true};
     parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
-      for_each_row<I>(p, b, e, [&](int64_t s, int64_t o) { other[o] = self[s]; });
+      if (!for_each_row<true, I>(p, b, e, [self, other](int64_t s, int64_t o) { other[o] = self[s]; })) ok.store(false);
     });
-  } else if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
-    for_each_row<I>(p, 0, rows, [&](int64_t s, int64_t o) { self[s] = other[o]; });
-  } else {  // serial: repeated positions must all add
-    for_each_row<I>(p, 0, rows, [&](int64_t s, int64_t o) { self[s] = accumulate(self[s], other[o]); });
+    return ok.load();
   }
+  if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
+    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
+  } else {  // serial: repeated positions must all add
+    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = accumulate(self[s], other[o]); });
+  }
+  return true;
 }
 
 // Gather and scatter only move bytes: one loop per element width. Accumulate adds in the dtype.
+// 0 done, 1 a bad index (gather), -1 no loop for the element size.
 template <typename I>
-bool run_by_type(const AlongPlan& p) {
+int run_by_type(const AlongPlan& p) {
   if (p.mode == AlongMode::Accumulate) {
     dispatch_dtype(p.dtype, [&](auto tag) { run<typename decltype(tag)::type, I>(p); });
-    return true;
+    return 0;
   }
   switch (dtype_size(p.dtype)) {
-    case 1: run<uint8_t, I>(p); return true;
-    case 2: run<uint16_t, I>(p); return true;
-    case 4: run<uint32_t, I>(p); return true;
-    case 8: run<uint64_t, I>(p); return true;
+    case 1: return run<uint8_t, I>(p) ? 0 : 1;
+    case 2: return run<uint16_t, I>(p) ? 0 : 1;
+    case 4: return run<uint32_t, I>(p) ? 0 : 1;
+    case 8: return run<uint64_t, I>(p) ? 0 : 1;
   }
-  return false;
+  return -1;
 }
 
 }  // namespace
@@ -121,8 +175,11 @@ int index_along(const AlongPlan& p, int64_t* bad) {
   for (int k = 0; k < p.ndim; ++k)
     if (p.shape[k] == 0) return 0;
   const bool wide = p.index_dtype == DType::Int64;
-  if (!(wide ? indices_valid<int64_t>(p, bad) : indices_valid<int32_t>(p, bad))) return 1;
-  return (wide ? run_by_type<int64_t>(p) : run_by_type<int32_t>(p)) ? 0 : -1;
+  auto first_bad = [&] { return wide ? indices_valid<int64_t>(p, bad) : indices_valid<int32_t>(p, bad); };
+  if (p.mode != AlongMode::Gather && !first_bad()) return 1;
+  const int status = wide ? run_by_type<int64_t>(p) : run_by_type<int32_t>(p);
+  if (status == 1) first_bad();  // report the first bad index in order, whichever thread met one
+  return status;
 }
 
 }  // namespace jt

@@ -9,7 +9,7 @@
 namespace jt {
 
 enum class AlongMode : int {
-  Gather = 0,      // other[p] = self[p with p[dim] = index[p]]
+  Gather = 0,      // other[p] = self[p with p[dim] = index[p]]; other is the op's fresh output
   Scatter = 1,     // self[p with p[dim] = index[p]] = other[p]; the last of repeated positions wins
   Accumulate = 2,  // self[p with p[dim] = index[p]] += other[p]; repeated positions all add
 };
@@ -30,7 +30,8 @@ struct AlongPlan {
   const int64_t* other_strides;
 };
 
-// 0; 1 with *bad set to the first index out of range (nothing written); -1 for a dtype it lacks.
+// 0; 1 with *bad set to the first index out of range (self untouched; a gather may have written
+// part of other, the op's fresh output, which the caller then drops); -1 for a dtype it lacks.
 int index_along(const AlongPlan& p, int64_t* bad);
 
 }  // namespace jt
