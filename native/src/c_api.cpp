@@ -10,6 +10,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/index_along.h"
+#include "kernels/random.h"
 #include "kernels/kernels.h"
 #include "kernels/reduce.h"
 #include "parallel.h"
@@ -167,6 +168,36 @@ int jt_index_along_mode(const char* name) {
   for (int i = 0; i < 3; ++i)
     if (std::strcmp(name, kModes[i]) == 0) return i;
   return -1;
+}
+
+int jt_random(const int64_t* words, double* bad) {
+  random_plan r(words);
+  if (!r.current() || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
+  RandomPlan p;
+  p.kind = (RandomKind)r.kind;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.dst = reinterpret_cast<char*>(r.dst);
+  p.key = (uint64_t)r.key;
+  p.counter = (uint64_t)r.counter;
+  std::memcpy(&p.a, &r.a, 8);
+  std::memcpy(&p.b, &r.b, 8);
+  p.low = r.a;
+  p.range = r.b;
+  p.p = reinterpret_cast<const char*>(r.p);
+  p.sizes = r.sizes;
+  p.dst_strides = r.dst_strides;
+  p.p_strides = r.p_strides;
+  return guarded([&] {
+    int status = random_run(p, bad);
+    return status == 1 ? (int)JT_VALUE_OUT_OF_RANGE : status;
+  });
+}
+int jt_random_kind(const char* name) { return random_kind_id(name); }
+void jt_philox_block(int64_t key, int64_t counter, int32_t* out) {
+  uint32_t w[4];
+  philox_block((uint64_t)key, (uint64_t)counter, w);
+  std::memcpy(out, w, sizeof w);
 }
 
 int jt_ew_op_id(const char* name) { return elementwise_op_id(name); }

@@ -13,7 +13,10 @@ extern "C" {
 // refused), JT_INVALID (a plan of another layout version, an output dtype the kernel would not
 // write, an offset outside its storage) or JT_NO_KERNEL (no kernel for the op and dtype).
 // JT_INDEX_OUT_OF_RANGE: an index tensor held a value outside its dim (reported, nothing written).
-enum jt_status { JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3, JT_INDEX_OUT_OF_RANGE = 4 };
+// JT_VALUE_OUT_OF_RANGE: an input tensor held a value outside the op's domain (reported, nothing written).
+enum jt_status {
+  JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3, JT_INDEX_OUT_OF_RANGE = 4, JT_VALUE_OUT_OF_RANGE = 5
+};
 
 // ---- plans (jt/plans.h): each kernel below takes one int64 array laid out as its list there ----
 JT_API int jt_plan_version(void);
@@ -90,6 +93,12 @@ JT_API int jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, 
 JT_API int jt_index_along(const int64_t* plan, int64_t* bad);
 // The plan's mode code of "gather", "scatter" or "accumulate"; -1 for another name.
 JT_API int jt_index_along_mode(const char* name);
+
+// A random plan (jt/plans.h). On JT_VALUE_OUT_OF_RANGE, *bad holds the first probability outside [0, 1].
+JT_API int jt_random(const int64_t* plan, double* bad);
+JT_API int jt_random_kind(const char* name);  // -1 for an unknown name
+// The four 32-bit words of Philox4x32-10 block counter under key, for tests.
+JT_API void jt_philox_block(int64_t key, int64_t counter, int32_t* out);
 
 // ---- elementwise ops (the functor table in jt/functors.h) ----
 JT_API int jt_ew_op_id(const char* name);   // -1 when unknown

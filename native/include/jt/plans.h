@@ -44,9 +44,16 @@
   F(version) F(mode) F(dtype) F(index_dtype) F(ndim) F(dim) F(dim_size) F(self) F(index) F(other) \
   A(shape, ndim) A(self_strides, ndim) A(index_strides, ndim) A(other_strides, ndim)
 
+// A random draw into dst (row-major element order): kind from jt_random_kind; a and b as double
+// bits (integers: low and range as int64); p the float64 probabilities of bernoulli_tensor, else 0.
+#define JT_RANDOM_PLAN(F, A) \
+  F(version) F(kind) F(dtype) F(ndim) F(dst) F(key) F(counter) F(a) F(b) F(p) \
+  A(sizes, ndim) A(dst_strides, ndim) A(p_strides, ndim)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
-  P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN)
+  P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
+  P(random, JT_RANDOM_PLAN)
 
 namespace jt {
 

@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import org.jtensor.dispatch.RandomDraw;
+
 import org.jtensor.dispatch.Dispatcher;
 
 /** The creation functions behind Tensor's static factories. */
@@ -97,10 +99,9 @@ final class Factories {
     if (!dtype.isFloatingPoint()) {
       throw new IllegalArgumentException(op + "(): expects a floating point dtype, got " + dtype);
     }
-    long n = Shapes.numel(op, shape);
-    if (!normal && dtype == DType.FLOAT32) return fromArray(g.uniform24(n), (int) n, shape, DType.FLOAT32);
-    double[] v = normal ? g.normal(n) : g.uniform53(n);
-    return convertOwned(fromArray(v, v.length, shape, DType.FLOAT64), dtype);
+    RandomDraw.Kind kind = normal ? RandomDraw.Kind.NORMAL : dtype == DType.FLOAT32 ? RandomDraw.Kind.UNIFORM24 : RandomDraw.Kind.UNIFORM53;
+    // uniform on [0, 1), or N(0, 1): a = 0, b = 1
+    return RandomOps.drawNew(op, shape, dtype, kind, g, Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(1.0));
   }
 
   static TensorImpl randint(long low, long high, long[] shape, DType dtype, Generator g) {
@@ -108,18 +109,6 @@ final class Factories {
       throw new IllegalArgumentException("randint(): random_ expects 'from' to be less than 'to', but got from=" + low + " >= to=" + high);
     }
     if (high - low <= 0) throw new IllegalArgumentException("randint(): range [" + low + ", " + high + ") overflows int64");
-    long n = Shapes.numel("randint", shape);
-    long[] v = g.integers(n, low, high);
-    return convertOwned(fromArray(v, v.length, shape, DType.INT64), dtype);
-  }
-
-  /** t converted to dtype; the caller's reference to t moves in (and is released if a copy is made). */
-  private static TensorImpl convertOwned(TensorImpl t, DType dtype) {
-    if (t.dtype() == dtype) return t;
-    try {
-      return DataOps.cloneAs(t, dtype, Device.CPU, true);
-    } finally {
-      t.release();
-    }
+    return RandomOps.drawNew("randint", shape, dtype, RandomDraw.Kind.INTEGERS, g, low, high - low);
   }
 }

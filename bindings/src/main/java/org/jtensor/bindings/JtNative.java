@@ -78,6 +78,10 @@ public final class JtNative {
   public static native int jt_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
   public static native int jt_index_along_mode(String name);
 
+  public static native int jt_random(@Cast("const int64_t*") long[] plan, double[] bad);
+  public static native int jt_random_kind(String name);
+  public static native void jt_philox_block(long key, long counter, @Cast("int32_t*") int[] out);
+
   public static native int jt_ew_op_id(String name);
   public static native int jt_ew_op_info(int op, int dtype);
   public static native int jt_ew_op_count();

@@ -90,4 +90,7 @@ public interface Backend {
 
   /** Indexing along one dim; index values are checked by the kernel (IndexOutOfBoundsException, nothing written). */
   void indexAlong(IndexAlong call);
+
+  /** A random draw; BERNOULLI_TENSOR refuses a probability outside [0, 1] (IllegalArgumentException, nothing written). */
+  void random(RandomDraw draw);
 }

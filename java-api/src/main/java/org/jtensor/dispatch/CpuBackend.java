@@ -9,6 +9,7 @@ import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
+import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.memory.DeviceMemory;
@@ -199,6 +200,23 @@ final class CpuBackend implements Backend {
             + " with size " + c.selfSizes[c.dim]);
       }
       check(status, c.name, c.self.dtype());
+    }
+  }
+
+  @Override
+  public void random(RandomDraw r) {
+    try (HeldOperands held = new HeldOperands(r.name)) {
+      long[] sizes = r.dst.sizes();
+      long dst = held.address(r.dst, sizes, r.dst.strides());
+      long p = r.p == null ? 0 : held.address(r.p, sizes, r.pStrides);
+      long[] pStrides = r.p == null ? new long[sizes.length] : r.pStrides;
+      long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
+      double[] bad = new double[1];
+      int status = JtNative.jt_random(plan, bad);
+      if (status == 5) {
+        throw new IllegalArgumentException(r.name + "(): Expected p_in >= 0 && p_in <= 1 to be true, but got " + bad[0]);
+      }
+      check(status, r.name, r.dst.dtype());
     }
   }
 

@@ -30,6 +30,7 @@ final class MetaBackend implements Backend {
   @Override public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
   @Override public void elementwise(ElementwisePlan plan) {}
   @Override public void indexAlong(IndexAlong call) {}
+  @Override public void random(RandomDraw draw) {}
   @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
   @Override public void gemm(String op, GemmCall call) {}
   @Override public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}

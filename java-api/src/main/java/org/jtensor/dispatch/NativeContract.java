@@ -10,6 +10,7 @@ import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
+import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
@@ -121,7 +122,8 @@ public final class NativeContract {
 
   /** Every plan Java packs. */
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
-      ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT);
+      ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
+      RandomPacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

@@ -1,0 +1,43 @@
+package org.jtensor;
+
+import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.RandomDraw;
+
+/**
+ * Random draws into tensors: the generator reserves the Philox blocks a draw consumes (its only
+ * state), and the device's kernel computes every value from (seed, counter), so the values
+ * depend on the seed and the draw order only, never on threads or devices.
+ */
+final class RandomOps {
+  private RandomOps() {}
+
+  /** Fills t in place with a draw of kind; a and b are the kind's parameters as raw bits. */
+  static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, long a, long b, TensorImpl p) {
+    if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
+    long n = t.numel();
+    long key, counter;
+    synchronized (g) {  // one draw sees one seed: a manualSeed on another thread comes before or after it
+      key = g.initialSeed();
+      counter = g.reserve(kind.blocks(n));
+    }
+    RandomDraw d = new RandomDraw(op, kind, t, key, counter, a, b, p, p == null ? null : p.strides());
+    if (n > 0) Dispatcher.backend(t.device()).random(d);
+    t.bumpVersion();
+  }
+
+  static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, double a, double b) {
+    draw(op, t, kind, g, Double.doubleToRawLongBits(a), Double.doubleToRawLongBits(b), null);
+  }
+
+  /** A new tensor of shape and dtype filled by a draw; released if the draw fails. */
+  static TensorImpl drawNew(String op, long[] shape, DType dtype, RandomDraw.Kind kind, Generator g, long a, long b) {
+    TensorImpl out = DataOps.empty(shape, dtype, Device.CPU);
+    try {
+      draw(op, out, kind, g, a, b, null);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+}
