@@ -10,6 +10,8 @@
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/index_along.h"
+#include "kernels/index_advanced.h"
+#include "kernels/nonzero.h"
 #include "kernels/random.h"
 #include "kernels/kernels.h"
 #include "kernels/reduce.h"
@@ -144,12 +146,6 @@ void jt_read_bytes(int64_t src, void* dst, int64_t n) { if (n > 0) std::memcpy(d
 void jt_write_bytes(int64_t dst, const void* src, int64_t n) { if (n > 0) std::memcpy(P(dst), src, (size_t)n); }
 void jt_memcpy(int64_t dst, int64_t src, int64_t n) { parallel_memcpy(P(dst), P(src), n); }
 
-int jt_index_gather(int64_t dst, int64_t src, int es, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi) {
-  return guarded([&] { return index_gather(P(dst), P(src), es, offsets, n, lo, hi) ? JT_OK : JT_INVALID; });
-}
-int jt_index_scatter(int64_t dst, int es, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi) {
-  return guarded([&] { return index_scatter(P(dst), es, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
-}
 
 int jt_index_along(const int64_t* words, int64_t* bad) {
   index_along_plan r(words);
@@ -168,6 +164,39 @@ int jt_index_along_mode(const char* name) {
   for (int i = 0; i < 3; ++i)
     if (std::strcmp(name, kModes[i]) == 0) return i;
   return -1;
+}
+
+int jt_index_advanced(const int64_t* words, int64_t* bad) {
+  index_advanced_plan r(words);
+  if (!r.current() || r.dtype < 0 || r.dtype >= kNumDTypes || r.nindices < 1 || r.nindices > kMaxAdvancedIndices) return JT_INVALID;
+  AdvancedPlan p;
+  p.put = r.put != 0;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.shape = r.shape;
+  p.self = reinterpret_cast<char*>(r.self);
+  p.self_strides = r.self_strides;
+  p.other = reinterpret_cast<char*>(r.other);
+  p.other_strides = r.other_strides;
+  p.nindices = (int)r.nindices;
+  for (int j = 0; j < p.nindices; ++j) {
+    p.indices[j] = {reinterpret_cast<const char*>(r.index_data[j]), (DType)r.index_dtypes[j], r.index_sizes[j],
+                    r.index_self_strides[j], r.index_strides + j * r.ndim};
+  }
+  return guarded([&] {
+    int status = index_advanced(p, bad);
+    return status == 1 ? (int)JT_INDEX_OUT_OF_RANGE : status;
+  });
+}
+
+int jt_nonzero(const int64_t* words, int64_t* found) {
+  nonzero_plan r(words);
+  if (!r.current() || r.dtype < 0 || r.dtype >= kNumDTypes || r.ndim < 0 || r.ndim > 64) return JT_INVALID;
+  NonzeroPlan p{(DType)r.dtype, (int)r.ndim, reinterpret_cast<const char*>(r.src), r.sizes, r.strides};
+  return guarded([&] {
+    *found = r.out == 0 ? count_nonzero(p) : nonzero_coords(p, reinterpret_cast<int64_t*>(r.out), r.rows);
+    return JT_OK;
+  });
 }
 
 int jt_random(const int64_t* words, double* bad) {
@@ -285,9 +314,6 @@ int jt_gemm(const int64_t* words) {
   return guarded([&] { return gemm_run(p); });
 }
 
-int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi) {
-  return guarded([&] { return index_accumulate(P(dst), (DType)dtype, offsets, P(src), n, lo, hi) ? JT_OK : JT_INVALID; });
-}
 
 int jt_scan(const int64_t* words) {
   scan_plan r(words);

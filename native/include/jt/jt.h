@@ -82,17 +82,18 @@ JT_API void jt_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_
 // PyTorch's linspace: steps points from start to end, symmetric from both ends.
 JT_API void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, double end);
 
-// Advanced indexing: dst[i] = src[offsets[i]] (dst contiguous), and dst[offsets[i]] = src[i]
-// (src contiguous; the last of repeated offsets wins). Offsets in elements of elem_size bytes.
-// Every offset must lie in [lo, hi), the elements of the indexed storage around its base address:
-// otherwise JT_INVALID, before any byte moves.
-JT_API int jt_index_gather(int64_t dst, int64_t src, int elem_size, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi);
-JT_API int jt_index_scatter(int64_t dst, int elem_size, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
-
+// ---- indexing and random draws: kernels that read index (or probability) tensors themselves ----
 // An index_along plan (jt/plans.h). On JT_INDEX_OUT_OF_RANGE, *bad holds the first bad index.
 JT_API int jt_index_along(const int64_t* plan, int64_t* bad);
 // The plan's mode code of "gather", "scatter" or "accumulate"; -1 for another name.
 JT_API int jt_index_along_mode(const char* name);
+
+// An index_advanced plan. On JT_INDEX_OUT_OF_RANGE, bad[0] holds the first bad index and bad[1]
+// the position of the index tensor that held it.
+JT_API int jt_index_advanced(const int64_t* plan, int64_t* bad);
+// A nonzero plan: with out 0, *found is the count; else the coordinates are written (at most
+// rows of them) and *found is how many there were (rows, unless the source changed meanwhile).
+JT_API int jt_nonzero(const int64_t* plan, int64_t* found);
 
 // A random plan (jt/plans.h). On JT_VALUE_OUT_OF_RANGE, *bad holds the first probability outside [0, 1].
 JT_API int jt_random(const int64_t* plan, double* bad);
@@ -126,9 +127,6 @@ JT_API int jt_blas_available(void);
 // A gemm plan: C = alpha A B + beta C per batch entry; alpha and beta as double bits.
 JT_API int jt_gemm(const int64_t* plan);
 
-// dst[offsets[i]] += src[i] in dtype (serial, so repeated offsets all add): scatter_add, index_add_.
-// Offsets checked against [lo, hi) as for jt_index_scatter.
-JT_API int jt_index_accumulate(int64_t dst, int dtype, const int64_t* offsets, int64_t src, int64_t n, int64_t lo, int64_t hi);
 // A scan plan: op from jt_scan_op_id.
 JT_API int jt_scan(const int64_t* plan);
 

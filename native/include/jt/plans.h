@@ -50,10 +50,22 @@
   F(version) F(kind) F(dtype) F(ndim) F(dst) F(key) F(counter) F(a) F(b) F(p) \
   A(sizes, ndim) A(dst_strides, ndim) A(p_strides, ndim)
 
+// Advanced indexing (get: other = self[indices]; put: self[indices] = other): every operand over the
+// result's shape; per index tensor its data, dtype, the indexed dim's size and self stride, and its
+// strides over the result's shape.
+#define JT_INDEX_ADVANCED_PLAN(F, A) \
+  F(version) F(put) F(dtype) F(ndim) F(nindices) F(self) F(other) \
+  A(shape, ndim) A(self_strides, ndim) A(other_strides, ndim) A(index_data, nindices) A(index_dtypes, nindices) \
+  A(index_sizes, nindices) A(index_self_strides, nindices) A(index_strides, nindices * ndim)
+
+// nonzero: the coordinates of src's non-zero elements into out ([rows, ndim] int64), or only their count when out is 0.
+#define JT_NONZERO_PLAN(F, A) \
+  F(version) F(dtype) F(ndim) F(src) F(out) F(rows) A(sizes, ndim) A(strides, ndim)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
-  P(random, JT_RANDOM_PLAN)
+  P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN)
 
 namespace jt {
 

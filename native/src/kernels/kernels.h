@@ -33,11 +33,6 @@ void parallel_memcpy(void* dst, const void* src, int64_t nbytes);
 // dst[r * d_row + c] = src[c * s_col + r] for r < rows, c < cols, 4-byte elements (strides in
 // elements): the register-blocked transpose of the copy kernel, for packing tiles.
 void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col);
-// Advanced indexing by element offsets from a base address. Each returns false, before touching a
-// byte, when an offset lies outside [lo, hi) (the storage's elements around the base).
-bool index_gather(void* dst, const void* src, int elem_size, const int64_t* offsets, int64_t n, int64_t lo, int64_t hi);
-bool index_scatter(void* dst, int elem_size, const int64_t* offsets, const void* src, int64_t n, int64_t lo, int64_t hi);
-bool index_accumulate(void* dst, DType dtype, const int64_t* offsets, const void* src, int64_t n, int64_t lo, int64_t hi);
 
 // cumsum (prod false) or cumprod along dim; out has in's shape and int64 dtype for integer input.
 // Java finds the two by name: scan_op_id("cumprod") is 1, which is the plan's prod flag.

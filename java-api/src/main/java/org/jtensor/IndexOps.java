@@ -13,20 +13,6 @@ import org.jtensor.dispatch.IndexAlong;
 final class IndexOps {
   private IndexOps() {}
 
-  /** Row-major offsets of every element of shape under strides. */
-  static long[] offsets(String op, long[] shape, long[] strides) {
-    long[] out = new long[DataOps.checkedArrayLength(op, Shapes.numel(op, shape))];
-    for (int e = 0; e < out.length; e++) {
-      long rem = e, off = 0;
-      for (int d = shape.length - 1; d >= 0; d--) {
-        off += (rem % shape[d]) * strides[d];
-        rem /= shape[d];
-      }
-      out[e] = off;
-    }
-    return out;
-  }
-
   /** A 0-dim tensor's sizes as one dim of size 1. */
   private static long[] sizes(TensorImpl t) {
     return t.dim() == 0 ? new long[] {1} : t.sizes();

@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.IndexAdvanced;
 
 /**
  * x[...] and x[...] = v with Python's semantics. Basic entries become views; integer-tensor and
- * bool-mask entries (advanced indexing) gather into a new tensor, with the broadcast index shape
- * placed where the advanced entries stand when they are adjacent, and in front otherwise.
+ * bool-mask entries (advanced indexing) select through the index tensors themselves, which the
+ * device's kernel reads and checks, with the broadcast index shape placed where the advanced
+ * entries stand when they are adjacent, and in front otherwise. A mask becomes the columns of
+ * its nonzero() coordinates.
  */
 final class Indexing {
   private Indexing() {}
@@ -16,13 +19,13 @@ final class Indexing {
   /** The basic part applied as views, plus the advanced entries found along the way. */
   private static final class Plan implements AutoCloseable {
     TensorImpl view;
-    final List<Integer> dims = new ArrayList<>();     // dim in view of each advanced index
-    final List<long[]> values = new ArrayList<>();    // its values (row-major over its shape)
-    final List<long[]> shapes = new ArrayList<>();
+    final List<Integer> dims = new ArrayList<>();          // dim in view of each advanced index
+    final List<TensorImpl> indices = new ArrayList<>();    // int64 or int32, owned by the plan
 
     @Override
     public void close() {
       view.release();
+      for (TensorImpl t : indices) t.release();
     }
   }
 
@@ -32,10 +35,12 @@ final class Indexing {
         p.view.retain();
         return p.view;
       }
-      Gathered g = offsets("get", p);
-      TensorImpl out = DataOps.empty(g.shape, t.dtype(), t.device());
+      long[] shape = resultShape("get", p);
+      TensorImpl out = DataOps.empty(shape, t.dtype(), t.device());
       try {
-        if (g.offsets.length > 0) Dispatcher.backend(t.device()).gather("get", out, p.view, g.offsets);
+        IndexAdvanced call = call("get", p, false, shape, out, Shapes.contiguousStrides(shape));
+        call.otherIsNew = true;
+        if (out.numel() > 0) Dispatcher.backend(t.device()).indexAdvanced(call);
         return out;
       } catch (RuntimeException e) {
         out.release();
@@ -51,16 +56,16 @@ final class Indexing {
         return;
       }
       DataOps.checkWritable("set", p.view);
-      Gathered g = offsets("set", p);
-      long[] shape = Shapes.broadcastShapes("set", g.shape, value.sizes());
-      if (!Arrays.equals(shape, g.shape)) {
+      long[] shape = resultShape("set", p);
+      long[] broadcast = Shapes.broadcastShapes("set", shape, value.sizes());
+      if (!Arrays.equals(broadcast, shape)) {
         throw new IllegalArgumentException("set(): shape mismatch: value tensor of shape " + Shapes.str(value.sizes())
-            + " cannot be broadcast to indexing result of shape " + Shapes.str(g.shape));
+            + " cannot be broadcast to indexing result of shape " + Shapes.str(shape));
       }
-      TensorImpl src = DataOps.empty(g.shape, t.dtype(), t.device());
+      TensorImpl src = DataOps.empty(shape, t.dtype(), t.device());  // the values converted and broadcast
       try {
         DataOps.copyInto("set", src, value);
-        if (g.offsets.length > 0) Dispatcher.backend(t.device()).scatter("set", p.view, g.offsets, src);
+        if (src.numel() > 0) Dispatcher.backend(t.device()).indexAdvanced(call("set", p, true, shape, src, src.strides()));
         t.bumpVersion();
       } finally {
         src.release();
@@ -133,56 +138,59 @@ final class Indexing {
   }
 
   private static int addTensorIndex(String op, Plan p, int d, Tensor index) {
+    TensorImpl x = index.impl(op);
     if (!isMask(index)) {
-      if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
+      if (x.dtype() != DType.INT64 && x.dtype() != DType.INT32) {
         throw new IllegalArgumentException(op + "(): tensors used as indices must be long, int, byte or bool tensors, got "
-            + index.dtype());
+            + x.dtype());
       }
-      long size = p.view.sizes()[d];
-      long[] v = index.toLongArray();
-      for (int k = 0; k < v.length; k++) {
-        if (v[k] < -size || v[k] >= size) {
-          throw new IndexOutOfBoundsException(op + "(): index " + v[k] + " is out of bounds for dimension " + d
-              + " with size " + size);
-        }
-        if (v[k] < 0) v[k] += size;
-      }
+      x.retain();
+      p.indices.add(x);
       p.dims.add(d);
-      p.values.add(v);
-      p.shapes.add(index.shape());
       return d + 1;
     }
-    if (index.dim() == 0) {  // x[True] adds a dim of size 1 and keeps it; x[False] makes it empty
+    if (x.dim() == 0) {  // x[True] adds a dim of size 1 and keeps it; x[False] makes it empty
       replace(p, ViewOps.unsqueeze(p.view, d));
-      boolean keep = index.toLongArray()[0] != 0;
+      boolean keep = Dispatcher.backend(x.device()).countNonzero(op, x) != 0;
+      TensorImpl at = DataOps.empty(new long[] {keep ? 1 : 0}, DType.INT64, p.view.device());
+      p.indices.add(at);
+      if (keep) DataOps.fill(op, at, 0L);
       p.dims.add(d);
-      p.values.add(keep ? new long[] {0} : new long[0]);
-      p.shapes.add(new long[] {keep ? 1 : 0});
       return d + 1;
     }
-    long[] mshape = index.shape();
+    long[] mshape = x.sizes();
     for (int k = 0; k < mshape.length; k++) {
       if (mshape[k] != p.view.sizes()[d + k]) {
         throw new IndexOutOfBoundsException(op + "(): The shape of the mask " + Shapes.str(mshape) + " at index " + k
             + " does not match the shape of the indexed tensor " + Shapes.str(p.view.sizes()) + " at index " + (d + k));
       }
     }
-    long[] m = index.toLongArray();
-    int nnz = 0;
-    for (long x : m) if (x != 0) nnz++;
-    long[][] coords = new long[mshape.length][nnz];
-    long[] strides = Shapes.contiguousStrides(mshape);
-    for (int flat = 0, j = 0; flat < m.length; flat++) {
-      if (m[flat] == 0) continue;
-      for (int k = 0; k < mshape.length; k++) coords[k][j] = (flat / strides[k]) % mshape[k];
-      j++;
-    }
-    for (int k = 0; k < mshape.length; k++) {
-      p.dims.add(d + k);
-      p.values.add(coords[k]);
-      p.shapes.add(new long[] {nnz});
+    TensorImpl coords = nonzero(op, x);
+    try {
+      for (int k = 0; k < mshape.length; k++) {
+        p.indices.add(ViewOps.select(coords, 1, k));
+        p.dims.add(d + k);
+      }
+    } finally {
+      coords.release();
     }
     return d + mshape.length;
+  }
+
+  /** The coordinates of t's non-zero elements, [count, t.dim()] int64, counted and gathered natively. */
+  static TensorImpl nonzero(String op, TensorImpl t) {
+    var backend = Dispatcher.backend(t.device());
+    long count = backend.countNonzero(op, t);
+    TensorImpl out = DataOps.empty(new long[] {count, t.dim()}, DType.INT64, t.device());
+    try {
+      if (count > 0 && backend.nonzero(op, t, out) != count) {
+        throw new IllegalStateException(op + "(): the tensor changed on another thread while its non-zero elements were read");
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
   }
 
   private static void replace(Plan p, TensorImpl next) {
@@ -190,58 +198,60 @@ final class Indexing {
     p.view = next;
   }
 
-  private record Gathered(long[] shape, long[] offsets) {}
-
-  /** Element offsets (from the view's data address) of every element of the result, row-major. */
-  private static Gathered offsets(String op, Plan p) {
-    TensorImpl v = p.view;
-    int n = v.dim(), k = p.dims.size();
+  /** The broadcast shape of the index tensors. */
+  private static long[] indexShape(String op, Plan p) {
     long[] b = new long[0];
-    for (long[] s : p.shapes) b = Shapes.broadcastShapes(op, b, s);
-    long nb = Shapes.numel(op, b);
-    long[] adv = new long[DataOps.checkedArrayLength(op, nb)];  // offset of each broadcast index tuple
-    long[] bStrides = Shapes.contiguousStrides(b);
-    for (int j = 0; j < k; j++) {
-      long[] vals = p.values.get(j), shape = p.shapes.get(j);
-      long stride = v.strides()[p.dims.get(j)];
-      int off = b.length - shape.length;
-      long[] sStrides = Shapes.contiguousStrides(shape);
-      for (int e = 0; e < adv.length; e++) {
-        long src = 0;  // position in this index's own (broadcast) array
-        for (int q = 0; q < shape.length; q++) {
-          if (shape[q] != 1) src += (e / bStrides[off + q]) % b[off + q] * sStrides[q];
-        }
-        adv[e] += vals[(int) src] * stride;
-      }
-    }
-    boolean adjacent = true;
-    for (int j = 1; j < k; j++) adjacent &= p.dims.get(j) == p.dims.get(j - 1) + 1;
+    for (TensorImpl x : p.indices) b = Shapes.broadcastShapes(op, b, x.sizes());
+    return b;
+  }
+
+  /** The advanced entries' broadcast shape goes where they stand when they are adjacent, else in front. */
+  private static boolean adjacent(Plan p) {
+    for (int j = 1; j < p.dims.size(); j++) if (p.dims.get(j) != p.dims.get(j - 1) + 1) return false;
+    return true;
+  }
+
+  /** The view's dims the indices leave alone, before and after the broadcast index shape in the result. */
+  private static List<List<Integer>> restDims(Plan p) {
+    boolean adjacent = adjacent(p);
     int first = p.dims.get(0);
     List<Integer> pre = new ArrayList<>(), post = new ArrayList<>();
-    for (int d = 0; d < n; d++) {
+    for (int d = 0; d < p.view.dim(); d++) {
       if (p.dims.contains(d)) continue;
       (adjacent && d < first ? pre : post).add(d);
     }
-    long[] shape = new long[pre.size() + b.length + post.size()];
-    int w = 0;
-    for (int d : pre) shape[w++] = v.sizes()[d];
-    for (long s : b) shape[w++] = s;
-    for (int d : post) shape[w++] = v.sizes()[d];
-    long[] preOff = restOffsets(v, pre), postOff = restOffsets(v, post);
-    long total = Shapes.numel(op, shape);
-    long[] out = new long[DataOps.checkedArrayLength(op, total)];
-    int i = 0;
-    for (long a : preOff) for (long x : adv) for (long c : postOff) out[i++] = a + x + c;
-    return new Gathered(shape, out);
+    return List.of(pre, post);
   }
 
-  /** Offsets of every combination of the given (non-indexed) dims, row-major. */
-  private static long[] restOffsets(TensorImpl v, List<Integer> dims) {
-    long[] sizes = new long[dims.size()], strides = new long[dims.size()];
-    for (int q = 0; q < sizes.length; q++) {
-      sizes[q] = v.sizes()[dims.get(q)];
-      strides[q] = v.strides()[dims.get(q)];
+  private static long[] resultShape(String op, Plan p) {
+    long[] b = indexShape(op, p);
+    List<List<Integer>> rest = restDims(p);
+    long[] shape = new long[rest.get(0).size() + b.length + rest.get(1).size()];
+    int w = 0;
+    for (int d : rest.get(0)) shape[w++] = p.view.sizes()[d];
+    for (long s : b) shape[w++] = s;
+    for (int d : rest.get(1)) shape[w++] = p.view.sizes()[d];
+    return shape;
+  }
+
+  /** The call over the result's shape: self's strides on the dims it keeps, each index's on the broadcast block. */
+  private static IndexAdvanced call(String op, Plan p, boolean put, long[] shape, TensorImpl other, long[] otherStrides) {
+    long[] b = indexShape(op, p);
+    List<List<Integer>> rest = restDims(p);
+    int at = rest.get(0).size();  // where the broadcast block starts in the result
+    long[] selfStrides = new long[shape.length];
+    int w = 0;
+    for (int d : rest.get(0)) selfStrides[w++] = p.view.strides()[d];
+    w += b.length;
+    for (int d : rest.get(1)) selfStrides[w++] = p.view.strides()[d];
+    List<IndexAdvanced.Index> indices = new ArrayList<>();
+    for (int j = 0; j < p.indices.size(); j++) {
+      TensorImpl x = p.indices.get(j);
+      long[] st = new long[shape.length];
+      int off = at + b.length - x.dim();
+      for (int q = 0; q < x.dim(); q++) st[off + q] = x.sizes()[q] == 1 ? 0 : x.strides()[q];
+      indices.add(new IndexAdvanced.Index(x, p.dims.get(j), st));
     }
-    return IndexOps.offsets("index", sizes, strides);
+    return new IndexAdvanced(op, put, shape, p.view, selfStrides, other, otherStrides, indices);
   }
 }

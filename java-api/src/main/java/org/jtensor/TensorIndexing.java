@@ -91,22 +91,7 @@ abstract class TensorIndexing extends TensorLinalg {
 
   /** Coordinates of the non-zero elements: an int64 tensor of shape [count, dim]. */
   public Tensor nonzero() {
-    TensorImpl t = impl("nonzero");
-    boolean[] nz;
-    try (Tensor b = self().ne(0L)) {
-      nz = b.toBooleanArray();
-    }
-    int count = 0;
-    for (boolean x : nz) if (x) count++;
-    int n = t.dim();
-    long[] coords = new long[DataOps.checkedArrayLength("nonzero", (long) count * n)];
-    long[] strides = Shapes.contiguousStrides(t.sizes());
-    for (int e = 0, j = 0; e < nz.length; e++) {
-      if (!nz[e]) continue;
-      for (int d = 0; d < n; d++) coords[j * n + d] = (e / strides[d]) % t.sizes()[d];
-      j++;
-    }
-    return Tensor.fromArray(coords, count, n);
+    return Tensor.wrap(Indexing.nonzero("nonzero", impl("nonzero")));
   }
 
   /** Running sum along dim; integers and bool give int64. */

@@ -81,4 +81,24 @@ class IndexingTest extends ScopedTest {
     assertThrows(IllegalArgumentException.class,
         () -> y.set(new Index[] {Index.of(longs(0, 1))}, Tensor.zeros(3)));
   }
+
+  @Test
+  void theNativeKernelReadsStridedAndInt32IndicesAndChecksThem() {
+    Tensor t = x.permute(2, 0, 1);  // 4 x 2 x 3, not contiguous
+    Tensor rows = Tensor.fromArray(new int[] {3, -4, 9, 1}, 4).slice(0, 0, 4, 2);  // int32 [3, 9], stride 2
+    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> t.get(Index.of(rows)));
+    org.junit.jupiter.api.Assertions.assertEquals("get(): index 9 is out of bounds for dimension 0 with size 4", e.getMessage());
+    Tensor ok = Tensor.fromArray(new int[] {2, 7, -3, 7}, 4).slice(0, 0, 4, 2);  // [2, -3]
+    Tensor r = t.get(Index.all(), Index.at(1), Index.of(ok));  // t[i, 1, k] = x[1, k, i] = 12 + 4k + i
+    assertArrayEquals(new long[] {4, 2}, r.shape());
+    assertArrayEquals(new long[] {20, 12, 21, 13, 22, 14, 23, 15}, r.toLongArray());
+    Tensor y = Tensor.zeros(3, 4);
+    IndexOutOfBoundsException s = assertThrows(IndexOutOfBoundsException.class,
+        () -> y.set(new Index[] {Index.all(), Index.of(Tensor.fromArray(new long[] {0, 4}))}, 1.0));
+    org.junit.jupiter.api.Assertions.assertEquals("set(): index 4 is out of bounds for dimension 1 with size 4", s.getMessage());
+    assertArrayEquals(new float[12], y.toFloatArray(), "nothing written before the check");
+    Tensor nz = x.permute(2, 1, 0).remainder(5L).nonzero();  // strided source, row-major coordinates
+    org.junit.jupiter.api.Assertions.assertEquals(24 - 5, nz.shape()[0]);
+    assertArrayEquals(new long[] {0, 0, 1}, nz.select(0, 0).toLongArray());
+  }
 }

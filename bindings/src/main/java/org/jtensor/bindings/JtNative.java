@@ -70,14 +70,12 @@ public final class JtNative {
   public static native void jt_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
   public static native void jt_linspace(long dst, int dtype, long steps, double start, double end);
 
-  public static native int jt_index_gather(long dst, long src, int elemSize, @Cast("const int64_t*") long[] offsets, long n,
-      long lo, long hi);
-  public static native int jt_index_scatter(long dst, int elemSize, @Cast("const int64_t*") long[] offsets, long src, long n,
-      long lo, long hi);
 
   public static native int jt_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
   public static native int jt_index_along_mode(String name);
 
+  public static native int jt_index_advanced(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jt_nonzero(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] found);
   public static native int jt_random(@Cast("const int64_t*") long[] plan, double[] bad);
   public static native int jt_random_kind(String name);
   public static native void jt_philox_block(long key, long counter, @Cast("int32_t*") int[] out);
@@ -99,8 +97,6 @@ public final class JtNative {
   public static native int jt_blas_available();
   public static native int jt_gemm(@Cast("const int64_t*") long[] plan);
 
-  public static native int jt_index_accumulate(long dst, int dtype, @Cast("const int64_t*") long[] offsets, long src, long n,
-      long lo, long hi);
   public static native int jt_scan(@Cast("const int64_t*") long[] plan);
 
   public static native double jt_load_f64(long addr, int dtype);

@@ -56,14 +56,8 @@ public interface Backend {
   /** Copies a Java primitive array's bytes into a contiguous tensor of the same element size. */
   void write(String op, TensorImpl contiguous, Object array);
 
-  /** dst (contiguous) [i] = src[offsets[i]], offsets in elements from src's data address; same dtype. */
-  void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets);
 
-  /** dst[offsets[i]] = src (contiguous) [i]; same dtype; the last of repeated offsets wins. */
-  void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src);
 
-  /** dst[offsets[i]] += src (contiguous, dst's dtype) [i]; repeated offsets all add. */
-  void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src);
 
   /** Whether an elementwise kernel exists for op on inputs of dtype. */
   boolean hasElementwise(Op op, DType dtype);
@@ -93,4 +87,16 @@ public interface Backend {
 
   /** A random draw; BERNOULLI_TENSOR refuses a probability outside [0, 1] (IllegalArgumentException, nothing written). */
   void random(RandomDraw draw);
+
+  /** Advanced indexing get or put; index values are checked by the kernel (IndexOutOfBoundsException). */
+  void indexAdvanced(IndexAdvanced call);
+
+  /** How many elements of t are non-zero. */
+  long countNonzero(String op, TensorImpl t);
+
+  /**
+   * The coordinates of t's non-zero elements into out ([rows, t.dim()] int64, contiguous);
+   * returns how many there were (rows unless t changed on another thread since it was counted).
+   */
+  long nonzero(String op, TensorImpl t, TensorImpl out);
 }

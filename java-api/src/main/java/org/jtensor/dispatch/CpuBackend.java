@@ -8,7 +8,9 @@ import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
+import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
+import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
@@ -156,36 +158,6 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {
-    long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, new long[] {offsets.length}, UNIT);
-      long s = held.addressWithin(src, range);
-      checkIndex(op, JtNative.jt_index_gather(d, s, src.dtype().itemSize(), offsets, offsets.length, range[0], range[1]));
-    }
-  }
-
-  @Override
-  public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
-    long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op)) {
-      long s = held.address(src, new long[] {offsets.length}, UNIT);
-      long d = held.addressWithin(dst, range);
-      checkIndex(op, JtNative.jt_index_scatter(d, dst.dtype().itemSize(), offsets, s, offsets.length, range[0], range[1]));
-    }
-  }
-
-  @Override
-  public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {
-    long[] range = new long[2];
-    try (HeldOperands held = new HeldOperands(op)) {
-      long s = held.address(src, new long[] {offsets.length}, UNIT);
-      long d = held.addressWithin(dst, range);
-      checkIndex(op, JtNative.jt_index_accumulate(d, dst.dtype().code(), offsets, s, offsets.length, range[0], range[1]));
-    }
-  }
-
-  @Override
   public void indexAlong(IndexAlong c) {
     try (HeldOperands held = new HeldOperands(c.name)) {
       long self = held.address(c.self, c.selfSizes, c.selfStrides);
@@ -220,10 +192,47 @@ final class CpuBackend implements Backend {
     }
   }
 
-  /** The index kernels refuse an offset outside the storage: Java's checks should have caught it first. */
-  private static void checkIndex(String op, int status) {
-    if (status != 0) {
-      throw new IllegalStateException(op + "(): an index reached outside the tensor's storage (refused natively)");
+  @Override
+  public void indexAdvanced(IndexAdvanced c) {
+    try (HeldOperands held = new HeldOperands(c.name)) {
+      long self = held.address(c.self, c.self.sizes(), c.self.strides());
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      IndexAdvancedPacker.Index[] indices = new IndexAdvancedPacker.Index[c.indices.size()];
+      for (int j = 0; j < indices.length; j++) {
+        IndexAdvanced.Index x = c.indices.get(j);
+        long data = held.address(x.tensor(), c.shape, x.strides());
+        indices[j] = new IndexAdvancedPacker.Index(data, x.tensor().dtype(), c.self.sizes()[x.dim()], c.self.strides()[x.dim()],
+            x.strides());
+      }
+      long[] plan = IndexAdvancedPacker.pack(c.put, c.self.dtype(), c.shape, self, c.selfStrides, other, c.otherStrides, indices);
+      long[] bad = new long[2];
+      int status = JtNative.jt_index_advanced(plan, bad);
+      if (status == 4) {
+        int dim = c.indices.get((int) bad[1]).dim();
+        throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + dim
+            + " with size " + c.self.sizes()[dim]);
+      }
+      check(status, c.name, c.self.dtype());
+    }
+  }
+
+  @Override
+  public long countNonzero(String op, TensorImpl t) {
+    return nonzero(op, t, null, 0);
+  }
+
+  @Override
+  public long nonzero(String op, TensorImpl t, TensorImpl out) {
+    return nonzero(op, t, out, out.sizes()[0]);
+  }
+
+  private long nonzero(String op, TensorImpl t, TensorImpl out, long rows) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      long src = held.address(t, t.sizes(), t.strides());
+      long dst = out == null ? 0 : held.addressOfNew(out, out.sizes(), out.strides());
+      long[] found = new long[1];
+      check(JtNative.jt_nonzero(NonzeroPacker.pack(t.dtype(), src, t.sizes(), t.strides(), dst, rows), found), op, t.dtype());
+      return found[0];
     }
   }
 

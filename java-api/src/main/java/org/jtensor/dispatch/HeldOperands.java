@@ -15,9 +15,11 @@ import org.jtensor.memory.StorageImpl;
  */
 final class HeldOperands implements AutoCloseable {
   private final String op;
-  // Four slots, not an array: a kernel has at most four operands, and without an array the JIT
+  // Four slots, not an array: most kernels have at most four operands, and without an array the JIT
   // can keep the whole object in registers (the small-op latency counts every allocation).
   private StorageImpl h0, h1, h2, h3;
+  private StorageImpl[] more;  // a fifth and further (advanced indexing with many index tensors): rare
+  private int moreCount;
 
   /** op names the call in errors, as the user called it. */
   HeldOperands(String op) {
@@ -85,16 +87,22 @@ final class HeldOperands implements AutoCloseable {
   // The throws below build their messages in cold helpers, so these methods stay small enough to
   // inline and the JIT can drop the holder object entirely (escape analysis).
   private void hold(StorageImpl s) {
-    if (h3 != null || !s.hold()) throw notHeld(op, h3 != null);
+    if (!s.hold()) throw notHeld(op);
     if (h0 == null) h0 = s;
     else if (h1 == null) h1 = s;
     else if (h2 == null) h2 = s;
-    else h3 = s;
+    else if (h3 == null) h3 = s;
+    else holdMore(s);
   }
 
-  private static IllegalStateException notHeld(String op, boolean full) {
-    return new IllegalStateException(op + "(): " + (full ? "a kernel holds at most four storages"
-        : "a tensor's storage was released or is being resized on another thread"));
+  private void holdMore(StorageImpl s) {
+    if (more == null) more = new StorageImpl[4];
+    else if (moreCount == more.length) more = java.util.Arrays.copyOf(more, 2 * moreCount);
+    more[moreCount++] = s;
+  }
+
+  private static IllegalStateException notHeld(String op) {
+    return new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
   }
 
   private static IllegalStateException outside(String op, String what, StorageImpl s) {
@@ -103,6 +111,7 @@ final class HeldOperands implements AutoCloseable {
 
   @Override
   public void close() {
+    while (moreCount > 0) more[--moreCount].unhold();
     if (h3 != null) h3.unhold();
     if (h2 != null) h2.unhold();
     if (h1 != null) h1.unhold();

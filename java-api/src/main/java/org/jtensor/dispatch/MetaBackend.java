@@ -26,14 +26,22 @@ final class MetaBackend implements Backend {
   @Override public void linspace(TensorImpl dst, double start, double end) {}
   @Override public void store(String op, TensorImpl t, long elementOffset, double value) {}
   @Override public void store(String op, TensorImpl t, long elementOffset, long value) {}
-  @Override public void gather(String op, TensorImpl dst, TensorImpl src, long[] offsets) {}
-  @Override public void scatter(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
   @Override public void elementwise(ElementwisePlan plan) {}
   @Override public void indexAlong(IndexAlong call) {}
   @Override public void random(RandomDraw draw) {}
+  @Override public void indexAdvanced(IndexAdvanced call) {}
+
+  @Override
+  public long countNonzero(String op, TensorImpl t) {
+    throw new UnsupportedOperationException(op + "(): meta tensors have no values to count");
+  }
+
+  @Override
+  public long nonzero(String op, TensorImpl t, TensorImpl out) {
+    throw new UnsupportedOperationException(op + "(): meta tensors have no values to count");
+  }
   @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
   @Override public void gemm(String op, GemmCall call) {}
-  @Override public void accumulate(String op, TensorImpl dst, long[] offsets, TensorImpl src) {}
   @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}
 
