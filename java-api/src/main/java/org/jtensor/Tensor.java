@@ -52,6 +52,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
     return impl;
   }
 
+  /** A tensor argument's impl: a null is refused as a bad argument, a closed tensor as closed. */
+  static TensorImpl implOf(Tensor t, String op) {
+    if (t == null) throw new IllegalArgumentException(op + "(): expected a Tensor, got null");
+    return t.impl(op);
+  }
+
   private Tensor same(String op) {
     TensorImpl t = impl(op);
     t.retain();
@@ -129,7 +135,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   }
 
   public static Tensor emptyLike(Tensor t) {
-    TensorImpl s = t.impl("emptyLike");
+    TensorImpl s = implOf(t, "emptyLike");
     return wrap(DataOps.emptyLike(s, s.dtype(), s.device()));
   }
 
@@ -340,13 +346,13 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** Whether both tensors sit on the same storage object (torch's is_alias_of). */
   public boolean isAliasOf(Tensor other) {
-    return impl("isAliasOf").storage() == other.impl("isAliasOf").storage();
+    return impl("isAliasOf").storage() == implOf(other, "isAliasOf").storage();
   }
 
   // ---------------------------------------------------------------- type promotion
 
   public DType resultType(Tensor other) {
-    return TypePromotion.start().tensor(impl("resultType")).tensor(other.impl("resultType")).result();
+    return TypePromotion.start().tensor(impl("resultType")).tensor(implOf(other, "resultType")).result();
   }
 
   public DType resultType(long scalar) {
@@ -583,7 +589,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** x[idx...] = value, broadcasting value and converting its dtype. */
   public Tensor set(Index[] idx, Tensor value) {
-    Indexing.set(impl("set"), idx, value.impl("set"));
+    Indexing.set(impl("set"), idx, implOf(value, "set"));
     return this;
   }
 
@@ -597,7 +603,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   // ---------------------------------------------------------------- data
 
   public Tensor copy_(Tensor src) {
-    DataOps.copyInto("copy_", impl("copy_"), src.impl("copy_"));
+    DataOps.copyInto("copy_", impl("copy_"), implOf(src, "copy_"));
     return this;
   }
 
@@ -642,7 +648,9 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** Joins same-shaped tensors along a new dim. */
   public static Tensor stack(java.util.List<Tensor> tensors, int dim) {
+    if (tensors == null) throw new IllegalArgumentException("stack(): tensors must not be null");
     if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");
+    for (Tensor t : tensors) implOf(t, "stack");  // a null entry is a bad argument, a closed one closed
     long[] shape = tensors.get(0).shape();
     List<Tensor> parts = new ArrayList<>(tensors.size());
     try {
@@ -661,7 +669,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
   public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
-    TensorImpl w = weight.impl("linear");
+    TensorImpl w = implOf(weight, "linear");
     if (w.dim() != 2 && w.dim() != 1) {
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
     }
@@ -672,13 +680,13 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
   public static Tensor where(Tensor condition, Tensor a, Tensor b) {
-    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(condition.impl("where")),
-        Operand.of(a.impl("where")), Operand.of(b.impl("where"))));
+    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
+        Operand.of(implOf(a, "where")), Operand.of(implOf(b, "where"))));
   }
 
   public static Tensor where(Tensor condition, Tensor a, double b) {
-    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(condition.impl("where")),
-        Operand.of(a.impl("where")), Operand.of(b)));
+    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
+        Operand.of(implOf(a, "where")), Operand.of(b)));
   }
 
   /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */

@@ -4,31 +4,31 @@ package org.jtensor;
 abstract class TensorIndexing extends TensorLinalg {
   /** The entries of self along dim at the positions in index (a 1-D integer tensor). */
   public Tensor indexSelect(int dim, Tensor index) {
-    return Tensor.wrap(IndexOps.indexSelect(impl("indexSelect"), dim, index.impl("indexSelect")));
+    return Tensor.wrap(IndexOps.indexSelect(impl("indexSelect"), dim, Tensor.implOf(index, "indexSelect")));
   }
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (and likewise for other dims). */
   public Tensor gather(int dim, Tensor index) {
-    return Tensor.wrap(IndexOps.gather(impl("gather"), dim, index.impl("gather")));
+    return Tensor.wrap(IndexOps.gather(impl("gather"), dim, Tensor.implOf(index, "gather")));
   }
 
   /** A copy of self with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); the last write wins. */
   public Tensor scatter(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter("scatter", impl("scatter"), dim, index.impl("scatter"), src.impl("scatter"), false, false));
+    return Tensor.wrap(IndexOps.scatter("scatter", impl("scatter"), dim, Tensor.implOf(index, "scatter"), Tensor.implOf(src, "scatter"), false, false));
   }
 
   public Tensor scatter_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter("scatter_", impl("scatter_"), dim, index.impl("scatter_"), src.impl("scatter_"), false, true).release();
+    IndexOps.scatter("scatter_", impl("scatter_"), dim, Tensor.implOf(index, "scatter_"), Tensor.implOf(src, "scatter_"), false, true).release();
     return self();
   }
 
   /** Like scatter, but every src value adds into its slot. */
   public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter("scatterAdd", impl("scatterAdd"), dim, index.impl("scatterAdd"), src.impl("scatterAdd"), true, false));
+    return Tensor.wrap(IndexOps.scatter("scatterAdd", impl("scatterAdd"), dim, Tensor.implOf(index, "scatterAdd"), Tensor.implOf(src, "scatterAdd"), true, false));
   }
 
   public Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, index.impl("scatterAdd_"), src.impl("scatterAdd_"), true, true).release();
+    IndexOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, Tensor.implOf(index, "scatterAdd_"), Tensor.implOf(src, "scatterAdd_"), true, true).release();
     return self();
   }
 
@@ -38,7 +38,7 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   public Tensor indexAdd_(int dim, Tensor index, Tensor source, double alpha) {
-    IndexOps.indexAdd(impl("indexAdd_"), dim, index.impl("indexAdd_"), source.impl("indexAdd_"), alpha);
+    IndexOps.indexAdd(impl("indexAdd_"), dim, Tensor.implOf(index, "indexAdd_"), Tensor.implOf(source, "indexAdd_"), alpha);
     return self();
   }
 
@@ -50,7 +50,7 @@ abstract class TensorIndexing extends TensorLinalg {
     TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
     try {
       DataOps.copyInto("maskedFill", out, t);
-      ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill", out, new double[0], Operand.of(mask.impl("maskedFill")),
+      ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill", out, new double[0], Operand.of(Tensor.implOf(mask, "maskedFill")),
           fill, Operand.of(out));
       return Tensor.wrap(out);
     } catch (RuntimeException e) {
@@ -62,7 +62,7 @@ abstract class TensorIndexing extends TensorLinalg {
   public Tensor maskedFill_(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill_");
     checkMask("maskedFill_", mask);
-    ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill_", t, new double[0], Operand.of(mask.impl("maskedFill_")),
+    ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill_", t, new double[0], Operand.of(Tensor.implOf(mask, "maskedFill_")),
         fillValue("maskedFill_", t.dtype(), value), Operand.of(t));
     return self();
   }
@@ -75,8 +75,9 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   private static void checkMask(String op, Tensor mask) {
-    if (mask.dtype() != DType.BOOL) {
-      throw new IllegalArgumentException(op + "(): expected mask to be a bool tensor, got " + mask.dtype());
+    DType dtype = Tensor.implOf(mask, op).dtype();
+    if (dtype != DType.BOOL) {
+      throw new IllegalArgumentException(op + "(): expected mask to be a bool tensor, got " + dtype);
     }
   }
 

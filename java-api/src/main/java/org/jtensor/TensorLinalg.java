@@ -4,12 +4,12 @@ package org.jtensor;
 abstract class TensorLinalg extends TensorReductions {
   /** torch.matmul: dot, matrix-vector, matrix-matrix and broadcast batched forms. */
   public Tensor matmul(Tensor other) {
-    return Tensor.wrap(LinearAlgebra.matmul("matmul", impl("matmul"), other.impl("matmul")));
+    return Tensor.wrap(LinearAlgebra.matmul("matmul", impl("matmul"), Tensor.implOf(other, "matmul")));
   }
 
   /** Matrix product of two matrices. */
   public Tensor mm(Tensor mat2) {
-    TensorImpl a = impl("mm"), b = mat2.impl("mm");
+    TensorImpl a = impl("mm"), b = Tensor.implOf(mat2, "mm");
     LinearAlgebra.requireDims("mm", "self", a, 2);
     LinearAlgebra.requireDims("mm", "mat2", b, 2);
     return Tensor.wrap(LinearAlgebra.matmul("mm", a, b));
@@ -17,7 +17,7 @@ abstract class TensorLinalg extends TensorReductions {
 
   /** Batched product of two 3-D tensors with the same batch size. */
   public Tensor bmm(Tensor mat2) {
-    TensorImpl a = impl("bmm"), b = mat2.impl("bmm");
+    TensorImpl a = impl("bmm"), b = Tensor.implOf(mat2, "bmm");
     LinearAlgebra.requireDims("bmm", "batch1", a, 3);
     LinearAlgebra.requireDims("bmm", "batch2", b, 3);
     if (a.sizes()[0] != b.sizes()[0]) {
@@ -29,7 +29,7 @@ abstract class TensorLinalg extends TensorReductions {
 
   /** Inner product of two 1-D tensors, 0-dim. */
   public Tensor dot(Tensor other) {
-    TensorImpl a = impl("dot"), b = other.impl("dot");
+    TensorImpl a = impl("dot"), b = Tensor.implOf(other, "dot");
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("dot(): 1D tensors expected, but got " + a.dim() + "D and " + b.dim() + "D tensors");
     }
@@ -38,7 +38,7 @@ abstract class TensorLinalg extends TensorReductions {
 
   /** Outer product of two 1-D tensors. */
   public Tensor outer(Tensor vec2) {
-    TensorImpl a = impl("outer"), b = vec2.impl("outer");
+    TensorImpl a = impl("outer"), b = Tensor.implOf(vec2, "outer");
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("outer(): expects 1D tensors, got " + a.dim() + "D and " + b.dim() + "D");
     }
@@ -49,7 +49,7 @@ abstract class TensorLinalg extends TensorReductions {
 
   /** beta * self + alpha * (mat1 @ mat2). */
   public Tensor addmm(Tensor mat1, Tensor mat2, double beta, double alpha) {
-    return Tensor.wrap(LinearAlgebra.addmm(impl("addmm"), mat1.impl("addmm"), mat2.impl("addmm"), beta, alpha));
+    return Tensor.wrap(LinearAlgebra.addmm(impl("addmm"), Tensor.implOf(mat1, "addmm"), Tensor.implOf(mat2, "addmm"), beta, alpha));
   }
 
   public Tensor addmm(Tensor mat1, Tensor mat2) {

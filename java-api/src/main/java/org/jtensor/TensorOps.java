@@ -34,12 +34,12 @@ abstract class TensorOps extends TensorRandom {
   }
 
   Tensor binaryOut(Op op, Operand other, Tensor out, double... params) {
-    ElementwiseOps.run(op, op.outName, out.impl(op.outName), params, Operand.of(impl(op.outName)), other);
+    ElementwiseOps.run(op, op.outName, Tensor.implOf(out, op.outName), params, Operand.of(impl(op.outName)), other);
     return out;
   }
 
   static Operand t(Tensor x, String op) {
-    return Operand.of(x.impl(op));
+    return Operand.of(Tensor.implOf(x, op));
   }
 
   /** PyTorch: alpha must be integral when the computation is. */

@@ -1,7 +1,7 @@
 package org.jtensor;
 
 /** Plain-Java references for the elementwise property test: float64 math, exact int64 with wrap. */
-final class ElementwiseReference {
+public final class ElementwiseReference {
   private ElementwiseReference() {}
 
   interface F1 { double apply(double a); }
@@ -10,7 +10,7 @@ final class ElementwiseReference {
   interface I2 { long apply(long a, long b); }
 
   /** An integer result as the dtype stores it (two's complement wrap; bool is 0/1). */
-  static long narrow(long v, DType t) {
+  public static long narrow(long v, DType t) {
     switch (t) {
       case BOOL: return v != 0 ? 1 : 0;
       case UINT8: return v & 0xff;

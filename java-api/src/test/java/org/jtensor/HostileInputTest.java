@@ -150,4 +150,20 @@ class HostileInputTest extends ScopedTest {
       scope.close();
     }
   }
+
+  @Test
+  void nullTensorArgumentsAreBadArgumentsNotNullPointers() {  // found by the fuzzer
+    Tensor x = Tensor.ones(2, 2);
+    raises(IllegalArgumentException.class, "matmul(): expected a Tensor, got null", () -> x.matmul(null));
+    raises(IllegalArgumentException.class, "add(): expected a Tensor, got null", () -> x.add((Tensor) null));
+    raises(IllegalArgumentException.class, "copy_(): expected a Tensor, got null", () -> x.copy_(null));
+    raises(IllegalArgumentException.class, "maskedFill(): expected a Tensor, got null", () -> x.maskedFill(null, 1.0));
+    raises(IllegalArgumentException.class, "where(): expected a Tensor, got null", () -> Tensor.where(null, x, 0.0));
+    raises(IllegalArgumentException.class, "addOut(): expected a Tensor, got null", () -> x.addOut(x, null));
+    raises(IllegalArgumentException.class, "stack(): expected a Tensor, got null",
+        () -> Tensor.stack(java.util.Arrays.asList(x, null), 0));
+    Tensor closed = Tensor.ones(2, 2);
+    closed.close();
+    raises(IllegalStateException.class, "stack(): tensor is closed", () -> Tensor.stack(java.util.List.of(x, closed), 0));
+  }
 }

@@ -1,0 +1,117 @@
+package org.jtensor.fuzz;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.ValuesAndIndices;
+
+/**
+ * One seed's run: its random stream, pool and generator, and {@link #op} which calls one public
+ * op, classifies what it threw, checks a sample of its results and pools what it returned.
+ */
+final class Fuzz {
+  /** A reference check of a successful result; throws AssertionError on a mismatch. */
+  interface Check {
+    void verify(Object result);
+  }
+
+  static final int CHECK_EVERY = 10;
+
+  final long seed;
+  final Random rnd;
+  final Pool pool;
+  final Generator gen;
+  final Args args;
+  private final Outcomes out;
+  long opIndex;
+  private long checkable;
+
+  Fuzz(long seed, Outcomes out) {
+    this.seed = seed;
+    this.rnd = new Random(seed);
+    this.pool = new Pool(rnd);
+    this.gen = new Generator(seed);
+    this.args = new Args(this);
+    this.out = out;
+  }
+
+  /** Runs name(args) through call; a Pool.Entry among args is an input. */
+  void op(String name, Object[] callArgs, Supplier<Object> call, Check check) {
+    opIndex++;
+    out.ops++;
+    boolean closedInput = false;
+    for (Object a : callArgs) {
+      if (a instanceof Pool.Entry e && e.t().isClosed()) closedInput = true;
+    }
+    String desc = describe(name, callArgs);
+    Object result;
+    try {
+      result = call.get();
+    } catch (Throwable e) {
+      if (Outcomes.documented(e)) {
+        out.threw(e);
+        if (e.getMessage() == null || e.getMessage().isEmpty()) {
+          out.fail(seed, opIndex, desc, e.getClass().getSimpleName() + " without a message", e);
+        }
+      } else {
+        out.fail(seed, opIndex, desc, "undocumented " + e.getClass().getName(), e);
+      }
+      return;
+    }
+    try {
+      if (closedInput) {
+        out.fail(seed, opIndex, desc, "succeeded on a closed tensor", null);
+      } else if (check != null && ++checkable % CHECK_EVERY == 0) {
+        try {
+          check.verify(result);
+          out.checked++;
+        } catch (Throwable e) {  // a wrong value, or the reference's own reading of the result failed
+          out.fail(seed, opIndex, desc, "wrong result: " + e.getMessage(), e instanceof AssertionError ? null : e);
+        }
+      }
+    } finally {
+      absorb(result, callArgs);
+    }
+  }
+
+  /** Pools what an op returned, unless it is one of its inputs (in-place ops return self). */
+  private void absorb(Object result, Object[] callArgs) {
+    if (result instanceof Tensor t) {
+      for (Object a : callArgs) {
+        if (a instanceof Pool.Entry e && e.t() == t) return;
+      }
+      pool.add(t);
+    } else if (result instanceof List<?> list) {
+      for (Object o : list) absorb(o, callArgs);
+    } else if (result instanceof ValuesAndIndices vi) {
+      pool.add(vi.values());
+      pool.add(vi.indices());
+    }
+  }
+
+  private static String describe(String name, Object[] callArgs) {
+    StringBuilder sb = new StringBuilder(name).append('(');
+    for (int i = 0; i < callArgs.length; i++) {
+      if (i > 0) sb.append(", ");
+      sb.append(describeArg(callArgs[i]));
+    }
+    return sb.append(')').toString();
+  }
+
+  static String describeArg(Object a) {
+    if (a instanceof long[] v) return Arrays.toString(v);
+    if (a instanceof int[] v) return Arrays.toString(v);
+    if (a instanceof double[] v) return Arrays.toString(v);
+    if (a instanceof Object[] v) return Arrays.deepToString(v);
+    if (a instanceof String s) return '"' + s + '"';
+    return String.valueOf(a);
+  }
+
+  /** The pooled tensor of an entry (null entry: a null argument, to test null handling). */
+  static Tensor t(Pool.Entry e) {
+    return e == null ? null : e.t();
+  }
+}

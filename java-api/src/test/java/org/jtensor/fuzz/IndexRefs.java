@@ -1,0 +1,67 @@
+package org.jtensor.fuzz;
+
+/** References for the index ops: which element of the input each result element must be (exact). */
+final class IndexRefs {
+  private IndexRefs() {}
+
+  /** result[..., i, ...] = x[..., idx[i], ...] along dim d (negative indices count from the end). */
+  static Fuzz.Check indexSelect(Pool.Entry x, int d, Pool.Entry idx) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t()), ix = new Vals(idx.t());
+      if (v.shape.length == 0) {
+        expectEqual(r, 0, v, 0);
+        return;
+      }
+      int dim = d < 0 ? d + v.shape.length : d;
+      long[] shape = v.shape.clone();
+      shape[dim] = ix.numel();
+      Vals.expectShape(shape, r, "indexSelect");
+      for (int o = 0; o < r.numel(); o++) {
+        long[] at = Vals.unflat(o, shape);
+        long i = ix.l[(int) at[dim]];
+        at[dim] = i < 0 ? i + v.shape[dim] : i;
+        expectEqual(r, o, v, Vals.flat(at, v.shape));
+      }
+    };
+  }
+
+  /** result[p] = x[p with p[d] replaced by idx[p]]. */
+  static Fuzz.Check gather(Pool.Entry x, int d, Pool.Entry idx) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t()), ix = new Vals(idx.t());
+      Vals.expectShape(ix.shape, r, "gather");
+      for (int o = 0; o < r.numel(); o++) {
+        long[] at = Vals.unflat(o, ix.shape);
+        if (v.shape.length == 0) {
+          expectEqual(r, o, v, 0);
+          continue;
+        }
+        int dim = d < 0 ? d + v.shape.length : d;
+        at[dim] = ix.l[o] < 0 ? ix.l[o] + v.shape[dim] : ix.l[o];  // jtensor wraps negative indices here (PyTorch refuses them)
+        expectEqual(r, o, v, Vals.flat(at, v.shape));
+      }
+    };
+  }
+
+  /** value where the (broadcast) mask is true, x elsewhere; value as x's dtype stores it. */
+  static Fuzz.Check maskedFill(Pool.Entry x, Pool.Entry mask, double value) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t()), m = new Vals(mask.t());
+      Vals.expectShape(v.shape, r, "maskedFill");
+      for (int o = 0; o < r.numel(); o++) {
+        int pm = Vals.flat(Refs.squash(Vals.unflat(o, v.shape), m.shape), m.shape);
+        if (m.l[pm] == 0) {
+          expectEqual(r, o, v, o);
+        } else {
+          double e = r.dtype == org.jtensor.DType.BOOL ? (value != 0 ? 1 : 0) : v.integral() ? Vals.wrap((long) value, r.dtype) : Vals.round(value, r.dtype);
+          if (Double.compare(r.d[o], e) != 0 && !(e == 0 && r.d[o] == 0)) throw Vals.mismatch("maskedFill", o, r.d[o], e);
+        }
+      }
+    };
+  }
+
+  private static void expectEqual(Vals r, int o, Vals v, int i) {
+    boolean same = r.integral() && v.integral() ? r.l[o] == v.l[i] : Double.compare(r.d[o], v.d[i]) == 0;
+    if (!same) throw Vals.mismatch("element moved from " + i, o, r.d[o], v.d[i]);
+  }
+}

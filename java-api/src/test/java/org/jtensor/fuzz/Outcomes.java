@@ -1,0 +1,76 @@
+package org.jtensor.fuzz;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jtensor.memory.TensorOutOfMemoryException;
+
+/**
+ * What the fuzzer saw: exceptions by type, checked results, and the failures, each with what it
+ * takes to replay it (seed, op index, the op as called).
+ */
+final class Outcomes {
+  /** DESIGN §7: the only exception types any public op may throw (exact classes, not subclasses). */
+  static final Set<Class<?>> DOCUMENTED = Set.of(
+      IllegalArgumentException.class,
+      IndexOutOfBoundsException.class,
+      IllegalStateException.class,
+      UnsupportedOperationException.class,
+      ArithmeticException.class,
+      TensorOutOfMemoryException.class);
+
+  private static final int MAX_FAILURES = 25;
+
+  long ops;
+  long checked;
+  int seeds;
+  final Map<String, Long> thrown = new TreeMap<>();
+  private final List<String> failures = new ArrayList<>();
+  private final Set<String> failureKinds = new LinkedHashSet<>();
+  private long failureCount;
+
+  static boolean documented(Throwable e) {
+    return DOCUMENTED.contains(e.getClass());
+  }
+
+  void threw(Throwable e) {
+    thrown.merge(e.getClass().getSimpleName(), 1L, Long::sum);
+  }
+
+  /** Records a failure; the same kind (what went wrong in which op) is listed once. */
+  void fail(long seed, long opIndex, String op, String what, Throwable cause) {
+    failureCount++;
+    String kind = what + " in " + op.replaceAll("\\(.*", "");
+    if (!failureKinds.add(kind) || failures.size() >= MAX_FAILURES) return;
+    StringBuilder sb = new StringBuilder()
+        .append("seed ").append(seed).append(" op #").append(opIndex).append(": ").append(what)
+        .append("\n    op: ").append(op);
+    if (cause != null) {
+      StringWriter trace = new StringWriter();
+      cause.printStackTrace(new PrintWriter(trace));
+      sb.append("\n    ").append(trace.toString().lines().limit(14).reduce((a, b) -> a + "\n    " + b).orElse(""));
+    }
+    failures.add(sb.toString());
+  }
+
+  long failureCount() {
+    return failureCount;
+  }
+
+  String failureReport() {
+    return failureCount + " failure(s), " + failures.size() + " distinct shown"
+        + " (replay: -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=OPINDEX+1)\n" + String.join("\n", failures);
+  }
+
+  String summary(long millis) {
+    long exceptions = thrown.values().stream().mapToLong(Long::longValue).sum();
+    return String.format("jtensor fuzz: %d ops over %d seeds in %.1f s; %d checked against the reference;"
+        + " %d documented exceptions %s; %d failures", ops, seeds, millis / 1000.0, checked, exceptions, thrown,
+        failureCount);
+  }
+}

@@ -1,0 +1,165 @@
+package org.jtensor.fuzz;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.DType;
+
+/** References for reductions (over any dims, keepdim) and for ops along one dim (softmax, cumsum). */
+final class ReduceRefs {
+  private ReduceRefs() {}
+
+  /** What a reduction computes from one group of values (in row-major order) and its exact integers. */
+  interface Reducer {
+    double apply(double[] xs, long[] ls, DType resultType);
+  }
+
+  /** Reduce x over dims (empty: all), keepdim; integral results are compared exactly, floats within a tolerance. */
+  static Fuzz.Check reduce(Pool.Entry x, int[] dims, boolean keepdim, Reducer f, double tolScale) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t());
+      boolean[] red = reduced(v.shape.length, dims);
+      List<long[]> outShape = new ArrayList<>();
+      long[] keep = v.shape.clone();
+      for (int d = 0; d < keep.length; d++) if (red[d]) keep[d] = 1;
+      for (int d = 0; d < keep.length; d++) if (!red[d] || keepdim) outShape.add(new long[] {keep[d]});
+      long[] shape = outShape.stream().mapToLong(s -> s[0]).toArray();
+      Vals.expectShape(shape, r, "reduction");
+      List<List<Integer>> groups = groups(v.shape, keep, r.numel());
+      for (int o = 0; o < r.numel(); o++) {
+        List<Integer> g = groups.get(o);
+        double[] xs = new double[g.size()];
+        long[] ls = v.integral() ? new long[g.size()] : null;
+        double abs = 0;
+        for (int k = 0; k < xs.length; k++) {
+          xs[k] = v.d[g.get(k)];
+          if (ls != null) ls[k] = v.l[g.get(k)];
+          abs += Math.abs(xs[k]);
+        }
+        double e = f.apply(xs, ls, r.dtype);
+        if (r.integral()) {
+          if (Math.abs(e) < 0x1p52 && r.l[o] != (long) e) throw Vals.mismatch("reduction", o, r.l[o], e);
+          continue;
+        }
+        e = Vals.round(e, r.dtype);
+        double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + (tolScale == 0 ? 0 : tolScale * 3e-5 * abs);
+        if (!Vals.close(r.d[o], e, tol)) throw Vals.mismatch("reduction", o, r.d[o], e);
+      }
+    };
+  }
+
+  /** For each output position (row-major over keep), the input positions that reduce into it. */
+  static List<List<Integer>> groups(long[] shape, long[] keep, int outNumel) {
+    List<List<Integer>> groups = new ArrayList<>();
+    for (int o = 0; o < outNumel; o++) groups.add(new ArrayList<>());
+    long n = 1;
+    for (long s : shape) n *= s;
+    for (int i = 0; i < n; i++) {
+      long[] idx = Vals.unflat(i, shape);
+      for (int d = 0; d < idx.length; d++) if (keep[d] == 1) idx[d] = 0;
+      groups.get(Vals.flat(idx, keep)).add(i);
+    }
+    return groups;
+  }
+
+  static boolean[] reduced(int rank, int[] dims) {
+    boolean[] red = new boolean[rank];
+    if (rank == 0) return red;
+    if (dims == null || dims.length == 0) java.util.Arrays.fill(red, true);
+    else for (int d : dims) red[d < 0 ? d + rank : d] = true;
+    return red;
+  }
+
+  static double sum(double[] xs, long[] ls, DType t) {
+    if (!t.isFloatingPoint()) {
+      long s = 0;
+      for (long v : ls) s += v;
+      return s;
+    }
+    double s = 0;
+    for (double v : xs) s += v;
+    return s;
+  }
+
+  static double amax(double[] xs, long[] ls, DType t) {
+    double m = Double.NEGATIVE_INFINITY;
+    for (double v : xs) m = Double.isNaN(v) || Double.isNaN(m) ? Double.NaN : Math.max(m, v);
+    return ls != null && xs.length > 0 ? java.util.Arrays.stream(ls).max().getAsLong() : m;
+  }
+
+  static double mean(double[] xs, long[] ls, DType t) {
+    return sum(xs, null, DType.FLOAT64) / xs.length;
+  }
+
+  static double var(double[] xs, long[] ls, DType t) {
+    if (xs.length == 0) return Double.NaN;
+    double m = mean(xs, ls, t), s = 0;
+    for (double v : xs) s += (v - m) * (v - m);
+    return s / (xs.length - 1);
+  }
+
+  static double logsumexp(double[] xs, long[] ls, DType t) {
+    double m = amax(xs, null, t);
+    if (Double.isInfinite(m) || Double.isNaN(m)) return m == Double.NEGATIVE_INFINITY || Double.isNaN(m) ? m : m;
+    double s = 0;
+    for (double v : xs) s += Math.exp(v - m);
+    return m + Math.log(s);
+  }
+
+  /** The first position of the maximum (NaN counts as the maximum), as PyTorch's argmax. */
+  static double argmax(double[] xs, long[] ls, DType t) {
+    int best = 0;
+    for (int k = 1; k < xs.length; k++) {
+      if (Double.isNaN(xs[best])) break;
+      if (Double.isNaN(xs[k]) || (ls != null ? ls[k] > ls[best] : xs[k] > xs[best])) best = k;
+    }
+    return best;
+  }
+
+  /** An op along one dim (softmax, cumsum): f maps each line of values along dim to the result's line. */
+  static Fuzz.Check along(Pool.Entry x, int dim, java.util.function.UnaryOperator<double[]> f) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t());
+      Vals.expectShape(v.shape, r, "along a dim");
+      long[] keep = v.shape.clone();
+      if (keep.length > 0) keep[dim < 0 ? dim + keep.length : dim] = 1;
+      long outer = 1;
+      for (long k : keep) outer *= k;
+      for (List<Integer> g : groups(v.shape, keep, (int) outer)) {
+        double[] xs = new double[g.size()];
+        double abs = 0;
+        for (int k = 0; k < xs.length; k++) {
+          xs[k] = v.d[g.get(k)];
+          abs += Math.abs(xs[k]);
+        }
+        if (!Double.isFinite(abs) || (r.integral() && abs > 0x1p50)) continue;  // the reference's doubles are not exact there
+        double[] es = f.apply(xs);
+        for (int k = 0; k < xs.length; k++) {
+          double e = Vals.round(es[k], r.dtype), a = r.d[g.get(k)];
+          double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + 3e-5 * abs;
+          if (r.integral() ? a != e : !Vals.close(a, e, tol)) throw Vals.mismatch("along dim " + dim, g.get(k), a, e);
+        }
+      }
+    };
+  }
+
+  static double[] softmax(double[] xs) {
+    double lse = logsumexp(xs, null, DType.FLOAT64);
+    double[] r = new double[xs.length];
+    for (int k = 0; k < xs.length; k++) r[k] = Math.exp(xs[k] - lse);
+    return r;
+  }
+
+  static double[] logSoftmax(double[] xs) {
+    double lse = logsumexp(xs, null, DType.FLOAT64);
+    double[] r = new double[xs.length];
+    for (int k = 0; k < xs.length; k++) r[k] = xs[k] - lse;
+    return r;
+  }
+
+  static double[] cumsum(double[] xs) {
+    double[] r = new double[xs.length];
+    double s = 0;
+    for (int k = 0; k < xs.length; k++) r[k] = s += xs[k];
+    return r;
+  }
+}

@@ -1,0 +1,115 @@
+package org.jtensor.fuzz;
+
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongUnaryOperator;
+import org.jtensor.DType;
+
+/**
+ * Plain-Java references for elementwise results and for ops that only move values: computed from
+ * the inputs' values in the computation dtype, compared with the result within the dtype's tolerance.
+ */
+final class Refs {
+  private Refs() {}
+
+  /** The result shows x's values in row-major order (view, reshape, contiguous, clone...). */
+  static Fuzz.Check sameValues(Pool.Entry x) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t());
+      if (r.numel() != v.numel() || r.dtype != v.dtype) throw new AssertionError("numel or dtype changed");
+      for (int i = 0; i < r.numel(); i++) {
+        boolean same = v.integral() ? r.l[i] == v.l[i] : Double.compare(r.d[i], v.d[i]) == 0;
+        if (!same) throw Vals.mismatch("values", i, r.d[i], v.d[i]);
+      }
+    };
+  }
+
+  /** f applied to each element; elements with |x| above maxAbs are not compared (float kernels approximate there). */
+  static Fuzz.Check unary(Pool.Entry x, DoubleUnaryOperator fd, LongUnaryOperator fl, double maxAbs) {
+    return result -> {
+      Vals r = Vals.of(result), v = new Vals(x.t());
+      Vals.expectShape(v.shape, r, "unary");
+      boolean exact = r.integral() && v.integral() && fl != null;
+      for (int i = 0; i < r.numel(); i++) {
+        if (exact) {
+          long y = fl.applyAsLong(v.l[i]);
+          long e = r.dtype == DType.BOOL ? y & 1 : Vals.wrap(y, r.dtype);  // bitwiseNot of bool is logical not
+          if (r.l[i] != e) throw Vals.mismatch("unary", i, r.l[i], e);
+          continue;
+        }
+        double in = r.dtype.isFloatingPoint() ? Vals.round(v.d[i], r.dtype) : v.d[i];
+        if (!(Math.abs(in) <= maxAbs)) continue;
+        double e = Vals.round(fd.applyAsDouble(in), r.dtype);
+        if (!Vals.close(r.d[i], e, Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype))) {
+          throw Vals.mismatch("unary of " + in, i, r.d[i], e);
+        }
+      }
+    };
+  }
+
+  /**
+   * a op b with broadcasting; b is a Pool.Entry, a Double or a Long. fl (null: compute in floating point)
+   * gives integer results; compare ops return 0/1 and a bool result.
+   */
+  static Fuzz.Check binary(Pool.Entry a, Object b, DoubleBinaryOperator fd, LongBinaryOperator fl, boolean compare) {
+    return result -> {
+      Vals r = Vals.of(result), va = new Vals(a.t());
+      Vals vb = b instanceof Pool.Entry e ? new Vals(e.t()) : null;
+      DType comp = !compare ? r.dtype
+          : vb != null ? a.t().resultType(((Pool.Entry) b).t())
+          : b instanceof Long v ? a.t().resultType((long) v) : a.t().resultType((double) (Double) b);
+      if (compare && r.dtype != DType.BOOL) throw new AssertionError("comparison gave " + r.dtype);
+      long[] shape = vb == null ? va.shape : broadcast(va.shape, vb.shape);
+      Vals.expectShape(shape, r, "binary");
+      boolean exact = !comp.isFloatingPoint() && fl != null;
+      for (int i = 0; i < r.numel(); i++) {
+        long[] idx = Vals.unflat(i, shape);
+        int ia = Vals.flat(squash(idx, va.shape), va.shape);
+        int ib = vb == null ? 0 : Vals.flat(squash(idx, vb.shape), vb.shape);
+        if (exact) {
+          long y = vb != null ? vb.l[ib] : b instanceof Long v ? v : (long) (double) (Double) b;
+          long x = Vals.wrap(va.l[ia], comp);
+          y = Vals.wrap(y, comp);
+          if (y == 0 && (fl == (Object) FLOOR_DIV || fl == (Object) FLOOR_MOD)) continue;  // a scalar that wraps to 0: see the report
+          long e = Vals.wrap(fl.applyAsLong(x, y), compare ? DType.BOOL : r.dtype);
+          if (r.l[i] != e) throw Vals.mismatch("binary of " + va.l[ia] + ", " + y, i, r.l[i], e);
+          continue;
+        }
+        double x = Vals.round(va.d[ia], comp);
+        double y = vb != null ? Vals.round(vb.d[ib], comp)
+            : b instanceof Long v ? (double) v : Vals.round((Double) b, comp == DType.FLOAT64 ? comp : DType.FLOAT32);
+        double e = fd.applyAsDouble(x, y);
+        if (compare) {
+          if (r.d[i] != e) throw Vals.mismatch("compare of " + x + ", " + y, i, r.d[i], e);
+          continue;
+        }
+        e = Vals.round(e, r.dtype);
+        if (!Vals.close(r.d[i], e, Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype))) {
+          throw Vals.mismatch("binary of " + x + ", " + y, i, r.d[i], e);
+        }
+      }
+    };
+  }
+
+  static final LongBinaryOperator FLOOR_DIV = Math::floorDiv, FLOOR_MOD = Math::floorMod;
+
+  /** PyTorch's broadcast of two shapes (the op already succeeded, so they broadcast). */
+  static long[] broadcast(long[] a, long[] b) {
+    long[] s = new long[Math.max(a.length, b.length)];
+    for (int i = 0; i < s.length; i++) {
+      long x = i < s.length - a.length ? 1 : a[i - (s.length - a.length)];
+      long y = i < s.length - b.length ? 1 : b[i - (s.length - b.length)];
+      s[i] = x == 1 ? y : x;
+    }
+    return s;
+  }
+
+  /** The index into a broadcast operand of this shape for an index into the broadcast result. */
+  static long[] squash(long[] idx, long[] shape) {
+    long[] r = new long[shape.length];
+    int lead = idx.length - shape.length;
+    for (int i = 0; i < shape.length; i++) r[i] = shape[i] == 1 ? 0 : idx[lead + i];
+    return r;
+  }
+}
