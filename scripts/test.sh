@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Every test: the native CTest suites (allocator, copy kernel) and the Java suites (conformance
-# against libtorch, property chains, lifetimes, ...), then the jars are packed and checked.
+# Every test: the native CTest suites (allocator, copy kernel, kernels) and the Java suites
+# (conformance against libtorch, property chains, lifetimes, the fuzzer, concurrency, ...), the
+# jars packed and checked; then the CTest suites again under ASan and UBSan (scripts/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 mvn -B verify "$@"
+bash scripts/sanitize.sh

@@ -92,7 +92,9 @@ static void contiguous_and_converting_copy() {
 static void transposed_copy(int64_t rows, int64_t cols, int dst_shift = 0) {
   // src is a (cols x rows) row-major matrix viewed transposed as (rows x cols).
   std::vector<float> src(rows * cols);
-  float* storage = static_cast<float*>(std::aligned_alloc(64, (size_t)(rows * cols + 16) * sizeof(float)));
+  // aligned_alloc needs a size that is a multiple of the alignment
+  const size_t bytes = ((size_t)(rows * cols + 16) * sizeof(float) + 63) / 64 * 64;
+  float* storage = static_cast<float*>(std::aligned_alloc(64, bytes));
   float* dst = storage + dst_shift;
   for (size_t i = 0; i < src.size(); ++i) src[i] = (float)i;
   int64_t sz[] = {rows, cols}, ds[] = {cols, 1}, ss[] = {1, rows};

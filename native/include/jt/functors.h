@@ -1,5 +1,5 @@
 // Elementwise scalar functors: written once, used by the CPU loops and (JT_HOST_DEVICE) by CUDA.
-// Adding an op: one functor here and one line in its JT_*_OPS list; Java's OpTable gives it a
+// Adding an op: one functor here and one line in its JT_*_OPS list; Java's op registry (Ops.java) gives it a
 // name, its dtype rule and (later) its derivative.
 #pragma once
 #include <cmath>
@@ -32,6 +32,24 @@ template <typename T> constexpr bool kInt = std::is_integral<T>::value && !std::
 template <typename T> constexpr bool kBool = std::is_same<T, bool>::value;
 template <typename T> constexpr bool kNumeric = kFloat<T> || kInt<T>;
 
+// Integer arithmetic wraps as two's complement, as PyTorch's does, computed in an unsigned type
+// at least as wide as unsigned int: C++ signed overflow (and int promotion of small unsigned
+// types) would be undefined. Floating types compute as written.
+template <typename T>
+using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <typename T> JT_HOST_DEVICE T wrapping_add(T a, T b) {
+  if constexpr (kInt<T>) return (T)(wrap_t<T>)((wrap_t<T>)a + (wrap_t<T>)b);
+  else return (T)(a + b);
+}
+template <typename T> JT_HOST_DEVICE T wrapping_sub(T a, T b) {
+  if constexpr (kInt<T>) return (T)(wrap_t<T>)((wrap_t<T>)a - (wrap_t<T>)b);
+  else return (T)(a - b);
+}
+template <typename T> JT_HOST_DEVICE T wrapping_mul(T a, T b) {
+  if constexpr (kInt<T>) return (T)(wrap_t<T>)((wrap_t<T>)a * (wrap_t<T>)b);
+  else return (T)(a * b);
+}
+
 // Each functor: `template <class T> static constexpr bool ok` (which opmath types it has a kernel
 // for), `static constexpr bool predicate` (true: the result is bool), and apply().
 #define JT_FUNCTOR(name, okexpr, pred) \
@@ -41,12 +59,12 @@ template <typename T> constexpr bool kNumeric = kFloat<T> || kInt<T>;
 
 // ---------------------------------------------------------------- unary
 JT_FUNCTOR(neg, kNumeric<T>, false)
-  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) { return (T)-a; }
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) { return wrapping_sub(T(0), a); }
 };
 JT_FUNCTOR(abs, kNumeric<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
     if constexpr (std::is_unsigned<T>::value) return a;
-    else return a < 0 ? (T)-a : a;
+    else return a < 0 ? wrapping_sub(T(0), a) : a;  // abs(INT_MIN) is INT_MIN, as PyTorch
   }
 };
 JT_FUNCTOR(sign, kNumeric<T>, false)
@@ -123,16 +141,18 @@ JT_FUNCTOR(isnan, true, true)
 JT_FUNCTOR(add, kNumeric<T> || kBool<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) {
     if constexpr (kBool<T>) return a || (b && p.i[0] != 0);
-    else return (T)(a + p.get<T>(0) * b);
+    else return wrapping_add(a, wrapping_mul(p.get<T>(0), b));
   }
 };
 JT_FUNCTOR(sub, kNumeric<T>, false)
-  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) { return (T)(a - p.get<T>(0) * b); }
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) {
+    return wrapping_sub(a, wrapping_mul(p.get<T>(0), b));
+  }
 };
 JT_FUNCTOR(mul, kNumeric<T> || kBool<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
     if constexpr (kBool<T>) return a && b;
-    else return (T)(a * b);
+    else return wrapping_mul(a, b);
   }
 };
 JT_FUNCTOR(div, kFloat<T>, false)  // true division; integer inputs arrive as floats
@@ -141,7 +161,7 @@ JT_FUNCTOR(div, kFloat<T>, false)  // true division; integer inputs arrive as fl
 JT_FUNCTOR(div_trunc, kNumeric<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
     if constexpr (kFloat<T>) return std::trunc(a / b);
-    else return b == 0 ? T(0) : (std::is_signed<T>::value && b == T(-1)) ? (T)(T(0) - a) : (T)(a / b);
+    else return b == 0 ? T(0) : (std::is_signed<T>::value && b == T(-1)) ? wrapping_sub(T(0), a) : (T)(a / b);
   }
 };
 // floor division (floor_divide and rounding_mode="floor")
@@ -156,7 +176,7 @@ JT_FUNCTOR(div_floor, kNumeric<T>, false)
       return div == T(0) ? std::copysign(T(0), a / b) : fl;
     } else {
       if (b == 0) return T(0);  // PyTorch raises ZeroDivisionError; Java checks before the call
-      if (std::is_signed<T>::value && b == T(-1)) return (T)(T(0) - a);
+      if (std::is_signed<T>::value && b == T(-1)) return wrapping_sub(T(0), a);  // INT_MIN / -1 wraps
       T q = (T)(a / b), r = (T)(a % b);
       return (r != 0 && ((r < 0) != (b < 0))) ? (T)(q - 1) : q;
     }

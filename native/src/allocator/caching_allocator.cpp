@@ -1,4 +1,5 @@
 #include "allocator/caching_allocator.h"
+#include "allocator/asan.h"
 #include "allocator/scratch.h"
 
 #include <algorithm>
@@ -31,7 +32,23 @@ CachingAllocator::CachingAllocator(const AllocConf& conf) : conf_error_(conf.err
   huge_pages_ = conf.huge_pages;
 }
 
-CachingAllocator::~CachingAllocator() = default;  // process exit: the OS takes the memory back
+// Only allocators a test made are destroyed (cpu_allocator() lives until the process ends):
+// every segment goes back to the system, blocks still handed out included, and every Block.
+CachingAllocator::~CachingAllocator() {
+  for (Block* head : segments_) {
+    size_t bytes = 0;
+    for (Block* b = head; b;) {
+      Block* next = b->next;
+      bytes += b->size;
+      if (b != head) delete b;
+      b = next;
+    }
+    JT_UNPOISON(head->ptr, bytes);
+    std::free(head->ptr);
+    delete head;
+  }
+  for (Block* b : spare_blocks_) delete b;
+}
 
 size_t CachingAllocator::segment_size(size_t rounded) {
   if (rounded <= kSmallSize) return kSmallBuffer;
@@ -95,6 +112,7 @@ Block* CachingAllocator::allocate(size_t nbytes) {
   inc(stats_.active_bytes, small, bs);
   inc(stats_.requested_bytes, small, (int64_t)nbytes);
   if (b->size >= max_split_size_) stats_.oversize_allocations.increase(1);
+  JT_UNPOISON(b->ptr, nbytes);  // the tail past nbytes stays poisoned
   return b;
 }
 
@@ -122,6 +140,7 @@ Block* CachingAllocator::new_segment(size_t size, bool small) {
 #ifdef MADV_HUGEPAGE
   if (huge) madvise(p, size, MADV_HUGEPAGE);  // advice only: ignored where THP is off
 #endif
+  JT_POISON(p, size);  // free space until a block of it is handed out
   Block* b = new_block();
   b->ptr = static_cast<char*>(p);
   b->size = size;
@@ -158,6 +177,7 @@ Block* CachingAllocator::split(Block* b, size_t size) {
 
 void CachingAllocator::free(Block* b) {
   if (!b) return;
+  JT_POISON(b->ptr, b->size);
   std::lock_guard<std::mutex> lock(mutex_);
   const bool small = b->small;
   const int64_t bs = (int64_t)b->size;
@@ -240,6 +260,7 @@ void CachingAllocator::release_segment(Block* b) {
   dec(stats_.reserved_bytes, b->small, (int64_t)b->size);
   if (b->size >= max_split_size_) stats_.oversize_segments.decrease(1);
   stats_.num_device_free++;
+  JT_UNPOISON(b->ptr, b->size);  // the system allocator's memory again
   std::free(b->ptr);
   segments_.erase(std::find(segments_.begin(), segments_.end(), b));
   recycle(b);

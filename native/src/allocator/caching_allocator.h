@@ -40,7 +40,14 @@ struct FreeNode {
 template <typename T>
 struct NodeRecycler {
   using value_type = T;
-  std::shared_ptr<FreeNode*> head = std::make_shared<FreeNode*>(nullptr);  // shared by rebound copies
+  // The free list, shared by rebound copies; the last copy to go frees the nodes on it.
+  std::shared_ptr<FreeNode*> head{new FreeNode*(nullptr), [](FreeNode** h) {
+                                    while (FreeNode* f = *h) {
+                                      *h = f->next;
+                                      ::operator delete(f);
+                                    }
+                                    delete h;
+                                  }};
 
   NodeRecycler() = default;
   template <typename U>
@@ -59,7 +66,7 @@ struct NodeRecycler {
       ::operator delete(p);
       return;
     }
-    FreeNode* f = reinterpret_cast<FreeNode*>(p);  // nodes stay ours until the process exits
+    FreeNode* f = reinterpret_cast<FreeNode*>(p);  // kept for reuse until the allocator goes
     f->next = *head;
     *head = f;
   }

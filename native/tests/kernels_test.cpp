@@ -1,0 +1,180 @@
+// The kernels through the C API, on real data with known answers: every plan kind, strided and
+// broadcast operands, float16, integer wrap-around, and the refusals (bad version, output dtype,
+// index or probability). Buffers come from the caching allocator, so under the sanitizer build a
+// read past a tensor's bytes or into a freed block is caught.
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "check.h"
+#include "jt/jt.h"
+#include "jt/plans.h"
+
+namespace {
+
+enum : int64_t { Bool = 0, Int8 = 2, Int32 = 4, Int64 = 5, Float16 = 6, Float32 = 8, Float64 = 9 };
+using V = std::vector<int64_t>;
+
+// A buffer of n elements of T from the CPU caching allocator, released at scope exit.
+template <typename T>
+struct Buf {
+  int64_t storage;
+  T* p;
+  explicit Buf(std::vector<T> init) : storage(jt_storage_new(JT_DEVICE_CPU, (int64_t)(init.size() * sizeof(T)))) {
+    p = reinterpret_cast<T*>(jt_storage_data(storage));
+    std::memcpy(p, init.data(), init.size() * sizeof(T));
+  }
+  ~Buf() { jt_storage_release(storage); }
+  int64_t addr() const { return (int64_t)p; }
+};
+
+V cat(std::initializer_list<V> parts) {
+  V out;
+  for (const V& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+int64_t bits(double d) {
+  int64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+// An elementwise plan over shape: addresses (0 for a scalar), each operand's strides, scalars as
+// one (bits, dtype << 1 | integral) pair per operand, alpha as the first parameter.
+V ew(const char* op, int64_t dtype, int64_t out_dtype, V shape, V addrs, std::vector<V> strides, V scalars, double alpha = 1) {
+  const int64_t nops = (int64_t)addrs.size(), ndim = (int64_t)shape.size();
+  V st;
+  for (auto& s : strides) st.insert(st.end(), s.begin(), s.end());
+  scalars.resize((size_t)(2 * nops), 0);
+  return cat({{JT_PLAN_VERSION, jt_ew_op_id(op), dtype, out_dtype, nops, ndim},
+              {bits(alpha), 0, 0, 0, (int64_t)alpha, 0, 0, 0}, addrs, scalars, shape, st});
+}
+
+void elementwise() {
+  Buf<float> a({1, 2, 3, 4, 5, 6}), b({10, 20, 30, 40, 50, 60}), out(std::vector<float>(6));
+  CHECK_EQ(jt_elementwise(ew("add", Float32, Float32, {6}, {out.addr(), a.addr(), b.addr()}, {{1}, {1}, {1}}, {}, 2).data()), JT_OK);
+  CHECK(out.p[0] == 21 && out.p[5] == 126);
+  // b seen transposed (2x3 over a 3x2 buffer) plus a broadcast row of a
+  CHECK_EQ(jt_elementwise(ew("add", Float32, Float32, {2, 3}, {out.addr(), a.addr(), b.addr()}, {{3, 1}, {0, 1}, {1, 2}}, {}).data()), JT_OK);
+  CHECK(out.p[0] == 11 && out.p[1] == 32 && out.p[3] == 21 && out.p[5] == 63);
+  // int32: a scalar operand, and wrap-around where C++ signed arithmetic would be undefined
+  Buf<int32_t> i({INT_MAX, INT_MIN, 7, -7}), io(std::vector<int32_t>(4));
+  CHECK_EQ(jt_elementwise(ew("add", Int32, Int32, {4}, {io.addr(), i.addr(), 0}, {{1}, {1}, {0}}, {0, 0, 0, 0, 1, Int32 << 1 | 1}).data()), JT_OK);
+  CHECK(io.p[0] == INT_MIN && io.p[2] == 8);
+  CHECK_EQ(jt_elementwise(ew("mul", Int32, Int32, {4}, {io.addr(), i.addr(), i.addr()}, {{1}, {1}, {1}}, {}).data()), JT_OK);
+  CHECK(io.p[0] == 1 && io.p[1] == 0 && io.p[2] == 49);
+  Buf<int32_t> neg1({-1, -1, -1, -1});
+  CHECK_EQ(jt_elementwise(ew("div_floor", Int32, Int32, {4}, {io.addr(), i.addr(), neg1.addr()}, {{1}, {1}, {1}}, {}).data()), JT_OK);
+  CHECK(io.p[1] == INT_MIN && io.p[2] == -7);  // INT_MIN / -1 wraps, as PyTorch
+  CHECK_EQ(jt_elementwise(ew("div_trunc", Int32, Int32, {4}, {io.addr(), i.addr(), neg1.addr()}, {{1}, {1}, {1}}, {}).data()), JT_OK);
+  CHECK(io.p[1] == INT_MIN);
+  CHECK_EQ(jt_elementwise(ew("neg", Int32, Int32, {4}, {io.addr(), i.addr()}, {{1}, {1}}, {}).data()), JT_OK);
+  CHECK(io.p[0] == -INT_MAX && io.p[1] == INT_MIN);
+  // float16: the scalar rounds once (1 + 2^-11 + 2^-40 -> 0x3c01)
+  Buf<uint16_t> h({0, 0}), ho(std::vector<uint16_t>(2));
+  CHECK_EQ(jt_elementwise(ew("add", Float16, Float16, {2}, {ho.addr(), h.addr(), 0}, {{1}, {1}, {0}},
+                             {0, 0, 0, 0, bits(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)), Float16 << 1}).data()), JT_OK);
+  CHECK(ho.p[0] == 0x3c01 && ho.p[1] == 0x3c01);
+  // refusals: another layout version, an output dtype the kernel does not write, no kernel
+  V old = ew("add", Float32, Float32, {6}, {out.addr(), a.addr(), b.addr()}, {{1}, {1}, {1}}, {});
+  old[0] = JT_PLAN_VERSION + 1;
+  CHECK_EQ(jt_elementwise(old.data()), JT_INVALID);
+  CHECK_EQ(jt_elementwise(ew("eq", Float32, Float32, {6}, {out.addr(), a.addr(), b.addr()}, {{1}, {1}, {1}}, {}).data()), JT_INVALID);
+  CHECK_EQ(jt_elementwise(ew("gelu", Int32, Int32, {4}, {io.addr(), i.addr()}, {{1}, {1}}, {}).data()), JT_NO_KERNEL);
+}
+
+void reduce_scan_fill_copy() {
+  Buf<float> x({1, 2, 3, 4, 5, 6}), sums(std::vector<float>(2));
+  V red = cat({{JT_PLAN_VERSION, jt_reduce_op_id("sum"), Float32, Float32, 2, sums.addr(), x.addr(), 0, bits(1.0)},
+               {2, 3}, {1, 0}, {3, 1}, {0, 1}});  // sum over dim 1 of a 2x3
+  CHECK_EQ(jt_reduce(red.data()), JT_OK);
+  CHECK(sums.p[0] == 6 && sums.p[1] == 15);
+  red[3] = Float64;  // not what sum of float32 writes
+  CHECK_EQ(jt_reduce(red.data()), JT_INVALID);
+  Buf<int32_t> c({1, 2, 3}), co({0, 0, 0});
+  Buf<int64_t> cs(std::vector<int64_t>(3));
+  V scan = cat({{JT_PLAN_VERSION, jt_scan_op_id("cumsum"), Int32, Int64, 1, 0, cs.addr(), c.addr()}, {3}, {1}, {1}});
+  CHECK_EQ(jt_scan(scan.data()), JT_OK);
+  CHECK(cs.p[0] == 1 && cs.p[2] == 6);
+  Buf<int8_t> f(std::vector<int8_t>(5));
+  CHECK_EQ(jt_fill(cat({{JT_PLAN_VERSION, 1, f.addr(), Int8, 1, -3}, {5}, {1}}).data()), JT_OK);
+  CHECK(f.p[0] == -3 && f.p[4] == -3);
+  Buf<double> d(std::vector<double>(6));
+  CHECK_EQ(jt_copy(cat({{JT_PLAN_VERSION, 2, d.addr(), Float64, x.addr(), Float32}, {3, 2}, {2, 1}, {1, 3}}).data()), JT_OK);
+  CHECK(d.p[0] == 1 && d.p[1] == 4 && d.p[5] == 6);  // the transpose, converted
+}
+
+void gemm() {
+  Buf<float> a({1, 2, 3, 4, 5, 6}), b({1, 0, 0, 1, 1, 1}), c(std::vector<float>(4));  // 2x3 @ 3x2
+  V g = {JT_PLAN_VERSION, Float32, Float32, 2, 2, 3, a.addr(), b.addr(), c.addr(), 3, 1, 2, 1, 2, 1, bits(1.0), bits(0.0), 0};
+  CHECK_EQ(jt_gemm(g.data()), JT_OK);
+  CHECK(c.p[0] == 4 && c.p[1] == 5 && c.p[2] == 10 && c.p[3] == 11);
+}
+
+void indexing() {
+  Buf<float> self({10, 11, 12, 13}), out(std::vector<float>(3));
+  Buf<int64_t> idx({3, -4, 1}), bad_idx({0, 4, 1});
+  int64_t bad[2] = {0, 0};
+  V gather = cat({{JT_PLAN_VERSION, jt_index_along_mode("gather"), Float32, Int64, 1, 0, 4, self.addr(), idx.addr(), out.addr()},
+                  {3}, {1}, {1}, {1}});
+  CHECK_EQ(jt_index_along(gather.data(), bad), JT_OK);
+  CHECK(out.p[0] == 13 && out.p[1] == 10 && out.p[2] == 11);
+  Buf<float> src({1, 2, 3});
+  V scatter = cat({{JT_PLAN_VERSION, jt_index_along_mode("scatter"), Float32, Int64, 1, 0, 4, self.addr(), bad_idx.addr(),
+                    src.addr()}, {3}, {1}, {1}, {1}});
+  CHECK_EQ(jt_index_along(scatter.data(), bad), JT_INDEX_OUT_OF_RANGE);
+  CHECK(bad[0] == 4 && self.p[0] == 10);  // reported, nothing written
+  // x[rows, cols] of a 3x4 with two index tensors broadcast: result [2]
+  Buf<int32_t> m({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  Buf<int64_t> rows({2, 0}), cols({-1, 1});
+  Buf<int32_t> got(std::vector<int32_t>(2));
+  V adv = cat({{JT_PLAN_VERSION, 0, Int32, 1, 2, m.addr(), got.addr()}, {2}, {0}, {1}, {rows.addr(), cols.addr()},
+               {Int64, Int64}, {3, 4}, {4, 1}, {1, 1}});
+  CHECK_EQ(jt_index_advanced(adv.data(), bad), JT_OK);
+  CHECK(got.p[0] == 11 && got.p[1] == 1);
+  Buf<int64_t> far({0, 5});
+  adv[(size_t)(jt::index_advanced_plan(adv.data()).index_data - adv.data()) + 1] = far.addr();  // cols -> far
+  adv[1] = 1;  // put
+  CHECK_EQ(jt_index_advanced(adv.data(), bad), JT_INDEX_OUT_OF_RANGE);
+  CHECK(bad[0] == 5 && bad[1] == 1 && m.p[8] == 8);
+  // nonzero of a strided bool view
+  Buf<uint8_t> mask({1, 0, 0, 1, 1, 0});
+  int64_t found = 0;
+  V nz = cat({{JT_PLAN_VERSION, Bool, 2, mask.addr(), 0, 0}, {3, 2}, {1, 3}});
+  CHECK_EQ(jt_nonzero(nz.data(), &found), JT_OK);
+  CHECK_EQ(found, 3);
+  Buf<int64_t> coords(std::vector<int64_t>(6));
+  nz[4] = coords.addr(), nz[5] = 3;
+  CHECK_EQ(jt_nonzero(nz.data(), &found), JT_OK);
+  CHECK(found == 3 && coords.p[1] == 0 && coords.p[3] == 1 && coords.p[4] == 1 && coords.p[5] == 1);  // (0,0) (0,1) (1,1)
+}
+
+void random_draws() {
+  Buf<double> u(std::vector<double>(101));
+  double bad = 0;
+  V r = cat({{JT_PLAN_VERSION, jt_random_kind("uniform53"), Float64, 1, u.addr(), 42, 0, bits(-1.0), bits(1.0), 0},
+             {101}, {1}, {0}});
+  CHECK_EQ(jt_random(r.data(), &bad), JT_OK);
+  bool in_range = true;
+  for (int i = 0; i < 101; ++i) in_range &= u.p[i] >= -1 && u.p[i] < 1;
+  CHECK(in_range && u.p[0] != u.p[1]);
+  Buf<double> p({0.5, 1.5, 0.25});
+  Buf<float> coin(std::vector<float>(3, 7.f));
+  V bern = cat({{JT_PLAN_VERSION, jt_random_kind("bernoulli_tensor"), Float32, 1, coin.addr(), 1, 0, 0, 0, p.addr()},
+                {3}, {1}, {1}});
+  CHECK_EQ(jt_random(bern.data(), &bad), JT_VALUE_OUT_OF_RANGE);
+  CHECK(bad == 1.5 && coin.p[0] == 7.f);  // refused before writing
+}
+
+}  // namespace
+
+int main() {
+  elementwise();
+  reduce_scan_fill_copy();
+  gemm();
+  indexing();
+  random_draws();
+  return jt_report("kernels_test");
+}
