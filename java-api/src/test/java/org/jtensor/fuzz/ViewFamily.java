@@ -61,7 +61,8 @@ final class ViewFamily {
       case 24 -> {
         // Not to or from bool: through such an alias a bool tensor gets bytes other than 0/1, which read back
         // raw (toLongArray, item, copies give 191 where PyTorch reads True) -- the known bug left open, issue 7.
-        DType dt = a.dtype() == DType.BOOL ? DType.UINT8 : a.dtype();
+        DType drawn = a.dtype();  // drawn once: drawing again for the other branch could give bool
+        DType dt = drawn == DType.BOOL ? DType.UINT8 : drawn;
         if (!x.t().isClosed() && x.t().dtype() == DType.BOOL) return;
         f.op("view", new Object[] {x, dt}, () -> t(x).view(dt), null);
       }
