@@ -149,6 +149,28 @@ static void fill_arange_linspace_and_elements() {
   CHECK_EQ(jt::load_i64(&i8, DType::Int8), -126);
 }
 
+// Bool bytes other than 0/1 (a uint8 tensor viewed as bool) read as true, as PyTorch reads them:
+// converting copies (contiguous, strided, broadcast) and single-element loads.
+static void bool_bytes_read_as_true() {
+  const uint8_t bytes[] = {0, 1, 191, 2, 128, 0};
+  const void* src = bytes;
+  int64_t got[6], sz[] = {6}, one[] = {1};
+  jt::copy_strided(plan(1, got, DType::Int64, src, DType::Bool, sz, one, one));
+  CHECK(got[0] == 0 && got[1] == 1 && got[2] == 1 && got[3] == 1 && got[4] == 1 && got[5] == 0);
+  double f[3];
+  int64_t sz3[] = {3}, two[] = {2}, zero[] = {0};
+  jt::copy_strided(plan(1, f, DType::Float64, bytes + 1, DType::Bool, sz3, one, two));  // 1, 2, 0
+  CHECK(f[0] == 1.0 && f[1] == 1.0 && f[2] == 0.0);
+  jt::copy_strided(plan(1, f, DType::Float64, bytes + 2, DType::Bool, sz3, one, zero));  // 191 broadcast
+  CHECK(f[0] == 1.0 && f[2] == 1.0);
+  uint8_t normalised[6];
+  jt::copy_strided(plan(1, normalised, DType::UInt8, src, DType::Bool, sz, one, one));
+  CHECK(normalised[2] == 1 && normalised[3] == 1 && normalised[5] == 0);
+  CHECK_EQ(jt::load_i64(bytes + 2, DType::Bool), 1);
+  CHECK(jt::load_f64(bytes + 3, DType::Bool) == 1.0);
+  CHECK_EQ(jt::load_i64(bytes + 5, DType::Bool), 0);
+}
+
 // Resizing the pool after jobs have run must not replay an old job on the new workers.
 static void thread_pool_resize() {
   const int64_t n = 200000;
@@ -192,6 +214,7 @@ int main() {
   transposed_copy(1200, 1100, 4);  // rows only 16-byte aligned: SSE2 streaming stores
   batched_transpose_and_broadcast();
   fill_arange_linspace_and_elements();
+  bool_bytes_read_as_true();
   thread_pool_resize();
   parallel_for_rethrows_on_the_caller();
   return jt_report("copy_test");

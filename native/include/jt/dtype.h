@@ -130,6 +130,18 @@ template <> struct is_floating<double> { static constexpr bool value = true; };
 template <> struct is_floating<Half> { static constexpr bool value = true; };
 template <> struct is_floating<BFloat16> { static constexpr bool value = true; };
 
+// Note [Reading bool elements]
+// Every kernel that reads an element's value reads it through load_elem. A bool element is read
+// through its byte, as (byte != 0): a bool tensor viewed over other bytes (uint8.view(bool)) may
+// hold any byte, which a C++ bool may not (reading one as bool is undefined: copies and
+// conversions pass 190 on, max and `!` misbehave), and PyTorch reads every nonzero byte as True.
+// Other types load as they are, so float paths are unchanged. (Kernels that only move bytes, such
+// as same-dtype copies and gather, keep the byte, as PyTorch does.)
+template <typename T>
+inline JT_HOST_DEVICE T load_elem(const T* p) { return *p; }
+template <>
+inline JT_HOST_DEVICE bool load_elem<bool>(const bool* p) { return *reinterpret_cast<const unsigned char*>(p) != 0; }
+
 // Value conversion with PyTorch's rules: anything -> bool is "!= 0"; floating -> integer goes
 // through int64 first (as c10 does) so narrowing wraps instead of being undefined.
 template <typename To, typename From>

@@ -16,13 +16,13 @@ void convert_loop(char* const* p, const int64_t* s, int64_t n) {
   if (s[0] == (int64_t)sizeof(D) && s[1] == (int64_t)sizeof(S)) {  // contiguous: vectorizes
     D* dv = reinterpret_cast<D*>(d);
     const S* sv = reinterpret_cast<const S*>(src);
-    for (int64_t i = 0; i < n; ++i) dv[i] = convert<D, S>(sv[i]);
+    for (int64_t i = 0; i < n; ++i) dv[i] = convert<D, S>(load_elem(sv + i));
   } else if (s[1] == 0) {  // broadcast source: convert once
-    D v = convert<D, S>(*reinterpret_cast<const S*>(src));
+    D v = convert<D, S>(load_elem(reinterpret_cast<const S*>(src)));
     for (int64_t i = 0; i < n; ++i) *reinterpret_cast<D*>(d + i * s[0]) = v;
   } else {
     for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<D*>(d + i * s[0]) = convert<D, S>(*reinterpret_cast<const S*>(src + i * s[1]));
+      *reinterpret_cast<D*>(d + i * s[0]) = convert<D, S>(load_elem(reinterpret_cast<const S*>(src + i * s[1])));
   }
 }
 

@@ -58,10 +58,10 @@ void unary_kernel(const EwPlan& p) {
     if (s[0] == (int64_t)sizeof(O) && s[1] == (int64_t)sizeof(T)) {
       O* out = reinterpret_cast<O*>(d[0]);
       const T* a = reinterpret_cast<const T*>(d[1]);
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)a[i], prm);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), prm);
     } else {
       for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)*reinterpret_cast<const T*>(d[1] + i * s[1]), prm);
+        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])), prm);
     }
   });
 }
@@ -78,17 +78,17 @@ void binary_kernel(const EwPlan& p) {
     const T* a = reinterpret_cast<const T*>(d[1]);
     const T* b = reinterpret_cast<const T*>(d[2]);
     if (s[0] == so && s[1] == st && s[2] == st) {
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)a[i], (A)b[i], prm);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), (A)load_elem(b + i), prm);
     } else if (s[0] == so && s[1] == st && s[2] == 0) {
-      const A bv = (A)b[0];
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)a[i], bv, prm);
+      const A bv = (A)load_elem(b);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), bv, prm);
     } else if (s[0] == so && s[1] == 0 && s[2] == st) {
-      const A av = (A)a[0];
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply(av, (A)b[i], prm);
+      const A av = (A)load_elem(a);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply(av, (A)load_elem(b + i), prm);
     } else {
       for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)*reinterpret_cast<const T*>(d[1] + i * s[1]),
-                                                             (A)*reinterpret_cast<const T*>(d[2] + i * s[2]), prm);
+        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])),
+                                                             (A)load_elem(reinterpret_cast<const T*>(d[2] + i * s[2])), prm);
     }
   });
 }
@@ -100,9 +100,9 @@ void ternary_kernel(const EwPlan& p) {
   const Params prm = p.params;
   run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<T*>(d[0] + i * s[0]) = (T)F::apply((A)*reinterpret_cast<const T*>(d[1] + i * s[1]),
-                                                           (A)*reinterpret_cast<const T*>(d[2] + i * s[2]),
-                                                           (A)*reinterpret_cast<const T*>(d[3] + i * s[3]), prm);
+      *reinterpret_cast<T*>(d[0] + i * s[0]) = (T)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])),
+                                                           (A)load_elem(reinterpret_cast<const T*>(d[2] + i * s[2])),
+                                                           (A)load_elem(reinterpret_cast<const T*>(d[3] + i * s[3])), prm);
   });
 }
 
@@ -112,9 +112,9 @@ void where_kernel(const EwPlan& p) {
   const size_t elem[4] = {sizeof(T), sizeof(bool), sizeof(T), sizeof(T)};
   run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<T*>(d[0] + i * s[0]) = *reinterpret_cast<const bool*>(d[1] + i * s[1])
-                                                   ? *reinterpret_cast<const T*>(d[2] + i * s[2])
-                                                   : *reinterpret_cast<const T*>(d[3] + i * s[3]);
+      *reinterpret_cast<T*>(d[0] + i * s[0]) = load_elem(reinterpret_cast<const bool*>(d[1] + i * s[1]))
+                                                   ? load_elem(reinterpret_cast<const T*>(d[2] + i * s[2]))
+                                                   : load_elem(reinterpret_cast<const T*>(d[3] + i * s[3]));
   });
 }
 

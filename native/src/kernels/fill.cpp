@@ -81,7 +81,7 @@ void linspace(void* dst, DType dtype, int64_t steps, double start, double end) {
 
 double load_f64(const void* p, DType t) {
   switch (t) {
-#define JT_CASE(ctype, name) case DType::name: return convert<double, ctype>(*static_cast<const ctype*>(p));
+#define JT_CASE(ctype, name) case DType::name: return convert<double, ctype>(load_elem(static_cast<const ctype*>(p)));
     JT_FORALL_DTYPES(JT_CASE)
 #undef JT_CASE
   }
@@ -90,7 +90,7 @@ double load_f64(const void* p, DType t) {
 
 int64_t load_i64(const void* p, DType t) {
   switch (t) {
-#define JT_CASE(ctype, name) case DType::name: return convert<int64_t, ctype>(*static_cast<const ctype*>(p));
+#define JT_CASE(ctype, name) case DType::name: return convert<int64_t, ctype>(load_elem(static_cast<const ctype*>(p)));
     JT_FORALL_DTYPES(JT_CASE)
 #undef JT_CASE
   }

@@ -94,13 +94,13 @@ void gemm_loops(const GemmPlan& p) {
       batch_offsets(p, b, oa, ob, oc);
       std::fill(acc.begin(), acc.end(), A(0));
       for (int64_t q = 0; q < p.k; ++q) {
-        A av = (A)Ab[oa + i * p.a_row + q * p.a_col];
+        A av = (A)load_elem(Ab + oa + i * p.a_row + q * p.a_col);
         const T* brow = Bb + ob + q * p.b_row;
-        for (int64_t j = 0; j < p.n; ++j) acc[j] += av * (A)brow[j * p.b_col];
+        for (int64_t j = 0; j < p.n; ++j) acc[j] += av * (A)load_elem(brow + j * p.b_col);
       }
       T* crow = Cb + oc + i * p.c_row;
       for (int64_t j = 0; j < p.n; ++j) {
-        A prev = p.beta == 0 ? A(0) : (A)crow[j * p.c_col];
+        A prev = p.beta == 0 ? A(0) : (A)load_elem(crow + j * p.c_col);
         if constexpr (std::is_same<T, bool>::value) crow[j * p.c_col] = (acc[j] != 0) || (p.beta != 0 && prev != 0);
         else crow[j * p.c_col] = (T)((A)p.alpha * acc[j] + (A)p.beta * prev);
       }

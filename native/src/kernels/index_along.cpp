@@ -145,7 +145,7 @@ bool run(const AlongPlan& p) {
   if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
     for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
   } else {  // serial: repeated positions must all add
-    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = accumulate(self[s], other[o]); });
+    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = accumulate(load_elem(self + s), load_elem(other + o)); });
   }
   return true;
 }

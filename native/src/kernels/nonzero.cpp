@@ -38,7 +38,7 @@ void walk(const NonzeroPlan& p, int64_t b, int64_t e, G&& g) {
 
 template <typename T>
 bool nonzero_at(const char* src, int64_t off) {
-  return convert<bool, T>(reinterpret_cast<const T*>(src)[off]);
+  return convert<bool, T>(load_elem(reinterpret_cast<const T*>(src) + off));
 }
 
 int64_t numel(const NonzeroPlan& p) {

@@ -97,19 +97,19 @@ A fold_run(const T* x, int64_t stride, int64_t n, A acc) {
     for (auto& l : lanes) l = Op::init();
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
-      for (int k = 0; k < 8; ++k) lanes[k] = Op::combine(lanes[k], (A)x[i + k]);
-    for (; i < n; ++i) acc = Op::combine(acc, (A)x[i]);
+      for (int k = 0; k < 8; ++k) lanes[k] = Op::combine(lanes[k], (A)load_elem(x + i + k));
+    for (; i < n; ++i) acc = Op::combine(acc, (A)load_elem(x + i));
     for (auto l : lanes) acc = Op::combine(acc, l);
     return acc;
   }
-  for (int64_t i = 0; i < n; ++i) acc = Op::combine(acc, (A)x[i * stride]);
+  for (int64_t i = 0; i < n; ++i) acc = Op::combine(acc, (A)load_elem(x + i * stride));
   return acc;
 }
 
 // Folds every element of the reduced space R (starting at x) into acc, for flat R range [b, e).
 template <typename Op, typename T, typename A>
 A fold_space(const T* x, const Dims& R, int64_t b, int64_t e, A acc) {
-  if (R.n == 0) return Op::combine(acc, (A)x[0]);
+  if (R.n == 0) return Op::combine(acc, (A)load_elem(x));
   const int64_t inner = R.size[0];
   for (int64_t i = b; i < e;) {
     int64_t off, unused;
@@ -181,9 +181,9 @@ void reduce_typed(const RedPlan& p) {
         const T* row = in + ioff + roff;
         A* a = acc + (kr - k0) * n0;
         if (K.in[0] == 1) {
-          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)row[j]);
+          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)load_elem(row + j));
         } else {
-          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)row[j * K.in[0]]);
+          for (int64_t j = 0; j < n0; ++j) a[j] = Op::combine(a[j], (A)load_elem(row + j * K.in[0]));
         }
       }
     }
@@ -242,13 +242,13 @@ void arg_reduce(const RedPlan& p) {
         ioff += x * K.in[d];
         ooff += x * K.out[d];
       }
-      A best = (A)in[ioff];
+      A best = (A)load_elem(in + ioff);
       int64_t best_i = 0;
       bool nan = best != best;
       for (int64_t r = 1; r < nred && !nan; ++r) {
         int64_t roff, unused;
         R.offsets(r, roff, unused);
-        A v = (A)in[ioff + roff];
+        A v = (A)load_elem(in + ioff + roff);
         if (v != v) {
           best = v, best_i = r, nan = true;
         } else if (IsMax ? v > best : v < best) {

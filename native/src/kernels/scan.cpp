@@ -39,7 +39,7 @@ void scan_typed(const ScanPlan& p) {
       }
       A acc = Prod ? A(1) : A(0);
       for (int64_t i = 0; i < len; ++i) {
-        A v = (A)in[io + i * is];
+        A v = (A)load_elem(in + io + i * is);
         acc = Prod ? acc * v : acc + v;
         out[oo + i * os] = (O)acc;
       }

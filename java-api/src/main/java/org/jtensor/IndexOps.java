@@ -136,6 +136,9 @@ final class IndexOps {
     try (TensorScope scope = TensorScope.open()) {  // closes the scaled temporary
       Tensor src = Tensor.wrap(retained(source));
       Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
+      // bool * long promotes to int64: back to self's dtype (source && alpha != 0, PyTorch's
+      // alpha.to<bool>()), since the kernel reads the values as elements of self's dtype
+      if (scaled.dtype() != self.dtype()) scaled = scaled.to(self.dtype());
       TensorImpl values = scaled.impl(op);
       run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
           index, sliceStrides(index, want.length, d), values, strides(values)), false);

@@ -24,6 +24,10 @@ public final class IndexAdvanced {
 
   public IndexAdvanced(String name, boolean put, long[] shape, TensorImpl self, long[] selfStrides, TensorImpl other,
                        long[] otherStrides, List<Index> indices) {
+    if (other.dtype() != self.dtype()) {  // the kernel moves elements of self's dtype: another's bytes would be misread
+      throw new IllegalStateException("jtensor: " + name + " handed the index kernel a " + other.dtype() + " operand for a "
+          + self.dtype() + " tensor");
+    }
     this.name = name;
     this.put = put;
     this.shape = shape;

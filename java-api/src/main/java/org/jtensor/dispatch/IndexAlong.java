@@ -35,6 +35,10 @@ public final class IndexAlong {
 
   public IndexAlong(String name, Mode mode, int dim, long[] shape, TensorImpl self, long[] selfSizes, long[] selfStrides,
                     TensorImpl index, long[] indexStrides, TensorImpl other, long[] otherStrides) {
+    if (other.dtype() != self.dtype()) {  // the kernel moves elements of self's dtype: another's bytes would be misread
+      throw new IllegalStateException("jtensor: " + name + " handed the index kernel a " + other.dtype() + " operand for a "
+          + self.dtype() + " tensor");
+    }
     this.name = name;
     this.mode = mode;
     this.dim = dim;

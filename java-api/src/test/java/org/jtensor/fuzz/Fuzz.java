@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
+import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.ValuesAndIndices;
@@ -62,8 +63,11 @@ final class Fuzz {
       return;
     }
     try {
+      String badBool = closedInput ? null : badBoolBytes(result, callArgs);
       if (closedInput) {
         out.fail(seed, opIndex, desc, "succeeded on a closed tensor", null);
+      } else if (badBool != null) {
+        out.fail(seed, opIndex, desc, badBool, null);
       } else if (check != null && ++checkable % CHECK_EVERY == 0) {
         try {
           check.verify(result);
@@ -75,6 +79,39 @@ final class Fuzz {
     } finally {
       absorb(result, callArgs);
     }
+  }
+
+  /**
+   * The invariant that every bool tensor the library produces or writes holds only the bytes 0 and 1
+   * (the fuzzer never views other bytes as bool): checks the bool results and the bool inputs (an
+   * in-place op's target), reading the raw bytes through a uint8 view. Null when it holds.
+   */
+  private static String badBoolBytes(Object result, Object[] callArgs) {
+    String bad = badBoolBytes(result);
+    for (int i = 0; bad == null && i < callArgs.length; i++) {
+      if (callArgs[i] instanceof Pool.Entry e) bad = badBoolBytes(e.t());
+    }
+    return bad;
+  }
+
+  private static String badBoolBytes(Object o) {
+    if (o instanceof List<?> list) {
+      for (Object x : list) {
+        String bad = badBoolBytes(x);
+        if (bad != null) return bad;
+      }
+    } else if (o instanceof ValuesAndIndices vi) {
+      return badBoolBytes(vi.values());
+    } else if (o instanceof Tensor t && !t.isClosed() && t.dtype() == DType.BOOL) {
+      long[] raw;
+      try (Tensor bytes = t.view(DType.UINT8)) {
+        raw = bytes.toLongArray();
+      }
+      for (int i = 0; i < raw.length; i++) {
+        if (raw[i] != 0 && raw[i] != 1) return "bool tensor holds byte " + raw[i] + " at element " + i;
+      }
+    }
+    return null;
   }
 
   /** Pools what an op returned, unless it is one of its inputs (in-place ops return self). */

@@ -86,13 +86,16 @@ final class ReduceRefs {
     return ls != null && xs.length > 0 ? java.util.Arrays.stream(ls).max().getAsLong() : m;
   }
 
+  /** The sum over the count; a sum past float32's range is infinite, as the library's (and PyTorch's) float accumulator. */
   static double mean(double[] xs, long[] ls, DType t) {
-    return sum(xs, null, DType.FLOAT64) / xs.length;
+    double s = sum(xs, null, DType.FLOAT64);
+    if (t != DType.FLOAT64 && Double.isInfinite((float) s)) return (float) s;
+    return s / xs.length;
   }
 
   static double var(double[] xs, long[] ls, DType t) {
     if (xs.length == 0) return Double.NaN;
-    double m = mean(xs, ls, t), s = 0;
+    double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0;
     for (double v : xs) s += (v - m) * (v - m);
     return s / (xs.length - 1);
   }
