@@ -245,7 +245,7 @@ final class CpuBackend implements Backend {
   public void elementwise(ElementwisePlan p) {
     int nops = p.tensors.length;
     long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
-        p.scalarValues, p.scalarIntegral, p.scalarDtypes);
+        p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
                                                           : held.address(p.tensors[0], p.shape, p.strides[0]));

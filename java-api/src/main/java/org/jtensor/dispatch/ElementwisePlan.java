@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.TensorImpl;
+import org.jtensor.dispatch.plan.ElementwisePacker;
 
 /**
  * One elementwise call, ready for a Backend: the op, the dtype its inputs share, the iteration
@@ -16,11 +17,11 @@ public final class ElementwisePlan {
   public final long[] shape;
   public final TensorImpl[] tensors;   // null where the operand is a scalar
   public final long[][] strides;       // in elements, 0 where broadcast
-  /** A scalar operand's value: a double's raw bits, or an exact long where scalarIntegral. */
-  public final long[] scalarValues;
-  public final boolean[] scalarIntegral;
-  /** The dtype a scalar operand becomes (native code converts it, rounding once). */
-  public final DType[] scalarDtypes;
+  /**
+   * Scalar operands as the plan carries them, two words per operand (ElementwisePacker.scalar);
+   * null while there is none, so a tensor-only op allocates nothing for them.
+   */
+  public long[] scalars;
   /** Up to 4 scalar arguments (alpha, slope, a bound...), shared with the caller: never modified. */
   public final double[] params;
   /** The op allocated the output itself: no other thread can reach it yet, so it needs no hold. */
@@ -34,16 +35,12 @@ public final class ElementwisePlan {
     this.shape = shape;
     this.tensors = new TensorImpl[operands];
     this.strides = new long[operands][];
-    this.scalarValues = new long[operands];
-    this.scalarIntegral = new boolean[operands];
-    this.scalarDtypes = new DType[operands];
     this.params = params;
   }
 
   /** Operand k is the scalar v (an exact long when integral, else a double) converted to dtype t. */
   public void setScalar(int k, DType t, double v, long exact, boolean integral) {
-    scalarDtypes[k] = t;
-    scalarIntegral[k] = integral;
-    scalarValues[k] = integral ? exact : Double.doubleToRawLongBits(v);
+    if (scalars == null) scalars = new long[2 * tensors.length];
+    ElementwisePacker.scalar(scalars, k, t, integral ? exact : Double.doubleToRawLongBits(v), integral);
   }
 }

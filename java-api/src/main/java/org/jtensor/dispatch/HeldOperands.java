@@ -87,6 +87,7 @@ final class HeldOperands implements AutoCloseable {
   // The throws below build their messages in cold helpers, so these methods stay small enough to
   // inline and the JIT can drop the holder object entirely (escape analysis).
   private void hold(StorageImpl s) {
+    if (s == h0 || s == h1 || s == h2 || s == h3) return;  // already held (x.add_(x), a view beside its base)
     if (!s.hold()) throw notHeld(op);
     if (h0 == null) h0 = s;
     else if (h1 == null) h1 = s;

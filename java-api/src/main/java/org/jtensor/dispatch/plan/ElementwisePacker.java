@@ -18,11 +18,20 @@ public final class ElementwisePacker {
   private static final int PARAMS = LAYOUT.header(), ADDRESSES = PARAMS + 8;
 
   /**
-   * strides[k] is null for a scalar operand k, whose value is scalarValues[k] (a double's raw bits,
-   * or an exact long where scalarIntegral[k]) to become scalarDtypes[k]; params are up to four doubles.
+   * Writes scalar operand k into scalars (two words per operand, as the plan's scalars array):
+   * its value (a double's raw bits, or an exact long when integral) and the dtype it becomes.
+   */
+  public static void scalar(long[] scalars, int k, DType dtype, long valueBits, boolean integral) {
+    scalars[2 * k] = valueBits;
+    scalars[2 * k + 1] = (long) dtype.code() << 1 | (integral ? 1 : 0);
+  }
+
+  /**
+   * strides[k] is null for a scalar operand k, whose words are in scalars (see {@link #scalar};
+   * null when no operand is a scalar); params are up to four doubles.
    */
   public static long[] pack(int kernel, DType dtype, DType outDtype, long[] shape, double[] params, long[][] strides,
-                            long[] scalarValues, boolean[] scalarIntegral, DType[] scalarDtypes) {
+                            long[] scalars) {
     int nops = strides.length, ndim = shape.length;
     long[] p = LAYOUT.allocate(8 + nops + 2 * nops + ndim + nops * ndim);
     p[OP] = kernel;
@@ -35,12 +44,8 @@ public final class ElementwisePacker {
       p[PARAMS + 4 + k] = (long) params[k];
     }
     int w = ADDRESSES + nops;  // addresses are set by the caller
-    for (int k = 0; k < nops; k++, w += 2) {
-      if (strides[k] != null) continue;
-      p[w] = scalarValues[k];
-      p[w + 1] = (long) scalarDtypes[k].code() << 1 | (scalarIntegral[k] ? 1 : 0);
-    }
-    w = PlanLayout.put(p, w, shape);
+    if (scalars != null) System.arraycopy(scalars, 0, p, w, 2 * nops);
+    w = PlanLayout.put(p, w + 2 * nops, shape);
     for (int k = 0; k < nops; k++, w += ndim) {
       if (strides[k] != null) System.arraycopy(strides[k], 0, p, w, ndim);
     }
