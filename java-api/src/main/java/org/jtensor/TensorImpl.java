@@ -60,8 +60,11 @@ public final class TensorImpl extends RefCounted {
   /** A view that reinterprets the bytes as another dtype (view(dtype)); checked by the caller. */
   public TensorImpl view(DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
     TensorImpl root = base != null ? base : this;
-    storage.retain();
+    // The root first: on a tensor closed by another thread it throws before anything is taken
+    // (the other way round, the storage's reference leaked whenever the root's retain threw).
+    // A live root holds the storage, so the storage's retain cannot fail after it.
     root.retain();
+    storage.retain();
     return new TensorImpl(storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
   }
 

@@ -245,4 +245,24 @@ class LifetimeTest {
     assertEquals(reserved0 == 0 ? 0 : Memory.memoryReserved(Device.CPU), Memory.memoryReserved(Device.CPU));
     assertSame(Memory.memoryStats(Device.META).size(), 0);
   }
+
+  /**
+   * The race ConcurrencyTest found: an op held a view's impl when other threads closed the view
+   * and its base, while the storage lived on through a detached tensor. Making a view of it must
+   * throw and take nothing (it used to take the storage's reference before failing on the base's).
+   */
+  @Test
+  void aViewOfATensorClosedUnderTheOpThrowsAndTakesNoReference() {
+    long before = Memory.memoryAllocated(Device.CPU);
+    Tensor a = Tensor.ones(8, 8);
+    Tensor w = a.t();
+    Tensor keep = a.detach();             // the storage, without the base
+    TensorImpl seen = w.impl("t");        // what an op on another thread already had
+    w.close();
+    a.close();
+    assertThrows(IllegalStateException.class, () -> seen.view(new long[] {64}, new long[] {1}, 0));
+    assertEquals(1, keep.impl("t").storage().refCount(), "only keep's reference is left");
+    keep.close();
+    assertEquals(before, Memory.memoryAllocated(Device.CPU));
+  }
 }
