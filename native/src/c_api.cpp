@@ -115,14 +115,14 @@ int jt_get_num_threads(void) { return get_num_threads(); }
 
 int jt_copy(const int64_t* words) {
   copy_plan r(words);
-  if (!r.current()) return JT_INVALID;
+  if (!r.current() || !valid_dtype((int)r.dst_dtype) || !valid_dtype((int)r.src_dtype)) return JT_INVALID;
   CopyPlan p{(int)r.ndim, P(r.dst), (DType)r.dst_dtype, P(r.src), (DType)r.src_dtype, r.sizes, r.dst_strides, r.src_strides};
   return guarded([&] { copy_strided(p); return JT_OK; });
 }
 
 int jt_fill(const int64_t* words) {
   fill_plan r(words);
-  if (!r.current()) return JT_INVALID;
+  if (!r.current() || !valid_dtype((int)r.dtype)) return JT_INVALID;
   return guarded([&] {
     fill_strided((int)r.ndim, P(r.dst), (DType)r.dtype, r.sizes, r.strides, scalar_from_bits((int)r.integral, r.value));
     return JT_OK;

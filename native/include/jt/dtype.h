@@ -91,6 +91,8 @@ inline constexpr size_t dtype_size(DType t) {
   return 0;
 }
 
+inline constexpr bool valid_dtype(int code) { return code >= 0 && code < kNumDTypes; }
+
 // Runs f(TypeTag<T>{}) for the C++ type of dtype t (PyTorch's AT_DISPATCH): one switch for every kernel.
 template <typename T> struct TypeTag { using type = T; };
 template <typename F>

@@ -28,23 +28,12 @@ void convert_loop(char* const* p, const int64_t* s, int64_t n) {
 
 using LoopFn = void (*)(char* const*, const int64_t*, int64_t);
 
-template <typename D>
-LoopFn pick_src(DType src) {
-  switch (src) {
-#define JT_CASE(ctype, name) case DType::name: return &convert_loop<D, ctype>;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return nullptr;
-}
-
 LoopFn pick_loop(DType dst, DType src) {
-  switch (dst) {
-#define JT_CASE(ctype, name) case DType::name: return pick_src<ctype>(src);
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return nullptr;
+  return dispatch_dtype(dst, [&](auto d) {
+    return dispatch_dtype(src, [](auto s) -> LoopFn {
+      return &convert_loop<typename decltype(d)::type, typename decltype(s)::type>;
+    });
+  });
 }
 
 // Note [Blocked transpose]

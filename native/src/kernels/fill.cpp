@@ -56,61 +56,43 @@ void fill_strided(int ndim, void* dst, DType dtype, const int64_t* sizes, const 
     it.stride[0][d] = strides[d] * (int64_t)dtype_size(dtype);
   }
   it.coalesce();
-  switch (dtype) {
-#define JT_CASE(ctype, name) case DType::name: fill_typed<ctype>(it, v); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
+  dispatch_dtype(dtype, [&](auto t) { fill_typed<typename decltype(t)::type>(it, v); });
 }
 
 void arange(void* dst, DType dtype, int64_t n, Scalar start, Scalar step) {
-  switch (dtype) {
-#define JT_CASE(ctype, name) case DType::name: arange_typed(static_cast<ctype*>(dst), n, start, step); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
+  dispatch_dtype(dtype, [&](auto t) { arange_typed(static_cast<typename decltype(t)::type*>(dst), n, start, step); });
 }
 
 void linspace(void* dst, DType dtype, int64_t steps, double start, double end) {
-  switch (dtype) {
-#define JT_CASE(ctype, name) case DType::name: linspace_typed(static_cast<ctype*>(dst), steps, start, end); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
+  dispatch_dtype(dtype, [&](auto t) { linspace_typed(static_cast<typename decltype(t)::type*>(dst), steps, start, end); });
 }
 
 double load_f64(const void* p, DType t) {
-  switch (t) {
-#define JT_CASE(ctype, name) case DType::name: return convert<double, ctype>(load_elem(static_cast<const ctype*>(p)));
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return 0;
+  return dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return convert<double, T>(load_elem(static_cast<const T*>(p)));
+  });
 }
 
 int64_t load_i64(const void* p, DType t) {
-  switch (t) {
-#define JT_CASE(ctype, name) case DType::name: return convert<int64_t, ctype>(load_elem(static_cast<const ctype*>(p)));
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return 0;
+  return dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return convert<int64_t, T>(load_elem(static_cast<const T*>(p)));
+  });
 }
 
 void store_f64(void* p, DType t, double v) {
-  switch (t) {
-#define JT_CASE(ctype, name) case DType::name: *static_cast<ctype*>(p) = convert<ctype, double>(v); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *static_cast<T*>(p) = convert<T, double>(v);
+  });
 }
 
 void store_i64(void* p, DType t, int64_t v) {
-  switch (t) {
-#define JT_CASE(ctype, name) case DType::name: *static_cast<ctype*>(p) = convert<ctype, int64_t>(v); break;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *static_cast<T*>(p) = convert<T, int64_t>(v);
+  });
 }
 
 }  // namespace jt

@@ -122,12 +122,9 @@ int gemm_run(const GemmPlan& p) {
   if (p.m == 0 || p.n == 0 || batch_count(p) == 0) return 0;
   if (p.dtype == DType::Float32 && try_blas<float>(p, g_sgemm.load())) return 0;
   if (p.dtype == DType::Float64 && try_blas<double>(p, g_dgemm.load())) return 0;
-  switch (p.dtype) {
-#define JT_CASE(ctype, name) case DType::name: gemm_loops<ctype>(p); return 0;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return -1;
+  if (!valid_dtype((int)p.dtype)) return -1;
+  dispatch_dtype(p.dtype, [&](auto t) { gemm_loops<typename decltype(t)::type>(p); });
+  return 0;
 }
 
 }  // namespace jt

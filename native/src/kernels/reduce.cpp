@@ -309,21 +309,13 @@ int reduce_op_id(const char* name) {
 }
 
 int reduce_out_dtype(int op, int dtype) {
-  switch (dtype) {
-#define JT_CASE(ctype, name) case (int)DType::name: return out_dtype_typed<ctype>(op);
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return -1;
+  if (!valid_dtype(dtype)) return -1;
+  return dispatch_dtype((DType)dtype, [&](auto t) { return out_dtype_typed<typename decltype(t)::type>(op); });
 }
 
 int reduce_run(const RedPlan& p) {
-  switch (p.dtype) {
-#define JT_CASE(ctype, name) case DType::name: return dispatch_float_or_int<ctype>(p);
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return -1;
+  if (!valid_dtype((int)p.dtype)) return -1;
+  return dispatch_dtype(p.dtype, [&](auto t) { return dispatch_float_or_int<typename decltype(t)::type>(p); });
 }
 
 }  // namespace jt

@@ -57,22 +57,20 @@ int scan_op_id(const char* name) {
 
 int scan_out_dtype(int op, int dtype) {
   if (op < 0 || op > 1) return -1;
-  switch (dtype) {
-#define JT_CASE(ctype, name) case (int)DType::name: return (int)DTypeOf<typename ScanTypes<ctype>::O>::value;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return -1;
+  if (!valid_dtype(dtype)) return -1;
+  return dispatch_dtype((DType)dtype, [](auto t) {
+    return (int)DTypeOf<typename ScanTypes<typename decltype(t)::type>::O>::value;
+  });
 }
 
 int scan_run(const ScanPlan& p) {
-  switch (p.dtype) {
-#define JT_CASE(ctype, name) \
-  case DType::name: if (p.prod) scan_typed<ctype, true>(p); else scan_typed<ctype, false>(p); return 0;
-    JT_FORALL_DTYPES(JT_CASE)
-#undef JT_CASE
-  }
-  return -1;
+  if (!valid_dtype((int)p.dtype)) return -1;
+  dispatch_dtype(p.dtype, [&](auto t) {
+    using T = typename decltype(t)::type;
+    if (p.prod) scan_typed<T, true>(p);
+    else scan_typed<T, false>(p);
+  });
+  return 0;
 }
 
 }  // namespace jt
