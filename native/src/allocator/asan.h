@@ -1,3 +1,4 @@
+// Note [ASan and the caching allocator]
 // Under AddressSanitizer (the JT_SANITIZE test build), the caching allocator poisons the bytes
 // it holds but has not handed out: a cached block, a split remainder, and the tail of a block
 // past the bytes requested. A kernel that reads a freed or foreign block is then caught, which
