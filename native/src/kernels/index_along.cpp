@@ -68,15 +68,15 @@ inline bool position(int64_t& v, int64_t size) {
   return true;
 }
 
-// Rows are every dim but the last; f(self_offset, other_offset) runs for each element of rows
-// [rb, re). The inner loop has its common shapes spelled out so the compiler can vectorize them:
+// Rows are every dim but the last; f(self_offset, other_offset) runs for elements [jb, je) of
+// each of rows [rb, re). The inner loop has its common shapes spelled out so the compiler can vectorize them:
 // one index per row (index_select) over unit strides, and one index per element (gather) over
 // unit strides. CHECK: read indices are checked here (gather), else they were checked before.
 // Returns false at the first bad index when CHECK, having written part of the rows.
 template <bool CHECK, typename I, typename F>
-bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, F&& f) {
+bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_t je, F&& f) {
   const int last = p.ndim - 1;
-  const int64_t inner = p.shape[last], size = p.dim_size;
+  const int64_t size = p.dim_size;
   const int64_t ss_dim = p.self_strides[p.dim];
   const int64_t ss_last = p.dim == last ? 0 : p.self_strides[last];
   const int64_t is_last = p.index_strides[last], os_last = p.other_strides[last];
@@ -95,19 +95,19 @@ bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, F&& f) {
       if (!position<CHECK>(v, size)) return false;
       const int64_t s0 = sb + v * ss_dim;
       if (ss_last == 1 && os_last == 1) {
-        for (int64_t j = 0; j < inner; ++j) f(s0 + j, ob + j);
+        for (int64_t j = jb; j < je; ++j) f(s0 + j, ob + j);
       } else {
-        for (int64_t j = 0; j < inner; ++j) f(s0 + j * ss_last, ob + j * os_last);
+        for (int64_t j = jb; j < je; ++j) f(s0 + j * ss_last, ob + j * os_last);
       }
     } else if (is_last == 1 && os_last == 1 && ss_last == 0) {  // an index per element, along the row
       const I* ip = index + ib;
-      for (int64_t j = 0; j < inner; ++j) {
+      for (int64_t j = jb; j < je; ++j) {
         int64_t v = ip[j];
         if (!position<CHECK>(v, size)) return false;
         f(sb + v * ss_dim, ob + j);
       }
     } else {
-      for (int64_t j = 0; j < inner; ++j) {
+      for (int64_t j = jb; j < je; ++j) {
         int64_t v = index[ib + j * is_last];
         if (!position<CHECK>(v, size)) return false;
         f(sb + v * ss_dim + j * ss_last, ob + j * os_last);
@@ -134,18 +134,26 @@ bool run(const AlongPlan& p) {
   T* other = reinterpret_cast<T*>(p.other);
   int64_t rows = 1;
   for (int k = 0; k < p.ndim - 1; ++k) rows *= p.shape[k];
-  if (p.mode == AlongMode::Gather) {  // each output element written once: parallel over rows
-    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, p.shape[p.ndim - 1]));
+  const int64_t inner = p.shape[p.ndim - 1];
+  if (p.mode == AlongMode::Gather) {  // each output element written once: parallel over rows, or along one
+    auto copy = [self, other](int64_t s, int64_t o) { other[o] = self[s]; };
     std::atomic<bool> ok{true};
-    parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
-      if (!for_each_row<true, I>(p, b, e, [self, other](int64_t s, int64_t o) { other[o] = self[s]; })) ok.store(false);
-    });
+    if (rows == 1) {
+      parallel_for(0, inner, kGrainSize, [&](int64_t b, int64_t e) {
+        if (!for_each_row<true, I>(p, 0, 1, b, e, copy)) ok.store(false);
+      });
+    } else {
+      const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, inner));
+      parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
+        if (!for_each_row<true, I>(p, b, e, 0, inner, copy)) ok.store(false);
+      });
+    }
     return ok.load();
   }
   if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
-    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
+    for_each_row<false, I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
   } else {  // serial: repeated positions must all add
-    for_each_row<false, I>(p, 0, rows, [self, other](int64_t s, int64_t o) { self[s] = accumulate(load_elem(self + s), load_elem(other + o)); });
+    for_each_row<false, I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = accumulate(load_elem(self + s), load_elem(other + o)); });
   }
   return true;
 }
