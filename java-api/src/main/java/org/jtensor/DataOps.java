@@ -1,6 +1,8 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** Ops that move bytes: allocation, copy (contiguous, clone, to, copy_), fill, element access. */
 final class DataOps {

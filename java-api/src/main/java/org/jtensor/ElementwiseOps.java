@@ -8,6 +8,8 @@ import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.ElementwisePlan;
 import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.OpKind;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /**
  * PyTorch's TensorIterator for elementwise ops: broadcasts the operands, promotes their dtypes,
@@ -16,6 +18,9 @@ import org.jtensor.dispatch.OpKind;
  * the operands' device.
  */
 final class ElementwiseOps {
+  /** The params of an op that takes none. */
+  static final double[] NO_PARAMS = {};
+
   private ElementwiseOps() {}
 
   /**
@@ -98,7 +103,7 @@ final class ElementwiseOps {
     } else {
       TensorImpl isZero = run(Ops.EQ, name, null, new double[0], divisor, Operand.of(0L));
       try {
-        TensorImpl any = Reductions.reduce(Ops.ANY, name, isZero, null, false, 1.0);
+        TensorImpl any = ReductionOps.reduce(Ops.ANY, name, isZero, null, false, 1.0);
         try {
           zero = Dispatcher.backend(any.device()).loadLong(name, any, 0) != 0;
         } finally {

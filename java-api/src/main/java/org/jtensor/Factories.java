@@ -3,6 +3,8 @@ package org.jtensor;
 import org.jtensor.dispatch.RandomDraw;
 
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** The creation functions behind Tensor's static factories. */
 final class Factories {

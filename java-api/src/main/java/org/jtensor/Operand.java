@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import org.jtensor.core.TensorImpl;
+
 /** An input of an elementwise op: a tensor, or a Java scalar (a Python int, float or bool). */
 final class Operand {
   enum Kind { TENSOR, LONG, DOUBLE, BOOLEAN }

@@ -2,6 +2,7 @@ package org.jtensor;
 
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.RandomDraw;
+import org.jtensor.core.TensorImpl;
 
 /**
  * Random draws into tensors: the generator reserves the Philox blocks a draw consumes (its only

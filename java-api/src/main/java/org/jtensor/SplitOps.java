@@ -2,6 +2,8 @@ package org.jtensor;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** Ops that cut a tensor into a list of views: split, chunk, unbind, tensor_split. */
 final class SplitOps {

@@ -1,7 +1,8 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.Dispatcher;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.StorageImpl;
 
 /**
  * A handle to a tensor's untyped storage (a flat run of bytes), as torch's UntypedStorage.

@@ -5,6 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /**
  * A strided view over a flat storage, PyTorch's tensor model: dtype, shape, stride and storage
@@ -15,7 +17,9 @@ import org.jtensor.dispatch.Dispatcher;
  * views share the storage, and the last close of the last view returns the bytes to the
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
-public final class Tensor extends TensorOps implements AutoCloseable {
+public final class Tensor
+    implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
+    AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {
@@ -36,18 +40,12 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   }
 
   /** A new handle owning one reference to impl (the caller's reference moves into it). */
-  public static Tensor wrap(TensorImpl impl) {
+  static Tensor wrap(TensorImpl impl) {
     return new Tensor(impl);
   }
 
-  @Override
-  Tensor self() {
-    return this;
-  }
-
   /** The impl, for the library's own packages; fails on a closed handle. */
-  @Override
-  public TensorImpl impl(String op) {
+  TensorImpl impl(String op) {
     if (closed) throw new IllegalStateException(op + "(): tensor is closed");
     return impl;
   }
@@ -58,7 +56,8 @@ public final class Tensor extends TensorOps implements AutoCloseable {
     return t.impl(op);
   }
 
-  private Tensor same(String op) {
+  /** A new handle on this tensor's impl. */
+  Tensor same(String op) {
     TensorImpl t = impl(op);
     t.retain();
     return new Tensor(t);
@@ -367,201 +366,6 @@ public final class Tensor extends TensorOps implements AutoCloseable {
     return TypePromotion.start().tensor(impl("resultType")).scalarBoolean().result();
   }
 
-  // ---------------------------------------------------------------- views
-
-  public Tensor view(long... size) {
-    return wrap(ViewOps.view(impl("view"), size));
-  }
-
-  public Tensor view(DType dtype) {
-    return wrap(ViewOps.viewDtype(impl("view"), dtype));
-  }
-
-  public Tensor viewAs(Tensor other) {
-    return view(other.shape());
-  }
-
-  /** A view when the strides allow one, otherwise a contiguous copy. */
-  public Tensor reshape(long... shape) {
-    TensorImpl t = impl("reshape");
-    long[] s = Shapes.inferSize("reshape", shape, t.numel());
-    Shapes.checkDims("reshape", s.length);
-    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), s, t.numel());
-    if (st != null) return wrap(t.view(s, st, t.storageOffset()));
-    TensorImpl c = DataOps.cloneAs(t, t.dtype(), t.device(), true);
-    try {
-      return wrap(c.unsafeView(s, Shapes.contiguousStrides(s), 0));
-    } finally {
-      c.release();
-    }
-  }
-
-  public Tensor reshapeAs(Tensor other) {
-    return reshape(other.shape());
-  }
-
-  public Tensor flatten() {
-    return flatten(0, -1);
-  }
-
-  public Tensor flatten(int startDim, int endDim) {
-    TensorImpl t = impl("flatten");
-    if (t.dim() == 0) return reshape(1);
-    int s = Shapes.wrapDim("flatten", startDim, t.dim()), e = Shapes.wrapDim("flatten", endDim, t.dim());
-    if (s > e) throw new IllegalArgumentException("flatten(): flatten() has invalid args: start_dim cannot come after end_dim");
-    if (s == e) return same("flatten");
-    long[] shape = new long[t.dim() - (e - s)];
-    long merged = 1;
-    for (int d = s; d <= e; d++) merged *= t.sizes()[d];
-    for (int d = 0, j = 0; d < t.dim(); d++) {
-      if (d < s || d > e) shape[j++] = t.sizes()[d];
-      else if (d == s) shape[j++] = merged;
-    }
-    return reshape(shape);
-  }
-
-  public Tensor unflatten(int dim, long... sizes) {
-    TensorImpl t = impl("unflatten");
-    int d = Shapes.wrapDim("unflatten", dim, t.dim());
-    if (sizes.length == 0) throw new IllegalArgumentException("unflatten(): sizes must be non-empty");
-    long[] inferred;
-    try {
-      inferred = Shapes.inferSize("unflatten", sizes, t.dim() == 0 ? 1 : t.sizes()[d]);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unflatten(): Provided sizes " + Shapes.str(sizes)
-          + " don't multiply up to the size of dim " + dim + " (" + (t.dim() == 0 ? 1 : t.sizes()[d])
-          + ") in the input tensor (" + e.getMessage() + ")");
-    }
-    long[] shape = new long[t.dim() - 1 + inferred.length];
-    for (int i = 0, j = 0; i < t.dim(); i++) {
-      if (i == d) for (long s : inferred) shape[j++] = s;
-      else shape[j++] = t.sizes()[i];
-    }
-    return view(shape);
-  }
-
-  public Tensor transpose(int dim0, int dim1) {
-    return wrap(ViewOps.transpose(impl("transpose"), dim0, dim1));
-  }
-
-  public Tensor swapaxes(int axis0, int axis1) {
-    return transpose(axis0, axis1);
-  }
-
-  public Tensor swapdims(int dim0, int dim1) {
-    return transpose(dim0, dim1);
-  }
-
-  public Tensor t() {
-    return wrap(ViewOps.t(impl("t")));
-  }
-
-  public Tensor mT() {
-    return wrap(ViewOps.mT(impl("mT")));
-  }
-
-  public Tensor permute(int... dims) {
-    return wrap(ViewOps.permute(impl("permute"), dims));
-  }
-
-  public Tensor movedim(int source, int destination) {
-    return movedim(new int[] {source}, new int[] {destination});
-  }
-
-  public Tensor movedim(int[] source, int[] destination) {
-    return wrap(ViewOps.movedim(impl("movedim"), source, destination));
-  }
-
-  public Tensor narrow(int dim, long start, long length) {
-    return wrap(ViewOps.narrow(impl("narrow"), dim, start, length));
-  }
-
-  public Tensor select(int dim, long index) {
-    return wrap(ViewOps.select(impl("select"), dim, index));
-  }
-
-  /** Elements start, start+step, ... before end along dim; start and end clamp as Python slices do. */
-  public Tensor slice(int dim, long start, long end, long step) {
-    return wrap(ViewOps.slice(impl("slice"), dim, start, end, step));
-  }
-
-  public Tensor slice(int dim, long start, long end) {
-    return slice(dim, start, end, 1);
-  }
-
-  public Tensor unsqueeze(int dim) {
-    return wrap(ViewOps.unsqueeze(impl("unsqueeze"), dim));
-  }
-
-  public Tensor squeeze() {
-    return wrap(ViewOps.squeeze(impl("squeeze"), null));
-  }
-
-  public Tensor squeeze(int... dims) {
-    return wrap(ViewOps.squeeze(impl("squeeze"), dims));
-  }
-
-  public Tensor expand(long... size) {
-    return wrap(ViewOps.expand(impl("expand"), size));
-  }
-
-  public Tensor expandAs(Tensor other) {
-    return expand(other.shape());
-  }
-
-  public Tensor unfold(int dim, long size, long step) {
-    return wrap(ViewOps.unfold(impl("unfold"), dim, size, step));
-  }
-
-  public Tensor diagonal() {
-    return diagonal(0, 0, 1);
-  }
-
-  public Tensor diagonal(long offset, int dim1, int dim2) {
-    return wrap(ViewOps.diagonal(impl("diagonal"), offset, dim1, dim2));
-  }
-
-  public Tensor asStrided(long[] size, long[] stride) {
-    TensorImpl t = impl("asStrided");
-    return wrap(ViewOps.asStrided(t, size, stride, t.storageOffset()));
-  }
-
-  public Tensor asStrided(long[] size, long[] stride, long storageOffset) {
-    return wrap(ViewOps.asStrided(impl("asStrided"), size, stride, storageOffset));
-  }
-
-  public List<Tensor> split(long splitSize, int dim) {
-    return wrapAll(SplitOps.split(impl("split"), splitSize, dim));
-  }
-
-  public List<Tensor> split(long[] splitSizes, int dim) {
-    return wrapAll(SplitOps.splitWithSizes(impl("split"), splitSizes, dim));
-  }
-
-  public List<Tensor> chunk(int chunks, int dim) {
-    return wrapAll(SplitOps.chunk(impl("chunk"), chunks, dim));
-  }
-
-  public List<Tensor> unbind(int dim) {
-    return wrapAll(SplitOps.unbind(impl("unbind"), dim));
-  }
-
-  /** Splits into `sections` parts as equal as possible, the first ones larger. */
-  public List<Tensor> tensorSplit(int sections, int dim) {
-    return wrapAll(SplitOps.tensorSplit(impl("tensorSplit"), sections, dim));
-  }
-
-  /** Splits before each of the given indices along dim. */
-  public List<Tensor> tensorSplit(long[] indices, int dim) {
-    return wrapAll(SplitOps.tensorSplitAt(impl("tensorSplit"), indices, dim));
-  }
-
-  private static List<Tensor> wrapAll(List<TensorImpl> impls) {
-    List<Tensor> out = new ArrayList<>(impls.size());
-    for (TensorImpl t : impls) out.add(new Tensor(t));
-    return out;
-  }
-
   /** Shares storage and version counter, but is not a view and carries no autograd history. */
   public Tensor detach() {
     return wrap(impl("detach").detached());
@@ -578,26 +382,6 @@ public final class Tensor extends TensorOps implements AutoCloseable {
   public Tensor clone() {
     TensorImpl t = impl("clone");
     return wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
-  }
-
-  // ---------------------------------------------------------------- indexing
-
-  /** x[idx...]: basic entries give a view, tensor entries a copy. */
-  public Tensor get(Index... idx) {
-    return wrap(Indexing.get(impl("index"), idx));
-  }
-
-  /** x[idx...] = value, broadcasting value and converting its dtype. */
-  public Tensor set(Index[] idx, Tensor value) {
-    Indexing.set(impl("set"), idx, implOf(value, "set"));
-    return this;
-  }
-
-  public Tensor set(Index[] idx, Number value) {
-    TensorImpl t = impl("set");
-    if (value instanceof Double || value instanceof Float) Indexing.fill(t, idx, value.doubleValue(), false, 0);
-    else Indexing.fill(t, idx, 0, true, value.longValue());
-    return this;
   }
 
   // ---------------------------------------------------------------- data
@@ -643,7 +427,7 @@ public final class Tensor extends TensorOps implements AutoCloseable {
 
   /** Concatenates along dim; dtypes promote, shapes match except along dim. */
   public static Tensor cat(java.util.List<Tensor> tensors, int dim) {
-    return wrap(IndexOps.cat(tensors, dim));
+    return wrap(IndexAlongOps.cat(tensors, dim));
   }
 
   /** Joins same-shaped tensors along a new dim. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.core.TensorImpl;
 
 /** Prints a tensor as PyTorch's repr does (torch._tensor_str: precision 4, linewidth 80, threshold 1000). */
 final class TensorFormatter {

@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import org.jtensor.core.TensorImpl;
+
 /**
  * PyTorch's result_type: operands promote within three priority classes (tensors with dims,
  * 0-dim tensors, Java scalars); a lower class changes the result only when its category (bool,

@@ -1,6 +1,8 @@
 package org.jtensor;
 
 import java.util.Arrays;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** View ops: new sizes, strides and offset over the same storage, never a copy. PyTorch's rules. */
 final class ViewOps {

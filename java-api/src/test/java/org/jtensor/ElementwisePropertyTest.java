@@ -17,6 +17,7 @@ import org.jtensor.ElementwiseReference.F2;
 import org.jtensor.ElementwiseReference.I1;
 import org.jtensor.ElementwiseReference.I2;
 import org.junit.jupiter.api.Test;
+import org.jtensor.core.Shapes;
 
 /**
  * Every elementwise op on every dtype it supports, on random broadcast shapes with size-0 and

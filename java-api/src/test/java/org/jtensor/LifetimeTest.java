@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jtensor.memory.LeakDetector;
 import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.Test;
+import org.jtensor.core.TensorImpl;
 
 /** Deterministic memory: who frees the storage and when, scopes, leaks, threads. */
 class LifetimeTest {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.jtensor.core.Shapes;
 
 /** matmul in every form and layout against a plain triple loop; mm, bmm, addmm, dot, outer, linear. */
 class MatmulPropertyTest extends ScopedTest {

@@ -2,9 +2,9 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.TensorImpl;
-import org.jtensor.memory.DeviceMemory;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.DeviceMemory;
 
 /**
  * One device's implementation of the byte-touching primitives. The Dispatcher picks the Backend

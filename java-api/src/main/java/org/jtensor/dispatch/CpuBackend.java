@@ -2,7 +2,6 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
@@ -14,8 +13,9 @@ import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
-import org.jtensor.memory.DeviceMemory;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.DeviceMemory;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend implements Backend {

@@ -1,8 +1,8 @@
 package org.jtensor.dispatch;
 
 import org.jtensor.DType;
-import org.jtensor.TensorImpl;
 import org.jtensor.dispatch.plan.ElementwisePacker;
+import org.jtensor.core.TensorImpl;
 
 /**
  * One elementwise call, ready for a Backend: the op, the dtype its inputs share, the iteration

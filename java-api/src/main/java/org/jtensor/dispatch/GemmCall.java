@@ -1,6 +1,7 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.TensorImpl;
+import org.jtensor.core.TensorImpl;
+
 
 /**
  * One batched GEMM: C[b] = alpha * A[b] @ B[b] + beta * C[b], A m x k, B k x n, C m x n, each

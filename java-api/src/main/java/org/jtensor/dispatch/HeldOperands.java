@@ -1,7 +1,8 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.TensorImpl;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.StorageImpl;
+
 
 /**
  * The storages one kernel call touches, held until it returns, and the addresses it may use.

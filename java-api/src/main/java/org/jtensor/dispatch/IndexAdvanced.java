@@ -1,7 +1,7 @@
 package org.jtensor.dispatch;
 
 import java.util.List;
-import org.jtensor.TensorImpl;
+import org.jtensor.core.TensorImpl;
 
 /**
  * One advanced-indexing call (x[i, j] get or set), ready for a Backend: self (the basic-indexed

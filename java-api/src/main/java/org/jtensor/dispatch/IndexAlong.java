@@ -1,7 +1,7 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.core.TensorImpl;
 
 /**
  * One indexing-along-a-dim call (gather, scatter, scatter_add, index_select, index_add_), ready

@@ -2,9 +2,9 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.TensorImpl;
-import org.jtensor.memory.DeviceMemory;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.DeviceMemory;
 
 /** META: shapes, strides and dtypes without bytes. Writes do nothing; reads have nothing to read. */
 final class MetaBackend implements Backend {

@@ -1,7 +1,7 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.TensorImpl;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.core.TensorImpl;
 
 /**
  * One random draw into dst, ready for a Backend: its kind, the Philox key (the generator's seed)

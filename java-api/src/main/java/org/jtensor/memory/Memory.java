@@ -1,8 +1,10 @@
 package org.jtensor.memory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.Device;
+import org.jtensor.core.DeviceMemory;
 import org.jtensor.dispatch.Dispatcher;
 
 /**
@@ -69,7 +71,20 @@ public final class Memory {
 
   /** Every segment and block the allocator holds, by address (torch.cuda.memory_snapshot). */
   public static List<Segment> memorySnapshot(Device device) {
-    return of(device, "memorySnapshot").snapshot();
+    long[] w = of(device, "memorySnapshot").snapshotWords();
+    List<Segment> segments = new ArrayList<>();
+    int p = 1;
+    for (long s = 0; s < w[0]; s++) {
+      String type = w[p + 4] == 1 ? "small" : "large";
+      int nblocks = (int) w[p + 5];
+      List<Block> blocks = new ArrayList<>(nblocks);
+      for (int b = 0, q = p + 6; b < nblocks; b++, q += 4) {
+        blocks.add(new Block(w[q], w[q + 1], w[q + 2], w[q + 3] == 1 ? "active_allocated" : "inactive"));
+      }
+      segments.add(new Segment(w[p], w[p + 1], w[p + 2], w[p + 3], type, List.copyOf(blocks)));
+      p += 6 + 4 * nblocks;
+    }
+    return List.copyOf(segments);
   }
 
   /** The device's allocator, as its backend holds it: the Dispatcher is the one place that chooses by device. */
@@ -79,12 +94,5 @@ public final class Memory {
     } catch (UnsupportedOperationException e) {
       throw new UnsupportedOperationException(op + "(): no " + device + " allocator in this build", e);
     }
-  }
-
-  static String formatBytes(long b) {
-    if (b >= 1L << 30) return String.format("%.2f GiB", b / (double) (1L << 30));
-    if (b >= 1L << 20) return String.format("%.2f MiB", b / (double) (1L << 20));
-    if (b >= 1L << 10) return String.format("%.2f KiB", b / (double) (1L << 10));
-    return b + " bytes";
   }
 }

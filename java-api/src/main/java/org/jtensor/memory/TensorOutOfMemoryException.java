@@ -10,7 +10,7 @@ public final class TensorOutOfMemoryException extends RuntimeException {
 
   /** limitBytes: the allocator's memory limit, 0 when none is set. */
   public TensorOutOfMemoryException(String device, long requestedBytes, long limitBytes, Map<String, Long> stats) {
-    this(device, "tried to allocate " + Memory.formatBytes(requestedBytes), requestedBytes, limitBytes, stats);
+    this(device, "tried to allocate " + formatBytes(requestedBytes), requestedBytes, limitBytes, stats);
   }
 
   /** A kernel's own scratch memory was refused (its size is the kernel's business). */
@@ -21,9 +21,9 @@ public final class TensorOutOfMemoryException extends RuntimeException {
   private TensorOutOfMemoryException(String device, String what, long requestedBytes, long limitBytes,
                                      Map<String, Long> stats) {
     super(String.format("%s out of memory: %s; %s allocated, %s reserved by jtensor%s",
-        device, what, Memory.formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
-        Memory.formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L)),
-        limitBytes > 0 ? " of its limit of " + Memory.formatBytes(limitBytes)
+        device, what, formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
+        formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L)),
+        limitBytes > 0 ? " of its limit of " + formatBytes(limitBytes)
             + " (set by Memory.setMemoryLimit or JT_ALLOC_CONF=memory_limit_mb)"
                        : "; the system refused the memory"));
     this.stats = stats;
@@ -37,5 +37,12 @@ public final class TensorOutOfMemoryException extends RuntimeException {
 
   public long requestedBytes() {
     return requestedBytes;
+  }
+
+  private static String formatBytes(long b) {
+    if (b >= 1L << 30) return String.format("%.2f GiB", b / (double) (1L << 30));
+    if (b >= 1L << 20) return String.format("%.2f MiB", b / (double) (1L << 20));
+    if (b >= 1L << 10) return String.format("%.2f KiB", b / (double) (1L << 10));
+    return b + " bytes";
   }
 }

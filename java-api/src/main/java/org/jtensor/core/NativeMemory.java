@@ -1,4 +1,4 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
 import java.lang.reflect.Field;
 import org.jtensor.Device;

@@ -1,4 +1,4 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.jtensor.Device;
 import org.jtensor.Tensor;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.Test;
 
 /** Each storage is owned by its device's allocator, natively too; Memory asks the device's backend. */

@@ -3,10 +3,12 @@ package org.jtensor;
 import java.util.Arrays;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.Op;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** Reductions over a set of dims (all dims when the set is null or empty), PyTorch's dtype rules. */
-final class Reductions {
-  private Reductions() {}
+final class ReductionOps {
+  private ReductionOps() {}
 
   /** Which dims of t are reduced; dims null or empty means all of them. */
   static boolean[] reducedDims(String op, TensorImpl t, int[] dims) {

@@ -1,9 +1,9 @@
-package org.jtensor;
+package org.jtensor.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import org.jtensor.memory.RefCounted;
-import org.jtensor.memory.StorageImpl;
+import org.jtensor.DType;
+import org.jtensor.Device;
 
 /**
  * A tensor's metadata over a storage: dtype, sizes, strides and storage offset (in elements),
@@ -69,7 +69,7 @@ public final class TensorImpl extends RefCounted {
   }
 
   /** New geometry over the same storage that is not a view (PyTorch's _unsafe_view). */
-  TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
+  public TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
     storage.retain();
     return new TensorImpl(storage, dtype, newSizes, newStrides, newOffset, null, null);
   }
@@ -89,7 +89,7 @@ public final class TensorImpl extends RefCounted {
   }
 
   /** Re-points this tensor at a storage (torch's set_); the caller checked the bounds. */
-  void set(StorageImpl newStorage, long offset, long[] newSizes, long[] newStrides) {
+  public void set(StorageImpl newStorage, long offset, long[] newSizes, long[] newStrides) {
     newStorage.retain();
     StorageImpl old = storage;
     storage = newStorage;

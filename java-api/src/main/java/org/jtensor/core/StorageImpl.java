@@ -1,4 +1,4 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -37,7 +37,7 @@ public final class StorageImpl extends RefCounted {
     this.handle = handle;
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
-    this.track = handle == 0 ? null : LeakDetector.track(this, handle, what);
+    this.track = handle == 0 ? null : LeakTracker.track(this, handle, what);
   }
 
   public Device device() {

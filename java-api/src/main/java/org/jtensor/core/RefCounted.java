@@ -1,4 +1,4 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,49 +1,78 @@
 package org.jtensor;
 
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
+
 /** Tensor's indexing ops and scans, inherited by {@link Tensor}. */
-abstract class TensorIndexing extends TensorLinalg {
+public sealed interface IndexingMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
+  /** x[idx...]: basic entries give a view, tensor entries a copy. */
+  default Tensor get(Index... idx) {
+    return Tensor.wrap(AdvancedIndexOps.get(impl("index"), idx));
+  }
+
+  /** x[idx...] = value, broadcasting value and converting its dtype. */
+  default Tensor set(Index[] idx, Tensor value) {
+    AdvancedIndexOps.set(impl("set"), idx, Tensor.implOf(value, "set"));
+    return self();
+  }
+
+  default Tensor set(Index[] idx, Number value) {
+    TensorImpl t = impl("set");
+    if (value instanceof Double || value instanceof Float) AdvancedIndexOps.fill(t, idx, value.doubleValue(), false, 0);
+    else AdvancedIndexOps.fill(t, idx, 0, true, value.longValue());
+    return self();
+  }
+
   /** The entries of self along dim at the positions in index (a 1-D integer tensor). */
-  public Tensor indexSelect(int dim, Tensor index) {
-    return Tensor.wrap(IndexOps.indexSelect(impl("indexSelect"), dim, Tensor.implOf(index, "indexSelect")));
+  default Tensor indexSelect(int dim, Tensor index) {
+    return Tensor.wrap(IndexAlongOps.indexSelect(impl("indexSelect"), dim, Tensor.implOf(index, "indexSelect")));
   }
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (and likewise for other dims). */
-  public Tensor gather(int dim, Tensor index) {
-    return Tensor.wrap(IndexOps.gather(impl("gather"), dim, Tensor.implOf(index, "gather")));
+  default Tensor gather(int dim, Tensor index) {
+    return Tensor.wrap(IndexAlongOps.gather(impl("gather"), dim, Tensor.implOf(index, "gather")));
   }
 
   /** A copy of self with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); the last write wins. */
-  public Tensor scatter(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter("scatter", impl("scatter"), dim, Tensor.implOf(index, "scatter"), Tensor.implOf(src, "scatter"), false, false));
+  default Tensor scatter(int dim, Tensor index, Tensor src) {
+    return Tensor.wrap(IndexAlongOps.scatter("scatter", impl("scatter"), dim, Tensor.implOf(index, "scatter"), Tensor.implOf(src, "scatter"), false, false));
   }
 
-  public Tensor scatter_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter("scatter_", impl("scatter_"), dim, Tensor.implOf(index, "scatter_"), Tensor.implOf(src, "scatter_"), false, true).release();
+  default Tensor scatter_(int dim, Tensor index, Tensor src) {
+    IndexAlongOps.scatter("scatter_", impl("scatter_"), dim, Tensor.implOf(index, "scatter_"), Tensor.implOf(src, "scatter_"), false, true).release();
     return self();
   }
 
   /** Like scatter, but every src value adds into its slot. */
-  public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
-    return Tensor.wrap(IndexOps.scatter("scatterAdd", impl("scatterAdd"), dim, Tensor.implOf(index, "scatterAdd"), Tensor.implOf(src, "scatterAdd"), true, false));
+  default Tensor scatterAdd(int dim, Tensor index, Tensor src) {
+    return Tensor.wrap(IndexAlongOps.scatter("scatterAdd", impl("scatterAdd"), dim, Tensor.implOf(index, "scatterAdd"), Tensor.implOf(src, "scatterAdd"), true, false));
   }
 
-  public Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
-    IndexOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, Tensor.implOf(index, "scatterAdd_"), Tensor.implOf(src, "scatterAdd_"), true, true).release();
+  default Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
+    IndexAlongOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, Tensor.implOf(index, "scatterAdd_"), Tensor.implOf(src, "scatterAdd_"), true, true).release();
     return self();
   }
 
   /** self[..., index[j], ...] += alpha * source[..., j, ...] along dim. */
-  public Tensor indexAdd_(int dim, Tensor index, Tensor source) {
+  default Tensor indexAdd_(int dim, Tensor index, Tensor source) {
     return indexAdd_(dim, index, source, 1.0);
   }
 
-  public Tensor indexAdd_(int dim, Tensor index, Tensor source, double alpha) {
-    IndexOps.indexAdd(impl("indexAdd_"), dim, Tensor.implOf(index, "indexAdd_"), Tensor.implOf(source, "indexAdd_"), alpha);
+  default Tensor indexAdd_(int dim, Tensor index, Tensor source, double alpha) {
+    IndexAlongOps.indexAdd(impl("indexAdd_"), dim, Tensor.implOf(index, "indexAdd_"), Tensor.implOf(source, "indexAdd_"), alpha);
     return self();
   }
 
   /** value where mask (broadcast to self) is true, self elsewhere. */
-  public Tensor maskedFill(Tensor mask, double value) {
+  default Tensor maskedFill(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill");
     checkMask("maskedFill", mask);
     Operand fill = fillValue("maskedFill", t.dtype(), value);
@@ -59,7 +88,7 @@ abstract class TensorIndexing extends TensorLinalg {
     }
   }
 
-  public Tensor maskedFill_(Tensor mask, double value) {
+  default Tensor maskedFill_(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill_");
     checkMask("maskedFill_", mask);
     ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill_", t, new double[0], Operand.of(Tensor.implOf(mask, "maskedFill_")),
@@ -82,7 +111,7 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   /** The elements where mask (broadcast with self) is true, as a 1-D tensor. */
-  public Tensor maskedSelect(Tensor mask) {
+  default Tensor maskedSelect(Tensor mask) {
     checkMask("maskedSelect", mask);
     long[] shape = Shapes.broadcastShapes("maskedSelect", impl("maskedSelect").sizes(), mask.shape());
     try (Tensor x = self().expand(shape); Tensor m = mask.expand(shape)) {
@@ -91,16 +120,16 @@ abstract class TensorIndexing extends TensorLinalg {
   }
 
   /** Coordinates of the non-zero elements: an int64 tensor of shape [count, dim]. */
-  public Tensor nonzero() {
-    return Tensor.wrap(Indexing.nonzero("nonzero", impl("nonzero")));
+  default Tensor nonzero() {
+    return Tensor.wrap(AdvancedIndexOps.nonzero("nonzero", impl("nonzero")));
   }
 
   /** Running sum along dim; integers and bool give int64. */
-  public Tensor cumsum(int dim) {
+  default Tensor cumsum(int dim) {
     return scan(Ops.CUMSUM, dim);
   }
 
-  public Tensor cumprod(int dim) {
+  default Tensor cumprod(int dim) {
     return scan(Ops.CUMPROD, dim);
   }
 

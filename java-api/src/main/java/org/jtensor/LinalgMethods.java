@@ -1,43 +1,53 @@
 package org.jtensor;
 
+import org.jtensor.core.TensorImpl;
+
 /** Tensor's matrix products, inherited by {@link Tensor}. */
-abstract class TensorLinalg extends TensorReductions {
+public sealed interface LinalgMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
   /** torch.matmul: dot, matrix-vector, matrix-matrix and broadcast batched forms. */
-  public Tensor matmul(Tensor other) {
-    return Tensor.wrap(LinearAlgebra.matmul("matmul", impl("matmul"), Tensor.implOf(other, "matmul")));
+  default Tensor matmul(Tensor other) {
+    return Tensor.wrap(LinalgOps.matmul("matmul", impl("matmul"), Tensor.implOf(other, "matmul")));
   }
 
   /** Matrix product of two matrices. */
-  public Tensor mm(Tensor mat2) {
+  default Tensor mm(Tensor mat2) {
     TensorImpl a = impl("mm"), b = Tensor.implOf(mat2, "mm");
-    LinearAlgebra.requireDims("mm", "self", a, 2);
-    LinearAlgebra.requireDims("mm", "mat2", b, 2);
-    return Tensor.wrap(LinearAlgebra.matmul("mm", a, b));
+    LinalgOps.requireDims("mm", "self", a, 2);
+    LinalgOps.requireDims("mm", "mat2", b, 2);
+    return Tensor.wrap(LinalgOps.matmul("mm", a, b));
   }
 
   /** Batched product of two 3-D tensors with the same batch size. */
-  public Tensor bmm(Tensor mat2) {
+  default Tensor bmm(Tensor mat2) {
     TensorImpl a = impl("bmm"), b = Tensor.implOf(mat2, "bmm");
-    LinearAlgebra.requireDims("bmm", "batch1", a, 3);
-    LinearAlgebra.requireDims("bmm", "batch2", b, 3);
+    LinalgOps.requireDims("bmm", "batch1", a, 3);
+    LinalgOps.requireDims("bmm", "batch2", b, 3);
     if (a.sizes()[0] != b.sizes()[0]) {
       throw new IllegalArgumentException("bmm(): batch1 and batch2 must have same number of batches, got " + a.sizes()[0]
           + " and " + b.sizes()[0]);
     }
-    return Tensor.wrap(LinearAlgebra.matmul("bmm", a, b));
+    return Tensor.wrap(LinalgOps.matmul("bmm", a, b));
   }
 
   /** Inner product of two 1-D tensors, 0-dim. */
-  public Tensor dot(Tensor other) {
+  default Tensor dot(Tensor other) {
     TensorImpl a = impl("dot"), b = Tensor.implOf(other, "dot");
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("dot(): 1D tensors expected, but got " + a.dim() + "D and " + b.dim() + "D tensors");
     }
-    return Tensor.wrap(LinearAlgebra.matmul("dot", a, b));
+    return Tensor.wrap(LinalgOps.matmul("dot", a, b));
   }
 
   /** Outer product of two 1-D tensors. */
-  public Tensor outer(Tensor vec2) {
+  default Tensor outer(Tensor vec2) {
     TensorImpl a = impl("outer"), b = Tensor.implOf(vec2, "outer");
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("outer(): expects 1D tensors, got " + a.dim() + "D and " + b.dim() + "D");
@@ -48,11 +58,11 @@ abstract class TensorLinalg extends TensorReductions {
   }
 
   /** beta * self + alpha * (mat1 @ mat2). */
-  public Tensor addmm(Tensor mat1, Tensor mat2, double beta, double alpha) {
-    return Tensor.wrap(LinearAlgebra.addmm(impl("addmm"), Tensor.implOf(mat1, "addmm"), Tensor.implOf(mat2, "addmm"), beta, alpha));
+  default Tensor addmm(Tensor mat1, Tensor mat2, double beta, double alpha) {
+    return Tensor.wrap(LinalgOps.addmm(impl("addmm"), Tensor.implOf(mat1, "addmm"), Tensor.implOf(mat2, "addmm"), beta, alpha));
   }
 
-  public Tensor addmm(Tensor mat1, Tensor mat2) {
+  default Tensor addmm(Tensor mat1, Tensor mat2) {
     return addmm(mat1, mat2, 1.0, 1.0);
   }
 }

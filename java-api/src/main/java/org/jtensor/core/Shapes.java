@@ -1,16 +1,16 @@
-package org.jtensor;
+package org.jtensor.core;
 
 import java.util.Arrays;
 
 /** Shape and stride arithmetic, PyTorch's rules, shared by views, factories and kernels' plans. */
-final class Shapes {
+public final class Shapes {
   /** Native kernels and JNI plans are sized for this many dims (PyTorch's own practical limit). */
-  static final int MAX_DIMS = 64;
+  public static final int MAX_DIMS = 64;
 
   private Shapes() {}
 
   /** Wraps a possibly negative dim into [0, ndim); a 0-dim tensor accepts dims -1 and 0. */
-  static int wrapDim(String op, long dim, int ndim) {
+  public static int wrapDim(String op, long dim, int ndim) {
     int n = Math.max(ndim, 1);
     if (dim < -n || dim >= n) {
       throw new IllegalArgumentException(op + "(): Dimension out of range (expected to be in range of ["
@@ -19,7 +19,7 @@ final class Shapes {
     return (int) (dim < 0 ? dim + n : dim);
   }
 
-  static long numel(String op, long[] sizes) {
+  public static long numel(String op, long[] sizes) {
     long n = 1;
     for (long s : sizes) {
       if (s < 0) throw new IllegalArgumentException(op + "(): Trying to create tensor with negative dimension "
@@ -29,7 +29,7 @@ final class Shapes {
     return n;
   }
 
-  static long multiply(String op, long a, long b) {
+  public static long multiply(String op, long a, long b) {
     try {
       return Math.multiplyExact(a, b);
     } catch (ArithmeticException e) {
@@ -37,14 +37,14 @@ final class Shapes {
     }
   }
 
-  static void checkDims(String op, int ndim) {
+  public static void checkDims(String op, int ndim) {
     if (ndim > MAX_DIMS) {
       throw new IllegalArgumentException(op + "(): tensors have at most " + MAX_DIMS + " dims, got " + ndim);
     }
   }
 
   /** Row-major strides; size-0 and size-1 dims get the stride they would have with size 1. */
-  static long[] contiguousStrides(long[] sizes) {
+  public static long[] contiguousStrides(long[] sizes) {
     long[] st = new long[sizes.length];
     long s = 1;
     for (int d = sizes.length - 1; d >= 0; d--) {
@@ -55,7 +55,7 @@ final class Shapes {
   }
 
   /** PyTorch's is_contiguous: size-1 dims may have any stride, and an empty tensor is contiguous. */
-  static boolean isContiguous(long[] sizes, long[] strides) {
+  public static boolean isContiguous(long[] sizes, long[] strides) {
     long expected = 1;
     for (int d = sizes.length - 1; d >= 0; d--) {
       if (sizes[d] == 0) return true;
@@ -69,7 +69,7 @@ final class Shapes {
   }
 
   /** Every element at its own address with no gaps, in some dim order (is_non_overlapping_and_dense). */
-  static boolean isNonOverlappingAndDense(long[] sizes, long[] strides) {
+  public static boolean isNonOverlappingAndDense(long[] sizes, long[] strides) {
     int n = sizes.length;
     if (n == 1) return sizes[0] < 2 || strides[0] == 1;
     Integer[] perm = new Integer[n];
@@ -89,7 +89,7 @@ final class Shapes {
   }
 
   /** Orders two dims: negative keeps d0 inside d1, positive swaps them, 0 leaves them as they are. */
-  interface DimOrder {
+  public interface DimOrder {
     int compare(int d0, int d1);
   }
 
@@ -97,7 +97,7 @@ final class Shapes {
    * Dense strides whose dim order follows order (PyTorch's insertion sort, starting from the
    * row-major order): the shared core of infer_dense_strides and TensorIterator's output layout.
    */
-  static long[] denseStridesInOrder(long[] sizes, DimOrder order) {
+  public static long[] denseStridesInOrder(long[] sizes, DimOrder order) {
     int n = sizes.length;
     int[] perm = new int[n];  // perm[0] is the innermost dim
     for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
@@ -125,7 +125,7 @@ final class Shapes {
   }
 
   /** Dense strides that keep the dim order of the given strides (PyTorch's infer_dense_strides). */
-  static long[] denseStridesLike(long[] sizes, long[] strides) {
+  public static long[] denseStridesLike(long[] sizes, long[] strides) {
     return denseStridesInOrder(sizes, (d0, d1) -> compareForDense(sizes, strides, d0, d1));
   }
 
@@ -137,12 +137,12 @@ final class Shapes {
   }
 
   /** Strides for clone()/empty_like with preserve_format. */
-  static long[] preservedStrides(long[] sizes, long[] strides) {
+  public static long[] preservedStrides(long[] sizes, long[] strides) {
     return isNonOverlappingAndDense(sizes, strides) ? strides.clone() : denseStridesLike(sizes, strides);
   }
 
   /** Resolves one -1 in a requested shape against numel (infer_size). */
-  static long[] inferSize(String op, long[] shape, long numel) {
+  public static long[] inferSize(String op, long[] shape, long numel) {
     long[] out = shape.clone();
     int infer = -1;
     long known = 1;
@@ -169,7 +169,7 @@ final class Shapes {
    * Strides that let a tensor of (sizes, strides) be viewed as newShape without copying, or null
    * when a new dim would span two non-contiguous chunks (PyTorch's computeStride).
    */
-  static long[] viewStrides(long[] sizes, long[] strides, long[] newShape, long numel) {
+  public static long[] viewStrides(long[] sizes, long[] strides, long[] newShape, long numel) {
     long[] ns = new long[newShape.length];
     if (sizes.length == 0) {
       Arrays.fill(ns, 1);
@@ -199,7 +199,7 @@ final class Shapes {
   }
 
   /** The broadcast shape of a and b (numpy rules), or an error naming the first clash. */
-  static long[] broadcastShapes(String op, long[] a, long[] b) {
+  public static long[] broadcastShapes(String op, long[] a, long[] b) {
     int n = Math.max(a.length, b.length);
     long[] out = new long[n];
     for (int i = 0; i < n; i++) {
@@ -218,7 +218,7 @@ final class Shapes {
    * Bytes a (sizes, strides, offset) tensor needs from its storage: one past its last element
    * (computeStorageNbytes), 0 when it has no elements.
    */
-  static long storageBytesNeeded(String op, long[] sizes, long[] strides, long offset, int itemSize) {
+  public static long storageBytesNeeded(String op, long[] sizes, long[] strides, long offset, int itemSize) {
     long last = 0;
     for (int d = 0; d < sizes.length; d++) {
       if (sizes[d] == 0) return 0;
@@ -235,7 +235,7 @@ final class Shapes {
     }
   }
 
-  static String str(long[] a) {
+  public static String str(long[] a) {
     return Arrays.toString(a);
   }
 }

@@ -1,14 +1,23 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.RandomDraw;
+import org.jtensor.core.TensorImpl;
 
 /**
  * Tensor's random ops, inherited by {@link Tensor}. Values come from a seeded {@link Generator}
  * (Philox, counter-based), so they depend on the seed and the draw order only, never on threads.
  */
-abstract class TensorRandom extends TensorIndexing {
+public sealed interface RandomMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
   /** Fills self with values uniform in [from, to). */
-  public Tensor uniform_(double from, double to, Generator g) {
+  default Tensor uniform_(double from, double to, Generator g) {
     TensorImpl t = impl("uniform_");
     if (!(from <= to)) throw new IllegalArgumentException("uniform_(): expects from <= to, but got from=" + from + " to=" + to);
     requireFloat("uniform_", t);
@@ -18,7 +27,7 @@ abstract class TensorRandom extends TensorIndexing {
   }
 
   /** Fills self with values drawn from N(mean, std^2). */
-  public Tensor normal_(double mean, double std, Generator g) {
+  default Tensor normal_(double mean, double std, Generator g) {
     TensorImpl t = impl("normal_");
     if (std < 0) throw new IllegalArgumentException("normal_(): expects std >= 0.0, but found std " + std);
     requireFloat("normal_", t);
@@ -28,7 +37,7 @@ abstract class TensorRandom extends TensorIndexing {
   }
 
   /** A tensor of 0s and 1s, each 1 with the probability in self (which must lie in [0, 1]). */
-  public Tensor bernoulli(Generator g) {
+  default Tensor bernoulli(Generator g) {
     TensorImpl t = impl("bernoulli");
     requireFloat("bernoulli", t);
     TensorImpl p = t.dtype() == DType.FLOAT64 ? retained(t) : DataOps.cloneAs(t, DType.FLOAT64, t.device(), false);
@@ -45,7 +54,7 @@ abstract class TensorRandom extends TensorIndexing {
   }
 
   /** A tensor shaped as self of 0s and 1s, each 1 with probability p. */
-  public Tensor bernoulli(double p, Generator g) {
+  default Tensor bernoulli(double p, Generator g) {
     TensorImpl t = impl("bernoulli");
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("bernoulli(): p must be in [0, 1], got " + p);
     DType dtype = t.dtype().isFloatingPoint() ? t.dtype() : DType.DEFAULT_FLOAT;
@@ -65,7 +74,7 @@ abstract class TensorRandom extends TensorIndexing {
   }
 
   /** Zeroes each element with probability p and scales the rest by 1/(1-p); identity when not training. */
-  public Tensor dropout(double p, boolean training, Generator g) {
+  default Tensor dropout(double p, boolean training, Generator g) {
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout(): dropout probability has to be between 0 and 1, but got " + p);
     TensorImpl t = impl("dropout");
     if (!training || p == 0) return Tensor.wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));

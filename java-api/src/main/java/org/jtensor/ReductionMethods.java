@@ -1,19 +1,25 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.Op;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
  * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp,
  * softmax) are built from the kernels in a scope that closes their temporaries.
  */
-abstract class TensorReductions {
-  abstract TensorImpl impl(String op);
+public sealed interface ReductionMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
 
-  abstract Tensor self();
+  private Tensor self() {
+    return (Tensor) this;
+  }
 
   private Tensor reduce(Op op, int[] dims, boolean keepdim, double scale) {
-    return Tensor.wrap(Reductions.reduce(op, op.name, impl(op.name), dims, keepdim, scale));
+    return Tensor.wrap(ReductionOps.reduce(op, op.name, impl(op.name), dims, keepdim, scale));
   }
 
   private static int[] one(int dim) {
@@ -21,95 +27,95 @@ abstract class TensorReductions {
   }
 
   // ---- sum, prod, mean ----
-  public Tensor sum() { return sum(null, false); }
-  public Tensor sum(int dim) { return sum(one(dim), false); }
-  public Tensor sum(int dim, boolean keepdim) { return sum(one(dim), keepdim); }
+  default Tensor sum() { return sum(null, false); }
+  default Tensor sum(int dim) { return sum(one(dim), false); }
+  default Tensor sum(int dim, boolean keepdim) { return sum(one(dim), keepdim); }
   /** Integers and bool sum to int64. */
-  public Tensor sum(int[] dims, boolean keepdim) {
+  default Tensor sum(int[] dims, boolean keepdim) {
     return reduce(Ops.SUM, dims, keepdim, 1.0);
   }
-  public Tensor prod() { return prod(null, false); }
-  public Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
-  public Tensor prod(int[] dims, boolean keepdim) {
+  default Tensor prod() { return prod(null, false); }
+  default Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
+  default Tensor prod(int[] dims, boolean keepdim) {
     return reduce(Ops.PROD, dims, keepdim, 1.0);
   }
-  public Tensor mean() { return mean(null, false); }
-  public Tensor mean(int dim) { return mean(one(dim), false); }
-  public Tensor mean(int dim, boolean keepdim) { return mean(one(dim), keepdim); }
-  public Tensor mean(int[] dims, boolean keepdim) {
+  default Tensor mean() { return mean(null, false); }
+  default Tensor mean(int dim) { return mean(one(dim), false); }
+  default Tensor mean(int dim, boolean keepdim) { return mean(one(dim), keepdim); }
+  default Tensor mean(int[] dims, boolean keepdim) {
     TensorImpl t = impl("mean");
     if (!t.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("mean(): could not infer output dtype. Input dtype must be either a floating point "
           + "or complex dtype. Got: " + t.dtype());
     }
-    long n = Reductions.count(t, dims);
+    long n = ReductionOps.count(t, dims);
     return reduce(Ops.MEAN, dims, keepdim, n == 0 ? Double.NaN : 1.0 / n);
   }
 
   // ---- extremes ----
-  public Tensor amax() { return amax(null, false); }
-  public Tensor amax(int dim) { return amax(one(dim), false); }
-  public Tensor amax(int dim, boolean keepdim) { return amax(one(dim), keepdim); }
-  public Tensor amax(int[] dims, boolean keepdim) { return reduce(Ops.AMAX, dims, keepdim, 1.0); }
-  public Tensor amin() { return amin(null, false); }
-  public Tensor amin(int dim) { return amin(one(dim), false); }
-  public Tensor amin(int dim, boolean keepdim) { return amin(one(dim), keepdim); }
-  public Tensor amin(int[] dims, boolean keepdim) { return reduce(Ops.AMIN, dims, keepdim, 1.0); }
+  default Tensor amax() { return amax(null, false); }
+  default Tensor amax(int dim) { return amax(one(dim), false); }
+  default Tensor amax(int dim, boolean keepdim) { return amax(one(dim), keepdim); }
+  default Tensor amax(int[] dims, boolean keepdim) { return reduce(Ops.AMAX, dims, keepdim, 1.0); }
+  default Tensor amin() { return amin(null, false); }
+  default Tensor amin(int dim) { return amin(one(dim), false); }
+  default Tensor amin(int dim, boolean keepdim) { return amin(one(dim), keepdim); }
+  default Tensor amin(int[] dims, boolean keepdim) { return reduce(Ops.AMIN, dims, keepdim, 1.0); }
   /** The largest element (NaN if any is NaN), 0-dim. */
-  public Tensor max() { return amax(); }
-  public Tensor min() { return amin(); }
+  default Tensor max() { return amax(); }
+  default Tensor min() { return amin(); }
   /** max over dim: the values and the index of the first maximum (a NaN counts as the maximum). */
-  public ValuesAndIndices max(int dim, boolean keepdim) { return pair(Ops.MAX, dim, keepdim); }
-  public ValuesAndIndices min(int dim, boolean keepdim) { return pair(Ops.MIN, dim, keepdim); }
+  default ValuesAndIndices max(int dim, boolean keepdim) { return pair(Ops.MAX, dim, keepdim); }
+  default ValuesAndIndices min(int dim, boolean keepdim) { return pair(Ops.MIN, dim, keepdim); }
   /** Index of the first maximum in the flattened tensor, 0-dim int64. */
-  public Tensor argmax() { return arg(Ops.ARGMAX, null, false); }
-  public Tensor argmax(int dim, boolean keepdim) { return arg(Ops.ARGMAX, dim, keepdim); }
-  public Tensor argmin() { return arg(Ops.ARGMIN, null, false); }
-  public Tensor argmin(int dim, boolean keepdim) { return arg(Ops.ARGMIN, dim, keepdim); }
+  default Tensor argmax() { return arg(Ops.ARGMAX, null, false); }
+  default Tensor argmax(int dim, boolean keepdim) { return arg(Ops.ARGMAX, dim, keepdim); }
+  default Tensor argmin() { return arg(Ops.ARGMIN, null, false); }
+  default Tensor argmin(int dim, boolean keepdim) { return arg(Ops.ARGMIN, dim, keepdim); }
 
   private Tensor arg(Op op, Integer dim, boolean keepdim) {
-    return Tensor.wrap(Reductions.argReduce(op, impl(op.name), dim, keepdim, false)[0]);
+    return Tensor.wrap(ReductionOps.argReduce(op, impl(op.name), dim, keepdim, false)[0]);
   }
 
   private ValuesAndIndices pair(Op op, int dim, boolean keepdim) {
-    TensorImpl[] r = Reductions.argReduce(op, impl(op.name), dim, keepdim, true);
+    TensorImpl[] r = ReductionOps.argReduce(op, impl(op.name), dim, keepdim, true);
     return new ValuesAndIndices(Tensor.wrap(r[1]), Tensor.wrap(r[0]));
   }
 
   // ---- any, all ----
-  public Tensor any() { return any(null, false); }
-  public Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
-  public Tensor any(int[] dims, boolean keepdim) { return reduce(Ops.ANY, dims, keepdim, 1.0); }
-  public Tensor all() { return all(null, false); }
-  public Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
-  public Tensor all(int[] dims, boolean keepdim) { return reduce(Ops.ALL, dims, keepdim, 1.0); }
+  default Tensor any() { return any(null, false); }
+  default Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
+  default Tensor any(int[] dims, boolean keepdim) { return reduce(Ops.ANY, dims, keepdim, 1.0); }
+  default Tensor all() { return all(null, false); }
+  default Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
+  default Tensor all(int[] dims, boolean keepdim) { return reduce(Ops.ALL, dims, keepdim, 1.0); }
 
   // ---- composites ----
   /** Variance with Bessel's correction by default (correction = 1). */
-  public Tensor var() { return var(null, 1, false); }
-  public Tensor var(int dim) { return var(one(dim), 1, false); }
-  public Tensor var(int[] dims, long correction, boolean keepdim) {
+  default Tensor var() { return var(null, 1, false); }
+  default Tensor var(int dim) { return var(one(dim), 1, false); }
+  default Tensor var(int[] dims, long correction, boolean keepdim) {
     Tensor x = self();
     TensorImpl t = impl("var");
     requireFloat("var", t);
-    long n = Reductions.count(t, dims);
+    long n = ReductionOps.count(t, dims);
     try (TensorScope s = TensorScope.open()) {
       Tensor dev = x.sub(x.mean(dims, true));
       Tensor sq = dev.mul(dev).sum(dims, keepdim);
       return s.keep(sq.div((double) Math.max(n - correction, 0)));
     }
   }
-  public Tensor std() { return std(null, 1, false); }
-  public Tensor std(int dim) { return std(one(dim), 1, false); }
-  public Tensor std(int[] dims, long correction, boolean keepdim) {
+  default Tensor std() { return std(null, 1, false); }
+  default Tensor std(int dim) { return std(one(dim), 1, false); }
+  default Tensor std(int[] dims, long correction, boolean keepdim) {
     try (TensorScope s = TensorScope.open()) {
       return s.keep(var(dims, correction, keepdim).sqrt());
     }
   }
   /** The 2-norm of all elements. */
-  public Tensor norm() { return norm(2.0, null, false); }
+  default Tensor norm() { return norm(2.0, null, false); }
   /** p-norm over dims: p = inf is the largest |x|, p = 0 counts non-zeros. */
-  public Tensor norm(double p, int[] dims, boolean keepdim) {
+  default Tensor norm(double p, int[] dims, boolean keepdim) {
     Tensor x = self();
     requireFloat("norm", impl("norm"));
     try (TensorScope s = TensorScope.open()) {
@@ -125,8 +131,8 @@ abstract class TensorReductions {
     }
   }
   /** log(sum(exp(x))) over dims, computed around the maximum so it neither overflows nor underflows. */
-  public Tensor logsumexp(int dim, boolean keepdim) { return logsumexp(one(dim), keepdim); }
-  public Tensor logsumexp(int[] dims, boolean keepdim) {
+  default Tensor logsumexp(int dim, boolean keepdim) { return logsumexp(one(dim), keepdim); }
+  default Tensor logsumexp(int[] dims, boolean keepdim) {
     Tensor x = self();
     TensorImpl t = impl("logsumexp");
     try (TensorScope s = TensorScope.open()) {
@@ -139,11 +145,11 @@ abstract class TensorReductions {
         Tensor mSafe = m.maskedFill(m.abs().eq(Double.POSITIVE_INFINITY), 0.0);  // an infinite max shifts by 0
         r = xf.sub(mSafe).exp().sum(dims, true).log().add(mSafe);
       }
-      return s.keep(keepdim ? r : r.squeeze(Reductions.dimsOrAll(t, dims)).contiguous());
+      return s.keep(keepdim ? r : r.squeeze(ReductionOps.dimsOrAll(t, dims)).contiguous());
     }
   }
   /** softmax along dim: exp(x - max) / sum(exp(x - max)). */
-  public Tensor softmax(int dim) {
+  default Tensor softmax(int dim) {
     Tensor x = self();
     TensorImpl t = impl("softmax");
     requireFloat("softmax", t);
@@ -155,7 +161,7 @@ abstract class TensorReductions {
     }
   }
   /** log_softmax along dim: (x - max) - log(sum(exp(x - max))). */
-  public Tensor logSoftmax(int dim) {
+  default Tensor logSoftmax(int dim) {
     Tensor x = self();
     TensorImpl t = impl("logSoftmax");
     requireFloat("logSoftmax", t);

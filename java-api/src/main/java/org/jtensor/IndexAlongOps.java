@@ -3,6 +3,8 @@ package org.jtensor;
 import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.IndexAlong;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /**
  * indexSelect, gather, scatter(Add), indexAdd_ and cat with PyTorch's checks: Java checks shapes,
@@ -10,8 +12,8 @@ import org.jtensor.dispatch.IndexAlong;
  * the index tensor itself and checks every value before a byte moves. A 0-dim tensor counts as
  * one dim of size 1 (PyTorch's ensure_nonempty_dim).
  */
-final class IndexOps {
-  private IndexOps() {}
+final class IndexAlongOps {
+  private IndexAlongOps() {}
 
   /** A 0-dim tensor's sizes as one dim of size 1. */
   private static long[] sizes(TensorImpl t) {

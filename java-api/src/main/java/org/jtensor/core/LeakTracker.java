@@ -1,4 +1,4 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -7,10 +7,14 @@ import java.lang.ref.ReferenceQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+import org.jtensor.memory.LeakLevel;
 
 /**
- * The registry behind {@link LeakDetector}: a phantom reference per native storage, kept
- * reachable until the storage is released or collected.
+ * The leak detector's registry (the API is {@code memory.LeakDetector}): a phantom reference per
+ * native storage, kept reachable until the storage is released or collected.
  *
  * <p>Note [Leak tracking without locks] A JDK Cleaner takes a lock to link each registration
  * and another to unlink it, on every allocation. Here each thread appends its references to its
@@ -19,7 +23,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * so the references of a thread that has ended stay reachable and its leaks are still found. A
  * daemon thread takes collected-but-unreleased storages off the reference queue, frees and reports them.
  */
-final class LeakTracker {
+public final class LeakTracker {
+  private static final Logger LOG = Logger.getLogger("org.jtensor.leak");
+  private static final AtomicLong LEAKS = new AtomicLong();
+  private static volatile LeakLevel level = LeakLevel.parse(System.getProperty("jtensor.leakDetection"));
+  private static volatile Consumer<String> listener;
   private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
   private static final ConcurrentLinkedQueue<Registry> ALL = new ConcurrentLinkedQueue<>();
   private static final ThreadLocal<Registry> MINE = ThreadLocal.withInitial(() -> {
@@ -84,8 +92,27 @@ final class LeakTracker {
     }
   }
 
-  static Track track(Object owner, long handle, Object what, Throwable createdAt) {
-    Track t = new Track(owner, handle, what, createdAt);
+  public static LeakLevel level() {
+    return level;
+  }
+
+  public static void setLevel(LeakLevel newLevel) {
+    level = newLevel;
+  }
+
+  public static void setListener(Consumer<String> newListener) {
+    listener = newListener;
+  }
+
+  public static long leaksReported() {
+    return LEAKS.get();
+  }
+
+  /** Tracks a native storage owned by owner; null when detection is disabled. */
+  static Track track(Object owner, long handle, Object what) {
+    LeakLevel l = level;
+    if (l == LeakLevel.DISABLED) return null;
+    Track t = new Track(owner, handle, what, l == LeakLevel.PARANOID ? new Throwable("created here") : null);
     MINE.get().add(t);
     return t;
   }
@@ -97,7 +124,7 @@ final class LeakTracker {
         if (!t.done) {
           t.done = true;
           NativeMemory.release(t.handle);
-          LeakDetector.report(String.valueOf(t.what), t.createdAt);
+          report(String.valueOf(t.what), t.createdAt);
         }
       } catch (InterruptedException e) {
         return;
@@ -105,5 +132,15 @@ final class LeakTracker {
         // one report failing must not stop the detector
       }
     }
+  }
+
+  private static void report(String what, Throwable createdAt) {
+    LEAKS.incrementAndGet();
+    String msg = "LEAK: " + what + " was garbage-collected without close(); jtensor freed it. "
+        + (createdAt == null ? "Run with -Djtensor.leakDetection=PARANOID to see where it was created."
+                             : "It was created at:");
+    LOG.log(java.util.logging.Level.WARNING, msg, createdAt);
+    Consumer<String> l = listener;
+    if (l != null) l.accept(msg);
   }
 }

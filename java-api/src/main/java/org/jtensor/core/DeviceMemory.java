@@ -1,11 +1,11 @@
-package org.jtensor.memory;
+package org.jtensor.core;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.Device;
+import org.jtensor.memory.TensorOutOfMemoryException;
 import org.jtensor.bindings.JtNative;
 
 /**
@@ -101,28 +101,19 @@ public final class DeviceMemory {
     return device.toString().toUpperCase(java.util.Locale.ROOT);
   }
 
-  /** Every segment and block, by address (torch.cuda.memory_snapshot). */
-  public List<Memory.Segment> snapshot() {
-    if (code < 0) return List.of();
+  /**
+   * Every segment and block, by address (torch.cuda.memory_snapshot), in jt_snapshot's words:
+   * [segments, then per segment: address, total, allocated, active, small?1:0, blocks, then per
+   * block: address, size, requested, active?1:0]. memory.Memory turns them into records.
+   */
+  public long[] snapshotWords() {
+    if (code < 0) return new long[] {0};
     long[] buf = new long[256];
     long need;
     while ((need = JtNative.jt_snapshot(code, buf, buf.length)) > buf.length) {
       buf = new long[(int) Math.min(Integer.MAX_VALUE - 8, need + 1024)];  // it may grow meanwhile
     }
-    List<Memory.Segment> segments = new ArrayList<>();
-    int p = 1;
-    for (long s = 0; s < buf[0]; s++) {
-      long address = buf[p], total = buf[p + 1], allocated = buf[p + 2], active = buf[p + 3];
-      String type = buf[p + 4] == 1 ? "small" : "large";
-      int nblocks = (int) buf[p + 5];
-      p += 6;
-      List<Memory.Block> blocks = new ArrayList<>(nblocks);
-      for (int b = 0; b < nblocks; b++, p += 4) {
-        blocks.add(new Memory.Block(buf[p], buf[p + 1], buf[p + 2], buf[p + 3] == 1 ? "active_allocated" : "inactive"));
-      }
-      segments.add(new Memory.Segment(address, total, allocated, active, type, List.copyOf(blocks)));
-    }
-    return List.copyOf(segments);
+    return buf;
   }
 
   private static String[] names() {

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.IndexAdvanced;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /**
  * x[...] and x[...] = v with Python's semantics. Basic entries become views; integer-tensor and
@@ -13,8 +15,8 @@ import org.jtensor.dispatch.IndexAdvanced;
  * entries stand when they are adjacent, and in front otherwise. A mask becomes the columns of
  * its nonzero() coordinates.
  */
-final class Indexing {
-  private Indexing() {}
+final class AdvancedIndexOps {
+  private AdvancedIndexOps() {}
 
   /** The basic part applied as views, plus the advanced entries found along the way. */
   private static final class Plan implements AutoCloseable {

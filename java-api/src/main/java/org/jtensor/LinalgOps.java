@@ -3,10 +3,12 @@ package org.jtensor;
 import java.util.Arrays;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.GemmCall;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
 
 /** matmul and its family, PyTorch's shape rules, all through one batched GEMM. */
-final class LinearAlgebra {
-  private LinearAlgebra() {}
+final class LinalgOps {
+  private LinalgOps() {}
 
   /**
    * torch.matmul: 1-D operands are promoted to a row (left) or a column (right) and the added

@@ -1,0 +1,265 @@
+package org.jtensor;
+
+import org.jtensor.dispatch.Op;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * Tensor's elementwise operations, PyTorch's names in Java case. Kept apart from Tensor so each
+ * file stays about one thing; every method here is inherited by {@link Tensor}. Java long, double
+ * and boolean arguments act as Python int, float and bool scalars in type promotion.
+ */
+public sealed interface ElementwiseMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
+  // ---- plumbing: one line per op below ----
+
+  // Each op names its registry entry (Ops); in-place and out= variants take their names from it.
+  private Tensor unary(Op op, double... params) {
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, params, Operand.of(impl(op.name))));
+  }
+
+  private Tensor unary_(Op op, double... params) {
+    TensorImpl t = impl(op.inPlaceName);
+    ElementwiseOps.run(op, op.inPlaceName, t, params, Operand.of(t));
+    return self();
+  }
+
+  private Tensor binary(Op op, Operand other, double... params) {
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, params, Operand.of(impl(op.name)), other));
+  }
+
+  private Tensor binary_(Op op, Operand other, double... params) {
+    TensorImpl t = impl(op.inPlaceName);
+    ElementwiseOps.run(op, op.inPlaceName, t, params, Operand.of(t), other);
+    return self();
+  }
+
+  private Tensor binaryOut(Op op, Operand other, Tensor out, double... params) {
+    ElementwiseOps.run(op, op.outName, Tensor.implOf(out, op.outName), params, Operand.of(impl(op.outName)), other);
+    return out;
+  }
+
+  private static Operand t(Tensor x, String op) {
+    return Operand.of(Tensor.implOf(x, op));
+  }
+
+  /** PyTorch: alpha must be integral when the computation is. */
+  private double alpha(String op, Operand other, double alpha) {
+    if (alpha != Math.rint(alpha)) {
+      TypePromotion p = TypePromotion.start().tensor(impl(op));
+      other.promote(p);
+      if (!p.result().isFloatingPoint()) {
+        throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
+      }
+    }
+    return alpha;
+  }
+
+  /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy. */
+  private Tensor rounding(Op op) {
+    TensorImpl t = impl(op.name);
+    if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
+    return unary(op);
+  }
+
+  // ---- arithmetic ----
+  default Tensor add(Tensor other) { return binary(Ops.ADD, t(other, "add"), 1); }
+  default Tensor add(Tensor other, double alpha) { Operand o = t(other, "add"); return binary(Ops.ADD, o, alpha("add", o, alpha)); }
+  default Tensor add(double v) { return binary(Ops.ADD, Operand.of(v), 1); }
+  default Tensor add(long v) { return binary(Ops.ADD, Operand.of(v), 1); }
+  /** A Python bool scalar: promotes like True/False. */
+  default Tensor add(boolean v) { return binary(Ops.ADD, Operand.of(v), 1); }
+  default Tensor add_(Tensor other) { return binary_(Ops.ADD, t(other, "add_"), 1); }
+  default Tensor add_(Tensor other, double alpha) { Operand o = t(other, "add_"); return binary_(Ops.ADD, o, alpha("add_", o, alpha)); }
+  default Tensor add_(double v) { return binary_(Ops.ADD, Operand.of(v), 1); }
+  default Tensor add_(long v) { return binary_(Ops.ADD, Operand.of(v), 1); }
+  /** torch.add(self, other, out=out): writes out (same shape as the broadcast) and returns it. */
+  default Tensor addOut(Tensor other, Tensor out) { return binaryOut(Ops.ADD, t(other, "addOut"), out, 1); }
+  default Tensor sub(Tensor other) { return binary(Ops.SUB, t(other, "sub"), 1); }
+  default Tensor sub(Tensor other, double alpha) { Operand o = t(other, "sub"); return binary(Ops.SUB, o, alpha("sub", o, alpha)); }
+  default Tensor sub(double v) { return binary(Ops.SUB, Operand.of(v), 1); }
+  default Tensor sub(long v) { return binary(Ops.SUB, Operand.of(v), 1); }
+  default Tensor sub_(Tensor other) { return binary_(Ops.SUB, t(other, "sub_"), 1); }
+  default Tensor sub_(double v) { return binary_(Ops.SUB, Operand.of(v), 1); }
+  default Tensor subOut(Tensor other, Tensor out) { return binaryOut(Ops.SUB, t(other, "subOut"), out, 1); }
+  default Tensor mul(Tensor other) { return binary(Ops.MUL, t(other, "mul")); }
+  default Tensor mul(double v) { return binary(Ops.MUL, Operand.of(v)); }
+  default Tensor mul(long v) { return binary(Ops.MUL, Operand.of(v)); }
+  default Tensor mul_(Tensor other) { return binary_(Ops.MUL, t(other, "mul_")); }
+  default Tensor mul_(double v) { return binary_(Ops.MUL, Operand.of(v)); }
+  default Tensor mulOut(Tensor other, Tensor out) { return binaryOut(Ops.MUL, t(other, "mulOut"), out); }
+  /** True division: integers divide as floats. */
+  default Tensor div(Tensor other) { return binary(Ops.DIV, t(other, "div")); }
+  default Tensor div(double v) { return binary(Ops.DIV, Operand.of(v)); }
+  default Tensor div(long v) { return binary(Ops.DIV, Operand.of(v)); }
+  /** div with rounding_mode: null (true division), "trunc" or "floor". */
+  default Tensor div(Tensor other, String roundingMode) { return binary(divOp(roundingMode), t(other, "div")); }
+  default Tensor div(double v, String roundingMode) { return binary(divOp(roundingMode), Operand.of(v)); }
+  default Tensor div_(Tensor other) { return binary_(Ops.DIV, t(other, "div_")); }
+  default Tensor div_(double v) { return binary_(Ops.DIV, Operand.of(v)); }
+  default Tensor divOut(Tensor other, Tensor out) { return binaryOut(Ops.DIV, t(other, "divOut"), out); }
+  default Tensor floorDivide(Tensor other) { return binary(Ops.FLOOR_DIVIDE, t(other, "floorDivide")); }
+  default Tensor floorDivide(long v) { return binary(Ops.FLOOR_DIVIDE, Operand.of(v)); }
+  default Tensor floorDivide(double v) { return binary(Ops.FLOOR_DIVIDE, Operand.of(v)); }
+  /** Python's %: the result has the divisor's sign. */
+  default Tensor remainder(Tensor other) { return binary(Ops.REMAINDER, t(other, "remainder")); }
+  default Tensor remainder(long v) { return binary(Ops.REMAINDER, Operand.of(v)); }
+  default Tensor remainder(double v) { return binary(Ops.REMAINDER, Operand.of(v)); }
+  default Tensor pow(Tensor exponent) { return binary(Ops.POW, t(exponent, "pow")); }
+  default Tensor pow(double exponent) { return binary(Ops.POW, Operand.of(exponent)); }
+  default Tensor pow(long exponent) {
+    TensorImpl s = impl("pow");
+    if (exponent < 0 && !s.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("pow(): Integers to negative integer powers are not allowed.");
+    }
+    return binary(Ops.POW, Operand.of(exponent));
+  }
+  default Tensor neg() { return unary(Ops.NEG); }
+  default Tensor neg_() { return unary_(Ops.NEG); }
+  default Tensor abs() { return unary(Ops.ABS); }
+  default Tensor abs_() { return unary_(Ops.ABS); }
+  default Tensor reciprocal() { return unary(Ops.RECIPROCAL); }
+  default Tensor sign() { return unary(Ops.SIGN); }
+  default Tensor maximum(Tensor other) { return binary(Ops.MAXIMUM, t(other, "maximum")); }
+  default Tensor minimum(Tensor other) { return binary(Ops.MINIMUM, t(other, "minimum")); }
+
+  private static Op divOp(String mode) {
+    if (mode == null) return Ops.DIV;
+    switch (mode) {
+      case "trunc": return Ops.DIV_TRUNC;
+      case "floor": return Ops.DIV_FLOOR;
+      default: throw new IllegalArgumentException("div(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
+    }
+  }
+
+  // ---- comparisons and logic (to bool) ----
+  default Tensor eq(Tensor o) { return binary(Ops.EQ, t(o, "eq")); }
+  default Tensor eq(double v) { return binary(Ops.EQ, Operand.of(v)); }
+  default Tensor eq(long v) { return binary(Ops.EQ, Operand.of(v)); }
+  default Tensor ne(Tensor o) { return binary(Ops.NE, t(o, "ne")); }
+  default Tensor ne(double v) { return binary(Ops.NE, Operand.of(v)); }
+  default Tensor ne(long v) { return binary(Ops.NE, Operand.of(v)); }
+  default Tensor lt(Tensor o) { return binary(Ops.LT, t(o, "lt")); }
+  default Tensor lt(double v) { return binary(Ops.LT, Operand.of(v)); }
+  default Tensor lt(long v) { return binary(Ops.LT, Operand.of(v)); }
+  default Tensor le(Tensor o) { return binary(Ops.LE, t(o, "le")); }
+  default Tensor le(double v) { return binary(Ops.LE, Operand.of(v)); }
+  default Tensor le(long v) { return binary(Ops.LE, Operand.of(v)); }
+  default Tensor gt(Tensor o) { return binary(Ops.GT, t(o, "gt")); }
+  default Tensor gt(double v) { return binary(Ops.GT, Operand.of(v)); }
+  default Tensor gt(long v) { return binary(Ops.GT, Operand.of(v)); }
+  default Tensor ge(Tensor o) { return binary(Ops.GE, t(o, "ge")); }
+  default Tensor ge(double v) { return binary(Ops.GE, Operand.of(v)); }
+  default Tensor ge(long v) { return binary(Ops.GE, Operand.of(v)); }
+  default Tensor logicalAnd(Tensor o) { return binary(Ops.LOGICAL_AND, t(o, "logicalAnd")); }
+  default Tensor logicalOr(Tensor o) { return binary(Ops.LOGICAL_OR, t(o, "logicalOr")); }
+  default Tensor logicalXor(Tensor o) { return binary(Ops.LOGICAL_XOR, t(o, "logicalXor")); }
+  default Tensor logicalNot() { return unary(Ops.LOGICAL_NOT); }
+  default Tensor isnan() { return unary(Ops.ISNAN); }
+  default Tensor bitwiseAnd(Tensor o) { return binary(Ops.BITWISE_AND, t(o, "bitwiseAnd")); }
+  default Tensor bitwiseOr(Tensor o) { return binary(Ops.BITWISE_OR, t(o, "bitwiseOr")); }
+  default Tensor bitwiseXor(Tensor o) { return binary(Ops.BITWISE_XOR, t(o, "bitwiseXor")); }
+  default Tensor bitwiseAnd(long v) { return binary(Ops.BITWISE_AND, Operand.of(v)); }
+  default Tensor bitwiseOr(long v) { return binary(Ops.BITWISE_OR, Operand.of(v)); }
+  default Tensor bitwiseXor(long v) { return binary(Ops.BITWISE_XOR, Operand.of(v)); }
+  default Tensor bitwiseNot() { return unary(Ops.BITWISE_NOT); }
+
+  // ---- math (integers compute in the default float) ----
+  default Tensor exp() { return unary(Ops.EXP); }
+  default Tensor exp_() { return unary_(Ops.EXP); }
+  default Tensor exp2() { return unary(Ops.EXP2); }
+  default Tensor log() { return unary(Ops.LOG); }
+  default Tensor log_() { return unary_(Ops.LOG); }
+  default Tensor log2() { return unary(Ops.LOG2); }
+  default Tensor log1p() { return unary(Ops.LOG1P); }
+  default Tensor expm1() { return unary(Ops.EXPM1); }
+  default Tensor sqrt() { return unary(Ops.SQRT); }
+  default Tensor sqrt_() { return unary_(Ops.SQRT); }
+  default Tensor rsqrt() { return unary(Ops.RSQRT); }
+  default Tensor sin() { return unary(Ops.SIN); }
+  default Tensor cos() { return unary(Ops.COS); }
+  default Tensor tan() { return unary(Ops.TAN); }
+  default Tensor tanh() { return unary(Ops.TANH); }
+  default Tensor tanh_() { return unary_(Ops.TANH); }
+  default Tensor sigmoid() { return unary(Ops.SIGMOID); }
+  default Tensor sigmoid_() { return unary_(Ops.SIGMOID); }
+  default Tensor erf() { return unary(Ops.ERF); }
+  default Tensor floor() { return rounding(Ops.FLOOR); }
+  default Tensor ceil() { return rounding(Ops.CEIL); }
+  /** Rounds half to even, as torch.round. */
+  default Tensor round() { return rounding(Ops.ROUND); }
+  default Tensor trunc() { return rounding(Ops.TRUNC); }
+
+  // ---- activations ----
+  default Tensor relu() { return unary(Ops.RELU); }
+  default Tensor relu_() { return unary_(Ops.RELU); }
+  /** gelu with the exact erf form. */
+  default Tensor gelu() { return unary(Ops.GELU); }
+  /** gelu(approximate): "none" (erf) or "tanh". */
+  default Tensor gelu(String approximate) {
+    switch (approximate) {
+      case "none": return gelu();
+      case "tanh": return unary(Ops.GELU_TANH);
+      default: throw new IllegalArgumentException("gelu(): approximate argument must be either none or tanh, got '" + approximate + "'");
+    }
+  }
+  default Tensor silu() { return unary(Ops.SILU); }
+  default Tensor softplus() { return softplus(1.0, 20.0); }
+  default Tensor softplus(double beta, double threshold) { return unary(Ops.SOFTPLUS, beta, threshold); }
+  default Tensor leakyRelu(double negativeSlope) { return unary(Ops.LEAKY_RELU, negativeSlope); }
+  default Tensor leakyRelu() { return leakyRelu(0.01); }
+
+  // ---- clamp, lerp ----
+  /** clamp(min, max); a NaN bound is skipped (use clampMin/clampMax for one side). */
+  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max); }
+  default Tensor clampMin(double min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN); }
+  default Tensor clampMax(double max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max); }
+  default Tensor clamp_(double min, double max) {
+    TensorImpl t = impl(Ops.CLAMP.inPlaceName);
+    ElementwiseOps.run(Ops.CLAMP, Ops.CLAMP.inPlaceName, t, bounds(min, max), Operand.of(t));
+    return self();
+  }
+  /** clamp with tensor bounds, broadcast together with self. */
+  default Tensor clamp(Tensor min, Tensor max) {
+    Op op = Ops.CLAMP_TENSORS;
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(min, op.name), t(max, op.name)));
+  }
+
+  private Tensor clampScalar(Op op, double min, double max) {
+    TensorImpl t = impl(op.name);
+    boolean floatBounds = (!Double.isNaN(min) && min != Math.rint(min)) || (!Double.isNaN(max) && max != Math.rint(max));
+    Operand self = Operand.of(t);
+    if (floatBounds && !t.dtype().isFloatingPoint()) {  // a float bound promotes an integer tensor
+      TensorImpl f = DataOps.cloneAs(t, DType.DEFAULT_FLOAT, t.device(), false);
+      try {
+        return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
+      } finally {
+        f.release();
+      }
+    }
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), self));
+  }
+
+  private static double[] bounds(double min, double max) {
+    return new double[] {Double.isNaN(min) ? 0 : min, Double.isNaN(max) ? 0 : max, Double.isNaN(min) ? 0 : 1, Double.isNaN(max) ? 0 : 1};
+  }
+
+  /** self + weight * (end - self). */
+  default Tensor lerp(Tensor end, double weight) {
+    TensorImpl s = impl("lerp");
+    try (Tensor w = Tensor.full(new long[0], weight, s.dtype().isFloatingPoint() ? s.dtype() : DType.DEFAULT_FLOAT, s.device())) {
+      return lerp(end, w);
+    }
+  }
+
+  default Tensor lerp(Tensor end, Tensor weight) {
+    Op op = Ops.LERP;
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(end, op.name), t(weight, op.name)));
+  }
+}
