@@ -1,0 +1,17 @@
+/**
+ * jtensor's API: {@code org.jtensor} (Tensor, DType, Device, Storage, Index, Generator, scopes) and
+ * {@code org.jtensor.memory} (allocator statistics, leak detection, out-of-memory). Everything else
+ * is the implementation behind them and is not exported: {@code org.jtensor.core} (TensorImpl,
+ * StorageImpl, reference counting, shape arithmetic) and {@code org.jtensor.dispatch} (the op
+ * registry's types, backends, plans). On the class path these are reachable, but they are not API.
+ */
+module org.jtensor {
+  requires java.logging;
+  requires jdk.unsupported;  // sun.misc.Unsafe: one load reads a storage's data pointer (core.NativeMemory)
+  requires org.bytedeco.javacpp;
+  requires org.bytedeco.openblas;
+  requires org.jtensor.bindings;
+
+  exports org.jtensor;
+  exports org.jtensor.memory;
+}
