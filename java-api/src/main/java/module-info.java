@@ -1,6 +1,7 @@
 /**
- * jtensor's API: {@code org.jtensor} (Tensor, DType, Device, Storage, Index, Generator, scopes) and
- * {@code org.jtensor.memory} (allocator statistics, leak detection, out-of-memory). Everything else
+ * jtensor's API: {@code org.jtensor} (Tensor, DType, Device, Storage, Index, Generator, scopes),
+ * {@code org.jtensor.memory} (allocator statistics, leak detection, out-of-memory) and
+ * {@code org.jtensor.autograd} (GradMode, Autograd, the graph's Node and Edge). Everything else
  * is the implementation behind them and is not exported: {@code org.jtensor.core} (TensorImpl,
  * StorageImpl, reference counting, shape arithmetic) and {@code org.jtensor.dispatch} (the op
  * registry's types, backends, plans). On the class path these are reachable, but they are not API.
@@ -14,4 +15,5 @@ module org.jtensor {
 
   exports org.jtensor;
   exports org.jtensor.memory;
+  exports org.jtensor.autograd;
 }

@@ -50,6 +50,11 @@ final class ElementwiseOps {
     if (out != null) checkOut(name, out, shape, result, in);
     long numel = Shapes.numel(name, shape);
     if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1]);
+    Recorder.Pending rec = null;                   // the op's graph node, when autograd records it
+    if (Recorder.active(in) || (out != null && out.requiresGrad() && Recorder.active(out))) {
+      if (out != null && name.equals(op.outName)) Recorder.refuseOut(name);
+      if (result.isFloatingPoint()) rec = Recorder.begin(op, name, in, params, null, out);
+    }
     List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
@@ -84,13 +89,18 @@ final class ElementwiseOps {
       }
       if (numel > 0) backend.elementwise(plan);  // holds every operand and checks its bounds
       if (out == null) {
+        if (rec != null) rec.finish(dst);
+        rec = null;
         fresh = null;
         return dst;
       }
       if (dst != out) DataOps.copyInto(name, out, dst);
       else out.bumpVersion();
+      if (rec != null) rec.finish(out);
+      rec = null;
       return out;
     } finally {
+      if (rec != null) rec.abort();
       if (temps != null) for (TensorImpl t : temps) t.release();
       if (fresh != null) fresh.release();
     }

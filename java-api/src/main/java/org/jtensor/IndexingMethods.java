@@ -3,7 +3,7 @@ package org.jtensor;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
 
-/** Tensor's indexing ops and scans, inherited by {@link Tensor}. */
+/** Tensor's indexing ops, inherited by {@link Tensor}. */
 public sealed interface IndexingMethods permits Tensor {
   private TensorImpl impl(String op) {
     return ((Tensor) this).impl(op);
@@ -71,21 +71,13 @@ public sealed interface IndexingMethods permits Tensor {
     return self();
   }
 
-  /** value where mask (broadcast to self) is true, self elsewhere. */
+  /** value where mask is true, self elsewhere; self and mask broadcast together (as PyTorch's out-of-place masked_fill). */
   default Tensor maskedFill(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill");
     checkMask("maskedFill", mask);
     Operand fill = fillValue("maskedFill", t.dtype(), value);
-    TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
-    try {
-      DataOps.copyInto("maskedFill", out, t);
-      ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill", out, new double[0], Operand.of(Tensor.implOf(mask, "maskedFill")),
-          fill, Operand.of(out));
-      return Tensor.wrap(out);
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
+    return Tensor.wrap(ElementwiseOps.run(Ops.MASKED_FILL, "maskedFill", null, ElementwiseOps.NO_PARAMS,
+        Operand.of(Tensor.implOf(mask, "maskedFill")), fill, Operand.of(t)));
   }
 
   default Tensor maskedFill_(Tensor mask, double value) {
@@ -124,26 +116,4 @@ public sealed interface IndexingMethods permits Tensor {
     return Tensor.wrap(AdvancedIndexOps.nonzero("nonzero", impl("nonzero")));
   }
 
-  /** Running sum along dim; integers and bool give int64. */
-  default Tensor cumsum(int dim) {
-    return scan(Ops.CUMSUM, dim);
-  }
-
-  default Tensor cumprod(int dim) {
-    return scan(Ops.CUMPROD, dim);
-  }
-
-  private Tensor scan(org.jtensor.dispatch.Op op, int dim) {
-    TensorImpl t = impl(op.name);
-    int d = Shapes.wrapDim(op.name, dim, t.dim());
-    TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
-    try {
-      if (t.numel() > 0 && t.dim() > 0) org.jtensor.dispatch.Dispatcher.backend(t.device()).scan(op, d, r, t);
-      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
-      return Tensor.wrap(r);
-    } catch (RuntimeException e) {
-      r.release();
-      throw e;
-    }
-  }
 }

@@ -9,64 +9,119 @@ import static org.jtensor.dispatch.OpKind.ARITH;
 import static org.jtensor.dispatch.OpKind.PREDICATE;
 import static org.jtensor.dispatch.OpKind.TO_FLOAT;
 import static org.jtensor.dispatch.OpKind.WHERE;
+import static org.jtensor.Gradient.OTHER;
+import static org.jtensor.Gradient.RESULT;
+import static org.jtensor.Gradient.SELF;
+import static org.jtensor.Gradient.THIRD;
+import static org.jtensor.Gradient.grads;
+import static org.jtensor.Gradient.of;
+import static org.jtensor.Gradient.oneMinus;
 
 /**
- * The op registry: every op jtensor runs, stated once (name, kernel, arity, dtype rule; the
- * derivative joins with autograd). Tensor's methods name these entries; the native kernel tables
+ * The op registry: every op jtensor runs, stated once (name, kernel, arity, dtype rule) with its
+ * derivative beside it (derivatives.yaml's entry: what backward saves, and the formula in Tensor
+ * ops; see {@link Gradient}). An op without one records a node whose backward refuses. Tensor's methods name these entries; the native kernel tables
  * are checked against them when this class loads (see {@link NativeContract}), and a mismatch
  * stops the load with a message naming the op.
  */
 final class Ops {
   private Ops() {}
 
+  /** Piecewise-constant ops (floor, rounding division): the gradient is zero everywhere it exists. */
+  private static final Gradient ZERO = Gradient.ZERO;
+
   // ---- elementwise, unary ----
-  static final Op NEG = unary("neg", ARITH);
-  static final Op ABS = unary("abs", ARITH);
-  static final Op SIGN = unary("sign", ARITH);
-  static final Op RECIPROCAL = unary("reciprocal", TO_FLOAT);
-  static final Op EXP = unary("exp", TO_FLOAT);
-  static final Op EXP2 = unary("exp2", TO_FLOAT);
-  static final Op LOG = unary("log", TO_FLOAT);
-  static final Op LOG2 = unary("log2", TO_FLOAT);
-  static final Op LOG1P = unary("log1p", TO_FLOAT);
-  static final Op EXPM1 = unary("expm1", TO_FLOAT);
-  static final Op SQRT = unary("sqrt", TO_FLOAT);
-  static final Op RSQRT = unary("rsqrt", TO_FLOAT);
-  static final Op SIN = unary("sin", TO_FLOAT);
-  static final Op COS = unary("cos", TO_FLOAT);
-  static final Op TAN = unary("tan", TO_FLOAT);
-  static final Op TANH = unary("tanh", TO_FLOAT);
-  static final Op SIGMOID = unary("sigmoid", TO_FLOAT);
-  static final Op ERF = unary("erf", TO_FLOAT);
-  static final Op FLOOR = unary("floor", ARITH);
-  static final Op CEIL = unary("ceil", ARITH);
-  static final Op ROUND = unary("round", ARITH);
-  static final Op TRUNC = unary("trunc", ARITH);
-  static final Op RELU = unary("relu", ARITH);
-  static final Op GELU = unary("gelu", ARITH);
-  static final Op GELU_TANH = Op.elementwise("gelu", "gelu_tanh", 1, ARITH);
-  static final Op SILU = unary("silu", ARITH);
-  static final Op SOFTPLUS = unary("softplus", ARITH);
-  static final Op LEAKY_RELU = Op.elementwise("leakyRelu", "leaky_relu", 1, ARITH);
-  static final Op CLAMP = Op.elementwise("clamp", "clamp_scalar", 1, ARITH);
-  static final Op CLAMP_MIN = Op.elementwise("clampMin", "clamp_scalar", 1, ARITH);
-  static final Op CLAMP_MAX = Op.elementwise("clampMax", "clamp_scalar", 1, ARITH);
+  static final Op NEG = unary("neg", ARITH)
+      .withDerivative(of(0, (c, g) -> grads(g.neg())));
+  static final Op ABS = unary("abs", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).sign()))));
+  static final Op SIGN = unary("sign", ARITH)
+      .withDerivative(of(0, (c, g) -> grads(Tensor.zerosLike(g))));
+  static final Op RECIPROCAL = unary("reciprocal", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result())).neg())));
+  static final Op EXP = unary("exp", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result()))));
+  static final Op EXP2 = unary("exp2", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result()).mul(Math.log(2)))));
+  static final Op LOG = unary("log", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0)))));
+  static final Op LOG2 = unary("log2", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0).mul(Math.log(2))))));
+  static final Op LOG1P = unary("log1p", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0).add(1.0)))));
+  static final Op EXPM1 = unary("expm1", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().add(1.0)))));
+  static final Op SQRT = unary("sqrt", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.div(c.result().mul(2.0)))));
+  static final Op RSQRT = unary("rsqrt", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().pow(3.0)).mul(-0.5))));
+  static final Op SIN = unary("sin", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).cos()))));
+  static final Op COS = unary("cos", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).sin()).neg())));
+  static final Op TAN = unary("tan", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result()).add(1.0)))));
+  static final Op TANH = unary("tanh", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(oneMinus(c.result().mul(c.result()))))));
+  static final Op SIGMOID = unary("sigmoid", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result()).mul(oneMinus(c.result())))));
+  static final Op ERF = unary("erf", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).neg().exp()).mul(2 / Math.sqrt(Math.PI)))));
+  static final Op FLOOR = unary("floor", ARITH)
+      .withDerivative(ZERO);
+  static final Op CEIL = unary("ceil", ARITH)
+      .withDerivative(ZERO);
+  static final Op ROUND = unary("round", ARITH)
+      .withDerivative(ZERO);
+  static final Op TRUNC = unary("trunc", ARITH)
+      .withDerivative(ZERO);
+  static final Op RELU = unary("relu", ARITH)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().gt(0.0)))));
+  static final Op GELU = unary("gelu", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.geluDerivative(c.input(0))))));
+  static final Op GELU_TANH = Op.elementwise("gelu", "gelu_tanh", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.geluTanhDerivative(c.input(0))))));
+  static final Op SILU = unary("silu", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.siluDerivative(c.input(0))))));
+  static final Op SOFTPLUS = unary("softplus", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.softplusDerivative(c.input(0), c.param(0), c.param(1))))));
+  static final Op LEAKY_RELU = Op.elementwise("leakyRelu", "leaky_relu", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.param(0))))));
+  static final Op CLAMP = Op.elementwise("clamp", "clamp_scalar", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
+  static final Op CLAMP_MIN = Op.elementwise("clampMin", "clamp_scalar", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
+  static final Op CLAMP_MAX = Op.elementwise("clampMax", "clamp_scalar", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
   static final Op BITWISE_NOT = Op.elementwise("bitwiseNot", "bitwise_not", 1, ARITH);
   static final Op LOGICAL_NOT = Op.elementwise("logicalNot", "logical_not", 1, PREDICATE);
   static final Op ISNAN = unary("isnan", PREDICATE);
 
   // ---- elementwise, binary ----
-  static final Op ADD = binary("add", ARITH);
-  static final Op SUB = binary("sub", ARITH);
-  static final Op MUL = binary("mul", ARITH);
-  static final Op DIV = binary("div", TO_FLOAT);
-  static final Op DIV_TRUNC = Op.elementwise("div", "div_trunc", 2, ARITH);
-  static final Op DIV_FLOOR = Op.elementwise("div", "div_floor", 2, ARITH);
-  static final Op FLOOR_DIVIDE = Op.elementwise("floorDivide", "div_floor", 2, ARITH);
-  static final Op REMAINDER = binary("remainder", ARITH);
-  static final Op POW = binary("pow", ARITH);
-  static final Op MAXIMUM = binary("maximum", ARITH);
-  static final Op MINIMUM = binary("minimum", ARITH);
+  static final Op ADD = binary("add", ARITH)
+      .withDerivative(of(0, (c, g) -> grads(g, c.param(0) == 1 ? g : g.mul(c.param(0)))));
+  static final Op SUB = binary("sub", ARITH)
+      .withDerivative(of(0, (c, g) -> grads(g, g.mul(-c.param(0)))));
+  static final Op MUL = binary("mul", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.mul(c.input(1)) : null, c.needs(1) ? g.mul(c.input(0)) : null)));
+  static final Op DIV = binary("div", TO_FLOAT)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.div(c.input(1)) : null,
+      c.needs(1) ? g.mul(c.input(0)).div(c.input(1).mul(c.input(1))).neg() : null)));
+  static final Op DIV_TRUNC = Op.elementwise("div", "div_trunc", 2, ARITH)
+      .withDerivative(ZERO);
+  static final Op DIV_FLOOR = Op.elementwise("div", "div_floor", 2, ARITH)
+      .withDerivative(ZERO);
+  static final Op FLOOR_DIVIDE = Op.elementwise("floorDivide", "div_floor", 2, ARITH)
+      .withDerivative(ZERO);
+  static final Op REMAINDER = binary("remainder", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(g, c.needs(1) ? g.mul(c.input(0).div(c.input(1), "floor")).neg() : null)));
+  static final Op POW = binary("pow", ARITH)
+      .withDerivative(of(SELF | OTHER | RESULT, (c, g) -> grads(c.needs(0) ? Gradient.powSelf(g, c.input(0), c.input(1)) : null,
+      c.needs(1) ? Gradient.powExponent(g, c.input(0), c.input(1), c.result()) : null)));
+  static final Op MAXIMUM = binary("maximum", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), true)));
+  static final Op MINIMUM = binary("minimum", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), false)));
   static final Op BITWISE_AND = Op.elementwise("bitwiseAnd", "bitwise_and", 2, ARITH);
   static final Op BITWISE_OR = Op.elementwise("bitwiseOr", "bitwise_or", 2, ARITH);
   static final Op BITWISE_XOR = Op.elementwise("bitwiseXor", "bitwise_xor", 2, ARITH);
@@ -81,25 +136,39 @@ final class Ops {
   static final Op LOGICAL_XOR = Op.elementwise("logicalXor", "logical_xor", 2, PREDICATE);
 
   // ---- elementwise, ternary ----
-  static final Op LERP = Op.elementwise("lerp", "lerp", 3, ARITH);
-  static final Op CLAMP_TENSORS = Op.elementwise("clamp", "clamp", 3, ARITH);
-  static final Op WHERE_OP = Op.elementwise("where", "where", 3, WHERE);
-  static final Op MASKED_FILL = Op.elementwise("maskedFill", "where", 3, WHERE);
+  static final Op LERP = Op.elementwise("lerp", "lerp", 3, ARITH)
+      .withDerivative(of(SELF | OTHER | THIRD, (c, g) -> grads(c.needs(0) ? g.mul(oneMinus(c.input(2))) : null,
+      c.needs(1) ? g.mul(c.input(2)) : null, c.needs(2) ? g.mul(c.input(1).sub(c.input(0))) : null)));
+  static final Op CLAMP_TENSORS = Op.elementwise("clamp", "clamp", 3, ARITH)
+      .withDerivative(of(SELF | OTHER | THIRD, (c, g) -> Gradient.clampTensors(c, g)));
+  static final Op WHERE_OP = Op.elementwise("where", "where", 3, WHERE)
+      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? g.mul(c.input(0)) : null, c.needs(2) ? g.mul(c.input(0).logicalNot()) : null)));
+  static final Op MASKED_FILL = Op.elementwise("maskedFill", "where", 3, WHERE)
+      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? g.mul(c.input(0)) : null, c.needs(2) ? g.mul(c.input(0).logicalNot()) : null)));
 
   // ---- reductions and scans ----
-  static final Op SUM = Op.reduction("sum", "sum", ReduceKind.ACCUMULATE);
-  static final Op PROD = Op.reduction("prod", "prod", ReduceKind.ACCUMULATE);
-  static final Op MEAN = Op.reduction("mean", "sum", ReduceKind.ACCUMULATE);  // a scaled sum; floating input only
-  static final Op AMAX = Op.reduction("amax", "amax", ReduceKind.SAME);
-  static final Op AMIN = Op.reduction("amin", "amin", ReduceKind.SAME);
+  static final Op SUM = Op.reduction("sum", "sum", ReduceKind.ACCUMULATE)
+      .withDerivative(of(0, Gradient::sumBackward));
+  static final Op PROD = Op.reduction("prod", "prod", ReduceKind.ACCUMULATE)
+      .withDerivative(of(SELF | RESULT, Gradient::prodBackward));
+  static final Op MEAN = Op.reduction("mean", "sum", ReduceKind.ACCUMULATE)
+      .withDerivative(of(0, Gradient::sumBackward));  // a scaled sum; floating input only
+  static final Op AMAX = Op.reduction("amax", "amax", ReduceKind.SAME)
+      .withDerivative(of(SELF | RESULT, Gradient::extremeBackward));
+  static final Op AMIN = Op.reduction("amin", "amin", ReduceKind.SAME)
+      .withDerivative(of(SELF | RESULT, Gradient::extremeBackward));
   static final Op ANY = Op.reduction("any", "any", ReduceKind.BOOL);
   static final Op ALL = Op.reduction("all", "all", ReduceKind.BOOL);
   static final Op ARGMAX = Op.reduction("argmax", "argmax", ReduceKind.INDEX);
   static final Op ARGMIN = Op.reduction("argmin", "argmin", ReduceKind.INDEX);
-  static final Op MAX = Op.reduction("max", "argmax", ReduceKind.INDEX);  // max(dim): values and indices
-  static final Op MIN = Op.reduction("min", "argmin", ReduceKind.INDEX);
-  static final Op CUMSUM = Op.scan("cumsum", "cumsum");
-  static final Op CUMPROD = Op.scan("cumprod", "cumprod");
+  static final Op MAX = Op.reduction("max", "argmax", ReduceKind.INDEX)
+      .withDerivative(of(0, Gradient::selectedBackward));  // max(dim): values and indices
+  static final Op MIN = Op.reduction("min", "argmin", ReduceKind.INDEX)
+      .withDerivative(of(0, Gradient::selectedBackward));
+  static final Op CUMSUM = Op.scan("cumsum", "cumsum")
+      .withDerivative(of(0, Gradient::cumsumBackward));
+  static final Op CUMPROD = Op.scan("cumprod", "cumprod")
+      .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
 
   /** Ops that divide integers: a zero divisor raises ArithmeticException, as PyTorch's ZeroDivisionError. */
   static boolean dividesIntegers(Op op) {

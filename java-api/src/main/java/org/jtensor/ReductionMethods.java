@@ -26,6 +26,38 @@ public sealed interface ReductionMethods permits Tensor {
     return new int[] {dim};
   }
 
+  /** Sums this tensor down to size, from which it must broadcast (Tensor.sum_to_size). */
+  default Tensor sumToSize(long... size) {
+    TensorImpl t = impl("sumToSize");
+    long[] s = t.sizes();
+    int lead = s.length - size.length;
+    int[] dims = new int[s.length];
+    int n = 0;
+    boolean ok = lead >= 0;
+    for (int d = 0; ok && d < s.length; d++) {
+      if (d < lead) dims[n++] = d;
+      else if (size[d - lead] == 1 && s[d] != 1) dims[n++] = d;
+      else if (size[d - lead] != s[d]) ok = false;
+    }
+    if (!ok) {
+      throw new IllegalArgumentException("sumToSize(): size " + Shapes.str(size) + " is not expandable to size " + Shapes.str(s));
+    }
+    if (n == 0) return self().same("sumToSize");
+    try (Tensor kept = sum(java.util.Arrays.copyOf(dims, n), true)) {
+      return kept.reshape(size);
+    }
+  }
+
+  // ---- scans ----
+  /** Running sum along dim; integers and bool give int64. */
+  default Tensor cumsum(int dim) {
+    return Tensor.wrap(ReductionOps.scan(Ops.CUMSUM, impl("cumsum"), dim));
+  }
+
+  default Tensor cumprod(int dim) {
+    return Tensor.wrap(ReductionOps.scan(Ops.CUMPROD, impl("cumprod"), dim));
+  }
+
   // ---- sum, prod, mean ----
   default Tensor sum() { return sum(null, false); }
   default Tensor sum(int dim) { return sum(one(dim), false); }

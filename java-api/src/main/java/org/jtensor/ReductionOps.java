@@ -58,12 +58,35 @@ final class ReductionOps {
       }
     }
     long[] shape = outputShape(t, reduced, keepdim);
-    TensorImpl out = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
+    DType outType = op.reduceKind.out(t.dtype());
+    Recorder.Pending rec = outType.isFloatingPoint() && Recorder.active(t)
+        ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null;
+    TensorImpl out = DataOps.empty(shape, outType, t.device());
     try {
       Dispatcher.backend(t.device()).reduce(op, name, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
+      if (rec != null) rec.finish(out);
       return out;
     } catch (RuntimeException e) {
       out.release();
+      if (rec != null) rec.abort();
+      throw e;
+    }
+  }
+
+  /** A running reduction (cumsum, cumprod) along dim; its dtype is the registry's rule for op. */
+  static TensorImpl scan(Op op, TensorImpl t, int dim) {
+    int d = Shapes.wrapDim(op.name, dim, t.dim());
+    TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
+    Recorder.Pending rec = r.dtype().isFloatingPoint() && Recorder.active(t)
+        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
+    try {
+      if (t.numel() > 0 && t.dim() > 0) Dispatcher.backend(t.device()).scan(op, d, r, t);
+      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
+      if (rec != null) rec.finish(r);
+      return r;
+    } catch (RuntimeException e) {
+      r.release();
+      if (rec != null) rec.abort();
       throw e;
     }
   }
@@ -79,14 +102,22 @@ final class ReductionOps {
     long[] shape = outputShape(t, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
     TensorImpl values = withValues ? DataOps.empty(shape, t.dtype(), t.device()) : null;
+    Recorder.Pending rec = null;
     try {
       long[] st = new long[t.dim()];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
       Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, st, reduced, 1.0);
+      if (values != null && values.dtype().isFloatingPoint() && Recorder.active(t)) {
+        // values gathered at the indices: the gradient goes back to those positions
+        rec = Recorder.begin(op, name, new TensorImpl[] {t}, null,
+            new Object[] {reduced, keepdim && dim != null, SavedTensor.input(idx)}, null);
+        rec.finish(values);
+      }
       return new TensorImpl[] {idx, values};
     } catch (RuntimeException e) {
       idx.release();
       if (values != null) values.release();
+      if (rec != null) rec.abort();
       throw e;
     }
   }

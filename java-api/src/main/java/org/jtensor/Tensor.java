@@ -19,7 +19,7 @@ import org.jtensor.core.Shapes;
  */
 public final class Tensor
     implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
-    AutoCloseable {
+    AutogradMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {

@@ -27,6 +27,7 @@ public final class TensorImpl extends RefCounted {
   @SuppressWarnings("unused") // through VERSION
   private volatile int versionCount;
   private final TensorImpl base;  // the root base of a view, retained; null when not a view
+  private volatile AutogradSlot autograd;  // null until the tensor takes part in autograd
 
   private static final VarHandle VERSION;
 
@@ -171,8 +172,26 @@ public final class TensorImpl extends RefCounted {
     }
   }
 
+  /** Its autograd metadata, or null for a tensor that never took part in autograd. */
+  public AutogradSlot autograd() {
+    return autograd;
+  }
+
+  public void setAutograd(AutogradSlot slot) {
+    autograd = slot;
+  }
+
+  /** Fast path of every op: false unless autograd metadata says so. */
+  public boolean requiresGrad() {
+    AutogradSlot a = autograd;
+    return a != null && a.requiresGrad();
+  }
+
   @Override
   protected void deallocate() {
+    AutogradSlot a = autograd;
+    autograd = null;
+    if (a != null) a.release();
     storage.release();
     if (base != null) base.release();
   }

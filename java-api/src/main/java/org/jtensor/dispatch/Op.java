@@ -28,8 +28,7 @@ public final class Op {
   public final ReduceKind reduceKind;
   /** Its place in the registry: backends index their kernel tables by it. */
   public final int ordinal;
-  /** The derivative (derivatives.yaml's entry): the autograd issue states it here; null until then. */
-  public Derivative derivative;
+  private volatile Derivative derivative;
 
   private Op(String name, String kernel, Family family, int arity, OpKind kind, ReduceKind reduceKind) {
     this.name = name;
@@ -56,6 +55,18 @@ public final class Op {
 
   public static Op scan(String name, String kernel) {
     return new Op(name, kernel, Family.SCAN, 1, null, ReduceKind.ACCUMULATE);
+  }
+
+  /** States the op's derivative (derivatives.yaml's entry), once, in the registry beside the op. */
+  public Op withDerivative(Derivative d) {
+    if (derivative != null) throw new IllegalStateException(name + ": derivative already stated");
+    derivative = d;
+    return this;
+  }
+
+  /** The derivative, or null for an op that has none (its results never require grad, or backward refuses). */
+  public Derivative derivative() {
+    return derivative;
   }
 
   /** Whether the result is bool whatever the inputs are. */

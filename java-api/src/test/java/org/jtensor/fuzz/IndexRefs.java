@@ -43,15 +43,17 @@ final class IndexRefs {
     };
   }
 
-  /** value where the (broadcast) mask is true, x elsewhere; value as x's dtype stores it. */
+  /** value where the mask is true, x elsewhere, x and mask broadcast together (PyTorch's expand_outplace); value as x's dtype stores it. */
   static Fuzz.Check maskedFill(Pool.Entry x, Pool.Entry mask, double value) {
     return result -> {
       Vals r = Vals.of(result), v = new Vals(x.t()), m = new Vals(mask.t());
-      Vals.expectShape(v.shape, r, "maskedFill");
+      long[] shape = Refs.broadcast(v.shape, m.shape);
+      Vals.expectShape(shape, r, "maskedFill");
       for (int o = 0; o < r.numel(); o++) {
-        int pm = Vals.flat(Refs.squash(Vals.unflat(o, v.shape), m.shape), m.shape);
+        long[] at = Vals.unflat(o, shape);
+        int pm = Vals.flat(Refs.squash(at, m.shape), m.shape);
         if (m.l[pm] == 0) {
-          expectEqual(r, o, v, o);
+          expectEqual(r, o, v, Vals.flat(Refs.squash(at, v.shape), v.shape));
         } else {
           double e = r.dtype == org.jtensor.DType.BOOL ? (value != 0 ? 1 : 0) : v.integral() ? Vals.wrap((long) value, r.dtype) : Vals.round(value, r.dtype);
           if (Double.compare(r.d[o], e) != 0 && !(e == 0 && r.d[o] == 0)) throw Vals.mismatch("maskedFill", o, r.d[o], e);

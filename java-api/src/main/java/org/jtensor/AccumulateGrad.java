@@ -1,0 +1,38 @@
+package org.jtensor;
+
+import org.jtensor.autograd.Edge;
+import org.jtensor.autograd.GradMode;
+
+/**
+ * A leaf's sink (PyTorch's AccumulateGrad): the first gradient becomes grad (taken over when no
+ * one else can see it, copied otherwise, so grad always has a storage of its own); later ones are
+ * added in place, or out of place under createGraph so that grad keeps its graph.
+ */
+final class AccumulateGrad extends GraphNode {
+  private final AutogradMeta leaf;
+  private final long[] shape;
+  private final DType dtype;
+
+  AccumulateGrad(AutogradMeta leaf, long[] shape, DType dtype) {
+    super(new Edge[0]);
+    this.leaf = leaf;
+    this.shape = shape;
+    this.dtype = dtype;
+  }
+
+  @Override
+  public String name() {
+    return "AccumulateGrad";
+  }
+
+  @Override
+  protected int numOutputs() {
+    return 1;
+  }
+
+  @Override
+  protected Tensor[] apply(Tensor[] gradOutputs) {
+    leaf.accumulate(OpNode.fit(gradOutputs[0], shape, dtype), GradMode.isEnabled(), true);
+    return new Tensor[0];
+  }
+}

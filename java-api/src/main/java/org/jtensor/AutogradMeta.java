@@ -1,0 +1,104 @@
+package org.jtensor;
+
+import org.jtensor.core.AutogradSlot;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * A tensor's autograd metadata (PyTorch's AutogradMeta), made only for tensors that take part:
+ * a leaf that requires grad has no gradFn and accumulates into grad; a result of a recorded op
+ * has its gradFn and output number. It owns one reference to grad and one to gradFn, given back
+ * when the tensor's last reference goes.
+ */
+final class AutogradMeta implements AutogradSlot {
+  volatile boolean requiresGrad;
+  TensorImpl grad;            // owned; own storage
+  GraphNode gradFn;           // owned; null for a leaf
+  int outputNr;
+  AccumulateGrad accumulator; // a leaf's, made on first use; holds no tensor, so it needs no owner count
+  boolean retainsGrad;
+  volatile boolean released;
+
+  @Override
+  public boolean requiresGrad() {
+    return requiresGrad;
+  }
+
+  @Override
+  public synchronized void release() {
+    if (released) return;
+    released = true;
+    if (grad != null) grad.release();
+    grad = null;
+    if (gradFn != null) gradFn.releaseOwnership();
+    gradFn = null;
+  }
+
+  /** t's metadata, made if it has none. */
+  static AutogradMeta of(TensorImpl t) {
+    synchronized (t) {
+      AutogradMeta m = (AutogradMeta) t.autograd();
+      if (m == null) {
+        m = new AutogradMeta();
+        t.setAutograd(m);
+      }
+      return m;
+    }
+  }
+
+  static AutogradMeta peek(TensorImpl t) {
+    return (AutogradMeta) t.autograd();
+  }
+
+  boolean isLeaf() {
+    return gradFn == null;
+  }
+
+  /** Replaces grad (taking ownership of g, which may be null) and gives back the old one. */
+  synchronized void setGrad(TensorImpl g) {
+    TensorImpl old = grad;
+    grad = released ? null : g;
+    if (released && g != null) g.release();
+    if (old != null) old.release();
+  }
+
+  /**
+   * Adds g to grad (AccumulateGrad's rule): the first gradient becomes grad, taken over when
+   * mayTakeOver and no one else can see it, copied otherwise, so grad always has a storage of its
+   * own; later ones are added in place, or out of place under createGraph so grad keeps its graph.
+   */
+  synchronized void accumulate(Tensor g, boolean createGraph, boolean mayTakeOver) {
+    if (released) return;
+    TensorImpl gi = g.impl("backward");
+    if (grad == null) {
+      if (mayTakeOver && !createGraph && ownedByNoOneElse(gi)) {
+        gi.retain();
+        setGrad(gi);
+      } else {
+        try (Tensor copy = createGraph ? g.clone() : g.detach().clone()) {
+          TensorImpl ci = copy.impl("backward");
+          ci.retain();
+          setGrad(ci);
+        }
+      }
+      return;
+    }
+    grad.retain();
+    try (Tensor old = Tensor.wrap(grad)) {
+      if (!createGraph && !grad.requiresGrad()) {
+        old.add_(g);
+        return;
+      }
+      try (Tensor sum = old.add(g)) {
+        TensorImpl si = sum.impl("backward");
+        si.retain();
+        setGrad(si);
+      }
+    }
+  }
+
+  /** Only the caller's handle sees g, its storage is its alone, and it has no graph: it can become grad as it is. */
+  private static boolean ownedByNoOneElse(TensorImpl g) {
+    return g.refCount() == 1 && g.storage().refCount() == 1 && g.base() == null && g.isContiguous()
+        && g.storageOffset() == 0 && !g.requiresGrad();
+  }
+}

@@ -1,0 +1,213 @@
+package org.jtensor;
+
+import org.jtensor.dispatch.Derivative;
+
+/**
+ * An op's derivative as derivatives.yaml states one, beside the op in the registry: which of the
+ * op's inputs and outputs backward needs ({@link #saves}), and the formula, written with Tensor
+ * ops so that it runs on any device and can itself be differentiated (createGraph). The formula
+ * gets the gradient of the output (already the output's shape) and returns one gradient per input,
+ * null where none flows; broadcasting is summed away and dtypes converted by the caller.
+ */
+record Gradient(int saves, Formula formula) implements Derivative {
+  /** Bits of saves: input k is 1 << k; the output is RESULT. */
+  static final int SELF = 1, OTHER = 2, THIRD = 4, RESULT = 1 << 16;
+
+  @FunctionalInterface
+  interface Formula {
+    Tensor[] apply(Context c, Tensor grad);
+  }
+
+  /** What a formula may read. Tensors it returns are new handles; the ones it gets are closed for it. */
+  interface Context {
+    /** Input k: a saved tensor, or a 0-dim tensor holding a scalar operand. */
+    Tensor input(int k);
+
+    /** The op's output (saved with RESULT). */
+    Tensor result();
+
+    /** Output k's gradient (0 is the one the formula gets); null when none flowed. */
+    Tensor grad(int k);
+
+    /** The op's scalar parameter k (alpha, a bound, a slope). */
+    double param(int k);
+
+    /** A scalar operand's value. */
+    double scalar(int k);
+
+    /** The op's non-tensor arguments (dims, sizes, index tensors), as the op recorded them. */
+    Object arg(int k);
+
+    /** Whether input k needs a gradient: formulas skip the work for those that do not. */
+    boolean needs(int k);
+
+    long[] inputShape(int k);
+
+    DType inputDtype(int k);
+  }
+
+  static Gradient of(int saves, Formula f) {
+    return new Gradient(saves, f);
+  }
+
+  static Tensor[] grads(Tensor... g) {
+    return g;
+  }
+
+  // ---- the vocabulary of the formulas in Ops: each a composition of Tensor ops ----
+
+  /** Zero for every input (piecewise-constant ops). */
+  static final Gradient ZERO = of(0, (c, g) -> {
+    Tensor[] out = new Tensor[3];
+    for (int k = 0; k < 3; k++) if (c.needs(k)) out[k] = Tensor.zerosLike(g);
+    return out;
+  });
+
+  static Tensor oneMinus(Tensor t) {
+    return t.neg().add(1.0);
+  }
+
+  /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
+  static Tensor geluDerivative(Tensor x) {
+    Tensor cdf = x.mul(1 / Math.sqrt(2)).erf().add(1.0).mul(0.5);
+    Tensor pdf = x.mul(x).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
+    return cdf.add(x.mul(pdf));
+  }
+
+  /** d/dx of 0.5·x·(1 + tanh(k·(x + 0.044715·x³))), k = √(2/π). */
+  static Tensor geluTanhDerivative(Tensor x) {
+    double k = Math.sqrt(2 / Math.PI), a = 0.044715;
+    Tensor x2 = x.mul(x);
+    Tensor t = x.add(x2.mul(x).mul(a)).mul(k).tanh();
+    Tensor inner = x2.mul(3 * a).add(1.0).mul(k);
+    return t.add(1.0).mul(0.5).add(x.mul(0.5).mul(oneMinus(t.mul(t))).mul(inner));
+  }
+
+  /** d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x))). */
+  static Tensor siluDerivative(Tensor x) {
+    Tensor s = x.sigmoid();
+    return s.mul(x.mul(oneMinus(s)).add(1.0));
+  }
+
+  /** σ(βx) below the threshold, 1 above it (where softplus is x). */
+  static Tensor softplusDerivative(Tensor x, double beta, double threshold) {
+    Tensor bx = x.mul(beta);
+    return Tensor.where(bx.gt(threshold), Tensor.onesLike(x), bx.sigmoid());
+  }
+
+  /** 1 where x lies within the bounds (those that are set), 0 elsewhere. */
+  static Tensor inBounds(Tensor x, double min, double max, boolean hasMin, boolean hasMax) {
+    Tensor ok = x.eq(x);  // all true, except NaN (whose gradient PyTorch also drops)
+    if (hasMin) ok = ok.logicalAnd(x.ge(min));
+    if (hasMax) ok = ok.logicalAnd(x.le(max));
+    return ok;
+  }
+
+  /** d(x^y)/dx = y·x^(y−1), 0 where y is 0. */
+  static Tensor powSelf(Tensor g, Tensor x, Tensor y) {
+    Tensor d = g.mul(y).mul(x.pow(y.sub(1.0)));
+    return Tensor.where(y.eq(0.0), Tensor.zerosLike(d), d);
+  }
+
+  /** d(x^y)/dy = x^y·ln x, 0 where x is 0 and y ≥ 0. */
+  static Tensor powExponent(Tensor g, Tensor x, Tensor y, Tensor result) {
+    Tensor d = g.mul(result).mul(x.log());
+    return Tensor.where(x.eq(0.0).logicalAnd(y.ge(0.0)), Tensor.zerosLike(d), d);
+  }
+
+  /** maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties. */
+  static Tensor[] maxMin(Tensor g, Tensor x, Tensor y, boolean max) {
+    Tensor wins = max ? x.gt(y) : x.lt(y);
+    Tensor loses = max ? x.lt(y) : x.gt(y);
+    Tensor half = g.mul(x.eq(y)).mul(0.5);
+    return grads(g.mul(wins).add(half), g.mul(loses).add(half));
+  }
+
+  /** clamp(x, min, max) with tensor bounds: x's gradient inside, min's below, max's above. */
+  static Tensor[] clampTensors(Context c, Tensor g) {
+    Tensor x = c.input(0), lo = c.input(1), hi = c.input(2);
+    return grads(c.needs(0) ? g.mul(x.ge(lo).logicalAnd(x.le(hi))) : null,
+        c.needs(1) ? g.mul(x.lt(lo)) : null, c.needs(2) ? g.mul(x.gt(hi)) : null);
+  }
+
+  // ---- reductions: args are (boolean[] reduced, boolean keepdim, double scale) as ReductionOps records them ----
+
+  /** g laid back over the input's shape: reduced dims restored as size 1, then expanded. */
+  static Tensor expandBack(Context c, Tensor g) {
+    boolean[] reduced = (boolean[]) c.arg(0);
+    long[] shape = c.inputShape(0);
+    long[] kept = shape.clone();
+    for (int d = 0; d < kept.length; d++) if (reduced[d]) kept[d] = 1;
+    return g.reshape(kept).expand(shape);
+  }
+
+  /** sum and mean (a scaled sum). */
+  static Tensor[] sumBackward(Context c, Tensor g) {
+    double scale = (Double) c.arg(2);
+    Tensor e = expandBack(c, g);
+    return grads(scale == 1 ? e : e.mul(scale));
+  }
+
+  /** amax/amin: the gradient is shared evenly by the elements that equal the extreme. */
+  static Tensor[] extremeBackward(Context c, Tensor g) {
+    Tensor x = c.input(0);
+    Tensor mask = x.eq(expandBack(c, c.result()));
+    boolean[] reduced = (boolean[]) c.arg(0);
+    Tensor count = mask.sum(dimsOf(reduced), true);
+    return grads(expandBack(c, g).mul(mask).div(count));
+  }
+
+  /** prod: result / x where x is not zero; where it is, the product of the others (nonzero only if it is the only zero). */
+  static Tensor[] prodBackward(Context c, Tensor g) {
+    Tensor x = c.input(0);
+    int[] dims = dimsOf((boolean[]) c.arg(0));
+    Tensor ge = expandBack(c, g);
+    Tensor isZero = x.eq(0.0);
+    Tensor plain = ge.mul(expandBack(c, c.result())).div(x);
+    Tensor others = Tensor.where(isZero, Tensor.onesLike(x), x).prod(dims, true);
+    Tensor single = isZero.sum(dims, true).eq(1L);
+    Tensor atZero = ge.mul(others.mul(single).expand(c.inputShape(0)));
+    return grads(Tensor.where(isZero, atZero, plain));
+  }
+
+  /** max/min along a dim with indices: the gradient goes to the selected positions. */
+  static Tensor[] selectedBackward(Context c, Tensor g) {
+    boolean[] reduced = (boolean[]) c.arg(0);
+    boolean keepdim = (Boolean) c.arg(1);
+    Tensor idx = (Tensor) c.arg(2);
+    int dim = dimsOf(reduced)[0];
+    Tensor gk = keepdim ? g : g.unsqueeze(dim);
+    Tensor ik = keepdim ? idx : idx.unsqueeze(dim);
+    return grads(Tensor.zeros(c.inputShape(0), g.dtype()).scatter(dim, ik, gk));
+  }
+
+  /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j = total − cumsum_i + g_i. */
+  static Tensor[] cumsumBackward(Context c, Tensor g) {
+    int dim = (Integer) c.arg(0);
+    if (c.inputShape(0).length == 0) return grads(g.clone());
+    return grads(reverseCumsum(g, dim));
+  }
+
+  /** cumprod, for inputs without zeros: Σ_{j≥i} g_j·r_j / x_i. */
+  static Tensor[] cumprodBackward(Context c, Tensor g) {
+    int dim = (Integer) c.arg(0);
+    if (c.inputShape(0).length == 0) return grads(g.clone());
+    Tensor x = c.input(0);
+    if (x.eq(0.0).any().item() != 0) {
+      throw new UnsupportedOperationException("cumprod backward: an input with zeros is not supported yet");
+    }
+    return grads(reverseCumsum(g.mul(c.result()), dim).div(x));
+  }
+
+  private static Tensor reverseCumsum(Tensor g, int dim) {
+    return g.sum(dim, true).sub(g.cumsum(dim)).add(g);
+  }
+
+  static int[] dimsOf(boolean[] reduced) {
+    int n = 0;
+    for (boolean b : reduced) if (b) n++;
+    int[] dims = new int[n];
+    for (int d = 0, j = 0; d < reduced.length; d++) if (reduced[d]) dims[j++] = d;
+    return dims;
+  }
+}

@@ -1,0 +1,117 @@
+package org.jtensor.autograd;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jtensor.Tensor;
+
+/**
+ * Reverse-mode differentiation of recorded graphs (torch.autograd): {@link #backward} accumulates
+ * into the leaves' {@code grad()}, {@link #grad} returns the gradients without touching any
+ * {@code grad()}. Unless retainGraph, the saved tensors of every node that ran are freed.
+ */
+public final class Autograd {
+  private Autograd() {}
+
+  /** Tensor.backward(): d(roots)/d(leaves) accumulated into each leaf's grad(); grads may be null for scalar roots. */
+  public static void backward(List<Tensor> roots, List<Tensor> grads, boolean retainGraph, boolean createGraph) {
+    Edge[] edges = rootEdges("backward", roots);
+    Tensor[] rootGrads = rootGrads("backward", roots, grads);
+    try {
+      Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, null);
+    } finally {
+      closeMade(rootGrads, grads);
+    }
+  }
+
+  /** d(output)/d(inputs); createGraph records the backward itself, for higher-order gradients. */
+  public static List<Tensor> grad(Tensor output, List<Tensor> inputs, boolean createGraph) {
+    return grad(List.of(output), null, inputs, createGraph, createGraph, false);
+  }
+
+  /**
+   * torch.autograd.grad: the gradients of outputs (weighted by gradOutputs; null entries or list
+   * for scalar outputs) with respect to inputs, each a new handle the caller owns. An input the
+   * outputs do not depend on is an error unless allowUnused, which gives null for it.
+   */
+  public static List<Tensor> grad(List<Tensor> outputs, List<Tensor> gradOutputs, List<Tensor> inputs,
+                                  boolean retainGraph, boolean createGraph, boolean allowUnused) {
+    Edge[] edges = rootEdges("grad", outputs);
+    if (inputs == null || inputs.isEmpty()) throw new IllegalArgumentException("grad(): grad requires non-empty inputs.");
+    Edge[] captures = new Edge[inputs.size()];
+    for (int i = 0; i < captures.length; i++) {
+      Tensor in = inputs.get(i);
+      if (in == null) throw new IllegalArgumentException("grad(): inputs[" + i + "] is null");
+      if (!in.requiresGrad()) {
+        throw new IllegalArgumentException("grad(): One of the differentiated Tensors does not require grad");
+      }
+      captures[i] = in.gradientEdge();
+    }
+    Tensor[] rootGrads = rootGrads("grad", outputs, gradOutputs);
+    Tensor[] got;
+    try {
+      got = Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, captures);
+    } finally {
+      closeMade(rootGrads, gradOutputs);
+    }
+    for (int i = 0; i < got.length; i++) {
+      if (got[i] == null && !allowUnused) {
+        for (Tensor t : got) if (t != null) t.close();
+        throw new IllegalArgumentException("grad(): One of the differentiated Tensors appears to not have been used in "
+            + "the graph. Set allowUnused=true if this is the desired behavior.");
+      }
+    }
+    return Arrays.asList(got);
+  }
+
+  private static Edge[] rootEdges(String op, List<Tensor> roots) {
+    if (roots == null || roots.isEmpty()) throw new IllegalArgumentException(op + "(): expected at least one output tensor");
+    Edge[] edges = new Edge[roots.size()];
+    for (int i = 0; i < edges.length; i++) {
+      Tensor t = roots.get(i);
+      if (t == null) throw new IllegalArgumentException(op + "(): outputs[" + i + "] is null");
+      if (!t.requiresGrad()) {
+        throw new IllegalStateException(op + "(): element " + i + " of tensors does not require grad and does not have a grad_fn");
+      }
+      edges[i] = t.gradientEdge();
+    }
+    return edges;
+  }
+
+  /** The gradient each root starts with: the given one, or ones for a scalar root. */
+  private static Tensor[] rootGrads(String op, List<Tensor> roots, List<Tensor> grads) {
+    if (grads != null && grads.size() != roots.size()) {
+      throw new IllegalArgumentException(op + "(): got " + grads.size() + " gradients for " + roots.size() + " outputs");
+    }
+    List<Tensor> made = new ArrayList<>();
+    Tensor[] out = new Tensor[roots.size()];
+    try {
+      for (int i = 0; i < out.length; i++) {
+        Tensor root = roots.get(i);
+        Tensor g = grads == null ? null : grads.get(i);
+        if (g == null) {
+          if (root.numel() != 1) throw new IllegalStateException(op + "(): grad can be implicitly created only for scalar outputs");
+          try (GradMode.Scope off = GradMode.noGrad()) {
+            g = Tensor.onesLike(root);
+          }
+          made.add(g);
+        } else if (!Arrays.equals(g.shape(), root.shape())) {
+          throw new IllegalArgumentException(op + "(): Mismatch in shape: grad_output[" + i + "] has a shape of "
+              + Arrays.toString(g.shape()) + " and output[" + i + "] has a shape of " + Arrays.toString(root.shape()) + ".");
+        }
+        out[i] = g;
+      }
+      return out;
+    } catch (RuntimeException e) {
+      for (Tensor t : made) t.close();
+      throw e;
+    }
+  }
+
+  /** Closes the root gradients this class made (not the caller's). */
+  private static void closeMade(Tensor[] rootGrads, List<Tensor> given) {
+    for (int i = 0; i < rootGrads.length; i++) {
+      if (given == null || given.get(i) == null) rootGrads[i].close();
+    }
+  }
+}
