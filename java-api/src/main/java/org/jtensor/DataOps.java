@@ -50,6 +50,20 @@ final class DataOps {
     return emptyStrided(t.sizes(), Shapes.preservedStrides(t.sizes(), t.strides()), dtype, device);
   }
 
+  /** cloneAs as the user calls it (clone, contiguous, to, a reshape that copies): recorded as op when autograd records. */
+  static TensorImpl cloneRecorded(org.jtensor.dispatch.Op op, TensorImpl t, DType dtype, boolean contiguous) {
+    TensorImpl c = cloneAs(t, dtype, t.device(), contiguous);
+    if (dtype.isFloatingPoint() && Recorder.active(t)) {
+      try {
+        Recorder.recordView(op, t, c, null);
+      } catch (RuntimeException e) {
+        c.release();
+        throw e;
+      }
+    }
+    return c;
+  }
+
   static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {
     TensorImpl out = contiguous ? empty(t.sizes(), dtype, device) : emptyLike(t, dtype, device);
     try {

@@ -210,4 +210,80 @@ record Gradient(int saves, Formula formula) implements Derivative {
     for (int d = 0, j = 0; d < reduced.length; d++) if (reduced[d]) dims[j++] = d;
     return dims;
   }
+
+  // ---- views ----
+
+  /** view, reshape, squeeze, unsqueeze: the same elements in the input's shape. */
+  static final Gradient RESHAPE = of(0, (c, g) -> grads(g.reshape(c.inputShape(0))));
+
+  /**
+   * Any strided view (slice, select, diagonal, unfold, asStrided): the gradient is laid out over
+   * the storage positions the view reads, summed where it reads one twice (overlapping windows),
+   * and read back at the input's positions (as PyTorch's as_strided_backward). args: the input's
+   * strides and offset, the view's strides and offset, as ViewOps records them.
+   */
+  static final Gradient STRIDED = of(0, (c, g) -> {
+    long[] inSizes = c.inputShape(0), inStrides = (long[]) c.arg(0), outStrides = (long[]) c.arg(2);
+    long inOffset = (Long) c.arg(1), outOffset = (Long) c.arg(3);
+    long span = Math.max(end(inSizes, inStrides, inOffset), end(g.shape(), outStrides, outOffset));
+    Tensor positions = Tensor.arange(span);
+    Tensor outPos = positions.asStrided(g.shape(), outStrides, outOffset).reshape(-1);
+    Tensor inPos = positions.asStrided(inSizes, inStrides, inOffset).reshape(-1);
+    Tensor storage = Tensor.zeros(new long[] {span}, g.dtype()).scatterAdd(0, outPos, g.reshape(-1));
+    Tensor gin = storage.gather(0, inPos);
+    Tensor uses = Tensor.zeros(new long[] {span}, g.dtype()).scatterAdd(0, inPos, Tensor.onesLike(gin));
+    if (uses.amax().item() > 1) gin = gin.div(uses.gather(0, inPos));  // an input that overlaps itself
+    return grads(gin.reshape(inSizes));
+  });
+
+  /** One past the last storage position a geometry reaches (0 when it has no elements). */
+  private static long end(long[] sizes, long[] strides, long offset) {
+    long last = offset;
+    for (int d = 0; d < sizes.length; d++) {
+      if (sizes[d] == 0) return 0;
+      last += (sizes[d] - 1) * strides[d];
+    }
+    return last + 1;
+  }
+
+  static int[] inverse(int[] perm) {
+    int[] inv = new int[perm.length];
+    for (int i = 0; i < perm.length; i++) inv[perm[i]] = i;
+    return inv;
+  }
+
+  // ---- matrix products ----
+
+  /** matmul in every form: 1-D operands become a row (left) or a column (right), as the forward did. */
+  static Tensor[] matmulBackward(Context c, Tensor g) {
+    Tensor a = c.input(0), b = c.input(1);
+    boolean aVec = a.dim() == 1, bVec = b.dim() == 1;
+    Tensor g2 = bVec ? g.unsqueeze(g.dim()) : g;
+    if (aVec) g2 = g2.unsqueeze(g2.dim() - 1);
+    Tensor a2 = aVec ? a.unsqueeze(0) : a, b2 = bVec ? b.unsqueeze(1) : b;
+    Tensor ga = null, gb = null;
+    if (c.needs(0)) {
+      ga = g2.matmul(b2.mT());
+      if (aVec) ga = ga.squeeze(ga.dim() - 2);
+    }
+    if (c.needs(1)) {
+      gb = a2.mT().matmul(g2);
+      if (bVec) gb = gb.squeeze(gb.dim() - 1);
+    }
+    return grads(ga, gb);
+  }
+
+  /** cat: each input's slice of the gradient. */
+  static Tensor[] catBackward(Context c, Tensor g) {
+    int dim = (Integer) c.arg(0);
+    long[] sizes = (long[]) c.arg(1);
+    Tensor[] out = new Tensor[sizes.length];
+    long at = 0;
+    for (int i = 0; i < sizes.length; i++) {
+      if (sizes[i] == 0 && c.inputShape(i).length == 1) continue;  // a skipped empty 1-D input: no gradient
+      if (c.needs(i)) out[i] = g.narrow(dim, at, sizes[i]);
+      at += sizes[i];
+    }
+    return out;
+  }
 }

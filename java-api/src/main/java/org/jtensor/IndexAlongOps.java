@@ -1,6 +1,8 @@
 package org.jtensor;
 
 import java.util.List;
+import org.jtensor.autograd.GradMode;
+import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.IndexAlong;
 import org.jtensor.core.TensorImpl;
@@ -68,7 +70,7 @@ final class IndexAlongOps {
     try {
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
-      return out;
+      return recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {self}, out, d, index, 1);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -87,7 +89,7 @@ final class IndexAlongOps {
       long[] shape = sizes(index);
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, strides(index), out, contiguousStrides(shape)), true);
-      return out;
+      return recorded(Ops.GATHER, op, new TensorImpl[] {self}, out, d, index, 1);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -103,14 +105,19 @@ final class IndexAlongOps {
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
+    Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, src)
+        ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {self, src}, null,
+            new Object[] {d, SavedTensor.input(index)}, inPlace ? self : null) : null;
     TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
     try {
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), out, sizes(out),
           strides(out), index, strides(index), src, strides(src)), false);
       out.bumpVersion();
+      if (rec != null) rec.finish(out);
       return out;
     } catch (RuntimeException e) {
       out.release();
+      if (rec != null) rec.abort();
       throw e;
     }
   }
@@ -135,7 +142,10 @@ final class IndexAlongOps {
           + Shapes.str(want) + " (self's, with dim " + d + " of size len(index))");
     }
     if (Shapes.numel(op, want) == 0) return;
-    try (TensorScope scope = TensorScope.open()) {  // closes the scaled temporary
+    Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, source)
+        ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {self, source}, new double[] {alpha},
+            new Object[] {d, SavedTensor.input(index)}, self) : null;
+    try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
       Tensor src = Tensor.wrap(retained(source));
       Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
       // bool * long promotes to int64: back to self's dtype (source && alpha != 0, PyTorch's
@@ -145,6 +155,22 @@ final class IndexAlongOps {
       run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
           index, sliceStrides(index, want.length, d), values, strides(values)), false);
       self.bumpVersion();
+    } catch (RuntimeException e) {
+      if (rec != null) rec.abort();
+      throw e;
+    }
+    if (rec != null) rec.finish(self);
+  }
+
+  /** out, recorded as op of inputs (args: dim, the saved index) when autograd records; released if that fails. */
+  private static TensorImpl recorded(Op entry, String op, TensorImpl[] in, TensorImpl out, int d, TensorImpl index, int n) {
+    if (!out.dtype().isFloatingPoint() || !Recorder.active(in)) return out;
+    try {
+      Recorder.begin(entry, op, in, null, new Object[] {d, SavedTensor.input(index)}, null).finish(out);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
     }
   }
 
@@ -248,11 +274,23 @@ final class IndexAlongOps {
         }
         at += x.sizes()[d];
       }
-      return out;
+      return recordCat(tensors, d, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
     }
+  }
+
+  private static TensorImpl recordCat(List<Tensor> tensors, int d, TensorImpl out) {
+    TensorImpl[] in = new TensorImpl[tensors.size()];
+    long[] sizes = new long[in.length];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = element("cat", tensors, i);
+      sizes[i] = in[i].dim() == 1 && in[i].sizes()[0] == 0 ? 0 : in[i].sizes()[d];
+    }
+    if (!out.dtype().isFloatingPoint() || !Recorder.active(in)) return out;
+    Recorder.begin(Ops.CAT, "cat", in, null, new Object[] {d, sizes}, null).finish(out);
+    return out;
   }
 
   private static TensorImpl element(String op, List<Tensor> tensors, int i) {

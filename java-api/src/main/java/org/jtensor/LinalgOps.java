@@ -3,6 +3,7 @@ package org.jtensor;
 import java.util.Arrays;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.GemmCall;
+import org.jtensor.dispatch.Op;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
 
@@ -15,6 +16,20 @@ final class LinalgOps {
    * dim is dropped from the result; leading (batch) dims broadcast.
    */
   static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
+    TensorImpl r = product(op, a, b);
+    if (r.dtype().isFloatingPoint() && Recorder.active(a, b)) {
+      Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
+      try {
+        Recorder.begin(entry, op, new TensorImpl[] {a, b}, null, null, null).finish(r);
+      } catch (RuntimeException e) {
+        r.release();
+        throw e;
+      }
+    }
+    return r;
+  }
+
+  private static TensorImpl product(String op, TensorImpl a, TensorImpl b) {
     if (a.dim() == 0 || b.dim() == 0) {
       throw new IllegalArgumentException(op + "(): both arguments to matmul need to be at least 1D, but they are "
           + a.dim() + "D and " + b.dim() + "D");
@@ -131,14 +146,18 @@ final class LinalgOps {
           + m1.sizes()[1] + " and " + m2.sizes()[0] + "x" + m2.sizes()[1] + ")");
     }
     long m = m1.sizes()[0], n = m2.sizes()[1];
+    Recorder.Pending rec = m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)
+        ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null) : null;
     TensorImpl c = DataOps.empty(new long[] {m, n}, m1.dtype(), m1.device());
     try {
       if (beta != 0) DataOps.copyInto("addmm", c, input);
       else Shapes.broadcastShapes("addmm", new long[] {m, n}, input.sizes());
       gemm("addmm", m1, m2, c, new long[0], m, n, m1.sizes()[1], alpha, beta);
+      if (rec != null) rec.finish(c);
       return c;
     } catch (RuntimeException e) {
       c.release();
+      if (rec != null) rec.abort();
       throw e;
     }
   }

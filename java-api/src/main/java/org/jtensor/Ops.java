@@ -170,6 +170,52 @@ final class Ops {
   static final Op CUMPROD = Op.scan("cumprod", "cumprod")
       .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
 
+  // ---- views (no kernel: new geometry over the same storage) and copies ----
+  static final Op ALIAS = Op.composite("alias", 1).withDerivative(of(0, (c, g) -> grads(g)));
+  static final Op VIEW = Op.composite("view", 1).withDerivative(Gradient.RESHAPE);
+  static final Op RESHAPE = Op.composite("reshape", 1).withDerivative(Gradient.RESHAPE);  // reshape that had to copy
+  static final Op UNSQUEEZE = Op.composite("unsqueeze", 1).withDerivative(Gradient.RESHAPE);
+  static final Op SQUEEZE = Op.composite("squeeze", 1).withDerivative(Gradient.RESHAPE);
+  static final Op VIEW_DTYPE = Op.composite("viewDtype", 1);  // reinterpreted bytes: no derivative
+  static final Op TRANSPOSE = Op.composite("transpose", 1)
+      .withDerivative(of(0, (c, g) -> grads(g.transpose((Integer) c.arg(0), (Integer) c.arg(1)))));
+  static final Op PERMUTE = Op.composite("permute", 1)
+      .withDerivative(of(0, (c, g) -> grads(g.permute(Gradient.inverse((int[]) c.arg(0))))));
+  static final Op EXPAND = Op.composite("expand", 1).withDerivative(of(0, (c, g) -> grads(g)));  // summed back by the node
+  static final Op SLICE = Op.composite("slice", 1).withDerivative(Gradient.STRIDED);
+  static final Op SELECT = Op.composite("select", 1).withDerivative(Gradient.STRIDED);
+  static final Op DIAGONAL = Op.composite("diagonal", 1).withDerivative(Gradient.STRIDED);
+  static final Op UNFOLD = Op.composite("unfold", 1).withDerivative(Gradient.STRIDED);
+  static final Op AS_STRIDED = Op.composite("asStrided", 1).withDerivative(Gradient.STRIDED);
+  static final Op CLONE = Op.composite("clone", 1).withDerivative(of(0, (c, g) -> grads(g)));  // also contiguous, to(dtype)
+  static final Op COPY_ = Op.composite("copy", 2).withDerivative(of(0, (c, g) -> grads(null, g)));  // self is overwritten
+  static final Op FILL_ = Op.composite("fill", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
+
+  // ---- matrix products (kernel: gemm) ----
+  static final Op MATMUL = Op.composite("matmul", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
+  static final Op MM = Op.composite("mm", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
+  static final Op BMM = Op.composite("bmm", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
+  static final Op DOT = Op.composite("dot", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
+  static final Op ADDMM = Op.composite("addmm", 3).withDerivative(of(OTHER | THIRD, (c, g) -> grads(
+      c.needs(0) ? g.mul(c.param(0)) : null,
+      c.needs(1) ? g.matmul(c.input(2).t()).mul(c.param(1)) : null,
+      c.needs(2) ? c.input(1).t().matmul(g).mul(c.param(1)) : null)));
+
+  // ---- indexing along one dim (kernel: index_along); args: dim, then the saved index ----
+  static final Op INDEX_SELECT = Op.composite("indexSelect", 1).withDerivative(of(0, (c, g) -> grads(
+      Tensor.zeros(c.inputShape(0), g.dtype()).indexAdd_((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+  static final Op GATHER = Op.composite("gather", 1).withDerivative(of(0, (c, g) -> grads(
+      Tensor.zeros(c.inputShape(0), g.dtype()).scatterAdd((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+  static final Op SCATTER = Op.composite("scatter", 2).withDerivative(of(0, (c, g) -> grads(
+      c.needs(0) ? g.scatter((Integer) c.arg(0), (Tensor) c.arg(1), Tensor.zeros(c.inputShape(1), g.dtype())) : null,
+      c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
+  static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
+      g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
+  static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
+      g, c.needs(1) ? g.indexSelect((Integer) c.arg(0), (Tensor) c.arg(1)).mul(c.param(0)) : null)));
+  /** args: dim, each input's size along it (0 for a skipped empty 1-D input). */
+  static final Op CAT = Op.composite("cat", -1).withDerivative(of(0, Gradient::catBackward));
+
   /** Ops that divide integers: a zero divisor raises ArithmeticException, as PyTorch's ZeroDivisionError. */
   static boolean dividesIntegers(Op op) {
     return op == DIV_TRUNC || op == DIV_FLOOR || op == FLOOR_DIVIDE || op == REMAINDER;

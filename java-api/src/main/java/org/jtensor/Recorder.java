@@ -25,6 +25,11 @@ final class Recorder {
     return false;
   }
 
+  /** A view or copy out of in, made without a kernel of its own: recorded as op at once. */
+  static void recordView(Op op, TensorImpl in, TensorImpl out, Object[] args) {
+    begin(op, op.name, new TensorImpl[] {in}, null, args, null).finish(out);
+  }
+
   /** out= variants are not differentiable, as in PyTorch. */
   static void refuseOut(String name) {
     throw new IllegalArgumentException(name + "(): functions with out=... arguments don't support automatic "
@@ -70,7 +75,7 @@ final class Recorder {
       throw e;
     }
     OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, args, shapes, dtypes, 1);
-    return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0, inPlace);
+    return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0);
   }
 
   private static void checkInPlace(String name, TensorImpl self) {
@@ -98,12 +103,10 @@ final class Recorder {
   static final class Pending {
     private final OpNode node;
     private final boolean savesResult;
-    private final TensorImpl inPlace;
 
-    private Pending(OpNode node, boolean savesResult, TensorImpl inPlace) {
+    private Pending(OpNode node, boolean savesResult) {
       this.node = node;
       this.savesResult = savesResult;
-      this.inPlace = inPlace;
     }
 
     /** out: the op's output (the in-place target for an in-place op); an integer or bool output records nothing. */

@@ -375,30 +375,50 @@ public final class Tensor
   public Tensor contiguous() {
     TensorImpl t = impl("contiguous");
     if (t.isContiguous()) return same("contiguous");
-    return wrap(DataOps.cloneAs(t, t.dtype(), t.device(), true));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, t.dtype(), true));
   }
 
   /** A copy with its own storage; dense layouts (a transpose, say) keep their strides. */
   public Tensor clone() {
     TensorImpl t = impl("clone");
-    return wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, t.dtype(), false));
   }
 
   // ---------------------------------------------------------------- data
 
+  /** Copies src (broadcast, converted) into this tensor; under autograd, src's gradient flows back through it. */
   public Tensor copy_(Tensor src) {
-    DataOps.copyInto("copy_", impl("copy_"), implOf(src, "copy_"));
+    TensorImpl self = impl("copy_"), s = implOf(src, "copy_");
+    Recorder.Pending rec = Recorder.active(self, s) ? Recorder.begin(Ops.COPY_, "copy_", new TensorImpl[] {self, s}, null, null, self) : null;
+    overwrite(rec, () -> DataOps.copyInto("copy_", self, s));
     return this;
   }
 
   public Tensor fill_(double value) {
-    DataOps.fill("fill_", impl("fill_"), value);
+    TensorImpl self = impl("fill_");
+    overwrite(fillRecord(self), () -> DataOps.fill("fill_", self, value));
     return this;
   }
 
   public Tensor fill_(long value) {
-    DataOps.fill("fill_", impl("fill_"), value);
+    TensorImpl self = impl("fill_");
+    overwrite(fillRecord(self), () -> DataOps.fill("fill_", self, value));
     return this;
+  }
+
+  private static Recorder.Pending fillRecord(TensorImpl self) {
+    return Recorder.active(self) ? Recorder.begin(Ops.FILL_, "fill_", new TensorImpl[] {self}, null, null, self) : null;
+  }
+
+  /** Runs an op that overwrites this tensor, finishing its graph node (if any) after it, or dropping it on failure. */
+  private void overwrite(Recorder.Pending rec, Runnable op) {
+    try {
+      op.run();
+    } catch (RuntimeException e) {
+      if (rec != null) rec.abort();
+      throw e;
+    }
+    if (rec != null) rec.finish(impl);
   }
 
   public Tensor fill_(boolean value) {
@@ -413,7 +433,7 @@ public final class Tensor
   public Tensor to(DType dtype) {
     TensorImpl t = impl("to");
     if (t.dtype() == dtype) return same("to");
-    return wrap(DataOps.cloneAs(t, dtype, t.device(), false));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, dtype, false));
   }
 
   public Tensor to(Device device) {

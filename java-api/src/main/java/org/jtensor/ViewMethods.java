@@ -36,11 +36,13 @@ public sealed interface ViewMethods permits Tensor {
     TensorImpl t = impl("reshape");
     long[] s = Shapes.inferSize("reshape", shape, t.numel());
     Shapes.checkDims("reshape", s.length);
-    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), s, t.numel());
-    if (st != null) return Tensor.wrap(t.view(s, st, t.storageOffset()));
+    TensorImpl v = ViewOps.viewIfPossible(t, s);
+    if (v != null) return Tensor.wrap(v);
     TensorImpl c = DataOps.cloneAs(t, t.dtype(), t.device(), true);
     try {
-      return Tensor.wrap(c.unsafeView(s, Shapes.contiguousStrides(s), 0));
+      TensorImpl r = c.unsafeView(s, Shapes.contiguousStrides(s), 0);
+      if (r.dtype().isFloatingPoint() && Recorder.active(t)) Recorder.recordView(Ops.RESHAPE, t, r, null);
+      return Tensor.wrap(r);
     } finally {
       c.release();
     }

@@ -9,7 +9,25 @@ final class ViewOps {
   private ViewOps() {}
 
   static TensorImpl alias(TensorImpl t) {
-    return t.view(t.sizes().clone(), t.strides().clone(), t.storageOffset());
+    return recorded(Ops.ALIAS, t, t.view(t.sizes().clone(), t.strides().clone(), t.storageOffset()));
+  }
+
+  /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
+  private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v, Object... args) {
+    if (Recorder.active(t)) Recorder.recordView(op, t, v, args);
+    return v;
+  }
+
+  /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
+  private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, long[] sz, long[] st, long off) {
+    TensorImpl v = t.view(sz, st, off);
+    return Recorder.active(t) ? recorded(op, t, v, t.strides().clone(), t.storageOffset(), st.clone(), off) : v;
+  }
+
+  /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
+  static TensorImpl viewIfPossible(TensorImpl t, long[] shape) {
+    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), shape, t.numel());
+    return st == null ? null : recorded(Ops.VIEW, t, t.view(shape, st, t.storageOffset()));
   }
 
   static TensorImpl view(TensorImpl t, long[] size) {
@@ -20,7 +38,7 @@ final class ViewOps {
       throw new IllegalArgumentException("view(): view size is not compatible with input tensor's size and stride "
           + "(at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
     }
-    return t.view(shape, st, t.storageOffset());
+    return recorded(Ops.VIEW, t, t.view(shape, st, t.storageOffset()));
   }
 
   /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
@@ -65,7 +83,7 @@ final class ViewOps {
         off /= r;
       }
     }
-    return t.view(to, sz, st, off);
+    return recorded(Ops.VIEW_DTYPE, t, t.view(to, sz, st, off));
   }
 
   static TensorImpl transpose(TensorImpl t, long d0, long d1) {
@@ -76,7 +94,7 @@ final class ViewOps {
       swap(sz, a, b);
       swap(st, a, b);
     }
-    return t.view(sz, st, t.storageOffset());
+    return recorded(Ops.TRANSPOSE, t, t.view(sz, st, t.storageOffset()), n > 0 ? a : 0, n > 0 ? b : 0);
   }
 
   static TensorImpl t(TensorImpl t) {
@@ -101,15 +119,16 @@ final class ViewOps {
           + " is not equal to len(dims) = " + dims.length);
     }
     long[] sz = new long[n], st = new long[n];
+    int[] wrapped = new int[n];
     boolean[] seen = new boolean[n];
     for (int i = 0; i < n; i++) {
-      int d = Shapes.wrapDim("permute", dims[i], n);
+      int d = wrapped[i] = Shapes.wrapDim("permute", dims[i], n);
       if (seen[d]) throw new IllegalArgumentException("permute(): repeated dim in permute: " + Arrays.toString(dims));
       seen[d] = true;
       sz[i] = t.sizes()[d];
       st[i] = t.strides()[d];
     }
-    return t.view(sz, st, t.storageOffset());
+    return recorded(Ops.PERMUTE, t, t.view(sz, st, t.storageOffset()), (Object) wrapped);
   }
 
   static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
@@ -166,7 +185,7 @@ final class ViewOps {
     }
     if (index < 0) index += size;
     long[] sz = remove(t.sizes(), d), st = remove(t.strides(), d);
-    return t.view(sz, st, t.storageOffset() + index * t.strides()[d]);
+    return strided(Ops.SELECT, t, sz, st, t.storageOffset() + index * t.strides()[d]);
   }
 
   /** Python-style slicing with clamping; null start/end mean the ends, Long.MAX_VALUE means "to the end". */
@@ -185,7 +204,7 @@ final class ViewOps {
     long[] sz = t.sizes().clone(), st = t.strides().clone();
     sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow, whatever the step
     st[d] = steppedStride("slice", st[d], step, sz[d]);
-    return t.view(sz, st, t.storageOffset() + start * t.strides()[d]);
+    return strided(Ops.SLICE, t, sz, st, t.storageOffset() + start * t.strides()[d]);
   }
 
   /**
@@ -209,7 +228,7 @@ final class ViewOps {
     int d = (int) (dim < 0 ? dim + n + 1 : dim);
     Shapes.checkDims("unsqueeze", n + 1);
     long stride = d >= n ? 1 : t.sizes()[d] * t.strides()[d];
-    return t.view(insert(t.sizes(), d, 1), insert(t.strides(), d, stride), t.storageOffset());
+    return recorded(Ops.UNSQUEEZE, t, t.view(insert(t.sizes(), d, 1), insert(t.strides(), d, stride), t.storageOffset()));
   }
 
   /** squeeze() with no dims removes every size-1 dim; with dims, only those listed that have size 1. */
@@ -235,7 +254,7 @@ final class ViewOps {
       sz[j] = t.sizes()[d];
       st[j++] = t.strides()[d];
     }
-    return t.view(sz, st, t.storageOffset());
+    return recorded(Ops.SQUEEZE, t, t.view(sz, st, t.storageOffset()));
   }
 
   static TensorImpl expand(TensorImpl t, long[] size) {
@@ -274,7 +293,7 @@ final class ViewOps {
       st[i] = stride;
     }
     Shapes.numel("expand", sz);
-    return t.view(sz, st, t.storageOffset());
+    return recorded(Ops.EXPAND, t, t.view(sz, st, t.storageOffset()));
   }
 
   static TensorImpl unfold(TensorImpl t, long dim, long size, long step) {
@@ -287,14 +306,14 @@ final class ViewOps {
     }
     if (size < 0) throw new IllegalArgumentException("unfold(): size is " + size + " but must be >= 0");
     if (step <= 0) throw new IllegalArgumentException("unfold(): step is " + step + " but must be > 0");
-    if (n == 0) return t.view(new long[] {size}, new long[] {1}, t.storageOffset());
+    if (n == 0) return strided(Ops.UNFOLD, t, new long[] {size}, new long[] {1}, t.storageOffset());
     long[] sz = Arrays.copyOf(t.sizes(), n + 1), st = Arrays.copyOf(t.strides(), n + 1);
     sz[d] = (dimSize - size) / step + 1;
     st[d] = steppedStride("unfold", t.strides()[d], step, sz[d]);
     sz[n] = size;
     st[n] = t.strides()[d];
     Shapes.checkDims("unfold", n + 1);
-    return t.view(sz, st, t.storageOffset());
+    return strided(Ops.UNFOLD, t, sz, st, t.storageOffset());
   }
 
   static TensorImpl diagonal(TensorImpl t, long offset, long dim1, long dim2) {
@@ -313,12 +332,12 @@ final class ViewOps {
     }
     sz[n - 2] = len;
     st[n - 2] = t.strides()[a] + t.strides()[b];
-    return t.view(sz, st, off);
+    return strided(Ops.DIAGONAL, t, sz, st, off);
   }
 
   static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
     checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), t.storage().nbytes());
-    return t.view(size.clone(), stride.clone(), offset);
+    return strided(Ops.AS_STRIDED, t, size.clone(), stride.clone(), offset);
   }
 
   /** as_strided's and set_'s rules: matching lengths, no negative stride or offset, inside the storage. */

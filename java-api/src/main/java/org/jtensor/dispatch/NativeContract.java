@@ -155,6 +155,7 @@ public final class NativeContract {
     int[] ids = new int[n], masks = new int[n];
     Set<String> elementwiseKernels = new HashSet<>();
     for (Op op : ops) {
+      if (op.family == Op.Family.COMPOSITE) continue;  // checked through the plans it runs
       int id = kernelId(op, tables);
       if (id < 0) throw mismatch(op, "the native " + table(op) + " table has no kernel '" + op.kernel + "'");
       int mask = 0;

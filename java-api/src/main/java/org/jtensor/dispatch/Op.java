@@ -11,8 +11,13 @@ import java.util.List;
  * in-place and out= variants are named name + "_" and name + "Out".
  */
 public final class Op {
-  /** Which native table holds the kernel. */
-  public enum Family { ELEMENTWISE, REDUCTION, SCAN }
+  /**
+   * Which native table holds the kernel. COMPOSITE ops (views, copies, matmul, indexing) have no
+   * entry of their own in a kernel table: they are built from views or from other plans (gemm,
+   * index_along, ...), whose kernels are checked through those plans; the registry holds their
+   * derivative.
+   */
+  public enum Family { ELEMENTWISE, REDUCTION, SCAN, COMPOSITE }
 
   private static final List<Op> REGISTERED = new ArrayList<>();
 
@@ -53,6 +58,11 @@ public final class Op {
     return new Op(name, kernel, Family.REDUCTION, 1, null, rule);
   }
 
+  /** An op with no kernel table of its own; arity counts its tensor inputs (-1: any number, as cat). */
+  public static Op composite(String name, int arity) {
+    return new Op(name, "", Family.COMPOSITE, arity, null, null);
+  }
+
   public static Op scan(String name, String kernel) {
     return new Op(name, kernel, Family.SCAN, 1, null, ReduceKind.ACCUMULATE);
   }
@@ -83,6 +93,6 @@ public final class Op {
 
   @Override
   public String toString() {
-    return name + (kernel.equals(name) ? "" : " (kernel " + kernel + ")");
+    return name + (kernel.equals(name) || kernel.isEmpty() ? "" : " (kernel " + kernel + ")");
   }
 }

@@ -102,4 +102,14 @@ class BackwardBasicsTest {
       assertArrayEquals(new float[] {2.5f, 2.5f, 2.5f, 2.5f}, g.toFloatArray(), 0f);
     }
   }
+
+  @Test
+  void aDtypeConversionSendsTheGradientBackInTheInputsDtype() {
+    try (Tensor x = Tensor.ones(new long[] {3}, DType.FLOAT64).requiresGrad_(); TensorScope s = TensorScope.open()) {
+      x.to(DType.FLOAT32).mul(2.0).sum().backward();
+      Tensor g = x.grad();
+      assertEquals(DType.FLOAT64, g.dtype());
+      assertArrayEquals(new double[] {2, 2, 2}, g.toDoubleArray(), 0);
+    }
+  }
 }

@@ -1,0 +1,178 @@
+package org.jtensor.autograd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.Index;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+/**
+ * Every differentiable op against float64 central differences (GradCheck), on random inputs that
+ * include broadcasting, size-1 dims and non-contiguous views; second order for the elementwise
+ * ops and matmul.
+ */
+class GradCheckOpsTest {
+  private static final Generator G = new Generator(7);
+
+  /** A float64 leaf of this shape, values in [lo, hi), made non-contiguous when asked (a transposed copy's view). */
+  private static Tensor leaf(double lo, double hi, boolean transposed, long... shape) {
+    try (TensorScope s = TensorScope.open()) {
+      long[] storeShape = shape.clone();
+      if (transposed && shape.length == 2) storeShape = new long[] {shape[1], shape[0]};
+      Tensor u = Tensor.rand(storeShape, DType.FLOAT64, G).mul(hi - lo).add(lo);
+      Tensor x = transposed && shape.length == 2 ? u.t() : u;
+      return s.keep(x.detach().requiresGrad_());
+    }
+  }
+
+  private record Case(String name, Function<List<Tensor>, Tensor> f, List<Tensor> inputs, boolean secondOrder) {}
+
+  private static Case c(String name, Function<List<Tensor>, Tensor> f, boolean second, Tensor... in) {
+    return new Case(name, f, List.of(in), second);
+  }
+
+  /** Made inside the checked function, so the check's scope closes it. */
+  private static Tensor gatherIndex() {
+    return Tensor.fromArray(new long[] {0, 1, 1, 0, 2, 2}).reshape(2, 3);
+  }
+
+  private static List<Case> cases() {
+    List<Case> cs = new ArrayList<>();
+    // unary elementwise, on a non-contiguous input
+    cs.add(c("neg", x -> x.get(0).neg(), true, leaf(-2, 2, true, 3, 2)));
+    cs.add(c("abs", x -> x.get(0).abs(), true, leaf(0.2, 2, false, 5)));
+    cs.add(c("reciprocal", x -> x.get(0).reciprocal(), true, leaf(0.5, 2, true, 2, 3)));
+    cs.add(c("exp", x -> x.get(0).exp(), true, leaf(-1, 1, false, 4)));
+    cs.add(c("exp2", x -> x.get(0).exp2(), true, leaf(-1, 1, false, 4)));
+    cs.add(c("log", x -> x.get(0).log(), true, leaf(0.5, 2, false, 4)));
+    cs.add(c("log2", x -> x.get(0).log2(), true, leaf(0.5, 2, false, 4)));
+    cs.add(c("log1p", x -> x.get(0).log1p(), true, leaf(0, 2, false, 4)));
+    cs.add(c("expm1", x -> x.get(0).expm1(), true, leaf(-1, 1, false, 4)));
+    cs.add(c("sqrt", x -> x.get(0).sqrt(), true, leaf(0.5, 2, false, 4)));
+    cs.add(c("rsqrt", x -> x.get(0).rsqrt(), true, leaf(0.5, 2, false, 4)));
+    cs.add(c("sin", x -> x.get(0).sin(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("cos", x -> x.get(0).cos(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("tan", x -> x.get(0).tan(), true, leaf(-1, 1, false, 4)));
+    cs.add(c("tanh", x -> x.get(0).tanh(), true, leaf(-2, 2, true, 2, 2)));
+    cs.add(c("sigmoid", x -> x.get(0).sigmoid(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("erf", x -> x.get(0).erf(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("relu", x -> x.get(0).relu(), false, leaf(-2, 2, false, 6)));
+    cs.add(c("gelu", x -> x.get(0).gelu(), true, leaf(-2, 2, false, 5)));
+    cs.add(c("gelu tanh", x -> x.get(0).gelu("tanh"), true, leaf(-2, 2, false, 5)));
+    cs.add(c("silu", x -> x.get(0).silu(), true, leaf(-2, 2, false, 5)));
+    cs.add(c("softplus", x -> x.get(0).softplus(2.0, 3.0), true, leaf(-2, 2, false, 6)));
+    cs.add(c("leakyRelu", x -> x.get(0).leakyRelu(0.1), false, leaf(-2, 2, false, 6)));
+    cs.add(c("clamp", x -> x.get(0).clamp(-0.5, 0.5), false, leaf(-1, 1, false, 6)));
+    cs.add(c("clampMin", x -> x.get(0).clampMin(0.1), false, leaf(-1, 1, false, 6)));
+    cs.add(c("floor", x -> x.get(0).floor(), false, leaf(-2, 2, false, 4)));
+    // binary elementwise, broadcasting and non-contiguous
+    cs.add(c("add alpha", x -> x.get(0).add(x.get(1), 2.5), true, leaf(-1, 1, true, 3, 2), leaf(-1, 1, false, 2)));
+    cs.add(c("sub", x -> x.get(0).sub(x.get(1)), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, false, 1, 3)));
+    cs.add(c("mul", x -> x.get(0).mul(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("div", x -> x.get(0).div(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(0.5, 2, true, 2, 3)));
+    cs.add(c("pow", x -> x.get(0).pow(x.get(1)), true, leaf(0.5, 2, false, 4), leaf(-1, 2, false, 4)));
+    cs.add(c("pow scalar", x -> x.get(0).pow(3.0), true, leaf(-2, 2, false, 4)));
+    cs.add(c("maximum", x -> x.get(0).maximum(x.get(1)), false, leaf(-1, 1, false, 5), leaf(-1, 1, false, 5)));
+    cs.add(c("minimum", x -> x.get(0).minimum(x.get(1)), false, leaf(-1, 1, false, 1, 5), leaf(-1, 1, false, 3, 1)));
+    cs.add(c("remainder", x -> x.get(0).remainder(x.get(1)), false, leaf(0.1, 2, false, 5), leaf(0.7, 0.9, false, 5)));
+    cs.add(c("lerp", x -> x.get(0).lerp(x.get(1), x.get(2)), true, leaf(-1, 1, false, 4), leaf(-1, 1, false, 4), leaf(0, 1, false, 4)));
+    cs.add(c("clamp tensors", x -> x.get(0).clamp(x.get(1), x.get(2)), false, leaf(-1, 1, false, 6), leaf(-0.6, -0.4, false, 6),
+        leaf(0.4, 0.6, false, 6)));
+    cs.add(c("where", x -> Tensor.where(x.get(0).gt(0.0), x.get(0), x.get(1)), false, leaf(-1, 1, false, 6), leaf(-1, 1, false, 6)));
+    cs.add(c("maskedFill", x -> x.get(0).maskedFill(x.get(0).gt(0.0), 2.0), false, leaf(-1, 1, false, 6)));
+    // reductions and scans
+    cs.add(c("sum all", x -> x.get(0).sum(), true, leaf(-1, 1, true, 3, 2)));
+    cs.add(c("sum dims", x -> x.get(0).sum(new int[] {0, 2}, false), true, leaf(-1, 1, false, 2, 3, 2)));
+    cs.add(c("mean keepdim", x -> x.get(0).mean(1, true), true, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("prod", x -> x.get(0).prod(1, false), true, leaf(0.5, 1.5, false, 3, 4)));
+    cs.add(c("prod with a zero", x -> x.get(0).mul(x.get(0).gt(-0.2)).prod(1, false), false, leaf(-1, 1, false, 2, 6)));
+    cs.add(c("amax", x -> x.get(0).amax(new int[] {1}, false), false, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("amin", x -> x.get(0).amin(new int[] {0}, true), false, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("max dim", x -> x.get(0).max(1, false).values(), false, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("cumsum", x -> x.get(0).cumsum(1), true, leaf(-1, 1, false, 2, 4)));
+    cs.add(c("cumprod", x -> x.get(0).cumprod(0), true, leaf(0.5, 1.5, false, 4, 2)));
+    cs.add(c("softmax", x -> x.get(0).softmax(1), true, leaf(-2, 2, false, 2, 4)));
+    cs.add(c("logSoftmax", x -> x.get(0).logSoftmax(0), true, leaf(-2, 2, false, 3, 2)));
+    cs.add(c("logsumexp", x -> x.get(0).logsumexp(new int[] {1}, false), true, leaf(-2, 2, false, 2, 3)));
+    cs.add(c("var", x -> x.get(0).var(new int[] {1}, 1, false), true, leaf(-2, 2, false, 2, 4)));
+    cs.add(c("std", x -> x.get(0).std(new int[] {0}, 1, false), false, leaf(-2, 2, false, 4, 2)));
+    cs.add(c("norm", x -> x.get(0).norm(), false, leaf(-2, 2, false, 5)));
+    // views
+    cs.add(c("view", x -> x.get(0).view(3, 2), true, leaf(-1, 1, false, 2, 3)));
+    cs.add(c("reshape copy", x -> x.get(0).reshape(6), true, leaf(-1, 1, true, 2, 3)));
+    cs.add(c("transpose", x -> x.get(0).transpose(0, 1), true, leaf(-1, 1, false, 2, 3)));
+    cs.add(c("permute", x -> x.get(0).permute(2, 0, 1), true, leaf(-1, 1, false, 2, 3, 2)));
+    cs.add(c("expand", x -> x.get(0).expand(3, 4), true, leaf(-1, 1, false, 1, 4)));
+    cs.add(c("narrow", x -> x.get(0).narrow(1, 1, 2), true, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("select", x -> x.get(0).select(0, 1), true, leaf(-1, 1, true, 3, 2)));
+    cs.add(c("slice step", x -> x.get(0).slice(0, 0, 5, 2), true, leaf(-1, 1, false, 5)));
+    cs.add(c("diagonal", x -> x.get(0).diagonal(), true, leaf(-1, 1, false, 3, 3)));
+    cs.add(c("unfold overlapping", x -> x.get(0).unfold(0, 3, 1), true, leaf(-1, 1, false, 5)));
+    cs.add(c("asStrided overlapping", x -> x.get(0).asStrided(new long[] {3, 2}, new long[] {1, 1}), false, leaf(-1, 1, false, 4)));
+    cs.add(c("squeeze unsqueeze", x -> x.get(0).squeeze(1).unsqueeze(0), true, leaf(-1, 1, false, 3, 1)));
+    cs.add(c("get basic", x -> x.get(0).get(Index.at(1), Index.slice(null, null, 2L)), true, leaf(-1, 1, false, 3, 4)));
+    cs.add(c("split", x -> x.get(0).split(2, 0).get(1), true, leaf(-1, 1, false, 5)));
+    // matrix products, every form
+    cs.add(c("matmul 2d", x -> x.get(0).matmul(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, true, 3, 2)));
+    cs.add(c("matmul vec-mat", x -> x.get(0).matmul(x.get(1)), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 3, 2)));
+    cs.add(c("matmul mat-vec", x -> x.get(0).matmul(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("dot", x -> x.get(0).dot(x.get(1)), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("matmul batched broadcast", x -> x.get(0).matmul(x.get(1)), true, leaf(-1, 1, false, 2, 1, 2, 3),
+        leaf(-1, 1, false, 3, 3, 2)));
+    cs.add(c("addmm", x -> x.get(0).addmm(x.get(1), x.get(2), 0.5, 2.0), true, leaf(-1, 1, false, 2), leaf(-1, 1, false, 3, 2),
+        leaf(-1, 1, false, 2, 2)));
+    cs.add(c("linear", x -> Tensor.linear(x.get(0), x.get(1), x.get(2)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 4, 3),
+        leaf(-1, 1, false, 4)));
+    // indexing, cat, stack, copies
+    cs.add(c("indexSelect", x -> x.get(0).indexSelect(0, Tensor.fromArray(new long[] {2, 0, 2})), true, leaf(-1, 1, false, 3, 2)));
+    cs.add(c("gather", x -> x.get(0).gather(1, gatherIndex()), true, leaf(-1, 1, false, 2, 3)));
+    cs.add(c("scatterAdd", x -> x.get(0).scatterAdd(1, gatherIndex(), x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 2, 3)));
+    cs.add(c("scatter", x -> x.get(0).scatter(0, Tensor.fromArray(new long[] {1, 0, 2}).reshape(1, 3), x.get(1)), false,
+        leaf(-1, 1, false, 3, 3), leaf(-1, 1, false, 1, 3)));
+    cs.add(c("cat", x -> Tensor.cat(List.of(x.get(0), x.get(1)), 1), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, true, 2, 3)));
+    cs.add(c("stack", x -> Tensor.stack(List.of(x.get(0), x.get(1)), 0), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("contiguous clone", x -> x.get(0).contiguous().clone(), true, leaf(-1, 1, true, 2, 3)));
+    return cs;
+  }
+
+  @TestFactory
+  List<DynamicTest> firstOrder() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Case cs : cases()) {
+      tests.add(dynamicTest(cs.name(), () -> {
+        try {
+          GradCheck.check(cs.f(), cs.inputs());
+        } finally {
+          for (Tensor t : cs.inputs()) t.close();
+        }
+      }));
+    }
+    return tests;
+  }
+
+  @TestFactory
+  List<DynamicTest> secondOrder() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Case cs : cases()) {
+      if (!cs.secondOrder()) {
+        for (Tensor t : cs.inputs()) t.close();
+        continue;
+      }
+      tests.add(dynamicTest(cs.name(), () -> {
+        try {
+          GradCheck.checkSecondOrder(cs.f(), cs.inputs(), 11);
+        } finally {
+          for (Tensor t : cs.inputs()) t.close();
+        }
+      }));
+    }
+    return tests;
+  }
+}
