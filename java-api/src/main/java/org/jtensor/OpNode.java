@@ -77,7 +77,7 @@ final class OpNode extends GraphNode {
     Tensor[] out = new Tensor[shapes.length];
     for (int k = 0; k < out.length && k < raw.length; k++) {
       Tensor r = raw[k];
-      if (r == null || nextFunctions().get(k) == null) continue;
+      if (r == null || !hasEdge(k)) continue;
       Tensor f = fit(r, shapes[k], dtypes[k]);
       boolean shared = f == zeros || c.borrowed(f) || c.isArg(f);
       for (int j = 0; j < k; j++) shared |= out[j] == f;
@@ -184,7 +184,7 @@ final class OpNode extends GraphNode {
 
     @Override
     public boolean needs(int k) {
-      return k < shapes.length && nextFunctions().get(k) != null;
+      return hasEdge(k);
     }
 
     @Override

@@ -43,6 +43,11 @@ public abstract class Node {
     return Collections.unmodifiableList(Arrays.asList(next));
   }
 
+  /** Whether a gradient flows to input k (its edge exists). */
+  protected final boolean hasEdge(int k) {
+    return k < next.length && next[k] != null;
+  }
+
   /** Creation order: the engine runs later nodes first when several are ready, as PyTorch does. */
   public final long sequenceNr() {
     return sequenceNr;
