@@ -144,7 +144,7 @@ final class OpNode extends GraphNode {
       if (unpacked[k] != null) return unpacked[k];
       if (inputs[k] != null) return unpacked[k] = inputs[k].unpack(OpNode.this, createGraph);
       if (scalarIsLong != null && k < scalarIsLong.length && scalarIsLong[k]) return unpacked[k] = Tensor.scalar((long) scalars[k]);
-      if (scalars != null && k < scalars.length) return unpacked[k] = Tensor.scalar(scalars[k]);
+      if (scalars != null && k < scalars.length) return unpacked[k] = Tensor.scalar(scalars[k], DType.FLOAT64);  // a Python float: no rounding before the op
       throw new IllegalStateException(name + ": input " + k + " was not saved");
     }
 

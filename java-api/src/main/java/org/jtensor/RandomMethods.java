@@ -77,8 +77,8 @@ public sealed interface RandomMethods permits Tensor {
   default Tensor dropout(double p, boolean training, Generator g) {
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout(): dropout probability has to be between 0 and 1, but got " + p);
     TensorImpl t = impl("dropout");
-    if (!training || p == 0) return Tensor.wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
-    if (p == 1) return Tensor.zerosLike(self());
+    if (!training || p == 0) return self().same("dropout");  // the input itself, as F.dropout gives it
+    if (p == 1) return self().mul(0.0);
     try (Tensor keep = bernoulli(1 - p, g); Tensor kept = self().mul(keep)) {
       return kept.div(1 - p);
     }

@@ -54,6 +54,19 @@ public final class TensorScope implements AutoCloseable {
     return t;
   }
 
+  /**
+   * Takes t out of whichever open scope of this thread owns it: no scope will close it, and the
+   * caller owns it outright (long-lived state made inside a scope: a module's parameters, an
+   * optimizer's buffers). Returns t.
+   */
+  public static Tensor escape(Tensor t) {
+    if (OPEN.get() == 0) return t;
+    for (TensorScope s : STACK.get()) {
+      if (s.removeOwned(t)) return t;
+    }
+    return t;
+  }
+
   /** Keeps every tensor in the list (e.g. the result of split). */
   public List<Tensor> keepAll(List<Tensor> ts) {
     requireOwner("keepAll");

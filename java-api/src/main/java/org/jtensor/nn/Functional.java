@@ -1,0 +1,177 @@
+package org.jtensor.nn;
+
+import java.util.Arrays;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+
+/**
+ * torch.nn.functional: the layers' maths as functions of tensors, differentiable through the ops
+ * they use. Every result is a new handle the caller owns; temporaries are closed.
+ */
+public final class Functional {
+  private Functional() {}
+
+  public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+    return Tensor.linear(input, weight, bias);
+  }
+
+  public static Tensor relu(Tensor x) {
+    return x.relu();
+  }
+
+  public static Tensor gelu(Tensor x) {
+    return x.gelu();
+  }
+
+  public static Tensor silu(Tensor x) {
+    return x.silu();
+  }
+
+  public static Tensor dropout(Tensor x, double p, boolean training, Generator g) {
+    return x.dropout(p, training, g);
+  }
+
+  /** Class indices as one-hot rows: int64 [..., numClasses]; numClasses -1 takes max + 1. */
+  public static Tensor oneHot(Tensor target, long numClasses) {
+    if (target.dtype() != DType.INT64) {
+      throw new IllegalArgumentException("oneHot(): one_hot is only applicable to index tensor of type int64, got " + target.dtype());
+    }
+    try (TensorScope s = TensorScope.open()) {
+      long classes = numClasses;
+      if (classes == -1) classes = target.numel() == 0 ? 0 : (long) target.amax().item() + 1;
+      if (target.numel() > 0 && target.amin().item() < 0) throw new IllegalArgumentException("oneHot(): Class values must be non-negative.");
+      if (target.numel() > 0 && target.amax().item() >= classes) {
+        throw new IllegalArgumentException("oneHot(): Class values must be smaller than num_classes.");
+      }
+      long[] shape = Arrays.copyOf(target.shape(), target.dim() + 1);
+      shape[target.dim()] = classes;
+      Tensor idx = target.unsqueeze(target.dim());
+      Tensor out = Tensor.zeros(shape, DType.INT64).scatter(target.dim(), idx, Tensor.onesLike(idx));
+      return s.keep(out);
+    }
+  }
+
+  /** Mean negative log-likelihood of the target classes (torch.nn.functional.nll_loss). */
+  public static Tensor nllLoss(Tensor logProbs, Tensor target) {
+    return nllLoss(logProbs, target, -100, Reduction.MEAN);
+  }
+
+  /**
+   * logProbs [N, C] (or [N, C, d...]), target int64 [N] (or [N, d...]); entries equal to
+   * ignoreIndex count for nothing, and the mean divides by the entries that count.
+   */
+  public static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor[] flat = flatten("nllLoss", logProbs, target);
+      Tensor valid = flat[1].ne(ignoreIndex);
+      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
+      Tensor picked = flat[0].gather(1, safe.unsqueeze(1)).squeeze(1);
+      Tensor losses = picked.neg().mul(valid);
+      return s.keep(reduce(losses, valid, reduction, target.shape()));
+    }
+  }
+
+  /** Cross entropy of logits against class indices (mean over the batch). */
+  public static Tensor crossEntropy(Tensor logits, Tensor target) {
+    return crossEntropy(logits, target, -100, 0.0, Reduction.MEAN);
+  }
+
+  /**
+   * torch.nn.functional.cross_entropy with class indices: log_softmax over dim 1, then the
+   * negative log-likelihood; labelSmoothing ε mixes in the uniform distribution:
+   * (1 − ε)·nll + ε·mean over classes of −log p.
+   */
+  public static Tensor crossEntropy(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
+    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
+      throw new IllegalArgumentException("crossEntropy(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
+    }
+    if (logits.dim() < 1) throw new IllegalArgumentException("crossEntropy(): expected logits with a class dim, got a 0-dim tensor");
+    try (TensorScope s = TensorScope.open()) {
+      Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
+      if (labelSmoothing == 0) return s.keep(nllLoss(logp, target, ignoreIndex, reduction));
+      Tensor[] flat = flatten("crossEntropy", logp, target);
+      Tensor valid = flat[1].ne(ignoreIndex);
+      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
+      Tensor nll = flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg();
+      Tensor smooth = flat[0].mean(1).neg();
+      Tensor losses = nll.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(valid);
+      return s.keep(reduce(losses, valid, reduction, target.shape()));
+    }
+  }
+
+  /** Mean squared error. */
+  public static Tensor mseLoss(Tensor input, Tensor target) {
+    return mseLoss(input, target, Reduction.MEAN);
+  }
+
+  public static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor d = input.sub(target);
+      return s.keep(fold(d.mul(d), reduction));
+    }
+  }
+
+  /** −(y·log p + (1 − y)·log(1 − p)), each log clamped at −100 as PyTorch does. */
+  public static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor logP = probs.log().clampMin(-100);
+      Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
+      Tensor loss = target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg();
+      return s.keep(fold(loss, reduction));
+    }
+  }
+
+  /** binaryCrossEntropy(sigmoid(x), y) computed stably: max(x, 0) − x·y + log(1 + e^−|x|). */
+  public static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
+      return s.keep(fold(loss, reduction));
+    }
+  }
+
+  private static Tensor fold(Tensor losses, Reduction reduction) {
+    switch (reduction) {
+      case NONE: return losses.view(losses.shape());
+      case SUM: return losses.sum();
+      default: return losses.mean();
+    }
+  }
+
+  /** Per-entry losses of the flattened batch folded as asked; a mean divides by the entries that count. */
+  private static Tensor reduce(Tensor losses, Tensor valid, Reduction reduction, long[] targetShape) {
+    switch (reduction) {
+      case NONE: return losses.reshape(targetShape);
+      case SUM: return losses.sum();
+      default: return losses.sum().div(valid.sum());
+    }
+  }
+
+  /** [N, C, d...] scores and [N, d...] targets as [M, C] and [M]. */
+  private static Tensor[] flatten(String op, Tensor scores, Tensor target) {
+    if (target.dtype() != DType.INT64) {
+      throw new IllegalArgumentException(op + "(): expected target of class indices (int64), got " + target.dtype());
+    }
+    if (scores.dim() == 1) return new Tensor[] {scores.unsqueeze(0), target.reshape(1)};
+    long[] s = scores.shape(), t = target.shape();
+    boolean ok = t.length == s.length - 1 && t[0] == s[0];
+    for (int d = 2; ok && d < s.length; d++) ok = t[d - 1] == s[d];
+    if (!ok) {
+      throw new IllegalArgumentException(op + "(): Expected target size " + Arrays.toString(expectedTarget(s)) + ", got "
+          + Arrays.toString(t));
+    }
+    if (s.length == 2) return new Tensor[] {scores.view(s), target.view(t)};
+    int[] perm = new int[s.length];
+    perm[s.length - 1] = 1;
+    for (int d = 0, j = 0; d < s.length; d++) if (d != 1) perm[j++] = d;
+    return new Tensor[] {scores.permute(perm).reshape(-1, s[1]), target.reshape(-1)};
+  }
+
+  private static long[] expectedTarget(long[] s) {
+    long[] t = new long[s.length - 1];
+    t[0] = s[0];
+    for (int d = 2; d < s.length; d++) t[d - 1] = s[d];
+    return t;
+  }
+}

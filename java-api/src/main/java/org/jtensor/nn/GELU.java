@@ -1,0 +1,11 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+
+/** Applies gelu elementwise (torch.nn.GELU). */
+public final class GELU extends Module {
+  @Override
+  public Tensor forward(Tensor input) {
+    return input.gelu();
+  }
+}

@@ -1,0 +1,42 @@
+package org.jtensor.nn;
+
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+
+/** y = x·Wᵀ + b (torch.nn.Linear), initialised as PyTorch does: kaiming_uniform(a=√5), bias U(±1/√in). */
+public final class Linear extends Module {
+  private final Tensor weight;
+  private final Tensor bias;
+
+  public Linear(long inFeatures, long outFeatures, Generator g) {
+    this(inFeatures, outFeatures, true, g);
+  }
+
+  public Linear(long inFeatures, long outFeatures, boolean withBias, Generator g) {
+    if (inFeatures <= 0 || outFeatures <= 0) {
+      throw new IllegalArgumentException("Linear(): features must be positive, got in " + inFeatures + ", out " + outFeatures);
+    }
+    weight = registerParameter("weight", Tensor.empty(new long[] {outFeatures, inFeatures}, DType.FLOAT32));
+    Init.kaimingUniform_(weight, Math.sqrt(5), g);
+    if (withBias) {
+      bias = registerParameter("bias", Tensor.empty(new long[] {outFeatures}, DType.FLOAT32));
+      Init.uniform_(bias, 1 / Math.sqrt(inFeatures), g);
+    } else {
+      bias = null;
+    }
+  }
+
+  public Tensor weight() {
+    return weight;
+  }
+
+  public Tensor bias() {
+    return bias;
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    return Functional.linear(input, weight, bias);
+  }
+}

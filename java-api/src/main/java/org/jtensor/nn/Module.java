@@ -1,0 +1,152 @@
+package org.jtensor.nn;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
+
+/**
+ * A layer or a model (torch.nn.Module): named parameters (leaves that require grad), buffers
+ * (state that is not trained, such as running means) and submodules, a train/eval flag, and
+ * {@link #forward}. The module owns its parameters and buffers: {@link #parameters()} hands out the
+ * module's own handles (do not close them), {@link #close()} frees them all.
+ */
+public abstract class Module implements AutoCloseable {
+  private final Map<String, Tensor> parameters = new LinkedHashMap<>();
+  private final Map<String, Tensor> buffers = new LinkedHashMap<>();
+  private final Map<String, Module> children = new LinkedHashMap<>();
+  private boolean training = true;
+  private boolean closed;
+
+  public abstract Tensor forward(Tensor input);
+
+  /** Registers t as a parameter: it becomes a leaf that requires grad, owned by this module (no scope closes it). */
+  protected final Tensor registerParameter(String name, Tensor t) {
+    checkName(name);
+    TensorScope.escape(t);
+    t.requiresGrad_(true);
+    parameters.put(name, t);
+    return t;
+  }
+
+  protected final Tensor registerBuffer(String name, Tensor t) {
+    checkName(name);
+    TensorScope.escape(t);
+    buffers.put(name, t);
+    return t;
+  }
+
+  protected final <M extends Module> M registerModule(String name, M m) {
+    checkName(name);
+    children.put(name, m);
+    return m;
+  }
+
+  private void checkName(String name) {
+    if (name == null || name.isEmpty() || name.contains(".")) {
+      throw new IllegalArgumentException("register: a name must be non-empty and hold no '.', got '" + name + "'");
+    }
+    if (parameters.containsKey(name) || buffers.containsKey(name) || children.containsKey(name)) {
+      throw new IllegalArgumentException("register: attribute '" + name + "' already exists");
+    }
+  }
+
+  /** Every parameter of this module and its submodules, in registration order (the module's own handles). */
+  public final List<Tensor> parameters() {
+    return new ArrayList<>(namedParameters().values());
+  }
+
+  /** Parameters by dotted name ("0.weight", "fc.bias"), as named_parameters. */
+  public final Map<String, Tensor> namedParameters() {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    collect("", out, true, false);
+    return out;
+  }
+
+  public final Map<String, Tensor> namedBuffers() {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    collect("", out, false, true);
+    return out;
+  }
+
+  private void collect(String prefix, Map<String, Tensor> out, boolean params, boolean bufs) {
+    if (params) parameters.forEach((n, t) -> out.put(prefix + n, t));
+    if (bufs) buffers.forEach((n, t) -> out.put(prefix + n, t));
+    children.forEach((n, m) -> m.collect(prefix + n + ".", out, params, bufs));
+  }
+
+  public final Map<String, Module> namedChildren() {
+    return new LinkedHashMap<>(children);
+  }
+
+  /** Parameters and buffers by dotted name, as new detached handles the caller owns (state_dict). */
+  public final Map<String, Tensor> stateDict() {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    collect("", out, true, true);
+    out.replaceAll((n, t) -> t.detach());
+    return out;
+  }
+
+  /**
+   * Copies each entry into the parameter or buffer of that name (load_state_dict, strict): a
+   * missing or unexpected key, or a shape that differs, is refused before anything is copied.
+   */
+  public final void loadStateDict(Map<String, Tensor> state) {
+    Map<String, Tensor> own = new LinkedHashMap<>();
+    collect("", own, true, true);
+    List<String> missing = new ArrayList<>(), unexpected = new ArrayList<>();
+    for (String k : own.keySet()) if (!state.containsKey(k)) missing.add(k);
+    for (String k : state.keySet()) if (!own.containsKey(k)) unexpected.add(k);
+    if (!missing.isEmpty() || !unexpected.isEmpty()) {
+      throw new IllegalArgumentException("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName()
+          + ": Missing key(s): " + missing + ". Unexpected key(s): " + unexpected + ".");
+    }
+    for (Map.Entry<String, Tensor> e : own.entrySet()) {
+      Tensor src = state.get(e.getKey());
+      if (!java.util.Arrays.equals(src.shape(), e.getValue().shape())) {
+        throw new IllegalArgumentException("loadStateDict(): size mismatch for " + e.getKey() + ": copying a param with shape "
+            + java.util.Arrays.toString(src.shape()) + ", the shape in current model is "
+            + java.util.Arrays.toString(e.getValue().shape()) + ".");
+      }
+    }
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      for (Map.Entry<String, Tensor> e : own.entrySet()) e.getValue().copy_(state.get(e.getKey()));
+    }
+  }
+
+  public Module train() {
+    return train(true);
+  }
+
+  public Module train(boolean mode) {
+    training = mode;
+    for (Module m : children.values()) m.train(mode);
+    return this;
+  }
+
+  public Module eval() {
+    return train(false);
+  }
+
+  public final boolean isTraining() {
+    return training;
+  }
+
+  /** Clears every parameter's gradient (sets it to none, as PyTorch's default set_to_none). */
+  public final void zeroGrad() {
+    for (Tensor p : parameters()) p.setGrad(null);
+  }
+
+  /** Frees the parameters, buffers and submodules; idempotent. */
+  @Override
+  public void close() {
+    if (closed) return;
+    closed = true;
+    for (Tensor t : parameters.values()) t.close();
+    for (Tensor t : buffers.values()) t.close();
+    for (Module m : children.values()) m.close();
+  }
+}

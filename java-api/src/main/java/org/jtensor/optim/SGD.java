@@ -1,0 +1,47 @@
+package org.jtensor.optim;
+
+import java.util.List;
+import org.jtensor.Tensor;
+
+/** Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules. */
+public final class SGD extends Optimizer {
+  private final double momentum, dampening, weightDecay;
+  private final boolean nesterov;
+  private final Tensor[] buffers;
+
+  public SGD(List<Tensor> params, double lr) {
+    this(params, lr, 0, 0, 0, false);
+  }
+
+  public SGD(List<Tensor> params, double lr, double momentum) {
+    this(params, lr, momentum, 0, 0, false);
+  }
+
+  public SGD(List<Tensor> params, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
+    super(params, lr);
+    if (!(momentum >= 0)) throw new IllegalArgumentException("SGD(): Invalid momentum value: " + momentum);
+    if (!(weightDecay >= 0)) throw new IllegalArgumentException("SGD(): Invalid weight_decay value: " + weightDecay);
+    if (nesterov && (momentum <= 0 || dampening != 0)) {
+      throw new IllegalArgumentException("SGD(): Nesterov momentum requires a momentum and zero dampening");
+    }
+    this.momentum = momentum;
+    this.dampening = dampening;
+    this.weightDecay = weightDecay;
+    this.nesterov = nesterov;
+    this.buffers = new Tensor[params.size()];
+  }
+
+  @Override
+  protected void update(int i, Tensor p, Tensor g) {
+    Tensor d = weightDecay != 0 ? g.add(p, weightDecay) : g;
+    if (momentum != 0) {
+      if (buffers[i] == null) {
+        buffers[i] = newState(p).copy_(d);  // the first step's buffer is the gradient itself
+      } else {
+        buffers[i].mul_(momentum).add_(d, 1 - dampening);
+      }
+      d = nesterov ? d.add(buffers[i], momentum) : buffers[i];
+    }
+    p.add_(d, -lr());
+  }
+}
