@@ -260,6 +260,25 @@ public final class Tensor
     return wrap(Factories.randint(low, high, shape, dtype, g));
   }
 
+  /**
+   * A random permutation of 0..n-1, int64 (torch.randperm): n uniform draws from g are the sort
+   * keys, so the permutation depends only on the generator's state, never on the thread count.
+   */
+  public static Tensor randperm(long n, Generator g) {
+    if (n < 0) throw new IllegalArgumentException("randperm(): n must be non-negative, got " + n);
+    if (n > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("randperm(): n must fit a Java array, got " + n);
+    double[] keys;
+    try (Tensor k = rand(new long[] {n}, DType.FLOAT64, g)) {
+      keys = k.toDoubleArray();
+    }
+    Integer[] order = new Integer[(int) n];
+    for (int i = 0; i < order.length; i++) order[i] = i;
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(keys[a], keys[b]));
+    long[] perm = new long[order.length];
+    for (int i = 0; i < perm.length; i++) perm[i] = order[i];
+    return fromArray(perm);
+  }
+
   // ---------------------------------------------------------------- metadata
 
   public long[] shape() {

@@ -17,6 +17,64 @@ public final class Functional {
     return Tensor.linear(input, weight, bias);
   }
 
+  /**
+   * 2-D convolution (torch.nn.functional.conv2d, groups 1, dilation 1): input [N, C, H, W],
+   * weight [O, C, kH, kW], bias [O] or null. Zero padding joins zeros with cat, the windows are
+   * views (unfold), and one copy into rows (im2col) feeds one matrix product; all of it differentiable.
+   */
+  public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, int stride, int padding) {
+    if (input.dim() != 4 || weight.dim() != 4) {
+      throw new IllegalArgumentException("conv2d(): expected a 4-D input and a 4-D weight, got " + input.dim() + "-D and "
+          + weight.dim() + "-D");
+    }
+    long[] w = weight.shape();
+    if (input.shape()[1] != w[1]) {
+      throw new IllegalArgumentException("conv2d(): Given weight of size " + Arrays.toString(w) + ", expected input"
+          + Arrays.toString(input.shape()) + " to have " + w[1] + " channels, but got " + input.shape()[1] + " channels instead");
+    }
+    if (stride <= 0 || padding < 0) throw new IllegalArgumentException("conv2d(): stride must be positive and padding non-negative");
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = pad2d(input, padding);
+      long n = x.shape()[0];
+      Tensor windows = x.unfold(2, w[2], stride).unfold(3, w[3], stride);  // [N, C, OH, OW, kH, kW]
+      long oh = windows.shape()[2], ow = windows.shape()[3];
+      Tensor cols = windows.permute(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, w[1] * w[2] * w[3]);
+      Tensor y = cols.matmul(weight.reshape(w[0], w[1] * w[2] * w[3]).t());
+      if (bias != null) y = y.add(bias);
+      return s.keep(y.reshape(n, oh, ow, w[0]).permute(0, 3, 1, 2));
+    }
+  }
+
+  /** Max over kernel×kernel windows with stride kernel (torch.nn.functional.max_pool2d). */
+  public static Tensor maxPool2d(Tensor input, int kernel) {
+    return maxPool2d(input, kernel, kernel);
+  }
+
+  public static Tensor maxPool2d(Tensor input, int kernel, int stride) {
+    if (input.dim() != 4) throw new IllegalArgumentException("maxPool2d(): expected a 4-D input, got " + input.dim() + "-D");
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(input.unfold(2, kernel, stride).unfold(3, kernel, stride).amax(new int[] {4, 5}, false));
+    }
+  }
+
+  /** Mean over kernel×kernel windows with stride kernel (torch.nn.functional.avg_pool2d, no padding). */
+  public static Tensor avgPool2d(Tensor input, int kernel) {
+    if (input.dim() != 4) throw new IllegalArgumentException("avgPool2d(): expected a 4-D input, got " + input.dim() + "-D");
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(input.unfold(2, kernel, kernel).unfold(3, kernel, kernel).mean(new int[] {4, 5}, false));
+    }
+  }
+
+  /** input [N, C, H, W] with p zeros on every side of H and W. */
+  private static Tensor pad2d(Tensor input, int p) {
+    if (p == 0) return input.view(input.shape());
+    long[] s = input.shape();
+    Tensor side = Tensor.zeros(new long[] {s[0], s[1], s[2], p}, input.dtype());
+    Tensor wide = Tensor.cat(java.util.List.of(side, input, side), 3);
+    Tensor cap = Tensor.zeros(new long[] {s[0], s[1], p, s[3] + 2L * p}, input.dtype());
+    return Tensor.cat(java.util.List.of(cap, wide, cap), 2);
+  }
+
   public static Tensor relu(Tensor x) {
     return x.relu();
   }

@@ -116,4 +116,33 @@ class NnTest {
       assertEquals(DType.FLOAT32, l.forward(Tensor.ones(3, 2)).dtype());
     }
   }
+
+  @Test
+  void conv2dMatchesADirectLoopAndItsGradientsCheck() {
+    Generator g = new Generator(9);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {2, 3, 5, 6}, org.jtensor.DType.FLOAT64, g);
+      Tensor w = Tensor.randn(new long[] {4, 3, 3, 3}, org.jtensor.DType.FLOAT64, g);
+      Tensor b = Tensor.randn(new long[] {4}, org.jtensor.DType.FLOAT64, g);
+      int stride = 2, pad = 1;
+      Tensor y = Functional.conv2d(x, w, b, stride, pad);
+      assertArrayEquals(new long[] {2, 4, 3, 3}, y.shape());
+      double[] xv = x.toDoubleArray(), wv = w.toDoubleArray(), bv = b.toDoubleArray(), yv = y.toDoubleArray();
+      for (int n = 0; n < 2; n++) for (int o = 0; o < 4; o++) for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) {
+        double acc = bv[o];
+        for (int c = 0; c < 3; c++) for (int ki = 0; ki < 3; ki++) for (int kj = 0; kj < 3; kj++) {
+          int r = i * stride - pad + ki, q = j * stride - pad + kj;
+          if (r < 0 || r >= 5 || q < 0 || q >= 6) continue;
+          acc += xv[((n * 3 + c) * 5 + r) * 6 + q] * wv[((o * 3 + c) * 3 + ki) * 3 + kj];
+        }
+        assertEquals(acc, yv[((n * 4 + o) * 3 + i) * 3 + j], 1e-12);
+      }
+      Tensor xs = Tensor.randn(new long[] {1, 2, 4, 4}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor ws = Tensor.randn(new long[] {2, 2, 3, 3}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor bs = Tensor.randn(new long[] {2}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      org.jtensor.autograd.GradCheck.check(in -> Functional.conv2d(in.get(0), in.get(1), in.get(2), 1, 1), List.of(xs, ws, bs));
+      org.jtensor.autograd.GradCheck.check(in -> Functional.maxPool2d(in.get(0), 2), List.of(xs));
+      org.jtensor.autograd.GradCheck.check(in -> Functional.avgPool2d(in.get(0), 2), List.of(xs));
+    }
+  }
 }
