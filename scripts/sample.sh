@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds jtensor and runs the quickstart sample (the main job until the training run lands).
+# The main job: builds jtensor and trains on Fashion-MNIST (the bundled sample unless arguments
+# say otherwise, e.g. --data /usr/share/datasets/fashion-mnist --model cnn; --help lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 mvn -B -q install -DskipTests
-mvn -B -q -f examples/pom.xml exec:java
+mvn -B -q -f examples/pom.xml exec:java -Dexec.args="$*"

@@ -1,0 +1,63 @@
+package org.jtensor.examples.fashion;
+
+import java.nio.file.Path;
+
+/** The main job's command line: every option has a default, so no arguments trains on the bundled sample. */
+record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, long seed, int threads,
+               Path out) {
+  static final String USAGE = String.join("\n",
+      "usage: fashion-mnist [--data DIR] [--model mlp|cnn] [--epochs N] [--batch-size N] [--lr X]",
+      "                     [--optimizer adam|adamw|sgd] [--seed N] [--threads N] [--out DIR]",
+      "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
+      "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
+      "               (5,000 training and 1,000 test images)",
+      "  --model      mlp (784-256-128-10, the default) or cnn (two conv layers)",
+      "  --epochs     default 10         --batch-size  default 128",
+      "  --lr         default 1e-3 (adam/adamw), 0.1 (sgd)",
+      "  --optimizer  adam (default), adamw or sgd (momentum 0.9)",
+      "  --seed       default 0          --threads     default: all cores",
+      "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out");
+
+  static Options parse(String[] args) {
+    Path data = null, out = Path.of("fashion-mnist-out");
+    String model = "mlp", optimizer = "adam";
+    int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors();
+    double lr = Double.NaN;
+    long seed = 0;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("-h") || a.equals("--help")) throw new IllegalArgumentException(USAGE);
+      if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
+      String v = args[++i];
+      try {
+        switch (a) {
+          case "--data": data = Path.of(v); break;
+          case "--model": model = oneOf(a, v, "mlp", "cnn"); break;
+          case "--epochs": epochs = positive(a, Integer.parseInt(v)); break;
+          case "--batch-size": batch = positive(a, Integer.parseInt(v)); break;
+          case "--lr": lr = Double.parseDouble(v); break;
+          case "--optimizer": optimizer = oneOf(a, v, "adam", "adamw", "sgd"); break;
+          case "--seed": seed = Long.parseLong(v); break;
+          case "--threads": threads = positive(a, Integer.parseInt(v)); break;
+          case "--out": out = Path.of(v); break;
+          default: throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(a + ": not a number: " + v);
+      }
+    }
+    if (Double.isNaN(lr)) lr = optimizer.equals("sgd") ? 0.1 : 1e-3;
+    if (!(lr > 0)) throw new IllegalArgumentException("--lr must be positive, got " + lr);
+    return new Options(data, model, epochs, batch, lr, optimizer, seed, threads, out);
+  }
+
+  private static String oneOf(String option, String v, String... allowed) {
+    for (String x : allowed) if (x.equals(v)) return v;
+    throw new IllegalArgumentException(option + " must be one of " + String.join(", ", allowed) + ", got " + v);
+  }
+
+  private static int positive(String option, int v) {
+    if (v <= 0) throw new IllegalArgumentException(option + " must be positive, got " + v);
+    return v;
+  }
+}
