@@ -75,6 +75,69 @@ public final class Functional {
     return Tensor.cat(java.util.List.of(cap, wide, cap), 2);
   }
 
+  /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */
+  public static Tensor layerNorm(Tensor x, int normalizedDims, Tensor weight, Tensor bias, double eps) {
+    if (normalizedDims < 1 || normalizedDims > x.dim()) {
+      throw new IllegalArgumentException("layerNorm(): normalized dims must be in [1, " + x.dim() + "], got " + normalizedDims);
+    }
+    int[] dims = new int[normalizedDims];
+    for (int i = 0; i < normalizedDims; i++) dims[i] = x.dim() - normalizedDims + i;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor y = normalize(x, x.mean(dims, true), x.var(dims, 0, true), eps);
+      if (weight != null) y = y.mul(weight);
+      if (bias != null) y = y.add(bias);
+      return s.keep(y);
+    }
+  }
+
+  /**
+   * Batch normalization over every dim but 1 (the channels) of [N, C] or [N, C, ...]: in training,
+   * the batch's statistics, and the running ones (if given) updated in place with momentum
+   * (unbiased variance, as PyTorch); in eval, the running statistics.
+   */
+  public static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
+                                 boolean training, double momentum, double eps) {
+    if (x.dim() < 2) throw new IllegalArgumentException("batchNorm(): expected 2-D or higher input, got " + x.dim() + "-D");
+    int[] dims = new int[x.dim() - 1];
+    for (int d = 0, j = 0; d < x.dim(); d++) if (d != 1) dims[j++] = d;
+    long[] channelShape = new long[x.dim()];
+    java.util.Arrays.fill(channelShape, 1);
+    channelShape[1] = x.shape()[1];
+    try (TensorScope s = TensorScope.open()) {
+      Tensor y;
+      if (training) {
+        long count = x.numel() / x.shape()[1];
+        if (count <= 1) throw new IllegalArgumentException("batchNorm(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
+        Tensor mean = x.mean(dims, true), var = x.var(dims, 0, true);
+        y = normalize(x, mean, var, eps);
+        if (runningMean != null) {
+          try (org.jtensor.autograd.GradMode.Scope off = org.jtensor.autograd.GradMode.noGrad()) {
+            runningMean.mul_(1 - momentum).add_(mean.reshape(channelShape[1]), momentum);
+            runningVar.mul_(1 - momentum).add_(var.reshape(channelShape[1]).mul((double) count / (count - 1)), momentum);
+          }
+        }
+      } else {
+        y = normalize(x, runningMean.reshape(channelShape), runningVar.reshape(channelShape), eps);
+      }
+      if (weight != null) y = y.mul(weight.reshape(channelShape));
+      if (bias != null) y = y.add(bias.reshape(channelShape));
+      return s.keep(y);
+    }
+  }
+
+  private static Tensor normalize(Tensor x, Tensor mean, Tensor var, double eps) {
+    return x.sub(mean).mul(var.add(eps).rsqrt());
+  }
+
+  /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
+  public static Tensor embedding(Tensor indices, Tensor weight) {
+    try (TensorScope s = TensorScope.open()) {
+      long[] shape = Arrays.copyOf(indices.shape(), indices.dim() + 1);
+      shape[indices.dim()] = weight.shape()[1];
+      return s.keep(weight.indexSelect(0, indices.reshape(-1)).reshape(shape));
+    }
+  }
+
   public static Tensor relu(Tensor x) {
     return x.relu();
   }

@@ -145,4 +145,45 @@ class NnTest {
       org.jtensor.autograd.GradCheck.check(in -> Functional.avgPool2d(in.get(0), 2), List.of(xs));
     }
   }
+
+  @Test
+  void normalizationLayersAndEmbedding() {
+    Generator g = new Generator(21);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {4, 3, 2}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor w = Tensor.randn(new long[] {2}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor b = Tensor.randn(new long[] {2}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      org.jtensor.autograd.GradCheck.check(in -> Functional.layerNorm(in.get(0), 1, in.get(1), in.get(2), 1e-5), List.of(x, w, b));
+      Tensor cw = Tensor.randn(new long[] {3}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor cb = Tensor.randn(new long[] {3}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      org.jtensor.autograd.GradCheck.check(in -> Functional.batchNorm(in.get(0), null, null, in.get(1), in.get(2), true, 0.1, 1e-5),
+          List.of(x, cw, cb));
+      // LayerNorm's output has zero mean and unit (biased) variance per row
+      double[] y = Functional.layerNorm(x, 2, null, null, 0).toDoubleArray();
+      for (int r = 0; r < 4; r++) {
+        double m = 0, v = 0;
+        for (int k = 0; k < 6; k++) m += y[r * 6 + k] / 6;
+        for (int k = 0; k < 6; k++) v += (y[r * 6 + k] - m) * (y[r * 6 + k] - m) / 6;
+        assertEquals(0, m, 1e-12);
+        assertEquals(1, v, 1e-9);
+      }
+    }
+    try (BatchNorm bn = BatchNorm.batchNorm1d(2); TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.fromArray(new float[] {1, 10, 3, 20, 5, 30}, 3, 2);  // channel means 3 and 20, unbiased vars 4 and 100
+      bn.forward(x);
+      Tensor rm = bn.namedBuffers().get("running_mean"), rv = bn.namedBuffers().get("running_var");
+      assertArrayEquals(new double[] {0.3, 2.0}, rm.toDoubleArray(), 1e-6);
+      assertArrayEquals(new double[] {0.9 + 0.4, 0.9 + 10.0}, rv.toDoubleArray(), 1e-5);
+      bn.eval();
+      double[] y = bn.forward(x).toDoubleArray();
+      assertEquals((1 - 0.3) / Math.sqrt(1.3 + 1e-5), y[0], 1e-5);
+    }
+    try (Embedding e = new Embedding(5, 3, g); TensorScope s = TensorScope.open()) {
+      Tensor rows = e.forward(Tensor.fromArray(new long[] {4, 0, 4, 1}).reshape(2, 2));
+      assertArrayEquals(new long[] {2, 2, 3}, rows.shape());
+      rows.sum().backward();
+      double[] grad = e.weight().grad().toDoubleArray();
+      assertArrayEquals(new double[] {1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2}, grad, 0);
+    }
+  }
 }

@@ -1,0 +1,28 @@
+package org.jtensor.nn;
+
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+
+/** Normalizes over the trailing dims of normalizedShape, with a learned scale (ones) and shift (zeros) (torch.nn.LayerNorm). */
+public final class LayerNorm extends Module {
+  private final int dims;
+  private final double eps;
+  private final Tensor weight, bias;
+
+  public LayerNorm(long... normalizedShape) {
+    this(normalizedShape, 1e-5);
+  }
+
+  public LayerNorm(long[] normalizedShape, double eps) {
+    if (normalizedShape.length == 0) throw new IllegalArgumentException("LayerNorm(): normalized_shape must not be empty");
+    this.dims = normalizedShape.length;
+    this.eps = eps;
+    weight = registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32));
+    bias = registerParameter("bias", Tensor.zeros(normalizedShape, DType.FLOAT32));
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    return Functional.layerNorm(input, dims, weight, bias, eps);
+  }
+}
