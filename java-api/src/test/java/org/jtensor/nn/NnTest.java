@@ -137,11 +137,13 @@ class NnTest {
         }
         assertEquals(acc, yv[((n * 4 + o) * 3 + i) * 3 + j], 1e-12);
       }
-      Tensor xs = Tensor.randn(new long[] {1, 2, 4, 4}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
+      Tensor xs = Tensor.randn(new long[] {2, 2, 4, 4}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
       Tensor ws = Tensor.randn(new long[] {2, 2, 3, 3}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
       Tensor bs = Tensor.randn(new long[] {2}, org.jtensor.DType.FLOAT64, g).requiresGrad_();
       org.jtensor.autograd.GradCheck.check(in -> Functional.conv2d(in.get(0), in.get(1), in.get(2), 1, 1), List.of(xs, ws, bs));
       org.jtensor.autograd.GradCheck.check(in -> Functional.maxPool2d(in.get(0), 2), List.of(xs));
+      org.jtensor.autograd.GradCheck.check(in -> Functional.maxPool2d(Functional.conv2d(in.get(0), in.get(1), in.get(2), 1, 1), 2),
+          List.of(xs, ws, bs));
       org.jtensor.autograd.GradCheck.check(in -> Functional.avgPool2d(in.get(0), 2), List.of(xs));
     }
   }
