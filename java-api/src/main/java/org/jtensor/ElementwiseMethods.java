@@ -86,6 +86,12 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor sub(double v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub(long v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub_(Tensor other) { return binary_(Ops.SUB, t(other, "sub_"), 1); }
+  default Tensor sub_(Tensor other, double alpha) { Operand o = t(other, "sub_"); return binary_(Ops.SUB, o, alpha("sub_", o, alpha)); }
+  /** other − self (torch.rsub). */
+  default Tensor rsub(Tensor other) { return other.sub(self()); }
+  default Tensor rsub(double v) { try (Tensor n = self().neg()) { return n.add(v); } }
+  /** self · self. */
+  default Tensor square() { return self().mul(self()); }
   default Tensor sub_(double v) { return binary_(Ops.SUB, Operand.of(v), 1); }
   default Tensor subOut(Tensor other, Tensor out) { return binaryOut(Ops.SUB, t(other, "subOut"), out, 1); }
   default Tensor mul(Tensor other) { return binary(Ops.MUL, t(other, "mul")); }

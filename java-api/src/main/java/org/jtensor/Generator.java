@@ -6,14 +6,26 @@ package org.jtensor;
  * each draw reserves the blocks it consumes, and the device's kernel computes the values.
  */
 public final class Generator {
+  private static final Generator DEFAULT = new Generator(67280421310721L);  // PyTorch's default seed
   private long seed;
   private long offset;  // blocks of 4 words consumed so far
 
   public Generator(long seed) {
-    manualSeed(seed);
+    setSeed(seed);
   }
 
-  public synchronized Generator manualSeed(long newSeed) {
+  /** The generator that factories use when none is given (torch.default_generator). */
+  public static Generator defaultGenerator() {
+    return DEFAULT;
+  }
+
+  /** Seeds the default generator (torch.manual_seed) and returns it. */
+  public static Generator manualSeed(long seed) {
+    return DEFAULT.setSeed(seed);
+  }
+
+  /** Re-seeds this generator (torch.Generator.manual_seed); its draws start over. */
+  public synchronized Generator setSeed(long newSeed) {
     seed = newSeed;
     offset = 0;
     return this;

@@ -36,6 +36,16 @@ public final class Index {
     return slice(start, end, null);
   }
 
+  /** start:end (Python's slice), with ints as a user types them. */
+  public static Index slice(int start, int end) {
+    return slice((long) start, (long) end, 1L);
+  }
+
+  /** start:end:step. */
+  public static Index slice(int start, int end, int step) {
+    return slice((long) start, (long) end, (long) step);
+  }
+
   /** x[:] */
   public static Index all() {
     return slice(null, null, null);

@@ -24,6 +24,15 @@ public sealed interface IndexingMethods permits Tensor {
     return self();
   }
 
+  /** x[idx...] = value, the index given last (varargs). */
+  default Tensor set(Tensor value, Index... idx) {
+    return set(idx, value);
+  }
+
+  default Tensor set(Number value, Index... idx) {
+    return set(idx, value);
+  }
+
   default Tensor set(Index[] idx, Number value) {
     TensorImpl t = impl("set");
     if (value instanceof Double || value instanceof Float) AdvancedIndexOps.fill(t, idx, value.doubleValue(), false, 0);

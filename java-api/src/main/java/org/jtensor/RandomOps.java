@@ -17,7 +17,7 @@ final class RandomOps {
     if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
     long n = t.numel();
     long key, counter;
-    synchronized (g) {  // one draw sees one seed: a manualSeed on another thread comes before or after it
+    synchronized (g) {  // one draw sees one seed: a setSeed on another thread comes before or after it
       key = g.initialSeed();
       counter = g.reserve(kind.blocks(n));
     }

@@ -61,6 +61,8 @@ public sealed interface ReductionMethods permits Tensor {
   // ---- sum, prod, mean ----
   default Tensor sum() { return sum(null, false); }
   default Tensor sum(int dim) { return sum(one(dim), false); }
+  /** The sum over several dims, which are dropped (sum(dims) in PyTorch). */
+  default Tensor sum(int... dims) { return sum(dims, false); }
   default Tensor sum(int dim, boolean keepdim) { return sum(one(dim), keepdim); }
   /** Integers and bool sum to int64. */
   default Tensor sum(int[] dims, boolean keepdim) {
@@ -98,7 +100,9 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor min() { return amin(); }
   /** max over dim: the values and the index of the first maximum (a NaN counts as the maximum). */
   default ValuesAndIndices max(int dim, boolean keepdim) { return pair(Ops.MAX, dim, keepdim); }
+  default ValuesAndIndices max(int dim) { return pair(Ops.MAX, dim, false); }
   default ValuesAndIndices min(int dim, boolean keepdim) { return pair(Ops.MIN, dim, keepdim); }
+  default ValuesAndIndices min(int dim) { return pair(Ops.MIN, dim, false); }
   /** Index of the first maximum in the flattened tensor, 0-dim int64. */
   default Tensor argmax() { return arg(Ops.ARGMAX, null, false); }
   default Tensor argmax(int dim, boolean keepdim) { return arg(Ops.ARGMAX, dim, keepdim); }

@@ -120,6 +120,16 @@ public final class Tensor
     return wrap(Factories.full(shape, 1L, dtype, device));
   }
 
+  /** Filled with value: float32 for a float value, as torch.full(shape, 1.5). */
+  public static Tensor full(long[] shape, double value) {
+    return full(shape, value, DType.DEFAULT_FLOAT);
+  }
+
+  /** Filled with an integer value: int64, as torch.full(shape, 2). */
+  public static Tensor full(long[] shape, long value) {
+    return full(shape, value, DType.INT64, Device.CPU);
+  }
+
   public static Tensor full(long[] shape, double value, DType dtype) {
     return full(shape, value, dtype, Device.CPU);
   }
@@ -233,6 +243,24 @@ public final class Tensor
 
   public static Tensor scalar(boolean v) {
     return full(new long[0], v ? 1L : 0L, DType.BOOL, Device.CPU);
+  }
+
+  /** Uniform [0, 1) float32 from the default generator (Generator.manualSeed seeds it). */
+  public static Tensor rand(long... shape) {
+    return rand(shape, Generator.defaultGenerator());
+  }
+
+  /** Standard normal float32 from the default generator. */
+  public static Tensor randn(long... shape) {
+    return randn(shape, Generator.defaultGenerator());
+  }
+
+  public static Tensor randint(long low, long high, long... shape) {
+    return randint(low, high, shape, Generator.defaultGenerator());
+  }
+
+  public static Tensor randperm(long n) {
+    return randperm(n, Generator.defaultGenerator());
   }
 
   public static Tensor rand(long[] shape, Generator g) {
@@ -505,6 +533,14 @@ public final class Tensor
   public static Tensor where(Tensor condition, Tensor a, Tensor b) {
     return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
         Operand.of(implOf(a, "where")), Operand.of(implOf(b, "where"))));
+  }
+
+  /** a where condition is true, else b; the result is the default float dtype, shaped as condition. */
+  public static Tensor where(Tensor condition, double a, double b) {
+    try (Tensor fill = full(implOf(condition, "where").sizes().clone(), b)) {
+      return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
+          Operand.of(a), Operand.of(fill.impl("where"))));
+    }
   }
 
   public static Tensor where(Tensor condition, Tensor a, double b) {
