@@ -38,20 +38,62 @@ final class AdvancedIndexOps {
         return p.view;
       }
       long[] shape = resultShape("get", p);
-      TensorImpl out = DataOps.empty(shape, t.dtype(), t.device());
-      try {
-        IndexAdvanced call = call("get", p, false, shape, out, Shapes.contiguousStrides(shape));
-        call.otherIsNew = true;
-        if (out.numel() > 0) Dispatcher.backend(t.device()).indexAdvanced(call);
+      TensorImpl out = gather(p, shape, p.view, t.dtype());
+      if (!out.dtype().isFloatingPoint() || !Recorder.active(p.view)) return out;
+      TensorImpl pos = null;
+      try {  // the gradient goes back to the positions read: found by the same indexing of their numbers
+        pos = positions(p, shape);
+        Recorder.begin(Ops.INDEX, "get", new TensorImpl[] {p.view}, null, new Object[] {SavedTensor.input(pos)}, null).finish(out);
         return out;
       } catch (RuntimeException e) {
         out.release();
         throw e;
+      } finally {
+        if (pos != null) pos.release();
       }
     }
   }
 
+  /** p's advanced entries applied to source (p.view, or a tensor of its shape): a new tensor of this shape. */
+  private static TensorImpl gather(Plan p, long[] shape, TensorImpl source, DType dtype) {
+    TensorImpl out = DataOps.empty(shape, dtype, source.device());
+    try {
+      Plan q = new Plan();
+      q.view = source;
+      q.dims.addAll(p.dims);
+      q.indices.addAll(p.indices);
+      IndexAdvanced call = call("get", q, false, shape, out, Shapes.contiguousStrides(shape));
+      call.otherIsNew = true;
+      if (out.numel() > 0) Dispatcher.backend(source.device()).indexAdvanced(call);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  /** For each element get reads, its row-major number within p.view (int64, the result's shape). */
+  private static TensorImpl positions(Plan p, long[] shape) {
+    long[] sizes = p.view.sizes();
+    TensorImpl flat = Factories.arange(0, p.view.numel(), 1, DType.INT64, p.view.device());
+    TensorImpl numbers;
+    try {
+      numbers = flat.unsafeView(sizes.clone(), Shapes.contiguousStrides(sizes), 0);
+    } finally {
+      flat.release();
+    }
+    try {
+      return gather(p, shape, numbers, DType.INT64);
+    } finally {
+      numbers.release();
+    }
+  }
+
   static void set(TensorImpl t, Index[] idx, TensorImpl value) {
+    if (Recorder.active(t, value)) {
+      throw new UnsupportedOperationException("set(): index assignment into a tensor taking part in autograd is not "
+          + "differentiable yet; build the result out of place (where, scatter, cat), or assign under GradMode.noGrad()");
+    }
     try (Plan p = plan("set", t, idx)) {
       if (p.dims.isEmpty()) {
         DataOps.copyInto("set", p.view, value);

@@ -213,6 +213,10 @@ final class Ops {
       g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.indexSelect((Integer) c.arg(0), (Tensor) c.arg(1)).mul(c.param(0)) : null)));
+  /** x[advanced index]: args: the saved row-major numbers, within the input, of the elements read. */
+  static final Op INDEX = Op.composite("index", 1).withDerivative(of(0, (c, g) -> grads(
+      Tensor.zeros(new long[] {Gradient.numel(c.inputShape(0))}, g.dtype()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
+          g.reshape(-1)).reshape(c.inputShape(0)))));
   /** args: dim, each input's size along it (0 for a skipped empty 1-D input). */
   static final Op CAT = Op.composite("cat", -1).withDerivative(of(0, Gradient::catBackward));
 

@@ -209,4 +209,14 @@ class AutogradRulesTest {
       assertMessage(e, "addOut(): functions with out=... arguments don't support automatic differentiation");
     }
   }
+
+  @Test
+  void indexAssignmentIntoAGraphIsRefusedClearly() {
+    try (Tensor x = Tensor.ones(3).requiresGrad_(); TensorScope s = TensorScope.open()) {
+      Tensor y = x.mul(2.0);
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+          () -> y.set(0.0, org.jtensor.Index.of(Tensor.fromArray(new long[] {1}))));
+      assertMessage(e, "set(): index assignment into a tensor taking part in autograd");
+    }
+  }
 }

@@ -136,6 +136,11 @@ class GradCheckOpsTest {
     cs.add(c("scatterAdd", x -> x.get(0).scatterAdd(1, gatherIndex(), x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 2, 3)));
     cs.add(c("scatter", x -> x.get(0).scatter(0, Tensor.fromArray(new long[] {1, 0, 2}).reshape(1, 3), x.get(1)), false,
         leaf(-1, 1, false, 3, 3), leaf(-1, 1, false, 1, 3)));
+    cs.add(c("get advanced, repeated", x -> x.get(0).get(Index.of(Tensor.fromArray(new long[] {2, 0, 2}))), true,
+        leaf(-1, 1, false, 3, 2)));
+    cs.add(c("get basic and advanced", x -> x.get(0).get(Index.slice(null, null, 2L), Index.of(Tensor.fromArray(new long[] {1, 1}))),
+        true, leaf(-1, 1, true, 3, 2)));
+    cs.add(c("maskedSelect", x -> x.get(0).maskedSelect(x.get(0).gt(0.0)), false, leaf(-1, 1, false, 2, 3)));
     cs.add(c("cat", x -> Tensor.cat(List.of(x.get(0), x.get(1)), 1), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, true, 2, 3)));
     cs.add(c("stack", x -> Tensor.stack(List.of(x.get(0), x.get(1)), 0), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 3)));
     cs.add(c("contiguous clone", x -> x.get(0).contiguous().clone(), true, leaf(-1, 1, true, 2, 3)));
