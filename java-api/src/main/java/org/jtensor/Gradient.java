@@ -279,6 +279,16 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(ga, gb);
   }
 
+  /** linear: x's gradient g·W, W's gᵀ·x over every leading row, b's the column sums of g. */
+  static Tensor[] linearBackward(Context c, Tensor g) {
+    long[] ws = c.inputShape(1);
+    Tensor g2 = g.reshape(-1, ws[0]);
+    Tensor gx = c.needs(0) ? g2.matmul(c.input(1)).reshape(c.inputShape(0)) : null;
+    Tensor gw = c.needs(1) ? g2.t().matmul(c.input(0).reshape(-1, ws[1])) : null;
+    Tensor gb = c.needs(2) ? g2.sum(0) : null;
+    return grads(gx, gw, gb);
+  }
+
   /** cat: each input's slice of the gradient. */
   static Tensor[] catBackward(Context c, Tensor g) {
     int dim = (Integer) c.arg(0);

@@ -201,6 +201,9 @@ final class Ops {
       c.needs(1) ? g.matmul(c.input(2).t()).mul(c.param(1)) : null,
       c.needs(2) ? c.input(1).t().matmul(g).mul(c.param(1)) : null)));
 
+  /** x·Wᵀ + b (LinearOp): saves x and W; W's gradient is gᵀ·x in W's own layout, b's the sum over rows. */
+  static final Op LINEAR = Op.composite("linear", 3).withDerivative(of(SELF | OTHER, Gradient::linearBackward));
+
   // ---- indexing along one dim (kernel: index_along); args: dim, then the saved index ----
   static final Op INDEX_SELECT = Op.composite("indexSelect", 1).withDerivative(of(0, (c, g) -> grads(
       Tensor.zeros(c.inputShape(0), g.dtype()).indexAdd_((Integer) c.arg(0), (Tensor) c.arg(1), g))));

@@ -524,6 +524,12 @@ public final class Tensor
     if (w.dim() != 2 && w.dim() != 1) {
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
     }
+    if (w.dim() == 2 && bias != null && implOf(bias, "linear").dim() != 1) {
+      try (Tensor y = input.matmul(weight.t())) {
+        return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
+      }
+    }
+    if (w.dim() == 2) return wrap(LinearOp.linear(implOf(input, "linear"), w, bias == null ? null : implOf(bias, "linear")));
     try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
       return bias == null ? y.contiguous() : y.add(bias);
     }

@@ -130,6 +130,8 @@ class GradCheckOpsTest {
         leaf(-1, 1, false, 2, 2)));
     cs.add(c("linear", x -> Tensor.linear(x.get(0), x.get(1), x.get(2)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 4, 3),
         leaf(-1, 1, false, 4)));
+    cs.add(c("linear 3-d input, no bias", x -> Tensor.linear(x.get(0), x.get(1), null), true, leaf(-1, 1, false, 2, 2, 3),
+        leaf(-1, 1, true, 4, 3)));
     // indexing, cat, stack, copies
     cs.add(c("indexSelect", x -> x.get(0).indexSelect(0, Tensor.fromArray(new long[] {2, 0, 2})), true, leaf(-1, 1, false, 3, 2)));
     cs.add(c("gather", x -> x.get(0).gather(1, gatherIndex()), true, leaf(-1, 1, false, 2, 3)));
