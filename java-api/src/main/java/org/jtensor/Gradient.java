@@ -188,15 +188,28 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(reverseCumsum(g, dim));
   }
 
-  /** cumprod, for inputs without zeros: Σ_{j≥i} g_j·r_j / x_i. */
+  /**
+   * cumprod: Σ_{j≥i} g_j·r_j / x_i before a slice's first zero; at the first zero k,
+   * Π_{k'<k} x_k' · Σ_{j≥k} g_j·Π_{k<k'≤j} x_k'; after it, zero (every product holds x_k = 0).
+   */
   static Tensor[] cumprodBackward(Context c, Tensor g) {
     int dim = (Integer) c.arg(0);
     if (c.inputShape(0).length == 0) return grads(g.clone());
-    Tensor x = c.input(0);
-    if (x.eq(0.0).any().item() != 0) {
-      throw new UnsupportedOperationException("cumprod backward: an input with zeros is not supported yet");
+    Tensor x = c.input(0), r = c.result();
+    Tensor zeros = x.eq(0.0);
+    Tensor seen = zeros.cumsum(dim);                       // zeros up to and including each position
+    Tensor before = seen.eq(0L);                           // positions before the first zero
+    Tensor first = zeros.logicalAnd(seen.eq(1L));          // the first zero itself
+    Tensor plain = reverseCumsum(g.mul(r), dim).div(Tensor.where(before, x, Tensor.onesLike(x)));
+    Tensor grad = plain.mul(before);
+    if (zeros.any().item() != 0) {
+      Tensor ones = Tensor.onesLike(x);
+      Tensor prefix = Tensor.where(before, x, ones).prod(new int[] {dim}, true);      // Π_{k'<k} x
+      Tensor suffix = Tensor.where(before.logicalOr(first), ones, x).cumprod(dim);    // Π_{k<k'≤j} x
+      Tensor tail = g.mul(suffix).mul(before.logicalNot()).sum(new int[] {dim}, true);
+      grad = grad.add(prefix.mul(tail).mul(first));
     }
-    return grads(reverseCumsum(g.mul(c.result()), dim).div(x));
+    return grads(grad);
   }
 
   private static Tensor reverseCumsum(Tensor g, int dim) {

@@ -98,6 +98,7 @@ class GradCheckOpsTest {
     cs.add(c("max dim", x -> x.get(0).max(1, false).values(), false, leaf(-1, 1, false, 3, 4)));
     cs.add(c("cumsum", x -> x.get(0).cumsum(1), true, leaf(-1, 1, false, 2, 4)));
     cs.add(c("cumprod", x -> x.get(0).cumprod(0), true, leaf(0.5, 1.5, false, 4, 2)));
+    cs.add(c("cumprod with zeros", x -> x.get(0).mul(x.get(0).gt(-0.3)).cumprod(1), false, leaf(-1, 1, false, 3, 6)));
     cs.add(c("softmax", x -> x.get(0).softmax(1), true, leaf(-2, 2, false, 2, 4)));
     cs.add(c("logSoftmax", x -> x.get(0).logSoftmax(0), true, leaf(-2, 2, false, 3, 2)));
     cs.add(c("logsumexp", x -> x.get(0).logsumexp(new int[] {1}, false), true, leaf(-2, 2, false, 2, 3)));
