@@ -17,6 +17,8 @@ final class AutogradMeta implements AutogradSlot {
   AccumulateGrad accumulator; // a leaf's, made on first use; holds no tensor, so it needs no owner count
   boolean retainsGrad;
   volatile boolean released;
+  int rebases;     // a base's: how many in-place ops on its views have rewritten its history
+  int baseRebases; // a view's: its base's rebases when its gradFn was made
 
   @Override
   public boolean requiresGrad() {

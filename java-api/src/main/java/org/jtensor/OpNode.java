@@ -60,6 +60,11 @@ final class OpNode extends GraphNode {
     return numOutputs;
   }
 
+  /** This node's derivative called as a function (by CopySlices), outside the engine's scheduling. */
+  Tensor[] applyAsFunction(Tensor[] gradOutputs) {
+    return apply(gradOutputs);
+  }
+
   @Override
   protected Tensor[] apply(Tensor[] gradOutputs) {
     if (gradient == null) {

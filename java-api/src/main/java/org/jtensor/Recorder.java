@@ -75,7 +75,7 @@ final class Recorder {
       throw e;
     }
     OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, args, shapes, dtypes, 1);
-    return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0);
+    return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0, inPlace != null);
   }
 
   private static void checkInPlace(String name, TensorImpl self) {
@@ -84,9 +84,20 @@ final class Recorder {
       throw new IllegalStateException(name + "(): a leaf Variable that requires grad is being used in an in-place operation.");
     }
     if (self.base() != null) {
-      throw new UnsupportedOperationException(name + "(): an in-place op on a view, with autograd recording, is not "
-          + "supported yet; use the out-of-place op, or run it under GradMode.noGrad()");
+      AutogradMeta b = AutogradMeta.peek(self.base());
+      if (b != null && b.requiresGrad && b.isLeaf()) {
+        throw new IllegalStateException(name + "(): a view of a leaf Variable that requires grad is being used in an in-place "
+            + "operation.");
+      }
+      if (overlaps(self.base())) {
+        throw new UnsupportedOperationException(name + "(): an in-place op on a view of a base whose elements overlap");
+      }
     }
+  }
+
+  private static boolean overlaps(TensorImpl t) {
+    for (long st : t.strides()) if (st == 0) return true;
+    return false;
   }
 
   /** self as it is before an in-place op overwrites it. */
@@ -103,10 +114,12 @@ final class Recorder {
   static final class Pending {
     private final OpNode node;
     private final boolean savesResult;
+    private final boolean inPlace;
 
-    private Pending(OpNode node, boolean savesResult) {
+    private Pending(OpNode node, boolean savesResult, boolean inPlace) {
       this.node = node;
       this.savesResult = savesResult;
+      this.inPlace = inPlace;
     }
 
     /** out: the op's output (the in-place target for an in-place op); an integer or bool output records nothing. */
@@ -119,17 +132,67 @@ final class Recorder {
       if (savesResult) node.saveResult(0, SavedTensor.output(out, 0));
       AutogradMeta m = AutogradMeta.of(out);
       GraphNode old;
+      AutogradMeta baseMeta = out.base() == null ? null : AutogradMeta.peek(out.base());
       synchronized (m) {
         old = m.gradFn;
         m.gradFn = node;  // the node's first owner
         m.outputNr = 0;
         m.requiresGrad = true;
+        if (baseMeta != null) m.baseRebases = baseMeta.rebases;  // current as of now
       }
       if (old != null) old.releaseOwnership();  // the new node's edge holds it now
+      if (out.base() != null && inPlace) rebaseView(out, m);
+    }
+
+    /**
+     * An in-place op changed a view: its base's history becomes CopySlices (the op's node applied
+     * to the view's slice of the base's gradient), and the view's own gradFn a strided view of that.
+     */
+    private void rebaseView(TensorImpl view, AutogradMeta vm) {
+      TensorImpl base = view.base();
+      Edge baseEdge = GraphNode.gradientEdge(base);
+      GraphNode fn;
+      synchronized (vm) {
+        fn = vm.gradFn;  // the op's node, which finish just installed; CopySlices takes it over
+        vm.gradFn = null;
+      }
+      CopySlices cs = new CopySlices(baseEdge, (OpNode) fn, base.sizes(), base.strides(), base.storageOffset(), view.sizes(),
+          view.strides(), view.storageOffset(), base.dtype(), base.device());
+      AutogradMeta bm = AutogradMeta.of(base);
+      GraphNode oldBase;
+      synchronized (bm) {
+        oldBase = bm.gradFn;
+        bm.gradFn = cs;
+        bm.outputNr = 0;
+        bm.requiresGrad = true;
+        bm.rebases++;
+      }
+      if (oldBase != null) oldBase.releaseOwnership();  // cs's edge holds it now
+      regenerate(view, vm, bm);
     }
 
     void abort() {
       node.releaseOwnership();
     }
+  }
+
+  /** A view's gradFn as a strided view of its base's current history (AsStridedBackward). */
+  static void regenerate(TensorImpl view, AutogradMeta vm, AutogradMeta bm) {
+    TensorImpl base = view.base();
+    Edge baseEdge = GraphNode.gradientEdge(base);
+    OpNode node = new OpNode(Ops.AS_STRIDED.name, (Gradient) Ops.AS_STRIDED.derivative(), new Edge[] {baseEdge},
+        new SavedTensor[1], null, null, null,
+        new Object[] {base.strides().clone(), base.storageOffset(), view.strides().clone(), view.storageOffset()},
+        new long[][] {base.sizes().clone()}, new DType[] {base.dtype()}, 1);
+    node.outputMeta(view.sizes(), view.dtype());
+    GraphNode old;
+    synchronized (vm) {
+      old = vm.gradFn;
+      vm.gradFn = node;
+      vm.outputNr = 0;
+      vm.requiresGrad = true;
+      vm.baseRebases = bm.rebases;
+    }
+    if (old != null) old.releaseOwnership();
   }
 }

@@ -219,4 +219,57 @@ class AutogradRulesTest {
       assertMessage(e, "set(): index assignment into a tensor taking part in autograd");
     }
   }
+
+  @Test
+  void inPlaceOnAViewRewritesTheBasesHistory() {
+    try (Tensor x = Tensor.fromArray(new double[] {1, 2, 3}).requiresGrad_(); TensorScope s = TensorScope.open()) {
+      Tensor y = x.mul(2.0);
+      y.narrow(0, 0, 2).mul_(3.0);                 // y = [6x0, 6x1, 2x2]
+      assertEquals("CopySlices", y.gradFn().name());
+      y.sum().backward();
+      assertArrayEquals(new double[] {6, 6, 2}, x.grad().toDoubleArray(), 0);
+    }
+  }
+
+  @Test
+  void aBaseThatNeededNoGradientGainsOneThroughItsView() {
+    try (Tensor w = Tensor.fromArray(new double[] {1, 2}).requiresGrad_(); Tensor b = Tensor.zeros(new long[] {3}, org.jtensor.DType.FLOAT64);
+         TensorScope s = TensorScope.open()) {
+      b.narrow(0, 1, 2).copy_(w.mul(5.0));
+      assertTrue(b.requiresGrad());
+      b.mul(b).sum().backward();                   // d/dw of Σ (5w)² = 50w
+      assertArrayEquals(new double[] {50, 100}, w.grad().toDoubleArray(), 0);
+    }
+  }
+
+  @Test
+  void aStaleSiblingViewIsRefreshed() {
+    try (Tensor x = Tensor.fromArray(new double[] {1, 2, 3}).requiresGrad_(); TensorScope s = TensorScope.open()) {
+      Tensor y = x.mul(1.0);
+      Tensor v1 = y.narrow(0, 0, 2);               // recorded before the in-place op below
+      y.narrow(0, 1, 2).mul_(10.0);                // y = [x0, 10x1, 10x2]
+      v1.sum().backward();                         // v1 = [x0, 10x1]
+      assertArrayEquals(new double[] {1, 10, 0}, x.grad().toDoubleArray(), 0);
+    }
+  }
+
+  @Test
+  void inPlaceOnAViewOfALeafIsRefused() {
+    try (Tensor x = Tensor.ones(3).requiresGrad_(); TensorScope s = TensorScope.open()) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> x.narrow(0, 0, 2).add_(1.0));
+      assertMessage(e, "a view of a leaf Variable that requires grad is being used in an in-place operation");
+    }
+  }
+
+  @Test
+  void inPlaceOnViewsPassesGradCheck() {
+    try (Tensor x = Tensor.fromArray(new double[] {0.5, -1.2, 2.0, 0.7}).requiresGrad_()) {
+      GradCheck.check(in -> {
+        Tensor y = in.get(0).mul(1.5);
+        y.narrow(0, 1, 2).mul_(in.get(0).narrow(0, 0, 2));
+        y.select(0, 3).add_(in.get(0).select(0, 0).exp());
+        return y;
+      }, List.of(x));
+    }
+  }
 }
