@@ -51,6 +51,15 @@ final class AutogradMeta implements AutogradSlot {
     return (AutogradMeta) t.autograd();
   }
 
+  /** Makes node this tensor's gradFn (the caller's ownership moves in); returns the previous one, for the caller to release. */
+  synchronized GraphNode install(GraphNode node, int outputNr) {
+    GraphNode old = gradFn;
+    gradFn = node;
+    this.outputNr = outputNr;
+    requiresGrad = true;
+    return old;
+  }
+
   boolean isLeaf() {
     return gradFn == null;
   }

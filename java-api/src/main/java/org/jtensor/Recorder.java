@@ -131,15 +131,9 @@ final class Recorder {
       node.outputMeta(out.sizes(), out.dtype());
       if (savesResult) node.saveResult(0, SavedTensor.output(out, 0));
       AutogradMeta m = AutogradMeta.of(out);
-      GraphNode old;
       AutogradMeta baseMeta = out.base() == null ? null : AutogradMeta.peek(out.base());
-      synchronized (m) {
-        old = m.gradFn;
-        m.gradFn = node;  // the node's first owner
-        m.outputNr = 0;
-        m.requiresGrad = true;
-        if (baseMeta != null) m.baseRebases = baseMeta.rebases;  // current as of now
-      }
+      GraphNode old = m.install(node, 0);  // the node's first owner
+      if (baseMeta != null) m.baseRebases = baseMeta.rebases;  // current as of now
       if (old != null) old.releaseOwnership();  // the new node's edge holds it now
       if (out.base() != null && inPlace) rebaseView(out, m);
     }
@@ -161,10 +155,7 @@ final class Recorder {
       AutogradMeta bm = AutogradMeta.of(base);
       GraphNode oldBase;
       synchronized (bm) {
-        oldBase = bm.gradFn;
-        bm.gradFn = cs;
-        bm.outputNr = 0;
-        bm.requiresGrad = true;
+        oldBase = bm.install(cs, 0);
         bm.rebases++;
       }
       if (oldBase != null) oldBase.releaseOwnership();  // cs's edge holds it now
@@ -187,10 +178,7 @@ final class Recorder {
     node.outputMeta(view.sizes(), view.dtype());
     GraphNode old;
     synchronized (vm) {
-      old = vm.gradFn;
-      vm.gradFn = node;
-      vm.outputNr = 0;
-      vm.requiresGrad = true;
+      old = vm.install(node, 0);
       vm.baseRebases = bm.rebases;
     }
     if (old != null) old.releaseOwnership();
