@@ -315,6 +315,24 @@ int jt_gemm(const int64_t* words) {
 }
 
 
+int jt_sort(const int64_t* words) {
+  sort_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 1 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;
+  SortPlan p;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.dim = (int)r.dim;
+  p.descending = r.descending != 0;
+  p.values = P(r.values);
+  p.indices = P(r.indices);
+  p.in = P(r.in);
+  p.sizes = r.sizes;
+  p.values_strides = r.values_strides;
+  p.indices_strides = r.indices_strides;
+  p.in_strides = r.in_strides;
+  return guarded([&] { return sort_run(p); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

@@ -168,6 +168,23 @@ void random_draws() {
   CHECK(bad == 1.5 && coin.p[0] == 7.f);  // refused before writing
 }
 
+void sorting() {
+  // one 2x3 float32: rows sorted stably, NaN last ascending, first descending; a transposed input too
+  const float nan = std::nanf("");
+  Buf<float> x({3, nan, 1, 2, 2, -1}), v(std::vector<float>(6));
+  Buf<int64_t> ix(std::vector<int64_t>(6));
+  V sort = cat({{JT_PLAN_VERSION, Float32, 2, 1, 0, v.addr(), ix.addr(), x.addr()}, {2, 3}, {3, 1}, {3, 1}, {3, 1}});
+  CHECK_EQ(jt_sort(sort.data()), JT_OK);
+  CHECK(v.p[0] == 1 && v.p[1] == 3 && std::isnan(v.p[2]) && ix.p[0] == 2 && ix.p[2] == 1);
+  CHECK(v.p[3] == -1 && ix.p[3] == 2 && ix.p[4] == 0 && ix.p[5] == 1);  // equal 2s keep their order
+  sort[4] = 1;  // descending
+  CHECK_EQ(jt_sort(sort.data()), JT_OK);
+  CHECK(std::isnan(v.p[0]) && v.p[1] == 3 && ix.p[0] == 1 && ix.p[3] == 0 && ix.p[4] == 1);
+  V bad = sort;
+  bad[3] = 2;  // dim out of range
+  CHECK_EQ(jt_sort(bad.data()), JT_INVALID);
+}
+
 }  // namespace
 
 int main() {
@@ -176,5 +193,6 @@ int main() {
   gemm();
   indexing();
   random_draws();
+  sorting();
   return jt_report("kernels_test");
 }

@@ -130,6 +130,9 @@ JT_API int jt_gemm(const int64_t* plan);
 // A scan plan: op from jt_scan_op_id.
 JT_API int jt_scan(const int64_t* plan);
 
+// A sort plan (plans.h): values and indices along dim, stable, NaN largest.
+JT_API int jt_sort(const int64_t* plan);
+
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);
 JT_API int64_t jt_load_i64(int64_t addr, int dtype);

@@ -62,10 +62,16 @@
 #define JT_NONZERO_PLAN(F, A) \
   F(version) F(dtype) F(ndim) F(src) F(out) F(rows) A(sizes, ndim) A(strides, ndim)
 
+// sort along dim (stable; NaN largest): values in dtype, indices int64, both over in's shape.
+#define JT_SORT_PLAN(F, A) \
+  F(version) F(dtype) F(ndim) F(dim) F(descending) F(values) F(indices) F(in) \
+  A(sizes, ndim) A(values_strides, ndim) A(indices_strides, ndim) A(in_strides, ndim)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
-  P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN)
+  P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
+  P(sort, JT_SORT_PLAN)
 
 namespace jt {
 

@@ -51,6 +51,21 @@ struct ScanPlan {
 };
 int scan_run(const ScanPlan& p);
 
+// sort along dim: values (in's dtype) and int64 indices, both over in's shape.
+struct SortPlan {
+  DType dtype;
+  int ndim, dim;
+  bool descending;
+  void* values;
+  void* indices;
+  const void* in;
+  const int64_t* sizes;
+  const int64_t* values_strides;
+  const int64_t* indices_strides;
+  const int64_t* in_strides;
+};
+int sort_run(const SortPlan& p);
+
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);
 void store_f64(void* p, DType t, double v);

@@ -216,6 +216,10 @@ final class Ops {
       g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.indexSelect((Integer) c.arg(0), (Tensor) c.arg(1)).mul(c.param(0)) : null)));
+  /** sort's values: each element's gradient goes back to where it came from (args: dim, the saved indices). */
+  static final Op SORT = Op.composite("sort", 1).withDerivative(of(0, (c, g) -> grads(
+      Tensor.zeros(c.inputShape(0), g.dtype()).scatter(Math.max((Integer) c.arg(0), 0), ((Tensor) c.arg(1)).reshape(c.inputShape(0)),
+          g.reshape(c.inputShape(0))))));
   /** x[advanced index]: args: the saved row-major numbers, within the input, of the elements read. */
   static final Op INDEX = Op.composite("index", 1).withDerivative(of(0, (c, g) -> grads(
       Tensor.zeros(new long[] {Gradient.numel(c.inputShape(0))}, g.dtype()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),

@@ -48,6 +48,43 @@ public sealed interface ReductionMethods permits Tensor {
     }
   }
 
+  // ---- sorting ----
+  /** Sorted along dim (stable; NaN last ascending, first descending) with the positions they came from. */
+  default ValuesAndIndices sort(int dim, boolean descending) {
+    TensorImpl[] r = ReductionOps.sort("sort", impl("sort"), dim, descending);
+    return new ValuesAndIndices(Tensor.wrap(r[0]), Tensor.wrap(r[1]));
+  }
+
+  default ValuesAndIndices sort(int dim) { return sort(dim, false); }
+
+  default ValuesAndIndices sort() { return sort(-1, false); }
+
+  /** The positions that sort along dim (int64). */
+  default Tensor argsort(int dim, boolean descending) {
+    TensorImpl[] r = ReductionOps.sort("argsort", impl("argsort"), dim, descending);
+    r[0].release();
+    return Tensor.wrap(r[1]);
+  }
+
+  default Tensor argsort(int dim) { return argsort(dim, false); }
+
+  /** The k largest (or smallest) elements along dim and their positions, sorted. */
+  default ValuesAndIndices topk(int k, int dim, boolean largest) {
+    TensorImpl t = impl("topk");
+    int d = Shapes.wrapDim("topk", dim, t.dim());
+    long size = t.dim() == 0 ? 1 : t.sizes()[d];
+    if (k < 0 || k > size) throw new IllegalArgumentException("topk(): selected index k out of range: k " + k + " for size " + size);
+    TensorImpl[] r = ReductionOps.sort("topk", t, d, largest);
+    try (Tensor v = Tensor.wrap(r[0]); Tensor i = Tensor.wrap(r[1])) {
+      if (t.dim() == 0) return new ValuesAndIndices(v.view(v.shape()), i.view(i.shape()));
+      try (Tensor vk = v.narrow(d, 0, k); Tensor ik = i.narrow(d, 0, k)) {
+        return new ValuesAndIndices(vk.contiguous(), ik.contiguous());
+      }
+    }
+  }
+
+  default ValuesAndIndices topk(int k) { return topk(k, -1, true); }
+
   // ---- scans ----
   /** Running sum along dim; integers and bool give int64. */
   default Tensor cumsum(int dim) {

@@ -91,6 +91,31 @@ final class ReductionOps {
     }
   }
 
+  /** torch.sort: values and int64 indices of t along dim (stable, NaN largest); values record the gather for autograd. */
+  static TensorImpl[] sort(String name, TensorImpl t, int dim, boolean descending) {
+    int d = Shapes.wrapDim(name, dim, t.dim());
+    TensorImpl values = DataOps.empty(t.sizes().clone(), t.dtype(), t.device());
+    TensorImpl indices = DataOps.empty(t.sizes().clone(), DType.INT64, t.device());
+    Recorder.Pending rec = null;
+    try {
+      if (t.dim() == 0) {
+        DataOps.copyInto(name, values, t);
+        DataOps.fill(name, indices, 0L);
+      } else if (t.numel() > 0) {
+        Dispatcher.backend(t.device()).sort(name, d, descending, values, indices, t);
+      }
+      if (values.dtype().isFloatingPoint() && Recorder.active(t)) {
+        rec = Recorder.begin(Ops.SORT, name, new TensorImpl[] {t}, null, new Object[] {d, SavedTensor.input(indices)}, null);
+        rec.finish(values);
+      }
+      return new TensorImpl[] {values, indices};
+    } catch (RuntimeException e) {
+      values.release();
+      indices.release();
+      throw e;
+    }
+  }
+
   /** argmax/argmin over one dim (or all, flattened, when dim is null), with the values when wanted. */
   static TensorImpl[] argReduce(Op op, TensorImpl t, Integer dim, boolean keepdim, boolean withValues) {
     String name = op.name;

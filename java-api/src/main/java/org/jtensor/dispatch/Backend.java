@@ -79,6 +79,9 @@ public interface Backend {
   /** out = the scan op (cumsum, cumprod) of in along dim; out has the dtype op's ReduceKind gives. */
   void scan(Op op, int dim, TensorImpl out, TensorImpl in);
 
+  /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
+  void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
+
   /** Copies raw bytes between two storages (Storage.copy_). */
   void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes);
 

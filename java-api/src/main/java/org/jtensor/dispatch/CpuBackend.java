@@ -13,6 +13,7 @@ import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
+import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.DeviceMemory;
@@ -307,6 +308,17 @@ final class CpuBackend implements Backend {
       long o = held.address(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
       long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(JtNative.jt_scan(plan), op.name, in.dtype());
+    }
+  }
+
+  @Override
+  public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
+    long[] sizes = in.sizes();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long v = held.address(values, sizes, values.strides()), x = held.address(indices, sizes, indices.strides());
+      long i = held.address(in, sizes, in.strides());
+      check(JtNative.jt_sort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
+          in.strides())), op, in.dtype());
     }
   }
 

@@ -16,6 +16,7 @@ import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
+import org.jtensor.dispatch.plan.SortPacker;
 
 /**
  * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.Ops); what
@@ -125,7 +126,7 @@ public final class NativeContract {
   /** Every plan Java packs. */
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
-      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT);
+      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's
