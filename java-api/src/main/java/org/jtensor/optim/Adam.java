@@ -8,7 +8,7 @@ import org.jtensor.Tensor;
  * v ← β₂v + (1−β₂)g², p ← p − lr·m̂ / (√v̂ + ε) with bias-corrected m̂, v̂. Adam adds weight decay
  * to the gradient (L2); AdamW shrinks the parameter by lr·λ first.
  */
-public class Adam extends Optimizer {
+public class Adam extends AbstractOptimizer {
   private final double beta1, beta2, eps, weightDecay;
   private final boolean decoupled;
   private final Tensor[] m, v;

@@ -1,77 +1,22 @@
 package org.jtensor.optim;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.jtensor.Tensor;
-import org.jtensor.TensorScope;
-import org.jtensor.autograd.GradMode;
-
 /**
- * Updates parameters from their gradients (torch.optim.Optimizer). It holds the parameters' handles
- * without owning them, and owns its state (momentum buffers, moment estimates): close it to free
- * that. step() records nothing and closes every temporary it makes.
+ * Updates parameters from their gradients (torch.optim.Optimizer). It holds the parameters without
+ * owning them and owns its state (momentum buffers, moment estimates): close it to free that.
  */
-public abstract class Optimizer implements AutoCloseable {
-  protected final List<Tensor> params;
-  private double lr;
-  private final List<Tensor> state = new ArrayList<>();
-
-  protected Optimizer(List<Tensor> params, double lr) {
-    if (params == null || params.isEmpty()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer got an empty parameter list");
-    if (!(lr >= 0)) throw new IllegalArgumentException(getClass().getSimpleName() + "(): Invalid learning rate: " + lr);
-    for (Tensor p : params) {
-      if (!p.requiresGrad() || !p.isLeaf()) {
-        throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor or one that does not require grad");
-      }
-    }
-    this.params = List.copyOf(params);
-    this.lr = lr;
-  }
-
-  public final double lr() {
-    return lr;
-  }
-
-  /** For schedulers. */
-  public final void setLr(double lr) {
-    if (!(lr >= 0)) throw new IllegalArgumentException("setLr(): Invalid learning rate: " + lr);
-    this.lr = lr;
-  }
-
-  /** One update of every parameter that has a gradient. */
-  public final void step() {
-    try (GradMode.Scope off = GradMode.noGrad()) {
-      for (int i = 0; i < params.size(); i++) {
-        Tensor p = params.get(i);
-        try (TensorScope s = TensorScope.open()) {
-          Tensor g = p.grad();
-          if (g != null) update(i, p, g);
-        }
-      }
-      afterStep();
-    }
-  }
-
-  /** Updates parameter i in place from its gradient g; runs inside a scope that closes every temporary. */
-  protected abstract void update(int i, Tensor p, Tensor g);
-
-  protected void afterStep() {}
+public interface Optimizer extends AutoCloseable {
+  /** One update of every parameter that has a gradient; records nothing. */
+  void step();
 
   /** Clears every parameter's gradient (set to none, PyTorch's default). */
-  public final void zeroGrad() {
-    for (Tensor p : params) p.setGrad(null);
-  }
+  void zeroGrad();
 
-  /** A state tensor the optimizer owns (zeros like p), freed by close(). */
-  protected final Tensor newState(Tensor p) {
-    Tensor t = TensorScope.escape(Tensor.zerosLike(p));
-    state.add(t);
-    return t;
-  }
+  double lr();
 
+  /** For schedulers. */
+  void setLr(double lr);
+
+  /** Frees the optimizer's state; the parameters stay. */
   @Override
-  public void close() {
-    for (Tensor t : state) t.close();
-    state.clear();
-  }
+  void close();
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import org.jtensor.Tensor;
 
 /** Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules. */
-public final class SGD extends Optimizer {
+public final class SGD extends AbstractOptimizer {
   private final double momentum, dampening, weightDecay;
   private final boolean nesterov;
   private final Tensor[] buffers;
