@@ -29,6 +29,10 @@ public final class FashionMnist {
 
   public static void main(String[] args) throws Exception {
     System.setProperty("java.awt.headless", "true");
+    if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+      System.out.println(Options.USAGE);
+      return;
+    }
     Options o;
     try {
       o = Options.parse(args);
