@@ -74,14 +74,7 @@ final class AdvancedIndexOps {
 
   /** For each element get reads, its row-major number within p.view (int64, the result's shape). */
   private static TensorImpl positions(Plan p, long[] shape) {
-    long[] sizes = p.view.sizes();
-    TensorImpl flat = Factories.arange(0, p.view.numel(), 1, DType.INT64, p.view.device());
-    TensorImpl numbers;
-    try {
-      numbers = flat.unsafeView(sizes.clone(), Shapes.contiguousStrides(sizes), 0);
-    } finally {
-      flat.release();
-    }
+    TensorImpl numbers = numbered(p.view);
     try {
       return gather(p, shape, numbers, DType.INT64);
     } finally {
@@ -90,10 +83,29 @@ final class AdvancedIndexOps {
   }
 
   static void set(TensorImpl t, Index[] idx, TensorImpl value) {
-    if (Recorder.active(t, value)) {
-      throw new UnsupportedOperationException("set(): index assignment into a tensor taking part in autograd is not "
-          + "differentiable yet; build the result out of place (where, scatter, cat), or assign under GradMode.noGrad()");
+    Recorder.Pending rec = null;
+    if (t.dtype().isFloatingPoint() && Recorder.active(t, value)) {
+      // which of t's elements the assignment writes, by their row-major numbers: the same index read from the numbers
+      TensorImpl numbers = numbered(t);
+      TensorImpl pos = null;
+      try {
+        pos = get(numbers, idx);
+        rec = Recorder.begin(Ops.INDEX_PUT, "set", new TensorImpl[] {t, value}, null, new Object[] {SavedTensor.input(pos)}, t);
+      } finally {
+        numbers.release();
+        if (pos != null) pos.release();
+      }
     }
+    try {
+      assign(t, idx, value);
+    } catch (RuntimeException e) {
+      if (rec != null) rec.abort();
+      throw e;
+    }
+    if (rec != null) rec.finish(t);
+  }
+
+  private static void assign(TensorImpl t, Index[] idx, TensorImpl value) {
     try (Plan p = plan("set", t, idx)) {
       if (p.dims.isEmpty()) {
         DataOps.copyInto("set", p.view, value);
@@ -114,6 +126,17 @@ final class AdvancedIndexOps {
       } finally {
         src.release();
       }
+    }
+  }
+
+  /** 0, 1, 2, ... in t's shape (int64, row-major): indexing it tells which of t's elements an index reaches. */
+  private static TensorImpl numbered(TensorImpl t) {
+    long[] sizes = t.sizes();
+    TensorImpl flat = Factories.arange(0, t.numel(), 1, DType.INT64, t.device());
+    try {
+      return flat.unsafeView(sizes.clone(), Shapes.contiguousStrides(sizes), 0);
+    } finally {
+      flat.release();
     }
   }
 

@@ -216,6 +216,17 @@ final class Ops {
       g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.indexSelect((Integer) c.arg(0), (Tensor) c.arg(1)).mul(c.param(0)) : null)));
+  /**
+   * x[index] = value, in place: x's gradient is g with the written elements zeroed, value's is g read
+   * at them (summed back over value's broadcasting). args: the saved row-major numbers of the written elements.
+   */
+  static final Op INDEX_PUT = Op.composite("indexPut", 2).withDerivative(of(0, (c, g) -> {
+    Tensor pos = ((Tensor) c.arg(0)).reshape(-1);
+    Tensor flat = g.reshape(-1);
+    Tensor written = c.needs(0) ? Tensor.zerosLike(flat).scatter(0, pos, Tensor.onesLike(pos).to(g.dtype())) : null;
+    return grads(c.needs(0) ? flat.mul(written.neg().add(1.0)).reshape(c.inputShape(0)) : null,
+        c.needs(1) ? flat.gather(0, pos).reshape(((Tensor) c.arg(0)).shape()) : null);
+  }));
   /** sort's values: each element's gradient goes back to where it came from (args: dim, the saved indices). */
   static final Op SORT = Op.composite("sort", 1).withDerivative(of(0, (c, g) -> grads(
       Tensor.zeros(c.inputShape(0), g.dtype()).scatter(Math.max((Integer) c.arg(0), 0), ((Tensor) c.arg(1)).reshape(c.inputShape(0)),
