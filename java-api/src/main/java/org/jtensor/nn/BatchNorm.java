@@ -8,19 +8,19 @@ import org.jtensor.Tensor;
  * BatchNorm2d for [N, C, H, W]): learned scale and shift, running mean and variance as buffers,
  * momentum 0.1, eps 1e-5 by default.
  */
-public final class BatchNorm extends Module {
+public class BatchNorm extends Module {
   private final int inputDims;
   private final double momentum, eps;
   private final Tensor weight, bias, runningMean, runningVar;
 
   /** BatchNorm1d: input [N, C] or [N, C, L]. */
   public static BatchNorm batchNorm1d(long channels) {
-    return new BatchNorm(channels, -1, 0.1, 1e-5);
+    return new BatchNorm1d(channels);
   }
 
   /** BatchNorm2d: input [N, C, H, W]. */
   public static BatchNorm batchNorm2d(long channels) {
-    return new BatchNorm(channels, 4, 0.1, 1e-5);
+    return new BatchNorm2d(channels);
   }
 
   public BatchNorm(long channels, int inputDims, double momentum, double eps) {

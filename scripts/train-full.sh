@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The main job on the full Fashion-MNIST (60,000 + 10,000 images): installs Debian's
+# dataset-fashion-mnist when it is missing, then trains the MLP and the CNN for 10 epochs each
+# (the figures of docs/performance.md). Extra arguments go to both runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=/usr/share/datasets/fashion-mnist
+if [ ! -e "$DATA/train-images-idx3-ubyte.gz" ]; then
+  echo "jtensor: installing dataset-fashion-mnist"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq dataset-fashion-mnist
+fi
+bash scripts/sample.sh --data "$DATA" --model mlp --epochs 10 --out fashion-mnist-out/mlp "$@"
+bash scripts/sample.sh --data "$DATA" --model cnn --epochs 10 --out fashion-mnist-out/cnn "$@"
