@@ -19,7 +19,7 @@ import org.jtensor.core.Shapes;
  */
 public final class Tensor
     implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
-    AutogradMethods, AutoCloseable {
+    AutogradMethods, CompareMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {
@@ -490,6 +490,11 @@ public final class Tensor
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
     Dispatcher.backend(device);  // names the missing backend
     throw new UnsupportedOperationException("to(): no copy from " + t.device() + " to " + device + " in this build");
+  }
+
+  /** Concatenates along dim 0. */
+  public static Tensor cat(java.util.List<Tensor> tensors) {
+    return cat(tensors, 0);
   }
 
   /** Concatenates along dim; dtypes promote, shapes match except along dim. */
