@@ -40,16 +40,17 @@ final class AdvancedIndexOps {
       long[] shape = resultShape("get", p);
       TensorImpl out = gather(p, shape, p.view, t.dtype());
       if (!out.dtype().isFloatingPoint() || !Recorder.active(p.view)) return out;
-      TensorImpl pos = null;
+      TensorImpl pos;
       try {  // the gradient goes back to the positions read: found by the same indexing of their numbers
         pos = positions(p, shape);
-        Recorder.begin(Ops.INDEX, "get", new TensorImpl[] {p.view}, null, new Object[] {SavedTensor.input(pos)}, null).finish(out);
-        return out;
       } catch (RuntimeException e) {
         out.release();
         throw e;
+      }
+      try {
+        return Recorder.recorded(Ops.INDEX, "get", new TensorImpl[] {p.view}, new Object[] {pos}, out);
       } finally {
-        if (pos != null) pos.release();
+        pos.release();
       }
     }
   }
@@ -90,7 +91,7 @@ final class AdvancedIndexOps {
       TensorImpl pos = null;
       try {
         pos = get(numbers, idx);
-        rec = Recorder.begin(Ops.INDEX_PUT, "set", new TensorImpl[] {t, value}, null, new Object[] {SavedTensor.input(pos)}, t);
+        rec = Recorder.begin(Ops.INDEX_PUT, "set", new TensorImpl[] {t, value}, null, new Object[] {pos}, t);
       } finally {
         numbers.release();
         if (pos != null) pos.release();

@@ -52,16 +52,7 @@ final class DataOps {
 
   /** cloneAs as the user calls it (clone, contiguous, to, a reshape that copies): recorded as op when autograd records. */
   static TensorImpl cloneRecorded(org.jtensor.dispatch.Op op, TensorImpl t, DType dtype, boolean contiguous) {
-    TensorImpl c = cloneAs(t, dtype, t.device(), contiguous);
-    if (dtype.isFloatingPoint() && Recorder.active(t)) {
-      try {
-        Recorder.recordView(op, t, c, null);
-      } catch (RuntimeException e) {
-        c.release();
-        throw e;
-      }
-    }
-    return c;
+    return Recorder.recorded(op, op.name, new TensorImpl[] {t}, null, cloneAs(t, dtype, t.device(), contiguous));
   }
 
   static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {

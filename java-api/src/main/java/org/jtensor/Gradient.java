@@ -259,12 +259,6 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return last + 1;
   }
 
-  static long numel(long[] shape) {
-    long n = 1;
-    for (long s : shape) n *= s;
-    return n;
-  }
-
   static int[] inverse(int[] perm) {
     int[] inv = new int[perm.length];
     for (int i = 0; i < perm.length; i++) inv[perm[i]] = i;

@@ -70,7 +70,7 @@ final class IndexAlongOps {
     try {
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
-      return recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {self}, out, d, index, 1);
+      return Recorder.recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {self}, new Object[] {d, index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -89,7 +89,7 @@ final class IndexAlongOps {
       long[] shape = sizes(index);
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, strides(index), out, contiguousStrides(shape)), true);
-      return recorded(Ops.GATHER, op, new TensorImpl[] {self}, out, d, index, 1);
+      return Recorder.recorded(Ops.GATHER, op, new TensorImpl[] {self}, new Object[] {d, index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -107,7 +107,7 @@ final class IndexAlongOps {
     if (inPlace) DataOps.checkWritable(op, self);
     Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, src)
         ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {self, src}, null,
-            new Object[] {d, SavedTensor.input(index)}, inPlace ? self : null) : null;
+            new Object[] {d, index}, inPlace ? self : null) : null;
     TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
     try {
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), out, sizes(out),
@@ -144,7 +144,7 @@ final class IndexAlongOps {
     if (Shapes.numel(op, want) == 0) return;
     Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, source)
         ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {self, source}, new double[] {alpha},
-            new Object[] {d, SavedTensor.input(index)}, self) : null;
+            new Object[] {d, index}, self) : null;
     try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
       Tensor src = Tensor.wrap(retained(source));
       Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
@@ -162,17 +162,6 @@ final class IndexAlongOps {
     if (rec != null) rec.finish(self);
   }
 
-  /** out, recorded as op of inputs (args: dim, the saved index) when autograd records; released if that fails. */
-  private static TensorImpl recorded(Op entry, String op, TensorImpl[] in, TensorImpl out, int d, TensorImpl index, int n) {
-    if (!out.dtype().isFloatingPoint() || !Recorder.active(in)) return out;
-    try {
-      Recorder.begin(entry, op, in, null, new Object[] {d, SavedTensor.input(index)}, null).finish(out);
-      return out;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
-  }
 
   /**
    * PyTorch's gather/scatter shape rules over nonempty dims: index has self's (and src's) number
@@ -288,9 +277,7 @@ final class IndexAlongOps {
       in[i] = element("cat", tensors, i);
       sizes[i] = in[i].dim() == 1 && in[i].sizes()[0] == 0 ? 0 : in[i].sizes()[d];
     }
-    if (!out.dtype().isFloatingPoint() || !Recorder.active(in)) return out;
-    Recorder.begin(Ops.CAT, "cat", in, null, new Object[] {d, sizes}, null).finish(out);
-    return out;
+    return Recorder.recorded(Ops.CAT, "cat", in, new Object[] {d, sizes}, out);
   }
 
   private static TensorImpl element(String op, List<Tensor> tensors, int i) {

@@ -16,17 +16,8 @@ final class LinalgOps {
    * dim is dropped from the result; leading (batch) dims broadcast.
    */
   static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
-    TensorImpl r = product(op, a, b);
-    if (r.dtype().isFloatingPoint() && Recorder.active(a, b)) {
-      Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
-      try {
-        Recorder.begin(entry, op, new TensorImpl[] {a, b}, null, null, null).finish(r);
-      } catch (RuntimeException e) {
-        r.release();
-        throw e;
-      }
-    }
-    return r;
+    Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
+    return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, a, b));
   }
 
   private static TensorImpl product(String op, TensorImpl a, TensorImpl b) {

@@ -1,5 +1,6 @@
 package org.jtensor;
 
+import org.jtensor.core.Shapes;
 import org.jtensor.dispatch.NativeContract;
 import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.OpKind;
@@ -233,7 +234,7 @@ final class Ops {
           g.reshape(c.inputShape(0))))));
   /** x[advanced index]: args: the saved row-major numbers, within the input, of the elements read. */
   static final Op INDEX = Op.composite("index", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(new long[] {Gradient.numel(c.inputShape(0))}, g.dtype()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
+      Tensor.zeros(new long[] {Shapes.numel("index", c.inputShape(0))}, g.dtype()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
           g.reshape(-1)).reshape(c.inputShape(0)))));
   /** args: dim, each input's size along it (0 for a skipped empty 1-D input). */
   static final Op CAT = Op.composite("cat", -1).withDerivative(of(0, Gradient::catBackward));

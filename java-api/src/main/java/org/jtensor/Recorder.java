@@ -25,9 +25,20 @@ final class Recorder {
     return false;
   }
 
-  /** A view or copy out of in, made without a kernel of its own: recorded as op at once. */
-  static void recordView(Op op, TensorImpl in, TensorImpl out, Object[] args) {
-    begin(op, op.name, new TensorImpl[] {in}, null, args, null).finish(out);
+  /**
+   * out, already made from in (a view, a copy, a product), recorded as op when autograd records
+   * and out is floating; out is released if recording fails. The one place for ops whose node
+   * needs nothing saved before their kernel runs.
+   */
+  static TensorImpl recorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out) {
+    if (!out.dtype().isFloatingPoint() || !active(in)) return out;
+    try {
+      begin(op, name, in, null, args, null).finish(out);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
   }
 
   /** out= variants are not differentiable, as in PyTorch. */
@@ -61,7 +72,11 @@ final class Recorder {
     long[][] shapes = new long[in.length][];
     DType[] dtypes = new DType[in.length];
     SavedTensor[] saved = new SavedTensor[in.length];
+    Object[] kept = args == null ? null : args.clone();
     try {
+      if (kept != null) {  // a tensor argument (an index, sort's positions) is saved with the node
+        for (int i = 0; i < kept.length; i++) if (kept[i] instanceof TensorImpl t) kept[i] = SavedTensor.input(t);
+      }
       for (int k = 0; k < in.length; k++) {
         TensorImpl t = in[k];
         shapes[k] = t == null ? new long[0] : t.sizes().clone();
@@ -72,9 +87,10 @@ final class Recorder {
       }
     } catch (RuntimeException e) {
       for (SavedTensor s : saved) if (s != null) s.release();
+      if (kept != null) for (Object a : kept) if (a instanceof SavedTensor s) s.release();
       throw e;
     }
-    OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, args, shapes, dtypes, 1);
+    OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, kept, shapes, dtypes, 1);
     return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0, inPlace != null);
   }
 

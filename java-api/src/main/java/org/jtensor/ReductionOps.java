@@ -105,7 +105,7 @@ final class ReductionOps {
         Dispatcher.backend(t.device()).sort(name, d, descending, values, indices, t);
       }
       if (values.dtype().isFloatingPoint() && Recorder.active(t)) {
-        rec = Recorder.begin(Ops.SORT, name, new TensorImpl[] {t}, null, new Object[] {d, SavedTensor.input(indices)}, null);
+        rec = Recorder.begin(Ops.SORT, name, new TensorImpl[] {t}, null, new Object[] {d, indices}, null);
         rec.finish(values);
       }
       return new TensorImpl[] {values, indices};
@@ -135,7 +135,7 @@ final class ReductionOps {
       if (values != null && values.dtype().isFloatingPoint() && Recorder.active(t)) {
         // values gathered at the indices: the gradient goes back to those positions
         rec = Recorder.begin(op, name, new TensorImpl[] {t}, null,
-            new Object[] {reduced, keepdim && dim != null, SavedTensor.input(idx)}, null);
+            new Object[] {reduced, keepdim && dim != null, idx}, null);
         rec.finish(values);
       }
       return new TensorImpl[] {idx, values};

@@ -40,9 +40,8 @@ public sealed interface ViewMethods permits Tensor {
     if (v != null) return Tensor.wrap(v);
     TensorImpl c = DataOps.cloneAs(t, t.dtype(), t.device(), true);
     try {
-      TensorImpl r = c.unsafeView(s, Shapes.contiguousStrides(s), 0);
-      if (r.dtype().isFloatingPoint() && Recorder.active(t)) Recorder.recordView(Ops.RESHAPE, t, r, null);
-      return Tensor.wrap(r);
+      return Tensor.wrap(Recorder.recorded(Ops.RESHAPE, "reshape", new TensorImpl[] {t}, null,
+          c.unsafeView(s, Shapes.contiguousStrides(s), 0)));
     } finally {
       c.release();
     }

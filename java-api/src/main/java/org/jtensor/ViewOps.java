@@ -14,8 +14,7 @@ final class ViewOps {
 
   /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
   private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v, Object... args) {
-    if (Recorder.active(t)) Recorder.recordView(op, t, v, args);
-    return v;
+    return Recorder.recorded(op, op.name, new TensorImpl[] {t}, args, v);
   }
 
   /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */

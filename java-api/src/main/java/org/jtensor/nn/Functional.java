@@ -186,11 +186,8 @@ public final class Functional {
   public static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       Tensor[] flat = flatten("nllLoss", logProbs, target);
-      Tensor valid = flat[1].ne(ignoreIndex);
-      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
-      Tensor picked = flat[0].gather(1, safe.unsqueeze(1)).squeeze(1);
-      Tensor losses = picked.neg().mul(valid);
-      return s.keep(reduce(losses, valid, reduction, target.shape()));
+      Tensor[] nll = targetNll(flat, ignoreIndex);
+      return s.keep(reduce(nll[0].mul(nll[1]), nll[1], reduction, target.shape()));
     }
   }
 
@@ -213,12 +210,10 @@ public final class Functional {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
       if (labelSmoothing == 0) return s.keep(nllLoss(logp, target, ignoreIndex, reduction));
       Tensor[] flat = flatten("crossEntropy", logp, target);
-      Tensor valid = flat[1].ne(ignoreIndex);
-      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
-      Tensor nll = flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg();
+      Tensor[] nll = targetNll(flat, ignoreIndex);
       Tensor smooth = flat[0].mean(1).neg();
-      Tensor losses = nll.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(valid);
-      return s.keep(reduce(losses, valid, reduction, target.shape()));
+      Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(nll[1]);
+      return s.keep(reduce(losses, nll[1], reduction, target.shape()));
     }
   }
 
@@ -250,6 +245,13 @@ public final class Functional {
       Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
       return s.keep(fold(loss, reduction));
     }
+  }
+
+  /** −log p of each row's target ([M], ignored rows read class 0) and which rows count (bool [M]), from [M, C] and [M]. */
+  private static Tensor[] targetNll(Tensor[] flat, long ignoreIndex) {
+    Tensor valid = flat[1].ne(ignoreIndex);
+    Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
+    return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid};
   }
 
   private static Tensor fold(Tensor losses, Reduction reduction) {
