@@ -134,6 +134,8 @@ final class DataOps {
 
   /** A tensor written in place must not have two elements at one address (an expanded dim). */
   static void checkWritable(String op, TensorImpl t) {
+    // Before any work or side effect (a random draw reserving numbers); the kernel's own check guards the bytes.
+    if (t.storage().isReadOnly()) throw t.storage().readOnlyError(op);
     for (int d = 0; d < t.dim(); d++) {
       if (t.sizes()[d] > 1 && t.strides()[d] == 0) {
         throw new IllegalArgumentException(op + "(): unsupported operation: more than one element of the written-to "

@@ -55,7 +55,7 @@ final class StorageBytes {
   /** Reads up to nbytes from ch into s's bytes [offset, offset + nbytes); the count read. */
   static long readFrom(String op, StorageImpl s, ReadableByteChannel ch, long offset, long nbytes) throws IOException {
     checkRange(op, s, offset, nbytes);
-    if (s.isReadOnly()) throw readOnly(op, s);
+    if (s.isReadOnly()) throw s.readOnlyError(op);
     return transfer(op, s, offset, nbytes, window -> {
       int before = window.position();
       while (window.hasRemaining() && ch.read(window) >= 0) {
@@ -73,11 +73,6 @@ final class StorageBytes {
       while (window.hasRemaining()) ch.write(window);
       return n;
     });
-  }
-
-  static IllegalStateException readOnly(String op, StorageImpl s) {
-    return new IllegalStateException(op + "(): the " + s + " is read-only (a read-only buffer or a memory-mapped file); "
-        + "clone() it to get a writable copy");
   }
 
   private interface WindowIo {

@@ -54,6 +54,12 @@ public final class StorageImpl extends RefCounted {
     return readOnly;
   }
 
+  /** The error for a write into these bytes when they are read-only, naming op as the user called it. */
+  public IllegalStateException readOnlyError(String op) {
+    return new IllegalStateException(op + "(): the " + describe() + " refuses writes (it is over a read-only buffer or a "
+        + "memory-mapped file); clone() it to get a writable copy");
+  }
+
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
   public boolean isWrapped() {
     return onFree != null;

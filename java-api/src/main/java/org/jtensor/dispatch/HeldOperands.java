@@ -40,7 +40,7 @@ final class HeldOperands implements AutoCloseable {
   /** address() for a tensor the kernel writes: refused when its storage is read-only. */
   long output(TensorImpl t, long[] sizes, long[] strides) {
     StorageImpl s = t.storage();
-    if (s.isReadOnly()) throw readOnly(op, s);
+    if (s.isReadOnly()) throw s.readOnlyError(op);
     return address(t, sizes, strides);
   }
 
@@ -77,7 +77,7 @@ final class HeldOperands implements AutoCloseable {
 
   /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
   long outputElement(TensorImpl t, long elementOffset) {
-    if (t.storage().isReadOnly()) throw readOnly(op, t.storage());
+    if (t.storage().isReadOnly()) throw t.storage().readOnlyError(op);
     return elementAddress(t, elementOffset);
   }
 
@@ -93,7 +93,7 @@ final class HeldOperands implements AutoCloseable {
 
   /** storageAddress() of a storage the kernel writes: refused when it is read-only. */
   long outputStorage(StorageImpl s, long nbytes) {
-    if (s.isReadOnly()) throw readOnly(op, s);
+    if (s.isReadOnly()) throw s.readOnlyError(op);
     return storageAddress(s, nbytes);
   }
 
@@ -124,11 +124,6 @@ final class HeldOperands implements AutoCloseable {
 
   private static IllegalStateException notHeld(String op) {
     return new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
-  }
-
-  private static IllegalStateException readOnly(String op, StorageImpl s) {
-    return new IllegalStateException(op + "(): the tensor's " + s + " is read-only (a read-only buffer or a memory-mapped "
-        + "file); clone() it to get a writable copy");
   }
 
   private static IllegalStateException outside(String op, String what, StorageImpl s) {

@@ -1,0 +1,227 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every public way to write into a tensor, tried on a read-only one (a tensor over a read-only
+ * direct buffer) and on its views: each must throw IllegalStateException naming the op as the
+ * user called it, and leave the bytes and the version counter as they were. The writers are
+ * found by reflection (names ending in '_' or 'Out', and the set... family), so a new in-place op
+ * with no entry in the table below fails this test instead of slipping through unchecked.
+ */
+class ReadOnlyWritePathsTest extends ScopedTest {
+  /** Public methods with a writer's name that write no element (metadata only). */
+  private static final Set<String> NOT_WRITERS = Set.of("requiresGrad_", "detach_", "set_", "setGrad");
+
+  /** Arguments for one writer, given the read-only target; for an Out form, args[last] is the target. */
+  private static final Map<String, Function<Tensor, Object[]>> ARGS = new LinkedHashMap<>();
+
+  private static Tensor like(Tensor t) {
+    return Tensor.ones(t.shape());
+  }
+
+  private static Tensor mask(Tensor t) {
+    return Tensor.ones(t.shape(), DType.BOOL);
+  }
+
+  private static Tensor zerosIndex(Tensor t) {
+    return Tensor.zeros(t.shape(), DType.INT64);
+  }
+
+  /** The source of indexAdd_ along dim 0 with one index: t's shape with dim 0 of size 1. */
+  private static Tensor row(Tensor t) {
+    long[] s = t.shape().clone();
+    s[0] = 1;
+    return Tensor.ones(s);
+  }
+
+  static {
+    for (String unary : List.of("neg_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "relu_", "zero_")) {
+      ARGS.put(unary + "[]", t -> new Object[0]);
+    }
+    for (String binary : List.of("add_", "sub_", "mul_", "div_")) {
+      ARGS.put(binary + "[Tensor]", t -> new Object[] {like(t)});
+      ARGS.put(binary + "[double]", t -> new Object[] {2.0});
+    }
+    ARGS.put("add_[long]", t -> new Object[] {2L});
+    ARGS.put("add_[Tensor, double]", t -> new Object[] {like(t), 3.0});
+    ARGS.put("sub_[Tensor, double]", t -> new Object[] {like(t), 3.0});
+    for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
+      ARGS.put(out + "[Tensor, Tensor]", t -> new Object[] {like(t), t});
+    }
+    ARGS.put("copy_[Tensor]", t -> new Object[] {like(t)});
+    ARGS.put("fill_[double]", t -> new Object[] {7.0});
+    ARGS.put("fill_[long]", t -> new Object[] {7L});
+    ARGS.put("fill_[boolean]", t -> new Object[] {true});
+    ARGS.put("clamp_[double, double]", t -> new Object[] {5.0, 6.0});
+    ARGS.put("scatter_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
+    ARGS.put("scatterAdd_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
+    ARGS.put("indexAdd_[int, Tensor, Tensor]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), row(t)});
+    ARGS.put("indexAdd_[int, Tensor, Tensor, double]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), row(t), 2.0});
+    ARGS.put("maskedFill_[Tensor, double]", t -> new Object[] {mask(t), 5.0});
+    ARGS.put("uniform_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
+    ARGS.put("normal_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
+    ARGS.put("setDouble[double, long[]]", t -> new Object[] {9.0, new long[t.dim()]});
+    ARGS.put("setLong[long, long[]]", t -> new Object[] {9L, new long[t.dim()]});
+    ARGS.put("set[Number, Index[]]", t -> new Object[] {9, new Index[] {Index.all()}});
+    ARGS.put("set[Index[], Number]", t -> new Object[] {new Index[] {Index.at(0)}, 9.5});
+    ARGS.put("set[Tensor, Index[]]", t -> new Object[] {like(t), new Index[] {Index.ellipsis()}});
+    ARGS.put("set[Index[], Tensor]", t -> new Object[] {new Index[] {Index.of(Tensor.fromArray(new long[] {0, 0}))},
+                                                       Tensor.scalar(3.0)});
+  }
+
+  private static String key(Method m) {
+    StringBuilder sb = new StringBuilder(m.getName()).append('[');
+    Class<?>[] p = m.getParameterTypes();
+    for (int i = 0; i < p.length; i++) sb.append(i == 0 ? "" : ", ").append(p[i].getSimpleName());
+    return sb.append(']').toString();
+  }
+
+  private static boolean looksLikeWriter(Method m) {
+    String n = m.getName();
+    return !Modifier.isStatic(m.getModifiers()) && (n.endsWith("_") || n.endsWith("Out") || n.startsWith("set"))
+        && !NOT_WRITERS.contains(n);
+  }
+
+  private static List<Method> writers() {
+    List<Method> found = new ArrayList<>();
+    Set<String> unlisted = new TreeSet<>();
+    for (Method m : Tensor.class.getMethods()) {
+      if (!looksLikeWriter(m)) continue;
+      if (ARGS.containsKey(key(m))) found.add(m);
+      else unlisted.add(key(m));
+    }
+    if (!unlisted.isEmpty()) fail("writers with no entry in ReadOnlyWritePathsTest.ARGS (add one): " + unlisted);
+    return found;
+  }
+
+  /** A read-only [2, 2] float32 tensor over a read-only direct buffer holding 1, 2, 3, 4. */
+  private static final class ReadOnly {
+    final ByteBuffer bytes;
+    final Tensor t;
+
+    ReadOnly() {
+      ByteBuffer b = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+      b.asFloatBuffer().put(new float[] {1, 2, 3, 4});
+      bytes = b.asReadOnlyBuffer();
+      t = Tensor.fromBuffer(bytes, DType.FLOAT32, 2, 2);
+    }
+
+    byte[] snapshot() {
+      byte[] out = new byte[16];
+      bytes.duplicate().get(out);
+      return out;
+    }
+  }
+
+  private static void expectRefused(String what, String op, ReadOnly ro, Tensor target, Runnable write) {
+    byte[] before = ro.snapshot();
+    int version = target.version();
+    Throwable e = assertThrows(Throwable.class, write::run, what + " was not refused");
+    assertTrue(e instanceof IllegalStateException, what + ": " + e);
+    assertTrue(e.getMessage().startsWith(op + "(): ") && e.getMessage().contains("read-only"), what + ": " + e.getMessage());
+    assertArrayEquals(before, ro.snapshot(), what + " wrote into the read-only bytes");
+    assertEquals(version, target.version(), what + " bumped the version counter of a tensor it did not write");
+  }
+
+  private static final Map<String, UnaryOperator<Tensor>> VIEWS = new LinkedHashMap<>();
+
+  static {
+    VIEWS.put("itself", t -> t);
+    VIEWS.put("transpose(0, 1)", t -> t.transpose(0, 1));
+    VIEWS.put("narrow(0, 1, 1)", t -> t.narrow(0, 1, 1));
+    VIEWS.put("select(0, 1)", t -> t.select(0, 1));
+    VIEWS.put("view(4)", t -> t.view(4));
+    VIEWS.put("detach()", Tensor::detach);
+  }
+
+  @Test
+  void everyWriterIsRefusedOnTheTensorAndEachOfItsViews() {
+    ReadOnly ro = new ReadOnly();
+    for (Method m : writers()) {
+      for (Map.Entry<String, UnaryOperator<Tensor>> v : VIEWS.entrySet()) {
+        Tensor target = v.getValue().apply(ro.t);
+        Object[] args = ARGS.get(key(m)).apply(target);
+        boolean out = m.getName().endsWith("Out");
+        Tensor receiver = out ? like(target) : target;
+        expectRefused(key(m) + " on " + v.getKey(), m.getName(), ro, target, () -> {
+          try {
+            m.invoke(receiver, args);
+          } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new AssertionError(e.getCause());
+          } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+          }
+        });
+      }
+    }
+    assertArrayEquals(new float[] {1, 2, 3, 4}, ro.t.toFloatArray());
+  }
+
+  @Test
+  void viewsOfAnotherDtypeAndExpandedViewsWriteNothingEither() {
+    ReadOnly ro = new ReadOnly();
+    Tensor ints = ro.t.view(DType.INT32);
+    expectRefused("fill_ on view(int32)", "fill_", ro, ints, () -> ints.fill_(5L));
+    expectRefused("add_ on view(int32)", "add_", ro, ints, () -> ints.add_(1L));
+    expectRefused("copy_ on view(int32)", "copy_", ro, ints, () -> ints.copy_(Tensor.zeros(new long[] {2, 2}, DType.INT32)));
+    Tensor wide = ro.t.select(0, 0).expand(3, 2);
+    byte[] before = ro.snapshot();
+    assertThrows(RuntimeException.class, () -> wide.fill_(0.0));
+    assertThrows(RuntimeException.class, () -> wide.add_(1.0));
+    assertArrayEquals(before, ro.snapshot());
+  }
+
+  @Test
+  void storageWritesAreRefusedAndSetOntoAReadOnlyStorageStaysReadOnly() {
+    ReadOnly ro = new ReadOnly();
+    try (Storage s = ro.t.untypedStorage(); Storage shared = s.share(); Storage w = Storage.allocate(16, Device.CPU)) {
+      expectRefused("Storage.fill_", "fill_", ro, ro.t, () -> shared.fill_((byte) 1));
+      expectRefused("Storage.copy_", "copy_", ro, ro.t, () -> shared.copy_(w));
+      assertThrows(UnsupportedOperationException.class, () -> shared.resize_(8));
+      try (Storage c = s.clone()) {
+        assertFalse(c.isReadOnly(), "a clone of a read-only storage is writable");
+      }
+      Tensor onto = Tensor.empty(new long[] {0}).set_(shared, 1, new long[] {3}, new long[] {1});
+      expectRefused("fill_ after set_", "fill_", ro, onto, () -> onto.fill_(0.0));
+      w.fill_((byte) 9);
+      w.copy_(shared);  // reading a read-only storage is fine
+      try (Tensor back = Tensor.empty(new long[] {0}).set_(w, 0, new long[] {4}, new long[] {1})) {
+        assertArrayEquals(new float[] {1, 2, 3, 4}, back.toFloatArray());
+      }
+    }
+  }
+
+  @Test
+  void aRefusedRandomFillConsumesNoRandomNumbers() {
+    ReadOnly ro = new ReadOnly();
+    Generator g = Generator.manualSeed(42);
+    assertThrows(IllegalStateException.class, () -> ro.t.uniform_(0, 1, g));
+    assertThrows(IllegalStateException.class, () -> ro.t.normal_(0, 1, g));
+    Tensor drawn = Tensor.empty(4).uniform_(0, 1, g);
+    Tensor expected = Tensor.empty(4).uniform_(0, 1, Generator.manualSeed(42));
+    assertArrayEquals(expected.toFloatArray(), drawn.toFloatArray(), "the refused draws left the generator where it was");
+  }
+}
