@@ -52,7 +52,7 @@ final class ArrayInterop {
     if (shape == null) throw new IllegalArgumentException(op + "(): argument 'shape' must not be null");
     if (direct == null) throw new IllegalArgumentException(op + "(): argument 'buffer' must not be null");
     long[] s = shape.clone();
-    long need = Shapes.numel(op, s) * dtype.itemSize();
+    long need = Shapes.multiply(op, Shapes.numel(op, s), dtype.itemSize());  // 2^61 float64s must not wrap to 0 bytes
     if (need > direct.remaining()) {
       throw new IllegalArgumentException(op + "(): shape " + Shapes.str(s) + " of " + dtype + " needs " + need
           + " bytes but the buffer has " + direct.remaining() + " remaining");

@@ -38,7 +38,8 @@ final class StorageBytes {
 
   /**
    * A little-endian direct buffer over [offset, offset + nbytes) of s that holds s alive until
-   * the buffer (and every slice or duplicate of it) is garbage-collected.
+   * the buffer (and every slice or duplicate of it) is garbage-collected, and keeps resize_ from
+   * moving the bytes under it until then.
    */
   static ByteBuffer asByteBuffer(String op, StorageImpl s, long offset, long nbytes) {
     if (!s.device().isCpu()) throw new UnsupportedOperationException(op + "(): only CPU bytes can be seen as a ByteBuffer, not " + s.device());
@@ -46,10 +47,21 @@ final class StorageBytes {
       throw new IllegalArgumentException(op + "(): " + nbytes + " bytes do not fit one ByteBuffer (at most " + Integer.MAX_VALUE
           + "); use Storage.readFrom/writeTo or a narrower view");
     }
-    s.retain();  // the buffer's own reference, given back by the cleaner
-    ByteBuffer root = DirectBuffers.window(s.data() + offset, (int) nbytes);
-    CLEANER.register(root, s::release);  // slices and duplicates keep root reachable
-    return s.isReadOnly() ? root.asReadOnlyBuffer().order(root.order()) : root;
+    // Held while the window is made: no resize_ can run between the range check, the address and the export.
+    if (!s.hold()) throw new IllegalStateException(op + "(): the storage was released or is being resized on another thread");
+    try {
+      if (nbytes > 0) checkRange(op, s, offset, nbytes);  // a resize_ may have shrunk the storage under the tensor
+      ByteBuffer root = DirectBuffers.window(s.data() + offset, (int) nbytes);
+      s.retain();  // the buffer's own reference and export, given back by the cleaner
+      s.export();
+      CLEANER.register(root, () -> {
+        s.unexport();
+        s.release();
+      });  // slices and duplicates keep root reachable
+      return s.isReadOnly() ? root.asReadOnlyBuffer().order(root.order()) : root;
+    } finally {
+      s.unhold();
+    }
   }
 
   /** Reads up to nbytes from ch into s's bytes [offset, offset + nbytes); the count read. */

@@ -22,6 +22,10 @@ public final class StorageImpl extends RefCounted {
   private final boolean readOnly;   // writes are refused (HeldOperands.output): a read-only buffer or mapped file
   private final Runnable onFree;    // a wrapped storage's owner release, run once after the native free; else null
 
+  // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
+  // not move or free it until every one of them is collected.
+  private final java.util.concurrent.atomic.AtomicInteger exported = new java.util.concurrent.atomic.AtomicInteger();
+
   private static final VarHandle DATA, NBYTES;
 
   static {
@@ -58,6 +62,18 @@ public final class StorageImpl extends RefCounted {
   public IllegalStateException readOnlyError(String op) {
     return new IllegalStateException(op + "(): the " + describe() + " refuses writes (it is over a read-only buffer or a "
         + "memory-mapped file); clone() it to get a writable copy");
+  }
+
+  /**
+   * Counts a ByteBuffer over these bytes that escapes to the user; the caller holds this storage
+   * (so no resize_ runs meanwhile) and calls {@link #unexport()} once the buffer is collected.
+   */
+  public void export() {
+    exported.incrementAndGet();
+  }
+
+  public void unexport() {
+    exported.decrementAndGet();
   }
 
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
@@ -98,6 +114,10 @@ public final class StorageImpl extends RefCounted {
           + (isReleased() ? " was already released" : " is in use by an op running on another thread"));
     }
     try {
+      if (exported.get() > 0) {  // read under exclusive use: no export can start meanwhile (it needs a hold)
+        throw new IllegalStateException("resize_(): a ByteBuffer from asByteBuffer() still sees the " + describe()
+            + " (until it is garbage-collected): resizing would leave it over freed memory; clone() the storage instead");
+      }
       if (handle != 0) {
         if (!NativeMemory.resize(handle, newBytes)) {
           throw memory.outOfMemory(newBytes);

@@ -1,0 +1,218 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import org.jtensor.memory.Memory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tensor.fromBuffer and asByteBuffer tried as an attacker would: shapes whose byte count
+ * overflows, buffers sliced, limited and empty, read-only mapped files, bool over any byte, and
+ * buffers that outlive their tensor or the storage's size.
+ */
+class BufferHostileTest extends ScopedTest {
+  private static ByteBuffer direct(int n) {
+    return ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder());
+  }
+
+  @Test
+  void shapesWhoseByteCountOverflowsAreRefusedBeforeAnyTensorExists() {
+    ByteBuffer b = direct(16);
+    // 2^61 float64s are 2^64 bytes: wrapped to 0, they "fitted" in 16 and a kernel walked 2^61 elements.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT64, 1L << 61));
+    assertTrue(e.getMessage().startsWith("fromBuffer(): ") && e.getMessage().contains("overflow"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.INT32, 1L << 62, 1L << 2));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT32, 1L << 32, 1L << 32));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT32, Long.MAX_VALUE));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT32, -1));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT32, 2, -2));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, null, 1));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(b, DType.FLOAT32, (long[]) null));
+    Tensor none = Tensor.fromBuffer(b, DType.FLOAT64, 0, Long.MAX_VALUE);  // 0 elements: legal, as in torch
+    assertArrayEquals(new long[] {0, Long.MAX_VALUE}, none.shape());
+    assertEquals(0.0, none.sum().item());
+  }
+
+  @Test
+  void slicesDuplicatesAndLimitsAreHonoured() {
+    ByteBuffer b = direct(32);
+    for (int i = 0; i < 8; i++) b.putFloat(4 * i, i);
+    ByteBuffer tail = b.slice(16, 16).order(ByteOrder.nativeOrder());
+    assertArrayEquals(new float[] {4, 5, 6, 7}, Tensor.fromBuffer(tail, DType.FLOAT32, 4).toFloatArray());
+    ByteBuffer limited = b.duplicate().position(4).limit(12);
+    assertArrayEquals(new float[] {1, 2}, Tensor.fromBuffer(limited, DType.FLOAT32, 2).toFloatArray());
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(limited, DType.FLOAT32, 3), "the limit, not the capacity");
+    ByteBuffer drained = b.duplicate().position(32);  // nothing remaining, capacity 32
+    Tensor empty = Tensor.fromBuffer(drained, DType.FLOAT32, 0);
+    assertEquals(0, empty.numel());
+    assertEquals(0, empty.asByteBuffer().capacity());
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(drained, DType.FLOAT32, 1));
+    Tensor shared = Tensor.fromBuffer(limited, DType.FLOAT32, 2);
+    shared.fill_(-1.0);
+    assertEquals(-1f, b.getFloat(4), "a tensor over a duplicate writes through to the original");
+    assertEquals(3f, b.getFloat(12), "and nothing past its limit");
+    assertEquals(0f, b.getFloat(0), "nor before its position");
+  }
+
+  @Test
+  void boolOverEveryByteReadsNonzeroAsTrueAndConvertsToZeroOrOne() {
+    ByteBuffer b = direct(256);
+    for (int i = 0; i < 256; i++) b.put(i, (byte) i);
+    Tensor t = Tensor.fromBuffer(b, DType.BOOL, 256);
+    boolean[] v = t.toBooleanArray();
+    for (int i = 0; i < 256; i++) assertEquals(i != 0, v[i], "byte " + i);
+    assertEquals(255, t.sum().itemLong());
+    long[] asLong = t.to(DType.INT64).toLongArray();
+    for (int i = 0; i < 256; i++) assertEquals(i != 0 ? 1 : 0, asLong[i], "byte " + i + " as int64");
+    assertEquals(1, t.logicalNot().sum().itemLong());
+    assertEquals(255, t.eq(Tensor.scalar(true)).sum().itemLong(), "every nonzero byte equals True");
+  }
+
+  @Test
+  void aReadOnlyMappedFileIsReadableAndRefusesEveryWrite(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("weights.bin");
+    ByteBuffer data = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < 6; i++) data.putFloat(i * 1.5f);
+    Files.write(file, data.array());
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, 24);
+      Tensor t = Tensor.fromBuffer(map.order(ByteOrder.LITTLE_ENDIAN), DType.FLOAT32, 2, 3);
+      assertArrayEquals(new float[] {0, 1.5f, 3, 4.5f, 6, 7.5f}, t.toFloatArray());
+      assertThrows(IllegalStateException.class, () -> t.fill_(0.0));
+      assertThrows(IllegalStateException.class, () -> t.t().mul_(2.0));
+      assertThrows(IllegalStateException.class, () -> t.copy_(Tensor.zeros(2, 3)));
+      try (Storage s = t.untypedStorage()) {
+        assertTrue(s.isReadOnly());
+        assertThrows(IllegalStateException.class, () -> s.fill_((byte) 0));
+      }
+      assertArrayEquals(new float[] {0, 1.5f, 3, 4.5f, 6, 7.5f}, t.toFloatArray(), "the mapping was never written");
+    }
+    assertArrayEquals(data.array(), Files.readAllBytes(file), "nor the file");
+  }
+
+  @Test
+  void aViewKeepsItsBufferAliveThroughHardCollections() throws InterruptedException {
+    Tensor view = viewOfABufferNoOneElseHolds();
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      byte[][] churn = new byte[64][];  // let the collector reuse what it can
+      for (int k = 0; k < churn.length; k++) churn[k] = new byte[1 << 16];
+      Thread.sleep(5);
+    }
+    float[] v = view.toFloatArray();
+    for (int i = 0; i < v.length; i++) assertEquals(1000 + 2 * i, v[i], 0f, "element " + i);
+  }
+
+  // A method of its own, so no local of the caller keeps the buffer, the base or the storage reachable.
+  private static Tensor viewOfABufferNoOneElseHolds() {
+    ByteBuffer b = direct(1 << 20);
+    for (int i = 0; i < (1 << 18); i++) b.putFloat(4 * i, i);
+    try (Tensor base = Tensor.fromBuffer(b, DType.FLOAT32, 1 << 18)) {
+      return base.narrow(0, 1000, 64).view(32, 2).select(1, 0);
+    }
+  }
+
+  @Test
+  void aByteBufferOutlivesItsTensorAndAnEmptiedCache() throws InterruptedException {
+    long before = Memory.memoryAllocated(Device.CPU);
+    readThroughABufferAfterItsTensorClosed();
+    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertEquals(before, Memory.memoryAllocated(Device.CPU), "the collected buffer gave its storage back");
+  }
+
+  private static void readThroughABufferAfterItsTensorClosed() {
+    ByteBuffer view;
+    try (Tensor t = Tensor.arange(0, 1 << 16, 1, DType.INT32)) {
+      view = t.asByteBuffer();
+    }
+    Memory.emptyCache(Device.CPU);
+    try (Tensor reuse = Tensor.full(new long[] {1 << 16}, 7L, DType.INT32, Device.CPU)) {  // would take a freed block
+      for (int i = 0; i < (1 << 16); i += 997) assertEquals(i, view.getInt(4 * i), "element " + i);
+    }
+  }
+
+  @Test
+  void resizeCannotPullTheBytesFromUnderAByteBuffer() throws InterruptedException {
+    try (Tensor t = Tensor.arange(0, 256, 1, DType.INT32); Storage s = t.untypedStorage()) {
+      holdABufferAndTryToResize(t, s);
+      IllegalStateException e = null;
+      for (int i = 0; i < 200; i++) {  // once the buffer is collected, the storage may be resized again
+        System.gc();
+        Thread.sleep(10);
+        try {
+          s.resize_(4096);
+          e = null;
+          break;
+        } catch (IllegalStateException still) {
+          e = still;
+        }
+      }
+      assertEquals(null, e, "resize_ still refused after the buffer was collected");
+      assertEquals(4096, s.nbytes());
+    }
+  }
+
+  private static void holdABufferAndTryToResize(Tensor t, Storage s) {
+    ByteBuffer view = t.asByteBuffer();
+    IllegalStateException grow = assertThrows(IllegalStateException.class, () -> s.resize_(1 << 20));
+    assertTrue(grow.getMessage().startsWith("resize_(): a ByteBuffer from asByteBuffer()"), grow.getMessage());
+    assertThrows(IllegalStateException.class, () -> s.resize_(0));
+    assertEquals(255, view.getInt(4 * 255), "the buffer still reads the storage's bytes");
+  }
+
+  @Test
+  void aShrunkStorageGivesNoByteBufferPastItsEnd() throws InterruptedException {
+    long before = Memory.memoryAllocated(Device.CPU);
+    try (Tensor t = Tensor.zeros(1000); Storage s = t.untypedStorage()) {
+      s.resize_(4);
+      RuntimeException e = assertThrows(RuntimeException.class, t::asByteBuffer);
+      assertTrue(e.getMessage().startsWith("asByteBuffer(): ") && e.getMessage().contains("outside the 4-byte storage"),
+          e.getMessage());
+      try (Tensor first = t.narrow(0, 0, 1)) {
+        assertEquals(4, first.asByteBuffer().capacity(), "a view inside the shrunk bytes still gets one");
+      }
+    }
+    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void wrappedStatsCountEachWrapOnceAndTheirRelease() {
+    Map<String, Long> a = Memory.memoryStats(Device.CPU);
+    Tensor t = Tensor.fromBuffer(direct(48), DType.INT64, 6);
+    Tensor v = t.narrow(0, 1, 2);
+    Storage s = Storage.wrap(direct(16).position(8));  // only the 8 remaining bytes
+    Map<String, Long> b = Memory.memoryStats(Device.CPU);
+    assertEquals(56, b.get("wrapped_bytes.current") - a.get("wrapped_bytes.current"));
+    assertEquals(56, b.get("wrapped_bytes.allocated") - a.get("wrapped_bytes.allocated"));
+    assertTrue(b.get("wrapped_bytes.peak") >= b.get("wrapped_bytes.current"));
+    assertEquals(a.get("allocated_bytes.all.current"), b.get("allocated_bytes.all.current"), "not the caching allocator's");
+    t.close();
+    s.close();
+    Map<String, Long> c = Memory.memoryStats(Device.CPU);
+    assertEquals(48, c.get("wrapped_bytes.current") - a.get("wrapped_bytes.current"), "the view still holds its 48");
+    assertEquals(8, c.get("wrapped_bytes.freed") - a.get("wrapped_bytes.freed"));
+    v.close();
+    Map<String, Long> d = Memory.memoryStats(Device.CPU);
+    assertEquals(a.get("wrapped_bytes.current"), d.get("wrapped_bytes.current"));
+    assertEquals(56, d.get("wrapped_bytes.freed") - a.get("wrapped_bytes.freed"));
+  }
+}
