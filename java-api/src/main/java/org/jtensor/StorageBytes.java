@@ -64,27 +64,51 @@ final class StorageBytes {
     }
   }
 
-  /** Reads up to nbytes from ch into s's bytes [offset, offset + nbytes); the count read. */
+  /**
+   * Reads up to nbytes from ch into s's bytes [offset, offset + nbytes); the count read. The
+   * channel must be blocking: a read that moves no byte (a non-blocking channel with nothing
+   * ready) would otherwise spin forever, so it fails.
+   */
   static long readFrom(String op, StorageImpl s, ReadableByteChannel ch, long offset, long nbytes) throws IOException {
+    checkChannel(op, ch);
     checkRange(op, s, offset, nbytes);
     if (s.isReadOnly()) throw s.readOnlyError(op);
-    return transfer(op, s, offset, nbytes, window -> {
+    return transfer(op, s, offset, nbytes, false, window -> {
       int before = window.position();
-      while (window.hasRemaining() && ch.read(window) >= 0) {
-        // read() returns 0 only on a non-blocking channel with nothing ready: try again
+      while (window.hasRemaining()) {
+        int at = window.position();
+        if (ch.read(window) < 0) break;  // end of stream
+        if (window.position() == at) throw noProgress(op, "read");
       }
       return window.position() - before;
     });
   }
 
-  /** Writes s's bytes [offset, offset + nbytes) to ch, every one of them. */
+  /** Writes s's bytes [offset, offset + nbytes) to ch, every one of them; the channel sees them read-only. */
   static long writeTo(String op, StorageImpl s, WritableByteChannel ch, long offset, long nbytes) throws IOException {
+    checkChannel(op, ch);
     checkRange(op, s, offset, nbytes);
-    return transfer(op, s, offset, nbytes, window -> {
+    return transfer(op, s, offset, nbytes, true, window -> {
       int n = window.remaining();
-      while (window.hasRemaining()) ch.write(window);
+      while (window.hasRemaining()) {
+        int at = window.position();
+        ch.write(window);
+        if (window.position() == at) throw noProgress(op, "wrote");
+      }
       return n;
     });
+  }
+
+  private static void checkChannel(String op, java.nio.channels.Channel ch) {
+    if (ch == null) throw new IllegalArgumentException(op + "(): argument 'channel' must not be null");
+    if (ch instanceof java.nio.channels.SelectableChannel sc && !sc.isBlocking()) {
+      throw new IllegalArgumentException(op + "(): the channel is in non-blocking mode; configureBlocking(true) first");
+    }
+  }
+
+  private static IOException noProgress(String op, String verb) {
+    return new IOException(op + "(): the channel " + verb + " no bytes, as a non-blocking channel with nothing ready does; "
+        + "use a blocking channel");
   }
 
   private interface WindowIo {
@@ -92,14 +116,19 @@ final class StorageBytes {
   }
 
   // Held, not merely open: a close() on another thread cannot free the bytes under the transfer.
-  private static long transfer(String op, StorageImpl s, long offset, long nbytes, WindowIo io) throws IOException {
+  // A channel that keeps the window past its call breaks the channel contract and is not guarded against.
+  private static long transfer(String op, StorageImpl s, long offset, long nbytes, boolean readOnly, WindowIo io)
+      throws IOException {
     if (!s.device().isCpu()) throw new UnsupportedOperationException(op + "(): only CPU storages, not " + s.device());
     if (!s.hold()) throw new IllegalStateException(op + "(): the storage was released or is being resized on another thread");
     try {
+      checkRange(op, s, offset, nbytes);  // again, under the hold: a resize_ may have shrunk it since
       long done = 0;
       while (done < nbytes) {
         int n = (int) Math.min(DirectBuffers.MAX_WINDOW, nbytes - done);
-        int moved = io.apply(DirectBuffers.window(s.data() + offset + done, n));
+        ByteBuffer window = DirectBuffers.window(s.data() + offset + done, n);
+        // A channel we write to gets no way to write into the storage (a read-only mapping would crash).
+        int moved = io.apply(readOnly ? window.asReadOnlyBuffer() : window);
         done += moved;
         if (moved < n) break;  // end of stream
       }
