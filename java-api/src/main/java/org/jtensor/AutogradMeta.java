@@ -95,7 +95,8 @@ final class AutogradMeta implements AutogradSlot {
     }
     grad.retain();
     try (Tensor old = Tensor.wrap(grad)) {
-      if (!createGraph && !grad.requiresGrad()) {
+      // A read-only grad (one setGrad gave, over a mapped file) cannot take the sum in place: it gets a new tensor.
+      if (!createGraph && !grad.requiresGrad() && !grad.storage().isReadOnly()) {
         old.add_(g);
         return;
       }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
@@ -92,7 +93,7 @@ public abstract class Module implements AutoCloseable {
 
   /**
    * Copies each entry into the parameter or buffer of that name (load_state_dict, strict): a
-   * missing or unexpected key, or a shape that differs, is refused before anything is copied.
+   * missing or unexpected key, a shape that differs or a read-only destination is refused before anything is copied.
    */
   public final void loadStateDict(Map<String, Tensor> state) {
     Map<String, Tensor> own = new LinkedHashMap<>();
@@ -110,6 +111,12 @@ public abstract class Module implements AutoCloseable {
         throw new IllegalArgumentException("loadStateDict(): size mismatch for " + e.getKey() + ": copying a param with shape "
             + java.util.Arrays.toString(src.shape()) + ", the shape in current model is "
             + java.util.Arrays.toString(e.getValue().shape()) + ".");
+      }
+      try (Storage s = e.getValue().untypedStorage()) {
+        if (s.isReadOnly()) {
+          throw new IllegalStateException("loadStateDict(): " + e.getKey() + " is read-only (over a read-only buffer or a "
+              + "memory-mapped file) and cannot be loaded into; clone() it into a writable tensor first");
+        }
       }
     }
     try (GradMode.Scope off = GradMode.noGrad()) {

@@ -2,6 +2,7 @@ package org.jtensor.optim;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
@@ -41,6 +42,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   @Override
   public final void step() {
+    checkWritable();
     try (GradMode.Scope off = GradMode.noGrad()) {
       for (int i = 0; i < params.size(); i++) {
         Tensor p = params.get(i);
@@ -50,6 +52,19 @@ public abstract class AbstractOptimizer implements Optimizer {
         }
       }
       afterStep();
+    }
+  }
+
+  /** Refuses a read-only parameter that has a gradient before any update: a step failing half-way would leave the model half-stepped. */
+  private void checkWritable() {
+    for (int i = 0; i < params.size(); i++) {
+      Tensor p = params.get(i);
+      try (Tensor g = p.grad(); Storage s = g == null ? null : p.untypedStorage()) {
+        if (s != null && s.isReadOnly()) {
+          throw new IllegalStateException("step(): parameter " + i + " is read-only (over a read-only buffer or a memory-mapped "
+              + "file) and cannot be updated; clone() it into a writable parameter first");
+        }
+      }
     }
   }
 
