@@ -28,8 +28,9 @@ public final class Storage implements AutoCloseable {
   /**
    * A CPU storage over nbytes at address, memory that other code owns (another JavaCPP library's
    * buffer, a mapped file). jtensor never frees those bytes: release runs exactly once, after the
-   * last tensor or handle over the storage is closed (or the leak detector frees it). Its bytes
-   * show in memory stats as wrapped_bytes, not as the caching allocator's.
+   * last tensor or handle over the storage is closed (or the leak detector frees it), on whichever
+   * thread that is; an exception from it is logged, not thrown. Its bytes show in memory stats as
+   * wrapped_bytes, not as the caching allocator's.
    */
   public static Storage wrap(long address, long nbytes, Runnable release) {
     return new Storage(StorageBytes.wrap("wrap", address, nbytes, false, release, "wrapped storage of " + nbytes + " bytes"));

@@ -112,4 +112,53 @@ class WrappedReleaseRaceTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void aFailingReleaseIsLoggedNotThrownIntoWhoeverDroppedTheLastReference() throws Exception {
+    long before = wrappedBytes();
+    AtomicInteger released = new AtomicInteger();
+    BytePointer memory = new BytePointer(64);
+    Storage s = Storage.wrap(memory.address(), 64, () -> {
+      released.incrementAndGet();
+      memory.deallocate();
+      throw new IllegalStateException("owner's release failed");
+    });
+    Tensor t = Tensor.empty(new long[] {0}).set_(s, 0, new long[] {16}, new long[] {1});
+    s.close();
+    t.close();  // the last reference: the release's failure must not escape a close()
+    assertEquals(1, released.get());
+    assertEquals(before, wrappedBytes());
+
+    // The last reference dropped by a kernel's hold on another thread: its other operands are still unheld.
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Tensor other = Tensor.ones(1 << 16)) {
+      for (int round = 0; round < 20; round++) {
+        FloatPointer bytes = new FloatPointer(1 << 16);
+        Storage w = Storage.wrap(bytes.address(), 4L << 16, () -> {
+          bytes.deallocate();
+          throw new IllegalStateException("owner's release failed");
+        });
+        Tensor x = Tensor.empty(new long[] {0}).set_(w, 0, new long[] {1 << 16}, new long[] {1}).fill_(2.0);
+        w.close();
+        CountDownLatch running = new CountDownLatch(1);
+        Future<?> adds = pool.submit(() -> {
+          running.countDown();
+          for (;;) {
+            try (Tensor sum = x.add(other)) {
+              assertEquals(3.0, sum.getDouble(5));
+            } catch (IllegalStateException closed) {
+              assertTrue(closed.getMessage().startsWith("add(): "), closed.getMessage());
+              return null;
+            }
+          }
+        });
+        assertTrue(running.await(20, TimeUnit.SECONDS));
+        x.close();
+        adds.get(20, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(before, wrappedBytes());
+  }
 }

@@ -130,7 +130,7 @@ public final class LeakTracker {
           t.done = true;
           NativeMemory.release(t.handle);
           report(String.valueOf(t.what), t.createdAt);
-          if (t.onFree != null) t.onFree.run();
+          if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
         }
       } catch (InterruptedException e) {
         return;

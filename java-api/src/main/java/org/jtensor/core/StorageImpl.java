@@ -135,7 +135,22 @@ public final class StorageImpl extends RefCounted {
     if (handle == 0) return;
     if (track != null) track.release();  // before the free: the detector must never free it too
     NativeMemory.release(handle);
-    if (onFree != null) onFree.run();  // after: no native code can reach the bytes any more
+    if (onFree != null) runOwnerRelease(onFree, describe());  // after: no native code can reach the bytes any more
+  }
+
+  /**
+   * Runs a wrapped storage's owner release. It runs wherever the last reference goes: a close(),
+   * a kernel on another thread ending its hold, the leak detector. So a failure in it is logged,
+   * never thrown into that unrelated code (where it would also skip the kernel's other unholds
+   * and leak their storages), as a JDK Cleaner does with a failing action.
+   */
+  static void runOwnerRelease(Runnable release, Object what) {
+    try {
+      release.run();
+    } catch (Throwable e) {
+      java.util.logging.Logger.getLogger("org.jtensor.wrap").log(java.util.logging.Level.WARNING,
+          "the release given to Storage.wrap for a " + what + " threw; its bytes are no longer jtensor's either way", e);
+    }
   }
 
   @Override
