@@ -201,6 +201,13 @@ class ReadOnlyWritePathsTest extends ScopedTest {
       expectRefused("Storage.fill_", "fill_", ro, ro.t, () -> shared.fill_((byte) 1));
       expectRefused("Storage.copy_", "copy_", ro, ro.t, () -> shared.copy_(w));
       assertThrows(UnsupportedOperationException.class, () -> shared.resize_(8));
+      expectRefused("Storage.readFrom", "readFrom", ro, ro.t, () -> {
+        try {
+          shared.readFrom(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(new byte[16])), 0, 16);
+        } catch (java.io.IOException e) {
+          throw new AssertionError(e);
+        }
+      });
       try (Storage c = s.clone()) {
         assertFalse(c.isReadOnly(), "a clone of a read-only storage is writable");
       }
@@ -223,5 +230,29 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     Tensor drawn = Tensor.empty(4).uniform_(0, 1, g);
     Tensor expected = Tensor.empty(4).uniform_(0, 1, Generator.manualSeed(42));
     assertArrayEquals(expected.toFloatArray(), drawn.toFloatArray(), "the refused draws left the generator where it was");
+  }
+
+  @Test
+  void initializersAndEveryStorageWriterAreRefusedToo() throws ReflectiveOperationException {
+    ReadOnly ro = new ReadOnly();
+    for (Method m : org.jtensor.nn.Init.class.getMethods()) {
+      if (!m.getName().endsWith("_")) continue;
+      Class<?>[] p = m.getParameterTypes();
+      assertEquals(List.of(Tensor.class, double.class, Generator.class), List.of(p), "a new initializer: give it arguments here");
+      expectRefused("Init." + m.getName(), "uniform_", ro, ro.t, () -> {
+        try {
+          m.invoke(null, ro.t, 1.0, Generator.manualSeed(2));
+        } catch (InvocationTargetException e) {
+          if (e.getCause() instanceof RuntimeException r) throw r;
+          throw new AssertionError(e.getCause());
+        } catch (IllegalAccessException e) {
+          throw new AssertionError(e);
+        }
+      });
+    }
+    Set<String> storageWriters = new TreeSet<>();
+    for (Method m : Storage.class.getMethods()) if (m.getName().endsWith("_") || m.getName().startsWith("readFrom")) storageWriters.add(m.getName());
+    assertEquals(Set.of("copy_", "fill_", "readFrom", "resize_"), storageWriters,
+        "a new Storage writer: try it on a read-only storage in storageWritesAreRefused...");
   }
 }
