@@ -215,4 +215,21 @@ class BufferHostileTest extends ScopedTest {
     assertEquals(a.get("wrapped_bytes.current"), d.get("wrapped_bytes.current"));
     assertEquals(56, d.get("wrapped_bytes.freed") - a.get("wrapped_bytes.freed"));
   }
+
+  @Test
+  void wrappedPeakAndAccumulatedStatsResetWithTheAllocatorsOnes() {
+    Memory.resetPeakMemoryStats(Device.CPU);
+    Memory.resetAccumulatedMemoryStats(Device.CPU);
+    Map<String, Long> a = Memory.memoryStats(Device.CPU);
+    assertEquals(a.get("wrapped_bytes.current"), a.get("wrapped_bytes.peak"), "the peak resets to the current count");
+    assertEquals(0L, a.get("wrapped_bytes.allocated"));
+    assertEquals(0L, a.get("wrapped_bytes.freed"));
+    try (Tensor big = Tensor.fromBuffer(direct(1 << 20), DType.UINT8, 1 << 20)) {
+      assertEquals(1L << 20, Memory.memoryStats(Device.CPU).get("wrapped_bytes.current") - a.get("wrapped_bytes.current"));
+    }
+    Map<String, Long> b = Memory.memoryStats(Device.CPU);
+    assertEquals(a.get("wrapped_bytes.current") + (1L << 20), b.get("wrapped_bytes.peak"), "the peak remembers the 1 MiB");
+    assertEquals(1L << 20, b.get("wrapped_bytes.allocated"));
+    assertEquals(1L << 20, b.get("wrapped_bytes.freed"));
+  }
 }
