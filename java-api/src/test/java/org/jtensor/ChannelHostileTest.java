@@ -34,9 +34,16 @@ class ChannelHostileTest {
   /** A channel that reports nothing ready, forever (a non-blocking source that never fills). */
   private static final class Starved implements ReadableByteChannel, WritableByteChannel {
     boolean lie;  // report progress it did not make
+    boolean rewind;  // make some, then move the position back before it
 
     @Override
     public int read(ByteBuffer dst) {
+      if (rewind) {
+        int at = dst.position();
+        dst.put((byte) 1);
+        dst.position(Math.max(0, at - 1));
+        return 1;
+      }
       return lie ? dst.remaining() : 0;
     }
 
@@ -71,9 +78,10 @@ class ChannelHostileTest {
   @Test
   void aChannelThatNeverMakesProgressFailsInsteadOfSpinning() {
     try (Storage s = bytes(1, 2, 3, 4)) {
-      for (boolean lie : new boolean[] {false, true}) {
+      for (int kind = 0; kind < 3; kind++) {
         Starved ch = new Starved();
-        ch.lie = lie;
+        ch.lie = kind == 1;
+        ch.rewind = kind == 2;
         IOException r = assertTimeoutPreemptively(NO_HANG, () -> assertThrows(IOException.class, () -> s.readFrom(ch, 0, 4)));
         assertTrue(r.getMessage().startsWith("readFrom(): the channel read no bytes"), r.getMessage());
         IOException w = assertTimeoutPreemptively(NO_HANG, () -> assertThrows(IOException.class, () -> s.writeTo(ch, 0, 4)));

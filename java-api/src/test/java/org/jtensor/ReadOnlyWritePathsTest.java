@@ -187,6 +187,14 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     expectRefused("fill_ on view(int32)", "fill_", ro, ints, () -> ints.fill_(5L));
     expectRefused("add_ on view(int32)", "add_", ro, ints, () -> ints.add_(1L));
     expectRefused("copy_ on view(int32)", "copy_", ro, ints, () -> ints.copy_(Tensor.zeros(new long[] {2, 2}, DType.INT32)));
+    Tensor rows = Tensor.fromArray(new long[] {1, 1, 0});
+    Tensor mask = Tensor.fromArray(new boolean[] {true, false, false, true}, 2, 2);
+    expectRefused("set(mask, 1.0)", "set", ro, ro.t, () -> ro.t.set(new Index[] {Index.of(mask)}, 1.0));
+    expectRefused("set(mask, tensor)", "set", ro, ro.t, () -> ro.t.set(Tensor.scalar(1.0), Index.of(mask)));
+    expectRefused("set(rows, :, 2)", "set", ro, ro.t, () -> ro.t.set(2L, Index.of(rows), Index.all()));
+    expectRefused("set(:, rows[:2])", "set", ro, ro.t, () -> ro.t.set(Tensor.zeros(2, 2), Index.all(), Index.of(rows.narrow(0, 0, 2))));
+    expectRefused("maskedFill_(broadcast mask)", "maskedFill_", ro, ro.t,
+        () -> ro.t.maskedFill_(Tensor.fromArray(new boolean[] {true, false}, 2), 0.0));
     Tensor wide = ro.t.select(0, 0).expand(3, 2);
     byte[] before = ro.snapshot();
     assertThrows(RuntimeException.class, () -> wide.fill_(0.0));
