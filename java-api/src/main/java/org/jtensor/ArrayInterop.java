@@ -51,7 +51,7 @@ final class ArrayInterop {
     if (dtype == null) throw new IllegalArgumentException(op + "(): argument 'dtype' must not be null");
     if (shape == null) throw new IllegalArgumentException(op + "(): argument 'shape' must not be null");
     if (direct == null) throw new IllegalArgumentException(op + "(): argument 'buffer' must not be null");
-    long[] s = shape.clone();
+    long[] s = shape.length == 0 ? wholeBuffer(op, direct, dtype) : shape.clone();
     long need = Shapes.multiply(op, Shapes.numel(op, s), dtype.itemSize());  // 2^61 float64s must not wrap to 0 bytes
     if (need > direct.remaining()) {
       throw new IllegalArgumentException(op + "(): shape " + Shapes.str(s) + " of " + dtype + " needs " + need
@@ -63,6 +63,16 @@ final class ArrayInterop {
     }
     StorageImpl storage = StorageBytes.wrap(op, direct);
     return TensorImpl.create(storage, dtype, s, Shapes.contiguousStrides(s), 0);
+  }
+
+  /** No shape: a 1-D tensor over every remaining byte, as torch.frombuffer's count=-1 and as fromArray(float[]). */
+  private static long[] wholeBuffer(String op, ByteBuffer direct, DType dtype) {
+    int n = direct.remaining(), item = dtype.itemSize();
+    if (n % item != 0) {
+      throw new IllegalArgumentException(op + "(): the buffer's " + n + " remaining bytes are not a multiple of " + dtype
+          + "'s " + item + "; give a shape");
+    }
+    return new long[] {n / item};
   }
 
   /** A contiguous CPU tensor's bytes as a little-endian direct buffer that holds its storage until collected. */

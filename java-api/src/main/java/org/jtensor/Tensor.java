@@ -247,7 +247,8 @@ public final class Tensor
    * A contiguous CPU tensor of dtype and shape over a direct buffer's bytes from its position,
    * with no copy (torch.frombuffer): writes through either are seen by the other, and the buffer
    * stays reachable while any view lives. Read-only when the buffer is. The data must be aligned
-   * to the dtype's size. The bytes are read in the platform's order (little-endian), whatever the
+   * to the dtype's size. With no shape, a 1-D tensor over every remaining byte (torch.frombuffer's
+   * default count). The bytes are read in the platform's order (little-endian), whatever the
    * buffer's order() says. A memory-mapped file must not be truncated while a tensor over it
    * lives: native kernels reading past the file's new end fault (SIGBUS), which the JVM turns
    * into an InternalError only for its own buffer accesses.

@@ -60,6 +60,12 @@ class BufferHostileTest extends ScopedTest {
     assertEquals(0, empty.numel());
     assertEquals(0, empty.asByteBuffer().capacity());
     assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(drained, DType.FLOAT32, 1));
+    assertArrayEquals(new float[] {1, 2}, Tensor.fromBuffer(limited, DType.FLOAT32).toFloatArray(),
+        "no shape: 1-D over the remaining bytes, as torch.frombuffer and fromArray(float[])");
+    assertEquals(0, Tensor.fromBuffer(drained, DType.FLOAT64).numel());
+    IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
+        () -> Tensor.fromBuffer(b.duplicate().limit(6), DType.FLOAT32));
+    assertTrue(odd.getMessage().contains("6 remaining bytes are not a multiple of float32's 4"), odd.getMessage());
     Tensor shared = Tensor.fromBuffer(limited, DType.FLOAT32, 2);
     shared.fill_(-1.0);
     assertEquals(-1f, b.getFloat(4), "a tensor over a duplicate writes through to the original");
