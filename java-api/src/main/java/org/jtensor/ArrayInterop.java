@@ -78,6 +78,10 @@ final class ArrayInterop {
   /** A contiguous CPU tensor's bytes as a little-endian direct buffer that holds its storage until collected. */
   static ByteBuffer asByteBuffer(TensorImpl t) {
     String op = "asByteBuffer";
+    if (t.requiresGrad()) {  // torch's numpy() rule: writes through the buffer would bypass autograd's version counter
+      throw new IllegalStateException(op + "(): Can't call asByteBuffer() on a tensor that requires grad. "
+          + "Use detach().asByteBuffer() instead.");
+    }
     if (!t.isContiguous()) throw new IllegalArgumentException(op + "(): the tensor must be contiguous; call contiguous() first");
     int item = t.dtype().itemSize();
     return StorageBytes.asByteBuffer(op, t.storage(), t.storageOffset() * item, t.numel() * item);

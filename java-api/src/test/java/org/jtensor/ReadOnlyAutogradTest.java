@@ -116,4 +116,14 @@ class ReadOnlyAutogradTest extends ScopedTest {
       assertArrayEquals(new float[] {7}, lin.bias().toFloatArray());
     }
   }
+
+  @Test
+  void aTensorThatRequiresGradGivesNoByteBufferAsTorchGivesNoNumpyArray() {
+    Tensor w = Tensor.ones(3).requiresGrad_();
+    IllegalStateException e = assertThrows(IllegalStateException.class, w::asByteBuffer);
+    assertTrue(e.getMessage().startsWith("asByteBuffer(): Can't call asByteBuffer() on a tensor that requires grad"),
+        e.getMessage());
+    Tensor y = w.mul(2.0);
+    assertThrows(IllegalStateException.class, y::asByteBuffer, "nor does a result recorded for backward");
+  }
 }
