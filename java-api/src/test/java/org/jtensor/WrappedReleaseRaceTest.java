@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -160,5 +161,14 @@ class WrappedReleaseRaceTest {
       pool.shutdownNow();
     }
     assertEquals(before, wrappedBytes());
+  }
+
+  @Test
+  void addressesNoProcessCanOwnAreRefused() {
+    Runnable none = () -> {};
+    for (long[] bad : new long[][] {{-8, 8}, {Long.MIN_VALUE, 0}, {Long.MAX_VALUE - 4, 8}, {1L << 40, Long.MAX_VALUE}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Storage.wrap(bad[0], bad[1], none));
+      assertTrue(e.getMessage().startsWith("wrap(): "), e.getMessage());
+    }
   }
 }

@@ -65,6 +65,10 @@ public final class DeviceMemory {
     if (onFree == null) throw new IllegalArgumentException("wrap(): release must not be null (use () -> {} for none)");
     if (nbytes < 0) throw new IllegalArgumentException("wrap(): nbytes must be >= 0, got " + nbytes);
     if (address == 0 && nbytes > 0) throw new IllegalArgumentException("wrap(): address 0 with " + nbytes + " bytes");
+    if (address < 0 || nbytes > Long.MAX_VALUE - address) {  // no user-space address is negative on a 64-bit host
+      throw new IllegalArgumentException("wrap(): bytes [" + Long.toUnsignedString(address) + ", + " + nbytes
+          + ") are not user-space memory");
+    }
     return new StorageImpl(this, JtNative.jt_storage_wrap(address, nbytes), nbytes, what, readOnly, onFree);
   }
 
