@@ -238,4 +238,27 @@ class BufferHostileTest extends ScopedTest {
     assertEquals(1L << 20, b.get("wrapped_bytes.allocated"));
     assertEquals(1L << 20, b.get("wrapped_bytes.freed"));
   }
+
+  @Test
+  void aClosedTensorLetsItsBufferBeCollected() throws InterruptedException {
+    // Direct buffers are freed only when collected: a closed tensor (or a stale handle to one) that
+    // still reached its buffer would exhaust -XX:MaxDirectMemorySize in a loop over batches.
+    Tensor[] stale = new Tensor[1];
+    java.lang.ref.WeakReference<ByteBuffer> buffer = wrapAndClose(stale);
+    for (int i = 0; i < 200 && buffer.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertEquals(null, buffer.get(), "the buffer stayed reachable after every tensor over it was closed");
+    assertThrows(IllegalStateException.class, stale[0]::numel, "the stale handle is closed");
+  }
+
+  private static java.lang.ref.WeakReference<ByteBuffer> wrapAndClose(Tensor[] stale) {
+    ByteBuffer b = direct(1 << 20);
+    try (Tensor t = Tensor.fromBuffer(b, DType.FLOAT32); Tensor view = t.narrow(0, 1, 4)) {
+      stale[0] = view;
+      view.fill_(1.0);
+    }
+    return new java.lang.ref.WeakReference<>(b);
+  }
 }

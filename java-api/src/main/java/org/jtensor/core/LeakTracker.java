@@ -49,7 +49,10 @@ public final class LeakTracker {
     final long handle;
     final Object what;
     final Throwable createdAt;
-    final Runnable onFree;  // a wrapped storage's owner release, run after the native free; else null
+    // A wrapped storage's owner release, run after the native free if the storage leaks; else null.
+    // Dropped on release(): the registry keeps a released Track until it compacts, and the release
+    // may hold the owner's buffer, which must be collectable once the storage is closed.
+    Runnable onFree;
     volatile boolean done;
     private static final VarHandle DONE;
 
@@ -77,6 +80,7 @@ public final class LeakTracker {
     void release() {
       DONE.setRelease(this, true);
       clear();
+      onFree = null;  // no race with the detector: a cleared reference is never enqueued
     }
   }
 

@@ -20,7 +20,10 @@ public final class StorageImpl extends RefCounted {
   private volatile long nbytes;
   private final LeakTracker.Track track;  // null for META or with leak detection disabled
   private final boolean readOnly;   // writes are refused (HeldOperands.output): a read-only buffer or mapped file
-  private final Runnable onFree;    // a wrapped storage's owner release, run once after the native free; else null
+  private final boolean wrapped;    // the bytes belong to other code (Storage.wrap, Tensor.fromBuffer)
+  // A wrapped storage's owner release, run once after the native free, then dropped: it may hold the
+  // owner's buffer (a direct ByteBuffer, a mapping), which a closed handle must not keep reachable.
+  private volatile Runnable onFree;
 
   // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
   // not move or free it until every one of them is collected.
@@ -47,6 +50,7 @@ public final class StorageImpl extends RefCounted {
     this.memory = memory;
     this.handle = handle;
     this.readOnly = readOnly;
+    this.wrapped = onFree != null;
     this.onFree = onFree;
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
@@ -78,7 +82,7 @@ public final class StorageImpl extends RefCounted {
 
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
   public boolean isWrapped() {
-    return onFree != null;
+    return wrapped;
   }
 
   public Device device() {
@@ -135,7 +139,9 @@ public final class StorageImpl extends RefCounted {
     if (handle == 0) return;
     if (track != null) track.release();  // before the free: the detector must never free it too
     NativeMemory.release(handle);
-    if (onFree != null) runOwnerRelease(onFree, describe());  // after: no native code can reach the bytes any more
+    Runnable release = onFree;
+    onFree = null;
+    if (release != null) runOwnerRelease(release, describe());  // after: no native code can reach the bytes any more
   }
 
   /**
