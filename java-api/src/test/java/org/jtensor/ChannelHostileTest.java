@@ -31,8 +31,23 @@ import org.junit.jupiter.api.Test;
 class ChannelHostileTest {
   private static final Duration NO_HANG = Duration.ofSeconds(20);
 
-  /** A channel that reports nothing ready, forever (a non-blocking source that never fills). */
-  private static final class Starved implements ReadableByteChannel, WritableByteChannel {
+  /** A channel that is always open and closes to nothing: the misbehaviour is in read or write. */
+  private abstract static class Open implements java.nio.channels.Channel {
+    @Override
+    public boolean isOpen() {
+      return true;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private abstract static class Reader extends Open implements ReadableByteChannel {}
+
+  private abstract static class Writer extends Open implements WritableByteChannel {}
+
+  /** A channel that reports nothing ready, forever (a non-blocking source that never fills), or lies about it. */
+  private static final class Starved extends Open implements ReadableByteChannel, WritableByteChannel {
     boolean lie;  // report progress it did not make
     boolean rewind;  // make some, then move the position back before it
 
@@ -51,14 +66,6 @@ class ChannelHostileTest {
     public int write(ByteBuffer src) {
       return lie ? src.remaining() : 0;
     }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
   }
 
   private static Storage bytes(int... v) {
@@ -105,7 +112,7 @@ class ChannelHostileTest {
 
   @Test
   void aThrowingChannelLeavesTheStorageUsableAndUnheld() throws IOException {
-    ReadableByteChannel failing = new ReadableByteChannel() {
+    ReadableByteChannel failing = new Reader() {
       int calls;
 
       @Override
@@ -116,14 +123,6 @@ class ChannelHostileTest {
         }
         throw new IOException("disk gone");
       }
-
-      @Override
-      public boolean isOpen() {
-        return true;
-      }
-
-      @Override
-      public void close() {}
     };
     try (Storage s = bytes(1, 2, 3, 4)) {
       IOException e = assertThrows(IOException.class, () -> s.readFrom(failing, 0, 4));
@@ -136,7 +135,7 @@ class ChannelHostileTest {
 
   @Test
   void aChannelCannotWriteIntoWhatItIsGivenToWriteOut() throws IOException {
-    WritableByteChannel vandal = new WritableByteChannel() {
+    WritableByteChannel vandal = new Writer() {
       @Override
       public int write(ByteBuffer src) {
         int n = src.remaining();
@@ -144,14 +143,6 @@ class ChannelHostileTest {
         src.position(src.limit());
         return n;
       }
-
-      @Override
-      public boolean isOpen() {
-        return true;
-      }
-
-      @Override
-      public void close() {}
     };
     try (Storage s = bytes(1, 2, 3, 4)) {
       assertThrows(ReadOnlyBufferException.class, () -> s.writeTo(vandal, 0, 4));
@@ -180,7 +171,7 @@ class ChannelHostileTest {
   }
 
   /** A channel that blocks in read() until released, to close the storage in the middle of a transfer. */
-  private static final class Gate implements ReadableByteChannel {
+  private static final class Gate extends Reader {
     final CountDownLatch inside = new CountDownLatch(1), open = new CountDownLatch(1);
 
     @Override
@@ -195,14 +186,6 @@ class ChannelHostileTest {
       for (int i = 0; i < n; i++) dst.put((byte) 5);
       return n;
     }
-
-    @Override
-    public boolean isOpen() {
-      return true;
-    }
-
-    @Override
-    public void close() {}
   }
 
   @Test
