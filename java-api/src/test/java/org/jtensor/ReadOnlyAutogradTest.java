@@ -126,4 +126,16 @@ class ReadOnlyAutogradTest extends ScopedTest {
     Tensor y = w.mul(2.0);
     assertThrows(IllegalStateException.class, y::asByteBuffer, "nor does a result recorded for backward");
   }
+
+  @Test
+  void batchNormTrainingRefusesReadOnlyRunningStatsBeforeUpdatingEither() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3, 4, 5, 6}, 3, 2);
+    Tensor mean = Tensor.zeros(2), var = readOnly(1, 1);
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> org.jtensor.nn.Functional.batchNorm(x, mean, var, null, null, true, 0.1, 1e-5));
+    assertTrue(e.getMessage().startsWith("batchNorm(): running_var is read-only"), e.getMessage());
+    assertArrayEquals(new float[] {0, 0}, mean.toFloatArray(), "the running mean was not updated either");
+    Tensor y = org.jtensor.nn.Functional.batchNorm(x, mean, var, null, null, false, 0.1, 1e-5);  // eval reads them
+    assertEquals(3, y.shape()[0]);
+  }
 }

@@ -108,6 +108,10 @@ public final class Functional {
       if (training) {
         long count = x.numel() / x.shape()[1];
         if (count <= 1) throw new IllegalArgumentException("batchNorm(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
+        if (runningMean != null) {  // before any update: not one running statistic updated and the other refused
+          checkWritable("running_mean", runningMean);
+          checkWritable("running_var", runningVar);
+        }
         Tensor mean = x.mean(dims, true), var = x.var(dims, 0, true);
         y = normalize(x, mean, var, eps);
         if (runningMean != null) {
@@ -122,6 +126,16 @@ public final class Functional {
       if (weight != null) y = y.mul(weight.reshape(channelShape));
       if (bias != null) y = y.add(bias.reshape(channelShape));
       return s.keep(y);
+    }
+  }
+
+  /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
+  private static void checkWritable(String name, Tensor stat) {
+    try (org.jtensor.Storage s = stat.untypedStorage()) {
+      if (s.isReadOnly()) {
+        throw new IllegalStateException("batchNorm(): " + name + " is read-only (over a read-only buffer or a memory-mapped "
+            + "file) and training updates it; call eval() or clone() it first");
+      }
     }
   }
 
