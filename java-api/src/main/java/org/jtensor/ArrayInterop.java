@@ -46,11 +46,12 @@ final class ArrayInterop {
   }
 
   /** A contiguous tensor over a direct buffer's remaining bytes: no copy; the buffer stays reachable while it lives. */
-  static TensorImpl fromBuffer(ByteBuffer direct, DType dtype, long[] shape) {
+  static TensorImpl fromBuffer(ByteBuffer buffer, DType dtype, long[] shape) {
     String op = "fromBuffer";
     if (dtype == null) throw new IllegalArgumentException(op + "(): argument 'dtype' must not be null");
     if (shape == null) throw new IllegalArgumentException(op + "(): argument 'shape' must not be null");
-    if (direct == null) throw new IllegalArgumentException(op + "(): argument 'buffer' must not be null");
+    if (buffer == null) throw new IllegalArgumentException(op + "(): argument 'buffer' must not be null");
+    ByteBuffer direct = StorageBytes.snapshot(buffer);  // the checks below and the storage see one position and limit
     long[] s = shape.length == 0 ? wholeBuffer(op, direct, dtype) : shape.clone();
     long need = Shapes.multiply(op, Shapes.numel(op, s), dtype.itemSize());  // 2^61 float64s must not wrap to 0 bytes
     if (need > direct.remaining()) {

@@ -24,8 +24,9 @@ final class StorageBytes {
   }
 
   /** A storage over a direct buffer's [position, limit): the storage's release keeps the buffer reachable until then. */
-  static StorageImpl wrap(String op, ByteBuffer direct) {
-    if (direct == null) throw new IllegalArgumentException(op + "(): buffer must not be null");
+  static StorageImpl wrap(String op, ByteBuffer buffer) {
+    if (buffer == null) throw new IllegalArgumentException(op + "(): buffer must not be null");
+    ByteBuffer direct = snapshot(buffer);
     if (!direct.isDirect()) {
       throw new IllegalArgumentException(op + "(): the buffer must be direct (ByteBuffer.allocateDirect or a mapped file); "
           + "copy a heap buffer's array with Tensor.fromArray");
@@ -34,6 +35,15 @@ final class StorageBytes {
     ByteBuffer keep = direct;  // the release closure keeps the buffer (and a mapping) reachable
     return wrap(op, address, direct.remaining(), direct.isReadOnly(), () -> java.lang.ref.Reference.reachabilityFence(keep),
         "storage wrapping a direct buffer of " + direct.remaining() + " bytes");
+  }
+
+  /**
+   * A duplicate of b: one position and limit, consistent with each other, that no other thread can
+   * move between reading the address and the remaining count (read apart, they gave a storage
+   * reaching past the buffer). It keeps b (and its memory or mapping) reachable.
+   */
+  static ByteBuffer snapshot(ByteBuffer b) {
+    return b.duplicate();
   }
 
   /**

@@ -261,4 +261,27 @@ class BufferHostileTest extends ScopedTest {
     }
     return new java.lang.ref.WeakReference<>(b);
   }
+
+  @Test
+  void aPositionMovedByAnotherThreadNeverGivesAStoragePastTheBuffer() throws InterruptedException {
+    ByteBuffer b = direct(64);
+    long base = new org.bytedeco.javacpp.Pointer(b).address();
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread mover = new Thread(() -> {
+      for (int i = 0; !stop.get(); i++) b.position(i % 2 == 0 ? 48 : 0);
+    });
+    mover.start();
+    try {
+      for (int i = 0; i < 20000; i++) {
+        try (Storage s = Storage.wrap(b)) {
+          long end = s.dataPtr() == 0 ? base : s.dataPtr() + s.nbytes();
+          assertTrue(end <= base + 64, "a storage of " + s.nbytes() + " bytes at offset " + (s.dataPtr() - base)
+              + " reaches past the 64-byte buffer");
+        }
+      }
+    } finally {
+      stop.set(true);
+      mover.join();
+    }
+  }
 }
