@@ -110,97 +110,6 @@ class BufferHostileTest extends ScopedTest {
   }
 
   @Test
-  void aViewKeepsItsBufferAliveThroughHardCollections() throws InterruptedException {
-    Tensor view = viewOfABufferNoOneElseHolds();
-    for (int i = 0; i < 5; i++) {
-      System.gc();
-      byte[][] churn = new byte[64][];  // let the collector reuse what it can
-      for (int k = 0; k < churn.length; k++) churn[k] = new byte[1 << 16];
-      Thread.sleep(5);
-    }
-    float[] v = view.toFloatArray();
-    for (int i = 0; i < v.length; i++) assertEquals(1000 + 2 * i, v[i], 0f, "element " + i);
-  }
-
-  // A method of its own, so no local of the caller keeps the buffer, the base or the storage reachable.
-  private static Tensor viewOfABufferNoOneElseHolds() {
-    ByteBuffer b = direct(1 << 20);
-    for (int i = 0; i < (1 << 18); i++) b.putFloat(4 * i, i);
-    try (Tensor base = Tensor.fromBuffer(b, DType.FLOAT32, 1 << 18)) {
-      return base.narrow(0, 1000, 64).view(32, 2).select(1, 0);
-    }
-  }
-
-  @Test
-  void aByteBufferOutlivesItsTensorAndAnEmptiedCache() throws InterruptedException {
-    long before = Memory.memoryAllocated(Device.CPU);
-    readThroughABufferAfterItsTensorClosed();
-    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
-      System.gc();
-      Thread.sleep(10);
-    }
-    assertEquals(before, Memory.memoryAllocated(Device.CPU), "the collected buffer gave its storage back");
-  }
-
-  private static void readThroughABufferAfterItsTensorClosed() {
-    ByteBuffer view;
-    try (Tensor t = Tensor.arange(0, 1 << 16, 1, DType.INT32)) {
-      view = t.asByteBuffer();
-    }
-    Memory.emptyCache(Device.CPU);
-    try (Tensor reuse = Tensor.full(new long[] {1 << 16}, 7L, DType.INT32, Device.CPU)) {  // would take a freed block
-      for (int i = 0; i < (1 << 16); i += 997) assertEquals(i, view.getInt(4 * i), "element " + i);
-    }
-  }
-
-  @Test
-  void resizeCannotPullTheBytesFromUnderAByteBuffer() throws InterruptedException {
-    try (Tensor t = Tensor.arange(0, 256, 1, DType.INT32); Storage s = t.untypedStorage()) {
-      holdABufferAndTryToResize(t, s);
-      IllegalStateException e = null;
-      for (int i = 0; i < 200; i++) {  // once the buffer is collected, the storage may be resized again
-        System.gc();
-        Thread.sleep(10);
-        try {
-          s.resize_(4096);
-          e = null;
-          break;
-        } catch (IllegalStateException still) {
-          e = still;
-        }
-      }
-      assertEquals(null, e, "resize_ still refused after the buffer was collected");
-      assertEquals(4096, s.nbytes());
-    }
-  }
-
-  private static void holdABufferAndTryToResize(Tensor t, Storage s) {
-    ByteBuffer view = t.asByteBuffer();
-    IllegalStateException grow = assertThrows(IllegalStateException.class, () -> s.resize_(1 << 20));
-    assertTrue(grow.getMessage().startsWith("resize_(): a ByteBuffer from asByteBuffer()"), grow.getMessage());
-    assertThrows(IllegalStateException.class, () -> s.resize_(0));
-    assertEquals(255, view.getInt(4 * 255), "the buffer still reads the storage's bytes");
-  }
-
-  @Test
-  void aShrunkStorageGivesNoByteBufferPastItsEnd() throws InterruptedException {
-    long before = Memory.memoryAllocated(Device.CPU);
-    try (Tensor t = Tensor.zeros(1000); Storage s = t.untypedStorage()) {
-      s.resize_(4);
-      RuntimeException e = assertThrows(RuntimeException.class, t::asByteBuffer);
-      assertTrue(e.getMessage().startsWith("asByteBuffer(): ") && e.getMessage().contains("outside the 4-byte storage"),
-          e.getMessage());
-      try (Tensor first = t.narrow(0, 0, 1)) {
-        assertEquals(4, first.asByteBuffer().capacity(), "a view inside the shrunk bytes still gets one");
-      }
-    }
-    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
-      System.gc();
-      Thread.sleep(10);
-    }
-  }
-
-  @Test
   void wrappedStatsCountEachWrapOnceAndTheirRelease() {
     Map<String, Long> a = Memory.memoryStats(Device.CPU);
     Tensor t = Tensor.fromBuffer(direct(48), DType.INT64, 6);
@@ -237,29 +146,6 @@ class BufferHostileTest extends ScopedTest {
     assertEquals(a.get("wrapped_bytes.current") + (1L << 20), b.get("wrapped_bytes.peak"), "the peak remembers the 1 MiB");
     assertEquals(1L << 20, b.get("wrapped_bytes.allocated"));
     assertEquals(1L << 20, b.get("wrapped_bytes.freed"));
-  }
-
-  @Test
-  void aClosedTensorLetsItsBufferBeCollected() throws InterruptedException {
-    // Direct buffers are freed only when collected: a closed tensor (or a stale handle to one) that
-    // still reached its buffer would exhaust -XX:MaxDirectMemorySize in a loop over batches.
-    Tensor[] stale = new Tensor[1];
-    java.lang.ref.WeakReference<ByteBuffer> buffer = wrapAndClose(stale);
-    for (int i = 0; i < 200 && buffer.get() != null; i++) {
-      System.gc();
-      Thread.sleep(10);
-    }
-    assertEquals(null, buffer.get(), "the buffer stayed reachable after every tensor over it was closed");
-    assertThrows(IllegalStateException.class, stale[0]::numel, "the stale handle is closed");
-  }
-
-  private static java.lang.ref.WeakReference<ByteBuffer> wrapAndClose(Tensor[] stale) {
-    ByteBuffer b = direct(1 << 20);
-    try (Tensor t = Tensor.fromBuffer(b, DType.FLOAT32); Tensor view = t.narrow(0, 1, 4)) {
-      stale[0] = view;
-      view.fill_(1.0);
-    }
-    return new java.lang.ref.WeakReference<>(b);
   }
 
   @Test
