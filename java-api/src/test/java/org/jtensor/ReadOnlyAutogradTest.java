@@ -138,4 +138,19 @@ class ReadOnlyAutogradTest extends ScopedTest {
     Tensor y = org.jtensor.nn.Functional.batchNorm(x, mean, var, null, null, false, 0.1, 1e-5);  // eval reads them
     assertEquals(3, y.shape()[0]);
   }
+
+  @Test
+  void aReadOnlyGradientGivenToBackwardFlowsLikeAnyOther() {
+    Tensor x = Tensor.ones(2).requiresGrad_();
+    Tensor seed = readOnly(1, 10);
+    x.add(x).backward(seed);  // two paths into x: the engine sums the seed with itself
+    assertArrayEquals(new float[] {2, 20}, x.grad().toFloatArray());
+    x.backward(seed);  // a leaf root: its own gradient is the seed
+    assertArrayEquals(new float[] {3, 30}, x.grad().toFloatArray());
+    Tensor leaf = Tensor.zeros(2).requiresGrad_();
+    leaf.backward(seed);
+    leaf.mul(2.0).sum().backward();  // then accumulate into whatever the first backward left in grad
+    assertArrayEquals(new float[] {3, 12}, leaf.grad().toFloatArray());
+    assertArrayEquals(new float[] {1, 10}, seed.toFloatArray());
+  }
 }
