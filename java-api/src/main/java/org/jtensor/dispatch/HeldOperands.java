@@ -37,11 +37,16 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, s, sizes, strides);
   }
 
-  /** address() for a tensor the kernel writes: refused when its storage is read-only. */
+  /**
+   * address() for a tensor the kernel writes: refused when its storage is read-only. The storage
+   * checked is the one held: read twice, a set_ on another thread between the reads could
+   * re-point t at a read-only storage after the check.
+   */
   long output(TensorImpl t, long[] sizes, long[] strides) {
     StorageImpl s = t.storage();
     if (s.isReadOnly()) throw s.readOnlyError(op);
-    return address(t, sizes, strides);
+    hold(s);
+    return checkedAddress(t, s, sizes, strides);
   }
 
   /**
@@ -67,7 +72,10 @@ final class HeldOperands implements AutoCloseable {
    * checks offsets it reads from data (gather, scatter).
    */
   long addressWithin(TensorImpl t, long[] range) {
-    StorageImpl s = t.storage();
+    return addressWithin(t, t.storage(), range);
+  }
+
+  private long addressWithin(TensorImpl t, StorageImpl s, long[] range) {
     long offset = t.storageOffset();
     hold(s);
     range[0] = -offset;
@@ -77,16 +85,21 @@ final class HeldOperands implements AutoCloseable {
 
   /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
   long outputElement(TensorImpl t, long elementOffset) {
-    if (t.storage().isReadOnly()) throw t.storage().readOnlyError(op);
-    return elementAddress(t, elementOffset);
+    StorageImpl s = t.storage();  // once, as in output()
+    if (s.isReadOnly()) throw s.readOnlyError(op);
+    return elementAddress(t, s, elementOffset);
   }
 
   /** The address of one element of t, elementOffset elements from element 0, checked. */
   long elementAddress(TensorImpl t, long elementOffset) {
+    return elementAddress(t, t.storage(), elementOffset);
+  }
+
+  private long elementAddress(TensorImpl t, StorageImpl s, long elementOffset) {
     long[] range = new long[2];
-    long base = addressWithin(t, range);
+    long base = addressWithin(t, s, range);
     if (elementOffset < range[0] || elementOffset >= range[1]) {
-      throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", t.storage());
+      throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", s);
     }
     return base + elementOffset * t.dtype().itemSize();
   }
