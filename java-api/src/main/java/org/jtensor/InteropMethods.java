@@ -39,7 +39,9 @@ public sealed interface InteropMethods permits Tensor {
   /**
    * A contiguous CPU tensor's bytes as a little-endian direct buffer, with no copy (read-only when
    * the storage is). The buffer keeps the storage alive until it is garbage-collected, as the
-   * array from torch's numpy() keeps its tensor; writes through it are seen by the tensor.
+   * array from torch's numpy() keeps its tensor; writes through it are seen by the tensor. As with
+   * numpy(), a tensor that requires grad is refused (detach() first), and the storage's resize_
+   * is refused while the buffer lives.
    */
   default ByteBuffer asByteBuffer() {
     return ArrayInterop.asByteBuffer(impl("asByteBuffer"));

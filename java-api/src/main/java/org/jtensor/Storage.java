@@ -51,7 +51,8 @@ public final class Storage implements AutoCloseable {
 
   /**
    * The bytes as a little-endian direct ByteBuffer (CPU, at most 2 GiB). The buffer keeps the
-   * storage alive until it is garbage-collected, as a NumPy array from torch's numpy() does; use
+   * storage alive until it is garbage-collected, as a NumPy array from torch's numpy() does, and
+   * resize_ is refused until then (it would move the bytes from under the buffer); use
    * readFrom/writeTo for deterministic transfers.
    */
   public ByteBuffer asByteBuffer() {
@@ -61,13 +62,17 @@ public final class Storage implements AutoCloseable {
 
   /**
    * Reads up to nbytes from ch straight into bytes [offset, offset + nbytes), with no intermediate
-   * copy; returns the count read, less than nbytes only at the end of the stream.
+   * copy; returns the count read, less than nbytes only at the end of the stream. The channel must
+   * block: a read that moves no byte (a non-blocking channel) fails with IOException.
    */
   public long readFrom(ReadableByteChannel ch, long offset, long nbytes) throws IOException {
     return StorageBytes.readFrom("readFrom", impl("readFrom"), ch, offset, nbytes);
   }
 
-  /** Writes bytes [offset, offset + nbytes) to ch, all of them, with no intermediate copy; returns nbytes. */
+  /**
+   * Writes bytes [offset, offset + nbytes) to ch, all of them, with no intermediate copy (the
+   * channel sees them through a read-only buffer); returns nbytes. The channel must block.
+   */
   public long writeTo(WritableByteChannel ch, long offset, long nbytes) throws IOException {
     return StorageBytes.writeTo("writeTo", impl("writeTo"), ch, offset, nbytes);
   }
