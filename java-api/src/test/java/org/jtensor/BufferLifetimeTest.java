@@ -22,23 +22,35 @@ class BufferLifetimeTest extends ScopedTest {
 
   @Test
   void aViewKeepsItsBufferAliveThroughHardCollections() throws InterruptedException {
-    Tensor view = viewOfABufferNoOneElseHolds();
+    @SuppressWarnings("unchecked")
+    java.lang.ref.WeakReference<ByteBuffer>[] buffer = new java.lang.ref.WeakReference[1];
+    Tensor view = viewOfABufferNoOneElseHolds(buffer);
     for (int i = 0; i < 5; i++) {
       System.gc();
       byte[][] churn = new byte[64][];  // let the collector reuse what it can
       for (int k = 0; k < churn.length; k++) churn[k] = new byte[1 << 16];
       Thread.sleep(5);
     }
+    // Values alone could pass over freed memory that still holds them: the buffer itself must be alive.
+    assertTrue(buffer[0].get() != null, "the buffer was collected while a view of it lives");
     float[] v = view.toFloatArray();
     for (int i = 0; i < v.length; i++) assertEquals(1000 + 2 * i, v[i], 0f, "element " + i);
+    view.close();
+    for (int i = 0; i < 200 && buffer[0].get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertEquals(null, buffer[0].get(), "the last view closed, the buffer can go");
   }
 
   // A method of its own, so no local of the caller keeps the buffer, the base or the storage reachable.
-  private static Tensor viewOfABufferNoOneElseHolds() {
+  private static Tensor viewOfABufferNoOneElseHolds(java.lang.ref.WeakReference<ByteBuffer>[] buffer) {
     ByteBuffer b = direct(1 << 20);
+    buffer[0] = new java.lang.ref.WeakReference<>(b);
     for (int i = 0; i < (1 << 18); i++) b.putFloat(4 * i, i);
-    try (Tensor base = Tensor.fromBuffer(b, DType.FLOAT32, 1 << 18)) {
-      return base.narrow(0, 1000, 64).view(32, 2).select(1, 0);
+    try (Tensor base = Tensor.fromBuffer(b, DType.FLOAT32, 1 << 18); Tensor part = base.narrow(0, 1000, 64);
+         Tensor pairs = part.view(32, 2)) {
+      return pairs.select(1, 0);
     }
   }
 
