@@ -57,10 +57,14 @@ final class StorageBytes {
       throw new IllegalArgumentException(op + "(): " + nbytes + " bytes do not fit one ByteBuffer (at most " + Integer.MAX_VALUE
           + "); use Storage.readFrom/writeTo or a narrower view");
     }
+    if (nbytes == 0) {  // sees no byte: nothing to keep alive or to keep resize_ from
+      ByteBuffer none = DirectBuffers.window(0, 0);
+      return s.isReadOnly() ? none.asReadOnlyBuffer().order(none.order()) : none;
+    }
     // Held while the window is made: no resize_ can run between the range check, the address and the export.
     if (!s.hold()) throw new IllegalStateException(op + "(): the storage was released or is being resized on another thread");
     try {
-      if (nbytes > 0) checkRange(op, s, offset, nbytes);  // a resize_ may have shrunk the storage under the tensor
+      checkRange(op, s, offset, nbytes);  // a resize_ may have shrunk the storage under the tensor
       ByteBuffer root = DirectBuffers.window(s.data() + offset, (int) nbytes);
       s.retain();  // the buffer's own reference and export, given back by the cleaner
       s.export();

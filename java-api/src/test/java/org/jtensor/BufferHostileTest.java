@@ -59,6 +59,10 @@ class BufferHostileTest extends ScopedTest {
     Tensor empty = Tensor.fromBuffer(drained, DType.FLOAT32, 0);
     assertEquals(0, empty.numel());
     assertEquals(0, empty.asByteBuffer().capacity());
+    try (Tensor none = Tensor.zeros(0); Storage s = none.untypedStorage()) {
+      assertEquals(0, none.asByteBuffer().capacity());
+      s.resize_(64);  // a buffer over no byte holds nothing back
+    }
     assertThrows(IllegalArgumentException.class, () -> Tensor.fromBuffer(drained, DType.FLOAT32, 1));
     assertArrayEquals(new float[] {1, 2}, Tensor.fromBuffer(limited, DType.FLOAT32).toFloatArray(),
         "no shape: 1-D over the remaining bytes, as torch.frombuffer and fromArray(float[])");
