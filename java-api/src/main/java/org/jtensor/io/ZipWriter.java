@@ -48,11 +48,13 @@ final class ZipWriter implements Closeable {
     this.zip64Threshold = zip64Threshold;
   }
 
-  void add(String name, byte[] data) throws IOException {
-    add(name, data.length, ch -> writeFully(ch, ByteBuffer.wrap(data)));
+  /** Adds an entry holding data; returns its CRC-32. */
+  long add(String name, byte[] data) throws IOException {
+    return add(name, data.length, ch -> writeFully(ch, ByteBuffer.wrap(data)));
   }
 
-  void add(String name, long size, Body body) throws IOException {
+  /** Adds an entry of size bytes that body writes; returns its CRC-32. */
+  long add(String name, long size, Body body) throws IOException {
     if (!names.add(name)) throw new IllegalArgumentException("zip entry '" + name + "' written twice");
     byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
     boolean zip64 = size >= zip64Threshold;
@@ -77,6 +79,7 @@ final class ZipWriter implements Closeable {
     ByteBuffer crc = le(4).putInt((int) body1.crc.getValue()).flip();
     while (crc.hasRemaining()) out.write(crc, headerAt + 14 + crc.position());
     written.add(new Written(nameBytes, body1.crc.getValue(), size, headerAt));
+    return body1.crc.getValue();
   }
 
   /** Writes the central directory and the end records; the archive is complete after this. */
