@@ -15,8 +15,7 @@ import org.jtensor.Storage;
 import org.jtensor.Tensor;
 
 /**
- * Writes tensors as torch.save does (PyTorch 2.x's zip layout): an OrderedDict or list pickled at
- * protocol 2 into archive/data.pkl, each tensor a _rebuild_tensor_v2 call over a persistent
+ * Writes tensors as torch.save does (PyTorch 2.x's zip layout): a dict or list pickled at protocol 2 into archive/data.pkl, each tensor a _rebuild_tensor_v2 call over a persistent
  * storage id, and each distinct storage once, whole, as archive/data/&lt;key&gt;, streamed from its
  * memory to the file.
  */
@@ -32,12 +31,17 @@ final class PtSaver {
 
   private PtSaver() {}
 
-  /** names.get(i) names tensors.get(i) in messages; asDict pickles them as an OrderedDict keyed by those names. */
+  /** names.get(i) names tensors.get(i) in messages; asDict pickles them as a dict keyed by those names. */
   static void save(List<String> names, List<Tensor> tensors, boolean asDict, Path file) throws IOException {
+    save(names, tensors, asDict, file, ZipWriter.ZIP64_AT);
+  }
+
+  /** As above, with zip64 fields from zip64Threshold bytes on (tests lower it to check other readers on that path). */
+  static void save(List<String> names, List<Tensor> tensors, boolean asDict, Path file, long zip64Threshold) throws IOException {
     PtSaver s = new PtSaver();
     try {
       byte[] pickle = s.pickle(names, tensors, asDict);
-      s.write(pickle, file);
+      s.write(pickle, file, zip64Threshold);
     } finally {
       for (Saved v : s.saved) v.storage.close();
     }
@@ -45,7 +49,9 @@ final class PtSaver {
 
   private byte[] pickle(List<String> names, List<Tensor> tensors, boolean asDict) {
     PickleWriter w = new PickleWriter();
-    if (asDict) w.global("collections", "OrderedDict").tuple(0).reduce();
+    // a plain dict rather than OrderedDict: Python 3 keeps its order, and libtorch's own unpickler
+    // (torch::pickle_load) reads a dict but turns an OrderedDict call into None
+    if (asDict) w.emptyDict();
     else w.emptyList();
     w.put();
     for (int i = 0; i < tensors.size(); i++) {
@@ -101,10 +107,10 @@ final class PtSaver {
     return s;
   }
 
-  private void write(byte[] pickle, Path file) throws IOException {
+  private void write(byte[] pickle, Path file, long zip64Threshold) throws IOException {
     boolean done = false;
     try (ZipWriter z = new ZipWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING))) {
+        StandardOpenOption.TRUNCATE_EXISTING), zip64Threshold)) {
       List<String> names = new ArrayList<>();
       List<Long> crcs = new ArrayList<>();
       add(z, names, crcs, "data.pkl", pickle);

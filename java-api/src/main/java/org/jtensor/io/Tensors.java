@@ -27,7 +27,7 @@ import org.jtensor.Tensor;
 public final class Tensors {
   private Tensors() {}
 
-  /** Saves an OrderedDict of the tensors under their names (a state dict), in the map's order. */
+  /** Saves a dict of the tensors under their names (a state dict), in the map's order. */
   public static void save(Map<String, Tensor> tensors, Path file) throws IOException {
     List<String> names = new ArrayList<>();
     List<Tensor> values = new ArrayList<>();

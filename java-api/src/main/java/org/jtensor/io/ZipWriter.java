@@ -23,6 +23,8 @@ final class ZipWriter implements Closeable {
   /** Data alignment of every entry, as PyTorch's kFieldAlignment. */
   static final int ALIGNMENT = 64;
   private static final long MAX32 = 0xffffffffL;
+  /** Sizes and offsets from here on need zip64 fields. */
+  static final long ZIP64_AT = MAX32;
   private static final int DOS_DATE_1980 = 0x21;  // 1980-01-01: a fixed time keeps files reproducible
 
   /** Writes exactly the entry's declared bytes to the channel it is given. */
@@ -38,10 +40,6 @@ final class ZipWriter implements Closeable {
   private long pos;
   // sizes and offsets at or above this use zip64 fields (tests lower it to cover that path)
   private final long zip64Threshold;
-
-  ZipWriter(FileChannel out) {
-    this(out, MAX32);
-  }
 
   ZipWriter(FileChannel out, long zip64Threshold) {
     this.out = out;

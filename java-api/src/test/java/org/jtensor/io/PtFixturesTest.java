@@ -73,7 +73,7 @@ class PtFixturesTest {
   }
 
   /** Compares a loaded value with its description; storages maps expected storage ids to a tensor seen over it. */
-  private static void match(String at, JsonNode want, Object got, Map<Integer, Tensor> storages) {
+  static void match(String at, JsonNode want, Object got, Map<Integer, Tensor> storages) {
     if (want.has("tensor")) {
       assertTrue(got instanceof Tensor, at + " is a tensor, got " + got);
       tensor(at, want.get("tensor"), (Tensor) got, storages);
