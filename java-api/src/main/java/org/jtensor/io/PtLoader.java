@@ -199,7 +199,7 @@ final class PtLoader implements PickleReader.Resolver {
     Storage s = Storage.allocate(nbytes, Device.CPU);
     try {
       try (ReadableByteChannel ch = zip.open(e)) {
-        long got = TemporaryStorageIo.readFrom(s, ch, 0, nbytes);
+        long got = s.readFrom(ch, 0, nbytes);
         if (got != nbytes) throw bad("entry " + name + " ended after " + got + " of its " + nbytes + " bytes");
       }
       return device.isCpu() ? s : moved(s);

@@ -120,7 +120,7 @@ final class PtSaver {
       for (Saved s : saved) {
         long n = s.storage.nbytes();
         names.add(ARCHIVE + "data/" + s.key);
-        crcs.add(z.add(ARCHIVE + "data/" + s.key, n, ch -> TemporaryStorageIo.writeTo(s.storage, ch, 0, n)));
+        crcs.add(z.add(ARCHIVE + "data/" + s.key, n, ch -> s.storage.writeTo(ch, 0, n)));
       }
       add(z, names, crcs, "version", ascii("3\n"));
       z.add(ARCHIVE + ".data/serialization_id", ascii(serializationId(names, crcs)));
