@@ -50,7 +50,7 @@ final class PtLoader implements PickleReader.Resolver {
         throw new UnsupportedOperationException("load(): cannot load onto " + device + ": " + e.getMessage(), e);
       }
     }
-    try (ZipReader zip = ZipReader.open(file)) {
+    try (ZipReader zip = openArchive(file)) {
       String prefix = archivePrefix(zip);
       checkVersion(zip, prefix);
       ZipReader.Entry pkl = zip.entry(prefix + "data.pkl");
@@ -67,6 +67,21 @@ final class PtLoader implements PickleReader.Resolver {
       } finally {
         for (Storage s : loader.storages.values()) s.close();  // tensors hold their own references
       }
+    }
+  }
+
+  private static ZipReader openArchive(Path file) throws IOException {
+    try {
+      return ZipReader.open(file);
+    } catch (TensorFormatException e) {
+      byte[] head = new byte[2];
+      try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+        if (in.readNBytes(head, 0, 2) == 2 && (head[0] & 0xff) == 0x80 && head[1] == 2) {  // a bare pickle: torch's format before 1.6
+          throw bad(file, "a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False), which is not"
+              + " read: load it in PyTorch and save it again");
+        }
+      }
+      throw e;
     }
   }
 
@@ -195,6 +210,8 @@ final class PtLoader implements PickleReader.Resolver {
     ZipReader.Entry e = zip.entry(name);
     if (e == null) throw bad("storage '" + key + "' has no entry " + name);
     if (e.size() != nbytes) throw bad("entry " + name + " holds " + e.size() + " bytes but the pickle declares " + nbytes);
+    // PyTorch stores storages uncompressed; a deflated one could declare far more than the file holds
+    if (e.method() != 0) throw bad("entry " + name + " is compressed; storages are read only from stored (uncompressed) entries");
     if (device.isMeta()) return Storage.allocate(nbytes, Device.META);  // shapes only: nothing is read
     Storage s = Storage.allocate(nbytes, Device.CPU);
     try {

@@ -209,16 +209,21 @@ final class ZipReader implements Closeable {
     return new EntryChannel(file, e, channel, data);
   }
 
-  /** A small entry's bytes in a heap array; refused above max bytes before anything is allocated. */
+  /**
+   * A small entry's bytes in a heap array; refused above max bytes before anything is allocated.
+   * A stored entry's size is bounded by the file's; a deflated one's is only declared, so its
+   * buffer grows with the bytes that actually inflate.
+   */
   byte[] readAll(Entry e, int max) throws IOException {
     if (e.size() > max) throw bad("entry '" + e.name() + "' declares " + e.size() + " bytes, more than the " + max + " allowed");
-    ByteBuffer b = ByteBuffer.allocate((int) e.size());
     try (ReadableByteChannel ch = open(e)) {
+      if (e.method() != 0) return java.nio.channels.Channels.newInputStream(ch).readNBytes((int) e.size());
+      ByteBuffer b = ByteBuffer.allocate((int) e.size());
       while (b.hasRemaining()) {
         if (ch.read(b) < 0) throw bad("entry '" + e.name() + "' ended early");
       }
+      return b.array();
     }
-    return b.array();
   }
 
   @Override
