@@ -7,15 +7,15 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
-import java.util.zip.CRC32;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 
 /**
  * One zip entry's uncompressed bytes: exactly the declared size, then end of stream. A stored
  * entry is read with positional reads straight into the caller's buffer (a storage's memory, for
- * a tensor), and the CRC-32 is computed over that same memory, so nothing is copied. The CRC is
- * checked when the last byte has been read.
+ * a tensor) a slice at a time, and each slice's CRC-32 is computed over that same memory on a
+ * helper thread while the next one is read, so nothing is copied. The CRC is checked when the
+ * last byte has been read.
  */
 final class EntryChannel implements ReadableByteChannel {
   // deflate expands at most 1032:1; a larger declared size is a lie to be refused before reading
@@ -25,7 +25,7 @@ final class EntryChannel implements ReadableByteChannel {
   private final ZipReader.Entry entry;
   private final FileChannel raw;
   private final long start;
-  private final CRC32 crc = new CRC32();
+  private final CrcPipeline crc = new CrcPipeline();
   private final InflaterInputStream inflating;  // null for a stored entry
   private final ReadableByteChannel inflated;
   private long done;  // uncompressed bytes handed out
@@ -57,7 +57,7 @@ final class EntryChannel implements ReadableByteChannel {
     if (!dst.hasRemaining()) return 0;
     int from = dst.position();
     int oldLimit = dst.limit();
-    if (dst.remaining() > left) dst.limit(from + (int) left);
+    dst.limit(from + (int) Math.min(Math.min(dst.remaining(), left), CrcPipeline.SLICE));  // a slice: its CRC overlaps the next read
     int n;
     try {
       n = inflated == null ? raw.read(dst, start + done) : inflated.read(dst);
@@ -71,9 +71,9 @@ final class EntryChannel implements ReadableByteChannel {
     }
     crc.update(dst.duplicate().limit(from + n).position(from));
     done += n;
-    if (done == entry.size() && crc.getValue() != entry.crc()) {
+    if (done == entry.size() && crc.value() != entry.crc()) {
       throw new TensorFormatException(file, String.format("entry '%s' fails its CRC-32 check (stored %08x, computed %08x)",
-          entry.name(), entry.crc(), crc.getValue()));
+          entry.name(), entry.crc(), crc.value()));
     }
     return n;
   }
@@ -87,6 +87,7 @@ final class EntryChannel implements ReadableByteChannel {
   public void close() throws IOException {
     if (!open) return;
     open = false;
+    crc.await();  // the helper may still be reading the caller's memory
     if (inflating != null) inflating.close();  // ends the Inflater's native state now
   }
 

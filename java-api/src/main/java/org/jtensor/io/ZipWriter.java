@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.zip.CRC32;
 
 /**
  * Writes a zip archive of stored (uncompressed) entries as PyTorch's writer lays them out: each
@@ -70,14 +69,19 @@ final class ZipWriter implements Closeable {
     long headerAt = pos;
     writeFully(h.flip());
     CrcChannel body1 = new CrcChannel();
-    body.writeTo(body1);
+    try {
+      body.writeTo(body1);
+    } finally {
+      body1.crc.await();  // the helper may still be reading the body's memory
+    }
     if (body1.count != size) {
       throw new IllegalStateException("zip entry '" + name + "': wrote " + body1.count + " bytes, declared " + size);
     }
-    ByteBuffer crc = le(4).putInt((int) body1.crc.getValue()).flip();
+    long crcValue = body1.crc.value();
+    ByteBuffer crc = le(4).putInt((int) crcValue).flip();
     while (crc.hasRemaining()) out.write(crc, headerAt + 14 + crc.position());
-    written.add(new Written(nameBytes, body1.crc.getValue(), size, headerAt));
-    return body1.crc.getValue();
+    written.add(new Written(nameBytes, crcValue, size, headerAt));
+    return crcValue;
   }
 
   /** Writes the central directory and the end records; the archive is complete after this. */
@@ -128,15 +132,24 @@ final class ZipWriter implements Closeable {
     while (b.hasRemaining()) ch.write(b);
   }
 
-  /** The entry's bytes go to the file at the writer's position; the CRC is taken over the caller's own buffer. */
+  /**
+   * The entry's bytes go to the file at the writer's position a slice at a time; each slice's
+   * CRC-32 is taken over the caller's own buffer on a helper thread while the next one is written.
+   */
   private final class CrcChannel implements WritableByteChannel {
-    final CRC32 crc = new CRC32();
+    final CrcPipeline crc = new CrcPipeline();
     long count;
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-      int from = src.position();
-      int n = out.write(src, pos);
+      int from = src.position(), limit = src.limit();
+      src.limit(from + Math.min(src.remaining(), CrcPipeline.SLICE));
+      int n;
+      try {
+        n = out.write(src, pos);
+      } finally {
+        src.limit(limit);
+      }
       crc.update(src.duplicate().limit(from + n).position(from));
       pos += n;
       count += n;

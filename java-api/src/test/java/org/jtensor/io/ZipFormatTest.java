@@ -39,6 +39,9 @@ class ZipFormatTest {
     r.nextBytes(big);
     m.put("archive/data/0", big);
     m.put("archive/ünicode", "x".getBytes());
+    byte[] huge = new byte[CrcPipeline.SLICE * 2 + 12345];  // several slices: CRC-32 on the helper thread, in order
+    r.nextBytes(huge);
+    m.put("archive/data/1", huge);
     return m;
   }
 
@@ -135,6 +138,9 @@ class ZipFormatTest {
     refused(b.array(), "outside the file's data area");
     byte[] flipped = good.clone();
     flipped[200] ^= 1;  // a byte of data/0's payload
+    refused(flipped, "CRC-32");
+    flipped = good.clone();
+    flipped[good.length / 2] ^= 1;  // in the middle slice of data/1
     refused(flipped, "CRC-32");
   }
 }
