@@ -1,5 +1,6 @@
 package org.jtensor.io;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ final class PickleReader {
 
     Object call(Object callable, List<Object> args) throws TensorFormatException;
 
-    Object persistentLoad(Object pid) throws TensorFormatException;
+    Object persistentLoad(Object pid) throws IOException;  // may read the storage it names
 
     void build(Object target, Object state) throws TensorFormatException;
   }
@@ -53,7 +54,7 @@ final class PickleReader {
   }
 
   /** Runs the pickle in data (from file, for messages) to its STOP and returns the value it built. */
-  static Object load(byte[] data, Path file, Resolver resolver) throws TensorFormatException {
+  static Object load(byte[] data, Path file, Resolver resolver) throws IOException {
     PickleReader r = new PickleReader(data, file, resolver);
     Object result = r.run();
     Nesting.check(result, file);
@@ -64,7 +65,7 @@ final class PickleReader {
     return new TensorFormatException(file, "pickle byte " + opAt + ": " + problem);
   }
 
-  private Object run() throws TensorFormatException {
+  private Object run() throws IOException {
     while (true) {
       opAt = pos;
       int op = u8();

@@ -158,11 +158,13 @@ final class PtLoader implements PickleReader.Resolver {
         return requiresGrad((Tensor) args.get(0), (Boolean) args.get(1));
       }
       case REBUILD_FROM_TYPE_V2: {  // (func, type, args, state): a tensor or Parameter with Python attributes
-        if (args.size() != 4 || args.get(1) != Global.TENSOR_TYPE || !(args.get(2) instanceof List)) {
-          throw bad("_rebuild_from_type_v2 takes (func, torch.Tensor or Parameter, args, state)");
+        Object func = args.size() == 4 ? args.get(0) : null;
+        boolean rebuild = func == Global.REBUILD_TENSOR_V2 || func == Global.REBUILD_PARAMETER || func == Global.REBUILD_PARAMETER_WITH_STATE;
+        if (!rebuild || args.get(1) != Global.TENSOR_TYPE || !(args.get(2) instanceof List)) {  // one level: no recursion to exploit
+          throw bad("_rebuild_from_type_v2 takes (a tensor rebuild function, torch.Tensor or Parameter, args, state)");
         }
         @SuppressWarnings("unchecked") List<Object> inner = (List<Object>) args.get(2);
-        return call(args.get(0), inner);
+        return call(func, inner);
       }
       case SIZE:
         if (args.size() != 1 || !(args.get(0) instanceof List)) throw bad("torch.Size takes one tuple");
@@ -176,7 +178,7 @@ final class PtLoader implements PickleReader.Resolver {
   }
 
   @Override
-  public Object persistentLoad(Object pid) throws TensorFormatException {
+  public Object persistentLoad(Object pid) throws IOException {
     if (!(pid instanceof List) || ((List<?>) pid).size() != 5 || !"storage".equals(((List<?>) pid).get(0))) {
       throw bad("persistent id is not ('storage', type, key, location, numel)");
     }
@@ -205,7 +207,7 @@ final class PtLoader implements PickleReader.Resolver {
   }
 
   /** The entry data/&lt;key&gt;, whose size must be what the pickle declares, read straight into a new storage. */
-  private Storage readStorage(String key, long nbytes) throws TensorFormatException {
+  private Storage readStorage(String key, long nbytes) throws IOException {
     String name = prefix + "data/" + key;
     ZipReader.Entry e = zip.entry(name);
     if (e == null) throw bad("storage '" + key + "' has no entry " + name);
@@ -222,8 +224,7 @@ final class PtLoader implements PickleReader.Resolver {
       return device.isCpu() ? s : moved(s);
     } catch (IOException | RuntimeException ex) {
       s.close();
-      if (ex instanceof TensorFormatException) throw (TensorFormatException) ex;
-      throw new TensorFormatException(zip.file(), "reading entry " + name + " failed: " + ex.getMessage(), ex);
+      throw ex;
     }
   }
 

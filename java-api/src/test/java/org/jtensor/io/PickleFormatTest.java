@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class PickleFormatTest {
     }
   };
 
-  private static Object load(String hex) throws TensorFormatException {
+  private static Object load(String hex) throws IOException {
     return PickleReader.load(HexFormat.of().parseHex(hex), FILE, PLAIN);
   }
 

@@ -108,6 +108,30 @@ class PtBadFilesTest {
     refused(archive(scripted.finish(), "3", Map.of()), "global '__torch__.MyModule' is not allowed");
   }
 
+  /** torch 2.x writes a tensor with Python attributes as _rebuild_from_type_v2(rebuild, type, args, state). */
+  private static byte[] fromTypePickle(boolean nested) {
+    PickleWriter w = new PickleWriter();
+    w.global("torch._tensor", "_rebuild_from_type_v2").mark();
+    if (nested) w.global("torch._tensor", "_rebuild_from_type_v2");
+    else w.global("torch._utils", "_rebuild_tensor_v2");
+    w.global("torch", "Tensor").mark();
+    w.mark().string("storage").global("torch", "FloatStorage").string("0").string("cpu").integer(2).tuple(5).persistentId();
+    w.integer(0).longs(new long[] {2}).longs(new long[] {1}).bool(false).global("collections", "OrderedDict").tuple(0).reduce();
+    w.tuple(6).emptyDict().tuple(4).reduce();
+    return w.finish();
+  }
+
+  @Test
+  void tensorsWithPythonAttributesLoadButRebuildsDoNotNest() throws IOException {
+    Object t = Tensors.loadObject(archive(fromTypePickle(false), "3", storage(8)));
+    try {
+      assertEquals(2, ((org.jtensor.Tensor) t).numel());
+    } finally {
+      Tensors.closeAll(t);
+    }
+    refused(archive(fromTypePickle(true), "3", storage(8)), "_rebuild_from_type_v2 takes");
+  }
+
   @Test
   void archivesMissingTheirPartsAreRefused() throws IOException {
     byte[] ok = tensorPickle("FloatStorage", 2, 0, new long[] {2}, new long[] {1}, false, NO_HOOKS);

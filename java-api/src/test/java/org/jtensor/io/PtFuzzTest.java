@@ -104,7 +104,7 @@ class PtFuzzTest {
         else le.putInt(at + field, wild(r, b.length));
         return b;
       }
-      default: {  // a local header's lengths, or random bytes at a random place
+      default: {  // random bytes at a random place: local headers, the pickle, storage data
         int at = r.nextInt(Math.max(1, b.length - 32));
         for (int k = 0; k < 1 + r.nextInt(16); k++) b[at + k] = (byte) r.nextInt(256);
         return b;
