@@ -1,6 +1,7 @@
 """Makes the .pt fixtures in pt/ with real PyTorch, once; the files are kept in the repository.
 
-Run with a Python that has torch (Debian's python3-torch 1.13.1 made the committed files):
+Run with a Python that has torch (Debian's python3-torch 1.13.1+dfsg, whose torch.__version__ reads
+"1.13.0a0", made the committed files):
     /usr/bin/python3 make_pt_fixtures.py
 Each fixture's tensors are described in pt/expected.json: dtype, shape, stride, storage offset,
 which storage they view (tensors that share one have the same "storage"), requires_grad, and
