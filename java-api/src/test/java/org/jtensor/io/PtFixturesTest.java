@@ -111,7 +111,7 @@ class PtFixturesTest {
     assertEquals(w.get("requires_grad").asBoolean(), t.requiresGrad(), at + " requires_grad");
     int id = w.get("storage").asInt();
     for (Map.Entry<Integer, Tensor> e : storages.entrySet()) {
-      assertEquals(e.getKey() == id, PtRoundTripTest.sameStorage(e.getValue(), t), at + " shares storage " + e.getKey() + " iff torch's did");
+      assertEquals(e.getKey() == id, PtSamples.sameStorage(e.getValue(), t), at + " shares storage " + e.getKey() + " iff torch's did");
     }
     storages.putIfAbsent(id, t);
     JsonNode v = w.get("values");

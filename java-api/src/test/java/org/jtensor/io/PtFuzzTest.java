@@ -35,13 +35,7 @@ class PtFuzzTest {
   private byte[] jtensorFile() throws IOException {
     Path f = dir.resolve("seed.pt");
     try (TensorScope s = TensorScope.open()) {
-      Tensor base = Tensor.arange(0, 24, 1, DType.FLOAT32).reshape(4, 6);
-      Map<String, Tensor> m = new LinkedHashMap<>();
-      m.put("base", base);
-      m.put("t", base.t());
-      m.put("row", base.select(0, 1));
-      m.put("ints", Tensor.arange(0, 5, 1, DType.INT64));
-      m.put("scalar", Tensor.scalar(1.5));
+      Map<String, Tensor> m = PtSamples.mixed();
       Tensors.save(m, f);
     }
     return Files.readAllBytes(f);

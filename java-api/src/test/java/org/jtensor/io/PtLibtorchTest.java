@@ -87,14 +87,7 @@ class PtLibtorchTest {
   void libtorchPickleLoadReadsWhatJtensorWrites() throws Exception {
     Path f = dir.resolve("jt.pt");
     try (TensorScope s = TensorScope.open()) {
-      Map<String, Tensor> want = new LinkedHashMap<>();
-      for (DType t : DType.values()) want.put(t.toString(), PtRoundTripTest.sample(t));
-      Tensor base = Tensor.arange(0, 12, 1, DType.FLOAT32).reshape(3, 4);
-      want.put("base", base);
-      want.put("base_t", base.t());
-      want.put("base_slice", base.slice(1, 1, 4, 2));
-      want.put("scalar", Tensor.scalar(9L));
-      want.put("empty", Tensor.zeros(new long[] {2, 0}, DType.FLOAT64));
+      Map<String, Tensor> want = PtSamples.mixed();
       Tensors.save(want, f);
 
       IValue top = torch.pickle_load(new ByteVector(Files.readAllBytes(f)));
@@ -134,9 +127,9 @@ class PtLibtorchTest {
         byIndex.put(i, t);
         same("item " + i, t, want.get(i));
       }
-      assertTrue(PtRoundTripTest.sameStorage(byIndex.get(0), byIndex.get(1)));
-      assertTrue(PtRoundTripTest.sameStorage(byIndex.get(0), byIndex.get(3)));
-      assertFalse(PtRoundTripTest.sameStorage(byIndex.get(0), byIndex.get(2)));
+      assertTrue(PtSamples.sameStorage(byIndex.get(0), byIndex.get(1)));
+      assertTrue(PtSamples.sameStorage(byIndex.get(0), byIndex.get(3)));
+      assertFalse(PtSamples.sameStorage(byIndex.get(0), byIndex.get(2)));
     } finally {
       Tensors.closeAll(loaded);
     }

@@ -27,59 +27,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PtRoundTripTest {
   @TempDir Path dir;
 
-  static boolean sameStorage(Tensor a, Tensor b) {
-    try (Storage x = a.untypedStorage(); Storage y = b.untypedStorage()) {
-      return x.isAliasOf(y);
-    }
-  }
-
-  static void assertSameTensor(String what, Tensor want, Tensor got) {
-    assertEquals(want.dtype(), got.dtype(), what + " dtype");
-    assertArrayEquals(want.shape(), got.shape(), what + " shape");
-    assertArrayEquals(want.stride(), got.stride(), what + " stride");
-    assertEquals(want.storageOffset(), got.storageOffset(), what + " storage offset");
-    assertEquals(want.requiresGrad(), got.requiresGrad(), what + " requires_grad");
-    try (TensorScope s = TensorScope.open()) {
-      if (want.dtype().isFloatingPoint()) {
-        assertArrayEquals(want.detach().to(DType.FLOAT64).toDoubleArray(), got.detach().to(DType.FLOAT64).toDoubleArray(), what + " values");
-      } else {
-        assertArrayEquals(want.to(DType.INT64).toLongArray(), got.to(DType.INT64).toLongArray(), what + " values");
-      }
-    }
-  }
-
-  /** Seven values of the dtype that reach its edges (and NaN, infinities and -0 for floats). */
-  static Tensor sample(DType t) {
-    switch (t) {
-      case BOOL: return Tensor.fromArray(new boolean[] {true, false, true, true, false, false, true});
-      case UINT8: case INT8: case INT16: case INT32: case INT64: {
-        long[] v = {0, 1, -1, 100, -100, 42, 7};
-        if (t == DType.INT64) { v[5] = Long.MAX_VALUE; v[6] = Long.MIN_VALUE; }
-        if (t == DType.INT32) { v[5] = Integer.MAX_VALUE; v[6] = Integer.MIN_VALUE; }
-        if (t == DType.UINT8) { v[2] = 255; v[4] = 200; }
-        try (Tensor l = Tensor.fromArray(v)) {
-          return l.to(t);
-        }
-      }
-      default:
-        try (Tensor d = Tensor.fromArray(new double[] {0.5, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0 / 3, -1e4})) {
-          return d.to(t);
-        }
-    }
-  }
-
   @ParameterizedTest
   @EnumSource(DType.class)
   void everyDTypeRoundTrips(DType dtype) throws IOException {
     Path f = dir.resolve(dtype + ".pt");
     try (TensorScope s = TensorScope.open()) {
-      Tensor t = sample(dtype), m = t.view(7, 1).expand(7, 3).t();  // a strided, stride-0 view too
+      Tensor t = PtSamples.sample(dtype), m = t.view(7, 1).expand(7, 3).t();  // a strided, stride-0 view too
       Tensors.save(Map.of("t", t, "m", m), f);
       Map<String, Tensor> back = Tensors.load(f);
       try {
-        assertSameTensor("t", t, back.get("t"));
-        assertSameTensor("m", m, back.get("m"));
-        assertTrue(sameStorage(back.get("t"), back.get("m")));
+        PtSamples.assertSameTensor("t", t, back.get("t"));
+        PtSamples.assertSameTensor("m", m, back.get("m"));
+        assertTrue(PtSamples.sameStorage(back.get("t"), back.get("m")));
       } finally {
         Tensors.closeAll(back);
       }
@@ -90,25 +49,20 @@ class PtRoundTripTest {
   void sharedStoragesLoadSharingAndWritesShowThroughEveryView() throws IOException {
     Path f = dir.resolve("shared.pt");
     try (TensorScope s = TensorScope.open()) {
-      Tensor base = Tensor.arange(0, 24, 1, DType.FLOAT32).reshape(4, 6);
-      Map<String, Tensor> want = new LinkedHashMap<>();
-      want.put("base", base);
-      want.put("t", base.t());
-      want.put("slice", base.slice(0, 1, 3, 1).slice(1, 0, 6, 2));
-      want.put("row", base.select(0, 2));
+      Map<String, Tensor> want = PtSamples.mixed();
       want.put("other", Tensor.ones(3));
       Tensors.save(want, f);
       Map<String, Tensor> got = Tensors.load(f);
-      for (Tensor t : got.values()) s.keep(t);  // closed with the scope's others below
+      for (Tensor t : got.values()) s.keep(t);  // closed by closeAll below, not by the scope
       try {
         assertEquals(List.copyOf(want.keySet()), List.copyOf(got.keySet()));
-        for (String k : want.keySet()) assertSameTensor(k, want.get(k), got.get(k));
-        for (String k : List.of("t", "slice", "row")) assertTrue(sameStorage(got.get("base"), got.get(k)), k + " shares base's storage");
-        assertFalse(sameStorage(got.get("base"), got.get("other")));
-        got.get("row").setDouble(-5, 2);  // base[2][2], which slice holds at [1][1] and t at [2][2]
+        for (String k : want.keySet()) PtSamples.assertSameTensor(k, want.get(k), got.get(k));
+        for (String k : List.of("base_t", "base_slice", "base_row")) assertTrue(PtSamples.sameStorage(got.get("base"), got.get(k)), k + " shares base's storage");
+        assertFalse(PtSamples.sameStorage(got.get("base"), got.get("other")));
+        got.get("base_row").setDouble(-5, 2);  // base[2][2], which base_slice holds at [1][1] and base_t at [2][2]
         assertEquals(-5, got.get("base").getDouble(2, 2));
-        assertEquals(-5, got.get("slice").getDouble(1, 1));
-        assertEquals(-5, got.get("t").getDouble(2, 2));
+        assertEquals(-5, got.get("base_slice").getDouble(1, 1));
+        assertEquals(-5, got.get("base_t").getDouble(2, 2));
         try (Storage st = got.get("base").untypedStorage()) {
           assertEquals(24 * 4, st.nbytes());
         }
@@ -116,8 +70,8 @@ class PtRoundTripTest {
         Tensors.closeAll(got);
       }
     }
-    try (ZipReader z = ZipReader.open(f)) {  // one storage entry per distinct storage
-      assertEquals(2, z.entries().stream().filter(e -> e.name().startsWith("archive/data/")).count());
+    try (ZipReader z = ZipReader.open(f)) {  // one storage entry per distinct storage: 10 dtypes, base and 4 more
+      assertEquals(DType.values().length + 5, z.entries().stream().filter(e -> e.name().startsWith("archive/data/")).count());
     }
   }
 
@@ -151,7 +105,7 @@ class PtRoundTripTest {
       Tensors.save(want, f);
       Map<String, Tensor> got = Tensors.load(f);
       try {
-        for (String k : want.keySet()) assertSameTensor(k, want.get(k), got.get(k));
+        for (String k : want.keySet()) PtSamples.assertSameTensor(k, want.get(k), got.get(k));
         assertEquals(0, got.get("scalar").dim());
         assertEquals(2.5, got.get("scalar").item());
       } finally {
@@ -170,9 +124,9 @@ class PtRoundTripTest {
       try {
         List<?> l = (List<?>) top;
         assertEquals(2, l.size());
-        assertSameTensor("a", a, (Tensor) l.get(0));
-        assertSameTensor("b", b, (Tensor) l.get(1));
-        assertTrue(sameStorage((Tensor) l.get(0), (Tensor) l.get(1)));
+        PtSamples.assertSameTensor("a", a, (Tensor) l.get(0));
+        PtSamples.assertSameTensor("b", b, (Tensor) l.get(1));
+        assertTrue(PtSamples.sameStorage((Tensor) l.get(0), (Tensor) l.get(1)));
       } finally {
         Tensors.closeAll(top);
       }
@@ -193,7 +147,7 @@ class PtRoundTripTest {
       try {
         assertEquals(2500, got.size());
         assertEquals(1234, got.get("p1234").getLong(0));
-        assertTrue(sameStorage(got.get("p0"), got.get("p2499")));
+        assertTrue(PtSamples.sameStorage(got.get("p0"), got.get("p2499")));
       } finally {
         Tensors.closeAll(got);
       }
@@ -211,7 +165,7 @@ class PtRoundTripTest {
       assertEquals(Device.META, got.get("a").device());
       assertArrayEquals(new long[] {4, 3}, got.get("t").shape());
       assertArrayEquals(new long[] {1, 4}, got.get("t").stride());
-      assertTrue(sameStorage(got.get("a"), got.get("t")));
+      assertTrue(PtSamples.sameStorage(got.get("a"), got.get("t")));
     } finally {
       Tensors.closeAll(got);
     }
