@@ -36,7 +36,7 @@ final class CpuBackend implements Backend {
   public void copy(String op, TensorImpl dst, TensorImpl src) {
     long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
+      long d = held.output(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
       check(JtNative.jt_copy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
     }
   }
@@ -54,7 +54,7 @@ final class CpuBackend implements Backend {
   private void fill(String op, TensorImpl dst, boolean integral, long bits) {
     long[] sizes = dst.sizes(), strides = dst.strides();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, strides);
+      long d = held.output(dst, sizes, strides);
       check(JtNative.jt_fill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
     }
   }
@@ -81,9 +81,9 @@ final class CpuBackend implements Backend {
     }
   }
 
-  /** The address of a tensor the kernel walks as numel contiguous elements. */
+  /** The address of a tensor the kernel writes as numel contiguous elements. */
   private static long flat(HeldOperands held, TensorImpl t) {
-    return held.address(t, new long[] {t.numel()}, UNIT);
+    return held.output(t, new long[] {t.numel()}, UNIT);
   }
 
   private static final long[] UNIT = {1};
@@ -105,14 +105,14 @@ final class CpuBackend implements Backend {
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+      JtNative.jt_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value);
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+      JtNative.jt_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value);
     }
   }
 
@@ -121,7 +121,7 @@ final class CpuBackend implements Backend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = flat(held, t);
+      long addr = held.address(t, new long[] {t.numel()}, UNIT);
       if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
@@ -136,7 +136,7 @@ final class CpuBackend implements Backend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = flat(held, t);
+      long addr = held.output(t, new long[] {t.numel()}, UNIT);
       if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
@@ -161,9 +161,11 @@ final class CpuBackend implements Backend {
   @Override
   public void indexAlong(IndexAlong c) {
     try (HeldOperands held = new HeldOperands(c.name)) {
-      long self = held.address(c.self, c.selfSizes, c.selfStrides);
+      boolean gather = c.mode == IndexAlong.Mode.GATHER;  // which operand the kernel writes
+      long self = gather ? held.address(c.self, c.selfSizes, c.selfStrides) : held.output(c.self, c.selfSizes, c.selfStrides);
       long index = held.address(c.index, c.shape, c.indexStrides);
-      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : gather ? held.output(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
       long[] plan = IndexAlongPacker.pack(c.mode.code, c.self.dtype(), c.index.dtype(), c.dim, c.selfSizes[c.dim], c.shape,
           new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
       long[] bad = new long[1];
@@ -180,7 +182,7 @@ final class CpuBackend implements Backend {
   public void random(RandomDraw r) {
     try (HeldOperands held = new HeldOperands(r.name)) {
       long[] sizes = r.dst.sizes();
-      long dst = held.address(r.dst, sizes, r.dst.strides());
+      long dst = held.output(r.dst, sizes, r.dst.strides());
       long p = r.p == null ? 0 : held.address(r.p, sizes, r.pStrides);
       long[] pStrides = r.p == null ? new long[sizes.length] : r.pStrides;
       long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
@@ -196,8 +198,9 @@ final class CpuBackend implements Backend {
   @Override
   public void indexAdvanced(IndexAdvanced c) {
     try (HeldOperands held = new HeldOperands(c.name)) {
-      long self = held.address(c.self, c.self.sizes(), c.self.strides());
-      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long self = c.put ? held.output(c.self, c.self.sizes(), c.self.strides()) : held.address(c.self, c.self.sizes(), c.self.strides());
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : c.put ? held.address(c.other, c.shape, c.otherStrides) : held.output(c.other, c.shape, c.otherStrides);
       IndexAdvancedPacker.Index[] indices = new IndexAdvancedPacker.Index[c.indices.size()];
       for (int j = 0; j < indices.length; j++) {
         IndexAdvanced.Index x = c.indices.get(j);
@@ -249,7 +252,7 @@ final class CpuBackend implements Backend {
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.address(p.tensors[0], p.shape, p.strides[0]));
+                                                          : held.output(p.tensors[0], p.shape, p.strides[0]));
       for (int k = 1; k < nops; k++) {
         TensorImpl t = p.tensors[k];
         if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
@@ -265,8 +268,8 @@ final class CpuBackend implements Backend {
     long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
     for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
     try (HeldOperands held = new HeldOperands(name)) {
-      long o = held.address(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
-      long v = values == null ? 0 : held.address(values, outSizes, outStrides);
+      long o = held.output(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
+      long v = values == null ? 0 : held.output(values, outSizes, outStrides);
       long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
       check(JtNative.jt_reduce(plan), name, in.dtype());
     }
@@ -278,7 +281,7 @@ final class CpuBackend implements Backend {
     try (HeldOperands held = new HeldOperands(op)) {
       long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
       long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
-      long c = held.address(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      long c = held.output(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
       long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
           new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
           g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
@@ -305,7 +308,7 @@ final class CpuBackend implements Backend {
   public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
     long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
     try (HeldOperands held = new HeldOperands(op.name)) {
-      long o = held.address(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
       long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(JtNative.jt_scan(plan), op.name, in.dtype());
     }
@@ -315,7 +318,7 @@ final class CpuBackend implements Backend {
   public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
     long[] sizes = in.sizes();
     try (HeldOperands held = new HeldOperands(op)) {
-      long v = held.address(values, sizes, values.strides()), x = held.address(indices, sizes, indices.strides());
+      long v = held.output(values, sizes, values.strides()), x = held.output(indices, sizes, indices.strides());
       long i = held.address(in, sizes, in.strides());
       check(JtNative.jt_sort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
           in.strides())), op, in.dtype());
@@ -325,7 +328,7 @@ final class CpuBackend implements Backend {
   @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
       JtNative.jt_memcpy(d, s, nbytes);
     }
   }
