@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.memory.Memory;
 import org.jtensor.Tensor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,18 +109,27 @@ class SafeTensorsTest extends IoTest {
     assertArrayEquals(new float[] {2f, 2f}, floats.toFloatArray());
   }
 
+  private static long wrappedBytes() {
+    return Memory.memoryStats(Device.CPU).get("wrapped_bytes.current");
+  }
+
   @Test
-  void viewsKeepTheMappingAliveAfterTheLoadedTensorsClose() throws IOException {
+  void viewsKeepTheMappingAliveAfterTheLoadedTensorsCloseAndOnlyUntilTheLastCloses() throws IOException {
     Path file = dir.resolve("alive.safetensors");
     SafeTensors.save(Map.of("w", Tensor.arange(1000, 2000, 1, DType.FLOAT64)), file);
+    long before = wrappedBytes(), allocated = Memory.memoryAllocated(Device.CPU);
     Map<String, Tensor> m = SafeTensors.load(file);
+    assertEquals(8000, wrappedBytes() - before, "the mapping's bytes count as wrapped, one storage over the data");
+    assertEquals(allocated, Memory.memoryAllocated(Device.CPU), "nothing was allocated for the tensors' bytes");
     Tensor view = m.get("w").slice(0, 500, 510, 1);
     closeAll(m);
     Files.delete(file);  // the mapping, not the path, holds the bytes
     System.gc();
+    assertEquals(8000, wrappedBytes() - before, "a view still holds the mapping");
     assertEquals(1500.0, view.getDouble(0));
     assertEquals(1509.0, view.getDouble(9));
     view.close();
+    assertEquals(before, wrappedBytes(), "the last view's close releases it");
   }
 
   @Test
