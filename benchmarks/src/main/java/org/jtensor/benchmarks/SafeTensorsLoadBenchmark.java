@@ -40,6 +40,7 @@ public class SafeTensorsLoadBenchmark {
   @Param({"1", "1024"})
   public int mib;
   private Path file;
+  private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
 
   @Setup
   public void setup() throws IOException {
@@ -70,8 +71,8 @@ public class SafeTensorsLoadBenchmark {
   /** Peer: the O(size) alternative, reading every byte of the file once (from the page cache). */
   @Benchmark
   public long readAllBytes() throws IOException {
-    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
     long total = 0;
+    buf.clear();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       int n;
       while ((n = ch.read(buf)) >= 0) {

@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Map;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
+import org.jtensor.core.DirectBuffers;
 import org.jtensor.core.Shapes;
 
 /**
  * Turns a checked safetensors header into tensors over a memory mapping of the file. Tensors are
  * grouped into mappings of at most {@code maxMapping} bytes (Java maps at most 2 GiB per
  * buffer); each mapping is one read-only storage and its tensors are views at their offsets.
+ * The file is unmapped when the last view of its storage closes.
  * A mapping starts on an 8-byte file offset, so a tensor whose file offset is a multiple of its
  * element size is aligned in memory; the others, and any tensor too large to map, are read into
  * storages of their own.
@@ -96,7 +98,8 @@ final class SafeTensorsMapping {
       FileChannel.MapMode mode = writable != null ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
       for (Region r : regions) {
         MappedByteBuffer mapped = ch.map(mode, r.start, r.end - r.start);
-        try (Storage s = Storage.wrap(mapped.asReadOnlyBuffer())) {
+        // read-only to jtensor; unmapped when the storage's last reference goes, not at a later GC
+        try (Storage s = Storage.wrap(DirectBuffers.address(mapped), r.end - r.start, true, () -> Unmapper.unmap(mapped))) {
           for (int i : r.entries) {
             SafeTensorsHeader.Entry e = h.entries.get(i);
             long offset = (h.dataStart + e.begin() - r.start) / e.dtype().itemSize();

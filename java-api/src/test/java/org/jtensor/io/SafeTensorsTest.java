@@ -128,8 +128,17 @@ class SafeTensorsTest extends IoTest {
     assertEquals(8000, wrappedBytes() - before, "a view still holds the mapping");
     assertEquals(1500.0, view.getDouble(0));
     assertEquals(1509.0, view.getDouble(9));
+    assertTrue(mapped(file), "still mapped");
     view.close();
     assertEquals(before, wrappedBytes(), "the last view's close releases it");
+    assertFalse(mapped(file), "and unmaps the file then, not at a later garbage collection");
+  }
+
+  /** Whether this process maps the file (Linux's /proc/self/maps lists each mapping's path). */
+  private static boolean mapped(Path file) throws IOException {
+    Path maps = Path.of("/proc/self/maps");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps here");
+    return Files.readString(maps).contains(file.toAbsolutePath().toString());
   }
 
   @Test
