@@ -13,48 +13,17 @@ import java.util.Map;
  * {@link LinkedHashMap} (file order), arrays as {@link List}, integers that fit as {@link Long},
  * other numbers as {@link Double}.
  */
-final class Json {
+final class Json extends HeaderText {
   static final int MAX_DEPTH = 64;
 
   /** A syntax error with the character offset where it was found. */
-  static final class SyntaxException extends Exception {
-    SyntaxException(String problem, int at) {
-      super("invalid JSON at character " + at + ": " + problem);
-    }
-  }
-
-  private final String s;
-  private int pos;
-
   private Json(String s) {
-    this.s = s;
+    super("JSON", s);
   }
 
   /** The single value that s holds, with only whitespace around it. */
   static Object parse(String s) throws SyntaxException {
-    Json p = new Json(s);
-    p.skipSpace();
-    Object v = p.value(0);
-    p.skipSpace();
-    if (p.pos != s.length()) throw p.error("unexpected '" + s.charAt(p.pos) + "' after the value");
-    return v;
-  }
-
-  private SyntaxException error(String problem) {
-    return new SyntaxException(problem, pos);
-  }
-
-  private void skipSpace() {
-    while (pos < s.length()) {
-      char c = s.charAt(pos);
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-      pos++;
-    }
-  }
-
-  private char peek() throws SyntaxException {
-    if (pos >= s.length()) throw error("unexpected end of text");
-    return s.charAt(pos);
+    return new Json(s).whole();
   }
 
   private void expect(char c) throws SyntaxException {
@@ -62,7 +31,8 @@ final class Json {
     pos++;
   }
 
-  private Object value(int depth) throws SyntaxException {
+  @Override
+  Object value(int depth) throws SyntaxException {
     if (depth >= MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
     char c = peek();
     switch (c) {
@@ -101,7 +71,7 @@ final class Json {
       expect(':');
       skipSpace();
       Object v = value(depth);
-      if (m.containsKey(key)) throw new SyntaxException("duplicate key \"" + key + "\"", keyAt);
+      if (m.containsKey(key)) throw errorAt("duplicate key \"" + key + "\"", keyAt);
       m.put(key, v);
       skipSpace();
       if (peek() == ',') {

@@ -114,7 +114,7 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
     Object v;
     try {
       v = PyLiteral.parse(text);
-    } catch (PyLiteral.SyntaxException e) {
+    } catch (HeaderText.SyntaxException e) {
       throw new TensorFormatException(file, what + " has a header that is an " + e.getMessage(), e);
     }
     if (!(v instanceof Map) || !((Map<?, ?>) v).keySet().equals(Set.of("descr", "fortran_order", "shape"))) {

@@ -12,45 +12,19 @@ import java.util.Map;
  * bounded. Dicts come back as {@link LinkedHashMap}, tuples and lists as {@link List}, integers
  * as {@link Long}.
  */
-final class PyLiteral {
+final class PyLiteral extends HeaderText {
   private static final int MAX_DEPTH = 16;
 
-  static final class SyntaxException extends Exception {
-    SyntaxException(String problem, int at) {
-      super("invalid Python literal at character " + at + ": " + problem);
-    }
-  }
-
-  private final String s;
-  private int pos;
-
   private PyLiteral(String s) {
-    this.s = s;
+    super("Python literal", s);
   }
 
   static Object parse(String s) throws SyntaxException {
-    PyLiteral p = new PyLiteral(s);
-    p.skipSpace();
-    Object v = p.value(0);
-    p.skipSpace();
-    if (p.pos != s.length()) throw p.error("unexpected '" + s.charAt(p.pos) + "' after the value");
-    return v;
+    return new PyLiteral(s).whole();
   }
 
-  private SyntaxException error(String problem) {
-    return new SyntaxException(problem, pos);
-  }
-
-  private void skipSpace() {
-    while (pos < s.length() && (s.charAt(pos) == ' ' || s.charAt(pos) == '\n' || s.charAt(pos) == '\t' || s.charAt(pos) == '\r')) pos++;
-  }
-
-  private char peek() throws SyntaxException {
-    if (pos >= s.length()) throw error("unexpected end of text");
-    return s.charAt(pos);
-  }
-
-  private Object value(int depth) throws SyntaxException {
+  @Override
+  Object value(int depth) throws SyntaxException {
     if (depth >= MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
     char c = peek();
     if (c == '{') return dict(depth + 1);
@@ -98,13 +72,13 @@ final class PyLiteral {
       }
       int keyAt = pos;
       Object key = value(depth);
-      if (key instanceof List || key instanceof Map) throw new SyntaxException("unhashable dict key", keyAt);
+      if (key instanceof List || key instanceof Map) throw errorAt("unhashable dict key", keyAt);
       skipSpace();
       if (peek() != ':') throw error("expected ':'");
       pos++;
       skipSpace();
       Object v = value(depth);
-      if (m.containsKey(key)) throw new SyntaxException("duplicate key " + key, keyAt);
+      if (m.containsKey(key)) throw errorAt("duplicate key " + key, keyAt);
       m.put(key, v);
       skipSpace();
       if (peek() == ',') {
@@ -142,7 +116,7 @@ final class PyLiteral {
     try {
       return Long.parseLong(digits);
     } catch (NumberFormatException e) {
-      throw new SyntaxException("integer " + digits + " out of range", start);
+      throw errorAt("integer " + digits + " out of range", start);
     }
   }
 }

@@ -102,7 +102,7 @@ final class SafeTensorsHeader {
     Object root;
     try {
       root = Json.parse(text);
-    } catch (Json.SyntaxException e) {
+    } catch (HeaderText.SyntaxException e) {
       throw new TensorFormatException(file, "safetensors: header is " + e.getMessage(), e);
     }
     if (!(root instanceof Map)) throw new TensorFormatException(file, "safetensors: header is not a JSON object");

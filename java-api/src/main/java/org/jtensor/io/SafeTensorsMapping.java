@@ -99,7 +99,7 @@ final class SafeTensorsMapping {
       for (Region r : regions) {
         MappedByteBuffer mapped = ch.map(mode, r.start, r.end - r.start);
         // read-only to jtensor; unmapped when the storage's last reference goes, not at a later GC
-        try (Storage s = Storage.wrap(DirectBuffers.address(mapped), r.end - r.start, true, () -> Unmapper.unmap(mapped))) {
+        try (Storage s = Storage.wrap(DirectBuffers.address(mapped), r.end - r.start, true, () -> DirectBuffers.unmap(mapped))) {
           for (int i : r.entries) {
             SafeTensorsHeader.Entry e = h.entries.get(i);
             long offset = (h.dataStart + e.begin() - r.start) / e.dtype().itemSize();

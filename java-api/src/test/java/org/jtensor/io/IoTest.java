@@ -4,24 +4,10 @@ import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
-import org.jtensor.TensorScope;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.jtensor.ScopedTest;
 
 /** File-format tests: each runs in a scope that closes every tensor it made (loaded ones included). */
-abstract class IoTest {
-  private TensorScope scope;
-
-  @BeforeEach
-  void openScope() {
-    scope = TensorScope.open();
-  }
-
-  @AfterEach
-  void closeScope() {
-    scope.close();
-  }
-
+abstract class IoTest extends ScopedTest {
   /** [[0, 1, -2], [3, 100, 127]] as dtype (absolute values for bool and uint8, which cannot hold -2). */
   static Tensor sample(DType dtype) {
     boolean signed = dtype != DType.BOOL && dtype != DType.UINT8;

@@ -25,16 +25,16 @@ class JsonTest {
   void refusesWhatRfc8259Refuses() {
     for (String bad : new String[] {"{\"a\":1,}", "[1,]", "{\"a\":01}", "[NaN]", "{'a':1}", "{\"a\":1} x", "{\"a\"}",
         "\"tab\tin string\"", "[1 2]", "{\"a\":1", "\"\\x\"", "[-]", "[1.]", "[1e]", "tru", ""}) {
-      assertThrows(Json.SyntaxException.class, () -> Json.parse(bad), bad);
+      assertThrows(HeaderText.SyntaxException.class, () -> Json.parse(bad), bad);
     }
   }
 
   @Test
   void refusesDuplicateKeysAndDeepNesting() {
-    Json.SyntaxException dup = assertThrows(Json.SyntaxException.class, () -> Json.parse("{\"a\":1,\"a\":2}"));
+    HeaderText.SyntaxException dup = assertThrows(HeaderText.SyntaxException.class, () -> Json.parse("{\"a\":1,\"a\":2}"));
     assertTrue(dup.getMessage().contains("duplicate key \"a\""), dup.getMessage());
     String deep = "[".repeat(100_000) + "]".repeat(100_000);
-    Json.SyntaxException tooDeep = assertThrows(Json.SyntaxException.class, () -> Json.parse(deep));
+    HeaderText.SyntaxException tooDeep = assertThrows(HeaderText.SyntaxException.class, () -> Json.parse(deep));
     assertTrue(tooDeep.getMessage().contains("nested deeper than " + Json.MAX_DEPTH), tooDeep.getMessage());
   }
 

@@ -25,8 +25,8 @@ class PyLiteralTest {
   void refusesAnythingElse() {
     for (String bad : new String[] {"{'a': 1", "(1 2)", "(,)", "{'a' 1}", "__import__('os')", "{'a': 1, 'a': 2}",
         "'unterminated", "99999999999999999999", "1.5", "{(1,): 2} x", "{[1]: 2}", "'\\n'"}) {
-      assertThrows(PyLiteral.SyntaxException.class, () -> PyLiteral.parse(bad), bad);
+      assertThrows(HeaderText.SyntaxException.class, () -> PyLiteral.parse(bad), bad);
     }
-    assertThrows(PyLiteral.SyntaxException.class, () -> PyLiteral.parse("(".repeat(10_000)));
+    assertThrows(HeaderText.SyntaxException.class, () -> PyLiteral.parse("(".repeat(10_000)));
   }
 }
