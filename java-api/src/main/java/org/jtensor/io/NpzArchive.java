@@ -37,7 +37,8 @@ final class NpzArchive {
     try {
       zip = new ZipFile(file.toFile());
     } catch (ZipException | EOFException e) {  // no end-of-archive record, or one pointing past the file
-      throw new TensorFormatException(file, "not a .npz (zip) archive: " + e, e);
+      String why = e.getMessage() != null ? e.getMessage() : "it ends before its end-of-archive record";
+      throw new TensorFormatException(file, "not a .npz (zip) archive: " + why, e);
     }
     Map<String, Tensor> out = new LinkedHashMap<>();
     try (zip) {
@@ -52,7 +53,7 @@ final class NpzArchive {
         try (InputStream in = zip.getInputStream(e); ReadableByteChannel ch = Channels.newChannel(in)) {
           out.put(key, NpyArrays.read(file, what, ch, bound(e, fileSize)));
         } catch (ZipException | EOFException bad) {
-          throw new TensorFormatException(file, what + " is corrupt: " + bad.getMessage(), bad);
+          throw new TensorFormatException(file, what + " is corrupt: " + (bad.getMessage() != null ? bad.getMessage() : "it ends early"), bad);
         }
       }
     } catch (IOException | RuntimeException | Error e) {

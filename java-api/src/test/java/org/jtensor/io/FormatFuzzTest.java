@@ -101,6 +101,7 @@ class FormatFuzzTest extends IoTest {
       Files.delete(p);
       runs++;
     }
+    System.out.println("FormatFuzzTest seed " + seed + ": " + runs + " corrupted files, " + refused + " refused, the rest loaded whole");
     assertTrue(runs > 50 && refused > runs / 4, runs + " runs, " + refused + " refused: the corruptions must reach the checks");
   }
 
