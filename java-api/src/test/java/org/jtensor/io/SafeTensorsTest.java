@@ -177,6 +177,33 @@ class SafeTensorsTest extends IoTest {
   }
 
   @Test
+  void aThreeGibFileMapsAsTwoStoragesWithNothingRead() throws IOException {
+    // sparse: 3 GiB of file that costs no disk and, mapped, no memory; Java maps at most 2 GiB per buffer
+    long a = 3L << 29, b = 3L << 29;  // 1.5 GiB of uint8, then 1.5 GiB of float32
+    List<SafeTensorsHeader.Entry> entries = List.of(new SafeTensorsHeader.Entry("a", DType.UINT8, new long[] {a}, 0, a),
+        new SafeTensorsHeader.Entry("b", DType.FLOAT32, new long[] {b / 4}, a, a + b));
+    byte[] header = SafeTensorsHeader.encode(entries, Map.of());
+    Path file = dir.resolve("sparse.safetensors");
+    long data = 8 + header.length;
+    try (FileChannel ch = FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, header.length), 0);
+      ch.write(java.nio.ByteBuffer.wrap(header), 8);
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {42}), data + a - 1);  // a's last element
+      ch.write(java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putFloat(0, 2.5f), data + a + b - 4);  // b's last
+    }
+    long allocated = Memory.memoryAllocated(Device.CPU), wrapped = wrappedBytes();
+    Map<String, Tensor> m = SafeTensors.load(file);
+    assertEquals(allocated, Memory.memoryAllocated(Device.CPU), "nothing allocated: both are mapped");
+    assertEquals(a + b, wrappedBytes() - wrapped);
+    assertFalse(sameStorage(m.get("a"), m.get("b")), "one mapping each");
+    assertEquals(42, m.get("a").getLong(a - 1));
+    assertEquals(0, m.get("a").getLong(0));
+    assertEquals(2.5, m.get("b").getDouble(b / 4 - 1));
+    closeAll(m);
+    assertEquals(wrapped, wrappedBytes());
+  }
+
+  @Test
   void refusesBadArgumentsBeforeWriting() {
     Path file = dir.resolve("never.safetensors");
     assertThrows(IllegalArgumentException.class, () -> SafeTensors.save(Map.of("__metadata__", Tensor.zeros(1)), file));
