@@ -19,10 +19,10 @@ import org.jtensor.Tensor;
  *
  * <p>{@link #load} memory-maps the file: each tensor is a view of a read-only storage over the
  * mapping, so loading costs the same for a megabyte as for a gigabyte and the bytes are paged in
- * only when read; a write through such a tensor throws {@link IllegalStateException}. The
- * mapping lives until the last view of it closes. Two kinds of tensor are copied instead, into
- * their own (writable) storage, as PyTorch's loader copies them: one whose bytes do not start on
- * a multiple of its element size in the file (the format does not promise alignment), and one
+ * only when read; a write through such a tensor throws {@link IllegalStateException}. The file
+ * is unmapped when the last view of the mapping closes. Two kinds of tensor are read into storage
+ * of their own (writable) instead: one whose bytes do not start on a multiple of its element size
+ * in the file (the format does not promise alignment; PyTorch's loader copies these too), and one
  * larger than a Java mapping can hold (2 GiB). The header is checked completely before any tensor
  * is made; a bad file raises {@link TensorFormatException} naming it and the problem.
  *
