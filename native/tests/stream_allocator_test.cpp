@@ -113,6 +113,15 @@ static void max_split_size() {
   CHECK_EQ(s.oversize_segments.current, 0);
   CHECK_EQ(s.reserved_bytes[kAll].current, (int64_t)(30 * MiB));
   a.free(mid);
+  a.empty_cache();
+  StreamBlock* o1 = a.allocate(40 * MiB, 0);
+  StreamBlock* o2 = a.allocate(40 * MiB, 0);
+  a.free(o1);
+  a.free(o2);
+  const int64_t frees = a.stats().num_device_free;
+  CHECK(a.allocate(50 * MiB, 0) != nullptr);  // neither fits alone: both go, largest first
+  CHECK_EQ(a.stats().num_device_free, frees + 2);
+  CHECK_EQ(a.stats().num_alloc_retries, 0);
 }
 
 static void streams_keep_their_blocks() {

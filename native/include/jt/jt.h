@@ -74,6 +74,7 @@ JT_API int64_t jt_memory_limit(int device);
 JT_API const char* jt_alloc_conf_error(int device);
 // Why this thread's last failed allocation on the device gave 0, in PyTorch's words ("CUDA out of
 // memory. Tried to allocate ..."); "" when the device's allocator says nothing (the CPU's).
+// The text stays valid until this thread's next failure there.
 JT_API const char* jt_oom_message(int device);
 
 // ---- threads ----
