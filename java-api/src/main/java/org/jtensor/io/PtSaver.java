@@ -1,11 +1,8 @@
 package org.jtensor.io;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -107,10 +104,10 @@ final class PtSaver {
     return s;
   }
 
+  /** Writes the archive under a temporary name and renames it over file: a failed save leaves the old file as it was. */
   private void write(byte[] pickle, Path file, long zip64Threshold) throws IOException {
-    boolean done = false;
-    try (ZipWriter z = new ZipWriter(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING), zip64Threshold)) {
+    ReplacingWrite.write(file, ch -> {
+      ZipWriter z = new ZipWriter(ch, zip64Threshold);  // ReplacingWrite closes the channel
       List<String> names = new ArrayList<>();
       List<Long> crcs = new ArrayList<>();
       add(z, names, crcs, "data.pkl", pickle);
@@ -120,15 +117,12 @@ final class PtSaver {
       for (Saved s : saved) {
         long n = s.storage.nbytes();
         names.add(ARCHIVE + "data/" + s.key);
-        crcs.add(z.add(ARCHIVE + "data/" + s.key, n, ch -> s.storage.writeTo(ch, 0, n)));
+        crcs.add(z.add(ARCHIVE + "data/" + s.key, n, out -> s.storage.writeTo(out, 0, n)));
       }
       add(z, names, crcs, "version", ascii("3\n"));
       z.add(ARCHIVE + ".data/serialization_id", ascii(serializationId(names, crcs)));
       z.finish();
-      done = true;
-    } finally {
-      if (!done) Files.deleteIfExists(file);  // no half-written archive is left behind
-    }
+    });
   }
 
   private static void add(ZipWriter z, List<String> names, List<Long> crcs, String name, byte[] data) throws IOException {

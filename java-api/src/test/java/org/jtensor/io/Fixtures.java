@@ -3,7 +3,7 @@ package org.jtensor.io;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 
-/** The files make_np_fixtures.py made, kept in the test resources under io/. */
+/** The files make_np_fixtures.py and make_pt_fixtures.py made, kept in the test resources under io/. */
 final class Fixtures {
   private Fixtures() {}
 

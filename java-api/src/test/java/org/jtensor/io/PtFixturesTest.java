@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * load with the values, geometry and storage sharing that pt/expected.json records.
  */
 class PtFixturesTest {
-  static Path fixture(String name) throws URISyntaxException {
-    return Path.of(PtFixturesTest.class.getResource("/io/pt/" + name).toURI());
+  static Path fixture(String name) {
+    return Fixtures.path("pt/" + name);
   }
 
   static JsonNode expected() throws IOException, URISyntaxException {

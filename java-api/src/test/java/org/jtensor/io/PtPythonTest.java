@@ -58,7 +58,7 @@ class PtPythonTest {
       Map<String, Tensor> want = PtSamples.mixed();
       PtSaver.save(List.copyOf(want.keySet()), List.copyOf(want.values()), true, in, zip64Threshold);
 
-      Path script = PtFixturesTest.fixture("../torch_reads_jtensor.py");
+      Path script = Fixtures.path("torch_reads_jtensor.py");
       Process p = new ProcessBuilder(python, script.toString(), in.toString(), out.toString())
           .redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
