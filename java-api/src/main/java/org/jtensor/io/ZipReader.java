@@ -116,7 +116,24 @@ final class ZipReader implements Closeable {
     if (cdSize > MAX_CD_BYTES) throw bad("central directory of " + cdSize + " bytes is too large");
     ByteBuffer cd = readAt(cdOffset, (int) cdSize);
     for (long i = 0; i < count; i++) readDirectoryEntry(cd, cdOffset);
+    checkNoOverlap();
     return cdOffset;
+  }
+
+  /**
+   * Entries may not share bytes: a directory that points many names at one run of data (a zip
+   * bomb) would otherwise declare far more than the file holds.
+   */
+  private void checkNoOverlap() throws TensorFormatException {
+    Entry[] byOffset = entries.values().toArray(new Entry[0]);
+    java.util.Arrays.sort(byOffset, java.util.Comparator.comparingLong(Entry::localHeaderOffset));
+    for (int i = 1; i < byOffset.length; i++) {
+      Entry a = byOffset[i - 1], b = byOffset[i];
+      long aEnd = a.localHeaderOffset() + 30 + a.name().getBytes(StandardCharsets.UTF_8).length + a.compressedSize();
+      if (aEnd > b.localHeaderOffset()) {
+        throw bad("entries '" + a.name() + "' and '" + b.name() + "' overlap in the file");
+      }
+    }
   }
 
   /** The end-of-central-directory record: the last signature whose comment length reaches the end of the file. */

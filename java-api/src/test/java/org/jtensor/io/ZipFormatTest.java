@@ -136,6 +136,10 @@ class ZipFormatTest {
     b = ByteBuffer.wrap(good.clone()).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(cd + 42, good.length - 100);  // local header offset inside the central directory
     refused(b.array(), "outside the file's data area");
+    b = ByteBuffer.wrap(good.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    int second = cd + 46 + (b.getShort(cd + 28) & 0xffff) + (b.getShort(cd + 30) & 0xffff) + (b.getShort(cd + 32) & 0xffff);
+    b.putInt(second + 42, b.getInt(cd + 42));  // two names for one run of bytes: a zip bomb's trick
+    refused(b.array(), "overlap");
     byte[] flipped = good.clone();
     flipped[200] ^= 1;  // a byte of data/0's payload
     refused(flipped, "CRC-32");
