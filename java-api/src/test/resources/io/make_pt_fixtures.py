@@ -3,6 +3,8 @@
 Run with a Python that has torch (Debian's python3-torch 1.13.1+dfsg, whose torch.__version__ reads
 "1.13.0a0", made the committed files):
     /usr/bin/python3 make_pt_fixtures.py
+(then remove python3-torch again: its libtorch-dev puts libtorch_cpu.so on the linker's path, where
+the JVM's libtorch 2.10 presets find it on their first load and crash; see PtPythonTest).
 Each fixture's tensors are described in pt/expected.json: dtype, shape, stride, storage offset,
 which storage they view (tensors that share one have the same "storage"), requires_grad, and
 their values in row-major order (non-finite floats as the strings "nan", "inf", "-inf").

@@ -25,7 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Python's torch.load(weights_only=True) reads what jtensor writes (values, geometry, storage
  * sharing), and jtensor reads what torch.save writes back. Runs where a Python with torch is
- * installed (Debian's python3-torch, say), and is skipped elsewhere.
+ * installed, and is skipped elsewhere. Prefer a torch inside a virtual environment or pyenv:
+ * Debian's python3-torch (1.13.1, which passed this test) puts libtorch_cpu.so and libc10.so on
+ * the system linker's path, and the libtorch presets' first load into an empty JavaCPP cache then
+ * picks those up instead of their own 2.10 copies and crashes the JVM.
  */
 class PtPythonTest {
   @TempDir Path dir;
