@@ -36,19 +36,15 @@ final class PickleReader {
 
   /** Deepest nesting of containers accepted (Python's own recursion limit is about this). */
   static final int MAX_DEPTH = 1000;
-  private static final Object MARK = new Object();
 
-  private final byte[] data;
+  private final PickleInput in;
   private final Path file;
   private final Resolver resolver;
   private final ArrayList<Object> stack = new ArrayList<>();
   private final ArrayList<Integer> marks = new ArrayList<>();
   private final Map<Long, Object> memo = new HashMap<>();
-  private int pos;
-  private int opAt;
-
   private PickleReader(byte[] data, Path file, Resolver resolver) {
-    this.data = data;
+    this.in = new PickleInput(data, file);
     this.file = file;
     this.resolver = resolver;
   }
@@ -62,16 +58,15 @@ final class PickleReader {
   }
 
   TensorFormatException bad(String problem) {
-    return new TensorFormatException(file, "pickle byte " + opAt + ": " + problem);
+    return in.bad(problem);
   }
 
   private Object run() throws IOException {
     while (true) {
-      opAt = pos;
-      int op = u8();
+      int op = in.startOp();
       switch (op) {
-        case 0x80: { int p = u8(); if (p > 5) throw bad("pickle protocol " + p + " is not supported (0 to 5 are)"); break; }
-        case 0x95: need(8); pos += 8; break;  // FRAME: a hint for buffered readers
+        case 0x80: { int p = in.u8(); if (p > 5) throw bad("pickle protocol " + p + " is not supported (0 to 5 are)"); break; }
+        case 0x95: in.skip(8); break;  // FRAME: a hint for buffered readers
         case '.': {
           Object v = pop();
           if (!stack.isEmpty() || !marks.isEmpty()) throw bad("STOP with " + stack.size() + " values left on the stack");
@@ -84,25 +79,25 @@ final class PickleReader {
         case 'N': push(null); break;
         case 0x88: push(Boolean.TRUE); break;
         case 0x89: push(Boolean.FALSE); break;
-        case 'K': push((long) u8()); break;
-        case 'M': push((long) (u8() | u8() << 8)); break;
-        case 'J': push((long) i32()); break;
-        case 0x8a: push(longBytes(u8())); break;
-        case 0x8b: push(longBytes(length(i32()))); break;
-        case 'G': { need(8); long bits = 0; for (int i = 0; i < 8; i++) bits = bits << 8 | (data[pos++] & 0xff); push(Double.longBitsToDouble(bits)); break; }
-        case 'I': push(textInt(line())); break;
-        case 'L': push(textLong(line())); break;
-        case 'F': push(textFloat(line())); break;
-        case 'X': push(utf8(length(i32()))); break;
-        case 0x8c: push(utf8(u8())); break;
-        case 0x8d: push(utf8(length(i64()))); break;
-        case 'V': push(rawUnicodeEscape(line(StandardCharsets.ISO_8859_1))); break;
-        case 'U': push(latin1(u8())); break;   // protocol 0-2 str of Python 2, decoded as torch.load does
-        case 'T': push(latin1(length(i32()))); break;
-        case 'C': push(bytes(u8())); break;
-        case 'B': push(bytes(length(i32()))); break;
-        case 0x8e: push(bytes(length(i64()))); break;
-        case 0x96: push(bytes(length(i64()))); break;  // BYTEARRAY8
+        case 'K': push((long) in.u8()); break;
+        case 'M': push((long) (in.u8() | in.u8() << 8)); break;
+        case 'J': push((long) in.i32()); break;
+        case 0x8a: push(in.longBytes(in.u8())); break;
+        case 0x8b: push(in.longBytes(in.length(in.i32()))); break;
+        case 'G': push(in.float64()); break;
+        case 'I': push(in.textInt(in.line())); break;
+        case 'L': push(in.textLong(in.line())); break;
+        case 'F': push(in.textFloat(in.line())); break;
+        case 'X': push(in.utf8(in.length(in.i32()))); break;
+        case 0x8c: push(in.utf8(in.u8())); break;
+        case 0x8d: push(in.utf8(in.length(in.i64()))); break;
+        case 'V': push(in.rawUnicodeEscape(in.line(StandardCharsets.ISO_8859_1))); break;
+        case 'U': push(in.latin1(in.u8())); break;   // protocol 0-2 str of Python 2, decoded as torch.load does
+        case 'T': push(in.latin1(in.length(in.i32()))); break;
+        case 'C': push(in.bytes(in.u8())); break;
+        case 'B': push(in.bytes(in.length(in.i32()))); break;
+        case 0x8e: push(in.bytes(in.length(in.i64()))); break;
+        case 0x96: push(in.bytes(in.length(in.i64()))); break;  // BYTEARRAY8
         case ')': push(tuple(List.of())); break;
         case 0x85: push(tuple(popN(1))); break;
         case 0x86: push(tuple(popN(2))); break;
@@ -119,19 +114,19 @@ final class PickleReader {
         case 'u': { List<Object> kv = popMark(); putAll(dict(peek()), kv); break; }
         case 0x90: { List<Object> items = popMark(); Set<Object> s = set(peek()); for (Object o : items) s.add(key(o)); break; }
         case 0x91: { Set<Object> s = new LinkedHashSet<>(); for (Object o : popMark()) s.add(key(o)); push(Collections.unmodifiableSet(s)); break; }
-        case 'p': memo.put(memoIndex(line()), peek()); break;
-        case 'q': memo.put((long) u8(), peek()); break;
-        case 'r': memo.put(i32() & 0xffffffffL, peek()); break;
+        case 'p': memo.put(in.memoIndex(in.line()), peek()); break;
+        case 'q': memo.put((long) in.u8(), peek()); break;
+        case 'r': memo.put(in.i32() & 0xffffffffL, peek()); break;
         case 0x94: memo.put((long) memo.size(), peek()); break;
-        case 'g': push(memoGet(memoIndex(line()))); break;
-        case 'h': push(memoGet(u8())); break;
-        case 'j': push(memoGet(i32() & 0xffffffffL)); break;
-        case 'c': { String module = line(); push(global(module, line())); break; }
+        case 'g': push(memoGet(in.memoIndex(in.line()))); break;
+        case 'h': push(memoGet(in.u8())); break;
+        case 'j': push(memoGet(in.i32() & 0xffffffffL)); break;
+        case 'c': { String module = in.line(); push(global(module, in.line())); break; }
         case 0x93: { Object name = pop(), module = pop(); push(global(str(module), str(name))); break; }
         case 'R': case 0x81: { Object args = pop(), callable = pop(); push(call(callable, tupleArgs(args))); break; }
         case 'b': { Object state = pop(); build(peek(), state); break; }
         case 'Q': push(resolver.persistentLoad(pop())); break;
-        case 'P': push(resolver.persistentLoad(line())); break;
+        case 'P': push(resolver.persistentLoad(in.line())); break;
         default: throw bad(opName(op) + " is not allowed in a weights file");
       }
     }
@@ -153,27 +148,6 @@ final class PickleReader {
     resolver.build(target, state);
   }
 
-  /** Protocol 0's UNICODE argument: latin-1 text with backslash-u escapes. */
-  private String rawUnicodeEscape(String s) throws TensorFormatException {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      int digits = c == '\\' && i + 1 < s.length() ? (s.charAt(i + 1) == 'u' ? 4 : s.charAt(i + 1) == 'U' ? 8 : 0) : 0;
-      if (digits == 0) {
-        sb.append(c);
-        continue;
-      }
-      if (i + 2 + digits > s.length()) throw bad("malformed escape in UNICODE argument");
-      try {
-        sb.appendCodePoint(Integer.parseInt(s.substring(i + 2, i + 2 + digits), 16));
-      } catch (IllegalArgumentException e) {
-        throw bad("malformed escape in UNICODE argument");
-      }
-      i += 1 + digits;
-    }
-    return sb.toString();
-  }
-
   private static String opName(int op) {
     switch (op) {
       case 'i': return "opcode INST";
@@ -182,102 +156,6 @@ final class PickleReader {
       case 0x82: case 0x83: case 0x84: return "opcode EXT (extension registry)";
       case 0x97: case 0x98: return "out-of-band buffer opcode";
       default: return String.format("unknown opcode 0x%02x", op);
-    }
-  }
-
-  private void need(long n) throws TensorFormatException {
-    if (n > data.length - pos) throw bad("truncated: needs " + n + " more bytes, " + (data.length - pos) + " left");
-  }
-
-  private int u8() throws TensorFormatException {
-    need(1);
-    return data[pos++] & 0xff;
-  }
-
-  private int i32() throws TensorFormatException {
-    need(4);
-    int v = (data[pos] & 0xff) | (data[pos + 1] & 0xff) << 8 | (data[pos + 2] & 0xff) << 16 | (data[pos + 3] & 0xff) << 24;
-    pos += 4;
-    return v;
-  }
-
-  private long i64() throws TensorFormatException {
-    long lo = i32() & 0xffffffffL, hi = i32() & 0xffffffffL;
-    return hi << 32 | lo;
-  }
-
-  /** A declared length, checked against what is left before anything is allocated. */
-  private int length(long n) throws TensorFormatException {
-    if (n < 0) throw bad("negative length " + n);
-    need(n);
-    return (int) n;
-  }
-
-  private byte[] bytes(int n) throws TensorFormatException {
-    need(n);
-    byte[] b = java.util.Arrays.copyOfRange(data, pos, pos + n);
-    pos += n;
-    return b;
-  }
-
-  private String utf8(int n) throws TensorFormatException {
-    return new String(bytes(n), StandardCharsets.UTF_8);
-  }
-
-  private String latin1(int n) throws TensorFormatException {
-    return new String(bytes(n), StandardCharsets.ISO_8859_1);
-  }
-
-  /** A little-endian two's-complement integer of n bytes (LONG1, LONG4). */
-  private Object longBytes(int n) throws TensorFormatException {
-    byte[] le = bytes(n);
-    if (n == 0) return 0L;
-    byte[] be = new byte[n];
-    for (int i = 0; i < n; i++) be[i] = le[n - 1 - i];
-    BigInteger v = new BigInteger(be);
-    return v.bitLength() < 64 ? (Object) v.longValue() : v;
-  }
-
-  private String line() throws TensorFormatException {
-    return line(StandardCharsets.UTF_8);
-  }
-
-  private String line(java.nio.charset.Charset cs) throws TensorFormatException {
-    int start = pos;
-    while (pos < data.length && data[pos] != '\n') pos++;
-    if (pos == data.length) throw bad("truncated: unterminated text argument");
-    return new String(data, start, pos++ - start, cs);
-  }
-
-  private Object textInt(String s) throws TensorFormatException {
-    if (s.equals("01")) return Boolean.TRUE;  // protocol 0 writes bools as I01 / I00
-    if (s.equals("00")) return Boolean.FALSE;
-    return textLong(s);
-  }
-
-  private Object textLong(String s) throws TensorFormatException {
-    String digits = s.endsWith("L") ? s.substring(0, s.length() - 1) : s;
-    try {
-      BigInteger v = new BigInteger(digits.trim());
-      return v.bitLength() < 64 ? (Object) v.longValue() : v;
-    } catch (NumberFormatException e) {
-      throw bad("malformed integer '" + s + "'");
-    }
-  }
-
-  private double textFloat(String s) throws TensorFormatException {
-    try {
-      return Double.parseDouble(s.trim());
-    } catch (NumberFormatException e) {
-      throw bad("malformed float '" + s + "'");
-    }
-  }
-
-  private long memoIndex(String s) throws TensorFormatException {
-    try {
-      return Long.parseLong(s.trim());
-    } catch (NumberFormatException e) {
-      throw bad("malformed memo index '" + s + "'");
     }
   }
 
