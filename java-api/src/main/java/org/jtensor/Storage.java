@@ -33,7 +33,15 @@ public final class Storage implements AutoCloseable {
    * wrapped_bytes, not as the caching allocator's.
    */
   public static Storage wrap(long address, long nbytes, Runnable release) {
-    return new Storage(StorageBytes.wrap("wrap", address, nbytes, false, release, "wrapped storage of " + nbytes + " bytes"));
+    return wrap(address, nbytes, false, release);
+  }
+
+  /**
+   * As {@link #wrap(long, long, Runnable)}, read-only when readOnly (a memory-mapped file's
+   * bytes): every write through the storage then throws.
+   */
+  public static Storage wrap(long address, long nbytes, boolean readOnly, Runnable release) {
+    return new Storage(StorageBytes.wrap("wrap", address, nbytes, readOnly, release, "wrapped storage of " + nbytes + " bytes"));
   }
 
   /**

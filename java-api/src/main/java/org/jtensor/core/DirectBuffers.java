@@ -2,6 +2,7 @@ package org.jtensor.core;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -36,5 +37,14 @@ public final class DirectBuffers {
     if (!direct.isDirect()) throw new IllegalArgumentException("not a direct buffer");
     Pointer p = new Pointer(direct);
     return p.address() + p.position();
+  }
+
+  /**
+   * Unmaps a mapped buffer now rather than when the garbage collector finds it (Java 17 has no
+   * public way), so that a mapping ends exactly when its last user lets go. Nothing may reach the
+   * buffer afterwards: any access through it would fault.
+   */
+  public static void unmap(MappedByteBuffer mapped) {
+    NativeMemory.UNSAFE.invokeCleaner(mapped);
   }
 }
