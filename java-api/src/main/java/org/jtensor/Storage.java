@@ -47,6 +47,9 @@ public final class Storage implements AutoCloseable {
   /**
    * A CPU storage over a direct buffer's remaining bytes, with no copy; the buffer stays reachable
    * while the storage lives. Read-only when the buffer is: every write through it then throws.
+   * Keeping the buffer keeps its memory only when the buffer owns it (allocateDirect, FileChannel.map):
+   * a buffer JNI made over another object's memory (JavaCPP's Pointer.asByteBuffer()) does not, so
+   * wrap that memory with {@link #wrap(long, long, Runnable)} and a release that holds its owner.
    */
   public static Storage wrap(ByteBuffer direct) {
     return new Storage(StorageBytes.wrap("wrap", direct));

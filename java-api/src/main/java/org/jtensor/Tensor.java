@@ -251,7 +251,9 @@ public final class Tensor
    * default count). The bytes are read in the platform's order (little-endian), whatever the
    * buffer's order() says. A memory-mapped file must not be truncated while a tensor over it
    * lives: native kernels reading past the file's new end fault (SIGBUS), which the JVM turns
-   * into an InternalError only for its own buffer accesses.
+   * into an InternalError only for its own buffer accesses. Keeping the buffer keeps its memory
+   * only when the buffer owns it (as {@link Storage#wrap(java.nio.ByteBuffer)} says): for a JavaCPP
+   * Pointer's asByteBuffer(), use Storage.wrap(pointer.address(), n, pointer::deallocate) and set_.
    */
   public static Tensor fromBuffer(java.nio.ByteBuffer direct, DType dtype, long... shape) {
     return wrap(ArrayInterop.fromBuffer(direct, dtype, shape));

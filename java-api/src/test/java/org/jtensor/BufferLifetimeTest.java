@@ -171,4 +171,36 @@ class BufferLifetimeTest extends ScopedTest {
       return Tensor.fromBuffer(t.asByteBuffer(), DType.FLOAT32);
     }
   }
+
+  @Test
+  void aJavaCppPointerWrappedWithItsDeallocatorLivesAsLongAsItsTensor() throws InterruptedException {
+    // The documented way for JavaCPP memory: fromBuffer(pointer.asByteBuffer()) would keep only the
+    // buffer, not the pointer, whose collection frees the memory under the tensor (a crash, found by a probe).
+    @SuppressWarnings("unchecked")
+    java.lang.ref.WeakReference<org.bytedeco.javacpp.BytePointer>[] pointer = new java.lang.ref.WeakReference[1];
+    Tensor t = overAJavaCppPointerNoOneElseHolds(pointer);
+    for (int i = 0; i < 10; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertTrue(pointer[0].get() != null, "the pointer was collected, so freed, under the tensor");
+    try (Tensor sum = t.sum()) {
+      assertEquals(1 << 20, sum.itemLong());
+    }
+    t.close();
+    for (int i = 0; i < 200 && pointer[0].get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertEquals(null, pointer[0].get(), "the last close let the pointer go");
+  }
+
+  private static Tensor overAJavaCppPointerNoOneElseHolds(java.lang.ref.WeakReference<org.bytedeco.javacpp.BytePointer>[] out) {
+    org.bytedeco.javacpp.BytePointer p = new org.bytedeco.javacpp.BytePointer(1 << 20);
+    out[0] = new java.lang.ref.WeakReference<>(p);
+    p.fill(1);
+    try (Storage s = Storage.wrap(p.address(), p.capacity(), p::deallocate)) {
+      return Tensor.empty(new long[] {0}, DType.UINT8).set_(s, 0, new long[] {1 << 20}, new long[] {1});
+    }
+  }
 }
