@@ -203,4 +203,26 @@ class BufferLifetimeTest extends ScopedTest {
       return Tensor.empty(new long[] {0}, DType.UINT8).set_(s, 0, new long[] {1 << 20}, new long[] {1});
     }
   }
+
+  @Test
+  void buffersOfClosedTensorsDoNotRunAMemoryLimitOut() throws InterruptedException {
+    long before = Memory.memoryAllocated(Device.CPU);
+    // Each buffer holds its storage until collected; with little heap garbage nothing collects them,
+    // and 16 closed 4 MiB tensors ran a 64 MiB limit out. Out of memory now collects and retries first.
+    long limit = Memory.memoryLimit(Device.CPU);
+    Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU) + (64L << 20));
+    try {
+      for (int i = 0; i < 100; i++) {
+        try (Tensor t = Tensor.full(new long[] {1 << 20}, (double) i)) {
+          assertEquals((float) i, t.asByteBuffer().getFloat(4 * 12345));
+        }
+      }
+    } finally {
+      Memory.setMemoryLimit(Device.CPU, limit);
+    }
+    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+  }
 }

@@ -51,8 +51,32 @@ public final class DeviceMemory {
     if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
     if (code < 0) return new StorageImpl(this, 0, nbytes, what);
     long h = NativeMemory.allocate(code, nbytes);
+    if (h == 0) h = allocateAfterCollectingBuffers(nbytes);
     if (h == 0) throw outOfMemory(nbytes);
     return new StorageImpl(this, h, nbytes, what);
+  }
+
+  /**
+   * A storage that only garbage ByteBuffers (asByteBuffer) still hold goes back when the collector
+   * finds them, which a heap with little else to do may not for a long time: a loop over closed
+   * tensors' buffers ran out under a memory limit. So when memory is out and such buffers exist,
+   * collect and retry for up to about half a second, as the JDK does for direct buffers
+   * (java.nio.Bits.reserveMemory). 0 when memory is still out.
+   */
+  private long allocateAfterCollectingBuffers(long nbytes) {
+    if (!device.isCpu() || !StorageImpl.anyExported()) return 0;
+    System.gc();
+    for (long sleepMs = 1; sleepMs <= 256; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection
+      long h = NativeMemory.allocate(code, nbytes);
+      if (h != 0 || !StorageImpl.anyExported()) return h;
+      try {
+        Thread.sleep(sleepMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
+    }
+    return NativeMemory.allocate(code, nbytes);
   }
 
   /**

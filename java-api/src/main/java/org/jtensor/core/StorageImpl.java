@@ -28,6 +28,7 @@ public final class StorageImpl extends RefCounted {
   // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
   // not move or free it until every one of them is collected.
   private final java.util.concurrent.atomic.AtomicInteger exported = new java.util.concurrent.atomic.AtomicInteger();
+  private static final java.util.concurrent.atomic.AtomicLong EXPORTED = new java.util.concurrent.atomic.AtomicLong();  // all storages
 
   private static final VarHandle DATA, NBYTES;
 
@@ -74,10 +75,17 @@ public final class StorageImpl extends RefCounted {
    */
   public void export() {
     exported.incrementAndGet();
+    EXPORTED.incrementAndGet();
   }
 
   public void unexport() {
     exported.decrementAndGet();
+    EXPORTED.decrementAndGet();
+  }
+
+  /** Whether a ByteBuffer from asByteBuffer() over any storage may still hold that storage (until it is collected). */
+  static boolean anyExported() {
+    return EXPORTED.get() > 0;
   }
 
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
