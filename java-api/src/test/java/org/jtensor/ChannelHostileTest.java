@@ -208,4 +208,22 @@ class ChannelHostileTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void aReadBlockedOnAnIdleChannelEndsWhenTheChannelIsClosed() throws Exception {
+    Pipe pipe = Pipe.open();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Storage s = Storage.allocate(64, Device.CPU); Pipe.SinkChannel sink = pipe.sink()) {
+      Future<Long> read = pool.submit(() -> s.readFrom(pipe.source(), 0, 64));
+      Thread.sleep(50);  // let it block in read(): nothing will ever be written
+      pipe.source().close();  // the way out of a blocking read, as for any channel
+      java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+          () -> read.get(20, TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof java.nio.channels.ClosedChannelException, String.valueOf(e.getCause()));  // asynchronously, if it was blocked already
+      s.resize_(128);  // the transfer let go of the storage
+      assertEquals(128, s.nbytes());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
