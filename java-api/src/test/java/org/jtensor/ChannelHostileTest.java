@@ -219,7 +219,8 @@ class ChannelHostileTest {
       pipe.source().close();  // the way out of a blocking read, as for any channel
       java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
           () -> read.get(20, TimeUnit.SECONDS));
-      assertTrue(e.getCause() instanceof java.nio.channels.ClosedChannelException, String.valueOf(e.getCause()));  // asynchronously, if it was blocked already
+      // AsynchronousCloseException (a ClosedChannelException) when it was blocked already
+      assertTrue(e.getCause() instanceof java.nio.channels.ClosedChannelException, String.valueOf(e.getCause()));
       s.resize_(128);  // the transfer let go of the storage
       assertEquals(128, s.nbytes());
     } finally {

@@ -191,7 +191,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     expectRefused("set(mask, 1.0)", "set", ro, ro.t, () -> ro.t.set(new Index[] {Index.of(mask)}, 1.0));
     expectRefused("set(mask, tensor)", "set", ro, ro.t, () -> ro.t.set(Tensor.scalar(1.0), Index.of(mask)));
     expectRefused("set(rows, :, 2)", "set", ro, ro.t, () -> ro.t.set(2L, Index.of(rows), Index.all()));
-    expectRefused("set(:, rows[:2])", "set", ro, ro.t, () -> ro.t.set(Tensor.zeros(2, 2), Index.all(), Index.of(rows.narrow(0, 0, 2))));
+    Tensor firstTwo = rows.narrow(0, 0, 2);
+    expectRefused("set(:, rows[:2])", "set", ro, ro.t, () -> ro.t.set(Tensor.zeros(2, 2), Index.all(), Index.of(firstTwo)));
     expectRefused("maskedFill_(broadcast mask)", "maskedFill_", ro, ro.t,
         () -> ro.t.maskedFill_(Tensor.fromArray(new boolean[] {true, false}, 2), 0.0));
     Tensor wide = ro.t.select(0, 0).expand(3, 2);
@@ -258,7 +259,9 @@ class ReadOnlyWritePathsTest extends ScopedTest {
       });
     }
     Set<String> storageWriters = new TreeSet<>();
-    for (Method m : Storage.class.getMethods()) if (m.getName().endsWith("_") || m.getName().startsWith("readFrom")) storageWriters.add(m.getName());
+    for (Method m : Storage.class.getMethods()) {
+      if (m.getName().endsWith("_") || m.getName().startsWith("readFrom")) storageWriters.add(m.getName());
+    }
     assertEquals(Set.of("copy_", "fill_", "readFrom", "resize_"), storageWriters,
         "a new Storage writer: try it on a read-only storage in storageWritesAreRefused...");
   }

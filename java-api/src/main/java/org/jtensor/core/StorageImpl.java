@@ -28,7 +28,7 @@ public final class StorageImpl extends RefCounted {
   // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
   // not move or free it until every one of them is collected.
   private final java.util.concurrent.atomic.AtomicInteger exported = new java.util.concurrent.atomic.AtomicInteger();
-  private static final java.util.concurrent.atomic.AtomicLong EXPORTED = new java.util.concurrent.atomic.AtomicLong();  // all storages
+  private static final java.util.concurrent.atomic.AtomicLong EXPORTED = new java.util.concurrent.atomic.AtomicLong();  // all
 
   private static final VarHandle DATA, NBYTES;
 
