@@ -27,16 +27,18 @@ public final class StorageImpl extends RefCounted {
 
   // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
   // not move or free it until every one of them is collected.
-  private final java.util.concurrent.atomic.AtomicInteger exported = new java.util.concurrent.atomic.AtomicInteger();
-  private static final java.util.concurrent.atomic.AtomicLong EXPORTED = new java.util.concurrent.atomic.AtomicLong();  // all
+  private volatile int exported;  // changed through EXPORTS: no object of its own, storages come with every op
+  private static final java.util.concurrent.atomic.AtomicLong LIVE_EXPORTS = new java.util.concurrent.atomic.AtomicLong();
 
-  private static final VarHandle DATA, NBYTES;
+  private static final VarHandle DATA, NBYTES, ON_FREE, EXPORTS;
 
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       DATA = l.findVarHandle(StorageImpl.class, "data", long.class);
       NBYTES = l.findVarHandle(StorageImpl.class, "nbytes", long.class);
+      ON_FREE = l.findVarHandle(StorageImpl.class, "onFree", Runnable.class);
+      EXPORTS = l.findVarHandle(StorageImpl.class, "exported", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -52,7 +54,7 @@ public final class StorageImpl extends RefCounted {
     this.handle = handle;
     this.readOnly = readOnly;
     this.wrapped = onFree != null;
-    this.onFree = onFree;
+    if (onFree != null) ON_FREE.setRelease(this, onFree);  // an ordinary storage pays no store, let alone a fence
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
     this.track = handle == 0 ? null : LeakTracker.track(this, handle, what, onFree);
@@ -74,18 +76,18 @@ public final class StorageImpl extends RefCounted {
    * (so no resize_ runs meanwhile) and calls {@link #unexport()} once the buffer is collected.
    */
   public void export() {
-    exported.incrementAndGet();
-    EXPORTED.incrementAndGet();
+    EXPORTS.getAndAdd(this, 1);
+    LIVE_EXPORTS.incrementAndGet();
   }
 
   public void unexport() {
-    exported.decrementAndGet();
-    EXPORTED.decrementAndGet();
+    EXPORTS.getAndAdd(this, -1);
+    LIVE_EXPORTS.decrementAndGet();
   }
 
   /** Whether a ByteBuffer from asByteBuffer() over any storage may still hold that storage (until it is collected). */
   static boolean anyExported() {
-    return EXPORTED.get() > 0;
+    return LIVE_EXPORTS.get() > 0;
   }
 
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
@@ -126,7 +128,7 @@ public final class StorageImpl extends RefCounted {
           + (isReleased() ? " was already released" : " is in use by an op running on another thread"));
     }
     try {
-      if (exported.get() > 0) {  // read under exclusive use: no export can start meanwhile (it needs a hold)
+      if (exported > 0) {  // read under exclusive use: no export can start meanwhile (it needs a hold)
         throw new IllegalStateException("resize_(): a ByteBuffer from asByteBuffer() still sees the " + describe()
             + " (until it is garbage-collected): resizing would leave it over freed memory; clone() the storage instead");
       }
@@ -148,8 +150,10 @@ public final class StorageImpl extends RefCounted {
     if (track != null) track.release();  // before the free: the detector must never free it too
     NativeMemory.release(handle);
     Runnable release = onFree;
-    onFree = null;
-    if (release != null) runOwnerRelease(release, describe());  // after: no native code can reach the bytes any more
+    if (release != null) {  // after the native free: no native code can reach the bytes any more
+      onFree = null;
+      runOwnerRelease(release, describe());
+    }
   }
 
   /**
