@@ -82,7 +82,7 @@ final class CpuBackend implements Backend {
   }
 
   /** The address of a tensor the kernel walks as numel contiguous elements. */
-  private static long flat(HeldOperands held, TensorImpl t) {
+  static long flat(HeldOperands held, TensorImpl t) {
     return held.address(t, new long[] {t.numel()}, UNIT);
   }
 
@@ -147,7 +147,7 @@ final class CpuBackend implements Backend {
   }
 
   /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
-  private static void checkArray(String op, Object array, long nbytes) {
+  static void checkArray(String op, Object array, long nbytes) {
     int elem = array instanceof double[] || array instanceof long[] ? 8
         : array instanceof float[] || array instanceof int[] ? 4
         : array instanceof short[] ? 2 : array instanceof byte[] ? 1 : 0;

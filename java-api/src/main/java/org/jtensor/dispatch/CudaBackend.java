@@ -1,0 +1,241 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.bindings.JtCuda;
+import org.jtensor.core.DeviceMemory;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.plan.CopyPacker;
+import org.jtensor.dispatch.plan.ElementwisePacker;
+import org.jtensor.dispatch.plan.FillPacker;
+
+/**
+ * CUDA: the CPU's plans, packed the same way, run by libjtensor_cuda's kernels on the current
+ * stream. Storages come from the CUDA caching allocator (jt_device_type CUDA); kernels are
+ * asynchronous, reads into Java wait for them. A primitive without a CUDA kernel throws
+ * UnsupportedOperationException naming the op and dtype (DESIGN §5), never a wrong answer.
+ */
+final class CudaBackend implements Backend {
+  private final Device device;
+  private final DeviceMemory memory;
+
+  CudaBackend(Device device) {
+    this.device = device;
+    this.memory = DeviceMemory.of(device);
+  }
+
+  @Override
+  public Device device() {
+    return device;
+  }
+
+  @Override
+  public DeviceMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public void copy(String op, TensorImpl dst, TensorImpl src) {
+    long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = held.address(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
+      check(JtCuda.jtc_copy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
+    }
+  }
+
+  @Override
+  public void fill(String op, TensorImpl dst, double value) {
+    fill(op, dst, false, Double.doubleToRawLongBits(value));
+  }
+
+  @Override
+  public void fill(String op, TensorImpl dst, long value) {
+    fill(op, dst, true, value);
+  }
+
+  private void fill(String op, TensorImpl dst, boolean integral, long bits) {
+    long[] sizes = dst.sizes(), strides = dst.strides();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = held.address(dst, sizes, strides);
+      check(JtCuda.jtc_fill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
+    }
+  }
+
+  @Override
+  public void arange(TensorImpl dst, long start, long step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void arange(TensorImpl dst, double start, double step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 0,
+          Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step)), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void linspace(TensorImpl dst, double start, double end) {
+    throw noKernel("linspace", dst.dtype());
+  }
+
+  @Override
+  public double loadDouble(String op, TensorImpl t, long elementOffset) {
+    double[] out = new double[1];
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_load_f64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+    }
+    return out[0];
+  }
+
+  @Override
+  public long loadLong(String op, TensorImpl t, long elementOffset) {
+    long[] out = new long[1];
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_load_i64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+    }
+    return out[0];
+  }
+
+  @Override
+  public void store(String op, TensorImpl t, long elementOffset, double value) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+    }
+  }
+
+  @Override
+  public void store(String op, TensorImpl t, long elementOffset, long value) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+    }
+  }
+
+  @Override
+  public void read(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    CpuBackend.checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long addr = CpuBackend.flat(held, t);
+      int status;
+      if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) status = JtCuda.jtc_read_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) status = JtCuda.jtc_read_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) status = JtCuda.jtc_read_bytes(addr, (short[]) array, n);
+      else status = JtCuda.jtc_read_bytes(addr, (byte[]) array, n);
+      check(status, op, t.dtype());
+    }
+  }
+
+  @Override
+  public void write(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    CpuBackend.checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long addr = CpuBackend.flat(held, t);
+      int status;
+      if (array instanceof float[]) status = JtCuda.jtc_write_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) status = JtCuda.jtc_write_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) status = JtCuda.jtc_write_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) status = JtCuda.jtc_write_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) status = JtCuda.jtc_write_bytes(addr, (short[]) array, n);
+      else status = JtCuda.jtc_write_bytes(addr, (byte[]) array, n);
+      check(status, op, t.dtype());
+    }
+  }
+
+  @Override
+  public boolean hasElementwise(Op op, DType dtype) {
+    return CudaKernels.supports(op, dtype);
+  }
+
+  @Override
+  public void elementwise(ElementwisePlan p) {
+    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
+        p.scalars);
+    try (HeldOperands held = new HeldOperands(p.name)) {
+      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
+                                                          : held.address(p.tensors[0], p.shape, p.strides[0]));
+      for (int k = 1; k < p.tensors.length; k++) {
+        TensorImpl t = p.tensors[k];
+        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
+      }
+      check(JtCuda.jtc_elementwise(plan), p.name, p.dtype);
+    }
+  }
+
+  @Override
+  public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      check(JtCuda.jtc_memcpy_d2d(d, s, nbytes), op, DType.UINT8);
+    }
+  }
+
+  // ---- primitives with no CUDA kernel yet: a clear refusal, never a wrong answer ----
+
+  @Override
+  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
+                     boolean[] reduced, double scale) {
+    throw noKernel(name, in.dtype());
+  }
+
+  @Override
+  public void gemm(String op, GemmCall call) {
+    throw noKernel(op, call.a.dtype());
+  }
+
+  @Override
+  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
+    throw noKernel(op.name, in.dtype());
+  }
+
+  @Override
+  public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
+    throw noKernel(op, in.dtype());
+  }
+
+  @Override
+  public void indexAlong(IndexAlong call) {
+    throw noKernel(call.name, call.self.dtype());
+  }
+
+  @Override
+  public void random(RandomDraw draw) {
+    throw noKernel(draw.name, draw.dst.dtype());
+  }
+
+  @Override
+  public void indexAdvanced(IndexAdvanced call) {
+    throw noKernel(call.name, call.self.dtype());
+  }
+
+  @Override
+  public long countNonzero(String op, TensorImpl t) {
+    throw noKernel(op, t.dtype());
+  }
+
+  @Override
+  public long nonzero(String op, TensorImpl t, TensorImpl out) {
+    throw noKernel(op, t.dtype());
+  }
+
+  static UnsupportedOperationException noKernel(String op, DType dtype) {
+    return new UnsupportedOperationException(op + " has no CUDA kernel for " + dtype);
+  }
+
+  /** A kernel's status (jt.h, jtc.h): 1 memory refused, 3 no kernel, 6 the CUDA runtime's error. */
+  private void check(int status, String op, DType dtype) {
+    switch (status) {
+      case 0: return;
+      case 1: throw memory.outOfMemory(op);
+      case 3: throw noKernel(op, dtype);
+      case 6: throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+      default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
+    }
+  }
+}
