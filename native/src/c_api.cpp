@@ -63,6 +63,9 @@ int64_t jt_storage_data(int64_t s) { return reinterpret_cast<int64_t>(S(s)->data
 int64_t jt_storage_nbytes(int64_t s) { return S(s)->nbytes; }
 int jt_storage_device(int64_t s) { return S(s)->device; }
 int jt_storage_resize(int64_t s, int64_t nbytes) { return storage_resize(S(s), nbytes) ? JT_OK : JT_OUT_OF_MEMORY; }
+void jt_storage_record_stream(int64_t s, uint64_t stream) {
+  if (S(s)->ctx) S(s)->allocator->record_stream(S(s)->ctx, stream);
+}
 
 // A device without an allocator in this process has nothing to report, free or limit.
 void jt_empty_cache(int device) {
@@ -95,6 +98,10 @@ int64_t jt_memory_limit(int device) {
 const char* jt_alloc_conf_error(int device) {
   DeviceAllocator* a = device_allocator(device);
   return a ? a->conf_error().c_str() : "";
+}
+const char* jt_oom_message(int device) {
+  DeviceAllocator* a = device_allocator(device);
+  return a ? a->oom_message() : "";
 }
 
 void jt_set_num_threads(int n) { set_num_threads(n); }

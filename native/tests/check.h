@@ -2,8 +2,8 @@
 #pragma once
 #include <cstdio>
 
-static int jt_failures = 0;
-static int jt_checks = 0;
+inline int jt_failures = 0;  // shared by every file of a test executable
+inline int jt_checks = 0;
 #define CHECK(cond)                                                          \
   do {                                                                       \
     ++jt_checks;                                                             \

@@ -48,6 +48,9 @@ JT_API int64_t jt_storage_nbytes(int64_t storage);
 JT_API int jt_storage_device(int64_t storage);
 // Grows or shrinks the block, keeping min(old, new) bytes; JT_OUT_OF_MEMORY leaves it unchanged.
 JT_API int jt_storage_resize(int64_t storage, int64_t nbytes);
+// The storage's bytes are used on stream too (a cudaStream_t's bits; recordStream): once freed
+// they are not reused before the work queued there by then has run. A no-op on the CPU.
+JT_API void jt_storage_record_stream(int64_t storage, uint64_t stream);
 
 // ---- a device's caching allocator; each call does nothing (or answers 0) for a device without one ----
 JT_API void jt_empty_cache(int device);
@@ -57,8 +60,10 @@ JT_API void jt_memory_stats(int device, int64_t* out);  // jt_stat_count() value
 JT_API void jt_reset_peak_stats(int device);
 JT_API void jt_reset_accumulated_stats(int device);
 // Writes the snapshot as longs: [nsegments, per segment: address, total, allocated, active,
-// is_small_pool, nblocks, per block: address, size, requested, is_allocated]. Returns the
-// number of longs it needs; writes only when that fits in cap.
+// is_small_pool, nblocks, per block: address, size, requested, state]. state is 1 when the block
+// is allocated, 0 when cached, and (CUDA) 2 while a freed block waits for the events of other
+// streams it was used on. CUDA adds, after the segments, one long per segment in the same order:
+// the stream it serves. Returns the number of longs it needs; writes only when that fits in cap.
 JT_API int64_t jt_snapshot(int device, int64_t* out, int64_t cap);
 // Bytes the allocator may reserve from the system (0 = no limit); also JT_ALLOC_CONF's
 // memory_limit_mb. Past it, allocation frees the cache, retries, then reports out of memory.
@@ -67,6 +72,9 @@ JT_API int64_t jt_memory_limit(int device);
 // Why the allocator's configuration (JT_ALLOC_CONF) was refused (it then runs with its
 // defaults), or "" when it was valid: Java raises it when the library loads.
 JT_API const char* jt_alloc_conf_error(int device);
+// Why this thread's last failed allocation on the device gave 0, in PyTorch's words ("CUDA out of
+// memory. Tried to allocate ..."); "" when the device's allocator says nothing (the CPU's).
+JT_API const char* jt_oom_message(int device);
 
 // ---- threads ----
 JT_API void jt_set_num_threads(int n);

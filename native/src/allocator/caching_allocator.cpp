@@ -12,15 +12,8 @@
 namespace jt {
 namespace {
 
-// Every family counts in "all" and in the block's pool.
-inline void inc(Stat* family, bool small, int64_t n) {
-  family[kAll].increase(n);
-  family[small ? kSmallPool : kLargePool].increase(n);
-}
-inline void dec(Stat* family, bool small, int64_t n) {
-  family[kAll].decrease(n);
-  family[small ? kSmallPool : kLargePool].decrease(n);
-}
+constexpr auto inc = stat_increase;
+constexpr auto dec = stat_decrease;
 
 }  // namespace
 

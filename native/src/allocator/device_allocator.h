@@ -35,6 +35,11 @@ class DeviceAllocator {
   virtual void set_memory_limit(size_t bytes) = 0;
   virtual size_t memory_limit() = 0;
   virtual const std::string& conf_error() = 0;  // why its configuration was refused; empty if valid
+  // The block ctx is used on stream too (a cudaStream_t's bits): it is not reused before the work
+  // queued there when it is freed has run. Devices without streams ignore it.
+  virtual void record_stream(void* /*ctx*/, uint64_t /*stream*/) {}
+  // Why this thread's last allocate here gave {}, in PyTorch's words; "" when the device says nothing.
+  virtual const char* oom_message() { return ""; }
 };
 
 // Exported from libjtensor.so (built with hidden visibility): libjtensor_cuda.so registers its

@@ -21,6 +21,9 @@ class DeviceProvider {
   virtual StreamId current_stream() = 0;    // the stream the calling thread's ops run on
   virtual void copy_bytes(void* dst, const void* src, size_t nbytes) = 0;  // within the device, on the current stream
   virtual size_t total_memory() = 0;        // the device's capacity, for the out-of-memory message
+  // Free bytes on the device now (cudaMemGetInfo), for the out-of-memory message. SIZE_MAX, the
+  // default, means unknown: the message then counts capacity less what the allocator reserved.
+  virtual size_t free_memory() { return SIZE_MAX; }
   virtual int device_index() = 0;
 };
 

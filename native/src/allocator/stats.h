@@ -16,6 +16,16 @@ struct Stat {
 
 enum StatType { kAll = 0, kSmallPool = 1, kLargePool = 2, kNumStatTypes = 3 };
 
+// A family counts in "all" and in the block's pool.
+inline void stat_increase(Stat* family, bool small, int64_t n) {
+  family[kAll].increase(n);
+  family[small ? kSmallPool : kLargePool].increase(n);
+}
+inline void stat_decrease(Stat* family, bool small, int64_t n) {
+  family[kAll].decrease(n);
+  family[small ? kSmallPool : kLargePool].decrease(n);
+}
+
 // Per-pool families, each reported as <name>.<all|small_pool|large_pool>.<current|peak|allocated|freed>.
 #define JT_STAT_FAMILIES(X) \
   X(active) X(active_bytes) X(allocated_bytes) X(allocation) X(inactive_split) \

@@ -1,0 +1,66 @@
+// A caching allocator of page-locked host memory, the staging buffers of asynchronous copies
+// between host and device (PyTorch's CachingHostAllocator). Sizes round up to a power of two and
+// a freed block is reused for that size only. A copy queued on a stream may still be reading or
+// writing the block when the host frees it, so a block used on streams (record_stream) is reused
+// only after an event recorded on each of them at its free has completed.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "allocator/device_allocator.h"
+#include "allocator/device_provider.h"
+#include "allocator/stats.h"
+
+namespace jt {
+
+// Where page-locked memory comes from: cudaHostAlloc/cudaFreeHost for CUDA, a fake in tests.
+class HostProvider {
+ public:
+  virtual ~HostProvider() = default;
+  virtual void* host_alloc(size_t nbytes) = 0;  // nullptr when refused
+  virtual void host_free(void* ptr) = 0;
+};
+
+struct PinnedStats {
+  Stat allocation, allocated_bytes, segment, reserved_bytes;  // blocks handed out; blocks held
+  int64_t num_host_alloc = 0, num_host_free = 0;
+};
+
+class PinnedHostAllocator {
+ public:
+  // Both providers must outlive the allocator; events come from the device's provider.
+  PinnedHostAllocator(HostProvider* host, DeviceProvider* device);
+  ~PinnedHostAllocator();  // gives every block back, those still handed out included
+
+  Allocation allocate(size_t nbytes);  // {} for 0 bytes or when the host refuses
+  void record_stream(void* ctx, StreamId stream);
+  void free(void* ctx);  // nullptr is ignored
+  void empty_cache();    // gives back every cached block (not those still waiting for events)
+  PinnedStats stats();
+
+ private:
+  struct Block {
+    void* ptr = nullptr;
+    size_t size = 0;
+    bool allocated = false;
+    int event_count = 0;
+    std::vector<StreamId> streams;
+  };
+  static constexpr int kBins = 64;  // one free list per power of two
+  void process_events();
+  void cache(Block* b);
+  void release(Block* b);
+
+  HostProvider* const host_;
+  DeviceProvider* const device_;
+  std::mutex mutex_;
+  std::vector<Block*> free_[kBins];
+  std::vector<std::pair<void*, Block*>> events_;
+  std::vector<Block*> blocks_;  // every block held
+  PinnedStats stats_;
+};
+
+}  // namespace jt

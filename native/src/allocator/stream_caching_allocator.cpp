@@ -1,0 +1,248 @@
+#include "allocator/stream_caching_allocator.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace jt {
+
+StreamCachingAllocator::StreamCachingAllocator(DeviceProvider* provider, const AllocConf& conf)
+    : provider_(provider), memory_limit_(conf.memory_limit), gc_threshold_(conf.garbage_collection_threshold),
+      conf_error_(conf.error) {
+  if (conf.max_split_size) max_split_size_ = std::max(conf.max_split_size, CachingAllocator::kLargeBuffer);
+  stats_.max_split_size = max_split_size_ == SIZE_MAX ? -1 : (int64_t)max_split_size_;  // as PyTorch reports
+}
+
+StreamCachingAllocator::~StreamCachingAllocator() {
+  for (auto& entry : events_)
+    for (auto& e : entry.second) provider_->release_event(e.first);
+  for (StreamBlock* head : segments_) {
+    for (StreamBlock* b = head->next; b;) {
+      StreamBlock* next = b->next;
+      delete b;
+      b = next;
+    }
+    provider_->raw_free(head->ptr);
+    delete head;
+  }
+  for (StreamBlock* b : spare_blocks_) delete b;
+}
+
+StreamBlock* StreamCachingAllocator::new_block() {
+  if (spare_blocks_.empty()) return new StreamBlock();
+  StreamBlock* b = spare_blocks_.back();
+  spare_blocks_.pop_back();
+  return b;
+}
+
+// Kept for reuse, with its stream_uses capacity: the cached path does not reach the heap.
+void StreamCachingAllocator::recycle(StreamBlock* b) {
+  std::vector<StreamId> uses;
+  uses.swap(b->stream_uses);
+  uses.clear();
+  *b = StreamBlock();
+  b->stream_uses.swap(uses);
+  spare_blocks_.push_back(b);
+}
+
+StreamBlock* StreamCachingAllocator::allocate(size_t nbytes, StreamId stream) {
+  if (nbytes == 0) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!events_.empty()) process_events();
+  if (nbytes > (SIZE_MAX >> 2)) {  // no size arithmetic below may overflow
+    report_out_of_memory(nbytes);
+    return nullptr;
+  }
+  const size_t size = CachingAllocator::round_size(nbytes);
+  StreamPool& pool = pool_for(size <= CachingAllocator::kSmallSize);
+  StreamBlock* b = get_free_block(pool, size, stream);
+  if (!b) b = allocate_or_release(pool, size, stream);
+  if (!b) {
+    report_out_of_memory(CachingAllocator::segment_size(size));
+    return nullptr;
+  }
+  return hand_out(b, size, nbytes);
+}
+
+// The smallest cached block of stream that fits, taken out of its pool; nullptr when none may serve.
+StreamBlock* StreamCachingAllocator::get_free_block(StreamPool& pool, size_t size, StreamId stream) {
+  if (gc_threshold_ > 0 && memory_limit_) pool.lookups++;
+  StreamBlock key;
+  key.stream = stream;
+  key.size = size;
+  auto it = pool.blocks.lower_bound(&key);
+  if (it == pool.blocks.end() || (*it)->stream != stream) return nullptr;
+  StreamBlock* b = *it;
+  // Oversize blocks serve only oversize requests, and not ones much smaller (as PyTorch).
+  if (!oversize(size) && oversize(b->size)) return nullptr;
+  if (oversize(size) && b->size >= size + CachingAllocator::kLargeBuffer) return nullptr;
+  pool.blocks.erase(it);
+  update_inactive_split(b, -1);
+  return b;
+}
+
+StreamBlock* StreamCachingAllocator::alloc_segment(size_t seg_size, bool small, StreamId stream) {
+  const size_t reserved = (size_t)stats_.reserved_bytes[kAll].current;
+  if (memory_limit_ && reserved + seg_size > memory_limit_) return nullptr;
+  void* p = provider_->raw_alloc(seg_size);
+  if (!p) return nullptr;
+  StreamBlock* b = new_block();
+  b->stream = stream;
+  b->ptr = static_cast<char*>(p);
+  b->size = seg_size;
+  b->small = small;
+  segments_.push_back(b);
+  stats_.num_device_alloc++;
+  stat_increase(stats_.segment, small, 1);
+  stat_increase(stats_.reserved_bytes, small, (int64_t)seg_size);
+  if (oversize(seg_size)) stats_.oversize_segments.increase(1);
+  return b;
+}
+
+bool StreamCachingAllocator::should_split(const StreamBlock* b, size_t size) const {
+  const size_t remaining = b->size - size;
+  if (b->small) return remaining >= CachingAllocator::kMinBlockSize;
+  return !oversize(size) && remaining > CachingAllocator::kSmallSize;
+}
+
+// b is out of its pool (or a new segment): the front `size` bytes are handed out, the rest cached.
+StreamBlock* StreamCachingAllocator::hand_out(StreamBlock* b, size_t size, size_t nbytes) {
+  if (should_split(b, size)) {
+    StreamBlock* rest = new_block();
+    rest->stream = b->stream;
+    rest->small = b->small;
+    rest->ptr = b->ptr + size;
+    rest->size = b->size - size;
+    rest->prev = b;
+    rest->next = b->next;
+    if (b->next) b->next->prev = rest;
+    b->next = rest;
+    b->size = size;
+    pool_for(rest->small).insert(rest);
+    update_inactive_split(rest, +1);
+  }
+  b->allocated = true;
+  b->requested = nbytes;
+  const int64_t bs = (int64_t)b->size;
+  stat_increase(stats_.allocation, b->small, 1);
+  stat_increase(stats_.allocated_bytes, b->small, bs);
+  stat_increase(stats_.active, b->small, 1);
+  stat_increase(stats_.active_bytes, b->small, bs);
+  stat_increase(stats_.requested_bytes, b->small, (int64_t)nbytes);
+  if (oversize(b->size)) stats_.oversize_allocations.increase(1);
+  return b;
+}
+
+// "allocation" counts end here; "active" ones when the block is back in its pool (free_block),
+// which waits for the events of other streams it was used on (Note [Stream ordering of reuse]).
+void StreamCachingAllocator::free(StreamBlock* b) {
+  if (!b) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  b->allocated = false;
+  stat_decrease(stats_.allocation, b->small, 1);
+  stat_decrease(stats_.allocated_bytes, b->small, (int64_t)b->size);
+  if (oversize(b->size)) stats_.oversize_allocations.decrease(1);
+  if (!b->stream_uses.empty()) insert_events(b);
+  else free_block(b);
+}
+
+void StreamCachingAllocator::record_stream(StreamBlock* b, StreamId stream) {
+  if (!b) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stream == b->stream) return;  // its own stream orders every use already
+  if (std::find(b->stream_uses.begin(), b->stream_uses.end(), stream) == b->stream_uses.end())
+    b->stream_uses.push_back(stream);
+}
+
+// Merges b with its cached neighbours into its pool; b may be recycled.
+void StreamCachingAllocator::free_block(StreamBlock* b) {
+  const int64_t bs = (int64_t)b->size, requested = (int64_t)b->requested;
+  StreamPool& pool = pool_for(b->small);
+  for (StreamBlock* n : {b->next, b->prev}) {
+    if (!n || !n->cached()) continue;
+    pool.blocks.erase(n);
+    update_inactive_split(n, -1);
+    b = n == b->next ? absorb(b, n) : absorb(n, b);
+  }
+  b->requested = 0;
+  pool.insert(b);
+  update_inactive_split(b, +1);
+  stat_decrease(stats_.active, b->small, 1);
+  stat_decrease(stats_.active_bytes, b->small, bs);
+  stat_decrease(stats_.requested_bytes, b->small, requested);
+}
+
+// front takes back's bytes (its neighbour after it): a segment's first block stays its first.
+StreamBlock* StreamCachingAllocator::absorb(StreamBlock* front, StreamBlock* back) {
+  front->size += back->size;
+  front->next = back->next;
+  if (front->next) front->next->prev = front;
+  recycle(back);
+  return front;
+}
+
+// A cached block is an "inactive split" when its segment holds other blocks too.
+void StreamCachingAllocator::update_inactive_split(const StreamBlock* b, int sign) {
+  if (!b->is_split()) return;
+  if (sign > 0) {
+    stat_increase(stats_.inactive_split, b->small, 1);
+    stat_increase(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
+  } else {
+    stat_decrease(stats_.inactive_split, b->small, 1);
+    stat_decrease(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
+  }
+}
+
+void StreamCachingAllocator::empty_cache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  release_cached_blocks();
+}
+
+void StreamCachingAllocator::set_memory_limit(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_limit_ = bytes;
+}
+
+size_t StreamCachingAllocator::memory_limit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return memory_limit_;
+}
+
+DeviceStats StreamCachingAllocator::stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void StreamCachingAllocator::reset_peak_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.reset_peak();
+}
+
+void StreamCachingAllocator::reset_accumulated_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.reset_accumulated();
+}
+
+int64_t StreamCachingAllocator::snapshot(int64_t* out, int64_t cap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<StreamBlock*> segs = segments_;
+  std::sort(segs.begin(), segs.end(), [](StreamBlock* a, StreamBlock* b) { return a->ptr < b->ptr; });
+  std::vector<int64_t> v{(int64_t)segs.size()};
+  for (StreamBlock* head : segs) {
+    int64_t total = 0, allocated = 0, active = 0, nblocks = 0;
+    for (StreamBlock* b = head; b; b = b->next, nblocks++) {
+      total += b->size;
+      if (b->allocated) allocated += b->size;
+      if (!b->cached()) active += b->size;
+    }
+    v.insert(v.end(), {(int64_t)(intptr_t)head->ptr, total, allocated, active, head->small ? 1 : 0, nblocks});
+    for (StreamBlock* b = head; b; b = b->next) {
+      const int64_t state = b->allocated ? 1 : b->pending_free() ? 2 : 0;
+      v.insert(v.end(), {(int64_t)(intptr_t)b->ptr, (int64_t)b->size, (int64_t)b->requested, state});
+    }
+  }
+  for (StreamBlock* head : segs) v.push_back((int64_t)head->stream);
+  if ((int64_t)v.size() <= cap && out) std::memcpy(out, v.data(), v.size() * sizeof(int64_t));
+  return (int64_t)v.size();
+}
+
+}  // namespace jt

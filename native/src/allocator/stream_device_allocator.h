@@ -1,0 +1,14 @@
+// The stream caching allocator behind the device-neutral DeviceAllocator interface, for a device
+// library (CUDA) to register: register_device_allocator(CUDA, make_stream_device_allocator(p)).
+#pragma once
+#include "allocator/device_allocator.h"
+#include "allocator/device_provider.h"
+
+namespace jt {
+
+// Configured by JT_CUDA_ALLOC_CONF. Blocks go to provider->current_stream() of the allocating
+// thread; copies run through provider->copy_bytes. provider must outlive the allocator, which
+// the caller owns (a registered one lives as long as the process).
+DeviceAllocator* make_stream_device_allocator(DeviceProvider* provider);
+
+}  // namespace jt
