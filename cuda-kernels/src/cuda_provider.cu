@@ -60,5 +60,11 @@ size_t CudaProvider::total_memory() {
   return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? total : 0;
 }
 
+size_t CudaProvider::free_memory() {
+  size_t free_bytes = 0, total = 0;
+  cudaSetDevice(device_);
+  return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : SIZE_MAX;
+}
+
 }  // namespace cuda
 }  // namespace jt

@@ -18,6 +18,7 @@ class CudaProvider final : public DeviceProvider {
   StreamId current_stream() override;
   void copy_bytes(void* dst, const void* src, size_t nbytes) override;
   size_t total_memory() override;
+  size_t free_memory() override;
   int device_index() override { return device_; }
 
  private:

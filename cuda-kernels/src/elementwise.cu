@@ -24,6 +24,11 @@ template <typename F> struct Apply<F, 4> {
   template <typename A> static __device__ auto run(const A* x, const Params& p) { return F::apply(x[1], x[2], x[3], p); }
 };
 
+// Elements per vector load: 16 bytes of float32 or wider; 4 elements of narrower types (8 or 4
+// bytes), which keeps each kernel's unrolled body, and the library, small.
+template <typename T>
+constexpr int kVec = sizeof(T) >= 4 ? 16 / (int)sizeof(T) : 4;
+
 template <typename T, int V>
 struct alignas(sizeof(T) * V) Pack {
   T v[V];
@@ -33,7 +38,7 @@ template <typename F, typename T, int N>
 __global__ void ew_kernel(EwArgs<N> a) {
   using O = out_t<F, T>;
   using A = opmath_t<T>;
-  constexpr int V = 16 / sizeof(T);
+  constexpr int V = kVec<T>;
   A x[N];
   for (int k = 1; k < N; ++k)
     if (a.once[k]) x[k] = (A)load_elem(a.ptr[k] ? at<T>(a.ptr[k], 0) : reinterpret_cast<const T*>(&a.slot[k]));
@@ -56,7 +61,10 @@ __global__ void ew_kernel(EwArgs<N> a) {
     }
     i = packs * V + first;  // the tail
   }
+  // The dense and strided loops stay rolled: their unrolled copies would multiply each kernel's
+  // code (4 architectures x ~500 kernels), and the vector loop above carries the dense case's speed.
   if (a.mode != kStrided) {
+#pragma unroll 1
     for (; i < a.n; i += step) {
       for (int k = 1; k < N; ++k)
         if (!a.once[k]) x[k] = (A)load_elem(reinterpret_cast<const T*>(a.ptr[k]) + i);
@@ -64,6 +72,7 @@ __global__ void ew_kernel(EwArgs<N> a) {
     }
     return;
   }
+#pragma unroll 1
   for (; i < a.n; i += step) {
     int64_t off[N];
     a.g.offsets(i, off);
@@ -99,9 +108,9 @@ int launch(const elementwise_plan& r, const int64_t* slots) {
   EwArgs<N> a;
   int64_t elem[N];
   for (int k = 0; k < N; ++k) elem[k] = k == 0 ? sizeof(O) : sizeof(T);
-  if (!prepare<N>(r, slots, elem, 16 / sizeof(T), a)) return JT_INVALID;
+  if (!prepare<N>(r, slots, elem, kVec<T>, a)) return JT_INVALID;
   if (a.n == 0) return JT_OK;
-  const int64_t work = a.mode == kVector ? a.n / (16 / sizeof(T)) + 1 : a.n;
+  const int64_t work = a.mode == kVector ? a.n / kVec<T> + 1 : a.n;
   ew_kernel<F, T, N><<<blocks_for(work), kThreads, 0, current_stream()>>>(a);
   return launch_status();
 }

@@ -47,7 +47,7 @@ bool prepare(const elementwise_plan& r, const int64_t* slots, const int64_t* ele
     a.once[k] = k > 0 && (a.ptr[k] == nullptr || zero);
     if (a.once[k]) continue;
     dense &= a.g.dense(k, elem[k]);
-    aligned &= r.addresses[k] % (vec * elem[k]) == 0;
+    aligned = aligned && r.addresses[k] % (vec * elem[k]) == 0;  // vec 0: never divides
   }
   a.mode = dense ? (aligned ? kVector : kDense) : kStrided;
   return true;

@@ -41,9 +41,10 @@ struct Geometry {
 
   __device__ void offsets(int64_t linear, int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
+#pragma unroll 1  // one 64-bit division per dim: unrolled copies would multiply the kernels' code
     for (int d = ndim - 1; d >= 0; --d) {
-      const int64_t i = linear % size[d];
-      linear /= size[d];
+      const int64_t q = linear / size[d], i = linear - q * size[d];
+      linear = q;
       for (int k = 0; k < N; ++k) off[k] += i * stride[k][d];
     }
   }

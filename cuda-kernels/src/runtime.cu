@@ -63,35 +63,29 @@ int jtc_memcpy_to_device(int64_t dst, int64_t src, int64_t n) { return copy_sync
 int jtc_synchronize(void) { return status_of(cudaStreamSynchronize(current_stream())); }
 
 // One element: its bytes cross, the conversion is the CPU's (jt/dtype.h).
-int jtc_load_f64(int64_t addr, int dtype, double* out) {
+template <typename R>
+int load_element(int64_t addr, int dtype, R* out) {
   if (!valid_dtype(dtype)) return JT_INVALID;
   int64_t slot = 0;
   int st = copy_sync(&slot, (const void*)addr, (int64_t)dtype_size((DType)dtype), cudaMemcpyDeviceToHost);
   dispatch_dtype((DType)dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    *out = convert<double, T>(load_elem(reinterpret_cast<const T*>(&slot)));
+    *out = convert<R, T>(load_elem(reinterpret_cast<const T*>(&slot)));
   });
   return st;
 }
-int jtc_load_i64(int64_t addr, int dtype, int64_t* out) {
+
+int store_element(int64_t addr, int dtype, bool integral, int64_t value_bits) {
   if (!valid_dtype(dtype)) return JT_INVALID;
-  int64_t slot = 0;
-  int st = copy_sync(&slot, (const void*)addr, (int64_t)dtype_size((DType)dtype), cudaMemcpyDeviceToHost);
-  dispatch_dtype((DType)dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    *out = convert<int64_t, T>(load_elem(reinterpret_cast<const T*>(&slot)));
-  });
-  return st;
+  int64_t slot = element_bits((DType)dtype, integral, value_bits);
+  return copy_sync((void*)addr, &slot, (int64_t)dtype_size((DType)dtype), cudaMemcpyHostToDevice);
 }
+
+int jtc_load_f64(int64_t addr, int dtype, double* out) { return load_element(addr, dtype, out); }
+int jtc_load_i64(int64_t addr, int dtype, int64_t* out) { return load_element(addr, dtype, out); }
 int jtc_store_f64(int64_t addr, int dtype, double v) {
-  if (!valid_dtype(dtype)) return JT_INVALID;
   int64_t bits;
   std::memcpy(&bits, &v, 8);
-  int64_t slot = element_bits((DType)dtype, false, bits);
-  return copy_sync((void*)addr, &slot, (int64_t)dtype_size((DType)dtype), cudaMemcpyHostToDevice);
+  return store_element(addr, dtype, false, bits);
 }
-int jtc_store_i64(int64_t addr, int dtype, int64_t v) {
-  if (!valid_dtype(dtype)) return JT_INVALID;
-  int64_t slot = element_bits((DType)dtype, true, v);
-  return copy_sync((void*)addr, &slot, (int64_t)dtype_size((DType)dtype), cudaMemcpyHostToDevice);
-}
+int jtc_store_i64(int64_t addr, int dtype, int64_t v) { return store_element(addr, dtype, true, v); }

@@ -18,8 +18,6 @@ enum { JTC_CUDA_ERROR = 6 };
 // The CUDA runtime's error of the calling thread's last failed call here, as
 // "cudaErrorName: description"; "" when none.
 JTC_API const char* jtc_last_error(void);
-// 1 when the NVIDIA driver library (libcuda.so.1) can be loaded in this process.
-JTC_API int jtc_driver_present(void);
 // Makes device 0's CUDA allocator the storages' allocator for jt_device_type CUDA (idempotent).
 // Returns a cudaError_t (0 when registered).
 JTC_API int jtc_init(void);
@@ -31,6 +29,8 @@ JTC_API int jtc_ew_op_count(void);
 JTC_API const char* jtc_ew_op_name(int op);     // the same order as the CPU's table, checked at load
 JTC_API int jtc_copy(const int64_t* plan);      // device to device, any dtypes
 JTC_API int jtc_fill(const int64_t* plan);
+// A reduce plan: sum, prod, amax, amin, any, all (JT_NO_KERNEL for the arg reductions).
+JTC_API int jtc_reduce(const int64_t* plan);
 // As jt_arange, into device memory.
 JTC_API int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
 

@@ -26,7 +26,6 @@ public final class JtCuda {
   public static void load() {}
 
   public static native String jtc_last_error();
-  public static native int jtc_driver_present();
   public static native int jtc_init();
 
   public static native int jtc_elementwise(@Cast("const int64_t*") long[] plan);
@@ -35,6 +34,7 @@ public final class JtCuda {
   public static native String jtc_ew_op_name(int op);
   public static native int jtc_copy(@Cast("const int64_t*") long[] plan);
   public static native int jtc_fill(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_reduce(@Cast("const int64_t*") long[] plan);
   public static native int jtc_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);

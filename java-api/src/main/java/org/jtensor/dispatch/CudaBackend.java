@@ -6,9 +6,6 @@ import org.jtensor.bindings.JtCuda;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
-import org.jtensor.dispatch.plan.CopyPacker;
-import org.jtensor.dispatch.plan.ElementwisePacker;
-import org.jtensor.dispatch.plan.FillPacker;
 
 /**
  * CUDA: the CPU's plans, packed the same way, run by libjtensor_cuda's kernels on the current
@@ -16,7 +13,13 @@ import org.jtensor.dispatch.plan.FillPacker;
  * asynchronous, reads into Java wait for them. A primitive without a CUDA kernel throws
  * UnsupportedOperationException naming the op and dtype (DESIGN §5), never a wrong answer.
  */
-final class CudaBackend implements Backend {
+final class CudaBackend extends PlanBackend {
+  @Override int runCopy(long[] plan) { return JtCuda.jtc_copy(plan); }
+  @Override int runFill(long[] plan) { return JtCuda.jtc_fill(plan); }
+  @Override int runElementwise(long[] plan) { return JtCuda.jtc_elementwise(plan); }
+  /** sum, prod, amax, amin, any, all (and mean, a scaled sum); the arg reductions answer no kernel yet. */
+  @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
+
   private final Device device;
   private final DeviceMemory memory;
 
@@ -33,33 +36,6 @@ final class CudaBackend implements Backend {
   @Override
   public DeviceMemory memory() {
     return memory;
-  }
-
-  @Override
-  public void copy(String op, TensorImpl dst, TensorImpl src) {
-    long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
-    try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
-      check(JtCuda.jtc_copy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
-    }
-  }
-
-  @Override
-  public void fill(String op, TensorImpl dst, double value) {
-    fill(op, dst, false, Double.doubleToRawLongBits(value));
-  }
-
-  @Override
-  public void fill(String op, TensorImpl dst, long value) {
-    fill(op, dst, true, value);
-  }
-
-  private void fill(String op, TensorImpl dst, boolean integral, long bits) {
-    long[] sizes = dst.sizes(), strides = dst.strides();
-    try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, strides);
-      check(JtCuda.jtc_fill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
-    }
   }
 
   @Override
@@ -154,21 +130,6 @@ final class CudaBackend implements Backend {
   }
 
   @Override
-  public void elementwise(ElementwisePlan p) {
-    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
-        p.scalars);
-    try (HeldOperands held = new HeldOperands(p.name)) {
-      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.address(p.tensors[0], p.shape, p.strides[0]));
-      for (int k = 1; k < p.tensors.length; k++) {
-        TensorImpl t = p.tensors[k];
-        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
-      }
-      check(JtCuda.jtc_elementwise(plan), p.name, p.dtype);
-    }
-  }
-
-  @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
     try (HeldOperands held = new HeldOperands(op)) {
       long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
@@ -177,12 +138,6 @@ final class CudaBackend implements Backend {
   }
 
   // ---- primitives with no CUDA kernel yet: a clear refusal, never a wrong answer ----
-
-  @Override
-  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
-                     boolean[] reduced, double scale) {
-    throw noKernel(name, in.dtype());
-  }
 
   @Override
   public void gemm(String op, GemmCall call) {
@@ -229,7 +184,8 @@ final class CudaBackend implements Backend {
   }
 
   /** A kernel's status (jt.h, jtc.h): 1 memory refused, 3 no kernel, 6 the CUDA runtime's error. */
-  private void check(int status, String op, DType dtype) {
+  @Override
+  void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
       case 1: throw memory.outOfMemory(op);
