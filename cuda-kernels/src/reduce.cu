@@ -67,7 +67,7 @@ struct RedArgs {
 // Block (o, s) folds output o's reduced elements [s * chunk, (s + 1) * chunk).
 template <typename Op, typename A>
 __device__ A block_fold(A acc) {
-  __shared__ unsigned char smem[32 * sizeof(A)];
+  __shared__ __align__(8) unsigned char smem[32 * sizeof(A)];
   A* warp_acc = reinterpret_cast<A*>(smem);
   for (int d = 16; d > 0; d /= 2) acc = Op::combine(acc, __shfl_down_sync(0xffffffffu, acc, d));
   if (threadIdx.x % 32 == 0) warp_acc[threadIdx.x / 32] = acc;
@@ -92,10 +92,16 @@ __global__ void reduce_kernel(RedArgs a, A* partial) {
   a.kept.offsets(o, koff);
   const int64_t begin = s * a.chunk, end = min(a.nred, begin + a.chunk);
   A acc = Op::init();
-  for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) {
-    int64_t roff;
-    a.reduced.offsets(r, &roff);
-    acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+  if (a.reduced.ndim <= 1) {  // one reduced dim (or none): its offsets need no division
+    const int64_t stride = a.reduced.ndim ? a.reduced.stride[0][0] : 0;
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x)
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + r * stride)));
+  } else {
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) {
+      int64_t roff;
+      a.reduced.offsets(r, &roff);
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+    }
   }
   acc = block_fold<Op, A>(acc);
   if (threadIdx.x != 0) return;
