@@ -12,7 +12,6 @@ import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
-import org.jtensor.core.DeviceMemory;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend extends PlanBackend {
@@ -21,16 +20,8 @@ final class CpuBackend extends PlanBackend {
   @Override int runElementwise(long[] plan) { return JtNative.jt_elementwise(plan); }
   @Override int runReduce(long[] plan) { return JtNative.jt_reduce(plan); }
 
-  @Override
-  public Device device() {
-    return Device.CPU;
-  }
-
-  private final DeviceMemory memory = DeviceMemory.of(Device.CPU);
-
-  @Override
-  public DeviceMemory memory() {
-    return memory;
+  CpuBackend() {
+    super(Device.CPU);
   }
 
   @Override
@@ -280,7 +271,7 @@ final class CpuBackend extends PlanBackend {
     switch (status) {
       case 0: return;
       case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw memory.outOfMemory(op);
+      case 1: throw memory().outOfMemory(op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }
   }

@@ -3,7 +3,6 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtCuda;
-import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
 
@@ -20,22 +19,8 @@ final class CudaBackend extends PlanBackend {
   /** sum, prod, amax, amin, any, all (and mean, a scaled sum); the arg reductions answer no kernel yet. */
   @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
 
-  private final Device device;
-  private final DeviceMemory memory;
-
   CudaBackend(Device device) {
-    this.device = device;
-    this.memory = DeviceMemory.of(device);
-  }
-
-  @Override
-  public Device device() {
-    return device;
-  }
-
-  @Override
-  public DeviceMemory memory() {
-    return memory;
+    super(device);
   }
 
   @Override
@@ -188,7 +173,7 @@ final class CudaBackend extends PlanBackend {
   void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
-      case 1: throw memory.outOfMemory(op);
+      case 1: throw memory().outOfMemory(op);
       case 3: throw noKernel(op, dtype);
       case 6: throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);

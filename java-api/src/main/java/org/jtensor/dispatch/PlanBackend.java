@@ -1,6 +1,8 @@
 package org.jtensor.dispatch;
 
 import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
@@ -12,6 +14,24 @@ import org.jtensor.dispatch.plan.ReducePacker;
  * them on its own kernels (run*) and raises its own kernels' statuses (check).
  */
 abstract class PlanBackend implements Backend {
+  private final Device device;
+  private final DeviceMemory memory;
+
+  PlanBackend(Device device) {
+    this.device = device;
+    this.memory = DeviceMemory.of(device);
+  }
+
+  @Override
+  public final Device device() {
+    return device;
+  }
+
+  @Override
+  public final DeviceMemory memory() {
+    return memory;
+  }
+
   abstract int runCopy(long[] plan);
 
   abstract int runFill(long[] plan);
