@@ -86,7 +86,7 @@ __device__ O finish(A a, double scale) {
 }
 
 template <typename Op, typename T, typename O, typename A>
-__global__ void reduce_kernel(RedArgs a, A* partial) {
+__global__ void reduce_kernel(const __grid_constant__ RedArgs a, A* partial) {
   const int64_t o = blockIdx.x / a.splits, s = blockIdx.x % a.splits;
   int64_t koff[2];
   a.kept.offsets(o, koff);
@@ -110,7 +110,7 @@ __global__ void reduce_kernel(RedArgs a, A* partial) {
 }
 
 template <typename Op, typename O, typename A>
-__global__ void combine_kernel(RedArgs a, const A* partial) {
+__global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* partial) {
   for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < a.nout; o += (int64_t)gridDim.x * blockDim.x) {
     A acc = Op::init();
     for (int s = 0; s < a.splits; ++s) acc = Op::combine(acc, partial[o * a.splits + s]);
