@@ -82,7 +82,9 @@ public final class CudaProbe {
     try {
       noGpu = CudaRuntime.noDeviceReason();
     } catch (NoClassDefFoundError e) {
-      return fail(Missing.PRESETS, "no org.bytedeco:cuda classes: " + e.getMessage());
+      // org.jtensor requires them static: on a module path they resolve only when added
+      return fail(Missing.PRESETS, "no org.bytedeco:cuda classes (on a module path: --add-modules org.bytedeco.cuda): "
+          + e.getMessage());
     } catch (UnsatisfiedLinkError | ExceptionInInitializerError e) {
       return linkFailure(e);
     }
