@@ -16,7 +16,7 @@ final class CudaBackend extends PlanBackend {
   @Override int runCopy(long[] plan) { return JtCuda.jtc_copy(plan); }
   @Override int runFill(long[] plan) { return JtCuda.jtc_fill(plan); }
   @Override int runElementwise(long[] plan) { return JtCuda.jtc_elementwise(plan); }
-  /** sum, prod, amax, amin, any, all (and mean, a scaled sum); the arg reductions answer no kernel yet. */
+  /** sum, prod, amax, amin, any, all (and mean, a scaled sum), argmax, argmin. */
   @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
 
   CudaBackend(Device device) {
