@@ -64,14 +64,14 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      check(JtCuda.jtc_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      check(JtCuda.jtc_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
     }
   }
 
@@ -80,7 +80,7 @@ final class CudaBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     CpuBackend.checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = CpuBackend.flat(held, t);
+      long addr = held.address(t, new long[] {t.numel()}, new long[] {1});
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
@@ -117,7 +117,7 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
       check(JtCuda.jtc_memcpy_d2d(d, s, nbytes), op, DType.UINT8);
     }
   }
