@@ -36,19 +36,6 @@ Scalar scalar_from_bits(int integral, int64_t bits) {
   }
   return s;
 }
-// A scalar operand's value as the bytes of dtype t: the one place a host scalar becomes an
-// element (float16/bfloat16 rounding included), shared by every elementwise plan.
-int64_t scalar_element(DType t, int integral, int64_t bits) {
-  int64_t slot = 0;
-  dispatch_dtype(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    double d;
-    std::memcpy(&d, &bits, 8);
-    T v = integral ? convert<T, int64_t>(bits) : convert<T, double>(d);
-    std::memcpy(&slot, &v, sizeof(T));
-  });
-  return slot;
-}
 }  // namespace
 
 // Kernels may allocate scratch (the only thing that throws): no exception may cross into the
@@ -274,7 +261,7 @@ int jt_elementwise(const int64_t* words) {
     if (scalar) {
       const int64_t desc = r.scalars[2 * k + 1];
       if ((desc >> 1) < 0 || (desc >> 1) >= kNumDTypes) return JT_INVALID;
-      slots[k] = scalar_element((DType)(desc >> 1), (int)(desc & 1), r.scalars[2 * k]);
+      slots[k] = element_bits((DType)(desc >> 1), (int)(desc & 1), r.scalars[2 * k]);
     }
     p.ptr[k] = scalar ? reinterpret_cast<char*>(slots + k) : reinterpret_cast<char*>(r.addresses[k]);
     p.strides[k] = scalar ? kZeros : r.strides + k * p.ndim;

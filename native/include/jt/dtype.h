@@ -173,4 +173,19 @@ inline JT_HOST_DEVICE To convert(From v) {
   }
 }
 
+// A host scalar (an exact int64 when integral, else a double's raw bits) as the bytes of one
+// element of dtype t, rounding once: the one place a scalar operand or fill value becomes an
+// element, for the CPU's plans and CUDA's alike.
+inline int64_t element_bits(DType t, bool integral, int64_t bits) {
+  int64_t slot = 0;
+  dispatch_dtype(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    double d;
+    std::memcpy(&d, &bits, 8);
+    T v = integral ? convert<T, int64_t>(bits) : convert<T, double>(d);
+    std::memcpy(&slot, &v, sizeof(T));
+  });
+  return slot;
+}
+
 }  // namespace jt

@@ -42,7 +42,10 @@ class DeviceAllocator {
   virtual const char* oom_message() { return ""; }
 };
 
-DeviceAllocator* device_allocator(int device);  // nullptr: no allocator for that device in this process
-void register_device_allocator(int device, DeviceAllocator* allocator);
+// Exported from libjtensor.so (built with hidden visibility): libjtensor_cuda.so registers its
+// allocator here when it loads, so both libraries share one registry.
+#define JT_CXX_API __attribute__((visibility("default")))
+JT_CXX_API DeviceAllocator* device_allocator(int device);  // nullptr: no allocator for that device in this process
+JT_CXX_API void register_device_allocator(int device, DeviceAllocator* allocator);
 
 }  // namespace jt

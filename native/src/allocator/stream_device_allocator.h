@@ -9,6 +9,7 @@ namespace jt {
 // Configured by JT_CUDA_ALLOC_CONF. Blocks go to provider->current_stream() of the allocating
 // thread; copies run through provider->copy_bytes. provider must outlive the allocator, which
 // the caller owns (a registered one lives as long as the process).
-DeviceAllocator* make_stream_device_allocator(DeviceProvider* provider);
+// Exported from libjtensor.so for libjtensor_cuda.so (JT_CXX_API, device_allocator.h).
+JT_CXX_API DeviceAllocator* make_stream_device_allocator(DeviceProvider* provider);
 
 }  // namespace jt

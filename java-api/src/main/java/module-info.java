@@ -13,6 +13,7 @@ module org.jtensor {
   requires jdk.unsupported;  // sun.misc.Unsafe: one load reads a storage's data pointer (core.NativeMemory)
   requires org.bytedeco.javacpp;
   requires org.bytedeco.openblas;
+  requires static org.bytedeco.cuda;  // optional: CUDA runtime services, loaded only when CUDA is probed
   requires org.jtensor.bindings;
 
   exports org.jtensor;

@@ -77,7 +77,8 @@ final class DataOps {
     if (dst.device().isMeta()) return;
     if (src.device().isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
     if (!dst.device().equals(src.device())) {
-      throw new UnsupportedOperationException(op + "(): copy from " + src.device() + " to " + dst.device() + " has no kernel in this build");
+      if (dst.numel() > 0) DeviceCopy.copy(op, dst, src);
+      return;
     }
     if (dst.numel() == 0) return;
     if (dst == src) {  // x.copy_(x): nothing moves

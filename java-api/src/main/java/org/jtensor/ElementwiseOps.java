@@ -166,10 +166,7 @@ final class ElementwiseOps {
       if (!o.isTensor()) continue;
       Device t = o.tensor.device();
       if (d == null) d = t;
-      else if (!d.equals(t)) {
-        throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found at least two devices, "
-            + d + " and " + t + "!");
-      }
+      else Devices.requireSame(op, d, t);
     }
     return d == null ? Device.CPU : d;
   }

@@ -42,13 +42,6 @@ final class IndexAlongOps {
     }
   }
 
-  private static void requireSameDevice(String op, TensorImpl a, TensorImpl b) {
-    if (!a.device().equals(b.device())) {
-      throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found " + a.device()
-          + " and " + b.device());
-    }
-  }
-
   private static TensorImpl retained(TensorImpl t) {
     t.retain();
     return t;
@@ -59,7 +52,7 @@ final class IndexAlongOps {
     String op = "indexSelect";
     if (index.dim() > 1) throw new IllegalArgumentException(op + "(): Index is supposed to be a vector, got " + index.dim() + "D");
     requireIndexDtype(op, index, true);
-    requireSameDevice(op, self, index);
+    Devices.requireSame(op, self.device(), index.device());
     int d = Shapes.wrapDim(op, dim, self.dim());
     if (self.dim() == 0 && index.numel() != 1) {
       throw new IllegalArgumentException(op + "(): Index to scalar can have only 1 value, got " + index.numel() + " value(s)");
@@ -81,7 +74,7 @@ final class IndexAlongOps {
   static TensorImpl gather(TensorImpl self, int dim, TensorImpl index) {
     String op = "gather";
     requireIndexDtype(op, index, false);
-    requireSameDevice(op, self, index);
+    Devices.requireSame(op, self.device(), index.device());
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, null);
     TensorImpl out = DataOps.empty(index.sizes().clone(), self.dtype(), self.device());
@@ -100,8 +93,8 @@ final class IndexAlongOps {
   static TensorImpl scatter(String op, TensorImpl self, int dim, TensorImpl index, TensorImpl src, boolean add, boolean inPlace) {
     requireIndexDtype(op, index, false);
     requireSameDtype(op, self, src, "src");
-    requireSameDevice(op, self, index);
-    requireSameDevice(op, self, src);
+    Devices.requireSame(op, self.device(), index.device());
+    Devices.requireSame(op, self.device(), src.device());
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
@@ -128,8 +121,8 @@ final class IndexAlongOps {
     if (index.dim() > 1) throw new IllegalArgumentException(op + "(): Index is supposed to be a vector, got " + index.dim() + "D");
     requireIndexDtype(op, index, true);
     requireSameDtype(op, self, source, "source");
-    requireSameDevice(op, self, index);
-    requireSameDevice(op, self, source);
+    Devices.requireSame(op, self.device(), index.device());
+    Devices.requireSame(op, self.device(), source.device());
     if (!self.dtype().isFloatingPoint() && alpha != Math.rint(alpha)) {
       throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
     }
@@ -235,7 +228,7 @@ final class IndexAlongOps {
         if (x.dim() != ref.dim()) {
           throw new IllegalArgumentException(op + "(): Tensors must have same number of dimensions: got " + ref.dim() + " and " + x.dim());
         }
-        requireSameDevice(op, ref, x);
+        Devices.requireSame(op, ref.device(), x.device());
         for (int k = 0; k < x.dim(); k++) {
           if (k != d && x.sizes()[k] != ref.sizes()[k]) {
             throw new IllegalArgumentException(op + "(): Sizes of tensors must match except in dimension " + d

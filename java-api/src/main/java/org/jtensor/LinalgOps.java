@@ -108,9 +108,7 @@ final class LinalgOps {
     if (a.dtype() != b.dtype()) {
       throw new IllegalArgumentException(op + "(): expected m1 and m2 to have the same dtype, but got: " + a.dtype() + " != " + b.dtype());
     }
-    if (!a.device().equals(b.device())) {
-      throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found " + a.device() + " and " + b.device());
-    }
+    Devices.requireSame(op, a.device(), b.device());
   }
 
   private static String rowsCols(TensorImpl t) {

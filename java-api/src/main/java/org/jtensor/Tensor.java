@@ -528,13 +528,27 @@ public final class Tensor
     return wrap(DataOps.cloneRecorded(Ops.CLONE, t, dtype, false));
   }
 
+  /**
+   * This tensor (a new handle) when already on device, else a copy there with the same dtype and
+   * strides. Moving to CUDA where this process cannot run it throws UnsupportedOperationException
+   * naming what is missing (see {@link Cuda#unavailableReason()}). Not recorded by autograd yet.
+   */
   public Tensor to(Device device) {
     TensorImpl t = impl("to");
     if (t.device().equals(device)) return same("to");
     if (device.isMeta()) return wrap(DataOps.emptyLike(t, t.dtype(), device));
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
-    Dispatcher.backend(device);  // names the missing backend
-    throw new UnsupportedOperationException("to(): no copy from " + t.device() + " to " + device + " in this build");
+    return wrap(DataOps.cloneAs(t, t.dtype(), device, false));
+  }
+
+  /** {@code to(Device.cuda(0))}: torch's {@code t.cuda()}. */
+  public Tensor cuda() {
+    return to(Device.cuda(0));
+  }
+
+  /** {@code to(Device.CPU)}: torch's {@code t.cpu()}. */
+  public Tensor cpu() {
+    return to(Device.CPU);
   }
 
   /** Concatenates along dim 0. */

@@ -3,60 +3,25 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtNative;
-import org.jtensor.dispatch.plan.CopyPacker;
-import org.jtensor.dispatch.plan.ElementwisePacker;
-import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
-import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
-import org.jtensor.core.DeviceMemory;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
-final class CpuBackend implements Backend {
-  @Override
-  public Device device() {
-    return Device.CPU;
-  }
+final class CpuBackend extends PlanBackend {
+  @Override int runCopy(long[] plan) { return JtNative.jt_copy(plan); }
+  @Override int runFill(long[] plan) { return JtNative.jt_fill(plan); }
+  @Override int runElementwise(long[] plan) { return JtNative.jt_elementwise(plan); }
+  @Override int runReduce(long[] plan) { return JtNative.jt_reduce(plan); }
 
-  private final DeviceMemory memory = DeviceMemory.of(Device.CPU);
-
-  @Override
-  public DeviceMemory memory() {
-    return memory;
-  }
-
-  @Override
-  public void copy(String op, TensorImpl dst, TensorImpl src) {
-    long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
-    try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.output(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
-      check(JtNative.jt_copy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
-    }
-  }
-
-  @Override
-  public void fill(String op, TensorImpl dst, double value) {
-    fill(op, dst, false, Double.doubleToRawLongBits(value));
-  }
-
-  @Override
-  public void fill(String op, TensorImpl dst, long value) {
-    fill(op, dst, true, value);
-  }
-
-  private void fill(String op, TensorImpl dst, boolean integral, long bits) {
-    long[] sizes = dst.sizes(), strides = dst.strides();
-    try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.output(dst, sizes, strides);
-      check(JtNative.jt_fill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
-    }
+  CpuBackend() {
+    super(Device.CPU);
   }
 
   @Override
@@ -82,7 +47,7 @@ final class CpuBackend implements Backend {
   }
 
   /** The address of a tensor the kernel writes as numel contiguous elements. */
-  private static long flat(HeldOperands held, TensorImpl t) {
+  static long flat(HeldOperands held, TensorImpl t) {
     return held.output(t, new long[] {t.numel()}, UNIT);
   }
 
@@ -147,7 +112,7 @@ final class CpuBackend implements Backend {
   }
 
   /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
-  private static void checkArray(String op, Object array, long nbytes) {
+  static void checkArray(String op, Object array, long nbytes) {
     int elem = array instanceof double[] || array instanceof long[] ? 8
         : array instanceof float[] || array instanceof int[] ? 4
         : array instanceof short[] ? 2 : array instanceof byte[] ? 1 : 0;
@@ -246,36 +211,6 @@ final class CpuBackend implements Backend {
   }
 
   @Override
-  public void elementwise(ElementwisePlan p) {
-    int nops = p.tensors.length;
-    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
-        p.scalars);
-    try (HeldOperands held = new HeldOperands(p.name)) {
-      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.output(p.tensors[0], p.shape, p.strides[0]));
-      for (int k = 1; k < nops; k++) {
-        TensorImpl t = p.tensors[k];
-        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
-      }
-      check(JtNative.jt_elementwise(plan), p.name, p.dtype);
-    }
-  }
-
-  @Override
-  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
-                     boolean[] reduced, double scale) {
-    long[] sizes = in.sizes(), inStrides = in.strides();
-    long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
-    for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
-    try (HeldOperands held = new HeldOperands(name)) {
-      long o = held.output(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
-      long v = values == null ? 0 : held.output(values, outSizes, outStrides);
-      long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
-      check(JtNative.jt_reduce(plan), name, in.dtype());
-    }
-  }
-
-  @Override
   public void gemm(String op, GemmCall g) {
     Blas.available();  // registers OpenBLAS on first use
     try (HeldOperands held = new HeldOperands(op)) {
@@ -334,11 +269,12 @@ final class CpuBackend implements Backend {
   }
 
   /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel (4 is the caller's). */
-  private void check(int status, String op, DType dtype) {
+  @Override
+  void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
       case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw memory.outOfMemory(op);
+      case 1: throw memory().outOfMemory(op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }
   }

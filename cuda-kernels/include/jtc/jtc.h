@@ -1,0 +1,53 @@
+// The C API of libjtensor_cuda: jtensor's own CUDA kernels and its CUDA allocator, reached from
+// Java through org.jtensor.bindings.JtCuda. Plain C types only; addresses cross as int64_t. The
+// CUDA runtime services Java needs (device count, properties, synchronize) come from the bytedeco
+// CUDA presets instead, over the same shared libcudart.so.13, so both see one context.
+#pragma once
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JTC_API __attribute__((visibility("default")))
+
+// Kernel entry points answer jt.h's jt_status codes, or JTC_CUDA_ERROR: the runtime refused a
+// launch or a copy (jtc_last_error names it).
+enum { JTC_CUDA_ERROR = 6 };
+
+// The CUDA runtime's error of the calling thread's last failed call here, as
+// "cudaErrorName: description"; "" when none.
+JTC_API const char* jtc_last_error(void);
+// Makes device 0's CUDA allocator the storages' allocator for jt_device_type CUDA (idempotent).
+// Returns a cudaError_t (0 when registered).
+JTC_API int jtc_init(void);
+
+// ---- the plans of jt/plans.h, on device memory, on the current stream (asynchronous) ----
+JTC_API int jtc_elementwise(const int64_t* plan);
+JTC_API int jtc_ew_op_info(int op, int dtype);  // as jt_ew_op_info: 0 when CUDA has no kernel
+JTC_API int jtc_ew_op_count(void);
+JTC_API const char* jtc_ew_op_name(int op);     // the same order as the CPU's table, checked at load
+JTC_API int jtc_copy(const int64_t* plan);      // device to device, any dtypes
+JTC_API int jtc_fill(const int64_t* plan);
+// A reduce plan: sum, prod, amax, amin, any, all (JT_NO_KERNEL for the arg reductions).
+JTC_API int jtc_reduce(const int64_t* plan);
+// As jt_arange, into device memory.
+JTC_API int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
+
+// ---- bytes between host and device (synchronous for the host's buffer) ----
+JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);
+JTC_API int jtc_read_bytes(int64_t src, void* dst, int64_t nbytes);         // device to host
+JTC_API int jtc_write_bytes(int64_t dst, const void* src, int64_t nbytes);  // host to device
+// The same between a host address (CPU storage) and a device address.
+JTC_API int jtc_memcpy_to_host(int64_t dst_host, int64_t src, int64_t nbytes);
+JTC_API int jtc_memcpy_to_device(int64_t dst, int64_t src_host, int64_t nbytes);
+JTC_API int jtc_synchronize(void);  // waits for the current stream
+// One element at a device address, converted from/to double or int64 as jt_load_f64 and friends.
+JTC_API int jtc_load_f64(int64_t addr, int dtype, double* out);
+JTC_API int jtc_load_i64(int64_t addr, int dtype, int64_t* out);
+JTC_API int jtc_store_f64(int64_t addr, int dtype, double value);
+JTC_API int jtc_store_i64(int64_t addr, int dtype, int64_t value);
+
+#ifdef __cplusplus
+}
+#endif

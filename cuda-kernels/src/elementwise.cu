@@ -1,0 +1,193 @@
+// Elementwise kernels from the CPU's JT_HOST_DEVICE functors (jt/functors.h), in one table of the
+// CPU table's order (Java checks the names match at load), so the plan's op id means the same op.
+#include <type_traits>
+
+#include "elementwise_args.cuh"
+#include "runtime.cuh"
+
+namespace jt {
+namespace cuda {
+namespace {
+
+template <typename F, typename T>
+using out_t = std::conditional_t<F::predicate, bool, T>;
+
+// x[1..N-1] are the inputs in opmath.
+template <typename F, int N> struct Apply;
+template <typename F> struct Apply<F, 2> {
+  template <typename A> static __device__ auto run(const A* x, const Params& p) { return F::apply(x[1], p); }
+};
+template <typename F> struct Apply<F, 3> {
+  template <typename A> static __device__ auto run(const A* x, const Params& p) { return F::apply(x[1], x[2], p); }
+};
+template <typename F> struct Apply<F, 4> {
+  template <typename A> static __device__ auto run(const A* x, const Params& p) { return F::apply(x[1], x[2], x[3], p); }
+};
+
+// Elements per vector load: 16 bytes of float32 or wider; 4 elements of narrower types (8 or 4
+// bytes), which keeps each kernel's unrolled body, and the library, small.
+template <typename T>
+constexpr int kVec = sizeof(T) >= 4 ? 16 / (int)sizeof(T) : 4;
+
+// Note [Kernel arguments by address]
+// The arguments are __grid_constant__: a host scalar is read through a pointer into them, which
+// would otherwise make every thread copy the whole struct (about 1 KB) to local memory first.
+
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Pack {
+  T v[V];
+};
+
+template <typename F, typename T, int N>
+__global__ void ew_kernel(const __grid_constant__ EwArgs<N> a) {
+  using O = out_t<F, T>;
+  using A = opmath_t<T>;
+  constexpr int V = kVec<T>;
+  A x[N];
+  for (int k = 1; k < N; ++k)
+    if (a.once[k]) x[k] = (A)load_elem(a.ptr[k] ? at<T>(a.ptr[k], 0) : reinterpret_cast<const T*>(&a.slot[k]));
+  const int64_t first = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, step = (int64_t)gridDim.x * blockDim.x;
+  int64_t i = first;
+  if (a.mode == kVector) {
+    const int64_t packs = a.n / V;
+    for (; i < packs; i += step) {
+      Pack<T, V> in[N];
+      for (int k = 1; k < N; ++k)
+        if (!a.once[k]) in[k] = reinterpret_cast<const Pack<T, V>*>(a.ptr[k])[i];
+      Pack<O, V> out;
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        A y[N];
+        for (int k = 1; k < N; ++k) y[k] = a.once[k] ? x[k] : (A)load_elem(&in[k].v[j]);
+        out.v[j] = (O)Apply<F, N>::run(y, a.params);
+      }
+      reinterpret_cast<Pack<O, V>*>(a.ptr[0])[i] = out;
+    }
+    i = packs * V + first;  // the tail
+  }
+  // The dense and strided loops stay rolled: their unrolled copies would multiply each kernel's
+  // code (4 architectures x ~500 kernels), and the vector loop above carries the dense case's speed.
+  if (a.mode != kStrided) {
+#pragma unroll 1
+    for (; i < a.n; i += step) {
+      for (int k = 1; k < N; ++k)
+        if (!a.once[k]) x[k] = (A)load_elem(reinterpret_cast<const T*>(a.ptr[k]) + i);
+      reinterpret_cast<O*>(a.ptr[0])[i] = (O)Apply<F, N>::run(x, a.params);
+    }
+    return;
+  }
+#pragma unroll 1
+  for (; i < a.n; i += step) {
+    int64_t off[N];
+    a.g.offsets(i, off);
+    for (int k = 1; k < N; ++k)
+      if (!a.once[k]) x[k] = (A)load_elem(at<T>(a.ptr[k], off[k]));
+    *at<O>(a.ptr[0], off[0]) = (O)Apply<F, N>::run(x, a.params);
+  }
+}
+
+// where(cond, a, b): the condition is bool whatever T is.
+template <typename T>
+__global__ void where_kernel(const __grid_constant__ EwArgs<4> a) {
+  bool c = a.once[1] ? load_elem(a.ptr[1] ? at<bool>(a.ptr[1], 0) : reinterpret_cast<const bool*>(&a.slot[1])) : false;
+  T v[4];
+  for (int k = 2; k < 4; ++k)
+    if (a.once[k]) v[k] = load_elem(a.ptr[k] ? at<T>(a.ptr[k], 0) : reinterpret_cast<const T*>(&a.slot[k]));
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < a.n; i += step) {
+    int64_t off[4] = {i * (int64_t)sizeof(T), i, i * (int64_t)sizeof(T), i * (int64_t)sizeof(T)};
+    if (a.mode == kStrided) a.g.offsets(i, off);
+    if (!a.once[1]) c = load_elem(at<bool>(a.ptr[1], off[1]));
+    for (int k = 2; k < 4; ++k)
+      if (!a.once[k]) v[k] = load_elem(at<T>(a.ptr[k], off[k]));
+    *at<T>(a.ptr[0], off[0]) = c ? v[2] : v[3];
+  }
+}
+
+using Launcher = int (*)(const elementwise_plan&, const int64_t*);
+
+template <typename F, typename T, int N>
+int launch(const elementwise_plan& r, const int64_t* slots) {
+  using O = out_t<F, T>;
+  EwArgs<N> a;
+  int64_t elem[N];
+  for (int k = 0; k < N; ++k) elem[k] = k == 0 ? sizeof(O) : sizeof(T);
+  if (!prepare<N>(r, slots, elem, kVec<T>, a)) return JT_INVALID;
+  if (a.n == 0) return JT_OK;
+  const int64_t work = a.mode == kVector ? a.n / kVec<T> + 1 : a.n;
+  ew_kernel<F, T, N><<<blocks_for(work), kThreads, 0, current_stream()>>>(a);
+  return launch_status();
+}
+
+template <typename T>
+int launch_where(const elementwise_plan& r, const int64_t* slots) {
+  EwArgs<4> a;
+  const int64_t elem[4] = {sizeof(T), 1, sizeof(T), sizeof(T)};
+  if (!prepare<4>(r, slots, elem, 0, a)) return JT_INVALID;
+  if (a.n == 0) return JT_OK;
+  where_kernel<T><<<blocks_for(a.n), kThreads, 0, current_stream()>>>(a);
+  return launch_status();
+}
+
+struct OpEntry {
+  const char* name;
+  int arity;
+  bool predicate;
+  Launcher by_dtype[kNumDTypes];
+};
+
+template <typename F, int Arity, typename T>
+constexpr Launcher pick() {
+  if constexpr (!F::template ok<opmath_t<T>>) return nullptr;
+  else return &launch<F, T, Arity + 1>;
+}
+
+#define JTC_ROW(F, arity)                                                                                          \
+  {pick<F, arity, bool>(), pick<F, arity, uint8_t>(), pick<F, arity, int8_t>(), pick<F, arity, int16_t>(),       \
+   pick<F, arity, int32_t>(), pick<F, arity, int64_t>(), pick<F, arity, Half>(), pick<F, arity, BFloat16>(),      \
+   pick<F, arity, float>(), pick<F, arity, double>()}
+#define JTC_UNARY(name) {#name, 1, name##_op::predicate, JTC_ROW(name##_op, 1)},
+#define JTC_BINARY(name) {#name, 2, name##_op::predicate, JTC_ROW(name##_op, 2)},
+#define JTC_TERNARY(name) {#name, 3, false, JTC_ROW(name##_op, 3)},
+
+const OpEntry kOps[] = {
+    JT_UNARY_OPS(JTC_UNARY) JT_BINARY_OPS(JTC_BINARY) JT_TERNARY_OPS(JTC_TERNARY)
+    {"where", 3, false, {&launch_where<bool>, &launch_where<uint8_t>, &launch_where<int8_t>, &launch_where<int16_t>,
+                         &launch_where<int32_t>, &launch_where<int64_t>, &launch_where<Half>, &launch_where<BFloat16>,
+                         &launch_where<float>, &launch_where<double>}},
+};
+constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
+
+}  // namespace
+}  // namespace cuda
+}  // namespace jt
+
+using namespace jt;
+using namespace jt::cuda;
+
+int jtc_ew_op_count(void) { return kNumOps; }
+const char* jtc_ew_op_name(int op) { return op >= 0 && op < kNumOps ? kOps[op].name : nullptr; }
+
+int jtc_ew_op_info(int op, int dtype) {
+  if (op < 0 || op >= kNumOps || !valid_dtype(dtype)) return -1;
+  const OpEntry& e = kOps[op];
+  return e.by_dtype[dtype] ? 1 | (e.arity << 1) | (e.predicate ? 16 : 0) : 0;
+}
+
+int jtc_elementwise(const int64_t* words) {
+  elementwise_plan r(words);
+  if (!r.current() || r.nops < 1 || r.nops > 4 || r.ndim < 0) return JT_INVALID;
+  const int info = jtc_ew_op_info((int)r.op, (int)r.dtype);
+  if (info <= 0) return JT_NO_KERNEL;
+  if (r.nops != ((info >> 1) & 7) + 1) return JT_INVALID;
+  if (r.out_dtype != ((info & 16) ? (int64_t)DType::Bool : r.dtype)) return JT_INVALID;  // the width it writes
+  int64_t slots[4] = {0, 0, 0, 0};
+  for (int k = 1; k < r.nops; ++k) {
+    if (r.addresses[k] != 0) continue;
+    const int64_t desc = r.scalars[2 * k + 1];
+    if (!valid_dtype((int)(desc >> 1))) return JT_INVALID;
+    slots[k] = element_bits((DType)(desc >> 1), (desc & 1) != 0, r.scalars[2 * k]);
+  }
+  if (r.addresses[0] == 0) return JT_INVALID;
+  return kOps[r.op].by_dtype[r.dtype](r, slots);
+}

@@ -1,0 +1,175 @@
+// sum, prod, amax, amin, any, all over any dims (the reduce plan), with the CPU's accumulator and
+// output types. Each output is folded by `splits` blocks: threads stride over the block's share of
+// the reduced elements, then warps and the block combine; with more than one split per output the
+// partials go to scratch from the CUDA allocator and a second launch combines them. The arg
+// reductions are in arg_reduce.cu.
+#include <cuda/std/limits>
+
+#include "allocator/device_allocator.h"
+#include "reduce_args.cuh"
+#include "jt/functors.h"
+#include "jt/plans.h"
+#include "kernels/reduce.h"  // the op codes, kReduceNames' order
+#include "runtime.cuh"
+
+namespace jt {
+namespace cuda {
+namespace {
+
+
+template <typename A> struct Sum {
+  static __device__ A init() { return A(0); }
+  static __device__ A combine(A a, A b) { return a + b; }
+};
+template <typename A> struct Prod {
+  static __device__ A init() { return A(1); }
+  static __device__ A combine(A a, A b) { return a * b; }
+};
+template <typename A> struct Max {
+  static __device__ A init() {
+    using L = ::cuda::std::numeric_limits<A>;
+    return L::has_infinity ? -L::infinity() : L::lowest();
+  }
+  static __device__ A combine(A a, A b) {
+    if constexpr (kFloat<A>) if (a != a || b != b) return a != a ? a : b;
+    return a > b ? a : b;
+  }
+};
+template <typename A> struct Min {
+  static __device__ A init() {
+    using L = ::cuda::std::numeric_limits<A>;
+    return L::has_infinity ? L::infinity() : L::max();
+  }
+  static __device__ A combine(A a, A b) {
+    if constexpr (kFloat<A>) if (a != a || b != b) return a != a ? a : b;
+    return a < b ? a : b;
+  }
+};
+struct Any {
+  static __device__ bool init() { return false; }
+  static __device__ bool combine(bool a, bool b) { return a || b; }
+};
+struct All {
+  static __device__ bool init() { return true; }
+  static __device__ bool combine(bool a, bool b) { return a && b; }
+};
+
+
+// Block (o, s) folds output o's reduced elements [s * chunk, (s + 1) * chunk).
+template <typename Op, typename A>
+__device__ A block_fold(A acc) {
+  __shared__ __align__(8) unsigned char smem[32 * sizeof(A)];
+  A* warp_acc = reinterpret_cast<A*>(smem);
+  for (int d = 16; d > 0; d /= 2) acc = Op::combine(acc, __shfl_down_sync(0xffffffffu, acc, d));
+  if (threadIdx.x % 32 == 0) warp_acc[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    acc = threadIdx.x < blockDim.x / 32 ? warp_acc[threadIdx.x] : Op::init();
+    for (int d = 16; d > 0; d /= 2) acc = Op::combine(acc, __shfl_down_sync(0xffffffffu, acc, d));
+  }
+  return acc;
+}
+
+template <typename A, typename O>
+__device__ O finish(A a, double scale) {
+  if constexpr (kFloat<A>) return (O)(scale == 1.0 ? a : (A)(a * (A)scale));
+  else return (O)a;
+}
+
+template <typename Op, typename T, typename O, typename A>
+__global__ void reduce_kernel(const __grid_constant__ RedArgs a, A* partial) {
+  const int64_t o = blockIdx.x / a.splits, s = blockIdx.x % a.splits;
+  int64_t koff[3];
+  a.kept.offsets(o, koff);
+  const int64_t begin = s * a.chunk, end = min(a.nred, begin + a.chunk);
+  A acc = Op::init();
+  if (a.reduced.ndim <= 1) {  // one reduced dim (or none): its offsets need no division
+    const int64_t stride = a.reduced.ndim ? a.reduced.stride[0][0] : 0;
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x)
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + r * stride)));
+  } else {
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) {
+      int64_t roff;
+      a.reduced.offsets(r, &roff);
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+    }
+  }
+  acc = block_fold<Op, A>(acc);
+  if (threadIdx.x != 0) return;
+  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  else partial[blockIdx.x] = acc;
+}
+
+template <typename Op, typename O, typename A>
+__global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* partial) {
+  for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < a.nout; o += (int64_t)gridDim.x * blockDim.x) {
+    A acc = Op::init();
+    for (int s = 0; s < a.splits; ++s) acc = Op::combine(acc, partial[o * a.splits + s]);
+    int64_t koff[3];
+    a.kept.offsets(o, koff);
+    *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  }
+}
+
+template <typename Op, typename T, typename O, typename A>
+int launch(RedArgs& a) {
+  A* partial = nullptr;
+  Allocation scratch;
+  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
+  if (a.splits > 1) {
+    if (!alloc || !(scratch = alloc->allocate(sizeof(A) * (size_t)(a.nout * a.splits))).data) return JT_OUT_OF_MEMORY;
+    partial = static_cast<A*>(scratch.data);
+  }
+  cudaStream_t s = current_stream();
+  reduce_kernel<Op, T, O, A><<<(unsigned)(a.nout * a.splits), kThreads, 0, s>>>(a, partial);
+  int st = launch_status();
+  if (st == JT_OK && a.splits > 1) {
+    combine_kernel<Op, O, A><<<blocks_for(a.nout), kThreads, 0, s>>>(a, partial);
+    st = launch_status();
+  }
+  if (scratch.ctx) alloc->free(scratch.ctx);  // stream-ordered: reused only by later work on this stream
+  return st;
+}
+
+template <typename T>
+int dispatch_op(int op, RedArgs& a) {
+  using Acc = opmath_t<T>;
+  constexpr bool integral = std::is_integral<T>::value;
+  using SumAcc = std::conditional_t<integral, int64_t, Acc>;  // as the CPU's RedTypes
+  using SumOut = std::conditional_t<integral, int64_t, T>;
+  switch (op) {
+    case kReduceSum: return launch<Sum<SumAcc>, T, SumOut, SumAcc>(a);
+    case kReduceProd: return launch<Prod<SumAcc>, T, SumOut, SumAcc>(a);
+    case kReduceAmax: return launch<Max<Acc>, T, T, Acc>(a);
+    case kReduceAmin: return launch<Min<Acc>, T, T, Acc>(a);
+    case kReduceAny: return launch<Any, T, bool, bool>(a);
+    case kReduceAll: return launch<All, T, bool, bool>(a);
+  }
+  return JT_NO_KERNEL;
+}
+
+}  // namespace
+}  // namespace cuda
+}  // namespace jt
+
+using namespace jt;
+using namespace jt::cuda;
+
+// The caller (Java) checked the op's output dtype against jt_reduce_out_dtype, the CPU's table,
+// which these kernels follow.
+int jtc_reduce(const int64_t* words) {
+  reduce_plan r(words);
+  RedArgs a;
+  int st = prepare_reduce(r, a);
+  if (st != JT_OK || a.nout == 0) return st;
+  if (r.op == kReduceArgmax || r.op == kReduceArgmin) return arg_reduce_run(r.op == kReduceArgmax, (DType)r.dtype, a);
+  if (r.op < kReduceSum || r.op > kReduceAll) return JT_NO_KERNEL;
+  // Enough blocks to fill the device: split the reduced elements of few outputs across blocks.
+  const int64_t want = (int64_t)blocks_for(INT64_MAX / 2), per = a.nout >= want ? 1 : (want + a.nout - 1) / a.nout;
+  a.splits = (int)std::max<int64_t>(1, std::min<int64_t>(per, (a.nred + 4095) / 4096));
+  a.chunk = (a.nred + a.splits - 1) / a.splits;
+  if (a.nout * a.splits > INT32_MAX) return JT_INVALID;
+  st = JT_NO_KERNEL;
+  dispatch_dtype((DType)r.dtype, [&](auto tag) { st = dispatch_op<typename decltype(tag)::type>((int)r.op, a); });
+  return st;
+}

@@ -1,0 +1,96 @@
+// CUDA kernels on a GPU (CTest label cuda): storages from the registered CUDA caching allocator,
+// fill, elementwise (dense, strided, host scalar), copy with conversion, reduce, and bytes back to
+// the host, each against values computed here. Without a GPU it reports why and fails.
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "check.h"
+#include "jt/jt.h"
+#include "jt/plans.h"
+#include "jtc/jtc.h"
+
+namespace {
+constexpr int kCuda = JT_DEVICE_CUDA, kF32 = 8, kI64 = 5;
+
+int64_t bits(double d) {
+  int64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+int64_t device_buffer(int64_t storage) { return jt_storage_data(storage); }
+
+std::vector<float> read_floats(int64_t addr, int n) {
+  std::vector<float> v((size_t)n);
+  CHECK_EQ(jtc_read_bytes(addr, v.data(), 4 * (int64_t)n), JT_OK);
+  return v;
+}
+
+// fill dst (n floats, contiguous) with value
+void fill(int64_t dst, int64_t n, double value) {
+  std::vector<int64_t> p = {JT_PLAN_VERSION, 1, dst, kF32, 0, bits(value), n, 1};
+  CHECK_EQ(jtc_fill(p.data()), JT_OK);
+}
+
+// out = a + alpha * b over rows x cols; b's strides given (transposed or stride 0), b 0: the scalar s
+void add(int64_t out, int64_t a, int64_t b, int64_t rows, int64_t cols, int64_t b_row, int64_t b_col, double s) {
+  std::vector<int64_t> p = {JT_PLAN_VERSION, jt_ew_op_id("add"), kF32, kF32, 3, 2, bits(2.0), 0, 0, 0, 2, 0, 0, 0};
+  p.insert(p.end(), {out, a, b});
+  p.insert(p.end(), {0, 0, 0, 0, bits(s), (int64_t)kF32 << 1});
+  p.insert(p.end(), {rows, cols, cols, 1, cols, 1, b == 0 ? 0 : b_row, b == 0 ? 0 : b_col});
+  CHECK_EQ(jtc_elementwise(p.data()), JT_OK);
+}
+}  // namespace
+
+int main() {
+  const int err = jtc_init();
+  if (err != 0) {
+    std::fprintf(stderr, "cuda_kernels_test: no usable GPU (cudaError %d)\n", err);
+    return 1;
+  }
+  CHECK_EQ(jt_device_has_allocator(kCuda), 1);
+  const int64_t rows = 300, cols = 257, n = rows * cols;
+  int64_t sa = jt_storage_new(kCuda, 4 * n), sb = jt_storage_new(kCuda, 4 * n), so = jt_storage_new(kCuda, 4 * n);
+  int64_t si = jt_storage_new(kCuda, 8 * n), sr = jt_storage_new(kCuda, 4 * rows);
+  CHECK(sa && sb && so && si && sr);
+  const int64_t a = device_buffer(sa), b = device_buffer(sb), o = device_buffer(so);
+  fill(a, n, 1.5);
+  std::vector<float> host((size_t)n);
+  for (int64_t i = 0; i < n; ++i) host[(size_t)i] = (float)(i % 97) - 40.0f;
+  CHECK_EQ(jtc_write_bytes(b, host.data(), 4 * n), JT_OK);
+
+  add(o, a, b, rows, cols, cols, 1, 0);  // dense: the vector path
+  std::vector<float> got = read_floats(o, (int)n);
+  for (int64_t i = 0; i < n; ++i) CHECK(got[(size_t)i] == 1.5f + 2.0f * host[(size_t)i]);
+  add(o, a, b, rows, cols, 1, rows, 0);  // b read transposed: the strided path (b is cols x rows)
+  got = read_floats(o, (int)n);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) CHECK(got[(size_t)(r * cols + c)] == 1.5f + 2.0f * host[(size_t)(c * rows + r)]);
+  add(o, a, 0, rows, cols, 0, 0, 4.0);  // a host scalar
+  got = read_floats(o, 4);
+  CHECK(got[0] == 9.5f && got[3] == 9.5f);
+
+  // copy float32 -> int64, then sum each row of b (reduce over dim 1)
+  std::vector<int64_t> cp = {JT_PLAN_VERSION, 1, device_buffer(si), kI64, b, kF32, n, 1, 1};
+  CHECK_EQ(jtc_copy(cp.data()), JT_OK);
+  int64_t ints[4];
+  CHECK_EQ(jtc_read_bytes(device_buffer(si), ints, sizeof ints), JT_OK);
+  CHECK(ints[0] == -40 && ints[3] == -37);
+  std::vector<int64_t> rp = {JT_PLAN_VERSION, jt_reduce_op_id("sum"), kF32, kF32, 2, device_buffer(sr), b, 0, bits(1.0),
+                             rows, cols, 1, 0, cols, 1, 0, 1};
+  CHECK_EQ(jtc_reduce(rp.data()), JT_OK);
+  std::vector<float> sums = read_floats(device_buffer(sr), (int)rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    double want = 0;
+    for (int64_t c = 0; c < cols; ++c) want += host[(size_t)(r * cols + c)];
+    CHECK(sums[(size_t)r] == (float)want);
+  }
+  CHECK_EQ(jtc_synchronize(), JT_OK);
+  for (int64_t s : {sa, sb, so, si, sr}) jt_storage_release(s);
+  int64_t stats[256] = {0};
+  jt_memory_stats(kCuda, stats);
+  for (int i = 0; i < jt_stat_count(); ++i)
+    if (std::strcmp(jt_stat_name(i), "allocated_bytes.all.current") == 0) CHECK_EQ(stats[i], 0);
+  return jt_report("cuda_kernels_test");
+}

@@ -1,0 +1,182 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.bindings.JtCuda;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * CUDA: the CPU's plans, packed the same way, run by libjtensor_cuda's kernels on the current
+ * stream. Storages come from the CUDA caching allocator (jt_device_type CUDA); kernels are
+ * asynchronous, reads into Java wait for them. A primitive without a CUDA kernel throws
+ * UnsupportedOperationException naming the op and dtype (DESIGN §5), never a wrong answer.
+ */
+final class CudaBackend extends PlanBackend {
+  @Override int runCopy(long[] plan) { return JtCuda.jtc_copy(plan); }
+  @Override int runFill(long[] plan) { return JtCuda.jtc_fill(plan); }
+  @Override int runElementwise(long[] plan) { return JtCuda.jtc_elementwise(plan); }
+  /** sum, prod, amax, amin, any, all (and mean, a scaled sum), argmax, argmin. */
+  @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
+
+  CudaBackend(Device device) {
+    super(device);
+  }
+
+  @Override
+  public void arange(TensorImpl dst, long start, long step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void arange(TensorImpl dst, double start, double step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 0,
+          Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step)), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void linspace(TensorImpl dst, double start, double end) {
+    throw noKernel("linspace", dst.dtype());
+  }
+
+  @Override
+  public double loadDouble(String op, TensorImpl t, long elementOffset) {
+    double[] out = new double[1];
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_load_f64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+    }
+    return out[0];
+  }
+
+  @Override
+  public long loadLong(String op, TensorImpl t, long elementOffset) {
+    long[] out = new long[1];
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_load_i64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+    }
+    return out[0];
+  }
+
+  @Override
+  public void store(String op, TensorImpl t, long elementOffset, double value) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+    }
+  }
+
+  @Override
+  public void store(String op, TensorImpl t, long elementOffset, long value) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtCuda.jtc_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+    }
+  }
+
+  @Override
+  public void read(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    CpuBackend.checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long addr = held.address(t, new long[] {t.numel()}, new long[] {1});
+      int status;
+      if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) status = JtCuda.jtc_read_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) status = JtCuda.jtc_read_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) status = JtCuda.jtc_read_bytes(addr, (short[]) array, n);
+      else status = JtCuda.jtc_read_bytes(addr, (byte[]) array, n);
+      check(status, op, t.dtype());
+    }
+  }
+
+  @Override
+  public void write(String op, TensorImpl t, Object array) {
+    long n = t.numel() * t.dtype().itemSize();
+    CpuBackend.checkArray(op, array, n);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long addr = CpuBackend.flat(held, t);
+      int status;
+      if (array instanceof float[]) status = JtCuda.jtc_write_bytes(addr, (float[]) array, n);
+      else if (array instanceof double[]) status = JtCuda.jtc_write_bytes(addr, (double[]) array, n);
+      else if (array instanceof long[]) status = JtCuda.jtc_write_bytes(addr, (long[]) array, n);
+      else if (array instanceof int[]) status = JtCuda.jtc_write_bytes(addr, (int[]) array, n);
+      else if (array instanceof short[]) status = JtCuda.jtc_write_bytes(addr, (short[]) array, n);
+      else status = JtCuda.jtc_write_bytes(addr, (byte[]) array, n);
+      check(status, op, t.dtype());
+    }
+  }
+
+  @Override
+  public boolean hasElementwise(Op op, DType dtype) {
+    return CudaKernels.supports(op, dtype);
+  }
+
+  @Override
+  public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
+      check(JtCuda.jtc_memcpy_d2d(d, s, nbytes), op, DType.UINT8);
+    }
+  }
+
+  // ---- primitives with no CUDA kernel yet: a clear refusal, never a wrong answer ----
+
+  @Override
+  public void gemm(String op, GemmCall call) {
+    throw noKernel(op, call.a.dtype());
+  }
+
+  @Override
+  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
+    throw noKernel(op.name, in.dtype());
+  }
+
+  @Override
+  public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
+    throw noKernel(op, in.dtype());
+  }
+
+  @Override
+  public void indexAlong(IndexAlong call) {
+    throw noKernel(call.name, call.self.dtype());
+  }
+
+  @Override
+  public void random(RandomDraw draw) {
+    throw noKernel(draw.name, draw.dst.dtype());
+  }
+
+  @Override
+  public void indexAdvanced(IndexAdvanced call) {
+    throw noKernel(call.name, call.self.dtype());
+  }
+
+  @Override
+  public long countNonzero(String op, TensorImpl t) {
+    throw noKernel(op, t.dtype());
+  }
+
+  @Override
+  public long nonzero(String op, TensorImpl t, TensorImpl out) {
+    throw noKernel(op, t.dtype());
+  }
+
+  static UnsupportedOperationException noKernel(String op, DType dtype) {
+    return new UnsupportedOperationException(op + " has no CUDA kernel for " + dtype);
+  }
+
+  /** A kernel's status (jt.h, jtc.h): 1 memory refused, 3 no kernel, 6 the CUDA runtime's error. */
+  @Override
+  void check(int status, String op, DType dtype) {
+    switch (status) {
+      case 0: return;
+      case 1: throw memory().outOfMemory(op);
+      case 3: throw noKernel(op, dtype);
+      case 6: throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+      default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package org.jtensor.dispatch;
+
+import org.jtensor.bindings.JtCuda;
+import org.jtensor.core.TensorImpl;
+
+/** Bytes between the host and a CUDA device: the one primitive a copy across devices needs. */
+public final class DeviceTransfer {
+  private DeviceTransfer() {}
+
+  /**
+   * Copies src's bytes into dst, both contiguous with the same dtype and numel, one on the CPU and
+   * the other on CUDA (whose backend must be available: Dispatcher.backend checked it). Waits for
+   * the copy, so the host side may be freed once this returns.
+   */
+  public static void copyDense(String op, TensorImpl dst, TensorImpl src) {
+    if (!dst.isContiguous() || !src.isContiguous() || dst.dtype() != src.dtype() || dst.numel() != src.numel()) {
+      throw new IllegalArgumentException(op + "(): a transfer needs two contiguous tensors of one dtype and size");
+    }
+    boolean toDevice = src.device().isCpu();
+    Dispatcher.backend(toDevice ? dst.device() : src.device());  // CUDA available, or why not
+    long n = dst.numel();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = CpuBackend.flat(held, dst), s = held.address(src, new long[] {n}, new long[] {1});
+      long nbytes = n * dst.dtype().itemSize();
+      int status = toDevice ? JtCuda.jtc_memcpy_to_device(d, s, nbytes) : JtCuda.jtc_memcpy_to_host(d, s, nbytes);
+      if (status != 0) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+    }
+  }
+}

@@ -1,0 +1,246 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.dispatch.Op;
+import org.jtensor.dispatch.OpKind;
+import org.jtensor.memory.Memory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CUDA kernels against the CPU's, on a GPU machine (tag cuda: mvn -Pgpu, scripts/gpu-check.sh):
+ * every elementwise op and dtype with a CUDA kernel, in each layout a kernel path serves (dense and
+ * vectorized, dense but misaligned, transposed, broadcast, host scalars); copies between every pair
+ * of dtypes and devices; fill and arange. Exact for integer and bool results, within the dtype's
+ * tolerance for floats. CUDA's caching allocator must hold no live bytes after each test.
+ */
+@Tag("cuda")
+class CudaKernelsTest {
+  private static final Device GPU = Device.cuda(0);
+  private static final double[] PARAMS = {1.0, 20.0, 1.0, 1.0};  // alpha 1, clamp to [1, 20], softplus beta 1 threshold 20
+  private long cudaBytes;
+
+  @BeforeEach
+  void requireCuda() {
+    assumeTrue(Cuda.isAvailable(), () -> "CUDA: " + Cuda.unavailableReason());
+    cudaBytes = Memory.memoryAllocated(GPU);
+  }
+
+  @AfterEach
+  void cudaBytesReturn() {
+    if (!Cuda.isAvailable()) return;  // the test was aborted by requireCuda
+    Cuda.synchronize();
+    assertEquals(cudaBytes, Memory.memoryAllocated(GPU), "CUDA bytes left allocated");
+  }
+
+  /** Values of every dtype that exercise signs, zero and fractions; divisors avoid zero for integers. */
+  private static Tensor values(DType dtype, long[] shape, int seed, boolean nonzero) {
+    long n = 1;
+    for (long s : shape) n *= s;
+    double[] v = new double[(int) n];
+    for (int i = 0; i < n; i++) {
+      double x = ((i * 7919L + seed * 104729L) % 23) - 11;
+      if (dtype.isFloatingPoint()) x = x * 0.37 + 0.05;
+      if (nonzero && x == 0) x = 3;
+      v[i] = dtype == DType.BOOL ? (x > 0 ? 1 : 0) : dtype == DType.UINT8 ? Math.abs(x) + (nonzero ? 1 : 0) : x;
+    }
+    try (Tensor d = Tensor.fromArray(v, shape)) {
+      return d.to(dtype);
+    }
+  }
+
+  /** Runs op on the CPU and on CUDA over the same inputs, made by layout; compares the results. */
+  private static void compare(Op op, DType dtype, Function<Tensor, Tensor> layout) {
+    int n = op.kind == OpKind.WHERE ? 3 : op.arity;
+    List<Tensor> cpu = new ArrayList<>(), gpu = new ArrayList<>();
+    try (TensorScope s = TensorScope.open()) {
+      for (int k = 0; k < n; k++) {
+        DType t = op.kind == OpKind.WHERE && k == 0 ? DType.BOOL : dtype;
+        Tensor c = layout.apply(values(t, new long[] {67, 33}, k, k > 0));
+        cpu.add(c);
+        gpu.add(layout.apply(values(t, new long[] {67, 33}, k, k > 0).cuda()));
+      }
+      Tensor want;
+      try {
+        want = run(op, cpu);
+      } catch (ArithmeticException | UnsupportedOperationException | IllegalArgumentException e) {
+        assertThrows(e.getClass(), () -> run(op, gpu), op.name + " " + dtype);
+        return;
+      }
+      if (!Dispatcher.backend(GPU).hasElementwise(op, dtype)) {
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> run(op, gpu));
+        assertTrue(e.getMessage().contains("has no CUDA kernel for " + dtype) || e.getMessage().contains("has no CUDA kernel"),
+            e.getMessage());
+        return;
+      }
+      Tensor got = run(op, gpu).cpu();
+      assertSame(op.name + " " + dtype, want, got);
+    }
+  }
+
+  private static Tensor run(Op op, List<Tensor> in) {
+    Operand[] operands = new Operand[in.size()];
+    for (int k = 0; k < operands.length; k++) operands[k] = Operand.of(Tensor.implOf(in.get(k), op.name));
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, PARAMS, operands));
+  }
+
+  static void assertSame(String what, Tensor want, Tensor got) {
+    assertArrayEquals(want.shape(), got.shape(), what);
+    assertEquals(want.dtype(), got.dtype(), what);
+    if (!want.dtype().isFloatingPoint()) {
+      assertArrayEquals(want.to(DType.INT64).toLongArray(), got.to(DType.INT64).toLongArray(), what);
+      return;
+    }
+    double rtol = want.dtype() == DType.FLOAT64 ? 1e-12 : want.dtype() == DType.FLOAT32 ? 1e-5 : 1e-2;
+    try (Tensor close = want.isclose(got, rtol, rtol, true); Tensor all = close.all()) {
+      assertTrue(all.item() != 0, () -> what + ": CPU " + want + " CUDA " + got);
+    }
+  }
+
+  private static List<Op> elementwiseOps() {
+    List<Op> ops = new ArrayList<>();
+    for (Op op : Op.registered()) if (op.family == Op.Family.ELEMENTWISE) ops.add(op);
+    return ops;
+  }
+
+  @Test
+  void everyElementwiseOpAndDtypeMatchesTheCpuDense() {
+    for (Op op : elementwiseOps()) for (DType d : DType.values()) compare(op, d, t -> t);
+  }
+
+  @Test
+  void misalignedTransposedAndBroadcastLayoutsMatchTheCpu() {
+    for (Op op : elementwiseOps()) {
+      for (DType d : new DType[] {DType.FLOAT32, DType.INT64, DType.FLOAT16, DType.BOOL, DType.UINT8}) {
+        compare(op, d, t -> t.flatten(0, 1).narrow(0, 1, 67 * 33 - 1));  // dense, off the 16-byte grid
+        compare(op, d, Tensor::t);                                      // strided
+        compare(op, d, t -> t.select(0, 5).unsqueeze(0).expand(9, 33));  // stride 0 rows
+      }
+    }
+  }
+
+  @Test
+  void hostScalarsAndZeroDimTensorsMatchTheCpu() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor a = values(DType.FLOAT32, new long[] {1000}, 1, false);
+      Tensor g = a.cuda();
+      assertSame("add scalar", a.add(2.5), g.add(2.5).cpu());
+      assertSame("mul long", a.mul(3L), g.mul(3L).cpu());
+      Tensor z = Tensor.full(new long[0], 1.75);
+      assertSame("sub 0-dim", a.sub(z), g.sub(z.to(DType.FLOAT32).cuda()).cpu());
+      assertSame("where", Tensor.where(a.gt(0.0), a, 0.0), Tensor.where(g.gt(0.0), g, 0.0).cpu());
+      Tensor i = values(DType.INT32, new long[] {1000}, 2, false);
+      assertSame("int add double", i.add(0.5), i.cuda().add(0.5).cpu());
+    }
+  }
+
+  @Test
+  void copiesBetweenEveryPairOfDtypesAndDevices() {
+    for (DType from : DType.values()) {
+      for (DType to : DType.values()) {
+        try (TensorScope s = TensorScope.open()) {
+          Tensor src = values(from, new long[] {37, 41}, 3, false);
+          Tensor want = Tensor.empty(new long[] {41, 37}, to).t();
+          want.copy_(src);
+          Tensor dst = Tensor.empty(new long[] {41, 37}, to, GPU).t();
+          dst.copy_(src.cuda());  // device to device, converting, strided
+          assertSame("copy " + from + " -> " + to, want, dst.cpu());
+          Tensor host = Tensor.empty(new long[] {37, 41}, to);
+          host.copy_(src.cuda().t().t());  // device to host, converting
+          assertSame("to host " + from + " -> " + to, want.contiguous(), host);
+          Tensor back = Tensor.empty(new long[] {41, 37}, to, GPU).t();
+          back.copy_(src);  // host to device, converting, strided
+          assertSame("to device " + from + " -> " + to, want, back.cpu());
+        }
+      }
+    }
+  }
+
+  @Test
+  void fillArangeAndElementAccess() {
+    try (TensorScope s = TensorScope.open()) {
+      for (DType d : DType.values()) {
+        assertSame("full " + d, Tensor.full(new long[] {5, 7}, 3.0, d), Tensor.full(new long[] {5, 7}, 3.0, d, GPU).cpu());
+        Tensor g = Tensor.zeros(new long[] {6, 4}, d, GPU).t();
+        g.fill_(1L);
+        assertSame("fill strided " + d, Tensor.ones(new long[] {4, 6}, d), g.cpu());
+      }
+      assertArrayEquals(Tensor.arange(0, 1000, 3, DType.INT64).toLongArray(),
+          Tensor.wrap(Factories.arange(0, 1000, 3, DType.INT64, GPU)).cpu().toLongArray());
+      assertSame("arange double", Tensor.arange(0.5, 100.0, 0.25, DType.FLOAT32),
+          Tensor.wrap(Factories.arange(0.5, 100.0, 0.25, DType.FLOAT32, GPU)).cpu());
+      Tensor g = Tensor.zeros(new long[] {3}, DType.FLOAT16, GPU);
+      g.setDouble(1.5, 1);
+      assertEquals(1.5, g.getDouble(1));
+      assertEquals(0.0, g.getDouble(0));
+    }
+  }
+
+  @Test
+  void reductionsMatchTheCpuOverEveryDimSet() {
+    try (TensorScope s = TensorScope.open()) {
+      for (DType d : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64, DType.FLOAT16, DType.BOOL, DType.UINT8}) {
+        for (Function<Tensor, Tensor> layout : List.<Function<Tensor, Tensor>>of(t -> t, Tensor::t)) {
+          Tensor c = layout.apply(values(d, new long[] {300, 257}, 4, false));
+          Tensor g = layout.apply(values(d, new long[] {300, 257}, 4, false).cuda());
+          assertSame("sum " + d, c.sum(), g.sum().cpu());
+          assertSame("amax " + d, c.amax(0, false), g.amax(0, false).cpu());
+          assertSame("amin " + d, c.amin(1, true), g.amin(1, true).cpu());
+          assertSame("sum dim 0 " + d, c.sum(0), g.sum(0).cpu());
+          assertSame("sum dim 1 " + d, c.sum(1), g.sum(1).cpu());
+          assertSame("any " + d, c.any(), g.any().cpu());
+          assertSame("all " + d, c.all(), g.all().cpu());
+          if (d.isFloatingPoint()) assertSame("mean " + d, c.mean(1), g.mean(1).cpu());
+          if (d != DType.BOOL) {
+            assertSame("argmax " + d, c.argmax(), g.argmax().cpu());
+            assertSame("argmax dim 1 " + d, c.argmax(1, false), g.argmax(1, false).cpu());
+            assertSame("argmin dim 0 " + d, c.argmin(0, true), g.argmin(0, true).cpu());
+          }
+        }
+      }
+      Tensor big = Tensor.rand(1 << 22).cuda();  // many blocks per output: the two-pass path
+      assertEquals(big.cpu().sum().item(), big.sum().item(), 1e-2 * (1 << 11));
+      Tensor p = Tensor.full(new long[] {40}, 1.1).cuda();
+      assertSame("prod", Tensor.full(new long[] {40}, 1.1).prod(), p.prod().cpu());
+    }
+  }
+
+  @Test
+  void aPrimitiveWithoutACudaKernelIsRefusedNamingOpAndDtype() {
+    try (Tensor g = Tensor.ones(new long[] {4}, DType.FLOAT32, GPU)) {
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> g.cumsum(0));
+      assertEquals("cumsum has no CUDA kernel for float32", e.getMessage());
+    }
+  }
+
+  @Test
+  void cudaAndCpuOperandsFailWithPyTorchsMessage() {
+    try (Tensor g = Tensor.ones(new long[] {2}, DType.FLOAT32, GPU); Tensor c = Tensor.ones(2)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> g.add(c));
+      assertEquals("add(): Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void theCudaAllocatorCountsAndCaches() {
+    long before = Memory.memoryAllocated(GPU);
+    try (Tensor g = Tensor.empty(new long[] {1 << 20}, DType.FLOAT32, GPU)) {
+      assertTrue(Memory.memoryAllocated(GPU) >= before + (4L << 20));
+    }
+    assertEquals(before, Memory.memoryAllocated(GPU));
+    assertTrue(Cuda.deviceCount() >= 1);
+  }
+}
