@@ -70,11 +70,14 @@ final class CudaBlas {
     }
   }
 
-  /** A thread's handle and its alpha/beta slots (host pointers, read by cuBLAS when called). */
+  /**
+   * A thread's handle and its alpha/beta slots (host pointers, read by cuBLAS when called), each
+   * its own allocation at position 0: a void* argument takes a Pointer's address as it is.
+   */
   private static final class Handle {
     final cublasContext context = new cublasContext();
-    final FloatPointer floats = new FloatPointer(2);
-    final DoublePointer doubles = new DoublePointer(2);
+    final FloatPointer alphaF = new FloatPointer(1), betaF = new FloatPointer(1);
+    final DoublePointer alphaD = new DoublePointer(1), betaD = new DoublePointer(1);
 
     Handle() {
       check("cublasCreate_v2", cublas.cublasCreate_v2(context));
@@ -96,15 +99,13 @@ final class CudaBlas {
     if (dtype == DType.FLOAT64) {
       type = cudart.CUDA_R_64F;
       compute = cublas.CUBLAS_COMPUTE_64F;
-      h.doubles.put(0, alpha).put(1, beta);
-      alphaP = h.doubles.getPointer(0);
-      betaP = h.doubles.getPointer(1);
+      alphaP = h.alphaD.put(0, alpha);
+      betaP = h.betaD.put(0, beta);
     } else {
       type = dtype == DType.FLOAT32 ? cudart.CUDA_R_32F : dtype == DType.FLOAT16 ? cudart.CUDA_R_16F : cudart.CUDA_R_16BF;
       compute = dtype == DType.FLOAT32 && CudaMatmul.allowTf32() ? cublas.CUBLAS_COMPUTE_32F_FAST_TF32 : cublas.CUBLAS_COMPUTE_32F;
-      h.floats.put(0, (float) alpha).put(1, (float) beta);
-      alphaP = h.floats.getPointer(0);
-      betaP = h.floats.getPointer(1);
+      alphaP = h.alphaF.put(0, (float) alpha);
+      betaP = h.betaF.put(0, (float) beta);
     }
     long item = dtype.itemSize();
     long first = l.swapped() ? b : a, second = l.swapped() ? a : b;
