@@ -10,7 +10,8 @@
 namespace jt {
 namespace cuda {
 
-// Batch dims left after merging (see gemm.cu); more answer JT_NO_KERNEL.
+// Batch dims left after merging (see gemm.cu); more answer JT_NO_KERNEL. Kernels take GemmArgs
+// __grid_constant__: the batch walk (a member call) reads it in place, not from a local copy.
 constexpr int kGemmMaxBatchDims = 16;
 
 // C[b] = alpha * A[b] @ B[b] + beta * C[b]; A m x k, B k x n, C m x n; strides in elements.

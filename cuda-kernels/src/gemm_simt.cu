@@ -44,7 +44,7 @@ __device__ inline void store_result(T* c, Acc acc, double alpha, double beta) {
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kThreadsSimt) gemm_simt_kernel(GemmArgs g, const T* A, const T* B, T* C) {
+__global__ void __launch_bounds__(kThreadsSimt) gemm_simt_kernel(const __grid_constant__ GemmArgs g, const T* A, const T* B, T* C) {
   using Acc = gemm_acc_t<T>;
   __shared__ Acc As[kBK][kBM];  // As[k][m]
   __shared__ Acc Bs[kBK][kBN];  // Bs[k][n]

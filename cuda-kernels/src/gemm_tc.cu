@@ -60,7 +60,7 @@ __device__ inline void copy_slice(E* dst, const E* src, int64_t rows, int64_t k,
 
 // E: the CUDA element type (__half or __nv_bfloat16), T: jtensor's (Half or BFloat16), same bits.
 template <typename E, typename T, bool AInnerK, bool BInnerN>
-__global__ void __launch_bounds__(kThreadsTc, 2) gemm_tc_kernel(GemmArgs g, const E* A, const E* B, T* C) {
+__global__ void __launch_bounds__(kThreadsTc, 2) gemm_tc_kernel(const __grid_constant__ GemmArgs g, const E* A, const E* B, T* C) {
   using SA = Slice<AInnerK, kBM>;
   using SB = Slice<!BInnerN, kBN>;
   using LayoutA = typename std::conditional<AInnerK, wmma::row_major, wmma::col_major>::type;
