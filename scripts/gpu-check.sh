@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs jtensor's CUDA tests (JUnit tag cuda: CUDA kernels against the CPU's) on a GPU machine
 # without a JDK, from the folder scripts/gpu-bundle.sh prepared: ./gpu-check.sh [launcher options].
-# Exits non-zero when a test fails, and (3) when they were skipped because this process cannot
+# Exits non-zero when a test fails, and (3) when they were aborted because this process cannot
 # run CUDA: each skip names the missing piece (Cuda.unavailableReason()).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,8 +12,8 @@ jre/bin/java -Dorg.bytedeco.javacpp.cachedir="$PWD/javacpp-cache" -Xss4m \
   -jar junit-platform-console-standalone.jar execute \
   --class-path "test-classes:$(ls lib/*.jar | tr '\n' ':')" \
   --select-class org.jtensor.CudaKernelsTest --details=tree --disable-banner "$@" | tee gpu-check.log || status=$?
-if grep -Eq "\[ +[1-9][0-9]* tests skipped" gpu-check.log; then
-  echo "gpu-check: CUDA tests were skipped (see the reasons above): this process cannot run CUDA" >&2
+if grep -Eq "\[ +[1-9][0-9]* tests (skipped|aborted)" gpu-check.log; then
+  echo "gpu-check: CUDA tests were aborted (see the reasons above): this process cannot run CUDA" >&2
   [ "$status" -ne 0 ] || status=3
 fi
 exit "$status"

@@ -20,7 +20,7 @@ struct CopyArgs {
 };
 
 template <typename To, typename From>
-__global__ void copy_kernel(CopyArgs a) {
+__global__ void copy_kernel(const __grid_constant__ CopyArgs a) {
   const int64_t step = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < a.n; i += step) {
     int64_t off[2] = {i * (int64_t)sizeof(To), i * (int64_t)sizeof(From)};
@@ -31,7 +31,7 @@ __global__ void copy_kernel(CopyArgs a) {
 
 // Fills by element width: the value arrives as its element's bits.
 template <typename U>
-__global__ void fill_kernel(char* dst, Geometry<1> g, int64_t n, bool dense, U value) {
+__global__ void fill_kernel(char* dst, const __grid_constant__ Geometry<1> g, int64_t n, bool dense, U value) {
   const int64_t step = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off = i * (int64_t)sizeof(U);

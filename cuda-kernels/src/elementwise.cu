@@ -29,13 +29,17 @@ template <typename F> struct Apply<F, 4> {
 template <typename T>
 constexpr int kVec = sizeof(T) >= 4 ? 16 / (int)sizeof(T) : 4;
 
+// Note [Kernel arguments by address]
+// The arguments are __grid_constant__: a host scalar is read through a pointer into them, which
+// would otherwise make every thread copy the whole struct (about 1 KB) to local memory first.
+
 template <typename T, int V>
 struct alignas(sizeof(T) * V) Pack {
   T v[V];
 };
 
 template <typename F, typename T, int N>
-__global__ void ew_kernel(EwArgs<N> a) {
+__global__ void ew_kernel(const __grid_constant__ EwArgs<N> a) {
   using O = out_t<F, T>;
   using A = opmath_t<T>;
   constexpr int V = kVec<T>;
@@ -84,7 +88,7 @@ __global__ void ew_kernel(EwArgs<N> a) {
 
 // where(cond, a, b): the condition is bool whatever T is.
 template <typename T>
-__global__ void where_kernel(EwArgs<4> a) {
+__global__ void where_kernel(const __grid_constant__ EwArgs<4> a) {
   bool c = a.once[1] ? load_elem(a.ptr[1] ? at<bool>(a.ptr[1], 0) : reinterpret_cast<const bool*>(&a.slot[1])) : false;
   T v[4];
   for (int k = 2; k < 4; ++k)

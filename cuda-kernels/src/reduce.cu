@@ -1,12 +1,12 @@
 // sum, prod, amax, amin, any, all over any dims (the reduce plan), with the CPU's accumulator and
 // output types. Each output is folded by `splits` blocks: threads stride over the block's share of
 // the reduced elements, then warps and the block combine; with more than one split per output the
-// partials go to scratch from the CUDA allocator and a second launch combines them. Arg
-// reductions have no CUDA kernel yet (JT_NO_KERNEL).
+// partials go to scratch from the CUDA allocator and a second launch combines them. The arg
+// reductions are in arg_reduce.cu.
 #include <cuda/std/limits>
 
 #include "allocator/device_allocator.h"
-#include "geometry.cuh"
+#include "reduce_args.cuh"
 #include "jt/functors.h"
 #include "jt/plans.h"
 #include "kernels/reduce.h"  // the op codes, kReduceNames' order
@@ -54,20 +54,11 @@ struct All {
   static __device__ bool combine(bool a, bool b) { return a && b; }
 };
 
-struct RedArgs {
-  const char* in;
-  char* out;
-  Geometry<2> kept;     // offsets of each output: [0] into out, [1] into in
-  Geometry<1> reduced;  // offsets of the reduced elements into in
-  int64_t nout, nred, chunk;  // chunk: reduced elements per split
-  int splits;
-  double scale;
-};
 
 // Block (o, s) folds output o's reduced elements [s * chunk, (s + 1) * chunk).
 template <typename Op, typename A>
 __device__ A block_fold(A acc) {
-  __shared__ unsigned char smem[32 * sizeof(A)];
+  __shared__ __align__(8) unsigned char smem[32 * sizeof(A)];
   A* warp_acc = reinterpret_cast<A*>(smem);
   for (int d = 16; d > 0; d /= 2) acc = Op::combine(acc, __shfl_down_sync(0xffffffffu, acc, d));
   if (threadIdx.x % 32 == 0) warp_acc[threadIdx.x / 32] = acc;
@@ -86,16 +77,22 @@ __device__ O finish(A a, double scale) {
 }
 
 template <typename Op, typename T, typename O, typename A>
-__global__ void reduce_kernel(RedArgs a, A* partial) {
+__global__ void reduce_kernel(const __grid_constant__ RedArgs a, A* partial) {
   const int64_t o = blockIdx.x / a.splits, s = blockIdx.x % a.splits;
-  int64_t koff[2];
+  int64_t koff[3];
   a.kept.offsets(o, koff);
   const int64_t begin = s * a.chunk, end = min(a.nred, begin + a.chunk);
   A acc = Op::init();
-  for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) {
-    int64_t roff;
-    a.reduced.offsets(r, &roff);
-    acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+  if (a.reduced.ndim <= 1) {  // one reduced dim (or none): its offsets need no division
+    const int64_t stride = a.reduced.ndim ? a.reduced.stride[0][0] : 0;
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x)
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + r * stride)));
+  } else {
+    for (int64_t r = begin + threadIdx.x; r < end; r += blockDim.x) {
+      int64_t roff;
+      a.reduced.offsets(r, &roff);
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+    }
   }
   acc = block_fold<Op, A>(acc);
   if (threadIdx.x != 0) return;
@@ -104,11 +101,11 @@ __global__ void reduce_kernel(RedArgs a, A* partial) {
 }
 
 template <typename Op, typename O, typename A>
-__global__ void combine_kernel(RedArgs a, const A* partial) {
+__global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* partial) {
   for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < a.nout; o += (int64_t)gridDim.x * blockDim.x) {
     A acc = Op::init();
     for (int s = 0; s < a.splits; ++s) acc = Op::combine(acc, partial[o * a.splits + s]);
-    int64_t koff[2];
+    int64_t koff[3];
     a.kept.offsets(o, koff);
     *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
   }
@@ -162,35 +159,17 @@ using namespace jt::cuda;
 // which these kernels follow.
 int jtc_reduce(const int64_t* words) {
   reduce_plan r(words);
-  if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 0 || r.ndim > 64) return JT_INVALID;
-  if (r.op < kReduceSum || r.op > kReduceAll) return JT_NO_KERNEL;
   RedArgs a;
-  a.in = reinterpret_cast<const char*>(r.in);
-  a.out = reinterpret_cast<char*>(r.out);
-  std::memcpy(&a.scale, &r.scale, 8);
-  // kept dims: the output's and input's strides; reduced dims: the input's
-  int64_t ksize[64], kout[64], kin[64], rsize[64], rin[64];
-  int nk = 0, nr = 0;
-  const DType in_t = (DType)r.dtype, out_t = (DType)r.out_dtype;
-  if (!valid_dtype((int)out_t)) return JT_INVALID;
-  for (int d = 0; d < r.ndim; ++d) {
-    if (r.reduced[d]) rsize[nr] = r.sizes[d], rin[nr++] = r.in_strides[d];
-    else ksize[nk] = r.sizes[d], kout[nk] = r.out_strides[d], kin[nk++] = r.in_strides[d];
-  }
-  const int64_t kelem[2] = {(int64_t)dtype_size(out_t), (int64_t)dtype_size(in_t)}, relem = kelem[1];
-  const int64_t* kstrides[2] = {kout, kin};
-  const int64_t* rstrides[1] = {rin};
-  if (!a.kept.build(nk, ksize, kstrides, kelem) || !a.reduced.build(nr, rsize, rstrides, &relem)) return JT_INVALID;
-  a.nout = a.nred = 1;
-  for (int d = 0; d < nk; ++d) a.nout *= ksize[d];
-  for (int d = 0; d < nr; ++d) a.nred *= rsize[d];
-  if (a.nout == 0) return JT_OK;
+  int st = prepare_reduce(r, a);
+  if (st != JT_OK || a.nout == 0) return st;
+  if (r.op == kReduceArgmax || r.op == kReduceArgmin) return arg_reduce_run(r.op == kReduceArgmax, (DType)r.dtype, a);
+  if (r.op < kReduceSum || r.op > kReduceAll) return JT_NO_KERNEL;
   // Enough blocks to fill the device: split the reduced elements of few outputs across blocks.
   const int64_t want = (int64_t)blocks_for(INT64_MAX / 2), per = a.nout >= want ? 1 : (want + a.nout - 1) / a.nout;
   a.splits = (int)std::max<int64_t>(1, std::min<int64_t>(per, (a.nred + 4095) / 4096));
   a.chunk = (a.nred + a.splits - 1) / a.splits;
   if (a.nout * a.splits > INT32_MAX) return JT_INVALID;
-  int st = JT_NO_KERNEL;
-  dispatch_dtype(in_t, [&](auto tag) { st = dispatch_op<typename decltype(tag)::type>((int)r.op, a); });
+  st = JT_NO_KERNEL;
+  dispatch_dtype((DType)r.dtype, [&](auto tag) { st = dispatch_op<typename decltype(tag)::type>((int)r.op, a); });
   return st;
 }

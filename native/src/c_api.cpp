@@ -6,6 +6,7 @@
 
 #include "jt/jt.h"
 #include "jt/plans.h"
+#include "allocator/foreign_allocator.h"
 #include "allocator/stats.h"
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
@@ -55,6 +56,12 @@ const char* jt_device_type_name(int device) { return device_type_name(device); }
 int jt_device_has_allocator(int device) { return device_allocator(device) ? 1 : 0; }
 
 int64_t jt_storage_new(int device, int64_t nbytes) { return reinterpret_cast<int64_t>(storage_new(device, nbytes)); }
+int64_t jt_storage_wrap(int64_t address, int64_t nbytes) {
+  return reinterpret_cast<int64_t>(storage_wrap(reinterpret_cast<void*>(address), nbytes));
+}
+void jt_wrapped_stats(int64_t* out) { foreign_stats(out); }
+void jt_wrapped_reset_peak(void) { foreign_reset_peak(); }
+void jt_wrapped_reset_accumulated(void) { foreign_reset_accumulated(); }
 void jt_storage_retain(int64_t s) { S(s)->retain(); }
 void jt_storage_release(int64_t s) { storage_release(S(s)); }
 int64_t jt_storage_refcount(int64_t s) { return S(s)->refcount.load(std::memory_order_relaxed); }
@@ -136,8 +143,8 @@ int64_t jt_load_i64(int64_t a, int t) { return load_i64(P(a), (DType)t); }
 void jt_store_f64(int64_t a, int t, double v) { store_f64(P(a), (DType)t, v); }
 void jt_store_i64(int64_t a, int t, int64_t v) { store_i64(P(a), (DType)t, v); }
 
-void jt_read_bytes(int64_t src, void* dst, int64_t n) { if (n > 0) std::memcpy(dst, P(src), (size_t)n); }
-void jt_write_bytes(int64_t dst, const void* src, int64_t n) { if (n > 0) std::memcpy(P(dst), src, (size_t)n); }
+void jt_read_bytes(int64_t src, void* dst, int64_t n) { if (n > 0) parallel_memcpy(dst, P(src), n); }
+void jt_write_bytes(int64_t dst, const void* src, int64_t n) { if (n > 0) parallel_memcpy(P(dst), src, n); }
 void jt_memcpy(int64_t dst, int64_t src, int64_t n) { parallel_memcpy(P(dst), P(src), n); }
 
 

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "allocator/foreign_allocator.h"
+
 namespace jt {
 
 static_assert(offsetof(StorageImpl, data_ptr) == 0, "Java reads the data pointer at offset 0");
@@ -17,6 +19,14 @@ StorageImpl* storage_new(int device, int64_t nbytes) {
   s->allocator = allocator;
   s->device = device;
   s->set(a, nbytes);
+  return s;
+}
+
+StorageImpl* storage_wrap(void* data, int64_t nbytes) {
+  StorageImpl* s = new StorageImpl();
+  s->allocator = &foreign_allocator();
+  s->device = (int)DeviceType::CPU;
+  s->set(foreign_allocation(data, nbytes), nbytes);
   return s;
 }
 

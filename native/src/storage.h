@@ -33,6 +33,8 @@ struct StorageImpl {
 
 // nullptr when memory is out or the device has no allocator in this process.
 StorageImpl* storage_new(int device, int64_t nbytes);
+// A CPU storage over bytes owned elsewhere (Note [Wrapped storages]); never frees them.
+StorageImpl* storage_wrap(void* data, int64_t nbytes);
 void storage_release(StorageImpl* s);
 bool storage_resize(StorageImpl* s, int64_t nbytes);
 

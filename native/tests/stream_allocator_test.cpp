@@ -113,6 +113,15 @@ static void max_split_size() {
   CHECK_EQ(s.oversize_segments.current, 0);
   CHECK_EQ(s.reserved_bytes[kAll].current, (int64_t)(30 * MiB));
   a.free(mid);
+  a.empty_cache();
+  StreamBlock* o1 = a.allocate(40 * MiB, 0);
+  StreamBlock* o2 = a.allocate(40 * MiB, 0);
+  a.free(o1);
+  a.free(o2);
+  const int64_t frees = a.stats().num_device_free;
+  CHECK(a.allocate(50 * MiB, 0) != nullptr);  // neither fits alone: both go, largest first
+  CHECK_EQ(a.stats().num_device_free, frees + 2);
+  CHECK_EQ(a.stats().num_alloc_retries, 0);
 }
 
 static void streams_keep_their_blocks() {
@@ -122,8 +131,18 @@ static void streams_keep_their_blocks() {
   char* p1 = b1->ptr;
   a.free(b1);
   StreamBlock* b2 = a.allocate(4 * KiB, 2);  // stream 2 never gets stream 1's memory
-  CHECK(b2->ptr != p1);
-  CHECK_EQ(a.stats().segment[kAll].current, 2);
+  char* p2 = b2->ptr;
+  CHECK(p2 != p1);
+  a.free(b2);
+  StreamBlock* b0 = a.allocate(4 * KiB, 0);  // nor stream 0 theirs (ordered after its own in the pool)
+  CHECK(b0->ptr != p1 && b0->ptr != p2);
+  a.free(b0);
+  CHECK_EQ(a.stats().segment[kAll].current, 3);
+  a.empty_cache();
+  b1 = a.allocate(4 * KiB, 1);
+  p1 = b1->ptr;
+  b2 = a.allocate(4 * KiB, 2);
+  a.free(b1);
   StreamBlock* b3 = a.allocate(4 * KiB, 1);
   CHECK(b3->ptr == p1);
   std::vector<int64_t> w(64);

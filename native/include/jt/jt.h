@@ -38,6 +38,13 @@ JT_API int jt_device_has_allocator(int device);      // 1 when storages can be m
 // Returns a StorageImpl* with a reference count of 1, or 0 when memory is out even after the
 // allocator freed its cache and retried, or when the device has no allocator.
 JT_API int64_t jt_storage_new(int device, int64_t nbytes);
+// A CPU storage over [address, address + nbytes), bytes owned by other code (a direct buffer, a mapped
+// file): releasing it never frees them (the owner's release runs in Java). Counted apart from the
+// caching allocator: jt_wrapped_stats writes current, peak, allocated and freed bytes.
+JT_API int64_t jt_storage_wrap(int64_t address, int64_t nbytes);
+JT_API void jt_wrapped_stats(int64_t* out);
+JT_API void jt_wrapped_reset_peak(void);
+JT_API void jt_wrapped_reset_accumulated(void);
 JT_API void jt_storage_retain(int64_t storage);
 JT_API void jt_storage_release(int64_t storage);  // the last release frees the block, through its allocator
 JT_API int64_t jt_storage_refcount(int64_t storage);
@@ -74,6 +81,7 @@ JT_API int64_t jt_memory_limit(int device);
 JT_API const char* jt_alloc_conf_error(int device);
 // Why this thread's last failed allocation on the device gave 0, in PyTorch's words ("CUDA out of
 // memory. Tried to allocate ..."); "" when the device's allocator says nothing (the CPU's).
+// The text stays valid until this thread's next failure there.
 JT_API const char* jt_oom_message(int device);
 
 // ---- threads ----

@@ -1,6 +1,7 @@
 #include "allocator/caching_allocator.h"
 #include "allocator/asan.h"
 #include "allocator/scratch.h"
+#include "allocator/snapshot_words.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,13 +11,6 @@
 #include <sys/mman.h>
 
 namespace jt {
-namespace {
-
-constexpr auto inc = stat_increase;
-constexpr auto dec = stat_decrease;
-
-}  // namespace
-
 CachingAllocator::CachingAllocator() : CachingAllocator(parse_alloc_conf(std::getenv("JT_ALLOC_CONF"))) {}
 
 CachingAllocator::CachingAllocator(const AllocConf& conf) : conf_error_(conf.error) {
@@ -98,13 +92,7 @@ Block* CachingAllocator::allocate(size_t nbytes) {
   if (should_split(b, size)) b = split(b, size);
   b->allocated = true;
   b->requested = nbytes;
-  const int64_t bs = (int64_t)b->size;
-  inc(stats_.allocation, small, 1);
-  inc(stats_.allocated_bytes, small, bs);
-  inc(stats_.active, small, 1);
-  inc(stats_.active_bytes, small, bs);
-  inc(stats_.requested_bytes, small, (int64_t)nbytes);
-  if (b->size >= max_split_size_) stats_.oversize_allocations.increase(1);
+  stats_.block_handed_out(small, (int64_t)b->size, (int64_t)nbytes, b->size >= max_split_size_);
   JT_UNPOISON(b->ptr, nbytes);  // the tail past nbytes stays poisoned
   return b;
 }
@@ -139,10 +127,7 @@ Block* CachingAllocator::new_segment(size_t size, bool small) {
   b->size = size;
   b->small = small;
   segments_.push_back(b);
-  stats_.num_device_alloc++;
-  inc(stats_.segment, small, 1);
-  inc(stats_.reserved_bytes, small, (int64_t)size);
-  if (size >= max_split_size_) stats_.oversize_segments.increase(1);
+  stats_.segment_reserved(small, (int64_t)size, size >= max_split_size_);
   return b;
 }
 
@@ -174,12 +159,8 @@ void CachingAllocator::free(Block* b) {
   std::lock_guard<std::mutex> lock(mutex_);
   const bool small = b->small;
   const int64_t bs = (int64_t)b->size;
-  dec(stats_.allocation, small, 1);
-  dec(stats_.allocated_bytes, small, bs);
-  dec(stats_.active, small, 1);
-  dec(stats_.active_bytes, small, bs);
-  dec(stats_.requested_bytes, small, (int64_t)b->requested);
-  if (b->size >= max_split_size_) stats_.oversize_allocations.decrease(1);
+  stats_.block_freed(small, bs, b->size >= max_split_size_);
+  stats_.block_inactive(small, bs, (int64_t)b->requested);
   b->allocated = false;
   b->requested = 0;
   if (small && b->size <= kQuickMax) {  // park it (Note [Quick lists])
@@ -237,22 +218,12 @@ void CachingAllocator::merge_into(Block* dst, Block* src) {
 
 // A free block is an "inactive split" when its segment holds other blocks too.
 void CachingAllocator::update_inactive_split(Block* b, int sign) {
-  if (!b->prev && !b->next) return;
-  if (sign > 0) {
-    inc(stats_.inactive_split, b->small, 1);
-    inc(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
-  } else {
-    dec(stats_.inactive_split, b->small, 1);
-    dec(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
-  }
+  if (b->prev || b->next) stats_.inactive_split_changed(b->small, (int64_t)b->size, sign);
 }
 
 void CachingAllocator::release_segment(Block* b) {
   pool_for(b->small).erase(b);
-  dec(stats_.segment, b->small, 1);
-  dec(stats_.reserved_bytes, b->small, (int64_t)b->size);
-  if (b->size >= max_split_size_) stats_.oversize_segments.decrease(1);
-  stats_.num_device_free++;
+  stats_.segment_released(b->small, (int64_t)b->size, b->size >= max_split_size_);
   JT_UNPOISON(b->ptr, b->size);  // the system allocator's memory again
   std::free(b->ptr);
   segments_.erase(std::find(segments_.begin(), segments_.end(), b));
@@ -313,19 +284,8 @@ int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
   std::vector<int64_t> v{(int64_t)segments_.size()};
   std::vector<Block*> segs = segments_;
   std::sort(segs.begin(), segs.end(), [](Block* a, Block* b) { return a->ptr < b->ptr; });
-  for (Block* head : segs) {
-    int64_t total = 0, allocated = 0, nblocks = 0;
-    for (Block* b = head; b; b = b->next) {
-      total += b->size;
-      if (b->allocated) allocated += b->size;
-      nblocks++;
-    }
-    v.insert(v.end(), {(int64_t)(intptr_t)head->ptr, total, allocated, allocated, head->small ? 1 : 0, nblocks});
-    for (Block* b = head; b; b = b->next)
-      v.insert(v.end(), {(int64_t)(intptr_t)b->ptr, (int64_t)b->size, (int64_t)b->requested, b->allocated ? 1 : 0});
-  }
-  if ((int64_t)v.size() <= cap && out) std::memcpy(out, v.data(), v.size() * sizeof(int64_t));
-  return (int64_t)v.size();
+  for (Block* head : segs) append_segment_words(v, head, [](const Block* b) { return b->allocated ? 1 : 0; });
+  return copy_words(v, out, cap);
 }
 
 ScratchBuffer::ScratchBuffer(size_t bytes)

@@ -14,6 +14,11 @@
 #include "allocator/device_provider.h"
 #include "allocator/stats.h"
 
+// libjtensor_cuda.so uses the class from libjtensor.so (built with hidden visibility).
+#ifndef JT_CXX_API
+#define JT_CXX_API __attribute__((visibility("default")))
+#endif
+
 namespace jt {
 
 // Where page-locked memory comes from: cudaHostAlloc/cudaFreeHost for CUDA, a fake in tests.
@@ -29,7 +34,7 @@ struct PinnedStats {
   int64_t num_host_alloc = 0, num_host_free = 0;
 };
 
-class PinnedHostAllocator {
+class JT_CXX_API PinnedHostAllocator {
  public:
   // Both providers must outlive the allocator; events come from the device's provider.
   PinnedHostAllocator(HostProvider* host, DeviceProvider* device);

@@ -39,6 +39,48 @@ struct DeviceStats {
   int64_t num_alloc_retries = 0, num_ooms = 0, num_device_alloc = 0, num_device_free = 0;
   int64_t max_split_size = 0;
 
+  // A block's and a segment's life, counted alike by every caching allocator. over: the size
+  // is at least max_split_size (the oversize_* counts).
+  void block_handed_out(bool small, int64_t size, int64_t requested, bool over) {
+    stat_increase(allocation, small, 1);
+    stat_increase(allocated_bytes, small, size);
+    stat_increase(active, small, 1);
+    stat_increase(active_bytes, small, size);
+    stat_increase(requested_bytes, small, requested);
+    if (over) oversize_allocations.increase(1);
+  }
+  void block_freed(bool small, int64_t size, bool over) {  // no longer allocated
+    stat_decrease(allocation, small, 1);
+    stat_decrease(allocated_bytes, small, size);
+    if (over) oversize_allocations.decrease(1);
+  }
+  void block_inactive(bool small, int64_t size, int64_t requested) {  // cached again: no longer active
+    stat_decrease(active, small, 1);
+    stat_decrease(active_bytes, small, size);
+    stat_decrease(requested_bytes, small, requested);
+  }
+  void inactive_split_changed(bool small, int64_t size, int sign) {
+    if (sign > 0) {
+      stat_increase(inactive_split, small, 1);
+      stat_increase(inactive_split_bytes, small, size);
+    } else {
+      stat_decrease(inactive_split, small, 1);
+      stat_decrease(inactive_split_bytes, small, size);
+    }
+  }
+  void segment_reserved(bool small, int64_t size, bool over) {
+    num_device_alloc++;
+    stat_increase(segment, small, 1);
+    stat_increase(reserved_bytes, small, size);
+    if (over) oversize_segments.increase(1);
+  }
+  void segment_released(bool small, int64_t size, bool over) {
+    num_device_free++;
+    stat_decrease(segment, small, 1);
+    stat_decrease(reserved_bytes, small, size);
+    if (over) oversize_segments.decrease(1);
+  }
+
   // Flattened names and values, in the same (sorted) order.
   static const std::vector<std::string>& names();
   void values(int64_t* out) const;

@@ -47,10 +47,7 @@ StreamBlock* StreamCachingAllocator::allocate_or_release(StreamPool& pool, size_
 // Only whole cached segments go back: a split one still holds blocks in use.
 void StreamCachingAllocator::release_segment(StreamBlock* b) {
   pool_for(b->small).blocks.erase(b);
-  stat_decrease(stats_.segment, b->small, 1);
-  stat_decrease(stats_.reserved_bytes, b->small, (int64_t)b->size);
-  if (oversize(b->size)) stats_.oversize_segments.decrease(1);
-  stats_.num_device_free++;
+  stats_.segment_released(b->small, (int64_t)b->size, oversize(b->size));
   provider_->raw_free(b->ptr);
   segments_.erase(std::find(segments_.begin(), segments_.end(), b));
   recycle(b);

@@ -1,7 +1,8 @@
 #include "allocator/stream_caching_allocator.h"
 
 #include <algorithm>
-#include <cstring>
+
+#include "allocator/snapshot_words.h"
 
 namespace jt {
 
@@ -91,10 +92,7 @@ StreamBlock* StreamCachingAllocator::alloc_segment(size_t seg_size, bool small, 
   b->size = seg_size;
   b->small = small;
   segments_.push_back(b);
-  stats_.num_device_alloc++;
-  stat_increase(stats_.segment, small, 1);
-  stat_increase(stats_.reserved_bytes, small, (int64_t)seg_size);
-  if (oversize(seg_size)) stats_.oversize_segments.increase(1);
+  stats_.segment_reserved(small, (int64_t)seg_size, oversize(seg_size));
   return b;
 }
 
@@ -122,13 +120,7 @@ StreamBlock* StreamCachingAllocator::hand_out(StreamBlock* b, size_t size, size_
   }
   b->allocated = true;
   b->requested = nbytes;
-  const int64_t bs = (int64_t)b->size;
-  stat_increase(stats_.allocation, b->small, 1);
-  stat_increase(stats_.allocated_bytes, b->small, bs);
-  stat_increase(stats_.active, b->small, 1);
-  stat_increase(stats_.active_bytes, b->small, bs);
-  stat_increase(stats_.requested_bytes, b->small, (int64_t)nbytes);
-  if (oversize(b->size)) stats_.oversize_allocations.increase(1);
+  stats_.block_handed_out(b->small, (int64_t)b->size, (int64_t)nbytes, oversize(b->size));
   return b;
 }
 
@@ -138,9 +130,7 @@ void StreamCachingAllocator::free(StreamBlock* b) {
   if (!b) return;
   std::lock_guard<std::mutex> lock(mutex_);
   b->allocated = false;
-  stat_decrease(stats_.allocation, b->small, 1);
-  stat_decrease(stats_.allocated_bytes, b->small, (int64_t)b->size);
-  if (oversize(b->size)) stats_.oversize_allocations.decrease(1);
+  stats_.block_freed(b->small, (int64_t)b->size, oversize(b->size));
   if (!b->stream_uses.empty()) insert_events(b);
   else free_block(b);
 }
@@ -166,9 +156,7 @@ void StreamCachingAllocator::free_block(StreamBlock* b) {
   b->requested = 0;
   pool.insert(b);
   update_inactive_split(b, +1);
-  stat_decrease(stats_.active, b->small, 1);
-  stat_decrease(stats_.active_bytes, b->small, bs);
-  stat_decrease(stats_.requested_bytes, b->small, requested);
+  stats_.block_inactive(b->small, bs, requested);
 }
 
 // front takes back's bytes (its neighbour after it): a segment's first block stays its first.
@@ -182,14 +170,7 @@ StreamBlock* StreamCachingAllocator::absorb(StreamBlock* front, StreamBlock* bac
 
 // A cached block is an "inactive split" when its segment holds other blocks too.
 void StreamCachingAllocator::update_inactive_split(const StreamBlock* b, int sign) {
-  if (!b->is_split()) return;
-  if (sign > 0) {
-    stat_increase(stats_.inactive_split, b->small, 1);
-    stat_increase(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
-  } else {
-    stat_decrease(stats_.inactive_split, b->small, 1);
-    stat_decrease(stats_.inactive_split_bytes, b->small, (int64_t)b->size);
-  }
+  if (b->is_split()) stats_.inactive_split_changed(b->small, (int64_t)b->size, sign);
 }
 
 void StreamCachingAllocator::empty_cache() {
@@ -227,22 +208,10 @@ int64_t StreamCachingAllocator::snapshot(int64_t* out, int64_t cap) {
   std::vector<StreamBlock*> segs = segments_;
   std::sort(segs.begin(), segs.end(), [](StreamBlock* a, StreamBlock* b) { return a->ptr < b->ptr; });
   std::vector<int64_t> v{(int64_t)segs.size()};
-  for (StreamBlock* head : segs) {
-    int64_t total = 0, allocated = 0, active = 0, nblocks = 0;
-    for (StreamBlock* b = head; b; b = b->next, nblocks++) {
-      total += b->size;
-      if (b->allocated) allocated += b->size;
-      if (!b->cached()) active += b->size;
-    }
-    v.insert(v.end(), {(int64_t)(intptr_t)head->ptr, total, allocated, active, head->small ? 1 : 0, nblocks});
-    for (StreamBlock* b = head; b; b = b->next) {
-      const int64_t state = b->allocated ? 1 : b->pending_free() ? 2 : 0;
-      v.insert(v.end(), {(int64_t)(intptr_t)b->ptr, (int64_t)b->size, (int64_t)b->requested, state});
-    }
-  }
+  for (StreamBlock* head : segs)
+    append_segment_words(v, head, [](const StreamBlock* b) { return b->allocated ? 1 : b->pending_free() ? 2 : 0; });
   for (StreamBlock* head : segs) v.push_back((int64_t)head->stream);
-  if ((int64_t)v.size() <= cap && out) std::memcpy(out, v.data(), v.size() * sizeof(int64_t));
-  return (int64_t)v.size();
+  return copy_words(v, out, cap);
 }
 
 }  // namespace jt

@@ -1,5 +1,9 @@
 package org.jtensor;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
@@ -19,6 +23,60 @@ public final class Storage implements AutoCloseable {
   /** A new, uninitialized storage of nbytes on the device. */
   public static Storage allocate(long nbytes, Device device) {
     return new Storage(Dispatcher.backend(device).allocate(nbytes, "storage of " + nbytes + " bytes"));
+  }
+
+  /**
+   * A CPU storage over nbytes at address, memory that other code owns (another JavaCPP library's
+   * buffer, a mapped file). jtensor never frees those bytes: release runs exactly once, after the
+   * last tensor or handle over the storage is closed (or the leak detector frees it). Its bytes
+   * show in memory stats as wrapped_bytes, not as the caching allocator's.
+   */
+  public static Storage wrap(long address, long nbytes, Runnable release) {
+    return wrap(address, nbytes, false, release);
+  }
+
+  /**
+   * As {@link #wrap(long, long, Runnable)}, read-only when readOnly (a memory-mapped file's
+   * bytes): every write through the storage then throws.
+   */
+  public static Storage wrap(long address, long nbytes, boolean readOnly, Runnable release) {
+    return new Storage(StorageBytes.wrap("wrap", address, nbytes, readOnly, release, "wrapped storage of " + nbytes + " bytes"));
+  }
+
+  /**
+   * A CPU storage over a direct buffer's remaining bytes, with no copy; the buffer stays reachable
+   * while the storage lives. Read-only when the buffer is: every write through it then throws.
+   */
+  public static Storage wrap(ByteBuffer direct) {
+    return new Storage(StorageBytes.wrap("wrap", direct));
+  }
+
+  /** Whether writes are refused: a storage over a read-only buffer or a memory-mapped file. */
+  public boolean isReadOnly() {
+    return impl("isReadOnly").isReadOnly();
+  }
+
+  /**
+   * The bytes as a little-endian direct ByteBuffer (CPU, at most 2 GiB). The buffer keeps the
+   * storage alive until it is garbage-collected, as a NumPy array from torch's numpy() does; use
+   * readFrom/writeTo for deterministic transfers.
+   */
+  public ByteBuffer asByteBuffer() {
+    StorageImpl s = impl("asByteBuffer");
+    return StorageBytes.asByteBuffer("asByteBuffer", s, 0, s.nbytes());
+  }
+
+  /**
+   * Reads up to nbytes from ch straight into bytes [offset, offset + nbytes), with no intermediate
+   * copy; returns the count read, less than nbytes only at the end of the stream.
+   */
+  public long readFrom(ReadableByteChannel ch, long offset, long nbytes) throws IOException {
+    return StorageBytes.readFrom("readFrom", impl("readFrom"), ch, offset, nbytes);
+  }
+
+  /** Writes bytes [offset, offset + nbytes) to ch, all of them, with no intermediate copy; returns nbytes. */
+  public long writeTo(WritableByteChannel ch, long offset, long nbytes) throws IOException {
+    return StorageBytes.writeTo("writeTo", impl("writeTo"), ch, offset, nbytes);
   }
 
   StorageImpl impl(String op) {

@@ -19,7 +19,7 @@ import org.jtensor.core.Shapes;
  */
 public final class Tensor
     implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
-    AutogradMethods, CompareMethods, AutoCloseable {
+    AutogradMethods, CompareMethods, InteropMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {
@@ -216,6 +216,41 @@ public final class Tensor
 
   public static Tensor fromArray(boolean[] data, long... shape) {
     return wrap(Factories.fromBooleans(data, shapeOr1d(shape, nonNull(data).length)));
+  }
+
+  /** A [rows, cols] float32 tensor from a rectangular 2-D array (a ragged one is refused); each row is copied once. */
+  public static Tensor fromArray(float[][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.FLOAT32));
+  }
+
+  public static Tensor fromArray(float[][][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 3, DType.FLOAT32));
+  }
+
+  public static Tensor fromArray(double[][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.FLOAT64));
+  }
+
+  public static Tensor fromArray(double[][][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 3, DType.FLOAT64));
+  }
+
+  public static Tensor fromArray(long[][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.INT64));
+  }
+
+  public static Tensor fromArray(int[][] data) {
+    return wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.INT32));
+  }
+
+  /**
+   * A contiguous CPU tensor of dtype and shape over a direct buffer's bytes from its position,
+   * with no copy (torch.frombuffer): writes through either are seen by the other, and the buffer
+   * stays reachable while any view lives. Read-only when the buffer is. The data must be aligned
+   * to the dtype's size.
+   */
+  public static Tensor fromBuffer(java.nio.ByteBuffer direct, DType dtype, long... shape) {
+    return wrap(ArrayInterop.fromBuffer(direct, dtype, shape));
   }
 
   private static long[] shapeOr1d(long[] shape, int length) {
@@ -448,8 +483,12 @@ public final class Tensor
   }
 
   public Tensor fill_(long value) {
-    TensorImpl self = impl("fill_");
-    overwrite(fillRecord(self), () -> DataOps.fill("fill_", self, value));
+    return fill_("fill_", value);
+  }
+
+  private Tensor fill_(String op, long value) {
+    TensorImpl self = impl(op);
+    overwrite(fillRecord(self), () -> DataOps.fill(op, self, value));
     return this;
   }
 
@@ -473,7 +512,7 @@ public final class Tensor
   }
 
   public Tensor zero_() {
-    return fill_(0L);
+    return fill_("zero_", 0L);
   }
 
   /** This tensor (a new handle) when already of that dtype, else a converted copy. */

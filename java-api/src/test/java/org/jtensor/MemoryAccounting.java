@@ -11,15 +11,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * The memory-accounting rule every test class runs under (registered for all of them through
  * META-INF/services, as Arrow's tests check their allocators): each test must end with the CPU
- * allocator's allocated_bytes.all.current where it started, and each class with no leak
+ * allocator's allocated_bytes.all.current (plus wrapped_bytes.current) where it started, and each class with no leak
  * reported by the leak detector (tests marked {@link ExpectsLeakReports} excepted). A test that
  * breaks the rule fails, named by JUnit.
  */
 public final class MemoryAccounting implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
   private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(MemoryAccounting.class);
 
+  /** The caching allocator's bytes handed out plus the bytes of wrapped storages still referenced. */
   private static long allocated() {
-    return Memory.memoryAllocated(Device.CPU);
+    java.util.Map<String, Long> stats = Memory.memoryStats(Device.CPU);
+    return stats.get("allocated_bytes.all.current") + stats.getOrDefault("wrapped_bytes.current", 0L);
   }
 
   @Override
@@ -46,7 +48,8 @@ public final class MemoryAccounting implements BeforeAllCallback, AfterAllCallba
     long now = allocated();
     if (now != before) {
       throw new AssertionError(context.getDisplayName() + " left " + (now - before)
-          + " bytes allocated (allocated_bytes.all.current " + before + " -> " + now + "): a tensor was not closed");
+          + " bytes allocated (allocated_bytes.all.current + wrapped_bytes.current " + before + " -> " + now
+          + "): a tensor was not closed");
     }
   }
 

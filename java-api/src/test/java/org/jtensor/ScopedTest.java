@@ -3,17 +3,17 @@ package org.jtensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-/** Tests that create tensors freely: each test runs inside a scope that closes them all. */
-abstract class ScopedTest {
+/** Tests that create tensors freely: each test runs inside a scope that closes them all (public: tests in other packages extend it). */
+public abstract class ScopedTest {
   private TensorScope scope;
 
   @BeforeEach
-  void openScope() {
+  protected void openScope() {
     scope = TensorScope.open();
   }
 
   @AfterEach
-  void closeScope() {
+  protected void closeScope() {
     scope.close();
   }
 }

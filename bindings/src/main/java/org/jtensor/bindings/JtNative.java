@@ -37,6 +37,10 @@ public final class JtNative {
   public static native String jt_device_type_name(int device);
   public static native int jt_device_has_allocator(int device);
   public static native long jt_storage_new(int device, long nbytes);
+  public static native long jt_storage_wrap(long address, long nbytes);
+  public static native void jt_wrapped_stats(@Cast("int64_t*") long[] out);
+  public static native void jt_wrapped_reset_peak();
+  public static native void jt_wrapped_reset_accumulated();
   public static native void jt_storage_retain(long storage);
   public static native void jt_storage_release(long storage);
   public static native long jt_storage_refcount(long storage);
@@ -107,17 +111,29 @@ public final class JtNative {
   public static native void jt_store_i64(long addr, int dtype, long value);
 
   // ---- bytes to and from Java arrays ----
+  @CriticalRegion
   public static native void jt_read_bytes(long src, byte[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_read_bytes(long src, short[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_read_bytes(long src, int[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_read_bytes(long src, long[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_read_bytes(long src, float[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_read_bytes(long src, double[] dst, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, byte[] src, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, short[] src, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, int[] src, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, long[] src, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, float[] src, long nbytes);
+  @CriticalRegion
   public static native void jt_write_bytes(long dst, double[] src, long nbytes);
   public static native void jt_memcpy(long dst, long src, long nbytes);
 

@@ -55,7 +55,24 @@ public final class DeviceMemory {
     return new StorageImpl(this, h, nbytes, what);
   }
 
-  /** Every statistic, sorted by name (PyTorch's memory_stats keys); empty for META. */
+  /**
+   * A CPU storage over nbytes at address that other code owns: never freed by jtensor; onFree
+   * (the owner's release) runs exactly once, after the last reference goes or the leak detector
+   * frees it. Counted under the wrapped_bytes statistics, not the caching allocator's.
+   */
+  public StorageImpl wrap(long address, long nbytes, boolean readOnly, Runnable onFree, Object what) {
+    if (!device.isCpu()) throw new UnsupportedOperationException("wrap(): only CPU memory can be wrapped, not " + device);
+    if (onFree == null) throw new IllegalArgumentException("wrap(): release must not be null (use () -> {} for none)");
+    if (nbytes < 0) throw new IllegalArgumentException("wrap(): nbytes must be >= 0, got " + nbytes);
+    if (address == 0 && nbytes > 0) throw new IllegalArgumentException("wrap(): address 0 with " + nbytes + " bytes");
+    return new StorageImpl(this, JtNative.jt_storage_wrap(address, nbytes), nbytes, what, readOnly, onFree);
+  }
+
+  /** The wrapped storages' statistics, after the allocator's (CPU only). */
+  private static final String[] WRAPPED = {"wrapped_bytes.current", "wrapped_bytes.peak", "wrapped_bytes.allocated",
+                                            "wrapped_bytes.freed"};
+
+  /** Every statistic, sorted by name (PyTorch's memory_stats keys, then wrapped_bytes on CPU); empty for META. */
   public Map<String, Long> stats() {
     if (code < 0) return Collections.emptyMap();
     String[] names = names();
@@ -63,15 +80,22 @@ public final class DeviceMemory {
     JtNative.jt_memory_stats(code, values);
     Map<String, Long> m = new LinkedHashMap<>();
     for (int i = 0; i < names.length; i++) m.put(names[i], values[i]);
+    if (device.isCpu()) {
+      long[] w = new long[WRAPPED.length];
+      JtNative.jt_wrapped_stats(w);
+      for (int i = 0; i < w.length; i++) m.put(WRAPPED[i], w[i]);
+    }
     return m;
   }
 
   public void resetPeakStats() {
     if (code >= 0) JtNative.jt_reset_peak_stats(code);
+    if (device.isCpu()) JtNative.jt_wrapped_reset_peak();
   }
 
   public void resetAccumulatedStats() {
     if (code >= 0) JtNative.jt_reset_accumulated_stats(code);
+    if (device.isCpu()) JtNative.jt_wrapped_reset_accumulated();
   }
 
   public void emptyCache() {

@@ -49,6 +49,7 @@ public final class LeakTracker {
     final long handle;
     final Object what;
     final Throwable createdAt;
+    final Runnable onFree;  // a wrapped storage's owner release, run after the native free; else null
     volatile boolean done;
     private static final VarHandle DONE;
 
@@ -60,11 +61,12 @@ public final class LeakTracker {
       }
     }
 
-    Track(Object owner, long handle, Object what, Throwable createdAt) {
+    Track(Object owner, long handle, Object what, Throwable createdAt, Runnable onFree) {
       super(owner, QUEUE);
       this.handle = handle;
       this.what = what;
       this.createdAt = createdAt;
+      this.onFree = onFree;
     }
 
     /**
@@ -108,11 +110,14 @@ public final class LeakTracker {
     return LEAKS.get();
   }
 
-  /** Tracks a native storage owned by owner; null when detection is disabled. */
-  static Track track(Object owner, long handle, Object what) {
+  /**
+   * Tracks a native storage owned by owner; null when detection is disabled. onFree (may be null)
+   * runs after the native free if the storage leaks, as it does after a release by its owner.
+   */
+  static Track track(Object owner, long handle, Object what, Runnable onFree) {
     LeakLevel l = level;
     if (l == LeakLevel.DISABLED) return null;
-    Track t = new Track(owner, handle, what, l == LeakLevel.PARANOID ? new Throwable("created here") : null);
+    Track t = new Track(owner, handle, what, l == LeakLevel.PARANOID ? new Throwable("created here") : null, onFree);
     MINE.get().add(t);
     return t;
   }
@@ -125,6 +130,7 @@ public final class LeakTracker {
           t.done = true;
           NativeMemory.release(t.handle);
           report(String.valueOf(t.what), t.createdAt);
+          if (t.onFree != null) t.onFree.run();
         }
       } catch (InterruptedException e) {
         return;

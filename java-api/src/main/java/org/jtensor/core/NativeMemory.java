@@ -14,7 +14,7 @@ import sun.misc.Unsafe;
  * checked against the JNI answer once, when this class loads.
  */
 final class NativeMemory {
-  private static final Unsafe UNSAFE = unsafe();
+  static final Unsafe UNSAFE = unsafe();  // also DirectBuffers.unmap's
   private static final long DATA_OFFSET = JtNative.jt_storage_data_offset();
 
   static {

@@ -19,6 +19,8 @@ public final class StorageImpl extends RefCounted {
   private volatile long data;    // volatile for resize(); set in the constructor by release stores
   private volatile long nbytes;
   private final LeakTracker.Track track;  // null for META or with leak detection disabled
+  private final boolean readOnly;   // writes are refused (HeldOperands.output): a read-only buffer or mapped file
+  private final Runnable onFree;    // a wrapped storage's owner release, run once after the native free; else null
 
   private static final VarHandle DATA, NBYTES;
 
@@ -33,11 +35,28 @@ public final class StorageImpl extends RefCounted {
   }
 
   StorageImpl(DeviceMemory memory, long handle, long nbytes, Object what) {
+    this(memory, handle, nbytes, what, false, null);
+  }
+
+  /** A storage over wrapped bytes (Note [Wrapped storages] in foreign_allocator.h) when onFree is set. */
+  StorageImpl(DeviceMemory memory, long handle, long nbytes, Object what, boolean readOnly, Runnable onFree) {
     this.memory = memory;
     this.handle = handle;
+    this.readOnly = readOnly;
+    this.onFree = onFree;
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
-    this.track = handle == 0 ? null : LeakTracker.track(this, handle, what);
+    this.track = handle == 0 ? null : LeakTracker.track(this, handle, what, onFree);
+  }
+
+  /** Whether writes into these bytes are refused. */
+  public boolean isReadOnly() {
+    return readOnly;
+  }
+
+  /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */
+  public boolean isWrapped() {
+    return onFree != null;
   }
 
   public Device device() {
@@ -64,6 +83,10 @@ public final class StorageImpl extends RefCounted {
    */
   public synchronized void resize(long newBytes) {
     if (newBytes < 0) throw new IllegalArgumentException("resize_(): size must be >= 0, got " + newBytes);
+    if (isWrapped()) {
+      throw new UnsupportedOperationException("resize_(): the storage wraps memory owned elsewhere (Storage.wrap, "
+          + "Tensor.fromBuffer or a mapped file) and cannot be resized; clone() it first");
+    }
     if (!tryExclusive()) {
       throw new IllegalStateException("resize_(): " + describe()
           + (isReleased() ? " was already released" : " is in use by an op running on another thread"));
@@ -86,10 +109,17 @@ public final class StorageImpl extends RefCounted {
     if (handle == 0) return;
     if (track != null) track.release();  // before the free: the detector must never free it too
     NativeMemory.release(handle);
+    if (onFree != null) onFree.run();  // after: no native code can reach the bytes any more
+  }
+
+  @Override
+  public String toString() {
+    return describe();
   }
 
   @Override
   protected String describe() {
-    return "storage of " + nbytes + " bytes on " + memory.device();
+    return (readOnly ? "read-only " : "") + (isWrapped() ? "wrapped " : "") + "storage of " + nbytes + " bytes on "
+        + memory.device();
   }
 }

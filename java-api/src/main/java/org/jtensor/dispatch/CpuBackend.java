@@ -12,7 +12,6 @@ import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
-import org.jtensor.core.DeviceMemory;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend extends PlanBackend {
@@ -21,16 +20,8 @@ final class CpuBackend extends PlanBackend {
   @Override int runElementwise(long[] plan) { return JtNative.jt_elementwise(plan); }
   @Override int runReduce(long[] plan) { return JtNative.jt_reduce(plan); }
 
-  @Override
-  public Device device() {
-    return Device.CPU;
-  }
-
-  private final DeviceMemory memory = DeviceMemory.of(Device.CPU);
-
-  @Override
-  public DeviceMemory memory() {
-    return memory;
+  CpuBackend() {
+    super(Device.CPU);
   }
 
   @Override
@@ -55,9 +46,9 @@ final class CpuBackend extends PlanBackend {
     }
   }
 
-  /** The address of a tensor the kernel walks as numel contiguous elements. */
+  /** The address of a tensor the kernel writes as numel contiguous elements. */
   static long flat(HeldOperands held, TensorImpl t) {
-    return held.address(t, new long[] {t.numel()}, UNIT);
+    return held.output(t, new long[] {t.numel()}, UNIT);
   }
 
   private static final long[] UNIT = {1};
@@ -79,14 +70,14 @@ final class CpuBackend extends PlanBackend {
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+      JtNative.jt_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value);
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value);
+      JtNative.jt_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value);
     }
   }
 
@@ -95,7 +86,7 @@ final class CpuBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = flat(held, t);
+      long addr = held.address(t, new long[] {t.numel()}, UNIT);
       if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
@@ -110,7 +101,7 @@ final class CpuBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = flat(held, t);
+      long addr = held.output(t, new long[] {t.numel()}, UNIT);
       if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
@@ -135,9 +126,11 @@ final class CpuBackend extends PlanBackend {
   @Override
   public void indexAlong(IndexAlong c) {
     try (HeldOperands held = new HeldOperands(c.name)) {
-      long self = held.address(c.self, c.selfSizes, c.selfStrides);
+      boolean gather = c.mode == IndexAlong.Mode.GATHER;  // which operand the kernel writes
+      long self = gather ? held.address(c.self, c.selfSizes, c.selfStrides) : held.output(c.self, c.selfSizes, c.selfStrides);
       long index = held.address(c.index, c.shape, c.indexStrides);
-      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : gather ? held.output(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
       long[] plan = IndexAlongPacker.pack(c.mode.code, c.self.dtype(), c.index.dtype(), c.dim, c.selfSizes[c.dim], c.shape,
           new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
       long[] bad = new long[1];
@@ -154,7 +147,7 @@ final class CpuBackend extends PlanBackend {
   public void random(RandomDraw r) {
     try (HeldOperands held = new HeldOperands(r.name)) {
       long[] sizes = r.dst.sizes();
-      long dst = held.address(r.dst, sizes, r.dst.strides());
+      long dst = held.output(r.dst, sizes, r.dst.strides());
       long p = r.p == null ? 0 : held.address(r.p, sizes, r.pStrides);
       long[] pStrides = r.p == null ? new long[sizes.length] : r.pStrides;
       long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
@@ -170,8 +163,9 @@ final class CpuBackend extends PlanBackend {
   @Override
   public void indexAdvanced(IndexAdvanced c) {
     try (HeldOperands held = new HeldOperands(c.name)) {
-      long self = held.address(c.self, c.self.sizes(), c.self.strides());
-      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long self = c.put ? held.output(c.self, c.self.sizes(), c.self.strides()) : held.address(c.self, c.self.sizes(), c.self.strides());
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : c.put ? held.address(c.other, c.shape, c.otherStrides) : held.output(c.other, c.shape, c.otherStrides);
       IndexAdvancedPacker.Index[] indices = new IndexAdvancedPacker.Index[c.indices.size()];
       for (int j = 0; j < indices.length; j++) {
         IndexAdvanced.Index x = c.indices.get(j);
@@ -222,7 +216,7 @@ final class CpuBackend extends PlanBackend {
     try (HeldOperands held = new HeldOperands(op)) {
       long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
       long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
-      long c = held.address(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      long c = held.output(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
       long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
           new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
           g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
@@ -249,7 +243,7 @@ final class CpuBackend extends PlanBackend {
   public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
     long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
     try (HeldOperands held = new HeldOperands(op.name)) {
-      long o = held.address(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
       long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(JtNative.jt_scan(plan), op.name, in.dtype());
     }
@@ -259,7 +253,7 @@ final class CpuBackend extends PlanBackend {
   public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
     long[] sizes = in.sizes();
     try (HeldOperands held = new HeldOperands(op)) {
-      long v = held.address(values, sizes, values.strides()), x = held.address(indices, sizes, indices.strides());
+      long v = held.output(values, sizes, values.strides()), x = held.output(indices, sizes, indices.strides());
       long i = held.address(in, sizes, in.strides());
       check(JtNative.jt_sort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
           in.strides())), op, in.dtype());
@@ -269,7 +263,7 @@ final class CpuBackend extends PlanBackend {
   @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
       JtNative.jt_memcpy(d, s, nbytes);
     }
   }
@@ -280,7 +274,7 @@ final class CpuBackend extends PlanBackend {
     switch (status) {
       case 0: return;
       case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw memory.outOfMemory(op);
+      case 1: throw memory().outOfMemory(op);
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
     }
   }

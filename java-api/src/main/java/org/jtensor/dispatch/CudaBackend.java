@@ -3,7 +3,6 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtCuda;
-import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
 
@@ -17,25 +16,11 @@ final class CudaBackend extends PlanBackend {
   @Override int runCopy(long[] plan) { return JtCuda.jtc_copy(plan); }
   @Override int runFill(long[] plan) { return JtCuda.jtc_fill(plan); }
   @Override int runElementwise(long[] plan) { return JtCuda.jtc_elementwise(plan); }
-  /** sum, prod, amax, amin, any, all (and mean, a scaled sum); the arg reductions answer no kernel yet. */
+  /** sum, prod, amax, amin, any, all (and mean, a scaled sum), argmax, argmin. */
   @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
 
-  private final Device device;
-  private final DeviceMemory memory;
-
   CudaBackend(Device device) {
-    this.device = device;
-    this.memory = DeviceMemory.of(device);
-  }
-
-  @Override
-  public Device device() {
-    return device;
-  }
-
-  @Override
-  public DeviceMemory memory() {
-    return memory;
+    super(device);
   }
 
   @Override
@@ -79,14 +64,14 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_f64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      check(JtCuda.jtc_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_i64(held.elementAddress(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      check(JtCuda.jtc_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
     }
   }
 
@@ -95,7 +80,7 @@ final class CudaBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     CpuBackend.checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = CpuBackend.flat(held, t);
+      long addr = held.address(t, new long[] {t.numel()}, new long[] {1});
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
@@ -132,7 +117,7 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.storageAddress(dst, nbytes), s = held.storageAddress(src, nbytes);
+      long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
       check(JtCuda.jtc_memcpy_d2d(d, s, nbytes), op, DType.UINT8);
     }
   }
@@ -188,7 +173,7 @@ final class CudaBackend extends PlanBackend {
   void check(int status, String op, DType dtype) {
     switch (status) {
       case 0: return;
-      case 1: throw memory.outOfMemory(op);
+      case 1: throw memory().outOfMemory(op);
       case 3: throw noKernel(op, dtype);
       case 6: throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
       default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);

@@ -14,7 +14,7 @@ public final class CudaProbe {
   enum Missing {
     NONE(""),
     BUILD("jtensor not compiled with CUDA enabled"),
-    PRESETS("the CUDA presets (org.bytedeco:cuda) are not on the class path"),
+    PRESETS("the CUDA presets are not on the class path"),
     DRIVER("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver "
         + "from http://www.nvidia.com/Download/index.aspx"),
     RUNTIME("Found no CUDA runtime (libcudart.so.13) on your system"),
@@ -75,15 +75,16 @@ public final class CudaProbe {
   }
 
   private static CudaProbe run() {
-    String lib = "linux-x86_64/libjtensor_cuda.so".replace("linux-x86_64", Loader.getPlatform());
-    if (JtNative.class.getResource(lib) == null) {
+    if (JtNative.class.getResource(Loader.getPlatform() + "/libjtensor_cuda.so") == null) {
       return fail(Missing.BUILD, "no libjtensor_cuda.so in jtensor's " + Loader.getPlatform() + " jar: it was built without nvcc");
     }
     String noGpu;
     try {
       noGpu = CudaRuntime.noDeviceReason();
     } catch (NoClassDefFoundError e) {
-      return fail(Missing.PRESETS, "org.bytedeco.cuda.global.cudart: " + e.getMessage());
+      // org.jtensor requires them static: on a module path they resolve only when added
+      return fail(Missing.PRESETS, "no org.bytedeco:cuda classes (on a module path: --add-modules org.bytedeco.cuda): "
+          + e.getMessage());
     } catch (UnsatisfiedLinkError | ExceptionInInitializerError e) {
       return linkFailure(e);
     }
@@ -94,7 +95,11 @@ public final class CudaProbe {
       return fail(Missing.LIBRARY, "libjtensor_cuda.so: " + messages(e));
     }
     int count = CudaRuntime.deviceCount();
-    CudaKernels.checkTable();
+    try {
+      CudaKernels.checkTable();
+    } catch (IllegalStateException e) {
+      return fail(Missing.LIBRARY, e.getMessage());
+    }
     int err = JtCuda.jtc_init();
     if (err != 0) return fail(Missing.LIBRARY, "registering the CUDA allocator failed: " + CudaRuntime.errorName(err));
     return new CudaProbe(Missing.NONE, null, count);

@@ -37,6 +37,13 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, s, sizes, strides);
   }
 
+  /** address() for a tensor the kernel writes: refused when its storage is read-only. */
+  long output(TensorImpl t, long[] sizes, long[] strides) {
+    StorageImpl s = t.storage();
+    if (s.isReadOnly()) throw readOnly(op, s);
+    return address(t, sizes, strides);
+  }
+
   /**
    * address() for a tensor the op allocated itself and has not yet returned: no other thread
    * can reach it, so it is checked but not held.
@@ -68,6 +75,12 @@ final class HeldOperands implements AutoCloseable {
     return s.data() + offset * t.dtype().itemSize();
   }
 
+  /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
+  long outputElement(TensorImpl t, long elementOffset) {
+    if (t.storage().isReadOnly()) throw readOnly(op, t.storage());
+    return elementAddress(t, elementOffset);
+  }
+
   /** The address of one element of t, elementOffset elements from element 0, checked. */
   long elementAddress(TensorImpl t, long elementOffset) {
     long[] range = new long[2];
@@ -76,6 +89,12 @@ final class HeldOperands implements AutoCloseable {
       throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", t.storage());
     }
     return base + elementOffset * t.dtype().itemSize();
+  }
+
+  /** storageAddress() of a storage the kernel writes: refused when it is read-only. */
+  long outputStorage(StorageImpl s, long nbytes) {
+    if (s.isReadOnly()) throw readOnly(op, s);
+    return storageAddress(s, nbytes);
   }
 
   /** Holds s and returns its data after checking that it has at least nbytes. */
@@ -105,6 +124,11 @@ final class HeldOperands implements AutoCloseable {
 
   private static IllegalStateException notHeld(String op) {
     return new IllegalStateException(op + "(): a tensor's storage was released or is being resized on another thread");
+  }
+
+  private static IllegalStateException readOnly(String op, StorageImpl s) {
+    return new IllegalStateException(op + "(): the tensor's " + s + " is read-only (a read-only buffer or a memory-mapped "
+        + "file); clone() it to get a writable copy");
   }
 
   private static IllegalStateException outside(String op, String what, StorageImpl s) {

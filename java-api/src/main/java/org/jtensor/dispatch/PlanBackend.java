@@ -1,6 +1,8 @@
 package org.jtensor.dispatch;
 
 import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
@@ -12,6 +14,24 @@ import org.jtensor.dispatch.plan.ReducePacker;
  * them on its own kernels (run*) and raises its own kernels' statuses (check).
  */
 abstract class PlanBackend implements Backend {
+  private final Device device;
+  private final DeviceMemory memory;
+
+  PlanBackend(Device device) {
+    this.device = device;
+    this.memory = DeviceMemory.of(device);
+  }
+
+  @Override
+  public final Device device() {
+    return device;
+  }
+
+  @Override
+  public final DeviceMemory memory() {
+    return memory;
+  }
+
   abstract int runCopy(long[] plan);
 
   abstract int runFill(long[] plan);
@@ -27,7 +47,7 @@ abstract class PlanBackend implements Backend {
   public void copy(String op, TensorImpl dst, TensorImpl src) {
     long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
+      long d = held.output(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
       check(runCopy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
     }
   }
@@ -45,7 +65,7 @@ abstract class PlanBackend implements Backend {
   private void fill(String op, TensorImpl dst, boolean integral, long bits) {
     long[] sizes = dst.sizes(), strides = dst.strides();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.address(dst, sizes, strides);
+      long d = held.output(dst, sizes, strides);
       check(runFill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
     }
   }
@@ -57,7 +77,7 @@ abstract class PlanBackend implements Backend {
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.address(p.tensors[0], p.shape, p.strides[0]));
+                                                          : held.output(p.tensors[0], p.shape, p.strides[0]));
       for (int k = 1; k < nops; k++) {
         TensorImpl t = p.tensors[k];
         if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
@@ -73,8 +93,8 @@ abstract class PlanBackend implements Backend {
     long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
     for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
     try (HeldOperands held = new HeldOperands(name)) {
-      long o = held.address(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
-      long v = values == null ? 0 : held.address(values, outSizes, outStrides);
+      long o = held.output(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
+      long v = values == null ? 0 : held.output(values, outSizes, outStrides);
       long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
       check(runReduce(plan), name, in.dtype());
     }

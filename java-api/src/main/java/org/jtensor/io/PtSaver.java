@@ -1,0 +1,153 @@
+package org.jtensor.io;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.DType;
+import org.jtensor.Storage;
+import org.jtensor.Tensor;
+
+/**
+ * Writes tensors as torch.save does (PyTorch 2.x's zip layout): a dict or list pickled at protocol 2 into archive/data.pkl, each tensor a _rebuild_tensor_v2 call over a persistent
+ * storage id, and each distinct storage once, whole, as archive/data/&lt;key&gt;, streamed from its
+ * memory to the file.
+ */
+final class PtSaver {
+  private static final String ARCHIVE = "archive/";
+  private static final int BATCH = 1000;  // items per SETITEMS/APPENDS, as Python's pickler batches
+
+  /** One storage to write, and the dtype its tensors view it as (torch keeps one per storage). */
+  private record Saved(String key, Storage storage, DType dtype, String firstName) {}
+
+  private final List<Saved> saved = new ArrayList<>();
+  private final Map<Long, List<Saved>> byAddress = new HashMap<>();
+
+  private PtSaver() {}
+
+  /** names.get(i) names tensors.get(i) in messages; asDict pickles them as a dict keyed by those names. */
+  static void save(List<String> names, List<Tensor> tensors, boolean asDict, Path file) throws IOException {
+    save(names, tensors, asDict, file, ZipWriter.ZIP64_AT);
+  }
+
+  /** As above, with zip64 fields from zip64Threshold bytes on (tests lower it to check other readers on that path). */
+  static void save(List<String> names, List<Tensor> tensors, boolean asDict, Path file, long zip64Threshold) throws IOException {
+    PtSaver s = new PtSaver();
+    try {
+      byte[] pickle = s.pickle(names, tensors, asDict);
+      s.write(pickle, file, zip64Threshold);
+    } finally {
+      for (Saved v : s.saved) v.storage.close();
+    }
+  }
+
+  private byte[] pickle(List<String> names, List<Tensor> tensors, boolean asDict) {
+    PickleWriter w = new PickleWriter();
+    // a plain dict rather than OrderedDict: Python 3 keeps its order, and libtorch's own unpickler
+    // (torch::pickle_load) reads a dict but turns an OrderedDict call into None
+    if (asDict) w.emptyDict();
+    else w.emptyList();
+    w.put();
+    for (int i = 0; i < tensors.size(); i++) {
+      if (i % BATCH == 0) w.mark();
+      if (asDict) w.string(names.get(i));
+      tensor(w, names.get(i), tensors.get(i));
+      if (i % BATCH == BATCH - 1 || i == tensors.size() - 1) {
+        if (asDict) w.setItems();
+        else w.appends();
+      }
+    }
+    return w.finish();
+  }
+
+  /** torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, OrderedDict()). */
+  private void tensor(PickleWriter w, String name, Tensor t) {
+    if (!t.device().isCpu()) {
+      throw new UnsupportedOperationException("save(): tensor '" + name + "' is on " + t.device()
+          + "; only CPU tensors are saved today (call cpu() first)");
+    }
+    Saved s = storageOf(name, t);
+    w.global("torch._utils", "_rebuild_tensor_v2").mark();
+    w.mark().string("storage").global("torch", TorchStorageTypes.name(s.dtype)).string(s.key).string("cpu")
+        .integer(s.storage.nbytes() / s.dtype.itemSize()).tuple(5).persistentId();
+    w.integer(t.storageOffset()).longs(t.shape()).longs(t.stride()).bool(t.requiresGrad());
+    w.global("collections", "OrderedDict").tuple(0).reduce();
+    w.tuple(6).reduce();
+  }
+
+  /** The storage's entry, shared by every tensor that views it. */
+  private Saved storageOf(String name, Tensor t) {
+    Storage st = t.untypedStorage();
+    List<Saved> same = byAddress.computeIfAbsent(st.dataPtr(), k -> new ArrayList<>());
+    for (Saved s : same) {
+      if (s.storage.isAliasOf(st)) {
+        st.close();
+        if (s.dtype != t.dtype()) {
+          throw new IllegalArgumentException("save(): tensors '" + s.firstName + "' (" + s.dtype + ") and '" + name + "' ("
+              + t.dtype() + ") view the same storage as different dtypes; PyTorch's format keeps one dtype per storage");
+        }
+        return s;
+      }
+    }
+    if (st.nbytes() % t.dtype().itemSize() != 0) {
+      long n = st.nbytes();
+      st.close();
+      throw new IllegalArgumentException("save(): tensor '" + name + "' views a storage of " + n
+          + " bytes, not a whole number of " + t.dtype() + " elements");
+    }
+    Saved s = new Saved(Integer.toString(saved.size()), st, t.dtype(), name);
+    saved.add(s);
+    same.add(s);
+    return s;
+  }
+
+  /** Writes the archive under a temporary name and renames it over file: a failed save leaves the old file as it was. */
+  private void write(byte[] pickle, Path file, long zip64Threshold) throws IOException {
+    ReplacingWrite.write(file, ch -> {
+      ZipWriter z = new ZipWriter(ch, zip64Threshold);  // ReplacingWrite closes the channel
+      List<String> names = new ArrayList<>();
+      List<Long> crcs = new ArrayList<>();
+      add(z, names, crcs, "data.pkl", pickle);
+      add(z, names, crcs, ".format_version", ascii("1"));
+      add(z, names, crcs, ".storage_alignment", ascii(Integer.toString(ZipWriter.ALIGNMENT)));
+      add(z, names, crcs, "byteorder", ascii("little"));
+      for (Saved s : saved) {
+        long n = s.storage.nbytes();
+        names.add(ARCHIVE + "data/" + s.key);
+        crcs.add(z.add(ARCHIVE + "data/" + s.key, n, out -> s.storage.writeTo(out, 0, n)));
+      }
+      add(z, names, crcs, "version", ascii("3\n"));
+      z.add(ARCHIVE + ".data/serialization_id", ascii(serializationId(names, crcs)));
+      z.finish();
+    });
+  }
+
+  private static void add(ZipWriter z, List<String> names, List<Long> crcs, String name, byte[] data) throws IOException {
+    names.add(ARCHIVE + name);
+    crcs.add(z.add(ARCHIVE + name, data));
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** As PyTorch's writer: the records' names and CRC-32s hashed together, each as 20 decimal digits. */
+  private static String serializationId(List<String> names, List<Long> crcs) {
+    long nameHash = 0, crcHash = 0;
+    for (String n : names) nameHash = combine(nameHash, n.hashCode());
+    for (long c : crcs) crcHash = combine(crcHash, c);
+    return pad20(nameHash) + pad20(crcHash);
+  }
+
+  private static long combine(long seed, long v) {  // c10::hash_combine
+    return seed ^ (v + 0x9e3779b9L + (seed << 6) + (seed >>> 2));
+  }
+
+  private static String pad20(long v) {
+    String s = Long.toUnsignedString(v);
+    return "0".repeat(20 - s.length()) + s;
+  }
+}

@@ -1,0 +1,126 @@
+package org.jtensor.io;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.Storage;
+import org.jtensor.Tensor;
+import org.jtensor.core.DirectBuffers;
+import org.jtensor.core.Shapes;
+
+/**
+ * Turns a checked safetensors header into tensors over a memory mapping of the file. Tensors are
+ * grouped into mappings of at most {@code maxMapping} bytes (Java maps at most 2 GiB per
+ * buffer); each mapping is one read-only storage and its tensors are views at their offsets.
+ * The file is unmapped when the last view of its storage closes.
+ * A mapping starts on an 8-byte file offset, so a tensor whose file offset is a multiple of its
+ * element size is aligned in memory; the others, and any tensor too large to map, are read into
+ * storages of their own.
+ */
+final class SafeTensorsMapping {
+  /** The most one MappedByteBuffer holds. */
+  static final long MAX_MAPPING_BYTES = Integer.MAX_VALUE;
+  /** The largest element size: mappings start on a multiple of it. */
+  private static final int ALIGN = 8;
+
+  private SafeTensorsMapping() {}
+
+  /** A run of file bytes [start, end) mapped as one storage, and the entries viewing it. */
+  private static final class Region {
+    final long start;
+    long end;
+    final List<Integer> entries = new ArrayList<>();
+
+    Region(long start) {
+      this.start = start;
+    }
+  }
+
+  static Map<String, Tensor> tensors(Path file, FileChannel read, SafeTensorsHeader h, long maxMapping) throws IOException {
+    List<SafeTensorsHeader.Entry> entries = h.entries;
+    Tensor[] made = new Tensor[entries.size()];
+    List<Region> regions = new ArrayList<>();
+    List<Integer> copies = new ArrayList<>();
+    Region cur = null;
+    for (int i = 0; i < entries.size(); i++) {
+      SafeTensorsHeader.Entry e = entries.get(i);
+      long at = h.dataStart + e.begin(), nbytes = e.nbytes();
+      if (nbytes == 0) continue;
+      if (at % e.dtype().itemSize() != 0 || nbytes > maxMapping - ALIGN) {
+        copies.add(i);
+        continue;
+      }
+      if (cur == null || at + nbytes - cur.start > maxMapping) {
+        cur = new Region(at - at % ALIGN);
+        regions.add(cur);
+      }
+      cur.end = at + nbytes;
+      cur.entries.add(i);
+    }
+    try {
+      for (int i = 0; i < entries.size(); i++) {
+        if (entries.get(i).nbytes() == 0) made[i] = Tensor.empty(entries.get(i).shape(), entries.get(i).dtype());
+      }
+      if (!regions.isEmpty()) mapRegions(file, read, h, regions, made);
+      for (int i : copies) made[i] = copied(file, read, h, entries.get(i));
+    } catch (IOException | RuntimeException | Error e) {
+      TensorBytes.closeAll(Arrays.asList(made));
+      throw e;
+    }
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    for (int i = 0; i < made.length; i++) out.put(entries.get(i).name(), made[i]);
+    return out;
+  }
+
+  /**
+   * Maps each region privately (copy-on-write, so no stray write can reach the file or fault),
+   * or read-only where the file cannot be opened for writing; either way the storage is
+   * read-only to jtensor.
+   */
+  private static void mapRegions(Path file, FileChannel read, SafeTensorsHeader h, List<Region> regions, Tensor[] made)
+      throws IOException {
+    FileChannel writable = null;
+    try {
+      writable = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (FileSystemException | UnsupportedOperationException readOnlyFile) {
+      // a read-only file or file system: map read-only instead
+    }
+    try {
+      FileChannel ch = writable != null ? writable : read;
+      FileChannel.MapMode mode = writable != null ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
+      for (Region r : regions) {
+        MappedByteBuffer mapped = ch.map(mode, r.start, r.end - r.start);
+        // read-only to jtensor; unmapped when the storage's last reference goes, not at a later GC
+        try (Storage s = Storage.wrap(DirectBuffers.address(mapped), r.end - r.start, true, () -> DirectBuffers.unmap(mapped))) {
+          for (int i : r.entries) {
+            SafeTensorsHeader.Entry e = h.entries.get(i);
+            long offset = (h.dataStart + e.begin() - r.start) / e.dtype().itemSize();
+            made[i] = TensorBytes.over(s, e.dtype(), offset, e.shape(), Shapes.contiguousStrides(e.shape()));
+          }
+        }
+      }
+    } finally {
+      if (writable != null) writable.close();
+    }
+  }
+
+  private static Tensor copied(Path file, FileChannel read, SafeTensorsHeader h, SafeTensorsHeader.Entry e) throws IOException {
+    Tensor t = Tensor.empty(e.shape(), e.dtype());
+    try {
+      read.position(h.dataStart + e.begin());
+      TensorBytes.readDense(file, "safetensors: tensor \"" + e.name() + "\"", t, read);
+      return t;
+    } catch (IOException | RuntimeException ex) {
+      t.close();
+      throw ex;
+    }
+  }
+}
