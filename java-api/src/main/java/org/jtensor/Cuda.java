@@ -1,5 +1,6 @@
 package org.jtensor;
 
+import org.jtensor.dispatch.CudaMatmul;
 import org.jtensor.dispatch.CudaProbe;
 
 /**
@@ -35,5 +36,18 @@ public final class Cuda {
    */
   public static void synchronize() {
     CudaProbe.get().synchronize();
+  }
+
+  /**
+   * As torch.backends.cuda.matmul.allow_tf32: whether float32 matmuls on CUDA may round their
+   * inputs to TF32 on tensor cores (faster, 10 mantissa bits). False by default, as in PyTorch;
+   * the system property {@code jtensor.cuda.matmul.allowTf32=true} sets it at start.
+   */
+  public static boolean matmulAllowTf32() {
+    return CudaMatmul.allowTf32();
+  }
+
+  public static void setMatmulAllowTf32(boolean allow) {
+    CudaMatmul.setAllowTf32(allow);
   }
 }

@@ -13,7 +13,7 @@ import org.bytedeco.javacpp.annotation.Platform;
  * libcudart.so.13 this library then shares. Addresses cross as {@code long}; the caller holds the
  * storages behind them, as for {@link JtNative}.
  */
-@Platform(include = "jtc/jtc.h", link = {"jtensor", "jtensor_cuda"})
+@Platform(include = {"jtc/jtc.h", "jtc/jtc_gemm.h"}, link = {"jtensor", "jtensor_cuda"})
 @NoException
 public final class JtCuda {
   static {
@@ -35,6 +35,7 @@ public final class JtCuda {
   public static native int jtc_copy(@Cast("const int64_t*") long[] plan);
   public static native int jtc_fill(@Cast("const int64_t*") long[] plan);
   public static native int jtc_reduce(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_gemm(@Cast("const int64_t*") long[] plan);
   public static native int jtc_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);

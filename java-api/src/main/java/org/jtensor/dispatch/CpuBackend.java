@@ -3,7 +3,6 @@ package org.jtensor.dispatch;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtNative;
-import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
@@ -19,6 +18,10 @@ final class CpuBackend extends PlanBackend {
   @Override int runFill(long[] plan) { return JtNative.jt_fill(plan); }
   @Override int runElementwise(long[] plan) { return JtNative.jt_elementwise(plan); }
   @Override int runReduce(long[] plan) { return JtNative.jt_reduce(plan); }
+  @Override int runGemm(long[] plan) {
+    Blas.available();  // registers OpenBLAS on first use
+    return JtNative.jt_gemm(plan);
+  }
 
   CpuBackend() {
     super(Device.CPU);
@@ -208,35 +211,6 @@ final class CpuBackend extends PlanBackend {
   @Override
   public boolean hasElementwise(Op op, DType dtype) {
     return CpuKernels.supports(op, dtype);
-  }
-
-  @Override
-  public void gemm(String op, GemmCall g) {
-    Blas.available();  // registers OpenBLAS on first use
-    try (HeldOperands held = new HeldOperands(op)) {
-      long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
-      long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
-      long c = held.output(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
-      long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
-          new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
-          g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
-      check(JtNative.jt_gemm(plan), op, g.a.dtype());
-    }
-  }
-
-  /** The batch sizes followed by one matrix's rows and columns: the geometry the GEMM walks. */
-  private static long[] matrixSizes(GemmCall g, long rows, long cols) {
-    long[] s = java.util.Arrays.copyOf(g.batchSizes, g.batchSizes.length + 2);
-    s[s.length - 2] = rows;
-    s[s.length - 1] = cols;
-    return s;
-  }
-
-  private static long[] matrixStrides(long[] batch, long row, long col) {
-    long[] s = java.util.Arrays.copyOf(batch, batch.length + 2);
-    s[s.length - 2] = row;
-    s[s.length - 1] = col;
-    return s;
   }
 
   @Override

@@ -18,6 +18,13 @@ final class CudaBackend extends PlanBackend {
   @Override int runElementwise(long[] plan) { return JtCuda.jtc_elementwise(plan); }
   /** sum, prod, amax, amin, any, all (and mean, a scaled sum), argmax, argmin. */
   @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
+  /** jtensor's own GEMM: every dtype; the float ones only where cuBLAS is missing or cannot read the operands. */
+  @Override int runGemm(long[] plan) { return JtCuda.jtc_gemm(plan); }
+
+  @Override
+  boolean gemmElsewhere(String op, GemmCall g, long a, long b, long c) {
+    return CudaBlas.tryGemm(op, g, a, b, c, 0);  // 0: the legacy default stream, the kernels' current stream
+  }
 
   CudaBackend(Device device) {
     super(device);
@@ -123,11 +130,6 @@ final class CudaBackend extends PlanBackend {
   }
 
   // ---- primitives with no CUDA kernel yet: a clear refusal, never a wrong answer ----
-
-  @Override
-  public void gemm(String op, GemmCall call) {
-    throw noKernel(op, call.a.dtype());
-  }
 
   @Override
   public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {

@@ -7,6 +7,7 @@ import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
+import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 
 /**
@@ -39,6 +40,13 @@ abstract class PlanBackend implements Backend {
   abstract int runElementwise(long[] plan);
 
   abstract int runReduce(long[] plan);
+
+  abstract int runGemm(long[] plan);
+
+  /** Runs g on a library instead of runGemm's kernel when this backend has one for it; false otherwise. */
+  boolean gemmElsewhere(String op, GemmCall g, long a, long b, long c) {
+    return false;
+  }
 
   /** Raises a kernel's status (jt.h's jt_status) unless it is 0. */
   abstract void check(int status, String op, DType dtype);
@@ -98,5 +106,34 @@ abstract class PlanBackend implements Backend {
       long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
       check(runReduce(plan), name, in.dtype());
     }
+  }
+
+  @Override
+  public void gemm(String op, GemmCall g) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
+      long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
+      long c = held.output(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      if (gemmElsewhere(op, g, a, b, c)) return;
+      long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
+          new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
+          g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
+      check(runGemm(plan), op, g.a.dtype());
+    }
+  }
+
+  /** The batch sizes followed by one matrix's rows and columns: the geometry the GEMM walks. */
+  private static long[] matrixSizes(GemmCall g, long rows, long cols) {
+    long[] s = java.util.Arrays.copyOf(g.batchSizes, g.batchSizes.length + 2);
+    s[s.length - 2] = rows;
+    s[s.length - 1] = cols;
+    return s;
+  }
+
+  private static long[] matrixStrides(long[] batch, long row, long col) {
+    long[] s = java.util.Arrays.copyOf(batch, batch.length + 2);
+    s[s.length - 2] = row;
+    s[s.length - 1] = col;
+    return s;
   }
 }

@@ -1,0 +1,149 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.function.BiFunction;
+import org.jtensor.dispatch.CudaMatmul;
+import org.jtensor.memory.Memory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CUDA matmul against the CPU's, on a GPU machine (tag cuda), for every dtype and in every layout
+ * the GEMM paths tell apart: odd sizes (the tiled kernel), multiples of 8 (tensor cores for
+ * float16/bfloat16), transposed operands, batches, broadcast batches, narrowed operands whose
+ * base is or is not 16-byte aligned, vectors, an empty depth, and addmm's alpha and beta. Each
+ * case runs on cuBLAS (where the machine has it) and on jtensor's own kernel; float32 once more
+ * with TF32 allowed. Exact for integer results, within the dtype's tolerance for floats.
+ */
+@Tag("cuda")
+class CudaMatmulTest {
+  private static final Device GPU = Device.cuda(0);
+  private static final DType[] DTYPES = {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16, DType.UINT8,
+      DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.BOOL};
+  private long cudaBytes;
+
+  @BeforeEach
+  void requireCuda() {
+    assumeTrue(Cuda.isAvailable(), () -> "CUDA: " + Cuda.unavailableReason());
+    cudaBytes = Memory.memoryAllocated(GPU);
+  }
+
+  @AfterEach
+  void restore() {
+    CudaMatmul.setUseCublas(true);
+    CudaMatmul.setAllowTf32(false);
+    if (!Cuda.isAvailable()) return;  // skipped: nothing ran
+    Cuda.synchronize();
+    assertEquals(cudaBytes, Memory.memoryAllocated(GPU), "CUDA bytes left allocated");
+  }
+
+  /** Quarter-steps in [-4, 4] (integers for integer dtypes): products and their sums are exact in float. */
+  private static Tensor values(DType dtype, int seed, long... shape) {
+    long n = 1;
+    for (long s : shape) n *= s;
+    double[] v = new double[(int) n];
+    for (int i = 0; i < n; i++) {
+      long x = ((i * 7919L + seed * 104729L) % 33) - 16;
+      v[i] = dtype.isFloatingPoint() ? x * 0.25 : dtype == DType.BOOL ? (x > 8 ? 1 : 0) : dtype == DType.UINT8 ? Math.abs(x) : x;
+    }
+    try (Tensor d = Tensor.fromArray(v, shape)) {
+      return d.to(dtype);
+    }
+  }
+
+  /** One case: operands made on the CPU by `make`, multiplied by `op` on the CPU and on CUDA. */
+  private static void check(String what, DType dtype, BiFunction<DType, Integer, Tensor[]> make,
+                            BiFunction<Tensor, Tensor, Tensor> op) {
+    Tensor[] cpu = make.apply(dtype, 1);
+    Tensor want;
+    try {
+      want = op.apply(cpu[0], cpu[1]);
+    } catch (RuntimeException e) {  // the CPU refuses this dtype: CUDA must refuse it the same way
+      try (Tensor ga = cpu[0].to(GPU); Tensor gb = cpu[1].to(GPU)) {
+        assertThrows(e.getClass(), () -> op.apply(ga, gb), what + " " + dtype);
+      }
+      close(cpu);
+      return;
+    }
+    // Views of the CPU operands keep their layout on the GPU: copy the base, then take the same view.
+    Tensor[] gpu = make.apply(dtype, 2);
+    try (Tensor got = op.apply(gpu[0], gpu[1]); Tensor back = got.cpu()) {
+      CudaKernelsTest.assertSame(what + " " + dtype, want, back);
+    } finally {
+      want.close();
+      close(cpu);
+      close(gpu);
+    }
+  }
+
+  private static void close(Tensor[] ts) {
+    for (Tensor t : ts) t.close();
+  }
+
+  /** Operands a (from shape sa) and b (from shape sb), each through `view`, on the CPU (1) or CUDA (2). */
+  private static BiFunction<DType, Integer, Tensor[]> operands(long[] sa, long[] sb, java.util.function.Function<Tensor, Tensor> va,
+                                                            java.util.function.Function<Tensor, Tensor> vb) {
+    return (dtype, where) -> {
+      try (Tensor a = values(dtype, 1, sa); Tensor b = values(dtype, 2, sb)) {
+        if (where == 1) return new Tensor[] {va.apply(a), vb.apply(b)};  // each a new handle
+        try (Tensor ga = a.to(GPU); Tensor gb = b.to(GPU)) {
+          return new Tensor[] {va.apply(ga), vb.apply(gb)};
+        }
+      }
+    };
+  }
+
+  private static long[] s(long... shape) {
+    return shape;
+  }
+
+  private void everyLayout(String path) {
+    java.util.function.Function<Tensor, Tensor> same = t -> t.contiguous();
+    for (DType dt : DTYPES) {
+      check(path + " odd sizes", dt, operands(s(37, 29), s(29, 53), same, same), Tensor::matmul);
+      check(path + " multiples of 8", dt, operands(s(136, 72), s(72, 264), same, same), Tensor::matmul);
+      check(path + " A transposed", dt, operands(s(72, 136), s(72, 264), t -> t.mT(), same), Tensor::matmul);
+      check(path + " B transposed", dt, operands(s(136, 72), s(264, 72), same, t -> t.mT()), Tensor::matmul);
+      check(path + " both transposed, odd", dt, operands(s(29, 37), s(53, 29), t -> t.mT(), t -> t.mT()), Tensor::matmul);
+      check(path + " batched", dt, operands(s(3, 40, 24), s(3, 24, 48), same, same), Tensor::matmul);
+      check(path + " broadcast batch", dt, operands(s(2, 1, 16, 24), s(3, 24, 32), same, same), Tensor::matmul);
+      check(path + " matrix times a stack", dt, operands(s(16, 24), s(5, 24, 40), same, same), Tensor::matmul);
+      check(path + " narrowed, aligned", dt, operands(s(40, 48), s(24, 32), t -> t.narrow(1, 8, 24), same), Tensor::matmul);
+      check(path + " narrowed, misaligned", dt, operands(s(40, 48), s(24, 40), t -> t.narrow(1, 3, 24),
+          t -> t.narrow(1, 1, 32)), Tensor::matmul);
+      check(path + " vector @ matrix", dt, operands(s(24), s(24, 16), same, same), Tensor::matmul);
+      check(path + " matrix @ vector", dt, operands(s(16, 24), s(24), same, same), Tensor::matmul);
+      check(path + " empty depth", dt, operands(s(5, 0), s(0, 7), same, same), Tensor::matmul);
+      check(path + " addmm alpha beta", dt, operands(s(33, 40), s(40, 48), same, same),
+          (a, b) -> {
+            try (Tensor c = a.narrow(1, 0, 33).matmul(b.narrow(0, 0, 33))) {
+              return c.addmm(a, b, 0.5, 2.0);
+            }
+          });
+    }
+  }
+
+  @Test
+  void cublasWhereAvailableAgreesWithTheCpu() {
+    everyLayout("cuBLAS");
+  }
+
+  @Test
+  void jtensorsOwnKernelAgreesWithTheCpu() {
+    CudaMatmul.setUseCublas(false);
+    everyLayout("own kernel");
+  }
+
+  @Test
+  void tf32IsOffByDefaultAndClose() {
+    assertEquals(false, CudaMatmul.allowTf32());
+    CudaMatmul.setAllowTf32(true);
+    java.util.function.Function<Tensor, Tensor> same = t -> t.contiguous();
+    check("tf32", DType.FLOAT32, operands(s(136, 72), s(72, 264), same, same), Tensor::matmul);
+  }
+}
