@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +13,6 @@ import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.OpKind;
 import org.jtensor.memory.Memory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -27,23 +24,10 @@ import org.junit.jupiter.api.Test;
  * tolerance for floats. CUDA's caching allocator must hold no live bytes after each test.
  */
 @Tag("cuda")
+@org.junit.jupiter.api.extension.ExtendWith(CudaAccounting.class)
 class CudaKernelsTest {
   private static final Device GPU = Device.cuda(0);
   private static final double[] PARAMS = {1.0, 20.0, 1.0, 1.0};  // alpha 1, clamp to [1, 20], softplus beta 1 threshold 20
-  private long cudaBytes;
-
-  @BeforeEach
-  void requireCuda() {
-    assumeTrue(Cuda.isAvailable(), () -> "CUDA: " + Cuda.unavailableReason());
-    cudaBytes = Memory.memoryAllocated(GPU);
-  }
-
-  @AfterEach
-  void cudaBytesReturn() {
-    if (!Cuda.isAvailable()) return;  // the test was aborted by requireCuda
-    Cuda.synchronize();
-    assertEquals(cudaBytes, Memory.memoryAllocated(GPU), "CUDA bytes left allocated");
-  }
 
   /** Values of every dtype that exercise signs, zero and fractions; divisors avoid zero for integers. */
   private static Tensor values(DType dtype, long[] shape, int seed, boolean nonzero) {

@@ -2,13 +2,10 @@ package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.function.BiFunction;
 import org.jtensor.dispatch.CudaMatmul;
-import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -21,25 +18,15 @@ import org.junit.jupiter.api.Test;
  * with TF32 allowed. Exact for integer results, within the dtype's tolerance for floats.
  */
 @Tag("cuda")
+@org.junit.jupiter.api.extension.ExtendWith(CudaAccounting.class)
 class CudaMatmulTest {
   private static final Device GPU = Device.cuda(0);
   private static final DType[] DTYPES = {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16, DType.UINT8,
       DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.BOOL};
-  private long cudaBytes;
-
-  @BeforeEach
-  void requireCuda() {
-    assumeTrue(Cuda.isAvailable(), () -> "CUDA: " + Cuda.unavailableReason());
-    cudaBytes = Memory.memoryAllocated(GPU);
-  }
-
   @AfterEach
   void restore() {
     CudaMatmul.setUseCublas(true);
     CudaMatmul.setAllowTf32(false);
-    if (!Cuda.isAvailable()) return;  // skipped: nothing ran
-    Cuda.synchronize();
-    assertEquals(cudaBytes, Memory.memoryAllocated(GPU), "CUDA bytes left allocated");
   }
 
   /** Quarter-steps in [-4, 4] (integers for integer dtypes): products and their sums are exact in float. */
