@@ -133,7 +133,7 @@ struct OpEntry {
   const char* name;
   int arity;
   bool predicate;
-  Launcher by_dtype[kNumDTypes];
+  std::array<Launcher, kNumDTypes> by_dtype;
 };
 
 template <typename F, int Arity, typename T>
@@ -142,19 +142,14 @@ constexpr Launcher pick() {
   else return &launch<F, T, Arity + 1>;
 }
 
-#define JTC_ROW(F, arity)                                                                                          \
-  {pick<F, arity, bool>(), pick<F, arity, uint8_t>(), pick<F, arity, int8_t>(), pick<F, arity, int16_t>(),       \
-   pick<F, arity, int32_t>(), pick<F, arity, int64_t>(), pick<F, arity, Half>(), pick<F, arity, BFloat16>(),      \
-   pick<F, arity, float>(), pick<F, arity, double>()}
+#define JTC_ROW(F, arity) per_dtype<Launcher>([](auto t) { return pick<F, arity, typename decltype(t)::type>(); })
 #define JTC_UNARY(name) {#name, 1, name##_op::predicate, JTC_ROW(name##_op, 1)},
 #define JTC_BINARY(name) {#name, 2, name##_op::predicate, JTC_ROW(name##_op, 2)},
 #define JTC_TERNARY(name) {#name, 3, false, JTC_ROW(name##_op, 3)},
 
 const OpEntry kOps[] = {
     JT_UNARY_OPS(JTC_UNARY) JT_BINARY_OPS(JTC_BINARY) JT_TERNARY_OPS(JTC_TERNARY)
-    {"where", 3, false, {&launch_where<bool>, &launch_where<uint8_t>, &launch_where<int8_t>, &launch_where<int16_t>,
-                         &launch_where<int32_t>, &launch_where<int64_t>, &launch_where<Half>, &launch_where<BFloat16>,
-                         &launch_where<float>, &launch_where<double>}},
+    {"where", 3, false, per_dtype<Launcher>([](auto t) { return &launch_where<typename decltype(t)::type>; })},
 };
 constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 

@@ -1,5 +1,6 @@
 // Element types shared by every kernel. The numeric codes are the ordinals of org.jtensor.DType.
 #pragma once
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -103,6 +104,17 @@ inline decltype(auto) dispatch_dtype(DType t, F&& f) {
 #undef JT_DTYPE_CASE
   }
   return f(TypeTag<bool>{});  // unreachable for a valid dtype; callers check codes first
+}
+
+// make(TypeTag<T>{}) for every dtype, indexed by dtype code: a kernel table's row, with the dtypes'
+// order stated only in JT_FORALL_DTYPES.
+template <typename R, typename Make>
+constexpr std::array<R, kNumDTypes> per_dtype(Make make) {
+  return {{
+#define JT_PER_DTYPE(ctype, name) make(TypeTag<ctype>{}),
+      JT_FORALL_DTYPES(JT_PER_DTYPE)
+#undef JT_PER_DTYPE
+  }};
 }
 
 // The DType of a C++ element type: DTypeOf<float>::value == DType::Float32.

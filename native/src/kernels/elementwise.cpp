@@ -124,7 +124,7 @@ struct OpEntry {
   const char* name;
   int arity;
   bool predicate;
-  Kernel by_dtype[kNumDTypes];
+  std::array<Kernel, kNumDTypes> by_dtype;
 };
 
 template <typename F, int Arity, typename T>
@@ -140,19 +140,14 @@ constexpr Kernel pick() {
   }
 }
 
-#define JT_KERNEL_ROW(F, arity) \
-  {pick<F, arity, bool>(), pick<F, arity, uint8_t>(), pick<F, arity, int8_t>(), pick<F, arity, int16_t>(), \
-   pick<F, arity, int32_t>(), pick<F, arity, int64_t>(), pick<F, arity, Half>(), pick<F, arity, BFloat16>(), \
-   pick<F, arity, float>(), pick<F, arity, double>()}
+#define JT_KERNEL_ROW(F, arity) per_dtype<Kernel>([](auto t) { return pick<F, arity, typename decltype(t)::type>(); })
 #define JT_UNARY_ENTRY(name) {#name, 1, name##_op::predicate, JT_KERNEL_ROW(name##_op, 1)},
 #define JT_BINARY_ENTRY(name) {#name, 2, name##_op::predicate, JT_KERNEL_ROW(name##_op, 2)},
 #define JT_TERNARY_ENTRY(name) {#name, 3, false, JT_KERNEL_ROW(name##_op, 3)},
 
 const OpEntry kOps[] = {
     JT_UNARY_OPS(JT_UNARY_ENTRY) JT_BINARY_OPS(JT_BINARY_ENTRY) JT_TERNARY_OPS(JT_TERNARY_ENTRY)
-    {"where", 3, false, {&where_kernel<bool>, &where_kernel<uint8_t>, &where_kernel<int8_t>, &where_kernel<int16_t>,
-                         &where_kernel<int32_t>, &where_kernel<int64_t>, &where_kernel<Half>, &where_kernel<BFloat16>,
-                         &where_kernel<float>, &where_kernel<double>}},
+    {"where", 3, false, per_dtype<Kernel>([](auto t) { return &where_kernel<typename decltype(t)::type>; })},
 };
 constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 

@@ -41,7 +41,7 @@ public final class Storage implements AutoCloseable {
    * bytes): every write through the storage then throws.
    */
   public static Storage wrap(long address, long nbytes, boolean readOnly, Runnable release) {
-    return new Storage(StorageBytes.wrap("wrap", address, nbytes, readOnly, release, "wrapped storage of " + nbytes + " bytes"));
+    return new Storage(StorageBytes.wrap(address, nbytes, readOnly, release, "wrapped storage of " + nbytes + " bytes"));
   }
 
   /**

@@ -19,7 +19,7 @@ final class StorageBytes {
 
   private StorageBytes() {}
 
-  static StorageImpl wrap(String op, long address, long nbytes, boolean readOnly, Runnable release, Object what) {
+  static StorageImpl wrap(long address, long nbytes, boolean readOnly, Runnable release, Object what) {
     return Dispatcher.backend(Device.CPU).memory().wrap(address, nbytes, readOnly, release, what);
   }
 
@@ -33,7 +33,7 @@ final class StorageBytes {
     }
     long address = direct.remaining() == 0 ? 0 : DirectBuffers.address(direct);
     ByteBuffer keep = direct;  // the release closure keeps the buffer (and a mapping) reachable
-    return wrap(op, address, direct.remaining(), direct.isReadOnly(), () -> java.lang.ref.Reference.reachabilityFence(keep),
+    return wrap(address, direct.remaining(), direct.isReadOnly(), () -> java.lang.ref.Reference.reachabilityFence(keep),
         "storage wrapping a direct buffer of " + direct.remaining() + " bytes");
   }
 
