@@ -33,6 +33,18 @@ JTC_API int jtc_fill(const int64_t* plan);
 JTC_API int jtc_reduce(const int64_t* plan);
 // As jt_arange, into device memory.
 JTC_API int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
+// As jt_linspace, into device memory.
+JTC_API int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end);
+// The remaining plans, with the CPU's statuses and out-parameters (jt.h): jt_scan, jt_sort,
+// jt_index_along (4: *bad the first out-of-range index, nothing written), jt_index_advanced (4:
+// bad[0] the index, bad[1] which index tensor), jt_nonzero (*found the count; waits for the
+// device), jt_random (5: *bad the first probability outside [0, 1], nothing written).
+JTC_API int jtc_scan(const int64_t* plan);
+JTC_API int jtc_sort(const int64_t* plan);
+JTC_API int jtc_index_along(const int64_t* plan, int64_t* bad);
+JTC_API int jtc_index_advanced(const int64_t* plan, int64_t* bad);
+JTC_API int jtc_nonzero(const int64_t* plan, int64_t* found);
+JTC_API int jtc_random(const int64_t* plan, double* bad);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);

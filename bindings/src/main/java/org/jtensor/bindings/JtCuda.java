@@ -37,6 +37,13 @@ public final class JtCuda {
   public static native int jtc_reduce(@Cast("const int64_t*") long[] plan);
   public static native int jtc_gemm(@Cast("const int64_t*") long[] plan);
   public static native int jtc_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
+  public static native int jtc_linspace(long dst, int dtype, long steps, double start, double end);
+  public static native int jtc_scan(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_sort(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jtc_index_advanced(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jtc_nonzero(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] found);
+  public static native int jtc_random(@Cast("const int64_t*") long[] plan, double[] bad);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);
   public static native int jtc_memcpy_to_host(long dstHost, long src, long nbytes);
