@@ -1,8 +1,10 @@
 // A strided iteration space for N operands, passed to a kernel by value: each thread turns a
-// flat (row-major) index into every operand's byte offset. Built from a plan's sizes and element
+// flat (row-major) index into every operand's byte offset (on the host too, for the host tests). Built from a plan's sizes and element
 // strides on the host; size-1 dims are dropped, so most plans need few dims.
 #pragma once
 #include <cstdint>
+
+#include "jt/dtype.h"  // JT_HOST_DEVICE
 
 namespace jt {
 namespace cuda {
@@ -39,9 +41,11 @@ struct Geometry {
     return true;
   }
 
-  __device__ void offsets(int64_t linear, int64_t* off) const {
+  JT_HOST_DEVICE void offsets(int64_t linear, int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
+#ifdef __CUDA_ARCH__
 #pragma unroll 1  // one 64-bit division per dim: unrolled copies would multiply the kernels' code
+#endif
     for (int d = ndim - 1; d >= 0; --d) {
       const int64_t q = linear / size[d], i = linear - q * size[d];
       linear = q;

@@ -1,6 +1,7 @@
 // CUDA kernels on a GPU (CTest label cuda): storages from the registered CUDA caching allocator,
 // fill, elementwise (dense, strided, host scalar), copy with conversion, reduce, and bytes back to
-// the host, each against values computed here. Without a GPU it reports why and fails.
+// the host, each against values computed here; random against the CPU's draws, bit for bit.
+// Without a GPU it reports why and fails.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -40,6 +41,56 @@ void add(int64_t out, int64_t a, int64_t b, int64_t rows, int64_t cols, int64_t 
   p.insert(p.end(), {0, 0, 0, 0, bits(s), (int64_t)kF32 << 1});
   p.insert(p.end(), {rows, cols, cols, 1, cols, 1, b == 0 ? 0 : b_row, b == 0 ? 0 : b_col});
   CHECK_EQ(jtc_elementwise(p.data()), JT_OK);
+}
+// jtc_random against jt_random, byte for byte over dst's whole buffer: sizes and element strides
+// (dst and p), the plan's a and b words; probs lives on both sides (p's buffer).
+int random_case(int kind, int dtype, int elem, std::vector<int64_t> sizes, std::vector<int64_t> dst_strides,
+                std::vector<int64_t> p_strides, int64_t a, int64_t b, const std::vector<double>& probs, double* bad) {
+  int64_t extent = 1;
+  for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * dst_strides[d];
+  const int64_t bytes = extent * elem + elem;  // one element of offset: dst not 16-byte aligned
+  std::vector<char> cpu((size_t)bytes, (char)0x5a), gpu((size_t)bytes, (char)0x5a);
+  const int64_t sd = jt_storage_new(kCuda, bytes), sp = jt_storage_new(kCuda, 8 * (int64_t)probs.size());
+  CHECK(sd && sp);
+  CHECK_EQ(jtc_write_bytes(device_buffer(sd), cpu.data(), bytes), JT_OK);
+  CHECK_EQ(jtc_write_bytes(device_buffer(sp), probs.data(), 8 * (int64_t)probs.size()), JT_OK);
+  auto plan = [&](int64_t dst, int64_t p) {
+    std::vector<int64_t> w = {JT_PLAN_VERSION, kind, dtype, (int64_t)sizes.size(), dst, 0x5eed, 77, a, b, p};
+    for (const auto* v : {&sizes, &dst_strides, &p_strides}) w.insert(w.end(), v->begin(), v->end());
+    return w;
+  };
+  double bad_cpu = 0;
+  const int st = jt_random(plan((int64_t)cpu.data() + elem, (int64_t)probs.data()).data(), &bad_cpu);
+  CHECK_EQ(jtc_random(plan(device_buffer(sd) + elem, device_buffer(sp)).data(), bad), st);
+  CHECK_EQ(jtc_read_bytes(device_buffer(sd), gpu.data(), bytes), JT_OK);
+  CHECK(cpu == gpu);
+  if (st == JT_VALUE_OUT_OF_RANGE) CHECK(std::memcmp(&bad_cpu, bad, 8) == 0);
+  jt_storage_release(sd);
+  jt_storage_release(sp);
+  return st;
+}
+
+// Every kind over the float and integer dtypes, contiguous (the vector stores) and strided.
+void random_matches_cpu() {
+  std::vector<double> probs(4000);
+  for (size_t i = 0; i < probs.size(); ++i) probs[i] = (double)((i * 37) % 101) / 100.0;
+  const int kinds[6] = {jt_random_kind("uniform53"), jt_random_kind("uniform24"), jt_random_kind("normal"),
+                        jt_random_kind("integers"), jt_random_kind("bernoulli"), jt_random_kind("bernoulli_tensor")};
+  struct Type { int code, size; };
+  const Type types[] = {{9, 8}, {kF32, 4}, {6, 2}, {7, 2}, {kI64, 8}, {4, 4}, {0, 1}};  // f64 f32 f16 bf16 i64 i32 bool
+  double bad = 0;
+  for (const Type& t : types) {
+    for (int k = 0; k < 6; ++k) {
+      const bool ints = k == 3;
+      const int64_t a = ints ? -3 : bits(k == 4 ? 0.3 : 0.5), b = ints ? 1000 : bits(2.0);
+      CHECK_EQ(random_case(kinds[k], t.code, t.size, {3001}, {1}, {1}, a, b, probs, &bad), JT_OK);
+      CHECK_EQ(random_case(kinds[k], t.code, t.size, {37, 29}, {1, 40}, {29, 1}, a, b, probs, &bad), JT_OK);
+    }
+  }
+  probs[100] = 1.5;  // p's element (100 / 29, 100 % 29) = (3, 13): row-major index 100
+  probs[29 * 30 + 2] = -1.0;  // (30, 2): later in row-major order
+  CHECK_EQ(random_case(kinds[5], kF32, 4, {37, 29}, {1, 40}, {29, 1}, 0, 0, probs, &bad), JT_VALUE_OUT_OF_RANGE);
+  CHECK_EQ(bad, 1.5);
 }
 }  // namespace
 
@@ -86,6 +137,7 @@ int main() {
     for (int64_t c = 0; c < cols; ++c) want += host[(size_t)(r * cols + c)];
     CHECK(sums[(size_t)r] == (float)want);
   }
+  random_matches_cpu();
   CHECK_EQ(jtc_synchronize(), JT_OK);
   for (int64_t s : {sa, sb, so, si, sr}) jt_storage_release(s);
   int64_t stats[256] = {0};

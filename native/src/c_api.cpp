@@ -204,16 +204,10 @@ int jt_random(const int64_t* words, double* bad) {
   random_plan r(words);
   if (!r.current() || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
   RandomPlan p;
-  p.kind = (RandomKind)r.kind;
+  p.draw = random_draw(r);
   p.dtype = (DType)r.dtype;
   p.ndim = (int)r.ndim;
   p.dst = reinterpret_cast<char*>(r.dst);
-  p.key = (uint64_t)r.key;
-  p.counter = (uint64_t)r.counter;
-  std::memcpy(&p.a, &r.a, 8);
-  std::memcpy(&p.b, &r.b, 8);
-  p.low = r.a;
-  p.range = r.b;
   p.p = reinterpret_cast<const char*>(r.p);
   p.sizes = r.sizes;
   p.dst_strides = r.dst_strides;
