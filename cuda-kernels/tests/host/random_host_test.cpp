@@ -167,19 +167,25 @@ double ulps(double got, long double want) {
 struct Worst {
   const char* name;
   double vs_exact = 0, vs_std = 0;  // ulps against long double, and against std:: in double
+  int64_t count = 0, rounded = 0, as_std = 0;  // values; those equal to the exact value rounded, to std::'s
   void add(double got, long double exact, double std_value) {
     vs_exact = std::fmax(vs_exact, ulps(got, exact));
     vs_std = std::fmax(vs_std, ulps(got, (long double)std_value));
+    ++count;
+    rounded += got == (double)exact;
+    as_std += got == std_value;
   }
   void report(double bound) {
-    std::printf("  %s: max error %.3f ulp (%.3f ulp from std::)\n", name, vs_exact, vs_std);
+    std::printf("  %s: max error %.3f ulp (%.3f ulp from std::), %.4f%% correctly rounded, %.4f%% equal to std::\n",
+                name, vs_exact, vs_std, 100.0 * rounded / count, 100.0 * as_std / count);
     CHECK(vs_exact <= bound);
+    CHECK(rounded >= count * 99 / 100);  // nearly always the exact value rounded, as Java's Math (RandomDrawTest)
   }
 };
 
 // philox_log over the normal kind's arguments 1 - u, and philox_sin_cos over its angles 2 pi u,
 // at Philox's own u and at the edges (x near 1, 2^-53, sqrt(2)/2; angles near multiples of pi/2).
-void log_sin_cos_are_within_one_ulp() {
+void log_sin_cos_are_within_0_7_ulp() {
   Worst lg{"log"}, sn{"sin"}, cs{"cos"};
   auto angle = [&](double th) {
     sn.add(philox_sin_cos(th, true), sinl((long double)th), std::sin(th));
@@ -202,9 +208,9 @@ void log_sin_cos_are_within_one_ulp() {
   for (double x : {1.0, 0x1.0p-53, 0x1.fffffffffffffp-1, 0x1.6a09e667f3bccp-1, 0x1.6a09e667f3bcdp-1, 0.5, 0.75})
     logarithm(x);
   CHECK_EQ(philox_log(1.0), 0.0);
-  lg.report(1.0);
-  sn.report(1.0);
-  cs.report(1.0);
+  lg.report(0.7);
+  sn.report(0.7);
+  cs.report(0.7);
 }
 
 }  // namespace
@@ -212,6 +218,6 @@ void log_sin_cos_are_within_one_ulp() {
 int main() {
   draws_match_the_cpu();
   bad_probabilities_are_found_first_in_row_major_order();
-  log_sin_cos_are_within_one_ulp();
+  log_sin_cos_are_within_0_7_ulp();
   return jt_report("random_host_test");
 }
