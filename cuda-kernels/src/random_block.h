@@ -81,12 +81,19 @@ inline JT_HOST_DEVICE void random_block(const RandomArgs& a, int64_t block) {
   philox_block(a.draw.key, a.draw.counter + (uint64_t)block, w);
   T v[4];
   int64_t off[4][2];
-  double radius = 0, angle = 0;  // Normal: the pair's, computed once
-  if (kind == RandomKind::Normal) radius = normal_radius(w), angle = normal_angle(w);
-  for (int j = 0; j < count; ++j) {
+  double radius = 0, trig[2] = {0, 0};  // Normal: the pair's radius, cos and sin, computed once
+  if (kind == RandomKind::Normal) {
+    const double angle = normal_angle(w);
+    radius = normal_radius(w), trig[0] = fp::sin_cos(angle, false), trig[1] = fp::sin_cos(angle, true);
+  }
+#ifdef __CUDA_ARCH__
+#pragma unroll  // a fixed 4 so that v and off stay in registers
+#endif
+  for (int j = 0; j < 4; ++j) {
+    if (j >= count) break;
     random_offsets(a, first + j, (int)sizeof(T), off[j]);
     if (kind == RandomKind::Normal) {
-      v[j] = convert<T, double>(normal_value(a.draw, radius, angle, j));
+      v[j] = convert<T, double>(normal_from(a.draw, radius, trig[j & 1]));
     } else {
       const double prob = kind == RandomKind::BernoulliTensor ? *reinterpret_cast<const double*>(a.p + off[j][1]) : 0.0;
       v[j] = random_element<T>(a.draw, w, j, prob);
@@ -95,7 +102,11 @@ inline JT_HOST_DEVICE void random_block(const RandomArgs& a, int64_t block) {
   if (a.dense && count == per) {
     store_vector(a.dst + off[0][0], reinterpret_cast<const char*>(v), per * (int)sizeof(T), (int)sizeof(T));
   } else {
-    for (int j = 0; j < count; ++j) *reinterpret_cast<T*>(a.dst + off[j][0]) = v[j];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int j = 0; j < 4; ++j)
+      if (j < count) *reinterpret_cast<T*>(a.dst + off[j][0]) = v[j];
   }
 }
 

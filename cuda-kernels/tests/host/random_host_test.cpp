@@ -1,7 +1,8 @@
 // jtc_random's per-thread logic (random_block.h) run by g++ over a grid emulated with loops, for
 // every kind, several dtypes, contiguous, strided and misaligned dst and odd sizes, compared byte
-// for byte with the CPU's jt_random (gaps between strided elements included); and jt/philox.h's
-// log, sin and cos against long double references, their worst error printed and bounded.
+// for byte with the CPU's jt_random (gaps between strided elements included); and
+// jt/reproducible_math.h's log, sin and cos against long double references, their worst error
+// and how often they are correctly rounded printed and bounded.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "jt/jt.h"
 #include "jt/philox.h"
 #include "jt/plans.h"
+#include "jt/reproducible_math.h"
 #include "random_block.h"
 
 using namespace jt;
@@ -183,15 +185,15 @@ struct Worst {
   }
 };
 
-// philox_log over the normal kind's arguments 1 - u, and philox_sin_cos over its angles 2 pi u,
+// fp::log over the normal kind's arguments 1 - u, and fp::sin_cos over its angles 2 pi u,
 // at Philox's own u and at the edges (x near 1, 2^-53, sqrt(2)/2; angles near multiples of pi/2).
 void log_sin_cos_are_within_0_7_ulp() {
   Worst lg{"log"}, sn{"sin"}, cs{"cos"};
   auto angle = [&](double th) {
-    sn.add(philox_sin_cos(th, true), sinl((long double)th), std::sin(th));
-    cs.add(philox_sin_cos(th, false), cosl((long double)th), std::cos(th));
+    sn.add(fp::sin_cos(th, true), sinl((long double)th), std::sin(th));
+    cs.add(fp::sin_cos(th, false), cosl((long double)th), std::cos(th));
   };
-  auto logarithm = [&](double x) { lg.add(philox_log(x), logl((long double)x), std::log(x)); };
+  auto logarithm = [&](double x) { lg.add(fp::log(x), logl((long double)x), std::log(x)); };
   uint32_t w[4];
   for (uint64_t i = 0; i < 400000; ++i) {
     philox_block(12345, i, w);
@@ -207,7 +209,7 @@ void log_sin_cos_are_within_0_7_ulp() {
   }
   for (double x : {1.0, 0x1.0p-53, 0x1.fffffffffffffp-1, 0x1.6a09e667f3bccp-1, 0x1.6a09e667f3bcdp-1, 0.5, 0.75})
     logarithm(x);
-  CHECK_EQ(philox_log(1.0), 0.0);
+  CHECK_EQ(fp::log(1.0), 0.0);
   lg.report(0.7);
   sn.report(0.7);
   cs.report(0.7);

@@ -1,16 +1,13 @@
 // Philox4x32-10 and the random draws' per-element formulas, compiled by g++ (native/src/kernels/
 // random.cpp) and nvcc (cuda-kernels/src/random.cu) so that a seeded draw gives the same bits on
-// every backend. The normal kind's log, sin and cos are computed here from + - * / and sqrt alone,
-// each correctly rounded on both and never fused into an FMA (the device side calls the _rn
-// intrinsics; the host side is compiled with -ffp-contract=off): glibc's and CUDA's libm differ in
-// the last bit.
+// every backend; the normal kind's arithmetic is jt/reproducible_math.h's.
 #pragma once
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "jt/dtype.h"
 #include "jt/plans.h"
+#include "jt/reproducible_math.h"
 
 namespace jt {
 
@@ -70,156 +67,6 @@ inline JT_HOST_DEVICE void philox_block(uint64_t key, uint64_t counter, uint32_t
   out[0] = c0, out[1] = c1, out[2] = c2, out[3] = c3;
 }
 
-// IEEE double operations, one rounding each (to nearest even), never contracted on the device.
-namespace fp {
-inline JT_HOST_DEVICE double add(double a, double b) {
-#ifdef __CUDA_ARCH__
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-inline JT_HOST_DEVICE double sub(double a, double b) {
-#ifdef __CUDA_ARCH__
-  return __dsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-inline JT_HOST_DEVICE double mul(double a, double b) {
-#ifdef __CUDA_ARCH__
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-inline JT_HOST_DEVICE double div(double a, double b) {
-#ifdef __CUDA_ARCH__
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-inline JT_HOST_DEVICE double sqrt(double a) {
-#ifdef __CUDA_ARCH__
-  return __dsqrt_rn(a);
-#else
-  return std::sqrt(a);
-#endif
-}
-// p[0] + z * (p[1] + z * (... + z * p[n - 1])), Horner's rule
-template <int N>
-inline JT_HOST_DEVICE double horner(double z, const double (&p)[N]) {
-  double acc = p[N - 1];
-  for (int i = N - 2; i >= 0; --i) acc = add(p[i], mul(z, acc));
-  return acc;
-}
-}  // namespace fp
-
-// a + b as hi + lo exactly (Knuth's two-sum).
-inline JT_HOST_DEVICE void two_sum(double a, double b, double& hi, double& lo) {
-  hi = fp::add(a, b);
-  const double bb = fp::sub(hi, a);
-  lo = fp::add(fp::sub(a, fp::sub(hi, bb)), fp::sub(b, bb));
-}
-
-// a = hi + lo with hi holding a's upper 26 bits (Veltkamp's split)
-inline JT_HOST_DEVICE void split26(double a, double& hi, double& lo) {
-  const double c = fp::mul(0x1.0000002p+27, a);  // 2^27 + 1
-  hi = fp::sub(c, fp::sub(c, a));
-  lo = fp::sub(a, hi);
-}
-// a * b as hi + lo exactly, without an FMA (Dekker's product)
-inline JT_HOST_DEVICE void two_prod(double a, double b, double& hi, double& lo) {
-  double ah, al, bh, bl;
-  split26(a, ah, al);
-  split26(b, bh, bl);
-  hi = fp::mul(a, b);
-  lo = fp::add(fp::add(fp::add(fp::sub(fp::mul(ah, bh), hi), fp::mul(ah, bl)), fp::mul(al, bh)), fp::mul(al, bl));
-}
-
-// log(x) for a positive normal finite x, within 0.52 ulp: x = 2^k (1 + f) with sqrt(1/2) <= 1 + f
-// < sqrt(2), log(1 + f) = 2 atanh(s) for s = f / (2 + f), written as f - f^2/2 + s (f^2/2 + R(s^2))
-// where f is exact, f^2 is exact as Dekker's product and the sums up to k log(2) are carried in
-// two doubles, so the result is rounded about once.
-inline JT_HOST_DEVICE double philox_log(double x) {
-  uint64_t bits;
-  std::memcpy(&bits, &x, 8);
-  int k = (int)((bits >> 52) & 0x7ff) - 1023;
-  bits = (bits & 0xfffffffffffffull) | 0x3ff0000000000000ull;  // the mantissa m, in [1, 2)
-  double m;
-  std::memcpy(&m, &bits, 8);
-  if (m > 0x1.6a09e667f3bcdp+0) m = fp::mul(m, 0.5), ++k;  // sqrt(2)
-  const double f = fp::sub(m, 1.0);                           // exact (Sterbenz)
-  const double s = fp::div(f, fp::add(2.0, f)), z = fp::mul(s, s);
-  // 2/3, 2/5, ..., 2/23: atanh's Taylor terms after the first, |s| <= 0.1716 so z^11 / 23 < 2^-58
-  const double c[11] = {0x1.5555555555555p-1, 0x1.999999999999ap-2, 0x1.2492492492492p-2, 0x1.c71c71c71c71cp-3,
-                        0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3, 0x1.1111111111111p-3, 0x1.e1e1e1e1e1e1ep-4,
-                        0x1.af286bca1af28p-4, 0x1.8618618618618p-4, 0x1.642c8590b2164p-4};
-  const double R = fp::mul(z, fp::horner(z, c));
-  double sq, sq_lo;
-  two_prod(f, f, sq, sq_lo);
-  const double hfsq = fp::mul(0.5, sq), hfsq_lo = fp::mul(0.5, sq_lo);
-  const double corr = fp::mul(s, fp::add(hfsq, R));
-  double a_hi, a_lo, k_hi, k_lo;
-  two_sum(f, -hfsq, a_hi, a_lo);
-  const double dk = (double)k;
-  const double ln2_hi = 0x1.62e42fefa3800p-1, ln2_lo = 0x1.ef35793c76730p-45;  // ln2_hi * k is exact
-  two_sum(fp::mul(dk, ln2_hi), a_hi, k_hi, k_lo);
-  const double lo = fp::add(a_lo, fp::sub(corr, hfsq_lo));
-  return fp::add(k_hi, fp::add(k_lo, fp::add(lo, fp::mul(dk, ln2_lo))));
-}
-
-// sin(r + rlo) and cos(r + rlo) for |r| <= pi/4 (a little beyond is fine) and rlo below half an
-// ulp of r, by Taylor polynomials through r^19 and r^18, whose truncation is below 2^-56 of the
-// result; rlo enters to first order (+ rlo cos(r), - rlo sin(r)). The terms r^3 / 6 and r^2 / 2,
-// up to 8% and 31% of the result, are carried in two doubles so that it is rounded about once.
-inline JT_HOST_DEVICE double philox_sin_kernel(double r, double rlo) {
-  const double c[8] = {0x1.1111111111111p-7,   -0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19,
-                       -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33,  -0x1.ae7f3e733b81fp-41,
-                       0x1.952c77030ad4ap-49,  -0x1.2f49b46814157p-57};  // 1/5!, -1/7!, ..., -1/19!
-  const double sixth_hi = -0x1.5555555555555p-3, sixth_lo = -0x1.5555555555555p-57;  // -1/6
-  double z, z_lo, r3, r3_lo, t, t_lo, hi, lo;
-  two_prod(r, r, z, z_lo);
-  two_prod(r, z, r3, r3_lo);
-  r3_lo = fp::add(r3_lo, fp::mul(r, z_lo));  // r^3 = r3 + r3_lo
-  two_prod(r3, sixth_hi, t, t_lo);
-  const double small = fp::add(t_lo, fp::add(fp::mul(r3_lo, sixth_hi), fp::mul(r3, sixth_lo)));
-  const double higher = fp::mul(fp::mul(r3, z), fp::horner(z, c));
-  const double first = fp::sub(rlo, fp::mul(fp::mul(0.5, z), rlo));
-  two_sum(r, t, hi, lo);
-  return fp::add(hi, fp::add(lo, fp::add(small, fp::add(higher, first))));
-}
-inline JT_HOST_DEVICE double philox_cos_kernel(double r, double rlo) {
-  const double c[8] = {0x1.5555555555555p-5,   -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16, -0x1.27e4fb7789f5cp-22,
-                       0x1.1eed8eff8d898p-29, -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45, -0x1.6827863b97d97p-53};
-  double z, z_lo, hi, lo;
-  two_prod(r, r, z, z_lo);
-  two_sum(1.0, fp::mul(-0.5, z), hi, lo);
-  const double tail = fp::sub(fp::mul(fp::mul(z, z), fp::horner(z, c)), fp::add(fp::mul(r, rlo), fp::mul(0.5, z_lo)));
-  return fp::add(hi, fp::add(lo, tail));
-}
-
-// sin(th) (sine) or cos(th) for 0 <= th < 2^20: th = k pi/2 + r + rlo with pi/2 in three parts of
-// which the first two have 33 bits, so k times them is exact and th - k * part1 cancels exactly;
-// the second subtraction's rounding error is kept (two-sum) in rlo.
-inline JT_HOST_DEVICE double philox_sin_cos(double th, bool sine) {
-  const double pio2_1 = 0x1.921fb54400000p+0, pio2_2 = 0x1.0b4611a600000p-34, pio2_3 = 0x1.3198a2e037073p-69;
-  const int k = (int)fp::add(fp::mul(th, 0x1.45f306dc9c883p-1), 0.5);  // nearest th / (pi/2)
-  const double dk = (double)k;
-  const double t = fp::sub(th, fp::mul(dk, pio2_1)), w = fp::mul(dk, pio2_2);
-  double r1, err;
-  two_sum(t, -w, r1, err);
-  const double tail = fp::sub(err, fp::mul(dk, pio2_3));
-  const double r = fp::add(r1, tail), rlo = fp::sub(tail, fp::sub(r, r1));  // |r1| >= |tail|: fast two-sum
-  switch ((k + (sine ? 3 : 0)) & 3) {  // sin(th) = cos(th - pi/2)
-    case 0: return philox_cos_kernel(r, rlo);
-    case 1: return -philox_sin_kernel(r, rlo);
-    case 2: return -philox_cos_kernel(r, rlo);
-    default: return philox_sin_kernel(r, rlo);
-  }
-}
-
 // u in [0, 1) from 53 of the 64 bits hi:lo.
 inline JT_HOST_DEVICE double philox_bits53(uint32_t hi, uint32_t lo) {
   return (double)((((uint64_t)hi << 32) | lo) >> 11) * 0x1.0p-53;  // exact
@@ -227,14 +74,17 @@ inline JT_HOST_DEVICE double philox_bits53(uint32_t hi, uint32_t lo) {
 
 // Box-Muller's radius sqrt(-2 log(1 - u)) and angle 2 pi u' of a normal pair from block words w.
 inline JT_HOST_DEVICE double normal_radius(const uint32_t w[4]) {
-  return fp::sqrt(fp::mul(-2.0, philox_log(fp::sub(1.0, philox_bits53(w[0], w[1])))));  // 1 - u is in (0, 1]
+  return fp::sqrt(fp::mul(-2.0, fp::log(fp::sub(1.0, philox_bits53(w[0], w[1])))));  // 1 - u is in (0, 1]
 }
 inline JT_HOST_DEVICE double normal_angle(const uint32_t w[4]) {
   return fp::mul(2.0 * 3.14159265358979323846, philox_bits53(w[2], w[3]));
 }
-// a + b * (radius * (cos or sin)(angle)): element j of a normal pair
+// a + b * (radius * trig), trig = cos(angle) for element 0 of a normal pair and sin(angle) for 1
+inline JT_HOST_DEVICE double normal_from(const RandomDraw& d, double radius, double trig) {
+  return fp::add(d.a, fp::mul(d.b, fp::mul(radius, trig)));
+}
 inline JT_HOST_DEVICE double normal_value(const RandomDraw& d, double radius, double angle, int j) {
-  return fp::add(d.a, fp::mul(d.b, fp::mul(radius, philox_sin_cos(angle, j & 1))));
+  return normal_from(d, radius, fp::sin_cos(angle, j & 1));
 }
 
 // Element j of a block with words w as a double, or for Integers as an exact int64 in *exact;
