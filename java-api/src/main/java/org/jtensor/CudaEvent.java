@@ -1,9 +1,6 @@
 package org.jtensor;
 
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.jtensor.core.RefCounted;
 import org.jtensor.dispatch.StreamRuntime;
 
 /**
@@ -11,16 +8,14 @@ import org.jtensor.dispatch.StreamRuntime;
  * run. Other streams can wait for it ({@link CudaStream#waitEvent}), the host can poll or wait,
  * and two timing events measure the GPU time between them. As in PyTorch the CUDA event is made
  * when first recorded, on that stream's device; an event never recorded is done and has nothing
- * to wait for. {@link #close()} destroys it once no call uses it; using it after throws
- * IllegalStateException.
+ * to wait for. {@link #close()} destroys it once no call uses it (as does the collector, for one
+ * never closed); using it after throws IllegalStateException.
  */
 public final class CudaEvent implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger("org.jtensor.cuda");
-
   private final boolean timing;
   private final boolean blocking;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Life life;  // null until first recorded
+  private volatile CudaHandle life;  // null until first recorded
 
   /** An event without timing (cheaper to record and wait for). */
   public CudaEvent() {
@@ -51,7 +46,7 @@ public final class CudaEvent implements AutoCloseable {
 
   /** Records the event on the calling thread's current stream of cuda:0 and returns it. */
   public CudaEvent record() {
-    Life l = life;
+    CudaHandle l = life;
     Device device = l != null ? l.device : Device.cuda(0);
     CurrentStream.require("record", device);
     return record("record", CurrentStream.of(device));
@@ -66,7 +61,7 @@ public final class CudaEvent implements AutoCloseable {
   CudaEvent record(String op, CudaStream stream) {
     stream.hold(op);
     try {
-      Life l = created(op, stream);
+      CudaHandle l = created(op, stream);
       if (!l.hold()) throw closedError(op);
       try {
         CurrentStream.check(l.runtime, op, l.runtime.recordEvent(l.handle, stream.cudaStream()));
@@ -80,14 +75,14 @@ public final class CudaEvent implements AutoCloseable {
   }
 
   /** The CUDA event, made on stream's device by the first record. */
-  private synchronized Life created(String op, CudaStream stream) {
+  private synchronized CudaHandle created(String op, CudaStream stream) {
     if (closed.get()) throw closedError(op);
-    Life l = life;
+    CudaHandle l = life;
     if (l == null) {
       StreamRuntime r = stream.runtime();
       long[] out = new long[1];
       CurrentStream.check(r, op, r.createEvent(stream.device().index(), timing, blocking, out));
-      life = l = new Life(r, stream.device(), out[0]);
+      life = l = CudaHandle.event(this, r, stream.device(), out[0]);
     } else if (!l.device.equals(stream.device())) {
       throw new IllegalArgumentException(op + "(): Event device " + l.device + " does not match recording stream's device "
           + stream.device() + ".");
@@ -97,7 +92,7 @@ public final class CudaEvent implements AutoCloseable {
 
   /** True when the work before its last record has run (or it was never recorded). */
   public boolean query() {
-    Life l = held("query");
+    CudaHandle l = held("query");
     if (l == null) return true;
     try {
       int err = l.runtime.queryEvent(l.handle);
@@ -111,7 +106,7 @@ public final class CudaEvent implements AutoCloseable {
 
   /** Waits until the work before its last record has run; returns at once if it was never recorded. */
   public void synchronize() {
-    Life l = held("synchronize");
+    CudaHandle l = held("synchronize");
     if (l == null) return;
     try {
       CurrentStream.check(l.runtime, "synchronize", l.runtime.synchronizeEvent(l.handle));
@@ -132,9 +127,9 @@ public final class CudaEvent implements AutoCloseable {
     if (!timing || !end.timing) {
       throw new IllegalArgumentException(op + "(): Both events must be created with enableTiming = true (new CudaEvent(true)).");
     }
-    Life a = held(op);
+    CudaHandle a = held(op);
     try {
-      Life b = end == this ? a : end.held(op);
+      CudaHandle b = end == this ? a : end.held(op);
       try {
         if (a == null || b == null) throw new IllegalStateException(op + "(): Both events must be recorded before calculating elapsed time.");
         int errA = a.runtime.queryEvent(a.handle), errB = b.runtime.queryEvent(b.handle);
@@ -156,7 +151,7 @@ public final class CudaEvent implements AutoCloseable {
   void blockStream(String op, CudaStream stream) {
     stream.hold(op);
     try {
-      Life l = held(op);
+      CudaHandle l = held(op);
       if (l == null) return;
       try {
         CurrentStream.check(l.runtime, op, l.runtime.streamWaitEvent(stream.cudaStream(), l.handle));
@@ -169,9 +164,9 @@ public final class CudaEvent implements AutoCloseable {
   }
 
   /** The CUDA event held for op, or null when it was never recorded; IllegalStateException once closed. */
-  private Life held(String op) {
+  private CudaHandle held(String op) {
     if (closed.get()) throw closedError(op);
-    Life l = life;
+    CudaHandle l = life;
     if (l == null) return null;
     if (!l.hold()) throw closedError(op);
     return l;
@@ -185,41 +180,17 @@ public final class CudaEvent implements AutoCloseable {
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) return;
-    Life l;
+    CudaHandle l;
     synchronized (this) {  // after a record making it on another thread, or before one (which then sees closed)
       l = life;
     }
-    if (l != null) l.release();
+    if (l != null) l.close();
   }
 
   @Override
   public String toString() {
-    Life l = life;
+    CudaHandle l = life;
     return "CudaEvent(" + (l == null ? "not recorded" : "device=" + l.device + ", cudaEvent=0x" + Long.toHexString(l.handle))
         + (timing ? ", timing" : "") + ")";
-  }
-
-  /** The CUDA event's references and holds; the last one gone destroys it. */
-  private static final class Life extends RefCounted {
-    final StreamRuntime runtime;
-    final Device device;
-    final long handle;
-
-    Life(StreamRuntime runtime, Device device, long handle) {
-      this.runtime = runtime;
-      this.device = device;
-      this.handle = handle;
-    }
-
-    @Override
-    protected void deallocate() {
-      int err = runtime.destroyEvent(handle);
-      if (err != 0) LOG.log(Level.WARNING, "destroying a CUDA event failed: " + runtime.errorName(err));
-    }
-
-    @Override
-    protected String describe() {
-      return "CudaEvent on " + device;
-    }
   }
 }

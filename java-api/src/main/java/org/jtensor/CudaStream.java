@@ -1,9 +1,5 @@
 package org.jtensor;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.jtensor.core.RefCounted;
 import org.jtensor.dispatch.StreamRuntime;
 
 /**
@@ -16,17 +12,15 @@ import org.jtensor.dispatch.StreamRuntime;
  * <p>A stream made here is jtensor's: {@link #close()} destroys it once nothing uses it any more
  * (a scope that made it current, a call running on another thread), after its queued work has
  * run. The default stream ({@link Cuda#defaultStream}) is the device's legacy default stream;
- * closing it does nothing. Using a closed stream throws IllegalStateException.
+ * closing it does nothing. Using a closed stream throws IllegalStateException. A stream collected
+ * unclosed is destroyed then.
  */
 public final class CudaStream implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger("org.jtensor.cuda");
-
   private final Device device;
   private final int priority;
   private final long handle;   // the cudaStream_t's bits; 0 for the default stream
   private final StreamRuntime runtime;
-  private final Life life;     // null for the default stream, which is never destroyed
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CudaHandle life;  // null for the default stream, which is never destroyed
 
   /** A new stream on device with priority 0 (torch.cuda.Stream(device)). */
   public CudaStream(Device device) {
@@ -48,7 +42,7 @@ public final class CudaStream implements AutoCloseable {
     long[] out = new long[1];
     CurrentStream.check(runtime, "CudaStream", runtime.createStream(device.index(), this.priority, out));
     this.handle = out[0];
-    this.life = new Life(this);
+    this.life = CudaHandle.stream(this, runtime, device, handle);
   }
 
   private CudaStream(Device device, StreamRuntime runtime) {
@@ -141,7 +135,7 @@ public final class CudaStream implements AutoCloseable {
   /** Destroys the stream once nothing uses it, after its queued work; idempotent; nothing for the default stream. */
   @Override
   public void close() {
-    if (life != null && closed.compareAndSet(false, true)) life.release();
+    if (life != null) life.close();
   }
 
   StreamRuntime runtime() {
@@ -185,29 +179,5 @@ public final class CudaStream implements AutoCloseable {
   @Override
   public String toString() {
     return "CudaStream(device=" + device + ", cudaStream=0x" + Long.toHexString(handle) + ")";
-  }
-
-  /** The stream's references and holds; the last one gone destroys it. */
-  private static final class Life extends RefCounted {
-    private final CudaStream stream;
-
-    Life(CudaStream stream) {
-      this.stream = stream;
-    }
-
-    @Override
-    protected void deallocate() {
-      // Waits for the queued work first: the caching allocator keeps blocks per stream handle, and a
-      // stream made later may get this handle, whose work must not overtake ours on those blocks.
-      // Runs where the last use ends (a close, a scope's close): a failure is logged, not thrown there.
-      int err = stream.runtime.synchronizeStream(stream.handle);
-      if (err == 0) err = stream.runtime.destroyStream(stream.handle);
-      if (err != 0) LOG.log(Level.WARNING, "destroying " + stream + " failed: " + stream.runtime.errorName(err));
-    }
-
-    @Override
-    protected String describe() {
-      return stream.toString();
-    }
   }
 }

@@ -224,6 +224,23 @@ class CudaStreamLogicTest {
     assertTrue(Cuda.defaultStream(GPU).query());
   }
 
+  /** Makes a stream and an event recorded on it, closing neither. */
+  private static void forget() {
+    CudaStream s = new CudaStream(GPU);
+    new CudaEvent().record(s);
+  }
+
+  @Test
+  void streamsAndEventsCollectedUnclosedAreDestroyed() throws InterruptedException {
+    forget();
+    assertEquals(1, fake.liveStreams.size());
+    for (int i = 0; i < 100 && !(fake.liveStreams.isEmpty() && fake.liveEvents.isEmpty()); i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertTrue(fake.liveStreams.isEmpty() && fake.liveEvents.isEmpty(), fake.log.toString());
+  }
+
   @Test
   void argumentsAreCheckedNamingTheOp() {
     assertEquals("CudaStream(): expected a CUDA device, got cpu",
