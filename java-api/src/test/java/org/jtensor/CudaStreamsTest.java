@@ -23,11 +23,13 @@ class CudaStreamsTest {
   private static final Device GPU = Device.cuda(0);
   private static final long BIG = 1L << 24;  // 64 MiB of float32: enough work to still be queued when the host looks
 
-  /** Queues a few milliseconds of work on the current stream, reading x. */
+  /**
+   * Queues tens of milliseconds of work on the current stream, reading x: in place on one scratch
+   * tensor, so the host only enqueues (no allocation slows it down) and stays well ahead of the GPU.
+   */
   private static void busy(Tensor x) {
-    try (TensorScope s = TensorScope.open()) {
-      Tensor y = x;
-      for (int i = 0; i < 40; i++) y = y.mul(1.0001).add(x);
+    try (Tensor y = x.clone()) {
+      for (int i = 0; i < 200; i++) y.mul_(1.0001).add_(x);
     }
   }
 
