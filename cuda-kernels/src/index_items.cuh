@@ -174,7 +174,9 @@ struct AdvancedArgs {
 template <int N>
 JT_HOST_DEVICE void first_offsets(const Geometry<N>& g, int64_t linear, int count, int64_t* off) {
   for (int k = 0; k < count; ++k) off[k] = 0;
+#ifdef __CUDA_ARCH__
 #pragma unroll 1
+#endif
   for (int d = g.ndim - 1; d >= 0; --d) {
     const int64_t q = linear / g.size[d], i = linear - q * g.size[d];
     linear = q;
