@@ -147,9 +147,12 @@ JT_HOST_DEVICE inline bool along_index_ok(const AlongArgs& a, int64_t i) {
 // The index's byte offset at a reported position: of the check walk, or of the iteration shape.
 inline int64_t along_index_offset(const AlongArgs& a, bool check_walk, uint64_t pos) {
   int64_t off[3];
-  if (check_walk) a.check.offsets((int64_t)pos, off);
-  else a.g.offsets((int64_t)pos, off), off[0] = off[1];
-  return off[0];
+  if (check_walk) {
+    a.check.offsets((int64_t)pos, off);
+    return off[0];
+  }
+  a.g.offsets((int64_t)pos, off);
+  return off[1];
 }
 
 // ---- advanced indexing (get, put) ----
