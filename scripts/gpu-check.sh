@@ -11,7 +11,7 @@ status=0
 jre/bin/java -Dorg.bytedeco.javacpp.cachedir="$PWD/javacpp-cache" -Xss4m \
   -jar junit-platform-console-standalone.jar execute \
   --class-path "test-classes:$(ls lib/*.jar | tr '\n' ':')" \
-  --select-class org.jtensor.CudaKernelsTest --select-class org.jtensor.CudaMatmulTest --select-class org.jtensor.CudaStreamsTest --details=tree --disable-banner "$@" | tee gpu-check.log || status=$?
+  --select-class org.jtensor.CudaKernelsTest --select-class org.jtensor.CudaMatmulTest --select-class org.jtensor.CudaStreamsTest --select-class org.jtensor.CudaIndexTest --details=tree --disable-banner "$@" | tee gpu-check.log || status=$?
 if grep -Eq "\[ +[1-9][0-9]* tests (skipped|aborted)" gpu-check.log; then
   echo "gpu-check: CUDA tests were aborted (see the reasons above): this process cannot run CUDA" >&2
   [ "$status" -ne 0 ] || status=3
