@@ -1,25 +1,42 @@
 #!/usr/bin/env bash
-# Prepares target/gpu-bundle/: everything a GPU machine without a JDK needs to run jtensor's
-# CUDA tests (JUnit tag cuda) in one command, gpu-check.sh there. It holds a jlink'ed runtime,
-# jtensor's jars (built here, with libjtensor_cuda.so when nvcc is present), their runtime
-# dependencies, the test classes and JUnit's console launcher. Copy the folder over and run it.
+# Prepares target/gpu-bundle/: everything a GPU machine without a JDK needs to run, in one command
+# (gpu-check.sh there), jtensor's CTest suites labelled cuda, its JUnit tests tagged cuda and its GPU
+# benchmarks. It holds a jlink'ed runtime, jtensor's jars (built here, with libjtensor_cuda.so when
+# nvcc is present), their runtime dependencies and JMH's, the test and benchmark classes, the CUDA
+# CTest executables with the libraries they link, and JUnit's console launcher. Copy it over
+# (it is under the device tool's 64 MiB) and run ./gpu-check.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 out=target/gpu-bundle
-rm -rf "$out" && mkdir -p "$out/lib"
+rm -rf "$out" && mkdir -p "$out/lib" "$out/native"
 # The jars, from this checkout (nothing goes to ~/.m2); tests are compiled, not run here.
-mvn -B -q -o -pl bindings,java-api package -DskipTests
+mvn -B -q -o -pl bindings,java-api,benchmarks package -DskipTests
 cp bindings/target/jtensor-bindings-*.jar java-api/target/jtensor-api-*.jar "$out/lib/"
 mvn -B -q -o -pl java-api dependency:copy-dependencies -DincludeScope=runtime -DexcludeGroupIds=org.jtensor \
   -DoutputDirectory="$PWD/$out/lib"
+# JMH and what it needs at run time (the benchmarks' own classes travel as a folder, beside the tests')
+mvn -B -q -o -pl benchmarks dependency:copy-dependencies -DincludeScope=runtime \
+  -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
 cp -r java-api/target/test-classes "$out/test-classes"
+cp -r benchmarks/target/classes "$out/bench-classes"
+# CTest's cuda suites, built by the bindings' CMake run, and the libraries they link (found through
+# LD_LIBRARY_PATH there); gpu-check.sh writes their CTestTestfile on the GPU machine.
+native=bindings/target/classes/org/jtensor/bindings/linux-x86_64
+if [ -f bindings/target/cmake-build/cuda_kernels_test ]; then
+  cp bindings/target/cmake-build/{cuda_kernels_test,cuda_gemm_test,cuda_gemm_bench} "$out/native/"
+  cp "$native"/libjtensor.so "$native"/libjtensor_cuda.so "$out/native/"
+  strip --strip-unneeded "$out"/native/cuda_* 2>/dev/null || true
+else
+  echo "jtensor: no CUDA build (nvcc missing or -Djt.cuda=OFF): the bundle has no CTest cuda suites" >&2
+fi
 # JUnit's console launcher, Jupiter included (Maven Central, fetched once into ~/.m2 by Maven itself)
 console=org.junit.platform:junit-platform-console-standalone:1.10.2
 mvn -B -q dependency:copy -Dartifact=$console -DoutputDirectory="$PWD/$out" -Dmdep.stripVersion=true
-jlink --add-modules java.base,jdk.unsupported,java.logging --strip-debug --no-header-files --no-man-pages \
-  --compress=2 --output "$out/jre"
+# java.management: JMH reads the JVM's arguments through it to start its forks
+jlink --add-modules java.base,jdk.unsupported,java.logging,java.management --strip-debug --no-header-files \
+  --no-man-pages --compress=2 --output "$out/jre"
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 chmod +x "$out/gpu-check.sh"
-du -sh "$out" "$out/jre" "$out/lib"
+du -sh "$out" "$out/jre" "$out/lib" "$out/native" "$out/test-classes" "$out/bench-classes"
 echo "jtensor: bundle ready in $out (run ./gpu-check.sh there on the GPU machine)"
