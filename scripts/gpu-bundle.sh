@@ -3,8 +3,8 @@
 # (gpu-check.sh there), jtensor's CTest suites labelled cuda, its JUnit tests tagged cuda and its GPU
 # benchmarks. It holds a jlink'ed runtime, jtensor's jars (built here, with libjtensor_cuda.so when
 # nvcc is present), their runtime dependencies and JMH's, the test and benchmark classes, the CUDA
-# CTest executables with the libraries they link, and JUnit's console launcher. Copy it over
-# (it is under the device tool's 64 MiB) and run ./gpu-check.sh there.
+# CTest executables with the libraries they link, and JUnit's console launcher. Copy it over (or
+# target/gpu-bundle.tar.xz, made last) and run ./gpu-check.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
@@ -18,6 +18,19 @@ mvn -B -q -o -pl java-api dependency:copy-dependencies -DincludeScope=runtime -D
 # JMH and what it needs at run time (the benchmarks' own classes travel as a folder, beside the tests')
 mvn -B -q -o -pl benchmarks dependency:copy-dependencies -DincludeScope=runtime \
   -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
+# The presets' JNI libraries jtensor never loads (OpenBLAS's LAPACK builds; CUDA's NPP, cuSOLVER,
+# cuFFT, cuDNN, ...) are left out of their jars: the whole bundle must travel in 64 MiB.
+python3 - "$out"/lib/openblas-*-linux-x86_64.jar "$out"/lib/cuda-*-linux-x86_64.jar <<'PY'
+import re, shutil, sys, zipfile
+unused = re.compile(r"/libjni(openblas|openblas_full|npp\w*|cusolver|cusparse|cufft\w*|curand|cudnn|nccl|nvml|nvjpeg|nvcomp"
+                    r"|nvblas|nvrtc|cupti|cufile)\.so$")
+for jar in sys.argv[1:]:
+    with zipfile.ZipFile(jar) as src, zipfile.ZipFile(jar + ".tmp", "w", zipfile.ZIP_DEFLATED) as dst:
+        for e in src.infolist():
+            if not unused.search(e.filename):
+                dst.writestr(e, src.read(e.filename))
+    shutil.move(jar + ".tmp", jar)
+PY
 cp -r java-api/target/test-classes "$out/test-classes"
 cp -r benchmarks/target/classes "$out/bench-classes"
 # CTest's cuda suites, built by the bindings' CMake run, and the libraries they link (found through
@@ -39,4 +52,8 @@ jlink --add-modules java.base,jdk.unsupported,java.logging,java.management --str
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 chmod +x "$out/gpu-check.sh"
 du -sh "$out" "$out/jre" "$out/lib" "$out/native" "$out/test-classes" "$out/bench-classes"
-echo "jtensor: bundle ready in $out (run ./gpu-check.sh there on the GPU machine)"
+# One compressed file to carry (the device tool: carry target/gpu-bundle.tar.xz, then run
+# tar -xJf target/gpu-bundle.tar.xz -C /tmp && /tmp/gpu-bundle/gpu-check.sh)
+tar -C target -cf - gpu-bundle | xz -T2 -6 >target/gpu-bundle.tar.xz
+ls -la target/gpu-bundle.tar.xz
+echo "jtensor: bundle ready in $out and target/gpu-bundle.tar.xz (run ./gpu-check.sh there on the GPU machine)"

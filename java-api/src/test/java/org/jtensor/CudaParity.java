@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("cuda")
 @ExtendWith(CudaAccounting.class)
 abstract class CudaParity extends ScopedTest {
-  static final DeviceParity GPU = new DeviceParity(Device.cuda(0));
+  static final DeviceParity GPU = CudaAccounting.parity();
   static final DType[] DTYPES = {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16, DType.INT64, DType.INT32,
       DType.INT16, DType.UINT8, DType.BOOL};
 
@@ -47,11 +47,13 @@ abstract class CudaParity extends ScopedTest {
       agreed++;
     } catch (RuntimeException refusedAlike) {  // DeviceParity asserted that CUDA threw the CPU's exception class
       refused++;
+      System.out.println("  refused alike: " + what + ": " + refusedAlike.getMessage());
     }
   }
 
   /** The cases that ran to a result must be most of them: a test whose every case is refused proves nothing. */
   void assertMostAgreed() {
+    System.out.println(getClass().getSimpleName() + ": " + agreed + " cases agreed, " + refused + " refused alike");
     assertTrue(agreed > refused, agreed + " cases agreed, " + refused + " refused alike");
   }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("cuda")
 @ExtendWith(CudaAccounting.class)
 class CudaPropertyTest {
-  static final DeviceParity GPU = new DeviceParity(Device.cuda(0));
+  static final DeviceParity GPU = CudaAccounting.parity();
 
   @Nested
   class Elementwise extends ElementwisePropertyTest {

@@ -14,29 +14,33 @@ import java.util.function.Function;
  * floats ({@link #assertAgree}). On the CPU itself it only runs the op.
  */
 public final class DeviceParity {
-  public static final DeviceParity CPU = new DeviceParity(Device.CPU);
+  public static final DeviceParity CPU = new DeviceParity(Device.CPU, false);
 
   private final Device device;
+  private final boolean twice;
 
-  public DeviceParity(Device device) {
+  /** twice: run each op on twins and compare even where device is the CPU (CudaAccounting's dry run). */
+  public DeviceParity(Device device, boolean twice) {
     this.device = device;
+    this.twice = twice || !device.isCpu();
   }
 
   public Device device() {
     return device;
   }
 
+  /** Whether ops run once, on the CPU, with nothing to compare. */
   public boolean onCpu() {
-    return device.isCpu();
+    return !twice;
   }
 
-  /** t's bytes on this device, viewed with t's sizes, strides and storage offset (a new handle on the CPU). */
+  /** t's bytes copied to this device, viewed with t's sizes, strides and storage offset. */
   public Tensor twin(Tensor t) {
-    if (device.equals(t.device())) return t.detach();
     if (t.numel() == 0) return Tensor.emptyStrided(t.shape(), t.stride(), t.dtype(), device);
     long span = t.storageOffset() + 1;
     for (int d = 0; d < t.dim(); d++) span += (t.size(d) - 1) * t.stride(d);
-    try (Tensor bytes = t.asStrided(new long[] {span}, new long[] {1}, 0); Tensor there = bytes.to(device)) {
+    try (Tensor bytes = t.asStrided(new long[] {span}, new long[] {1}, 0);
+         Tensor there = device.equals(t.device()) ? bytes.clone() : bytes.to(device)) {
       return there.asStrided(t.shape(), t.stride(), t.storageOffset());
     }
   }

@@ -15,6 +15,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CudaGradCheckOpsTest extends GradCheckOpsTest {
   @Override
   protected Device device() {
-    return Device.cuda(0);
+    return CudaAccounting.device();
   }
 }

@@ -2,7 +2,6 @@ package org.jtensor.conformance;
 
 import org.jtensor.CudaAccounting;
 import org.jtensor.Device;
-import org.jtensor.DeviceParity;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("cuda")
 @ExtendWith(CudaAccounting.class)
 class CudaConformanceTest {
-  private static final Device GPU = Device.cuda(0);
+  private static final Device GPU = CudaAccounting.device();
 
   @Test
   void everyViewCaseMatchesLibtorchOnCuda() {
@@ -29,11 +28,11 @@ class CudaConformanceTest {
 
   @Test
   void everyForwardCaseMatchesLibtorchAndTheCpuOnCuda() {
-    OpsConformanceTest.runForwardCases(new DeviceParity(GPU));
+    OpsConformanceTest.runForwardCases(CudaAccounting.parity());
   }
 
   @Test
   void everyAutogradCaseMatchesLibtorchOnCuda() {
-    AutogradConformanceTest.runCases(new DeviceParity(GPU));
+    AutogradConformanceTest.runCases(CudaAccounting.parity());
   }
 }

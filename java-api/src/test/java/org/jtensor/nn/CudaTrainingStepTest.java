@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("cuda")
 @ExtendWith(CudaAccounting.class)
 class CudaTrainingStepTest {
-  private static final Device GPU = Device.cuda(0);
+  private static final Device GPU = CudaAccounting.device();
 
   /** The Sequential's forward written with its parameters (0.weight, 0.bias, 2.weight, ...) wherever they live. */
   private static Tensor mlp(List<Tensor> p, Tensor x) {
@@ -55,7 +55,7 @@ class CudaTrainingStepTest {
          Module net = new Sequential(new Linear(784, 256, g), new ReLU(), new Linear(256, 128, g), new ReLU(), new Linear(128, 10, g))) {
       Tensor x = Tensor.randn(new long[] {128, 784}, DType.FLOAT32, g), y = Tensor.randint(0, 10, new long[] {128}, g);
       List<Tensor> onGpu = new ArrayList<>();
-      for (Tensor p : net.parameters()) onGpu.add(p.to(GPU).requiresGrad_());
+      for (Tensor p : net.parameters()) onGpu.add(p.detach().clone().to(GPU).requiresGrad_());  // a copy in a dry run too
       Tensor gx = x.to(GPU), gy = y.to(GPU);
       try (Adam cpuOpt = new Adam(net.parameters(), 1e-3); Adam gpuOpt = new Adam(onGpu, 1e-3)) {
         double first = 0, last = 0;

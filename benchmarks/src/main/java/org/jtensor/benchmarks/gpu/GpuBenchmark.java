@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -107,14 +108,20 @@ public class GpuBenchmark {
     Cuda.synchronize();
   }
 
-  /** 8192² operands of random values (PyTorch's figures are on random data) in the benchmark's dtype. */
-  public abstract static class Gemm {
+  /** 8192² operands of random values (PyTorch's figures are on random data): cuBLAS in three dtypes, jtensor's own GEMM in bfloat16. */
+  @State(Scope.Benchmark)
+  public static class Gemm {
+    @Param({"float32", "bfloat16", "float16", "own-bfloat16"})
+    public String gemm;
+
     Tensor a, b;
 
-    void make(DType dtype, boolean cublas) {
+    @Setup
+    public void setup() {
       requireCuda();
-      CudaMatmul.setUseCublas(cublas);
+      CudaMatmul.setUseCublas(!gemm.startsWith("own-"));
       CudaMatmul.setAllowTf32(false);
+      DType dtype = DType.fromName(gemm.replace("own-", ""));
       Generator g = new Generator(0);
       try (Tensor ra = Tensor.rand(new long[] {GEMM, GEMM}, g); Tensor rb = Tensor.rand(new long[] {GEMM, GEMM}, g);
            Tensor ga = ra.to(GPU); Tensor gb = rb.to(GPU)) {
@@ -132,49 +139,10 @@ public class GpuBenchmark {
     }
   }
 
-  @State(Scope.Benchmark)
-  public static class GemmF32 extends Gemm {
-    @Setup public void setup() { make(DType.FLOAT32, true); }
-  }
-
-  @State(Scope.Benchmark)
-  public static class GemmBf16 extends Gemm {
-    @Setup public void setup() { make(DType.BFLOAT16, true); }
-  }
-
-  @State(Scope.Benchmark)
-  public static class GemmF16 extends Gemm {
-    @Setup public void setup() { make(DType.FLOAT16, true); }
-  }
-
-  @State(Scope.Benchmark)
-  public static class GemmOwnBf16 extends Gemm {
-    @Setup public void setup() { make(DType.BFLOAT16, false); }
-  }
-
-  private static void matmuls(Gemm s) {
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void matmul(Gemm s) {
     for (int r = 0; r < REPS; r++) s.a.matmul(s.b).close();
     Cuda.synchronize();
-  }
-
-  @Benchmark @OperationsPerInvocation(REPS)
-  public void matmulF32(GemmF32 s) {
-    matmuls(s);
-  }
-
-  @Benchmark @OperationsPerInvocation(REPS)
-  public void matmulBf16(GemmBf16 s) {
-    matmuls(s);
-  }
-
-  @Benchmark @OperationsPerInvocation(REPS)
-  public void matmulF16(GemmF16 s) {
-    matmuls(s);
-  }
-
-  @Benchmark @OperationsPerInvocation(REPS)
-  public void matmulOwnBf16(GemmOwnBf16 s) {
-    matmuls(s);
   }
 
   /** Two 4-element tensors: an op's cost to the host. */
