@@ -51,7 +51,7 @@ jlink --add-modules java.base,jdk.unsupported,java.logging,java.management --str
   --no-man-pages --compress=2 --output "$out/jre"
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 chmod +x "$out/gpu-check.sh"
-du -sh "$out" "$out/jre" "$out/lib" "$out/native" "$out/test-classes" "$out/bench-classes"
+du -sh "$out"/*
 # One compressed file to carry (the device tool: carry target/gpu-bundle.tar.xz, then run
 # tar -xJf target/gpu-bundle.tar.xz -C /tmp && /tmp/gpu-bundle/gpu-check.sh)
 tar -C target -cf - gpu-bundle | xz -T2 -6 >target/gpu-bundle.tar.xz

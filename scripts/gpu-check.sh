@@ -47,8 +47,7 @@ fi
 # 2. JUnit, tag cuda: every Cuda*Test class (nested classes too) on the test class path.
 "${java[@]}" -jar junit-platform-console-standalone.jar execute \
   --class-path "test-classes:$(ls lib/*.jar | tr '\n' ':')" --scan-classpath test-classes \
-  --include-classname '.*\.Cuda\w*Test(\$\w+)*' --include-tag cuda --details=tree --disable-banner \
-  --reports-dir junit-reports 2>&1 | tee junit.log | tee -a "$log" >/dev/null; rc=${PIPESTATUS[0]}
+  --include-classname '.*\.Cuda\w*Test(\$\w+)*' --include-tag cuda --details=tree --disable-banner --disable-ansi-colors 2>&1 | tee junit.log | tee -a "$log" >/dev/null; rc=${PIPESTATUS[0]}
 sed -n '/^Failures (/,$p' junit.log | head -300  # the failures, with their messages, before the tallies
 grep -E "tests (successful|failed|skipped|aborted)|containers failed" junit.log | sed 's/^/    /' | tee -a "$summary"
 if grep -Eq "\[ +[1-9][0-9]* tests (skipped|aborted)" junit.log; then
@@ -72,6 +71,8 @@ if [ "$bench" -eq 1 ]; then
     native/cuda_gemm_bench 2>&1 | tee -a "$log" | sed 's/^/    /' >>"$summary" || note "- cuda_gemm_bench: FAILED"
   fi
 fi
+# A folder named by OUT (the device tool's, where one sets it) gets the summary and the logs back.
+if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$summary" "$log" junit.log "$OUT"/ 2>/dev/null || true; fi
 echo
 echo "gpu-check: exit $status; summary in $PWD/$summary, everything in $PWD/$log"
 cat "$summary"
