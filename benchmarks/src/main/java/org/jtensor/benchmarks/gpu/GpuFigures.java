@@ -62,11 +62,12 @@ enum GpuFigures {
     return unit == Unit.SECONDS ? pytorch / value : value / pytorch;
   }
 
-  /** Whether the target is met, given every case's value in this run (by key). */
-  Boolean met(double value, Map<String, Double> values) {
-    if (relativeTo == null) return unit == Unit.SECONDS ? value <= target : target == 0 || value >= target;
+  /** "yes" or "NO" for the target, given every case's value in this run (by key); "-" without one. */
+  String met(double value, Map<String, Double> values) {
+    if (target == 0) return "-";
+    if (relativeTo == null) return (unit == Unit.SECONDS ? value <= target : value >= target) ? "yes" : "NO";
     Double other = values.get(relativeTo);
-    return other == null ? null : value >= target * other;
+    return other == null ? "? (" + relativeTo + " not run)" : value >= target * other ? "yes" : "NO";
   }
 
   String format(double value) {

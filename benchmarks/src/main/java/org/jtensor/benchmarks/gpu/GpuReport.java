@@ -40,13 +40,12 @@ public final class GpuReport {
       jmh.add(0, "org\\.jtensor\\.benchmarks\\.gpu\\.Gpu.*Benchmark");
       options = new CommandLineOptions(jmh.toArray(new String[0]));
     }
-    Collection<RunResult> results = new Runner(options).run();
-    write(summary, table(results));
+    write(summary, table(secondsPerOp(new Runner(options).run())));
   }
 
-  /** One row per case that has a figure, in GpuFigures' order, then any other case. */
-  static List<String> table(Collection<RunResult> results) {
-    Map<String, Double> seconds = new LinkedHashMap<>(), values = new LinkedHashMap<>();
+  /** Each case ("method" or "method param=value") and its time per op in seconds. */
+  static Map<String, Double> secondsPerOp(Collection<RunResult> results) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
     for (RunResult r : results) {
       String method = r.getParams().getBenchmark().replaceAll(".*\\.", "");
       String params = r.getParams().getParamsKeys().stream().map(k -> " " + k + "=" + r.getParams().getParam(k))
@@ -55,6 +54,12 @@ public final class GpuReport {
       double s = r.getPrimaryResult().getScore() * unit.toNanos(1) * 1e-9;  // AverageTime: time per op in unit
       seconds.put(method + params, s);
     }
+    return seconds;
+  }
+
+  /** One row per case that has a figure, in GpuFigures' order, then any other case. */
+  static List<String> table(Map<String, Double> seconds) {
+    Map<String, Double> values = new LinkedHashMap<>();
     seconds.forEach((k, s) -> {
       GpuFigures f = GpuFigures.of(k);
       if (f != null) values.put(k, f.value(s));
@@ -65,9 +70,8 @@ public final class GpuReport {
     for (GpuFigures f : GpuFigures.values()) {
       Double v = values.get(f.key);
       if (v == null) continue;
-      Boolean met = f.met(v, values);
       rows.add(String.format("| %s | %s | %s | %.2f | %s | %s |", f.what, f.format(v), f.format(f.pytorch), f.ratio(v), f.targetText,
-          met == null ? "?" : met ? "yes" : "NO"));
+          f.met(v, values)));
     }
     seconds.forEach((k, s) -> {
       if (GpuFigures.of(k) == null) rows.add(String.format("| %s | %.3f us per op | - | - | - | - |", k, s * 1e6));
