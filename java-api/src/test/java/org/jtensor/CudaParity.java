@@ -1,7 +1,10 @@
 package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.Tag;
@@ -39,8 +42,12 @@ abstract class CudaParity extends ScopedTest {
   }
 
   private int agreed, refused;
+  private final List<String> failures = new ArrayList<>();
 
-  /** Runs op on both devices; a refusal counts when CUDA refuses it with the CPU's exception class. */
+  /**
+   * Runs op on both devices; a refusal counts when CUDA refuses it with the CPU's exception class,
+   * a disagreement is kept and the test goes on, so one GPU run shows every case that fails.
+   */
   void check(String what, Function<Tensor[], Tensor> op, Tensor... in) {
     try {
       GPU.apply(what, op, in);
@@ -48,13 +55,19 @@ abstract class CudaParity extends ScopedTest {
     } catch (RuntimeException refusedAlike) {  // DeviceParity asserted that CUDA threw the CPU's exception class
       refused++;
       System.out.println("  refused alike: " + what + ": " + refusedAlike.getMessage());
+    } catch (AssertionError disagreed) {
+      failures.add(disagreed.getMessage());
     }
   }
 
-  /** The cases that ran to a result must be most of them: a test whose every case is refused proves nothing. */
+  /** Fails with every disagreement; else the cases that ran to a result must be most of them (all refused proves nothing). */
   void assertMostAgreed() {
-    System.out.println(getClass().getSimpleName() + ": " + agreed + " cases agreed, " + refused + " refused alike");
+    System.out.println(getClass().getSimpleName() + ": " + agreed + " cases agreed, " + refused + " refused alike, "
+        + failures.size() + " failed");
+    if (!failures.isEmpty()) {
+      fail(failures.size() + " cases disagree with the CPU, the first " + Math.min(40, failures.size()) + ":\n  "
+          + String.join("\n  ", failures.subList(0, Math.min(40, failures.size()))));
+    }
     assertTrue(agreed > refused, agreed + " cases agreed, " + refused + " refused alike");
   }
-
 }

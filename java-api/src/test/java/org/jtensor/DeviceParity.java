@@ -47,8 +47,8 @@ public final class DeviceParity {
 
   /**
    * op on the CPU tensors in; elsewhere also on their twins (made first: op may write its inputs),
-   * asserted to agree, or to throw the same exception class, which is then rethrown. Returns the
-   * result this device gave, as a CPU tensor.
+   * asserted to agree, or to throw the same exception class, which is then rethrown (an exception
+   * on the device alone is an AssertionError). Returns the result this device gave, as a CPU tensor.
    */
   public Tensor apply(String what, Function<Tensor[], Tensor> op, Tensor... in) {
     if (onCpu()) return op.apply(in);
@@ -61,12 +61,15 @@ public final class DeviceParity {
         assertThrows(e.getClass(), () -> closeUnlessInput(op.apply(there), there), what + " on " + device);
         throw e;
       }
-      Tensor got = op.apply(there);
+      Tensor got = null;
       try {
+        got = op.apply(there);
         return agree(what, want, got);
+      } catch (RuntimeException e) {  // not a refusal alike: the CPU gave a result
+        throw new AssertionError(what + ": the CPU gave a result, " + device + " threw " + e, e);
       } finally {
         closeUnlessInput(want, in);
-        closeUnlessInput(got, there);
+        if (got != null) closeUnlessInput(got, there);
       }
     } finally {
       close(there);
