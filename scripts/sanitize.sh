@@ -15,7 +15,7 @@ build=build/sanitize
 # -O0: the quickest build of the templated kernels (the suites are small; run time is not the cost)
 cmake -S cmake -B "$build" -DJT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" \
   -DJT_OUTPUT_DIR="$PWD/$build/lib" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target allocator_test copy_test kernels_test stream_allocator_test
+cmake --build "$build" -j "$(nproc)" --target native_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$build" --output-on-failure

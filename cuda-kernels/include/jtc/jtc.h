@@ -33,6 +33,18 @@ JTC_API int jtc_fill(const int64_t* plan);
 JTC_API int jtc_reduce(const int64_t* plan);
 // As jt_arange, into device memory.
 JTC_API int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits);
+// As jt_linspace, into device memory.
+JTC_API int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end);
+// The remaining plans, with the CPU's statuses and out-parameters (jt.h): jt_scan, jt_sort,
+// jt_index_along (4: *bad the first out-of-range index, nothing written), jt_index_advanced (4:
+// bad[0] the index, bad[1] which index tensor), jt_nonzero (*found the count; waits for the
+// device), jt_random (5: *bad the first probability outside [0, 1], nothing written).
+JTC_API int jtc_scan(const int64_t* plan);
+JTC_API int jtc_sort(const int64_t* plan);
+JTC_API int jtc_index_along(const int64_t* plan, int64_t* bad);
+JTC_API int jtc_index_advanced(const int64_t* plan, int64_t* bad);
+JTC_API int jtc_nonzero(const int64_t* plan, int64_t* found);
+JTC_API int jtc_random(const int64_t* plan, double* bad);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);
@@ -42,6 +54,19 @@ JTC_API int jtc_write_bytes(int64_t dst, const void* src, int64_t nbytes);  // h
 JTC_API int jtc_memcpy_to_host(int64_t dst_host, int64_t src, int64_t nbytes);
 JTC_API int jtc_memcpy_to_device(int64_t dst, int64_t src_host, int64_t nbytes);
 JTC_API int jtc_synchronize(void);  // waits for the current stream
+// The calling thread's current stream (a cudaStream_t's bits; 0 the legacy default): the stream
+// its kernels, copies and storage allocations run on. Java's Cuda.withStream sets it.
+JTC_API void jtc_set_current_stream(int64_t stream);
+JTC_API int64_t jtc_current_stream(void);
+// Host to device on the current stream without waiting: src_host must be pinned (page-locked) and
+// stay unreused until the copy has run (jt_storage_record_stream on its storage).
+JTC_API int jtc_memcpy_to_device_async(int64_t dst, int64_t src_host, int64_t nbytes);
+// A CPU storage of page-locked memory from the pinned host caching allocator (pin_memory); 0 when
+// the host refuses. Its stats (jt_stat_count() values, the caching allocators' key names) and
+// emptying its cache of blocks no storage holds.
+JTC_API int64_t jtc_pinned_storage_new(int64_t nbytes);
+JTC_API void jtc_pinned_stats(int64_t* out);
+JTC_API void jtc_pinned_empty_cache(void);
 // One element at a device address, converted from/to double or int64 as jt_load_f64 and friends.
 JTC_API int jtc_load_f64(int64_t addr, int dtype, double* out);
 JTC_API int jtc_load_i64(int64_t addr, int dtype, int64_t* out);

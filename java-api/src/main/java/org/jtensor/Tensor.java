@@ -19,7 +19,7 @@ import org.jtensor.core.Shapes;
  */
 public final class Tensor
     implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
-    AutogradMethods, CompareMethods, InteropMethods, AutoCloseable {
+    AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {

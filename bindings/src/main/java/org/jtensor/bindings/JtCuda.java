@@ -37,11 +37,24 @@ public final class JtCuda {
   public static native int jtc_reduce(@Cast("const int64_t*") long[] plan);
   public static native int jtc_gemm(@Cast("const int64_t*") long[] plan);
   public static native int jtc_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
+  public static native int jtc_linspace(long dst, int dtype, long steps, double start, double end);
+  public static native int jtc_scan(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_sort(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jtc_index_advanced(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
+  public static native int jtc_nonzero(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] found);
+  public static native int jtc_random(@Cast("const int64_t*") long[] plan, double[] bad);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);
   public static native int jtc_memcpy_to_host(long dstHost, long src, long nbytes);
   public static native int jtc_memcpy_to_device(long dst, long srcHost, long nbytes);
   public static native int jtc_synchronize();
+  public static native void jtc_set_current_stream(long stream);
+  public static native long jtc_current_stream();
+  public static native int jtc_memcpy_to_device_async(long dst, long srcHost, long nbytes);
+  public static native long jtc_pinned_storage_new(long nbytes);
+  public static native void jtc_pinned_stats(@Cast("int64_t*") long[] out);
+  public static native void jtc_pinned_empty_cache();
   public static native int jtc_load_f64(long addr, int dtype, double[] out);
   public static native int jtc_load_i64(long addr, int dtype, @Cast("int64_t*") long[] out);
   public static native int jtc_store_f64(long addr, int dtype, double value);

@@ -20,34 +20,27 @@ final class CudaBackend extends PlanBackend {
   @Override int runReduce(long[] plan) { return JtCuda.jtc_reduce(plan); }
   /** jtensor's own GEMM: every dtype; the float ones only where cuBLAS is missing or cannot read the operands. */
   @Override int runGemm(long[] plan) { return JtCuda.jtc_gemm(plan); }
+  @Override int runScan(long[] plan) { return JtCuda.jtc_scan(plan); }
+  @Override int runSort(long[] plan) { return JtCuda.jtc_sort(plan); }
+  @Override int runIndexAlong(long[] plan, long[] bad) { return JtCuda.jtc_index_along(plan, bad); }
+  @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtCuda.jtc_index_advanced(plan, bad); }
+  /** Waits for the device: the count decides the output's size, as in PyTorch. */
+  @Override int runNonzero(long[] plan, long[] found) { return JtCuda.jtc_nonzero(plan, found); }
+  @Override int runRandom(long[] plan, double[] bad) { return JtCuda.jtc_random(plan, bad); }
+  @Override int runArange(long dst, int dtype, long n, int integral, long start, long step) {
+    return JtCuda.jtc_arange(dst, dtype, n, integral, start, step);
+  }
+  @Override int runLinspace(long dst, int dtype, long steps, double start, double end) {
+    return JtCuda.jtc_linspace(dst, dtype, steps, start, end);
+  }
 
   @Override
   boolean gemmElsewhere(String op, GemmCall g, long a, long b, long c) {
-    return CudaBlas.tryGemm(op, g, a, b, c, 0);  // 0: the legacy default stream, the kernels' current stream
+    return CudaBlas.tryGemm(op, g, a, b, c, JtCuda.jtc_current_stream());  // the kernels' stream: one order for both
   }
 
   CudaBackend(Device device) {
     super(device);
-  }
-
-  @Override
-  public void arange(TensorImpl dst, long start, long step) {
-    try (HeldOperands held = new HeldOperands("arange")) {
-      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
-    }
-  }
-
-  @Override
-  public void arange(TensorImpl dst, double start, double step) {
-    try (HeldOperands held = new HeldOperands("arange")) {
-      check(JtCuda.jtc_arange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 0,
-          Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step)), "arange", dst.dtype());
-    }
-  }
-
-  @Override
-  public void linspace(TensorImpl dst, double start, double end) {
-    throw noKernel("linspace", dst.dtype());
   }
 
   @Override
@@ -127,43 +120,6 @@ final class CudaBackend extends PlanBackend {
       long d = held.outputStorage(dst, nbytes), s = held.storageAddress(src, nbytes);
       check(JtCuda.jtc_memcpy_d2d(d, s, nbytes), op, DType.UINT8);
     }
-  }
-
-  // ---- primitives with no CUDA kernel yet: a clear refusal, never a wrong answer ----
-
-  @Override
-  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
-    throw noKernel(op.name, in.dtype());
-  }
-
-  @Override
-  public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
-    throw noKernel(op, in.dtype());
-  }
-
-  @Override
-  public void indexAlong(IndexAlong call) {
-    throw noKernel(call.name, call.self.dtype());
-  }
-
-  @Override
-  public void random(RandomDraw draw) {
-    throw noKernel(draw.name, draw.dst.dtype());
-  }
-
-  @Override
-  public void indexAdvanced(IndexAdvanced call) {
-    throw noKernel(call.name, call.self.dtype());
-  }
-
-  @Override
-  public long countNonzero(String op, TensorImpl t) {
-    throw noKernel(op, t.dtype());
-  }
-
-  @Override
-  public long nonzero(String op, TensorImpl t, TensorImpl out) {
-    throw noKernel(op, t.dtype());
   }
 
   static UnsupportedOperationException noKernel(String op, DType dtype) {

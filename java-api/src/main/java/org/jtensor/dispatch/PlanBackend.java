@@ -8,7 +8,13 @@ import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
 import org.jtensor.dispatch.plan.GemmPacker;
+import org.jtensor.dispatch.plan.IndexAdvancedPacker;
+import org.jtensor.dispatch.plan.IndexAlongPacker;
+import org.jtensor.dispatch.plan.NonzeroPacker;
+import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
+import org.jtensor.dispatch.plan.ScanPacker;
+import org.jtensor.dispatch.plan.SortPacker;
 
 /**
  * What the CPU and CUDA backends share: the same plans, packed and held the same way; each runs
@@ -42,6 +48,26 @@ abstract class PlanBackend implements Backend {
   abstract int runReduce(long[] plan);
 
   abstract int runGemm(long[] plan);
+
+  abstract int runScan(long[] plan);
+
+  abstract int runSort(long[] plan);
+
+  /** Status 4: bad[0] the first out-of-range index, nothing written. */
+  abstract int runIndexAlong(long[] plan, long[] bad);
+
+  /** Status 4: bad[0] the first out-of-range index, bad[1] which index tensor held it. */
+  abstract int runIndexAdvanced(long[] plan, long[] bad);
+
+  /** found[0]: how many non-zero elements (written when the plan has an output). */
+  abstract int runNonzero(long[] plan, long[] found);
+
+  /** Status 5: bad[0] the first probability outside [0, 1], nothing written. */
+  abstract int runRandom(long[] plan, double[] bad);
+
+  abstract int runArange(long dst, int dtype, long n, int integral, long startBits, long stepBits);
+
+  abstract int runLinspace(long dst, int dtype, long steps, double start, double end);
 
   /** Runs g on a library instead of runGemm's kernel when this backend has one for it; false otherwise. */
   boolean gemmElsewhere(String op, GemmCall g, long a, long b, long c) {
@@ -119,6 +145,131 @@ abstract class PlanBackend implements Backend {
           new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
           g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
       check(runGemm(plan), op, g.a.dtype());
+    }
+  }
+
+  @Override
+  public void arange(TensorImpl dst, long start, long step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(runArange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void arange(TensorImpl dst, double start, double step) {
+    try (HeldOperands held = new HeldOperands("arange")) {
+      check(runArange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 0,
+          Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step)), "arange", dst.dtype());
+    }
+  }
+
+  @Override
+  public void linspace(TensorImpl dst, double start, double end) {
+    try (HeldOperands held = new HeldOperands("linspace")) {
+      check(runLinspace(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), start, end), "linspace", dst.dtype());
+    }
+  }
+
+  @Override
+  public void indexAlong(IndexAlong c) {
+    try (HeldOperands held = new HeldOperands(c.name)) {
+      boolean gather = c.mode == IndexAlong.Mode.GATHER;  // which operand the kernel writes
+      long self = gather ? held.address(c.self, c.selfSizes, c.selfStrides) : held.output(c.self, c.selfSizes, c.selfStrides);
+      long index = held.address(c.index, c.shape, c.indexStrides);
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : gather ? held.output(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
+      long[] plan = IndexAlongPacker.pack(c.mode.code, c.self.dtype(), c.index.dtype(), c.dim, c.selfSizes[c.dim], c.shape,
+          new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
+      long[] bad = new long[1];
+      int status = runIndexAlong(plan, bad);
+      if (status == 4) {
+        throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + c.dim
+            + " with size " + c.selfSizes[c.dim]);
+      }
+      check(status, c.name, c.self.dtype());
+    }
+  }
+
+  @Override
+  public void random(RandomDraw r) {
+    try (HeldOperands held = new HeldOperands(r.name)) {
+      long[] sizes = r.dst.sizes();
+      long dst = held.output(r.dst, sizes, r.dst.strides());
+      long p = r.p == null ? 0 : held.address(r.p, sizes, r.pStrides);
+      long[] pStrides = r.p == null ? new long[sizes.length] : r.pStrides;
+      long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
+      double[] bad = new double[1];
+      int status = runRandom(plan, bad);
+      if (status == 5) {
+        throw new IllegalArgumentException(r.name + "(): Expected p_in >= 0 && p_in <= 1 to be true, but got " + bad[0]);
+      }
+      check(status, r.name, r.dst.dtype());
+    }
+  }
+
+  @Override
+  public void indexAdvanced(IndexAdvanced c) {
+    try (HeldOperands held = new HeldOperands(c.name)) {
+      long self = c.put ? held.output(c.self, c.self.sizes(), c.self.strides()) : held.address(c.self, c.self.sizes(), c.self.strides());
+      long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
+          : c.put ? held.address(c.other, c.shape, c.otherStrides) : held.output(c.other, c.shape, c.otherStrides);
+      IndexAdvancedPacker.Index[] indices = new IndexAdvancedPacker.Index[c.indices.size()];
+      for (int j = 0; j < indices.length; j++) {
+        IndexAdvanced.Index x = c.indices.get(j);
+        long data = held.address(x.tensor(), c.shape, x.strides());
+        indices[j] = new IndexAdvancedPacker.Index(data, x.tensor().dtype(), c.self.sizes()[x.dim()], c.self.strides()[x.dim()],
+            x.strides());
+      }
+      long[] plan = IndexAdvancedPacker.pack(c.put, c.self.dtype(), c.shape, self, c.selfStrides, other, c.otherStrides, indices);
+      long[] bad = new long[2];
+      int status = runIndexAdvanced(plan, bad);
+      if (status == 4) {
+        int dim = c.indices.get((int) bad[1]).dim();
+        throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + dim
+            + " with size " + c.self.sizes()[dim]);
+      }
+      check(status, c.name, c.self.dtype());
+    }
+  }
+
+  @Override
+  public long countNonzero(String op, TensorImpl t) {
+    return nonzero(op, t, null, 0);
+  }
+
+  @Override
+  public long nonzero(String op, TensorImpl t, TensorImpl out) {
+    return nonzero(op, t, out, out.sizes()[0]);
+  }
+
+  private long nonzero(String op, TensorImpl t, TensorImpl out, long rows) {
+    try (HeldOperands held = new HeldOperands(op)) {
+      long src = held.address(t, t.sizes(), t.strides());
+      long dst = out == null ? 0 : held.addressOfNew(out, out.sizes(), out.strides());
+      long[] found = new long[1];
+      check(runNonzero(NonzeroPacker.pack(t.dtype(), src, t.sizes(), t.strides(), dst, rows), found), op, t.dtype());
+      return found[0];
+    }
+  }
+
+  @Override
+  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
+    long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
+    try (HeldOperands held = new HeldOperands(op.name)) {
+      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
+      check(runScan(plan), op.name, in.dtype());
+    }
+  }
+
+  @Override
+  public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
+    long[] sizes = in.sizes();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long v = held.output(values, sizes, values.strides()), x = held.output(indices, sizes, indices.strides());
+      long i = held.address(in, sizes, in.strides());
+      check(runSort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
+          in.strides())), op, in.dtype());
     }
   }
 
