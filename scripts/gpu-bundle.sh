@@ -35,9 +35,11 @@ cp -r java-api/target/test-classes "$out/test-classes"
 cp -r benchmarks/target/classes "$out/bench-classes"
 # CTest's cuda suites, built by the bindings' CMake run, and the libraries they link (found through
 # LD_LIBRARY_PATH there); gpu-check.sh writes their CTestTestfile on the GPU machine.
-native=bindings/target/classes/org/jtensor/bindings/linux-x86_64
-if [ -f bindings/target/cmake-build/cuda_kernels_test ]; then
-  cp bindings/target/cmake-build/{cuda_kernels_test,cuda_gemm_test,cuda_gemm_bench} "$out/native/"
+native=bindings/target/classes/org/jtensor/bindings/linux-x86_64 build=bindings/target/cmake-build
+if [ -f "$native/libjtensor_cuda.so" ]; then
+  # the tests CMake labels cuda (each named as its executable), listed for gpu-check.sh
+  ctest --test-dir "$build" -L cuda -N 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: *//p' >"$out/native/cuda-tests.txt"
+  for t in $(cat "$out/native/cuda-tests.txt") cuda_gemm_bench; do cp "$build/$t" "$out/native/"; done
   cp "$native"/libjtensor.so "$native"/libjtensor_cuda.so "$out/native/"
   strip --strip-unneeded "$out"/native/cuda_* 2>/dev/null || true
 else

@@ -27,8 +27,8 @@ note() { echo "$*" | tee -a "$summary"; }
   echo; } >"$summary"
 
 # 1. CTest, label cuda: the executables were built with the jars; their test file is written here.
-if [ -x native/cuda_kernels_test ]; then
-  { for t in cuda_kernels_test cuda_gemm_test; do
+if [ -s native/cuda-tests.txt ]; then
+  { for t in $(cat native/cuda-tests.txt); do
       echo "add_test($t \"$PWD/native/$t\")"
       echo "set_tests_properties($t PROPERTIES LABELS cuda)"
     done; } >native/CTestTestfile.cmake
@@ -36,10 +36,14 @@ if [ -x native/cuda_kernels_test ]; then
     ctest --test-dir native -L cuda --output-on-failure 2>&1 | tee -a "$log"; rc=${PIPESTATUS[0]}
   else
     rc=0
-    for t in cuda_kernels_test cuda_gemm_test; do native/$t 2>&1 | tee -a "$log" || rc=1; done
+    for t in $(cat native/cuda-tests.txt); do native/$t 2>&1 | tee -a "$log" || rc=1; done
   fi
-  note "- CTest label cuda: $([ "$rc" -eq 0 ] && echo passed || echo "FAILED (rc $rc)")"
-  [ "$rc" -eq 0 ] || status=1
+  if [ "$rc" -ne 0 ] && grep -q "no usable GPU" "$log"; then
+    note "- CTest label cuda: ABORTED, $(grep -m1 -o 'no usable GPU.*' "$log")"; status=3
+  else
+    note "- CTest label cuda: $([ "$rc" -eq 0 ] && echo passed || echo "FAILED (rc $rc)")"
+    [ "$rc" -eq 0 ] || status=1
+  fi
 else
   note "- CTest label cuda: not in this bundle (it was built without nvcc)"
 fi
