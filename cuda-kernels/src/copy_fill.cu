@@ -1,9 +1,10 @@
-// copy between any dtypes (device to device), fill and arange, on the current stream. Values
+// copy between any dtypes (device to device), fill, arange and linspace, on the current stream. Values
 // convert with the CPU's rules (jt/dtype.h's convert and element_bits).
 #include <cstring>
 
 #include "jt/dtype.h"
 #include "jt/plans.h"
+#include "jt/sequences.h"
 #include "geometry.cuh"
 #include "runtime.cuh"
 
@@ -44,7 +45,14 @@ template <typename T>
 __global__ void arange_kernel(T* dst, int64_t n, bool integral, int64_t start_i, int64_t step_i, double start_d, double step_d) {
   const int64_t step = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += step)
-    dst[i] = integral ? convert<T, int64_t>(start_i + i * step_i) : convert<T, double>(start_d + (double)i * step_d);
+    dst[i] = arange_value<T>(i, integral, start_i, step_i, start_d, step_d);
+}
+
+template <typename T>
+__global__ void linspace_kernel(T* dst, int64_t steps, double start, double end, double step_d) {
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < steps; i += step)
+    dst[i] = linspace_value<T>(i, steps, start, end, step_d);
 }
 
 int64_t numel(int ndim, const int64_t* sizes) {
@@ -117,6 +125,17 @@ int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start
     using T = typename decltype(tag)::type;
     arange_kernel<T><<<blocks_for(n), kThreads, 0, current_stream()>>>(reinterpret_cast<T*>(dst), n, is_integral != 0,
                                                                         start_bits, step_bits, start_d, step_d);
+  });
+  return launch_status();
+}
+
+int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end) {
+  if (!valid_dtype(dtype) || steps < 0) return JT_INVALID;
+  if (steps == 0) return JT_OK;
+  const double step = linspace_step(steps, start, end);
+  dispatch_dtype((DType)dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    linspace_kernel<T><<<blocks_for(steps), kThreads, 0, current_stream()>>>(reinterpret_cast<T*>(dst), steps, start, end, step);
   });
   return launch_status();
 }

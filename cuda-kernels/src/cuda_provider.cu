@@ -66,5 +66,21 @@ size_t CudaProvider::free_memory() {
   return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : SIZE_MAX;
 }
 
+void* CudaHostProvider::host_alloc(size_t nbytes) {
+  void* p = nullptr;
+  if (cudaHostAlloc(&p, nbytes, cudaHostAllocDefault) != cudaSuccess) {
+    (void)cudaGetLastError();  // a refusal is not sticky
+    return nullptr;
+  }
+  return p;
+}
+
+void CudaHostProvider::host_free(void* ptr) { cudaFreeHost(ptr); }
+
+CudaProvider& device0_provider() {
+  static CudaProvider* provider = new CudaProvider(0);  // never destroyed: see the declaration
+  return *provider;
+}
+
 }  // namespace cuda
 }  // namespace jt

@@ -2,6 +2,7 @@
 // stream-aware caching allocator asks of one device, in cudaMalloc, cudaFree, events and streams.
 #pragma once
 #include "allocator/device_provider.h"
+#include "allocator/pinned_host_allocator.h"
 
 namespace jt {
 namespace cuda {
@@ -24,6 +25,17 @@ class CudaProvider final : public DeviceProvider {
  private:
   int device_;
 };
+
+// Page-locked host memory for the pinned host allocator: cudaHostAlloc/cudaFreeHost.
+class CudaHostProvider final : public HostProvider {
+ public:
+  void* host_alloc(size_t nbytes) override;
+  void host_free(void* ptr) override;
+};
+
+// Device 0's provider, made once and kept for the process (storages may be freed by the JVM's
+// cleaners at exit), shared by its caching allocator and the pinned host allocator's events.
+CudaProvider& device0_provider();
 
 }  // namespace cuda
 }  // namespace jt

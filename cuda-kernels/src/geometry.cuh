@@ -1,5 +1,5 @@
 // A strided iteration space for N operands, passed to a kernel by value: each thread turns a
-// flat (row-major) index into every operand's byte offset (on the host too, for the host tests). Built from a plan's sizes and element
+// flat (row-major) index into every operand's byte offset. Built from a plan's sizes and element
 // strides on the host; size-1 dims are dropped, so most plans need few dims.
 #pragma once
 #include <cstdint>
@@ -41,6 +41,7 @@ struct Geometry {
     return true;
   }
 
+  // Host too: host tests run the kernels' per-thread logic over emulated grids.
   JT_HOST_DEVICE void offsets(int64_t linear, int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
 #ifdef __CUDA_ARCH__

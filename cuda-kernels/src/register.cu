@@ -1,11 +1,14 @@
-// Registering device 0's stream-aware caching allocator (from
-// native/src/allocator, over CudaProvider) as the storages' allocator for jt_device_type CUDA.
+// Registering device 0's stream-aware caching allocator (from native/src/allocator, over
+// CudaProvider) as the storages' allocator for jt_device_type CUDA, and the pinned host
+// allocator whose blocks are CPU storages (pin_memory).
 #include <mutex>
 
 #include "allocator/device_allocator.h"
+#include "allocator/pinned_device_allocator.h"
 #include "allocator/stream_device_allocator.h"
 #include "cuda_provider.cuh"
 #include "runtime.cuh"
+#include "storage.h"
 
 using namespace jt;
 
@@ -17,9 +20,24 @@ int jtc_init(void) {
     result = cudaGetDeviceCount(&count);
     if (result == cudaSuccess && count == 0) result = cudaErrorNoDevice;
     if (result != cudaSuccess) return;
-    // Both live as long as the process: storages may be freed by the JVM's cleaners at exit.
-    static cuda::CudaProvider provider(0);
-    register_device_allocator((int)DeviceType::CUDA, make_stream_device_allocator(&provider));
+    // Lives as long as the process: storages may be freed by the JVM's cleaners at exit.
+    register_device_allocator((int)DeviceType::CUDA, make_stream_device_allocator(&cuda::device0_provider()));
   });
   return (int)result;
 }
+
+namespace {
+DeviceAllocator& pinned_allocator() {
+  static cuda::CudaHostProvider host;
+  static DeviceAllocator* pinned = make_pinned_device_allocator(&host, &cuda::device0_provider());  // kept, as above
+  return *pinned;
+}
+}  // namespace
+
+int64_t jtc_pinned_storage_new(int64_t nbytes) {
+  if (nbytes < 0) return 0;
+  return reinterpret_cast<int64_t>(storage_new_on(&pinned_allocator(), (int)DeviceType::CPU, nbytes));
+}
+
+void jtc_pinned_stats(int64_t* out) { pinned_allocator().stats(out); }
+void jtc_pinned_empty_cache(void) { pinned_allocator().empty_cache(); }

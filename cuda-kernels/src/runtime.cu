@@ -61,6 +61,12 @@ int jtc_write_bytes(int64_t dst, const void* src, int64_t n) { return copy_sync(
 int jtc_memcpy_to_host(int64_t dst, int64_t src, int64_t n) { return copy_sync((void*)dst, (const void*)src, n, cudaMemcpyDeviceToHost); }
 int jtc_memcpy_to_device(int64_t dst, int64_t src, int64_t n) { return copy_sync((void*)dst, (const void*)src, n, cudaMemcpyHostToDevice); }
 int jtc_synchronize(void) { return status_of(cudaStreamSynchronize(current_stream())); }
+void jtc_set_current_stream(int64_t stream) { set_current_stream(reinterpret_cast<cudaStream_t>(stream)); }
+int64_t jtc_current_stream(void) { return reinterpret_cast<int64_t>(current_stream()); }
+int jtc_memcpy_to_device_async(int64_t dst, int64_t src_host, int64_t n) {
+  if (n <= 0) return JT_OK;
+  return status_of(cudaMemcpyAsync((void*)dst, (const void*)src_host, (size_t)n, cudaMemcpyHostToDevice, current_stream()));
+}
 
 // One element: its bytes cross, the conversion is the CPU's (jt/dtype.h).
 template <typename R>

@@ -12,7 +12,10 @@ static_assert(offsetof(StorageImpl, data_ptr) == 0, "Java reads the data pointer
 
 StorageImpl* storage_new(int device, int64_t nbytes) {
   DeviceAllocator* allocator = device_allocator(device);
-  if (!allocator) return nullptr;
+  return allocator ? storage_new_on(allocator, device, nbytes) : nullptr;
+}
+
+StorageImpl* storage_new_on(DeviceAllocator* allocator, int device, int64_t nbytes) {
   Allocation a;
   if (nbytes > 0 && !(a = allocator->allocate((size_t)nbytes)).data) return nullptr;
   StorageImpl* s = new StorageImpl();

@@ -33,6 +33,9 @@ struct StorageImpl {
 
 // nullptr when memory is out or the device has no allocator in this process.
 StorageImpl* storage_new(int device, int64_t nbytes);
+// A storage of the device from an allocator other than the device's own (pinned host memory is a
+// CPU storage from the CUDA library's pinned allocator); nullptr when memory is out.
+JT_CXX_API StorageImpl* storage_new_on(DeviceAllocator* allocator, int device, int64_t nbytes);
 // A CPU storage over bytes owned elsewhere (Note [Wrapped storages]); never frees them.
 StorageImpl* storage_wrap(void* data, int64_t nbytes);
 void storage_release(StorageImpl* s);

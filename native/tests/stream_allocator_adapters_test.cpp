@@ -9,11 +9,13 @@
 #include <thread>
 #include <vector>
 
+#include "allocator/pinned_device_allocator.h"
 #include "allocator/stream_caching_allocator.h"
 #include "allocator/stream_device_allocator.h"
 #include "check.h"
 #include "fake_device_provider.h"
 #include "jt/jt.h"
+#include "storage.h"
 
 using jt::StreamBlock;
 
@@ -126,6 +128,71 @@ void pinned_host_allocator() {
   p.free(e.ctx);
   p.empty_cache();  // still waiting for stream 6: kept (the destructor gives it back)
   CHECK_EQ(p.stats().reserved_bytes.current, 2048);
+}
+
+// The out-of-memory text in full, PyTorch's shape and number format (1 MiB is "1024.00 KiB" in
+// its format_size too) with the allocator's own numbers: 14 MiB held
+// (a 12 MiB large segment and a 2 MiB small one, 13 MiB allocated) on a 64 MiB device whose free
+// memory the fake leaves to be counted as capacity less what is reserved.
+void out_of_memory_message_in_full() {
+  FakeDevice dev(64 * MiB);
+  std::unique_ptr<jt::DeviceAllocator> a(jt::make_stream_device_allocator(&dev));
+  jt::Allocation large = a->allocate(12 * MiB), small = a->allocate(1 * MiB);
+  CHECK(a->allocate(80 * MiB).data == nullptr);
+  CHECK_EQ(std::string(a->oom_message()),
+           std::string("CUDA out of memory. Tried to allocate 80.00 MiB. GPU 0 has a total capacity of 64.00 MiB of "
+                       "which 50.00 MiB is free. Of the allocated memory 13.00 MiB is allocated by jtensor, and 1024.00 KiB "
+                       "is reserved by jtensor but unallocated. If reserved but unallocated memory is large try setting "
+                       "JT_CUDA_ALLOC_CONF=max_split_size_mb:N to avoid fragmentation."));
+  a->set_memory_limit(16 * MiB);
+  // A new 20 MiB segment would pass the limit: PyTorch names the segment's size, as here.
+  CHECK(a->allocate(6 * MiB).data == nullptr);
+  CHECK(contains(a->oom_message(), "Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 64.00 MiB of which "
+                                   "50.00 MiB is free. 16.00 MiB allowed; Of the allocated memory 13.00 MiB"));
+  a->free(large.ctx);
+  a->free(small.ctx);
+}
+
+// Pinned host blocks as CPU storages (pin_memory): a storage recorded on a stream keeps its block
+// from reuse until the work queued there has run; resize keeps the bytes; stats count the blocks.
+void pinned_storages() {
+  FakeDevice dev(64 * MiB);
+  std::unique_ptr<jt::DeviceAllocator> a(jt::make_pinned_device_allocator(&dev, &dev));
+  const auto& names = jt::DeviceStats::names();
+  std::vector<int64_t> v(names.size());
+  auto stat = [&](const char* name) {
+    a->stats(v.data());
+    return v[std::find(names.begin(), names.end(), name) - names.begin()];
+  };
+  jt::StorageImpl* s = jt::storage_new_on(a.get(), JT_DEVICE_CPU, 1000);
+  CHECK(s != nullptr);
+  CHECK_EQ(jt_storage_device((int64_t)s), JT_DEVICE_CPU);
+  void* first = s->data();
+  std::memset(first, 7, 1000);
+  CHECK_EQ(stat("allocated_bytes.all.current"), 1024);
+  CHECK_EQ(stat("reserved_bytes.all.current"), 1024);
+  CHECK_EQ(stat("num_device_alloc"), 1);
+  jt_storage_record_stream((int64_t)s, 4);  // an asynchronous copy reads it on stream 4
+  jt_storage_release((int64_t)s);
+  jt::StorageImpl* t = jt::storage_new_on(a.get(), JT_DEVICE_CPU, 1000);
+  CHECK(t->data() != first);  // the copy may still be reading the first block
+  dev.complete(4);
+  jt::StorageImpl* u = jt::storage_new_on(a.get(), JT_DEVICE_CPU, 900);
+  CHECK(u->data() == first);
+  std::memset(u->data(), 9, 900);
+  CHECK_EQ(jt_storage_resize((int64_t)u, 3000), JT_OK);
+  CHECK(u->data() != first);
+  CHECK_EQ(static_cast<char*>(u->data())[899], 9);
+  CHECK(jt::storage_new_on(a.get(), JT_DEVICE_CPU, 100 * MiB) == nullptr);  // the host refuses
+  jt_storage_release((int64_t)t);
+  jt_storage_release((int64_t)u);
+  CHECK_EQ(stat("allocated_bytes.all.current"), 0);
+  CHECK_EQ(stat("allocation.all.allocated"), 4);
+  a->reset_accumulated_stats();
+  CHECK_EQ(stat("allocation.all.allocated"), 0);
+  a->empty_cache();
+  CHECK_EQ(stat("reserved_bytes.all.current"), 0);
+  CHECK_EQ(dev.used(), 0u);
 }
 
 // Threads on their own streams allocate, write, check and free through one allocator, some blocks

@@ -271,6 +271,8 @@ static void garbage_collection_threshold() {
 
 void device_allocator_adapter_and_c_api();  // stream_allocator_adapters_test.cpp
 void pinned_host_allocator();
+void out_of_memory_message_in_full();
+void pinned_storages();
 void threads_allocate_and_free();
 
 int main() {
@@ -284,6 +286,8 @@ int main() {
   garbage_collection_threshold();
   device_allocator_adapter_and_c_api();
   pinned_host_allocator();
+  out_of_memory_message_in_full();
+  pinned_storages();
   threads_allocate_and_free();
   return jt_report("stream_allocator_test");
 }

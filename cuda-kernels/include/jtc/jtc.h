@@ -54,6 +54,19 @@ JTC_API int jtc_write_bytes(int64_t dst, const void* src, int64_t nbytes);  // h
 JTC_API int jtc_memcpy_to_host(int64_t dst_host, int64_t src, int64_t nbytes);
 JTC_API int jtc_memcpy_to_device(int64_t dst, int64_t src_host, int64_t nbytes);
 JTC_API int jtc_synchronize(void);  // waits for the current stream
+// The calling thread's current stream (a cudaStream_t's bits; 0 the legacy default): the stream
+// its kernels, copies and storage allocations run on. Java's Cuda.withStream sets it.
+JTC_API void jtc_set_current_stream(int64_t stream);
+JTC_API int64_t jtc_current_stream(void);
+// Host to device on the current stream without waiting: src_host must be pinned (page-locked) and
+// stay unreused until the copy has run (jt_storage_record_stream on its storage).
+JTC_API int jtc_memcpy_to_device_async(int64_t dst, int64_t src_host, int64_t nbytes);
+// A CPU storage of page-locked memory from the pinned host caching allocator (pin_memory); 0 when
+// the host refuses. Its stats (jt_stat_count() values, the caching allocators' key names) and
+// emptying its cache of blocks no storage holds.
+JTC_API int64_t jtc_pinned_storage_new(int64_t nbytes);
+JTC_API void jtc_pinned_stats(int64_t* out);
+JTC_API void jtc_pinned_empty_cache(void);
 // One element at a device address, converted from/to double or int64 as jt_load_f64 and friends.
 JTC_API int jtc_load_f64(int64_t addr, int dtype, double* out);
 JTC_API int jtc_load_i64(int64_t addr, int dtype, int64_t* out);

@@ -131,4 +131,15 @@ PinnedStats PinnedHostAllocator::stats() {
   return stats_;
 }
 
+void PinnedHostAllocator::reset_peak_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Stat* s : {&stats_.allocation, &stats_.allocated_bytes, &stats_.segment, &stats_.reserved_bytes}) s->reset_peak();
+}
+
+void PinnedHostAllocator::reset_accumulated_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Stat* s : {&stats_.allocation, &stats_.allocated_bytes, &stats_.segment, &stats_.reserved_bytes}) s->reset_accumulated();
+  stats_.num_host_alloc = stats_.num_host_free = 0;
+}
+
 }  // namespace jt

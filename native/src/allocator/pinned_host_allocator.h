@@ -45,6 +45,8 @@ class JT_CXX_API PinnedHostAllocator {
   void free(void* ctx);  // nullptr is ignored
   void empty_cache();    // gives back every cached block (not those still waiting for events)
   PinnedStats stats();
+  void reset_peak_stats();
+  void reset_accumulated_stats();  // allocated/freed totals and the host call counts
 
  private:
   struct Block {

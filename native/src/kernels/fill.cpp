@@ -1,5 +1,6 @@
 // fill_, arange, linspace and single-element access.
 #include "jt/dtype.h"
+#include "jt/sequences.h"
 #include "kernels/kernels.h"
 #include "kernels/strided.h"
 
@@ -26,21 +27,17 @@ void fill_typed(const StridedIter<1>& it, Scalar v) {
 
 template <typename T>
 void arange_typed(T* dst, int64_t n, Scalar start, Scalar step) {
+  const bool integral = start.integral && step.integral;
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i)
-      dst[i] = start.integral && step.integral ? convert<T, int64_t>(start.i + i * step.i)
-                                               : convert<T, double>(start.d + (double)i * step.d);
+    for (int64_t i = b; i < e; ++i) dst[i] = arange_value<T>(i, integral, start.i, step.i, start.d, step.d);
   });
 }
 
 template <typename T>
 void linspace_typed(T* dst, int64_t steps, double start, double end) {
-  // Computed from both ends, as PyTorch does, so the last point is exactly `end`.
-  const double step = steps > 1 ? (end - start) / (double)(steps - 1) : 0.0;
-  const int64_t half = steps / 2;
+  const double step = linspace_step(steps, start, end);
   parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i)
-      dst[i] = convert<T, double>(i < half ? start + step * (double)i : end - step * (double)(steps - i - 1));
+    for (int64_t i = b; i < e; ++i) dst[i] = linspace_value<T>(i, steps, start, end, step);
   });
 }
 

@@ -5,17 +5,11 @@
 
 #include "jt/functors.h"
 #include "kernels/kernels.h"
+#include "kernels/scan_types.h"
 #include "parallel.h"
 
 namespace jt {
 namespace {
-
-// What a scan of T accumulates in and writes: the kernel and scan_out_dtype read it from here.
-template <typename T>
-struct ScanTypes {
-  using A = typename std::conditional<std::is_integral<T>::value, int64_t, opmath_t<T>>::type;
-  using O = typename std::conditional<std::is_integral<T>::value, int64_t, T>::type;
-};
 
 template <typename T, bool Prod>
 void scan_typed(const ScanPlan& p) {

@@ -1,6 +1,6 @@
 // sort along one dim: each line's (value, position) pairs sorted by value, lines in parallel.
-// PyTorch's order: NaN counts as larger than every number (last ascending, first descending);
-// stable keeps equal values in their input order. Values are written as the exact input elements.
+// PyTorch's order (kernels/sort_order.h); stable keeps equal values in their input order.
+// Values are written as the exact input elements.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,24 +9,11 @@
 
 #include "jt/functors.h"
 #include "kernels/kernels.h"
+#include "kernels/sort_order.h"
 #include "parallel.h"
 
 namespace jt {
 namespace {
-
-template <typename K>
-bool is_nan(K v) {
-  if constexpr (std::is_floating_point<K>::value) return std::isnan(v);
-  else return false;
-}
-
-// a < b in PyTorch's sort order, NaN largest.
-template <typename K>
-bool less(K a, K b) {
-  if (is_nan(a)) return false;
-  if (is_nan(b)) return true;
-  return a < b;
-}
 
 template <typename T>
 void sort_typed(const SortPlan& p) {
@@ -52,10 +39,10 @@ void sort_typed(const SortPlan& p) {
         xo += x * p.indices_strides[d];
       }
       for (int64_t i = 0; i < len; ++i) line[(size_t)i] = {(K)load_elem(in + io + i * is), i};
-      auto asc = [](const std::pair<K, int64_t>& a, const std::pair<K, int64_t>& c) { return less(a.first, c.first); };
-      auto desc = [](const std::pair<K, int64_t>& a, const std::pair<K, int64_t>& c) { return less(c.first, a.first); };
-      if (p.descending) std::stable_sort(line.begin(), line.end(), desc);
-      else std::stable_sort(line.begin(), line.end(), asc);
+      const bool descending = p.descending;
+      std::stable_sort(line.begin(), line.end(), [descending](const std::pair<K, int64_t>& a, const std::pair<K, int64_t>& c) {
+        return sort_before(a.first, c.first, descending);
+      });
       for (int64_t i = 0; i < len; ++i) {
         const int64_t from = line[(size_t)i].second;
         values[vo + i * vs] = in[io + from * is];  // the element itself, bit for bit

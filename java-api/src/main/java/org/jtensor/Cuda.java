@@ -1,7 +1,9 @@
 package org.jtensor;
 
+import java.util.Map;
 import org.jtensor.dispatch.CudaMatmul;
 import org.jtensor.dispatch.CudaProbe;
+import org.jtensor.dispatch.PinnedHost;
 
 /**
  * torch.cuda for jtensor: whether this process can run CUDA tensors, and why not. Nothing CUDA
@@ -49,5 +51,55 @@ public final class Cuda {
 
   public static void setMatmulAllowTf32(boolean allow) {
     CudaMatmul.setAllowTf32(allow);
+  }
+
+  /**
+   * The calling thread's current stream on device (torch.cuda.current_stream): the stream its ops
+   * on that device run on, its allocations are made for, and its events record on by default.
+   * The device's default stream unless a {@link #withStream} scope is open.
+   *
+   * @throws IllegalArgumentException when device is not a CUDA device
+   * @throws UnsupportedOperationException when this process cannot run CUDA, naming why
+   */
+  public static CudaStream currentStream(Device device) {
+    CurrentStream.require("currentStream", device);
+    return CurrentStream.of(device);
+  }
+
+  /** {@code currentStream(Device.cuda(0))}. */
+  public static CudaStream currentStream() {
+    return currentStream(Device.cuda(0));
+  }
+
+  /** The device's default stream (torch.cuda.default_stream): the legacy default stream, never closed. */
+  public static CudaStream defaultStream(Device device) {
+    CurrentStream.require("defaultStream", device);
+    return CudaStream.defaultOf(device);
+  }
+
+  /**
+   * torch.cuda.stream(s): until the scope closes, the calling thread's ops on the stream's device
+   * run on it, their outputs are allocated for it, and cuBLAS calls are queued on it:
+   * {@code try (CudaStreamScope s = Cuda.withStream(stream)) { ... }}. Other threads keep their own
+   * current stream. The stream cannot be destroyed while the scope is open (closing it then
+   * destroys it when the scope closes).
+   */
+  public static CudaStreamScope withStream(CudaStream stream) {
+    if (stream == null) throw new IllegalArgumentException("withStream(): stream must not be null");
+    return stream.open();
+  }
+
+  /**
+   * The pinned host allocator's statistics (torch.cuda.host_memory_stats), under the caching
+   * allocators' key names: allocation, allocated_bytes, segment and reserved_bytes under
+   * {@code .all.}, num_device_alloc/num_device_free counting cudaHostAlloc/cudaFreeHost.
+   */
+  public static Map<String, Long> hostMemoryStats() {
+    return PinnedHost.stats("hostMemoryStats");
+  }
+
+  /** Gives the cached pinned blocks back to the system (those still read by a queued copy stay until it has run). */
+  public static void hostEmptyCache() {
+    PinnedHost.emptyCache("hostEmptyCache");
   }
 }

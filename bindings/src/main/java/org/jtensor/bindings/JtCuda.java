@@ -49,6 +49,12 @@ public final class JtCuda {
   public static native int jtc_memcpy_to_host(long dstHost, long src, long nbytes);
   public static native int jtc_memcpy_to_device(long dst, long srcHost, long nbytes);
   public static native int jtc_synchronize();
+  public static native void jtc_set_current_stream(long stream);
+  public static native long jtc_current_stream();
+  public static native int jtc_memcpy_to_device_async(long dst, long srcHost, long nbytes);
+  public static native long jtc_pinned_storage_new(long nbytes);
+  public static native void jtc_pinned_stats(@Cast("int64_t*") long[] out);
+  public static native void jtc_pinned_empty_cache();
   public static native int jtc_load_f64(long addr, int dtype, double[] out);
   public static native int jtc_load_i64(long addr, int dtype, @Cast("int64_t*") long[] out);
   public static native int jtc_store_f64(long addr, int dtype, double value);

@@ -49,6 +49,7 @@ public final class JtNative {
   public static native long jt_storage_nbytes(long storage);
   public static native int jt_storage_device(long storage);
   public static native int jt_storage_resize(long storage, long nbytes);
+  public static native void jt_storage_record_stream(long storage, @Cast("uint64_t") long stream);
 
   // ---- a device's caching allocator ----
   public static native void jt_empty_cache(int device);
@@ -61,6 +62,7 @@ public final class JtNative {
   public static native void jt_set_memory_limit(int device, long bytes);
   public static native long jt_memory_limit(int device);
   public static native String jt_alloc_conf_error(int device);
+  public static native String jt_oom_message(int device);
 
   // ---- threads ----
   public static native void jt_set_num_threads(int n);

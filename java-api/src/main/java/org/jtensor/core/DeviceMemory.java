@@ -15,22 +15,43 @@ import org.jtensor.bindings.JtNative;
  * bytes and nothing to report.
  */
 public final class DeviceMemory {
-  public static final DeviceMemory META = new DeviceMemory(Device.META, -1);
+  public static final DeviceMemory META = new DeviceMemory(Device.META, -1, null);
 
   private static volatile String[] statNames;
 
   private final Device device;
   private final int code;  // jt_device_type, -1 for META
+  private final PinnedSource pinned;  // page-locked CPU memory from CUDA's pinned allocator; null otherwise
 
-  private DeviceMemory(Device device, int code) {
+  /** Where pinned host storages come from: the CUDA library's pinned host caching allocator. */
+  public interface PinnedSource {
+    /** A native CPU storage of page-locked memory, 0 when the host refuses. */
+    long newStorage(long nbytes);
+
+    /** Its statistics, jt_stat_count() values in name order. */
+    void stats(long[] out);
+  }
+
+  private DeviceMemory(Device device, int code, PinnedSource pinned) {
     this.device = device;
     this.code = code;
+    this.pinned = pinned;
+  }
+
+  /** CPU storages of page-locked memory (pin_memory), which asynchronous copies to a GPU read. */
+  public static DeviceMemory pinnedHost(PinnedSource source) {
+    return new DeviceMemory(Device.CPU, NativeMemory.deviceCode(Device.Type.CPU), source);
+  }
+
+  /** Whether this is pinned host memory rather than the device's own allocator. */
+  public boolean isPinned() {
+    return pinned != null;
   }
 
   /** The allocator of a device with native memory; fails if the native library knows it by another code. */
   public static DeviceMemory of(Device device) {
     if (device.isMeta()) return META;
-    DeviceMemory m = new DeviceMemory(device, NativeMemory.deviceCode(device.type()));
+    DeviceMemory m = new DeviceMemory(device, NativeMemory.deviceCode(device.type()), null);
     String confError = JtNative.jt_alloc_conf_error(m.code);
     if (confError != null && !confError.isEmpty()) throw new IllegalArgumentException(confError);
     return m;
@@ -50,8 +71,8 @@ public final class DeviceMemory {
   public StorageImpl allocate(long nbytes, Object what) {
     if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
     if (code < 0) return new StorageImpl(this, 0, nbytes, what);
-    long h = NativeMemory.allocate(code, nbytes);
-    if (h == 0) h = allocateAfterCollectingBuffers(nbytes);
+    long h = pinned != null ? pinned.newStorage(nbytes) : NativeMemory.allocate(code, nbytes);
+    if (h == 0 && pinned == null) h = allocateAfterCollectingBuffers(nbytes);
     if (h == 0) throw outOfMemory(nbytes);
     return new StorageImpl(this, h, nbytes, what);
   }
@@ -105,10 +126,11 @@ public final class DeviceMemory {
     if (code < 0) return Collections.emptyMap();
     String[] names = names();
     long[] values = new long[names.length];
-    JtNative.jt_memory_stats(code, values);
+    if (pinned != null) pinned.stats(values);
+    else JtNative.jt_memory_stats(code, values);
     Map<String, Long> m = new LinkedHashMap<>();
     for (int i = 0; i < names.length; i++) m.put(names[i], values[i]);
-    if (device.isCpu()) {
+    if (device.isCpu() && pinned == null) {
       long[] w = new long[WRAPPED.length];
       JtNative.jt_wrapped_stats(w);
       for (int i = 0; i < w.length; i++) m.put(WRAPPED[i], w[i]);
@@ -116,32 +138,47 @@ public final class DeviceMemory {
     return m;
   }
 
+  // The calls below act on a device's own allocator (Memory's per-device functions); pinned host
+  // memory has none of its own to reset, empty, limit or list, so they leave it alone.
+
   public void resetPeakStats() {
+    if (pinned != null) return;
     if (code >= 0) JtNative.jt_reset_peak_stats(code);
     if (device.isCpu()) JtNative.jt_wrapped_reset_peak();
   }
 
   public void resetAccumulatedStats() {
+    if (pinned != null) return;
     if (code >= 0) JtNative.jt_reset_accumulated_stats(code);
     if (device.isCpu()) JtNative.jt_wrapped_reset_accumulated();
   }
 
   public void emptyCache() {
-    if (code >= 0) JtNative.jt_empty_cache(code);
+    if (code >= 0 && pinned == null) JtNative.jt_empty_cache(code);
   }
 
   public void setMemoryLimit(long bytes) {
-    if (code >= 0) JtNative.jt_set_memory_limit(code, bytes);
+    if (code >= 0 && pinned == null) JtNative.jt_set_memory_limit(code, bytes);
   }
 
   /** 0 when no limit is set. */
   public long memoryLimit() {
-    return code < 0 ? 0 : JtNative.jt_memory_limit(code);
+    return code < 0 || pinned != null ? 0 : JtNative.jt_memory_limit(code);
   }
 
-  /** The exception for a request of nbytes this allocator refused, with its stats and limit. */
+  /**
+   * The exception for a request of nbytes this allocator refused, with its stats and limit. Called
+   * on the thread whose allocation failed: CUDA's allocator left its report (PyTorch's words) there.
+   */
   public TensorOutOfMemoryException outOfMemory(long nbytes) {
-    return new TensorOutOfMemoryException(deviceName(), nbytes, memoryLimit(), stats());
+    String report = device.type() == Device.Type.CUDA && pinned == null ? JtNative.jt_oom_message(code) : null;
+    return outOfMemory(deviceName(), report, nbytes, memoryLimit(), stats());
+  }
+
+  /** The allocator's own report when it gave one (CUDA's), else jtensor's message from the stats. */
+  static TensorOutOfMemoryException outOfMemory(String device, String report, long nbytes, long limit, Map<String, Long> stats) {
+    if (report != null && !report.isEmpty()) return new TensorOutOfMemoryException(report, nbytes, stats);
+    return new TensorOutOfMemoryException(device, nbytes, limit, stats);
   }
 
   /** The exception for a kernel of op whose scratch memory was refused. */
@@ -150,7 +187,7 @@ public final class DeviceMemory {
   }
 
   private String deviceName() {
-    return device.toString().toUpperCase(java.util.Locale.ROOT);
+    return (pinned != null ? "pinned " : "") + device.toString().toUpperCase(java.util.Locale.ROOT);
   }
 
   /**
@@ -159,7 +196,7 @@ public final class DeviceMemory {
    * block: address, size, requested, active?1:0]. memory.Memory turns them into records.
    */
   public long[] snapshotWords() {
-    if (code < 0) return new long[] {0};
+    if (code < 0 || pinned != null) return new long[] {0};
     long[] buf = new long[256];
     long need;
     while ((need = JtNative.jt_snapshot(code, buf, buf.length)) > buf.length) {

@@ -71,6 +71,10 @@ final class NativeMemory {
     return JtNative.jt_storage_resize(handle, nbytes) == 0;
   }
 
+  static void recordStream(long handle, long stream) {
+    JtNative.jt_storage_record_stream(handle, stream);
+  }
+
   static long nativeRefCount(long handle) {
     return JtNative.jt_storage_refcount(handle);
   }

@@ -99,6 +99,26 @@ public final class StorageImpl extends RefCounted {
     return memory.device();
   }
 
+  /** Whether the bytes are page-locked host memory (pin_memory), which a GPU copies asynchronously. */
+  public boolean isPinned() {
+    return memory.isPinned();
+  }
+
+  /**
+   * recordStream: the bytes are used by work queued on stream (a cudaStream_t's bits), so once
+   * freed they are not handed out again before that work has run. Nothing to do for memory that
+   * no stream reaches (the CPU's own, wrapped, META).
+   */
+  public void recordStream(String op, long stream) {
+    if (handle == 0) return;
+    if (!hold()) throw new IllegalStateException(op + "(): " + describe() + " was already released");
+    try {
+      NativeMemory.recordStream(handle, stream);
+    } finally {
+      unhold();
+    }
+  }
+
   /** Address of byte 0, or 0 for an empty or META storage. */
   public long data() {
     return data;

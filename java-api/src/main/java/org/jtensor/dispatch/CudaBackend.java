@@ -36,7 +36,7 @@ final class CudaBackend extends PlanBackend {
 
   @Override
   boolean gemmElsewhere(String op, GemmCall g, long a, long b, long c) {
-    return CudaBlas.tryGemm(op, g, a, b, c, 0);  // 0: the legacy default stream, the kernels' current stream
+    return CudaBlas.tryGemm(op, g, a, b, c, JtCuda.jtc_current_stream());  // the kernels' stream: one order for both
   }
 
   CudaBackend(Device device) {

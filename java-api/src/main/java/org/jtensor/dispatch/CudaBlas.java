@@ -93,7 +93,7 @@ final class CudaBlas {
    */
   static void gemm(String op, DType dtype, CublasLayout l, long a, long b, long c, double alpha, double beta, long stream) {
     Handle h = HANDLES.get();
-    check(op, cublas.cublasSetStream_v2(h.context, stream == 0 ? null : new CUstream_st(at(stream))));
+    check(op, cublas.cublasSetStream_v2(h.context, stream == 0 ? null : new CUstream_st(CudaRuntime.at(stream))));
     int type, compute;
     Pointer alphaP, betaP;
     if (dtype == DType.FLOAT64) {
@@ -114,9 +114,9 @@ final class CudaBlas {
       int status = cublas.cublasGemmStridedBatchedEx(h.context,
           l.transA() ? cublas.CUBLAS_OP_T : cublas.CUBLAS_OP_N, l.transB() ? cublas.CUBLAS_OP_T : cublas.CUBLAS_OP_N,
           l.m(), l.n(), l.k(), alphaP,
-          at(first + off[0] * item), type, l.lda(), l.strideA(),
-          at(second + off[1] * item), type, l.ldb(), l.strideB(), betaP,
-          at(c + off[2] * item), type, l.ldc(), l.strideC(), l.batchCount(), compute, cublas.CUBLAS_GEMM_DEFAULT);
+          CudaRuntime.at(first + off[0] * item), type, l.lda(), l.strideA(),
+          CudaRuntime.at(second + off[1] * item), type, l.ldb(), l.strideB(), betaP,
+          CudaRuntime.at(c + off[2] * item), type, l.ldc(), l.strideC(), l.batchCount(), compute, cublas.CUBLAS_GEMM_DEFAULT);
       if (status != cublas.CUBLAS_STATUS_SUCCESS) {
         throw new IllegalStateException(op + "(): CUDA error: " + cublas.cublasGetStatusName(status).getString()
             + " when calling `cublasGemmStridedBatchedEx`");
@@ -128,14 +128,5 @@ final class CudaBlas {
     if (status != cublas.CUBLAS_STATUS_SUCCESS) {
       throw new IllegalStateException("CUDA error: " + cublas.cublasGetStatusName(status).getString() + " when calling `" + call + "`");
     }
-  }
-
-  /** A device (or stream) address as the Pointer the presets take. */
-  private static Pointer at(long addr) {
-    return new Pointer() {
-      {
-        address = addr;
-      }
-    };
   }
 }

@@ -65,6 +65,11 @@ public final class CudaProbe {
     CudaRuntime.synchronize("synchronize");
   }
 
+  /** Throws, naming op, when this process cannot run CUDA: unavailable()'s message after "op(): ". */
+  public void require(String op) {
+    if (!available()) throw new UnsupportedOperationException(op + "(): " + missing.message + " (" + reason + ")");
+  }
+
   /** The exception for a CUDA request this process cannot serve. */
   public UnsupportedOperationException unavailable() {
     return new UnsupportedOperationException(missing.message + " (" + reason + ")");

@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.Pointer;
 
 /**
  * The CUDA runtime services Java needs, through the bytedeco CUDA presets (DESIGN §8): the only
@@ -44,5 +45,14 @@ final class CudaRuntime {
   /** "cudaErrorNoDevice: no CUDA-capable device is detected". */
   static String errorName(int err) {
     return cudart.cudaGetErrorName(err).getString() + ": " + cudart.cudaGetErrorString(err).getString();
+  }
+
+  /** A device (or stream, event) address as the Pointer the presets take. */
+  static Pointer at(long addr) {
+    return new Pointer() {
+      {
+        address = addr;
+      }
+    };
   }
 }

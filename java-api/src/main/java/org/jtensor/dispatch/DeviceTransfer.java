@@ -26,4 +26,27 @@ public final class DeviceTransfer {
       if (status != 0) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
     }
   }
+
+  /**
+   * Copies a pinned CPU tensor's bytes into dst on CUDA, queued on the current stream without
+   * waiting (PyTorch's non_blocking=True): both contiguous, of one dtype and numel. The source's
+   * block is recorded on that stream, so closing src at once cannot let its bytes be reused (or
+   * given back to the system) before the copy has read them.
+   */
+  public static void copyToDeviceAsync(String op, TensorImpl dst, TensorImpl src) {
+    if (!dst.isContiguous() || !src.isContiguous() || dst.dtype() != src.dtype() || dst.numel() != src.numel()
+        || !src.storage().isPinned() || dst.device().isCpu()) {
+      throw new IllegalArgumentException(op + "(): an asynchronous transfer needs a contiguous pinned CPU tensor and a "
+          + "contiguous CUDA tensor of one dtype and size");
+    }
+    Dispatcher.backend(dst.device());
+    long n = dst.numel();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long d = CpuBackend.flat(held, dst), s = held.address(src, new long[] {n}, new long[] {1});
+      if (JtCuda.jtc_memcpy_to_device_async(d, s, n * dst.dtype().itemSize()) != 0) {
+        throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+      }
+      src.storage().recordStream(op, JtCuda.jtc_current_stream());
+    }
+  }
 }

@@ -13,6 +13,16 @@ public final class TensorOutOfMemoryException extends RuntimeException {
     this(device, "tried to allocate " + formatBytes(requestedBytes), requestedBytes, limitBytes, stats);
   }
 
+  /**
+   * The allocator's own report, as CUDA's caching allocator words it after PyTorch ("CUDA out of
+   * memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of ...").
+   */
+  public TensorOutOfMemoryException(String report, long requestedBytes, Map<String, Long> stats) {
+    super(report);
+    this.stats = stats;
+    this.requestedBytes = requestedBytes;
+  }
+
   /** A kernel's own scratch memory was refused (its size is the kernel's business). */
   public TensorOutOfMemoryException(String device, String op, long limitBytes, Map<String, Long> stats) {
     this(device, op + "() could not get its scratch memory", 0, limitBytes, stats);
