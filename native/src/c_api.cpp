@@ -334,6 +334,22 @@ int jt_sort(const int64_t* words) {
   return guarded([&] { return sort_run(p); });
 }
 
+int jt_softmax(const int64_t* words) {
+  softmax_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 1 || r.ndim > 64 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;
+  SoftmaxPlan p;
+  p.log = r.log != 0;
+  p.dtype = (DType)r.dtype;
+  p.ndim = (int)r.ndim;
+  p.dim = (int)r.dim;
+  p.out = P(r.out);
+  p.in = P(r.in);
+  p.sizes = r.sizes;
+  p.out_strides = r.out_strides;
+  p.in_strides = r.in_strides;
+  return guarded([&] { return softmax_run(p); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

@@ -66,6 +66,19 @@ struct SortPlan {
 };
 int sort_run(const SortPlan& p);
 
+// softmax (log false) or log_softmax along dim of a floating dtype; out has in's shape and dtype.
+struct SoftmaxPlan {
+  bool log;
+  DType dtype;
+  int ndim, dim;
+  void* out;
+  const void* in;
+  const int64_t* sizes;
+  const int64_t* out_strides;
+  const int64_t* in_strides;
+};
+int softmax_run(const SoftmaxPlan& p);  // JT_NO_KERNEL for a non-floating dtype
+
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);
 void store_f64(void* p, DType t, double v);
