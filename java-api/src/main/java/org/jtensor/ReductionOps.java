@@ -91,6 +91,25 @@ final class ReductionOps {
     }
   }
 
+  /** softmax or log_softmax (op) along dim in one kernel, in's shape and dtype; records the result for autograd. */
+  static TensorImpl softmax(Op op, TensorImpl t, int dim) {
+    if (!t.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op.name + "(): expected a floating point tensor, got " + t.dtype());
+    }
+    int d = Shapes.wrapDim(op.name, dim, t.dim());
+    TensorImpl r = DataOps.emptyLike(t, t.dtype(), t.device());
+    Recorder.Pending rec = Recorder.active(t) ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
+    try {
+      if (t.numel() > 0) Dispatcher.backend(t.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, t);
+      if (rec != null) rec.finish(r);
+      return r;
+    } catch (RuntimeException e) {
+      r.release();
+      if (rec != null) rec.abort();
+      throw e;
+    }
+  }
+
   /** torch.sort: values and int64 indices of t along dim (stable, NaN largest); values record the gather for autograd. */
   static TensorImpl[] sort(String name, TensorImpl t, int dim, boolean descending) {
     int d = Shapes.wrapDim(name, dim, t.dim());
