@@ -23,10 +23,16 @@ JT_HOST_DEVICE inline A softmax_scale(A sum) {
   else return A(1) / sum;
 }
 
-template <bool Log, typename A>
-JT_HOST_DEVICE inline A softmax_value(A x, A max, A scale) {
+struct StdExp {
+  template <typename A>
+  JT_HOST_DEVICE A operator()(A x) const { return std::exp(x); }
+};
+
+// exp_fn: the exp a kernel uses for exp(x - max), whose argument is never above 0.
+template <bool Log, typename A, typename Exp = StdExp>
+JT_HOST_DEVICE inline A softmax_value(A x, A max, A scale, Exp exp_fn = Exp()) {
   if constexpr (Log) return x - max - scale;
-  else return std::exp(x - max) * scale;
+  else return exp_fn(x - max) * scale;
 }
 
 // Max and sum in one pass (the CUDA kernels read a line once for both): adding x rescales the
