@@ -1,9 +1,9 @@
 // exp(x) for float x <= 0 (or NaN) in plain arithmetic the compiler vectorizes (std::exp is a
-// call per element): x = n ln2 + r with |r| <= ln2/2, exp(r) by the degree-7 minimax
-// polynomial of Cephes' expf (within 1 ulp of the exact value: every float of the range
-// checked when written, kernels_test samples it), times 2^n built in the exponent bits. Below -87.3 the result is 0 (exp
-// is then under float's normal range); NaN stays NaN. The softmax kernel's exp(x - max) is always
-// in this domain.
+// call per element): x = n ln2 + r with |r| <= ln2/2, exp(r) by Cephes' expf polynomial (degree
+// 7), times 2^n built in the exponent bits. Within 1 ulp of the exact value (every float of the
+// range checked when written; kernels_test samples it). Below -87.3 the result is 0 (exp is then
+// under float's normal range); NaN stays NaN. The softmax kernel's exp(x - max) is always in
+// this domain.
 #pragma once
 #include <cstdint>
 #include <cstring>

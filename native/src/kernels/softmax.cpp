@@ -1,8 +1,8 @@
 // softmax/log_softmax along one dim: per line the max, the sum of exp(x - max), then the outputs
 // (softmax_math.h), accumulating in opmath (float for float16/bfloat16/float32, double for
-// float64). Lines run in parallel. A dim that is not the innermost is walked a block of adjacent
-// lines at a time, so each pass reads rows of the block contiguously instead of one element per
-// cache line.
+// float64), float's exp vectorized (fast_exp.h). Lines run in parallel. A dim that is not the
+// innermost is walked a block of adjacent lines at a time (a thread's share of the lanes), so
+// each pass reads rows of the block contiguously instead of one element per cache line.
 #include <algorithm>
 #include <limits>
 #include <type_traits>
