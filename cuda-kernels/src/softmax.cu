@@ -1,9 +1,10 @@
 // softmax/log_softmax along one dim (the softmax plan), with the CPU kernel's accumulator types and
 // NaN rules (kernels/softmax_math.h). Lines along the innermost dim, or too few lines to fill the
 // device a thread each: a warp per line (short lines) or a block per line (long ones), each thread
-// folding a strided share of the line into a running max and sum in one read, the shares merged
-// by warp shuffles (and shared memory across warps), then a second read writes the outputs (the
-// line is still in L1/L2). Many lines along another dim: a thread per line (softmax_logic.cuh).
+// folding a strided share of the line (16-byte packs where aligned) into a running max and sum in
+// one read, the shares merged by warp shuffles (and shared memory across warps), then a second
+// read writes the outputs (the line is still in L1/L2). Many lines along another dim: a thread per
+// line (softmax_logic.cuh).
 #include "jt/jt.h"
 #include "runtime.cuh"
 #include "softmax_logic.cuh"
@@ -37,8 +38,9 @@ __global__ void softmax_warp_per_line(const __grid_constant__ SoftmaxArgs a) {
   for (int64_t l = blockIdx.x * (int64_t)(blockDim.x / 32) + threadIdx.x / 32; l < a.lines.count; l += warps) {
     int64_t off[2];
     a.lines.start(l, off);
-    const auto acc = warp_merge(softmax_share<T>(a, off, lane, 32));
-    softmax_write<T, Log>(a, off, lane, 32, acc.max, acc.finished_sum());
+    const bool packed = softmax_packed<T>(a, off);
+    const auto acc = warp_merge(softmax_group_share<T>(a, off, packed, lane, 32));
+    softmax_group_write<T, Log>(a, off, packed, lane, 32, acc.max, acc.finished_sum());
   }
 }
 
@@ -50,7 +52,8 @@ __global__ void softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
   for (int64_t l = blockIdx.x; l < a.lines.count; l += gridDim.x) {
     int64_t off[2];
     a.lines.start(l, off);
-    auto acc = warp_merge(softmax_share<T>(a, off, threadIdx.x, blockDim.x));
+    const bool packed = softmax_packed<T>(a, off);
+    auto acc = warp_merge(softmax_group_share<T>(a, off, packed, threadIdx.x, blockDim.x));
     if (lane == 0) {
       wmax[warp] = acc.max;
       wsum[warp] = acc.sum;
@@ -59,7 +62,7 @@ __global__ void softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
     OnlineSoftmax<A> all;
     if (lane < warps) all.merge(wmax[lane], wsum[lane]);
     all = warp_merge(all);  // every warp merges the warps' shares: no second barrier to broadcast
-    softmax_write<T, Log>(a, off, threadIdx.x, blockDim.x, all.max, all.finished_sum());
+    softmax_group_write<T, Log>(a, off, packed, threadIdx.x, blockDim.x, all.max, all.finished_sum());
     __syncthreads();  // wmax/wsum are rewritten for the next line
   }
 }

@@ -2,7 +2,7 @@
 // them over an emulated grid): the plan read into kernel arguments, one thread's share of a line
 // (elements first, first + stride, ...) folded into an OnlineSoftmax, and that share's outputs.
 // A thread per line is the share with stride 1; a warp or block per line merges its threads'
-// shares (softmax.cu) before writing.
+// shares (softmax.cu) before writing, reading and writing 16-byte packs where the line allows.
 #pragma once
 #include <cstdint>
 
@@ -54,6 +54,67 @@ JT_HOST_DEVICE void softmax_write(const SoftmaxArgs& a, const int64_t* off, int6
     const A x = (A)load_elem(reinterpret_cast<const T*>(in + i * a.lines.step[1]));
     *reinterpret_cast<T*>(out + i * a.lines.step[0]) = (T)softmax_value<Log>(x, max, k);
   }
+}
+
+// 16 bytes of elements, loaded and stored as one (a 128-bit access on the GPU).
+template <typename T>
+struct alignas(16) SoftmaxPack {
+  static constexpr int kSize = 16 / (int)sizeof(T);
+  T v[kSize];
+};
+
+// Whether the line at off can be read and written in whole packs: unit steps, 16-byte aligned
+// starts, a length that is a multiple of the pack. The same for every thread of the line.
+template <typename T>
+JT_HOST_DEVICE bool softmax_packed(const SoftmaxArgs& a, const int64_t* off) {
+  const int64_t e = (int64_t)sizeof(T);
+  return a.lines.step[0] == e && a.lines.step[1] == e && a.lines.len % SoftmaxPack<T>::kSize == 0 &&
+         reinterpret_cast<uintptr_t>(a.in + off[1]) % 16 == 0 && reinterpret_cast<uintptr_t>(a.out + off[0]) % 16 == 0;
+}
+
+// softmax_share over packs: packs first, first + stride, ... of a packed line.
+template <typename T>
+JT_HOST_DEVICE OnlineSoftmax<opmath_t<T>> softmax_share_packed(const SoftmaxArgs& a, const int64_t* off, int64_t first,
+                                                               int64_t stride) {
+  using A = opmath_t<T>;
+  using P = SoftmaxPack<T>;
+  OnlineSoftmax<A> acc;
+  const P* in = reinterpret_cast<const P*>(a.in + off[1]);
+  for (int64_t c = first; c < a.lines.len / P::kSize; c += stride) {
+    const P p = in[c];
+    for (int k = 0; k < P::kSize; ++k) acc.add((A)p.v[k]);
+  }
+  return acc;
+}
+
+template <typename T, bool Log>
+JT_HOST_DEVICE void softmax_write_packed(const SoftmaxArgs& a, const int64_t* off, int64_t first, int64_t stride,
+                                         opmath_t<T> max, opmath_t<T> sum) {
+  using A = opmath_t<T>;
+  using P = SoftmaxPack<T>;
+  const A k = softmax_scale<Log>(sum);
+  const P* in = reinterpret_cast<const P*>(a.in + off[1]);
+  P* out = reinterpret_cast<P*>(a.out + off[0]);
+  for (int64_t c = first; c < a.lines.len / P::kSize; c += stride) {
+    const P p = in[c];
+    P q;
+    for (int j = 0; j < P::kSize; ++j) q.v[j] = (T)softmax_value<Log>((A)p.v[j], max, k);
+    out[c] = q;
+  }
+}
+
+// A group's thread's share of the line at off, in packs where the line allows (packed), else by element.
+template <typename T>
+JT_HOST_DEVICE OnlineSoftmax<opmath_t<T>> softmax_group_share(const SoftmaxArgs& a, const int64_t* off, bool packed,
+                                                              int64_t first, int64_t stride) {
+  return packed ? softmax_share_packed<T>(a, off, first, stride) : softmax_share<T>(a, off, first, stride);
+}
+
+template <typename T, bool Log>
+JT_HOST_DEVICE void softmax_group_write(const SoftmaxArgs& a, const int64_t* off, bool packed, int64_t first, int64_t stride,
+                                        opmath_t<T> max, opmath_t<T> sum) {
+  if (packed) softmax_write_packed<T, Log>(a, off, first, stride, max, sum);
+  else softmax_write<T, Log>(a, off, first, stride, max, sum);
 }
 
 // Line l by one thread: what the kernel does when there are many lines along a non-innermost dim

@@ -3,7 +3,7 @@
 // shares, merged per warp, then the warps' results), against the CPU kernel through the C API, for
 // every floating dtype, softmax and log_softmax, every dim, contiguous and transposed input, with
 // rows holding -inf, NaN and +inf. Values agree to rounding (the CPU sums in another order), NaN
-// exactly where the CPU has NaN.
+// exactly where the CPU has NaN. Aligned lines of whole 16-byte packs take the packed loads.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -20,6 +20,7 @@ namespace {
 
 using V = std::vector<int64_t>;
 std::mt19937_64 rng(20261124);
+int64_t packs = 0;  // lines the group kernels read in 16-byte packs
 
 V cat(std::initializer_list<V> parts) {
   V out;
@@ -53,8 +54,10 @@ void group_line(const SoftmaxArgs& a, int64_t l, int threads) {
   using A = opmath_t<T>;
   int64_t off[2];
   a.lines.start(l, off);
+  const bool packed = softmax_packed<T>(a, off);
+  packs += packed;
   std::vector<OnlineSoftmax<A>> share(threads);
-  for (int t = 0; t < threads; ++t) share[t] = softmax_share<T>(a, off, t, threads);
+  for (int t = 0; t < threads; ++t) share[t] = softmax_group_share<T>(a, off, packed, t, threads);
   for (int w = 0; w < threads / 32; ++w) butterfly(share, (size_t)w * 32);
   OnlineSoftmax<A> all = share[0];
   if (threads > 32) {  // the block kernel: lane w of a warp merges warp w's result, then the butterfly
@@ -63,7 +66,7 @@ void group_line(const SoftmaxArgs& a, int64_t l, int threads) {
     butterfly(warps, 0);
     all = warps[0];
   }
-  for (int t = 0; t < threads; ++t) softmax_write<T, Log>(a, off, t, threads, all.max, all.finished_sum());
+  for (int t = 0; t < threads; ++t) softmax_group_write<T, Log>(a, off, packed, t, threads, all.max, all.finished_sum());
 }
 
 template <typename T>
@@ -109,7 +112,7 @@ void softmax_case(const V& sizes, int64_t dim, bool transposed, int64_t log) {
 
 template <typename T>
 void every_case() {
-  for (const V& sizes : {V{7}, V{5, 37}, V{3, 4, 70}, V{2, 1100}, V{1, 3}}) {
+  for (const V& sizes : {V{7}, V{5, 37}, V{3, 4, 70}, V{2, 1100}, V{1, 3}, V{3, 64}}) {
     for (int64_t dim = 0; dim < (int64_t)sizes.size(); ++dim) {
       for (int64_t log = 0; log < 2; ++log) {
         softmax_case<T>(sizes, dim, false, log);
@@ -126,6 +129,7 @@ int main() {
   every_case<double>();
   every_case<Half>();
   every_case<BFloat16>();
+  CHECK(packs > 100);  // the packed path ran for every dtype's aligned lines
   // the online fold's special rows, against the two-pass formulas: -inf alone, +inf, NaN
   OnlineSoftmax<float> o;
   o.add(-INFINITY);
