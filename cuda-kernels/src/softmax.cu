@@ -2,8 +2,9 @@
 // NaN rules (kernels/softmax_math.h). Lines along the innermost dim, or too few lines to fill the
 // device a thread each: a warp per line (short lines) or a block per line (long ones), each thread
 // folding a strided share of the line (16-byte packs where aligned) into a running max and sum in
-// one read, the shares merged by warp shuffles (and shared memory across warps), then a second
-// read writes the outputs (the line is still in L1/L2). Many lines along another dim: a thread per
+// one read, the shares merged by warp shuffles (and shared memory across warps), then the outputs
+// written from registers (lines up to 8 packs a thread: 16384 float32 in a block of 512) or from
+// a second read (the line still in L1/L2). Many lines along another dim: a thread per
 // line (softmax_logic.cuh).
 #include "jt/jt.h"
 #include "runtime.cuh"
@@ -38,9 +39,12 @@ __global__ void softmax_warp_per_line(const __grid_constant__ SoftmaxArgs a) {
   for (int64_t l = blockIdx.x * (int64_t)(blockDim.x / 32) + threadIdx.x / 32; l < a.lines.count; l += warps) {
     int64_t off[2];
     a.lines.start(l, off);
-    const bool packed = softmax_packed<T>(a, off);
-    const auto acc = warp_merge(softmax_group_share<T>(a, off, packed, lane, 32));
-    softmax_group_write<T, Log>(a, off, packed, lane, 32, acc.max, acc.finished_sum());
+    const bool packed = softmax_packed<T>(a, off), cached = softmax_cacheable<T>(a, packed, 32);
+    SoftmaxPack<T> cache[kCachedPacks];
+    const auto acc = warp_merge(cached ? softmax_share_cached<T>(a, off, lane, 32, cache)
+                                       : softmax_group_share<T>(a, off, packed, lane, 32));
+    if (cached) softmax_write_cached<T, Log>(a, off, lane, 32, cache, acc.max, acc.finished_sum());
+    else softmax_group_write<T, Log>(a, off, packed, lane, 32, acc.max, acc.finished_sum());
   }
 }
 
@@ -52,8 +56,10 @@ __global__ void softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
   for (int64_t l = blockIdx.x; l < a.lines.count; l += gridDim.x) {
     int64_t off[2];
     a.lines.start(l, off);
-    const bool packed = softmax_packed<T>(a, off);
-    auto acc = warp_merge(softmax_group_share<T>(a, off, packed, threadIdx.x, blockDim.x));
+    const bool packed = softmax_packed<T>(a, off), cached = softmax_cacheable<T>(a, packed, blockDim.x);
+    SoftmaxPack<T> cache[kCachedPacks];
+    auto acc = warp_merge(cached ? softmax_share_cached<T>(a, off, threadIdx.x, blockDim.x, cache)
+                                 : softmax_group_share<T>(a, off, packed, threadIdx.x, blockDim.x));
     if (lane == 0) {
       wmax[warp] = acc.max;
       wsum[warp] = acc.sum;
@@ -62,7 +68,8 @@ __global__ void softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
     OnlineSoftmax<A> all;
     if (lane < warps) all.merge(wmax[lane], wsum[lane]);
     all = warp_merge(all);  // every warp merges the warps' shares: no second barrier to broadcast
-    softmax_group_write<T, Log>(a, off, packed, threadIdx.x, blockDim.x, all.max, all.finished_sum());
+    if (cached) softmax_write_cached<T, Log>(a, off, threadIdx.x, blockDim.x, cache, all.max, all.finished_sum());
+    else softmax_group_write<T, Log>(a, off, packed, threadIdx.x, blockDim.x, all.max, all.finished_sum());
     __syncthreads();  // wmax/wsum are rewritten for the next line
   }
 }

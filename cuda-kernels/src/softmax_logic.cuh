@@ -103,6 +103,58 @@ JT_HOST_DEVICE void softmax_write_packed(const SoftmaxArgs& a, const int64_t* of
   }
 }
 
+// A packed line short enough for each thread's share to stay in registers (kCachedPacks packs per
+// thread) is read once: the write pass works from those registers instead of reading it again.
+constexpr int kCachedPacks = 8;
+
+template <typename T>
+JT_HOST_DEVICE bool softmax_cacheable(const SoftmaxArgs& a, bool packed, int64_t threads) {
+  return packed && a.lines.len / SoftmaxPack<T>::kSize <= threads * kCachedPacks;
+}
+
+// softmax_share_packed, keeping pack j of the share (first + j * stride) in cache[j].
+template <typename T>
+JT_HOST_DEVICE OnlineSoftmax<opmath_t<T>> softmax_share_cached(const SoftmaxArgs& a, const int64_t* off, int64_t first,
+                                                               int64_t stride, SoftmaxPack<T>* cache) {
+  using A = opmath_t<T>;
+  using P = SoftmaxPack<T>;
+  OnlineSoftmax<A> acc;
+  const P* in = reinterpret_cast<const P*>(a.in + off[1]);
+  const int64_t packs = a.lines.len / P::kSize;
+#ifdef __CUDA_ARCH__  // the device pass; host compilers do not know the pragma
+#pragma unroll
+#endif
+  for (int j = 0; j < kCachedPacks; ++j) {  // unrolled: cache[j] is a register
+    const int64_t c = first + j * stride;
+    if (c < packs) {
+      cache[j] = in[c];
+      for (int k = 0; k < P::kSize; ++k) acc.add((A)cache[j].v[k]);
+    }
+  }
+  return acc;
+}
+
+template <typename T, bool Log>
+JT_HOST_DEVICE void softmax_write_cached(const SoftmaxArgs& a, const int64_t* off, int64_t first, int64_t stride,
+                                         const SoftmaxPack<T>* cache, opmath_t<T> max, opmath_t<T> sum) {
+  using A = opmath_t<T>;
+  using P = SoftmaxPack<T>;
+  const A k = softmax_scale<Log>(sum);
+  P* out = reinterpret_cast<P*>(a.out + off[0]);
+  const int64_t packs = a.lines.len / P::kSize;
+#ifdef __CUDA_ARCH__  // the device pass; host compilers do not know the pragma
+#pragma unroll
+#endif
+  for (int j = 0; j < kCachedPacks; ++j) {
+    const int64_t c = first + j * stride;
+    if (c < packs) {
+      P q;
+      for (int i = 0; i < P::kSize; ++i) q.v[i] = (T)softmax_value<Log>((A)cache[j].v[i], max, k);
+      out[c] = q;
+    }
+  }
+}
+
 // A group's thread's share of the line at off, in packs where the line allows (packed), else by element.
 template <typename T>
 JT_HOST_DEVICE OnlineSoftmax<opmath_t<T>> softmax_group_share(const SoftmaxArgs& a, const int64_t* off, bool packed,

@@ -3,7 +3,8 @@
 // shares, merged per warp, then the warps' results), against the CPU kernel through the C API, for
 // every floating dtype, softmax and log_softmax, every dim, contiguous and transposed input, with
 // rows holding -inf, NaN and +inf. Values agree to rounding (the CPU sums in another order), NaN
-// exactly where the CPU has NaN. Aligned lines of whole 16-byte packs take the packed loads.
+// exactly where the CPU has NaN. Aligned lines of whole 16-byte packs take the packed loads,
+// and those short enough are written from each thread's cached packs.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -20,7 +21,7 @@ namespace {
 
 using V = std::vector<int64_t>;
 std::mt19937_64 rng(20261124);
-int64_t packs = 0;  // lines the group kernels read in 16-byte packs
+int64_t packs = 0, cached_lines = 0;  // lines the group kernels read in 16-byte packs, kept in registers
 
 V cat(std::initializer_list<V> parts) {
   V out;
@@ -54,10 +55,14 @@ void group_line(const SoftmaxArgs& a, int64_t l, int threads) {
   using A = opmath_t<T>;
   int64_t off[2];
   a.lines.start(l, off);
-  const bool packed = softmax_packed<T>(a, off);
+  const bool packed = softmax_packed<T>(a, off), cached = softmax_cacheable<T>(a, packed, threads);
   packs += packed;
+  cached_lines += cached;
   std::vector<OnlineSoftmax<A>> share(threads);
-  for (int t = 0; t < threads; ++t) share[t] = softmax_group_share<T>(a, off, packed, t, threads);
+  std::vector<SoftmaxPack<T>> cache((size_t)threads * kCachedPacks);  // each thread's registers
+  for (int t = 0; t < threads; ++t)
+    share[t] = cached ? softmax_share_cached<T>(a, off, t, threads, &cache[(size_t)t * kCachedPacks])
+                      : softmax_group_share<T>(a, off, packed, t, threads);
   for (int w = 0; w < threads / 32; ++w) butterfly(share, (size_t)w * 32);
   OnlineSoftmax<A> all = share[0];
   if (threads > 32) {  // the block kernel: lane w of a warp merges warp w's result, then the butterfly
@@ -66,7 +71,10 @@ void group_line(const SoftmaxArgs& a, int64_t l, int threads) {
     butterfly(warps, 0);
     all = warps[0];
   }
-  for (int t = 0; t < threads; ++t) softmax_group_write<T, Log>(a, off, packed, t, threads, all.max, all.finished_sum());
+  for (int t = 0; t < threads; ++t) {
+    if (cached) softmax_write_cached<T, Log>(a, off, t, threads, &cache[(size_t)t * kCachedPacks], all.max, all.finished_sum());
+    else softmax_group_write<T, Log>(a, off, packed, t, threads, all.max, all.finished_sum());
+  }
 }
 
 template <typename T>
@@ -112,7 +120,7 @@ void softmax_case(const V& sizes, int64_t dim, bool transposed, int64_t log) {
 
 template <typename T>
 void every_case() {
-  for (const V& sizes : {V{7}, V{5, 37}, V{3, 4, 70}, V{2, 1100}, V{1, 3}, V{3, 64}}) {
+  for (const V& sizes : {V{7}, V{5, 37}, V{3, 4, 70}, V{2, 1100}, V{1, 3}, V{3, 64}, V{2, 3000}}) {
     for (int64_t dim = 0; dim < (int64_t)sizes.size(); ++dim) {
       for (int64_t log = 0; log < 2; ++log) {
         softmax_case<T>(sizes, dim, false, log);
@@ -130,6 +138,7 @@ int main() {
   every_case<Half>();
   every_case<BFloat16>();
   CHECK(packs > 100);  // the packed path ran for every dtype's aligned lines
+  CHECK(cached_lines > 50 && cached_lines < packs);  // from registers, and (rows of 3000 in a warp) not
   // the online fold's special rows, against the two-pass formulas: -inf alone, +inf, NaN
   OnlineSoftmax<float> o;
   o.add(-INFINITY);
