@@ -48,8 +48,9 @@ __global__ void softmax_warp_per_line(const __grid_constant__ SoftmaxArgs a) {
   }
 }
 
+// Two blocks a SM at least (registers capped at 64): one block's loads overlap the other's barrier.
 template <typename T, bool Log>
-__global__ void softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
+__global__ void __launch_bounds__(kBlockThreads, 2) softmax_block_per_line(const __grid_constant__ SoftmaxArgs a) {
   using A = opmath_t<T>;
   __shared__ A wmax[kBlockThreads / 32], wsum[kBlockThreads / 32];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
