@@ -77,7 +77,7 @@ using namespace jt::cuda;
 int jtc_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;
-  const int out = scan_out_dtype((int)r.op, (int)r.dtype);  // the CPU's table: Java checked against it
+  const int out = jt_scan_out_dtype((int)r.op, (int)r.dtype);  // the CPU's table (exported: jt::scan_out_dtype is hidden)
   if (out < 0) return JT_NO_KERNEL;
   ScanArgs a;
   if (r.out_dtype != out || !prepare_scan(r, a)) return JT_INVALID;
