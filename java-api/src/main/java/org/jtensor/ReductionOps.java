@@ -77,18 +77,10 @@ final class ReductionOps {
   static TensorImpl scan(Op op, TensorImpl t, int dim) {
     int d = Shapes.wrapDim(op.name, dim, t.dim());
     TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
-    Recorder.Pending rec = r.dtype().isFloatingPoint() && Recorder.active(t)
-        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
-    try {
+    return alongDim(op, t, d, r, () -> {
       if (t.numel() > 0 && t.dim() > 0) Dispatcher.backend(t.device()).scan(op, d, r, t);
       else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
-      if (rec != null) rec.finish(r);
-      return r;
-    } catch (RuntimeException e) {
-      r.release();
-      if (rec != null) rec.abort();
-      throw e;
-    }
+    });
   }
 
   /** softmax or log_softmax (op) along dim in one kernel, in's shape and dtype; records the result for autograd. */
@@ -98,9 +90,17 @@ final class ReductionOps {
     }
     int d = Shapes.wrapDim(op.name, dim, t.dim());
     TensorImpl r = DataOps.emptyLike(t, t.dtype(), t.device());
-    Recorder.Pending rec = Recorder.active(t) ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
-    try {
+    return alongDim(op, t, d, r, () -> {
       if (t.numel() > 0) Dispatcher.backend(t.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, t);
+    });
+  }
+
+  /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
+  private static TensorImpl alongDim(Op op, TensorImpl t, int d, TensorImpl r, Runnable kernel) {
+    Recorder.Pending rec = r.dtype().isFloatingPoint() && Recorder.active(t)
+        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
+    try {
+      kernel.run();
       if (rec != null) rec.finish(r);
       return r;
     } catch (RuntimeException e) {
