@@ -2,8 +2,10 @@
 // CPU table's order (Java checks the names match at load), so the plan's op id means the same op.
 #include <type_traits>
 
+#include "allocator/device_allocator.h"
 #include "elementwise_args.cuh"
 #include "runtime.cuh"
+#include "transposed_rows.cuh"
 
 namespace jt {
 namespace cuda {
@@ -104,6 +106,58 @@ __global__ void where_kernel(const __grid_constant__ EwArgs<4> a) {
   }
 }
 
+// One transposed operand's chunk into dense scratch (transposed_rows.cuh), by element size.
+template <typename U>
+__global__ void transpose_rows_kernel(U* dst, const char* src, int64_t rows, int64_t cols, int64_t col_stride) {
+  __shared__ U tile[kTile][kTile + 1];  // +1: the column reads of phase 2 hit 32 banks
+  tile_read<U>(tile, src, rows, cols, col_stride, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y);
+  __syncthreads();
+  tile_write<U>(tile, dst, rows, cols, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y);
+}
+
+int transpose_rows(char* dst, const char* src, int64_t rows, int64_t cols, int64_t col_stride, int64_t elem) {
+  const dim3 grid((unsigned)((cols + kTile - 1) / kTile), (unsigned)((rows + kTile - 1) / kTile)), block(kTile, kTileRows);
+  cudaStream_t s = current_stream();
+  switch (elem) {
+    case 1: transpose_rows_kernel<uint8_t><<<grid, block, 0, s>>>(reinterpret_cast<uint8_t*>(dst), src, rows, cols, col_stride); break;
+    case 2: transpose_rows_kernel<uint16_t><<<grid, block, 0, s>>>(reinterpret_cast<uint16_t*>(dst), src, rows, cols, col_stride); break;
+    case 4: transpose_rows_kernel<uint32_t><<<grid, block, 0, s>>>(reinterpret_cast<uint32_t*>(dst), src, rows, cols, col_stride); break;
+    default: transpose_rows_kernel<uint64_t><<<grid, block, 0, s>>>(reinterpret_cast<uint64_t*>(dst), src, rows, cols, col_stride); break;
+  }
+  return launch_status();
+}
+
+// The strided call a, whose operands transposed_rows.cuh found read transposed, chunk by chunk.
+template <typename F, typename T, int N>
+int launch_transposed(const EwArgs<N>& a, const TransposedRows<N>& t, const int64_t* elem) {
+  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
+  if (!alloc) return JT_OUT_OF_MEMORY;
+  Allocation scratch[N];
+  char* chunk_of[N] = {};
+  const int64_t chunk = t.chunk < t.rows ? t.chunk : t.rows;
+  int st = JT_OK;
+  for (int k = 0; k < N && st == JT_OK; ++k)
+    if (t.transposed[k]) {
+      scratch[k] = alloc->allocate((size_t)(chunk * t.cols * elem[k]));
+      if (!scratch[k].data) st = JT_OUT_OF_MEMORY;
+      chunk_of[k] = static_cast<char*>(scratch[k].data);
+    }
+  for (int64_t r0 = 0; r0 < t.rows && st == JT_OK; r0 += chunk) {
+    const int64_t r1 = r0 + chunk < t.rows ? r0 + chunk : t.rows;
+    for (int k = 0; k < N && st == JT_OK; ++k)
+      if (t.transposed[k]) st = transpose_rows(chunk_of[k], a.ptr[k] + r0 * a.g.stride[k][0], r1 - r0, t.cols, t.col_stride[k], elem[k]);
+    if (st != JT_OK) break;
+    EwArgs<N> c;
+    chunk_args<N>(a, t, r0, r1, chunk_of, elem, c);
+    choose_mode(c, elem, kVec<T>);
+    ew_kernel<F, T, N><<<blocks_for(c.mode == kVector ? c.n / kVec<T> + 1 : c.n), kThreads, 0, current_stream()>>>(c);
+    st = launch_status();
+  }
+  for (Allocation& sc : scratch)
+    if (sc.ctx) alloc->free(sc.ctx);  // stream-ordered: reused only by later work on this stream
+  return st;
+}
+
 using Launcher = int (*)(const elementwise_plan&, const int64_t*);
 
 template <typename F, typename T, int N>
@@ -114,6 +168,8 @@ int launch(const elementwise_plan& r, const int64_t* slots) {
   for (int k = 0; k < N; ++k) elem[k] = k == 0 ? sizeof(O) : sizeof(T);
   if (!prepare<N>(r, slots, elem, kVec<T>, a)) return JT_INVALID;
   if (a.n == 0) return JT_OK;
+  TransposedRows<N> t;
+  if (find_transposed_rows<N>(a, elem, t)) return launch_transposed<F, T, N>(a, t, elem);
   const int64_t work = a.mode == kVector ? a.n / kVec<T> + 1 : a.n;
   ew_kernel<F, T, N><<<blocks_for(work), kThreads, 0, current_stream()>>>(a);
   return launch_status();

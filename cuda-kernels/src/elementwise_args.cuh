@@ -25,6 +25,18 @@ struct EwArgs {
   int mode;
 };
 
+// The path for a's operands as they stand (ptr, once, g): vec elements per vector load, 0 for none.
+template <int N>
+void choose_mode(EwArgs<N>& a, const int64_t* elem, int vec) {
+  bool dense = true, aligned = vec > 0;
+  for (int k = 0; k < N; ++k) {
+    if (a.once[k]) continue;
+    dense &= a.g.dense(k, elem[k]);
+    aligned = aligned && reinterpret_cast<uintptr_t>(a.ptr[k]) % (uintptr_t)(vec * elem[k]) == 0;  // vec 0: never divides
+  }
+  a.mode = dense ? (aligned ? kVector : kDense) : kStrided;
+}
+
 // Fills a from the plan r: elem[k] is operand k's element size, vec the elements per vector
 // (0: no vector path). slots hold host scalars' element bits. False when the geometry has too many dims.
 template <int N>
@@ -38,18 +50,14 @@ bool prepare(const elementwise_plan& r, const int64_t* slots, const int64_t* ele
     std::memcpy(&a.params.f[k], r.params + k, 8);
     a.params.i[k] = r.params[4 + k];
   }
-  bool dense = true, aligned = vec > 0;
   for (int k = 0; k < N; ++k) {
     a.ptr[k] = reinterpret_cast<char*>(r.addresses[k]);
     a.slot[k] = slots[k];
     bool zero = true;
     for (int d = 0; d < a.g.ndim; ++d) zero &= a.g.stride[k][d] == 0;
     a.once[k] = k > 0 && (a.ptr[k] == nullptr || zero);
-    if (a.once[k]) continue;
-    dense &= a.g.dense(k, elem[k]);
-    aligned = aligned && r.addresses[k] % (vec * elem[k]) == 0;  // vec 0: never divides
   }
-  a.mode = dense ? (aligned ? kVector : kDense) : kStrided;
+  choose_mode(a, elem, vec);
   return true;
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "jt/dtype.h"  // JT_HOST_DEVICE
+
 namespace jt {
 namespace cuda {
 
@@ -39,9 +41,12 @@ struct Geometry {
     return true;
   }
 
-  __device__ void offsets(int64_t linear, int64_t* off) const {
+  // Host too: host tests run the kernels' per-thread logic over emulated grids.
+  JT_HOST_DEVICE void offsets(int64_t linear, int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
+#ifdef __CUDA_ARCH__
 #pragma unroll 1  // one 64-bit division per dim: unrolled copies would multiply the kernels' code
+#endif
     for (int d = ndim - 1; d >= 0; --d) {
       const int64_t q = linear / size[d], i = linear - q * size[d];
       linear = q;

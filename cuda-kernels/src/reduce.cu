@@ -3,6 +3,7 @@
 // the reduced elements, then warps and the block combine; with more than one split per output the
 // partials go to scratch from the CUDA allocator and a second launch combines them. The arg
 // reductions are in arg_reduce.cu.
+#include <algorithm>
 #include <cuda/std/limits>
 
 #include "allocator/device_allocator.h"
@@ -100,6 +101,32 @@ __global__ void reduce_kernel(const __grid_constant__ RedArgs a, A* partial) {
   else partial[blockIdx.x] = acc;
 }
 
+// Column mode: a thread per output, where the outputs' elements lie side by side in memory and the
+// reduced ones do not (a sum over dim 0): a warp's loads are then one contiguous run per reduced
+// element. blockIdx.y picks the split of the reduced elements.
+template <typename Op, typename T, typename O, typename A>
+__global__ void reduce_columns_kernel(const __grid_constant__ RedArgs a, A* partial) {
+  const int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (o >= a.nout) return;
+  const int64_t s = blockIdx.y;
+  int64_t koff[3];
+  a.kept.offsets(o, koff);
+  const int64_t begin = s * a.chunk, end = min(a.nred, begin + a.chunk);
+  A acc = Op::init();
+  if (a.reduced.ndim == 1) {
+    const int64_t stride = a.reduced.stride[0][0];
+    for (int64_t r = begin; r < end; ++r) acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + r * stride)));
+  } else {
+    for (int64_t r = begin; r < end; ++r) {
+      int64_t roff;
+      a.reduced.offsets(r, &roff);
+      acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
+    }
+  }
+  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  else partial[o * a.splits + s] = acc;
+}
+
 template <typename Op, typename O, typename A>
 __global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* partial) {
   for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < a.nout; o += (int64_t)gridDim.x * blockDim.x) {
@@ -121,7 +148,8 @@ int launch(RedArgs& a) {
     partial = static_cast<A*>(scratch.data);
   }
   cudaStream_t s = current_stream();
-  reduce_kernel<Op, T, O, A><<<(unsigned)(a.nout * a.splits), kThreads, 0, s>>>(a, partial);
+  if (a.columns) reduce_columns_kernel<Op, T, O, A><<<dim3(blocks_of(a.nout), (unsigned)a.splits), kThreads, 0, s>>>(a, partial);
+  else reduce_kernel<Op, T, O, A><<<(unsigned)(a.nout * a.splits), kThreads, 0, s>>>(a, partial);
   int st = launch_status();
   if (st == JT_OK && a.splits > 1) {
     combine_kernel<Op, O, A><<<blocks_for(a.nout), kThreads, 0, s>>>(a, partial);
@@ -148,6 +176,14 @@ int dispatch_op(int op, RedArgs& a) {
   return JT_NO_KERNEL;
 }
 
+// Column mode pays when the input is dense along the outputs' innermost dim but not along the
+// reduced elements' innermost dim, with enough outputs to fill a few warps.
+bool columns_pay(const RedArgs& a) {
+  const int64_t in_elem = a.in_elem;
+  if (a.kept.ndim == 0 || a.reduced.ndim == 0 || a.nout < 64) return false;
+  return a.kept.stride[1][a.kept.ndim - 1] == in_elem && a.reduced.stride[0][a.reduced.ndim - 1] != in_elem;
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace jt
@@ -164,9 +200,13 @@ int jtc_reduce(const int64_t* words) {
   if (st != JT_OK || a.nout == 0) return st;
   if (r.op == kReduceArgmax || r.op == kReduceArgmin) return arg_reduce_run(r.op == kReduceArgmax, (DType)r.dtype, a);
   if (r.op < kReduceSum || r.op > kReduceAll) return JT_NO_KERNEL;
-  // Enough blocks to fill the device: split the reduced elements of few outputs across blocks.
-  const int64_t want = (int64_t)blocks_for(INT64_MAX / 2), per = a.nout >= want ? 1 : (want + a.nout - 1) / a.nout;
-  a.splits = (int)std::max<int64_t>(1, std::min<int64_t>(per, (a.nred + 4095) / 4096));
+  // Enough blocks to fill the device: split the reduced elements of few outputs (or few columns of
+  // outputs) across blocks, each split keeping thousands of elements (columns: a thread's hundreds).
+  const int64_t want = (int64_t)blocks_for(INT64_MAX / 2);
+  a.columns = columns_pay(a);
+  const int64_t units = a.columns ? (int64_t)blocks_of(a.nout) : a.nout, per = units >= want ? 1 : (want + units - 1) / units;
+  a.splits = (int)std::max<int64_t>(1, std::min<int64_t>({per, (a.nred + (a.columns ? 255 : 4095)) / (a.columns ? 256 : 4096),
+                                                          a.columns ? 65535 : INT32_MAX}));
   a.chunk = (a.nred + a.splits - 1) / a.splits;
   if (a.nout * a.splits > INT32_MAX) return JT_INVALID;
   st = JT_NO_KERNEL;

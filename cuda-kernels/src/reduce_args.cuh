@@ -19,7 +19,9 @@ struct RedArgs {
   Geometry<3> kept;     // per output: [0] into out, [1] into in, [2] into values
   Geometry<1> reduced;  // the reduced elements into in, in row-major order
   int64_t nout, nred, chunk;  // chunk: reduced elements per split
+  int64_t in_elem;            // bytes per input element
   int splits;
+  bool columns;               // reduce.cu's column mode: a thread per output
   double scale;
 };
 
@@ -46,6 +48,8 @@ inline int prepare_reduce(const reduce_plan& r, RedArgs& a) {
   for (int d = 0; d < nr; ++d) a.nred *= rsize[d];
   a.splits = 1;
   a.chunk = a.nred;
+  a.in_elem = in_elem;
+  a.columns = false;
   return JT_OK;
 }
 

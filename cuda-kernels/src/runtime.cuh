@@ -27,6 +27,8 @@ int copy_sync(void* dst, const void* src, int64_t nbytes, cudaMemcpyKind kind);
 constexpr int kThreads = 256;
 // Blocks for a grid-stride loop over `work` items: enough to fill the device, never more than needed.
 unsigned blocks_for(int64_t work);
+// Blocks for a thread per item, uncapped (kernels that do not loop over the grid).
+inline unsigned blocks_of(int64_t items) { return (unsigned)((items + kThreads - 1) / kThreads); }
 
 // Element pointers from byte addresses and byte offsets.
 template <typename T>

@@ -77,7 +77,8 @@ using namespace jt::cuda;
 int jtc_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;
-  const int out = jt_scan_out_dtype((int)r.op, (int)r.dtype);  // the CPU's table (exported: jt::scan_out_dtype is hidden)
+  // the CPU's table through its exported C entry: libjtensor.so hides its C++ symbols
+  const int out = jt_scan_out_dtype((int)r.op, (int)r.dtype);
   if (out < 0) return JT_NO_KERNEL;
   ScanArgs a;
   if (r.out_dtype != out || !prepare_scan(r, a)) return JT_INVALID;

@@ -12,12 +12,14 @@ final class AccumulateGrad extends GraphNode {
   private final AutogradMeta leaf;
   private final long[] shape;
   private final DType dtype;
+  private final Device device;
 
-  AccumulateGrad(AutogradMeta leaf, long[] shape, DType dtype) {
+  AccumulateGrad(AutogradMeta leaf, long[] shape, DType dtype, Device device) {
     super(new Edge[0]);
     this.leaf = leaf;
     this.shape = shape;
     this.dtype = dtype;
+    this.device = device;
   }
 
   @Override
@@ -32,7 +34,7 @@ final class AccumulateGrad extends GraphNode {
 
   @Override
   protected Tensor[] apply(Tensor[] gradOutputs) {
-    leaf.accumulate(OpNode.fit(gradOutputs[0], shape, dtype), GradMode.isEnabled(), true);
+    leaf.accumulate(OpNode.fit(gradOutputs[0], shape, dtype, device), GradMode.isEnabled(), true);
     return new Tensor[0];
   }
 }

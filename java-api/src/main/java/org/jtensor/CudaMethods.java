@@ -38,7 +38,9 @@ public sealed interface CudaMethods permits Tensor {
    */
   default Tensor to(Device device, boolean nonBlocking) {
     TensorImpl t = impl("to");
-    if (nonBlocking && PinnedTransfers.copiesAsync(t, device)) return Tensor.wrap(PinnedTransfers.toDeviceAsync("to", t, device));
+    if (nonBlocking && PinnedTransfers.copiesAsync(t, device)) {
+      return Tensor.wrap(Recorder.recorded(Ops.TO_COPY, "to", new TensorImpl[] {t}, null, PinnedTransfers.toDeviceAsync("to", t, device)));
+    }
     return ((Tensor) this).to(device);
   }
 

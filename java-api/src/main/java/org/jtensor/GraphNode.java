@@ -32,7 +32,7 @@ abstract class GraphNode extends Node {
     }
     synchronized (m) {
       if (m.gradFn != null) return new Edge(m.gradFn, m.outputNr);
-      if (m.accumulator == null) m.accumulator = new AccumulateGrad(m, t.sizes().clone(), t.dtype());
+      if (m.accumulator == null) m.accumulator = new AccumulateGrad(m, t.sizes().clone(), t.dtype(), t.device());
       return new Edge(m.accumulator, 0);
     }
   }

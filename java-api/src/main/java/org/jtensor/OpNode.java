@@ -6,8 +6,8 @@ import org.jtensor.autograd.GradMode;
 
 /**
  * The node of one recorded op: its registry derivative, the tensors the derivative saves, and
- * each input's shape and dtype, to which the input's gradient is summed (broadcasting) and
- * converted. Named as PyTorch names it: "MulBackward0".
+ * each input's shape, dtype and device, to which the input's gradient is summed (broadcasting),
+ * converted and moved (a gradient crosses back over to(Device) as PyTorch's ToCopyBackward). Named as PyTorch names it: "MulBackward0".
  */
 final class OpNode extends GraphNode {
   private final String name;
@@ -20,12 +20,14 @@ final class OpNode extends GraphNode {
   private final Object[] args;
   private final long[][] shapes;
   private final DType[] dtypes;
+  private final Device[] devices;
   private final int numOutputs;
   private long[] outShape = {};
   private DType outDtype = DType.FLOAT32;
+  private Device outDevice = Device.CPU;
 
   OpNode(String opName, Gradient gradient, Edge[] next, SavedTensor[] inputs, double[] scalars, boolean[] scalarIsLong,
-         double[] params, Object[] args, long[][] shapes, DType[] dtypes, int numOutputs) {
+         double[] params, Object[] args, long[][] shapes, DType[] dtypes, Device[] devices, int numOutputs) {
     super(next);
     this.name = pascal(opName) + "Backward0";
     this.gradient = gradient;
@@ -37,6 +39,7 @@ final class OpNode extends GraphNode {
     this.args = args;
     this.shapes = shapes;
     this.dtypes = dtypes;
+    this.devices = devices;
     this.numOutputs = numOutputs;
   }
 
@@ -44,10 +47,11 @@ final class OpNode extends GraphNode {
     results[k] = t;
   }
 
-  /** Output 0's shape and dtype: a missing gradient for it reads as zeros of these. */
-  void outputMeta(long[] shape, DType dtype) {
+  /** Output 0's shape, dtype and device: a missing gradient for it reads as zeros of these. */
+  void outputMeta(long[] shape, DType dtype, Device device) {
     outShape = shape.clone();
     outDtype = dtype;
+    outDevice = device;
   }
 
   @Override
@@ -75,7 +79,7 @@ final class OpNode extends GraphNode {
     Tensor g0 = gradOutputs[0];
     Tensor zeros = null;
     if (g0 == null) {  // another output got a gradient, this one none: it counts as zeros
-      g0 = zeros = Tensor.zeros(outShape, outDtype);
+      g0 = zeros = Tensor.zeros(outShape, outDtype, outDevice);
     }
     Ctx c = new Ctx(gradOutputs, createGraph);
     Tensor[] raw = gradient.formula().apply(c, g0);
@@ -83,7 +87,7 @@ final class OpNode extends GraphNode {
     for (int k = 0; k < out.length && k < raw.length; k++) {
       Tensor r = raw[k];
       if (r == null || !hasEdge(k)) continue;
-      Tensor f = fit(r, shapes[k], dtypes[k]);
+      Tensor f = fit(r, shapes[k], dtypes[k], devices[k]);
       boolean shared = f == zeros || c.borrowed(f) || c.isArg(f);
       for (int j = 0; j < k; j++) shared |= out[j] == f;
       out[k] = shared ? f.same("backward") : f;  // each gradient a handle of its own: the engine closes each once
@@ -91,11 +95,12 @@ final class OpNode extends GraphNode {
     return out;
   }
 
-  /** g summed over broadcast dims to shape (sum_to_size) and converted to dtype. */
-  static Tensor fit(Tensor g, long[] shape, DType dtype) {
+  /** g summed over broadcast dims to shape (sum_to_size), converted to dtype and moved to device. */
+  static Tensor fit(Tensor g, long[] shape, DType dtype, Device device) {
     Tensor r = g;
     if (!Arrays.equals(r.shape(), shape)) r = r.sumToSize(shape);
     if (r.dtype() != dtype) r = r.to(dtype);
+    if (!r.device().equals(device)) r = r.to(device);
     return r;
   }
 

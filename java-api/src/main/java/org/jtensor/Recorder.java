@@ -71,6 +71,7 @@ final class Recorder {
     Edge[] edges = new Edge[in.length];
     long[][] shapes = new long[in.length][];
     DType[] dtypes = new DType[in.length];
+    Device[] devices = new Device[in.length];
     SavedTensor[] saved = new SavedTensor[in.length];
     Object[] kept = args == null ? null : args.clone();
     try {
@@ -81,6 +82,7 @@ final class Recorder {
         TensorImpl t = in[k];
         shapes[k] = t == null ? new long[0] : t.sizes().clone();
         dtypes[k] = t == null ? DType.FLOAT64 : t.dtype();
+        devices[k] = t == null ? Device.CPU : t.device();
         if (t == null) continue;
         edges[k] = GraphNode.gradientEdge(t);
         if (g != null && (g.saves() & (1 << k)) != 0) saved[k] = t == inPlace ? savedCopy(t) : SavedTensor.input(t);
@@ -90,7 +92,7 @@ final class Recorder {
       if (kept != null) for (Object a : kept) if (a instanceof SavedTensor s) s.release();
       throw e;
     }
-    OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, kept, shapes, dtypes, 1);
+    OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, kept, shapes, dtypes, devices, 1);
     return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0, inPlace != null);
   }
 
@@ -144,7 +146,7 @@ final class Recorder {
         abort();
         return;
       }
-      node.outputMeta(out.sizes(), out.dtype());
+      node.outputMeta(out.sizes(), out.dtype(), out.device());
       if (savesResult) node.saveResult(0, SavedTensor.output(out, 0));
       AutogradMeta m = AutogradMeta.of(out);
       AutogradMeta baseMeta = out.base() == null ? null : AutogradMeta.peek(out.base());
@@ -190,8 +192,8 @@ final class Recorder {
     OpNode node = new OpNode(Ops.AS_STRIDED.name, (Gradient) Ops.AS_STRIDED.derivative(), new Edge[] {baseEdge},
         new SavedTensor[1], null, null, null,
         new Object[] {base.strides().clone(), base.storageOffset(), view.strides().clone(), view.storageOffset()},
-        new long[][] {base.sizes().clone()}, new DType[] {base.dtype()}, 1);
-    node.outputMeta(view.sizes(), view.dtype());
+        new long[][] {base.sizes().clone()}, new DType[] {base.dtype()}, new Device[] {base.device()}, 1);
+    node.outputMeta(view.sizes(), view.dtype(), view.device());
     GraphNode old;
     synchronized (vm) {
       old = vm.install(node, 0);

@@ -531,14 +531,15 @@ public final class Tensor
   /**
    * This tensor (a new handle) when already on device, else a copy there with the same dtype and
    * strides. Moving to CUDA where this process cannot run it throws UnsupportedOperationException
-   * naming what is missing (see {@link Cuda#unavailableReason()}). Not recorded by autograd yet.
+   * naming what is missing (see {@link Cuda#unavailableReason()}). Recorded by autograd: the
+   * gradient goes back to this tensor's device.
    */
   public Tensor to(Device device) {
     TensorImpl t = impl("to");
     if (t.device().equals(device)) return same("to");
     if (device.isMeta()) return wrap(DataOps.emptyLike(t, t.dtype(), device));
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
-    return wrap(DataOps.cloneAs(t, t.dtype(), device, false));
+    return wrap(Recorder.recorded(Ops.TO_COPY, "to", new TensorImpl[] {t}, null, DataOps.cloneAs(t, t.dtype(), device, false)));
   }
 
   /** {@code to(Device.cuda(0))}: torch's {@code t.cuda()}. */

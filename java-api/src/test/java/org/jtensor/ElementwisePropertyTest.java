@@ -22,7 +22,9 @@ import org.jtensor.core.Shapes;
 /**
  * Every elementwise op on every dtype it supports, on random broadcast shapes with size-0 and
  * size-1 dims, non-contiguous (strided, transposed) and stride-0 expanded inputs, checked element
- * by element against a float64 / exact-int64 reference computed here with plain loops.
+ * by element against a float64 / exact-int64 reference computed here with plain loops. A subclass
+ * names another device ({@link #parity()}): each op then also runs there on the same data and
+ * layout and must agree with the CPU (CudaElementwisePropertyTest).
  */
 class ElementwisePropertyTest extends ScopedTest {
   private static final Set<DType> ALL = EnumSet.allOf(DType.class);
@@ -106,6 +108,11 @@ class ElementwisePropertyTest extends ScopedTest {
     unary("bitwise_not bool", EnumSet.of(DType.BOOL), Result.SAME, Domain.ANY, Tensor::bitwiseNot, null, a -> 1 - a);
   }
 
+  /** Where the ops run beside the CPU: the CPU alone here. */
+  protected DeviceParity parity() {
+    return DeviceParity.CPU;
+  }
+
   @Test
   void everyOpOnEveryDtypeMatchesTheReference() {
     Random rnd = new Random(2026);
@@ -128,7 +135,7 @@ class ElementwisePropertyTest extends ScopedTest {
     long[] shape = randomShape(rnd);
     Tensor[] in = new Tensor[op.arity];
     for (int k = 0; k < op.arity; k++) in[k] = randomInput(rnd, dt, broadcastable(rnd, shape), op.domain, k, trial);
-    Tensor out = op.run.apply(in);
+    Tensor out = parity().apply(op.name, op.run, in);
     DType want = op.result == Result.BOOL ? DType.BOOL : op.result == Result.FLOAT && !dt.isFloatingPoint() ? DType.FLOAT32 : dt;
     assertEquals(want, out.dtype(), "result dtype");
     long[] outShape = new long[0];
@@ -248,7 +255,7 @@ class ElementwisePropertyTest extends ScopedTest {
       Tensor c = Tensor.fromArray(new boolean[] {true, false, true, false, false, true}, 2, 3);
       Tensor a = Tensor.fromArray(new double[] {1, 2, 3, 4, 5, 6}).to(dt).view(2, 3);
       Tensor b = Tensor.fromArray(new double[] {0, 1, 0}).to(dt);
-      double[] w = Tensor.where(c, a, b).to(DType.FLOAT64).toDoubleArray();
+      double[] w = parity().apply("where", t -> Tensor.where(t[0], t[1], t[2]), c, a, b).to(DType.FLOAT64).toDoubleArray();
       double[] ref = {1, 1, 3, 0, 1, 6};
       for (int i = 0; i < 6; i++) {
         if (dt == DType.BOOL) assertEquals(ref[i] != 0 ? 1.0 : 0.0, w[i]);
@@ -264,7 +271,7 @@ class ElementwisePropertyTest extends ScopedTest {
       }
       Tensor start = Tensor.fromArray(s).to(dt).view(4, 6), end = Tensor.fromArray(e).to(dt).view(4, 6);
       Tensor weight = Tensor.fromArray(wt).to(dt).view(4, 6);
-      Tensor r = start.lerp(end, weight);
+      Tensor r = parity().apply("lerp", t -> t[0].lerp(t[1], t[2]), start, end, weight);
       double[] ss = start.toDoubleArray(), ee = end.toDoubleArray(), ww = weight.toDoubleArray(), got = r.toDoubleArray();
       for (int i = 0; i < 24; i++) assertTrue(close(got[i], ss[i] + ww[i] * (ee[i] - ss[i]), dt), dt + " lerp " + i);
     }
@@ -272,7 +279,7 @@ class ElementwisePropertyTest extends ScopedTest {
       Tensor x = Tensor.fromArray(new double[] {-5, -1, 0, 2, 9, 3}).to(dt).view(2, 3);
       Tensor lo = Tensor.fromArray(new double[] {-2, 0, 1}).to(dt);
       Tensor hi = Tensor.fromArray(new double[] {4}).to(dt);
-      double[] got = x.clamp(lo, hi).to(DType.FLOAT64).toDoubleArray();
+      double[] got = parity().apply("clamp", t -> t[0].clamp(t[1], t[2]), x, lo, hi).to(DType.FLOAT64).toDoubleArray();
       double[] xs = x.to(DType.FLOAT64).toDoubleArray(), los = lo.to(DType.FLOAT64).toDoubleArray();
       for (int i = 0; i < 6; i++) assertEquals(Math.min(Math.max(xs[i], los[i % 3]), 4), got[i], dt + " clamp " + i);
     }

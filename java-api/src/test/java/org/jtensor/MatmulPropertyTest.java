@@ -9,11 +9,23 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.jtensor.core.Shapes;
 
-/** matmul in every form and layout against a plain triple loop; mm, bmm, addmm, dot, outer, linear. */
+/**
+ * matmul in every form and layout against a plain triple loop; mm, bmm, addmm, dot, outer, linear;
+ * on a subclass's device too, agreeing with the CPU (CudaMatmulPropertyTest).
+ */
 class MatmulPropertyTest extends ScopedTest {
   private static final long[][][] FORMS = {
       {{5}, {5}}, {{3, 5}, {5}}, {{5}, {5, 4}}, {{3, 5}, {5, 4}}, {{2, 3, 5}, {5, 4}}, {{3, 5}, {2, 5, 4}},
       {{5}, {2, 5, 4}}, {{2, 3, 5}, {5}}, {{2, 1, 3, 5}, {4, 5, 2}}, {{1, 3, 5}, {2, 5, 4}}, {{0, 5}, {5, 3}}, {{3, 0}, {0, 4}}};
+
+  /** Where the ops run beside the CPU: the CPU alone here. */
+  protected DeviceParity parity() {
+    return DeviceParity.CPU;
+  }
+
+  private Tensor on(String what, java.util.function.Function<Tensor[], Tensor> op, Tensor... in) {
+    return parity().apply(what, op, in);
+  }
 
   @Test
   void everyFormAndLayoutMatchesATripleLoop() {
@@ -24,7 +36,7 @@ class MatmulPropertyTest extends ScopedTest {
       for (long[][] f : FORMS) {
         for (int layout = 0; layout < 3; layout++) {
           Tensor a = operand(rnd, dt, f[0], layout), b = operand(rnd, dt, f[1], layout + 1);
-          Tensor c = a.matmul(b);
+          Tensor c = on("matmul " + dt, t -> t[0].matmul(t[1]), a, b);
           checked += check(a, b, c, dt);
         }
       }
@@ -91,14 +103,15 @@ class MatmulPropertyTest extends ScopedTest {
   @Test
   void familyAndErrors() {
     Tensor a = Tensor.arange(0, 6, 1, DType.FLOAT32).view(2, 3), b = Tensor.arange(0, 12, 1, DType.FLOAT32).view(3, 4);
-    assertArrayEquals(new float[] {20, 23, 26, 29, 56, 68, 80, 92}, a.mm(b).toFloatArray());
+    assertArrayEquals(new float[] {20, 23, 26, 29, 56, 68, 80, 92}, on("mm", t -> t[0].mm(t[1]), a, b).toFloatArray());
     Tensor bias = Tensor.fromArray(new float[] {1, 1, 1, 1});
-    assertArrayEquals(new float[] {41, 47, 53, 59, 113, 137, 161, 185}, bias.addmm(a, b, 1, 2).toFloatArray());
-    assertArrayEquals(new float[] {20, 23, 26, 29, 56, 68, 80, 92}, a.unsqueeze(0).bmm(b.unsqueeze(0)).toFloatArray());
-    assertEquals(5.0, Tensor.fromArray(new float[] {1, 2}).dot(Tensor.fromArray(new float[] {1, 2})).item());
-    assertArrayEquals(new float[] {3, 4, 6, 8}, Tensor.fromArray(new float[] {1, 2}).outer(Tensor.fromArray(new float[] {3, 4})).toFloatArray());
+    assertArrayEquals(new float[] {41, 47, 53, 59, 113, 137, 161, 185}, on("addmm", t -> t[0].addmm(t[1], t[2], 1, 2), bias, a, b).toFloatArray());
+    assertArrayEquals(new float[] {20, 23, 26, 29, 56, 68, 80, 92}, on("bmm", t -> t[0].bmm(t[1]), a.unsqueeze(0), b.unsqueeze(0)).toFloatArray());
+    assertEquals(5.0, on("dot", t -> t[0].dot(t[1]), Tensor.fromArray(new float[] {1, 2}), Tensor.fromArray(new float[] {1, 2})).item());
+    assertArrayEquals(new float[] {3, 4, 6, 8}, on("outer", t -> t[0].outer(t[1]), Tensor.fromArray(new float[] {1, 2}), Tensor.fromArray(new float[] {3, 4}))
+        .toFloatArray());
     Tensor w = Tensor.arange(0, 6, 1, DType.FLOAT32).view(2, 3);  // out_features 2, in_features 3
-    Tensor y = Tensor.linear(Tensor.ones(4, 3), w, Tensor.fromArray(new float[] {10, 20}));
+    Tensor y = on("linear", t -> Tensor.linear(t[0], t[1], t[2]), Tensor.ones(4, 3), w, Tensor.fromArray(new float[] {10, 20}));
     assertArrayEquals(new long[] {4, 2}, y.shape());
     assertArrayEquals(new float[] {13, 32}, y.select(0, 0).toFloatArray());
     assertThrows(IllegalArgumentException.class, () -> a.matmul(a));
@@ -107,7 +120,7 @@ class MatmulPropertyTest extends ScopedTest {
     assertThrows(IllegalArgumentException.class, () -> a.mm(Tensor.ones(3)));
     assertThrows(IllegalArgumentException.class, () -> a.unsqueeze(0).bmm(b.unsqueeze(0).expand(2, 3, 4)));
     Tensor big = Tensor.randn(new long[] {64, 64}, new Generator(1));
-    Tensor viaBlas = big.matmul(big.t());
+    Tensor viaBlas = on("sgemm", t -> t[0].matmul(t[0].t()), big);
     Tensor viaLoops = big.to(DType.FLOAT64).matmul(big.t().to(DType.FLOAT64));
     assertArrayEquals(viaLoops.toFloatArray(), viaBlas.toFloatArray(), 1e-3f, "OpenBLAS sgemm agrees with dgemm");
   }

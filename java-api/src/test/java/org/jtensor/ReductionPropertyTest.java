@@ -9,11 +9,19 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Reductions over random dim sets, keepdim, dtypes and layouts against plain-loop references. */
+/**
+ * Reductions, scans and softmax over random dim sets, keepdim, dtypes and layouts against
+ * plain-loop references; on a subclass's device too, agreeing with the CPU (CudaReductionPropertyTest).
+ */
 class ReductionPropertyTest extends ScopedTest {
   interface Ref { double apply(double[] v); }
 
   private static final DType[] FLOATS = {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16};
+
+  /** Where the ops run beside the CPU: the CPU alone here. */
+  protected DeviceParity parity() {
+    return DeviceParity.CPU;
+  }
 
   @Test
   void valueReductionsMatchTheReference() {
@@ -25,21 +33,21 @@ class ReductionPropertyTest extends ScopedTest {
       Tensor x = input(rnd, dt, shape, trial);
       int[] dims = dims(rnd, shape.length);
       boolean keep = rnd.nextBoolean();
-      checked += compare("sum", x, x.sum(dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a; return s; });
-      checked += compare("prod", x, x.prod(dims, keep), dims, keep, v -> { double s = 1; for (double a : v) s *= a; return s; });
-      checked += compare("any", x, x.any(dims, keep), dims, keep, v -> { for (double a : v) if (a != 0) return 1; return 0; });
-      checked += compare("all", x, x.all(dims, keep), dims, keep, v -> { for (double a : v) if (a == 0) return 0; return 1; });
+      checked += compare("sum", x, t -> t.sum(dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a; return s; });
+      checked += compare("prod", x, t -> t.prod(dims, keep), dims, keep, v -> { double s = 1; for (double a : v) s *= a; return s; });
+      checked += compare("any", x, t -> t.any(dims, keep), dims, keep, v -> { for (double a : v) if (a != 0) return 1; return 0; });
+      checked += compare("all", x, t -> t.all(dims, keep), dims, keep, v -> { for (double a : v) if (a == 0) return 0; return 1; });
       if (x.numel() > 0) {
-        checked += compare("amax", x, x.amax(dims, keep), dims, keep, v -> { double m = Double.NEGATIVE_INFINITY; for (double a : v) m = Math.max(m, a); return m; });
-        checked += compare("amin", x, x.amin(dims, keep), dims, keep, v -> { double m = Double.POSITIVE_INFINITY; for (double a : v) m = Math.min(m, a); return m; });
+        checked += compare("amax", x, t -> t.amax(dims, keep), dims, keep, v -> { double m = Double.NEGATIVE_INFINITY; for (double a : v) m = Math.max(m, a); return m; });
+        checked += compare("amin", x, t -> t.amin(dims, keep), dims, keep, v -> { double m = Double.POSITIVE_INFINITY; for (double a : v) m = Math.min(m, a); return m; });
       }
       if (dt.isFloatingPoint()) {
-        checked += compare("mean", x, x.mean(dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a; return s / v.length; });
+        checked += compare("mean", x, t -> t.mean(dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a; return s / v.length; });
         if (x.numel() > 0) {
-          checked += compare("var", x, x.var(dims, 1, keep), dims, keep, v -> var(v, 1));
-          checked += compare("std", x, x.std(dims, 0, keep), dims, keep, v -> Math.sqrt(var(v, 0)));
-          checked += compare("norm", x, x.norm(2, dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a * a; return Math.sqrt(s); });
-          checked += compare("logsumexp", x, x.logsumexp(dims, keep), dims, keep, v -> {
+          checked += compare("var", x, t -> t.var(dims, 1, keep), dims, keep, v -> var(v, 1));
+          checked += compare("std", x, t -> t.std(dims, 0, keep), dims, keep, v -> Math.sqrt(var(v, 0)));
+          checked += compare("norm", x, t -> t.norm(2, dims, keep), dims, keep, v -> { double s = 0; for (double a : v) s += a * a; return Math.sqrt(s); });
+          checked += compare("logsumexp", x, t -> t.logsumexp(dims, keep), dims, keep, v -> {
             double m = Double.NEGATIVE_INFINITY, s = 0;
             for (double a : v) m = Math.max(m, a);
             for (double a : v) s += Math.exp(a - m);
@@ -60,10 +68,13 @@ class ReductionPropertyTest extends ScopedTest {
       if (RefView.arange(shape).numel() == 0 || shape.length == 0) continue;
       Tensor x = input(rnd, dt, shape, trial);
       int d = rnd.nextInt(shape.length);
-      ValuesAndIndices max = x.max(d, false);
-      Tensor am = x.argmin(d, true);
-      Tensor cs = x.cumsum(d), cp = x.cumprod(d);
-      Tensor sm = dt.isFloatingPoint() ? x.softmax(d) : null;
+      DeviceParity on = parity();
+      Tensor maxValues = on.apply1("max values", t -> t.max(d, false).values(), x);
+      Tensor maxIndices = on.apply1("max indices", t -> t.max(d, false).indices(), x);
+      Tensor am = on.apply1("argmin", t -> t.argmin(d, true), x);
+      Tensor cs = on.apply1("cumsum", t -> t.cumsum(d), x), cp = on.apply1("cumprod", t -> t.cumprod(d), x);
+      Tensor sm = dt.isFloatingPoint() ? on.apply1("softmax", t -> t.softmax(d), x) : null;
+      Tensor lsm = dt.isFloatingPoint() ? on.apply1("logSoftmax", t -> t.logSoftmax(d), x) : null;
       long[] outShape = ViewOps.remove(shape, d);
       for (long e = 0; e < RefView.arange(outShape).numel(); e++) {
         long[] o = RefView.unflat(e, outShape);
@@ -76,8 +87,8 @@ class ReductionPropertyTest extends ScopedTest {
           m = Math.max(m, v);
         }
         for (long i = 0; i < shape[d]; i++) z += Math.exp(x.getDouble(ViewOps.insert(o, d, i)) - m);
-        assertEquals(best, max.values().getDouble(o));
-        assertEquals(bi, max.indices().getLong(o), "argmax keeps the first maximum");
+        assertEquals(best, maxValues.getDouble(o));
+        assertEquals(bi, maxIndices.getLong(o), "argmax keeps the first maximum");
         assertEquals(wi, am.getLong(ViewOps.insert(o, d, 0)));
         for (long i = 0; i < shape[d]; i++) {
           long[] at = ViewOps.insert(o, d, i);
@@ -87,6 +98,7 @@ class ReductionPropertyTest extends ScopedTest {
           assertEquals(run, cs.getDouble(at), 1e-4 * Math.max(1, Math.abs(run)), "cumsum");
           assertEquals(runp, cp.getDouble(at), 1e-4 * Math.max(1, Math.abs(runp)), "cumprod");
           if (sm != null) assertEquals(Math.exp(v - m) / z, sm.getDouble(at), 1e-6, "softmax");
+          if (lsm != null) assertEquals(v - m - Math.log(z), lsm.getDouble(at), 1e-5, "logSoftmax");
         }
       }
       assertEquals(dt.isFloatingPoint() ? DType.FLOAT32 : DType.INT64, cs.dtype());
@@ -118,7 +130,8 @@ class ReductionPropertyTest extends ScopedTest {
     return s / Math.max(v.length - correction, 0);
   }
 
-  private static int compare(String op, Tensor x, Tensor r, int[] dims, boolean keep, Ref ref) {
+  private int compare(String op, Tensor x, java.util.function.Function<Tensor, Tensor> f, int[] dims, boolean keep, Ref ref) {
+    Tensor r = parity().apply1(op, f, x);
     long[] shape = x.shape();
     boolean[] red = new boolean[shape.length];
     if (dims == null || dims.length == 0) java.util.Arrays.fill(red, true);

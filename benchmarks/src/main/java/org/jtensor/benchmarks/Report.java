@@ -11,10 +11,18 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 /**
  * Runs the JMH suite (same arguments as JMH's own main) and prints every benchmark beside its
  * peers: a method named {@code case} is jtensor, {@code case_peer} the peer (plainC, sgemm,
- * libtorch, nd4j); the ratio is peer time / jtensor time (above 1: jtensor is faster).
+ * libtorch, nd4j); the ratio is peer time / jtensor time (above 1: jtensor is faster). Where CUDA
+ * is unavailable the GPU benchmarks (package gpu; gpu.GpuReport prints their own table) are left out.
  */
 public final class Report {
   public static void main(String[] args) throws Exception {
+    if (!org.jtensor.Cuda.isAvailable()) {
+      System.out.println("GPU benchmarks skipped: CUDA unavailable: " + org.jtensor.Cuda.unavailableReason());
+      String[] more = java.util.Arrays.copyOf(args, args.length + 2);
+      more[args.length] = "-e";
+      more[args.length + 1] = "org\\.jtensor\\.benchmarks\\.gpu\\.";
+      args = more;
+    }
     Collection<RunResult> results = new Runner(new CommandLineOptions(args)).run();
     Map<String, Map<String, double[]>> byCase = new TreeMap<>();
     for (RunResult r : results) {

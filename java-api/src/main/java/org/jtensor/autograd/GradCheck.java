@@ -11,8 +11,8 @@ import org.jtensor.TensorScope;
  * torch.autograd.gradcheck and gradgradcheck: a function's analytic Jacobian (from backward, one
  * output element at a time) against central differences, element by element, in float64. Inputs
  * that require grad are the ones checked; they may be views of any layout (the finite differences
- * run on contiguous copies holding the same values). A mismatch throws IllegalStateException
- * naming the input, the elements and both values.
+ * run on contiguous copies holding the same values, on the input's device). A mismatch throws
+ * IllegalStateException naming the input, the elements and both values.
  */
 public final class GradCheck {
   private GradCheck() {}
@@ -59,10 +59,13 @@ public final class GradCheck {
    */
   public static void checkSecondOrder(Function<List<Tensor>, Tensor> f, List<Tensor> inputs, long seed) {
     long[] shape;
+    org.jtensor.Device device;
     try (TensorScope s = TensorScope.open()) {
-      shape = f.apply(inputs).shape();
+      Tensor out = f.apply(inputs);
+      shape = out.shape();
+      device = out.device();
     }
-    try (Tensor v = Tensor.randn(shape, DType.FLOAT64, new org.jtensor.Generator(seed))) {
+    try (Tensor drawn = Tensor.randn(shape, DType.FLOAT64, new org.jtensor.Generator(seed)); Tensor v = drawn.to(device)) {
       check(xs -> {
         Tensor out = f.apply(xs);
         List<Tensor> wrt = new ArrayList<>();
@@ -89,7 +92,7 @@ public final class GradCheck {
       double[] onehot = new double[n];
       onehot[k] = 1;
       try (TensorScope s = TensorScope.open()) {
-        Tensor gOut = Tensor.fromArray(onehot).reshape(out.shape()).to(out.dtype());
+        Tensor gOut = Tensor.fromArray(onehot).reshape(out.shape()).to(out.dtype()).to(out.device());
         List<Tensor> g = Autograd.grad(List.of(out), List.of(gOut), wrt, true, false, true);
         for (int i = 0, w = 0; i < inputs.size(); i++) {
           if (!inputs.get(i).requiresGrad()) continue;
@@ -109,7 +112,7 @@ public final class GradCheck {
       double[] moved = base.clone();
       moved[j] += delta;
       List<Tensor> xs = new ArrayList<>(inputs);
-      Tensor x = Tensor.fromArray(moved).reshape(inputs.get(i).shape());
+      Tensor x = Tensor.fromArray(moved).reshape(inputs.get(i).shape()).to(inputs.get(i).device());
       xs.set(i, x.requiresGrad_(true));
       return f.apply(xs).toDoubleArray();
     }

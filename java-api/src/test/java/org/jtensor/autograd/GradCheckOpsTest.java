@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jtensor.DType;
+import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Index;
 import org.jtensor.Tensor;
@@ -16,19 +17,32 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 /**
  * Every differentiable op against float64 central differences (GradCheck), on random inputs that
  * include broadcasting, size-1 dims and non-contiguous views; second order for the elementwise
- * ops and matmul.
+ * ops and matmul. A subclass runs every case on another device (CudaGradCheckOpsTest): the leaves
+ * and index tensors are made there, and forward, backward and the finite differences run there.
  */
 class GradCheckOpsTest {
   private static final Generator G = new Generator(7);
 
+  /** Where the cases run: the CPU here. */
+  protected Device device() {
+    return Device.CPU;
+  }
+
   /** A float64 leaf of this shape, values in [lo, hi), made non-contiguous when asked (a transposed copy's view). */
-  private static Tensor leaf(double lo, double hi, boolean transposed, long... shape) {
+  private Tensor leaf(double lo, double hi, boolean transposed, long... shape) {
     try (TensorScope s = TensorScope.open()) {
       long[] storeShape = shape.clone();
       if (transposed && shape.length == 2) storeShape = new long[] {shape[1], shape[0]};
-      Tensor u = Tensor.rand(storeShape, DType.FLOAT64, G).mul(hi - lo).add(lo);
+      Tensor u = Tensor.rand(storeShape, DType.FLOAT64, G).mul(hi - lo).add(lo).to(device());
       Tensor x = transposed && shape.length == 2 ? u.t() : u;
       return s.keep(x.detach().requiresGrad_());
+    }
+  }
+
+  /** An int64 index tensor on the cases' device, made inside the checked function so the check's scope closes it. */
+  private Tensor index(long[] values, long... shape) {
+    try (Tensor i = Tensor.fromArray(values, shape.length == 0 ? new long[] {values.length} : shape)) {
+      return i.to(device());
     }
   }
 
@@ -38,12 +52,11 @@ class GradCheckOpsTest {
     return new Case(name, f, List.of(in), second);
   }
 
-  /** Made inside the checked function, so the check's scope closes it. */
-  private static Tensor gatherIndex() {
-    return Tensor.fromArray(new long[] {0, 1, 1, 0, 2, 2}).reshape(2, 3);
+  private Tensor gatherIndex() {
+    return index(new long[] {0, 1, 1, 0, 2, 2}, 2, 3);
   }
 
-  private static List<Case> cases() {
+  private List<Case> cases() {
     List<Case> cs = new ArrayList<>();
     // unary elementwise, on a non-contiguous input
     cs.add(c("neg", x -> x.get(0).neg(), true, leaf(-2, 2, true, 3, 2)));
@@ -137,14 +150,14 @@ class GradCheckOpsTest {
     cs.add(c("linear 3-d input, no bias", x -> Tensor.linear(x.get(0), x.get(1), null), true, leaf(-1, 1, false, 2, 2, 3),
         leaf(-1, 1, true, 4, 3)));
     // indexing, cat, stack, copies
-    cs.add(c("indexSelect", x -> x.get(0).indexSelect(0, Tensor.fromArray(new long[] {2, 0, 2})), true, leaf(-1, 1, false, 3, 2)));
+    cs.add(c("indexSelect", x -> x.get(0).indexSelect(0, index(new long[] {2, 0, 2})), true, leaf(-1, 1, false, 3, 2)));
     cs.add(c("gather", x -> x.get(0).gather(1, gatherIndex()), true, leaf(-1, 1, false, 2, 3)));
     cs.add(c("scatterAdd", x -> x.get(0).scatterAdd(1, gatherIndex(), x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 2, 3)));
-    cs.add(c("scatter", x -> x.get(0).scatter(0, Tensor.fromArray(new long[] {1, 0, 2}).reshape(1, 3), x.get(1)), false,
+    cs.add(c("scatter", x -> x.get(0).scatter(0, index(new long[] {1, 0, 2}, 1, 3), x.get(1)), false,
         leaf(-1, 1, false, 3, 3), leaf(-1, 1, false, 1, 3)));
-    cs.add(c("get advanced, repeated", x -> x.get(0).get(Index.of(Tensor.fromArray(new long[] {2, 0, 2}))), true,
+    cs.add(c("get advanced, repeated", x -> x.get(0).get(Index.of(index(new long[] {2, 0, 2}))), true,
         leaf(-1, 1, false, 3, 2)));
-    cs.add(c("get basic and advanced", x -> x.get(0).get(Index.slice(null, null, 2L), Index.of(Tensor.fromArray(new long[] {1, 1}))),
+    cs.add(c("get basic and advanced", x -> x.get(0).get(Index.slice(null, null, 2L), Index.of(index(new long[] {1, 1}))),
         true, leaf(-1, 1, true, 3, 2)));
     cs.add(c("maskedSelect", x -> x.get(0).maskedSelect(x.get(0).gt(0.0)), false, leaf(-1, 1, false, 2, 3)));
     cs.add(c("cat", x -> Tensor.cat(List.of(x.get(0), x.get(1)), 1), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, true, 2, 3)));

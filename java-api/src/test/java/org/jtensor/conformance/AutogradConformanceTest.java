@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
+import org.jtensor.DeviceParity;
 import org.jtensor.Index;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -18,7 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The autograd cases of ops.json (libtorch 2.10): each case's expression in jtensor, its loss and
  * the gradient of every input that requires grad, against libtorch's float64 reference (relative
- * 1e-5, as the forward cases). A case this test does not know fails: nothing is skipped.
+ * 1e-5, as the forward cases). A case this test does not know fails: nothing is skipped. On
+ * another device (CudaConformanceTest) the inputs are copied there first and the whole graph,
+ * forward and backward, runs there.
  */
 class AutogradConformanceTest {
   private static final Map<String, Function<Map<String, Tensor>, Tensor>> LOSSES = Map.of(
@@ -35,25 +38,29 @@ class AutogradConformanceTest {
 
   @Test
   void everyAutogradCaseMatchesLibtorch() {
+    runCases(DeviceParity.CPU);
+  }
+
+  static void runCases(DeviceParity on) {
     JsonNode root = Conformance.load("ops.json");
-    Conformance c = new Conformance("ops.json autograd");
+    Conformance c = new Conformance("ops.json autograd", on.device());
     int cases = 0;
     for (JsonNode k : root.get("cases")) {
       if (!k.get("op").asText().equals("autograd")) continue;
       cases++;
-      c.run(k.get("id").asText(), () -> runCase(k));
+      c.run(k.get("id").asText(), () -> runCase(k, on));
     }
     boolean ok = c.report();
     assertTrue(cases >= 9, "ops.json has its autograd cases: " + cases);
     assertTrue(ok, c.summary());
   }
 
-  private static void runCase(JsonNode k) {
+  private static void runCase(JsonNode k, DeviceParity on) {
     Function<Map<String, Tensor>, Tensor> loss = LOSSES.get(k.get("id").asText());
     check(loss != null, "no jtensor expression for '" + k.get("expr").asText() + "'");
     try (TensorScope s = TensorScope.open()) {
       Map<String, Tensor> in = new HashMap<>();
-      for (JsonNode i : k.get("inputs")) in.put(i.get("name").asText(), OpsConformanceTest.input(i));
+      for (JsonNode i : k.get("inputs")) in.put(i.get("name").asText(), on.twin(OpsConformanceTest.input(i)));
       for (JsonNode r : k.get("requires_grad")) in.get(r.asText()).requiresGrad_();
       Tensor l = loss.apply(in);
       close(l.toDoubleArray(), k.get("reference_f64").get("loss"), "loss");
@@ -62,6 +69,7 @@ class AutogradConformanceTest {
       for (Iterator<String> names = grads.fieldNames(); names.hasNext(); ) {
         String name = names.next();
         Tensor g = in.get(name).grad();
+        check(g == null || g.device().equals(on.device()), name + ".grad on " + (g == null ? null : g.device()));
         check(g != null, "no gradient for " + name);
         check(Arrays.equals(g.shape(), longs(k.get("grads").get(name).get("shape"))), name + ".grad shape " + Arrays.toString(g.shape()));
         check(g.dtype().typeName().equals(k.get("grads").get(name).get("dtype").asText()), name + ".grad dtype " + g.dtype());

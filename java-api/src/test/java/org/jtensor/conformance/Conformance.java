@@ -17,6 +17,11 @@ final class Conformance {
     this.name = name;
   }
 
+  /** The tally of a file's cases run on device (named when it is not the CPU). */
+  Conformance(String file, org.jtensor.Device device) {
+    this(device.isCpu() ? file : file + " on " + device);
+  }
+
   static JsonNode load(String file) {
     try (InputStream in = Conformance.class.getResourceAsStream("/conformance/" + file)) {
       if (in == null) throw new IllegalStateException("missing test resource conformance/" + file);

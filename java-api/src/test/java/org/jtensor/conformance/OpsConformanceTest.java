@@ -6,10 +6,14 @@ import static org.jtensor.conformance.Conformance.longs;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jtensor.DType;
+import org.jtensor.DeviceParity;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.junit.jupiter.api.Test;
@@ -17,16 +21,21 @@ import org.junit.jupiter.api.Test;
 /**
  * ops.json (libtorch 2.10): every forward case through real ops, floats within the README's
  * tolerance (relative 1e-5, or against reference_f64), everything else exactly. The autograd
- * cases run in {@link AutogradConformanceTest}.
+ * cases run in {@link AutogradConformanceTest}. On another device (CudaConformanceTest) each case
+ * also runs there and must agree with the CPU, and its result meets the same reference.
  */
 class OpsConformanceTest {
   @Test
   void everyForwardCaseMatchesLibtorch() {
+    runForwardCases(DeviceParity.CPU);
+  }
+
+  static void runForwardCases(DeviceParity on) {
     JsonNode root = Conformance.load("ops.json");
-    Conformance c = new Conformance("ops.json");
+    Conformance c = new Conformance("ops.json", on.device());
     for (JsonNode k : root.get("cases")) {
       if (k.get("op").asText().equals("autograd")) continue;  // AutogradConformanceTest's
-      c.run(k.get("id").asText(), () -> runCase(k));
+      c.run(k.get("id").asText(), () -> runCase(k, on));
     }
     boolean ok = c.report();
     assertTrue(ok, c.summary());
@@ -46,19 +55,29 @@ class OpsConformanceTest {
     return base.to(dt).reshape(shape);
   }
 
-  private static void runCase(JsonNode k) {
+  private static void runCase(JsonNode k, DeviceParity on) {
     try (TensorScope s = TensorScope.open()) {
-      Map<String, Tensor> in = new HashMap<>();
-      for (JsonNode i : k.get("inputs")) in.put(i.get("name").asText(), input(i));
+      List<String> names = new ArrayList<>();
+      List<Tensor> in = new ArrayList<>();
+      for (JsonNode i : k.get("inputs")) {
+        names.add(i.get("name").asText());
+        in.add(input(i));
+      }
+      Function<Tensor[], Tensor> op = t -> {
+        Map<String, Tensor> named = new HashMap<>();
+        for (int i = 0; i < t.length; i++) named.put(names.get(i), t[i]);
+        return apply(k, named);
+      };
+      String id = k.get("id").asText();
       if (k.get("expect_error").asBoolean()) {
         try {
-          apply(k, in);
+          on.apply(id, op, in.toArray(new Tensor[0]));
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
           return;
         }
         throw new AssertionError("no error; libtorch: " + k.get("error").asText());
       }
-      Tensor out = apply(k, in);
+      Tensor out = on.apply(id, op, in.toArray(new Tensor[0]));
       JsonNode want = k.get("output");
       check(out.dtype().typeName().equals(want.get("dtype").asText()), "dtype " + out.dtype());
       check(Arrays.equals(out.shape(), longs(want.get("shape"))), "shape " + Arrays.toString(out.shape()));

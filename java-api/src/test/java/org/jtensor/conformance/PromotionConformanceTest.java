@@ -5,19 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jtensor.DType;
+import org.jtensor.Device;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.junit.jupiter.api.Test;
 
 /**
  * promotion.json: promoteTypes and resultType for tensor/tensor, tensor/0-dim, 0-dim/0-dim and
- * tensor/scalar pairs, and the dtype a real add() returns for each pair.
+ * tensor/scalar pairs, and the dtype a real add() returns for each pair (on the CPU here, on CUDA
+ * in CudaConformanceTest).
  */
 class PromotionConformanceTest {
   @Test
   void everyPromotionCaseMatchesLibtorch() {
+    runCases(Device.CPU);
+  }
+
+  static void runCases(Device device) {
     JsonNode root = Conformance.load("promotion.json");
-    Conformance c = new Conformance("promotion.json");
+    Conformance c = new Conformance("promotion.json", device);
     int cases = 0;
     for (String group : new String[] {"tensor_tensor", "tensor_zerodim", "zerodim_zerodim", "tensor_scalar", "zerodim_scalar"}) {
       boolean aZeroDim = group.startsWith("zerodim");
@@ -28,7 +34,7 @@ class PromotionConformanceTest {
         c.run(id, () -> {
           try (TensorScope s = TensorScope.open()) {
             DType a = DType.fromName(k.get("a").asText());
-            Tensor ta = aZeroDim ? Tensor.ones(new long[0], a) : Tensor.ones(new long[] {2}, a);
+            Tensor ta = Tensor.ones(aZeroDim ? new long[0] : new long[] {2}, a, device);
             DType got;
             DType added;  // the dtype a real add returns
             if (k.has("scalar")) {
@@ -39,7 +45,7 @@ class PromotionConformanceTest {
               }
             } else {
               DType b = DType.fromName(k.get("b").asText());
-              Tensor tb = bZeroDim ? Tensor.ones(new long[0], b) : Tensor.ones(new long[] {2}, b);
+              Tensor tb = Tensor.ones(bZeroDim ? new long[0] : new long[] {2}, b, device);
               got = ta.resultType(tb);
               added = ta.add(tb).dtype();
               if (k.has("promote_types")) {

@@ -17,25 +17,33 @@ import org.jtensor.TensorScope;
 import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.Test;
 
-/** Every case of views.json (libtorch 2.10): layouts, storage sharing, values and errors. */
+/**
+ * Every case of views.json (libtorch 2.10): layouts, storage sharing, values and errors; on the
+ * CPU here, on CUDA in CudaConformanceTest (the base is copied there, every step runs there).
+ */
 class ViewsConformanceTest {
   @Test
   void everyViewCaseMatchesLibtorch() {
+    runCases(Device.CPU);
+  }
+
+  static void runCases(Device device) {
     JsonNode root = Conformance.load("views.json");
-    Conformance c = new Conformance("views.json");
-    long before = Memory.memoryAllocated(Device.CPU);
-    for (JsonNode kase : root.get("cases")) c.run(kase.get("id").asText(), () -> runCase(kase));
+    Conformance c = new Conformance("views.json", device);
+    long before = Memory.memoryAllocated(Device.CPU), beforeThere = Memory.memoryAllocated(device);
+    for (JsonNode kase : root.get("cases")) c.run(kase.get("id").asText(), () -> runCase(kase, device));
     boolean ok = c.report();
     assertTrue(ok, c.summary());
     assertTrue(root.get("cases").size() == root.get("num_cases").asInt(), "case count");
     check(Memory.memoryAllocated(Device.CPU) == before, "every case released its memory");
+    check(Memory.memoryAllocated(device) == beforeThere, "every case released its memory on " + device);
   }
 
-  private static void runCase(JsonNode kase) {
+  private static void runCase(JsonNode kase, Device device) {
     try (TensorScope scope = TensorScope.open()) {
       JsonNode b = kase.get("base");
       DType dtype = DType.fromName(b.get("dtype").asText());
-      Tensor base = Tensor.arange(0, b.get("arange").asLong(), 1, dtype);
+      Tensor base = Tensor.arange(0, b.get("arange").asLong(), 1, dtype).to(device);
       if (!b.get("reshape").isNull()) base = base.reshape(longs(b.get("reshape")));
       checkLayout("base", base, base, b);
       Tensor cur = base;

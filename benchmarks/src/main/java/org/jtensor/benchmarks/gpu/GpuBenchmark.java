@@ -1,0 +1,177 @@
+package org.jtensor.benchmarks.gpu;
+
+import java.util.concurrent.TimeUnit;
+import org.jtensor.Cuda;
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.dispatch.CudaMatmul;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The GPU section of docs/performance.md, on cuda:0, float32 unless named: each benchmark queues
+ * its op {@code REPS} times (or 1000 for the host-bound ones) and then waits for the device
+ * (Cuda.synchronize()), so a time is the device's work per op, not a launch's. GpuFigures holds
+ * each one's bytes or FLOPs and PyTorch's figure on an H100; GpuReport runs them and prints the
+ * rates and ratios. Run through GpuReport, which skips them where CUDA is unavailable.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 2)
+@Fork(1)
+public class GpuBenchmark {
+  static final Device GPU = Device.cuda(0);
+  static final int REPS = 10;
+  static final long N256M = 256L << 20, SIDE = 16384, GEMM = 8192;
+
+  static void requireCuda() {
+    if (!Cuda.isAvailable()) throw new IllegalStateException("GpuBenchmark needs CUDA: " + Cuda.unavailableReason());
+  }
+
+  /** Bandwidth operands: 256M-element vectors and 16384² matrices, filled on the device. */
+  @State(Scope.Benchmark)
+  public static class Big {
+    Tensor a, b, dst, m, n;
+
+    @Setup
+    public void setup() {
+      requireCuda();
+      a = Tensor.full(new long[] {N256M}, 1.5, DType.FLOAT32, GPU);
+      b = Tensor.full(new long[] {N256M}, 2.5, DType.FLOAT32, GPU);
+      dst = Tensor.empty(new long[] {N256M}, DType.FLOAT32, GPU);
+      m = Tensor.full(new long[] {SIDE, SIDE}, 0.5, DType.FLOAT32, GPU);
+      n = Tensor.full(new long[] {SIDE, SIDE}, 0.25, DType.FLOAT32, GPU);
+      Cuda.synchronize();
+    }
+
+    @TearDown
+    public void tearDown() {
+      for (Tensor t : new Tensor[] {a, b, dst, m, n}) t.close();
+    }
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void copy1GiB(Big s) {
+    for (int r = 0; r < REPS; r++) s.dst.copy_(s.a);
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void add256M(Big s) {
+    for (int r = 0; r < REPS; r++) s.a.add(s.b).close();  // the output returns to the stream-ordered cache
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void sum256M(Big s) {
+    for (int r = 0; r < REPS; r++) s.a.sum().close();
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void sumDim0(Big s) {
+    for (int r = 0; r < REPS; r++) s.m.sum(0).close();
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void sumDim1(Big s) {
+    for (int r = 0; r < REPS; r++) s.m.sum(1).close();
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void addTransposed(Big s) {
+    try (Tensor nt = s.n.t()) {
+      for (int r = 0; r < REPS; r++) s.m.add(nt).close();
+    }
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void softmaxDim1(Big s) {
+    for (int r = 0; r < REPS; r++) s.m.softmax(1).close();
+    Cuda.synchronize();
+  }
+
+  /** 8192² operands of random values (PyTorch's figures are on random data): cuBLAS in three dtypes, jtensor's own GEMM in bfloat16. */
+  @State(Scope.Benchmark)
+  public static class Gemm {
+    @Param({"float32", "bfloat16", "float16", "own-bfloat16"})
+    public String gemm;
+
+    Tensor a, b;
+
+    @Setup
+    public void setup() {
+      requireCuda();
+      CudaMatmul.setUseCublas(!gemm.startsWith("own-"));
+      CudaMatmul.setAllowTf32(false);
+      DType dtype = DType.fromName(gemm.replace("own-", ""));
+      Generator g = new Generator(0);
+      try (Tensor ra = Tensor.rand(new long[] {GEMM, GEMM}, g); Tensor rb = Tensor.rand(new long[] {GEMM, GEMM}, g);
+           Tensor ga = ra.to(GPU); Tensor gb = rb.to(GPU)) {
+        a = ga.to(dtype);
+        b = gb.to(dtype);
+      }
+      Cuda.synchronize();
+    }
+
+    @TearDown
+    public void tearDown() {
+      a.close();
+      b.close();
+      CudaMatmul.setUseCublas(true);
+    }
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void matmul(Gemm s) {
+    for (int r = 0; r < REPS; r++) s.a.matmul(s.b).close();
+    Cuda.synchronize();
+  }
+
+  /** Two 4-element tensors: an op's cost to the host. */
+  @State(Scope.Benchmark)
+  public static class Small {
+    Tensor a, b;
+
+    @Setup
+    public void setup() {
+      requireCuda();
+      a = Tensor.full(new long[] {4}, 1.0, DType.FLOAT32, GPU);
+      b = Tensor.full(new long[] {4}, 2.0, DType.FLOAT32, GPU);
+    }
+
+    @TearDown
+    public void tearDown() {
+      a.close();
+      b.close();
+    }
+  }
+
+  @Benchmark @OperationsPerInvocation(1000)
+  public void add4HostCost(Small s) {
+    for (int r = 0; r < 1000; r++) s.a.add(s.b).close();
+    Cuda.synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(1000)
+  public void alloc1MiBCached(Small s) {
+    for (int r = 0; r < 1000; r++) Tensor.empty(new long[] {1 << 18}, DType.FLOAT32, GPU).close();
+  }
+}

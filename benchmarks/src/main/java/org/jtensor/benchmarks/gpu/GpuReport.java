@@ -1,0 +1,88 @@
+package org.jtensor.benchmarks.gpu;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jtensor.Cuda;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+/**
+ * Runs the GPU benchmarks (GpuBenchmark, GpuTrainingBenchmark) and prints each beside PyTorch's
+ * figure on an H100 with the ratio and the issue's target, as a Markdown table, also written to
+ * the file named by {@code --summary FILE}. Other arguments go to JMH (a regex narrows the cases).
+ * Where CUDA is unavailable it says why, writes that line, and exits 0: the benchmarks are skipped.
+ */
+public final class GpuReport {
+  private GpuReport() {}
+
+  public static void main(String[] args) throws Exception {
+    Path summary = null;
+    List<String> jmh = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--summary")) summary = Path.of(args[++i]);
+      else jmh.add(args[i]);
+    }
+    if (!Cuda.isAvailable()) {
+      write(summary, List.of("GPU benchmarks skipped: CUDA unavailable: " + Cuda.unavailableReason()));
+      return;
+    }
+    CommandLineOptions options = new CommandLineOptions(jmh.toArray(new String[0]));
+    if (options.getIncludes().isEmpty()) {
+      jmh.add(0, "org\\.jtensor\\.benchmarks\\.gpu\\.Gpu.*Benchmark");
+      options = new CommandLineOptions(jmh.toArray(new String[0]));
+    }
+    write(summary, table(secondsPerOp(new Runner(options).run())));
+  }
+
+  /** Each case ("method" or "method param=value") and its time per op in seconds. */
+  static Map<String, Double> secondsPerOp(Collection<RunResult> results) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    for (RunResult r : results) {
+      String method = r.getParams().getBenchmark().replaceAll(".*\\.", "");
+      String params = r.getParams().getParamsKeys().stream().map(k -> " " + k + "=" + r.getParams().getParam(k))
+          .reduce("", String::concat);
+      TimeUnit unit = r.getParams().getTimeUnit();
+      double s = r.getPrimaryResult().getScore() * unit.toNanos(1) * 1e-9;  // AverageTime: time per op in unit
+      seconds.put(method + params, s);
+    }
+    return seconds;
+  }
+
+  /** One row per case that has a figure, in GpuFigures' order, then any other case. */
+  static List<String> table(Map<String, Double> seconds) {
+    Map<String, Double> values = new LinkedHashMap<>();
+    seconds.forEach((k, s) -> {
+      GpuFigures f = GpuFigures.of(k);
+      if (f != null) values.put(k, f.value(s));
+    });
+    List<String> rows = new ArrayList<>();
+    rows.add("| case | jtensor | PyTorch 2.11, H100 | jtensor / PyTorch | target | met |");
+    rows.add("|---|---|---|---|---|---|");
+    for (GpuFigures f : GpuFigures.values()) {
+      Double v = values.get(f.key);
+      if (v == null) continue;
+      rows.add(String.format("| %s | %s | %s | %.2f | %s | %s |", f.what, f.format(v), f.format(f.pytorch), f.ratio(v), f.targetText,
+          f.met(v, values)));
+    }
+    seconds.forEach((k, s) -> {
+      if (GpuFigures.of(k) == null) rows.add(String.format("| %s | %.3f us per op | - | - | - | - |", k, s * 1e6));
+    });
+    return rows;
+  }
+
+  private static void write(Path summary, List<String> lines) throws IOException {
+    PrintStream out = System.out;
+    out.println();
+    for (String l : lines) out.println(l);
+    if (summary != null) Files.write(summary, lines);
+  }
+}

@@ -1,0 +1,42 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Autograd across to(Device) on a GPU machine (tag cuda): the gradient of a CPU leaf used on CUDA
+ * comes back to the CPU (ToCopyBackward0), and a CUDA leaf's gradient stays on CUDA, with the
+ * values of the same graph run on the CPU.
+ */
+@Tag("cuda")
+@org.junit.jupiter.api.extension.ExtendWith(CudaAccounting.class)
+class CudaAutogradTransferTest {
+  private static final Device GPU = Device.cuda(0);
+
+  @Test
+  void cpuLeafUsedOnCudaGetsItsGradientOnTheCpu() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.fromArray(new double[] {1, -2, 3, 0.5}, 2, 2).requiresGrad_(true);
+      Tensor onGpu = x.to(GPU);
+      assertEquals("ToCopyBackward0", onGpu.gradFn().name());
+      onGpu.mul(onGpu).sum().backward();
+      assertEquals(Device.CPU, x.grad().device());
+      assertArrayEquals(new double[] {2, -4, 6, 1}, x.grad().toDoubleArray(), 0);
+    }
+  }
+
+  @Test
+  void gradientCrossesBackAndForth() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor w = Tensor.fromArray(new float[] {0.5f, -1f, 2f}, 3).to(GPU).requiresGrad_(true);
+      Tensor onCpu = w.exp().cpu();
+      onCpu.mul(Tensor.fromArray(new float[] {1, 2, 3}, 3)).sum().backward();
+      assertEquals(GPU, w.grad().device());
+      float[] expected = {(float) Math.exp(0.5), (float) (2 * Math.exp(-1)), (float) (3 * Math.exp(2))};
+      assertArrayEquals(expected, w.grad().cpu().toFloatArray(), 1e-5f);
+    }
+  }
+}
