@@ -1,6 +1,6 @@
 # CTest: libjtensor_cuda.so links the shared CUDA runtime (libcudart.so.13, one runtime and context
 # with the bytedeco presets), bundles no cudart of its own, and finds libjtensor.so by RUNPATH
-# $ORIGIN only (no build or toolkit path). Run as: cmake -DLIB=<path> -P check_linkage.cmake
+# $ORIGIN only (no build or toolkit path), and takes from libjtensor.so only what it exports. Run as: cmake -DLIB=<path> -P check_linkage.cmake
 cmake_minimum_required(VERSION 3.18)
 execute_process(COMMAND readelf -d -W ${LIB} OUTPUT_VARIABLE dyn RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -30,6 +30,16 @@ if(defined)
   message(FATAL_ERROR "${LIB} defines cudaMalloc itself: a bundled (static) CUDA runtime")
 endif()
 get_filename_component(dir ${LIB} DIRECTORY)
+# every jtensor symbol it takes from libjtensor.so must be exported there (an internal one is hidden:
+# the library would load, then die at the first call that binds it)
+execute_process(COMMAND readelf -W --dyn-syms ${dir}/libjtensor.so OUTPUT_VARIABLE core_syms)
+string(REGEX MATCHALL " UND _ZN2jt[A-Za-z0-9_]+" wanted "${syms}")
+foreach(w IN LISTS wanted)
+  string(REPLACE " UND " "" sym "${w}")
+  if(NOT core_syms MATCHES "GLOBAL +DEFAULT +[0-9]+ ${sym}\n")
+    message(FATAL_ERROR "${LIB} needs ${sym}, which libjtensor.so does not export")
+  endif()
+endforeach()
 file(GLOB bundled ${dir}/libcudart*)
 if(bundled)
   message(FATAL_ERROR "a CUDA runtime is bundled beside ${LIB}: ${bundled}")

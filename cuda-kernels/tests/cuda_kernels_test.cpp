@@ -1,7 +1,8 @@
 // CUDA kernels on a GPU (CTest label cuda): storages from the registered CUDA caching allocator,
-// fill, elementwise (dense, strided, host scalar), copy with conversion, reduce, and bytes back to
-// the host, each against values computed here; random against the CPU's draws, bit for bit.
+// fill, elementwise (dense, strided, host scalar), copy with conversion, reduce, softmax, and bytes
+// back to the host, each against values computed here; random against the CPU's draws, bit for bit.
 // Without a GPU it reports why and fails.
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -92,6 +93,20 @@ void random_matches_cpu() {
   CHECK_EQ(random_case(kinds[5], kF32, 4, {37, 29}, {1, 40}, {29, 1}, 0, 0, probs, &bad), JT_VALUE_OUT_OF_RANGE);
   CHECK_EQ(bad, 1.5);
 }
+
+// softmax/log_softmax of the float32 at in (host copy `host`) over contiguous sizes along dim on the
+// GPU into out, against the CPU kernel: each of the kernels (warp, block, thread per line) by shape.
+void softmax_vs_cpu(int64_t out, int64_t in, std::vector<float>& host, int64_t rows, int64_t cols, int64_t dim, int64_t log) {
+  std::vector<float> cpu(host.size());
+  std::vector<int64_t> p = {JT_PLAN_VERSION, log, kF32, 2, dim, (int64_t)cpu.data(), (int64_t)host.data(), rows, cols, cols, 1, cols, 1};
+  CHECK_EQ(jt_softmax(p.data()), JT_OK);
+  p[5] = out, p[6] = in;
+  CHECK_EQ(jtc_softmax(p.data()), JT_OK);
+  std::vector<float> got = read_floats(out, (int)(rows * cols));
+  bool close = true;
+  for (size_t i = 0; i < got.size(); ++i) close &= std::fabs(got[i] - cpu[i]) <= 1e-5f * (1 + std::fabs(cpu[i]));
+  CHECK(close);
+}
 }  // namespace
 
 int main() {
@@ -138,6 +153,14 @@ int main() {
     CHECK(sums[(size_t)r] == (float)want);
   }
   random_matches_cpu();
+  // softmax: 300 rows of 257 (a warp per row), 257 lines down 300 (a warp per strided line),
+  // 30 rows of 2570 (a block per row), 7710 lines down 10 (a thread per line)
+  for (int64_t log = 0; log < 2; ++log) {
+    softmax_vs_cpu(o, b, host, rows, cols, 1, log);
+    softmax_vs_cpu(o, b, host, rows, cols, 0, log);
+    softmax_vs_cpu(o, b, host, 30, 2570, 1, log);
+    softmax_vs_cpu(o, b, host, 10, 7710, 0, log);
+  }
   CHECK_EQ(jtc_synchronize(), JT_OK);
   for (int64_t s : {sa, sb, so, si, sr}) jt_storage_release(s);
   int64_t stats[256] = {0};

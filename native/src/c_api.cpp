@@ -328,14 +328,9 @@ int jt_sort(const int64_t* words) {
   return guarded([&] { return sort_run(p); });
 }
 
-int jt_scan(const int64_t* words) {
-  scan_plan r(words);
-  if (!r.current()) return JT_INVALID;
-  const int out = scan_out_dtype((int)r.op, (int)r.dtype);
-  if (out < 0) return JT_NO_KERNEL;
-  if (r.out_dtype != out) return JT_INVALID;
-  ScanPlan p;
-  p.prod = r.op != 0;
+// The fields every plan along one dim (scan, softmax) shares, read by name from its plan reader.
+template <typename Reader>
+void read_along_dim(const Reader& r, AlongDimPlan& p) {
   p.dtype = (DType)r.dtype;
   p.ndim = (int)r.ndim;
   p.dim = (int)r.dim;
@@ -344,5 +339,25 @@ int jt_scan(const int64_t* words) {
   p.sizes = r.sizes;
   p.out_strides = r.out_strides;
   p.in_strides = r.in_strides;
+}
+
+int jt_softmax(const int64_t* words) {
+  softmax_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 1 || r.ndim > 64 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;
+  SoftmaxPlan p;
+  read_along_dim(r, p);
+  p.log = r.log != 0;
+  return guarded([&] { return softmax_run(p); });
+}
+
+int jt_scan(const int64_t* words) {
+  scan_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  const int out = scan_out_dtype((int)r.op, (int)r.dtype);
+  if (out < 0) return JT_NO_KERNEL;
+  if (r.out_dtype != out) return JT_INVALID;
+  ScanPlan p;
+  read_along_dim(r, p);
+  p.prod = r.op != 0;
   return guarded([&] { return scan_run(p); });
 }

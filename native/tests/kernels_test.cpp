@@ -10,6 +10,7 @@
 #include "check.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
+#include "kernels/fast_exp.h"
 
 namespace {
 
@@ -185,6 +186,85 @@ void sorting() {
   CHECK_EQ(jt_sort(bad.data()), JT_INVALID);
 }
 
+// softmax along dim of a float32 [rows, cols] at in (strides is) into out (strides os), in float64.
+double softmax_ref(const float* in, V sizes, V is, int dim, int64_t r, int64_t c, bool log) {
+  const int64_t n = sizes[dim];
+  double m = -INFINITY, s = 0, x = in[r * is[0] + c * is[1]];
+  for (int64_t k = 0; k < n; ++k) m = std::fmax(m, in[(dim ? r : k) * is[0] + (dim ? k : c) * is[1]]);
+  for (int64_t k = 0; k < n; ++k) s += std::exp(in[(dim ? r : k) * is[0] + (dim ? k : c) * is[1]] - m);
+  return log ? x - m - std::log(s) : std::exp(x - m) / s;
+}
+
+void softmax() {
+  // 2x3 by rows: known answers, softmax and log_softmax
+  Buf<float> x({1, 2, 3, -1, 0, 1}), y(std::vector<float>(6));
+  V plan = cat({{JT_PLAN_VERSION, 0, Float32, 2, 1, y.addr(), x.addr()}, {2, 3}, {3, 1}, {3, 1}});
+  CHECK_EQ(jt_softmax(plan.data()), JT_OK);
+  const double e = std::exp(1.0), z = 1 + e + e * e;
+  CHECK(std::fabs(y.p[0] - 1 / z) < 1e-7 && std::fabs(y.p[5] - e * e / z) < 1e-7);
+  plan[1] = 1;
+  CHECK_EQ(jt_softmax(plan.data()), JT_OK);
+  CHECK(std::fabs(y.p[2] - (2 - std::log(z))) < 1e-6 && std::fabs(y.p[3] + std::log(z)) < 1e-6);
+  // 37x50 over both dims, contiguous and transposed input, outputs written transposed: the line,
+  // strided and lane-block walks against float64
+  std::vector<float> init(37 * 50);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = (float)((i * 7919 % 211) / 13.0 - 8);
+  Buf<float> big(init), out(std::vector<float>(init.size()));
+  bool close = true;
+  for (V is : {V{50, 1}, V{1, 37}}) {
+    for (V os : {V{50, 1}, V{1, 37}}) {
+      for (int dim = 0; dim < 2; ++dim) {
+        for (int64_t log = 0; log < 2; ++log) {
+          V p = cat({{JT_PLAN_VERSION, log, Float32, 2, dim, out.addr(), big.addr()}, {37, 50}, os, is});
+          CHECK_EQ(jt_softmax(p.data()), JT_OK);
+          for (int64_t r = 0; r < 37; ++r)
+            for (int64_t c = 0; c < 50; ++c)
+              close &= std::fabs(out.p[r * os[0] + c * os[1]] - softmax_ref(big.p, {37, 50}, is, dim, r, c, log)) < 1e-5;
+        }
+      }
+    }
+  }
+  CHECK(close);
+  // rows of -inf, -inf beside a number, NaN and +inf, as PyTorch: NaN, 0 (log -inf), NaN, NaN
+  const float inf = INFINITY, nan = std::nanf("");
+  Buf<float> odd({-inf, -inf, -inf, 2, nan, 1, inf, 1}), q(std::vector<float>(8));
+  V rows = cat({{JT_PLAN_VERSION, 0, Float32, 2, 1, q.addr(), odd.addr()}, {4, 2}, {2, 1}, {2, 1}});
+  CHECK_EQ(jt_softmax(rows.data()), JT_OK);
+  CHECK(std::isnan(q.p[0]) && std::isnan(q.p[1]) && q.p[2] == 0 && q.p[3] == 1);
+  CHECK(std::isnan(q.p[4]) && std::isnan(q.p[5]) && std::isnan(q.p[6]) && std::isnan(q.p[7]));
+  rows[1] = 1;
+  CHECK_EQ(jt_softmax(rows.data()), JT_OK);
+  CHECK(std::isnan(q.p[0]) && q.p[2] == -inf && q.p[3] == 0 && std::isnan(q.p[5]) && std::isnan(q.p[7]));
+  // float16 accumulates in float: [0, 0] is [0.5, 0.5] exactly
+  Buf<uint16_t> h({0, 0}), ho(std::vector<uint16_t>(2));
+  CHECK_EQ(jt_softmax(cat({{JT_PLAN_VERSION, 0, Float16, 1, 0, ho.addr(), h.addr()}, {2}, {1}, {1}}).data()), JT_OK);
+  CHECK(ho.p[0] == 0x3800 && ho.p[1] == 0x3800);
+  // the CPU kernel's vectorizable exp: within 1 ulp of the exact exp over its domain (every 61st
+  // float of [-87.3, 0]; every float checked when it was written), 0 below it, NaN kept
+  double worst = 0;
+  const float lo = -87.33654f;
+  uint32_t last;
+  std::memcpy(&last, &lo, 4);
+  for (uint32_t b = 0x80000000u; b <= last; b += 61) {
+    float xf;
+    std::memcpy(&xf, &b, 4);
+    const double want = std::exp((double)xf), ulp = std::nextafter((float)want, INFINITY) - (float)want;
+    worst = std::fmax(worst, std::fabs(jt::exp_nonpositive(xf) - want) / ulp);
+  }
+  CHECK(worst <= 1.0);
+  CHECK(jt::exp_nonpositive(-inf) == 0 && jt::exp_nonpositive(-88.f) == 0 && std::isnan(jt::exp_nonpositive(nan)));
+  CHECK(jt::exp_nonpositive(0.f) == 1 && jt::exp_nonpositive(-0.f) == 1);
+  // refusals: integers have no kernel; a dim out of range or another version is invalid
+  Buf<int32_t> ints({1, 2});
+  CHECK_EQ(jt_softmax(cat({{JT_PLAN_VERSION, 0, Int32, 1, 0, ints.addr(), ints.addr()}, {2}, {1}, {1}}).data()), JT_NO_KERNEL);
+  V bad = plan;
+  bad[4] = 2;
+  CHECK_EQ(jt_softmax(bad.data()), JT_INVALID);
+  bad = plan;
+  bad[0] = JT_PLAN_VERSION + 1;
+  CHECK_EQ(jt_softmax(bad.data()), JT_INVALID);
+}
+
 }  // namespace
 
 int main() {
@@ -194,5 +274,6 @@ int main() {
   indexing();
   random_draws();
   sorting();
+  softmax();
   return jt_report("kernels_test");
 }

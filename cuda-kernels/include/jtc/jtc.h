@@ -45,6 +45,8 @@ JTC_API int jtc_index_along(const int64_t* plan, int64_t* bad);
 JTC_API int jtc_index_advanced(const int64_t* plan, int64_t* bad);
 JTC_API int jtc_nonzero(const int64_t* plan, int64_t* found);
 JTC_API int jtc_random(const int64_t* plan, double* bad);
+// A softmax plan (plans.h): softmax or log_softmax along dim, the CPU kernel's types and NaN rules.
+JTC_API int jtc_softmax(const int64_t* plan);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);

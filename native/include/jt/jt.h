@@ -148,6 +148,8 @@ JT_API int jt_scan(const int64_t* plan);
 
 // A sort plan (plans.h): values and indices along dim, stable, NaN largest.
 JT_API int jt_sort(const int64_t* plan);
+// A softmax plan (plans.h): softmax or log_softmax along dim; JT_NO_KERNEL for a non-floating dtype.
+JT_API int jt_softmax(const int64_t* plan);
 
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);

@@ -67,11 +67,17 @@
   F(version) F(dtype) F(ndim) F(dim) F(descending) F(values) F(indices) F(in) \
   A(sizes, ndim) A(values_strides, ndim) A(indices_strides, ndim) A(in_strides, ndim)
 
+// softmax (log 0) or log_softmax (log 1) along dim: out has in's shape and dtype; float16/bfloat16
+// accumulate in float, float32 in float, float64 in double (as PyTorch).
+#define JT_SOFTMAX_PLAN(F, A) \
+  F(version) F(log) F(dtype) F(ndim) F(dim) F(out) F(in) \
+  A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
   P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
-  P(sort, JT_SORT_PLAN)
+  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN)
 
 namespace jt {
 

@@ -39,15 +39,18 @@ void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols
 inline constexpr const char* kScanNames[2] = {"cumsum", "cumprod"};
 int scan_op_id(const char* name);        // -1 when unknown
 int scan_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1 when it has none
-struct ScanPlan {
-  bool prod;
-  DType dtype;
+// A kernel along one dim (scan, softmax): out over in's shape, strides in elements.
+struct AlongDimPlan {
+  DType dtype;  // in's
   int ndim, dim;
   void* out;
   const void* in;
   const int64_t* sizes;
   const int64_t* out_strides;
   const int64_t* in_strides;
+};
+struct ScanPlan : AlongDimPlan {
+  bool prod;
 };
 int scan_run(const ScanPlan& p);
 
@@ -65,6 +68,12 @@ struct SortPlan {
   const int64_t* in_strides;
 };
 int sort_run(const SortPlan& p);
+
+// softmax (log false) or log_softmax along dim of a floating dtype; out has in's shape and dtype.
+struct SoftmaxPlan : AlongDimPlan {
+  bool log;
+};
+int softmax_run(const SoftmaxPlan& p);  // JT_NO_KERNEL for a non-floating dtype
 
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);

@@ -170,6 +170,13 @@ final class Ops {
       .withDerivative(of(0, Gradient::cumsumBackward));
   static final Op CUMPROD = Op.scan("cumprod", "cumprod")
       .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
+  /** softmax/log_softmax along dim (kernel: softmax; args: dim), differentiated from the saved result. */
+  static final Op SOFTMAX = Op.composite("softmax", 1).withDerivative(of(RESULT, (c, g) -> {
+    Tensor y = c.result();
+    return grads(y.mul(g.sub(g.mul(y).sum((Integer) c.arg(0), true))));
+  }));
+  static final Op LOG_SOFTMAX = Op.composite("logSoftmax", 1).withDerivative(of(RESULT, (c, g) ->
+      grads(g.sub(c.result().exp().mul(g.sum((Integer) c.arg(0), true))))));
 
   // ---- views (no kernel: new geometry over the same storage) and copies ----
   static final Op ALIAS = Op.composite("alias", 1).withDerivative(of(0, (c, g) -> grads(g)));

@@ -6,8 +6,8 @@ import org.jtensor.core.Shapes;
 
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
- * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp,
- * softmax) are built from the kernels in a scope that closes their temporaries.
+ * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp)
+ * are built from the kernels in a scope that closes their temporaries.
  */
 public sealed interface ReductionMethods permits Tensor {
   private TensorImpl impl(String op) {
@@ -221,29 +221,13 @@ public sealed interface ReductionMethods permits Tensor {
       return s.keep(keepdim ? r : r.squeeze(ReductionOps.dimsOrAll(t, dims)).contiguous());
     }
   }
-  /** softmax along dim: exp(x - max) / sum(exp(x - max)). */
+  /** softmax along dim: exp(x - max) / sum(exp(x - max)), one fused kernel. */
   default Tensor softmax(int dim) {
-    Tensor x = self();
-    TensorImpl t = impl("softmax");
-    requireFloat("softmax", t);
-    Shapes.wrapDim("softmax", dim, t.dim());
-    if (t.numel() == 0) return Tensor.wrap(DataOps.emptyLike(t, t.dtype(), t.device()));
-    try (TensorScope s = TensorScope.open()) {
-      Tensor e = x.sub(x.amax(dim, true)).exp();
-      return s.keep(e.div(e.sum(dim, true)));
-    }
+    return Tensor.wrap(ReductionOps.softmax(Ops.SOFTMAX, impl("softmax"), dim));
   }
-  /** log_softmax along dim: (x - max) - log(sum(exp(x - max))). */
+  /** log_softmax along dim: (x - max) - log(sum(exp(x - max))), one fused kernel. */
   default Tensor logSoftmax(int dim) {
-    Tensor x = self();
-    TensorImpl t = impl("logSoftmax");
-    requireFloat("logSoftmax", t);
-    Shapes.wrapDim("logSoftmax", dim, t.dim());
-    if (t.numel() == 0) return Tensor.wrap(DataOps.emptyLike(t, t.dtype(), t.device()));
-    try (TensorScope s = TensorScope.open()) {
-      Tensor shifted = x.sub(x.amax(dim, true));
-      return s.keep(shifted.sub(shifted.exp().sum(dim, true).log()));
-    }
+    return Tensor.wrap(ReductionOps.softmax(Ops.LOG_SOFTMAX, impl("logSoftmax"), dim));
   }
 
   private static void requireFloat(String op, TensorImpl t) {

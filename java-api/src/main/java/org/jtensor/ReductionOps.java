@@ -77,11 +77,30 @@ final class ReductionOps {
   static TensorImpl scan(Op op, TensorImpl t, int dim) {
     int d = Shapes.wrapDim(op.name, dim, t.dim());
     TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
+    return alongDim(op, t, d, r, () -> {
+      if (t.numel() > 0 && t.dim() > 0) Dispatcher.backend(t.device()).scan(op, d, r, t);
+      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
+    });
+  }
+
+  /** softmax or log_softmax (op) along dim in one kernel, in's shape and dtype; records the result for autograd. */
+  static TensorImpl softmax(Op op, TensorImpl t, int dim) {
+    if (!t.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op.name + "(): expected a floating point tensor, got " + t.dtype());
+    }
+    int d = Shapes.wrapDim(op.name, dim, t.dim());
+    TensorImpl r = DataOps.emptyLike(t, t.dtype(), t.device());
+    return alongDim(op, t, d, r, () -> {
+      if (t.numel() > 0) Dispatcher.backend(t.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, t);
+    });
+  }
+
+  /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
+  private static TensorImpl alongDim(Op op, TensorImpl t, int d, TensorImpl r, Runnable kernel) {
     Recorder.Pending rec = r.dtype().isFloatingPoint() && Recorder.active(t)
         ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
     try {
-      if (t.numel() > 0 && t.dim() > 0) Dispatcher.backend(t.device()).scan(op, d, r, t);
-      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
+      kernel.run();
       if (rec != null) rec.finish(r);
       return r;
     } catch (RuntimeException e) {

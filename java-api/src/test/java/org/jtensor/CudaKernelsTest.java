@@ -190,6 +190,30 @@ class CudaKernelsTest {
   }
 
   @Test
+  void softmaxMatchesTheCpuInEveryKernelShape() {
+    try (TensorScope s = TensorScope.open()) {
+      Generator gen = new Generator(3);
+      for (DType d : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16}) {
+        // rows of 257 and 256 (a warp per row, by element and in packs), rows of 3000 (a block per
+        // row), 6000 lines down 3 (a thread per line); each also transposed (strided lines)
+        for (long[] shape : new long[][] {{300, 257}, {40, 256}, {8, 3000}, {3, 6000}}) {
+          for (Function<Tensor, Tensor> layout : List.<Function<Tensor, Tensor>>of(t -> t, Tensor::t)) {
+            Tensor c = layout.apply(Tensor.randn(shape, gen).mul(4.0).to(d));
+            Tensor g = c.cuda();
+            for (int dim = 0; dim < 2; dim++) {
+              assertAgree("softmax " + d + " dim " + dim, c.softmax(dim), g.softmax(dim).cpu());
+              assertAgree("logSoftmax " + d + " dim " + dim, c.logSoftmax(dim), g.logSoftmax(dim).cpu());
+            }
+          }
+        }
+      }
+      Tensor odd = Tensor.fromArray(new float[] {Float.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, 1, Float.POSITIVE_INFINITY, 2})
+          .reshape(3, 2);
+      assertAgree("softmax of -inf, NaN and +inf rows", odd.softmax(1), odd.cuda().softmax(1).cpu());
+    }
+  }
+
+  @Test
   void cudaAndCpuOperandsFailWithPyTorchsMessage() {
     try (Tensor g = Tensor.ones(new long[] {2}, DType.FLOAT32, GPU); Tensor c = Tensor.ones(2)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> g.add(c));

@@ -79,6 +79,9 @@ public interface Backend {
   /** out = the scan op (cumsum, cumprod) of in along dim; out has the dtype op's ReduceKind gives. */
   void scan(Op op, int dim, TensorImpl out, TensorImpl in);
 
+  /** out = softmax (log false) or log_softmax of in along dim; out has in's shape and (floating) dtype. */
+  void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in);
+
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
 

@@ -18,6 +18,7 @@ final class CpuBackend extends PlanBackend {
   }
   @Override int runScan(long[] plan) { return JtNative.jt_scan(plan); }
   @Override int runSort(long[] plan) { return JtNative.jt_sort(plan); }
+  @Override int runSoftmax(long[] plan) { return JtNative.jt_softmax(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtNative.jt_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtNative.jt_index_advanced(plan, bad); }
   @Override int runNonzero(long[] plan, long[] found) { return JtNative.jt_nonzero(plan, found); }

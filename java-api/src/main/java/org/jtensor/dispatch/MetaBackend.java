@@ -43,6 +43,7 @@ final class MetaBackend implements Backend {
   @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
   @Override public void gemm(String op, GemmCall call) {}
   @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
+  @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}
 
   @Override public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}

@@ -16,6 +16,7 @@ import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
+import org.jtensor.dispatch.plan.SoftmaxPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 
 /**
@@ -126,7 +127,8 @@ public final class NativeContract {
   /** Every plan Java packs. */
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
-      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT);
+      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT,
+      SoftmaxPacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

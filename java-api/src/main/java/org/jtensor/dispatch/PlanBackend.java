@@ -14,6 +14,7 @@ import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
+import org.jtensor.dispatch.plan.SoftmaxPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 
 /**
@@ -52,6 +53,8 @@ abstract class PlanBackend implements Backend {
   abstract int runScan(long[] plan);
 
   abstract int runSort(long[] plan);
+
+  abstract int runSoftmax(long[] plan);
 
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
@@ -259,6 +262,17 @@ abstract class PlanBackend implements Backend {
       long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
       long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(runScan(plan), op.name, in.dtype());
+    }
+  }
+
+  @Override
+  public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {
+    boolean scalar = in.dim() == 0;  // the kernel walks lines: a 0-dim tensor is one line of one element
+    long[] sizes = scalar ? new long[] {1} : in.sizes(), outStrides = scalar ? sizes : out.strides(),
+        inStrides = scalar ? sizes : in.strides();
+    try (HeldOperands held = new HeldOperands(op)) {
+      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      check(runSoftmax(SoftmaxPacker.pack(log, in.dtype(), dim, o, i, sizes, outStrides, inStrides)), op, in.dtype());
     }
   }
 

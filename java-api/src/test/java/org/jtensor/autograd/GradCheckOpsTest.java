@@ -114,6 +114,9 @@ class GradCheckOpsTest {
     cs.add(c("cumprod with zeros", x -> x.get(0).mul(x.get(0).gt(-0.3)).cumprod(1), false, leaf(-1, 1, false, 3, 6)));
     cs.add(c("softmax", x -> x.get(0).softmax(1), true, leaf(-2, 2, false, 2, 4)));
     cs.add(c("logSoftmax", x -> x.get(0).logSoftmax(0), true, leaf(-2, 2, false, 3, 2)));
+    cs.add(c("softmax transposed", x -> x.get(0).softmax(0), true, leaf(-2, 2, true, 3, 4)));
+    cs.add(c("logSoftmax middle dim", x -> x.get(0).logSoftmax(1), true, leaf(-2, 2, false, 2, 3, 2)));
+    cs.add(c("softmax of a product", x -> x.get(0).mul(x.get(1)).softmax(-1), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 3)));
     cs.add(c("logsumexp", x -> x.get(0).logsumexp(new int[] {1}, false), true, leaf(-2, 2, false, 2, 3)));
     cs.add(c("var", x -> x.get(0).var(new int[] {1}, 1, false), true, leaf(-2, 2, false, 2, 4)));
     cs.add(c("std", x -> x.get(0).std(new int[] {0}, 1, false), false, leaf(-2, 2, false, 4, 2)));

@@ -58,6 +58,8 @@ public class LibtorchBenchmark {
   @Benchmark public long sumAll_libtorch() { return run(a.sum()); }
   @Benchmark public long sumDim0_libtorch() { return run(a.sum(0)); }
   @Benchmark public long sumDim1_libtorch() { return run(a.sum(1)); }
+  @Benchmark public long softmaxDim1_libtorch() { return run(a.softmax(1)); }
+  @Benchmark public long softmaxDim0_libtorch() { return run(a.softmax(0)); }
   @Benchmark public long matmul1024_libtorch() { return run(m1024a.mm(m1024b)); }
   @Benchmark public long matmul2048_libtorch() { return run(m2048a.mm(m2048b)); }
 }
