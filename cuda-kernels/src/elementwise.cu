@@ -2,9 +2,9 @@
 // CPU table's order (Java checks the names match at load), so the plan's op id means the same op.
 #include <type_traits>
 
-#include "allocator/device_allocator.h"
 #include "elementwise_args.cuh"
 #include "runtime.cuh"
+#include "scratch.cuh"
 #include "transposed_rows.cuh"
 
 namespace jt {
@@ -130,17 +130,14 @@ int transpose_rows(char* dst, const char* src, int64_t rows, int64_t cols, int64
 // The strided call a, whose operands transposed_rows.cuh found read transposed, chunk by chunk.
 template <typename F, typename T, int N>
 int launch_transposed(const EwArgs<N>& a, const TransposedRows<N>& t, const int64_t* elem) {
-  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
-  if (!alloc) return JT_OUT_OF_MEMORY;
-  Allocation scratch[N];
+  Scratch scratch[N];
   char* chunk_of[N] = {};
   const int64_t chunk = t.chunk < t.rows ? t.chunk : t.rows;
   int st = JT_OK;
   for (int k = 0; k < N && st == JT_OK; ++k)
     if (t.transposed[k]) {
-      scratch[k] = alloc->allocate((size_t)(chunk * t.cols * elem[k]));
-      if (!scratch[k].data) st = JT_OUT_OF_MEMORY;
-      chunk_of[k] = static_cast<char*>(scratch[k].data);
+      if (!scratch[k].allocate((size_t)(chunk * t.cols * elem[k]))) st = JT_OUT_OF_MEMORY;
+      chunk_of[k] = scratch[k].template data<char>();
     }
   for (int64_t r0 = 0; r0 < t.rows && st == JT_OK; r0 += chunk) {
     const int64_t r1 = r0 + chunk < t.rows ? r0 + chunk : t.rows;
@@ -153,8 +150,6 @@ int launch_transposed(const EwArgs<N>& a, const TransposedRows<N>& t, const int6
     ew_kernel<F, T, N><<<blocks_for(c.mode == kVector ? c.n / kVec<T> + 1 : c.n), kThreads, 0, current_stream()>>>(c);
     st = launch_status();
   }
-  for (Allocation& sc : scratch)
-    if (sc.ctx) alloc->free(sc.ctx);  // stream-ordered: reused only by later work on this stream
   return st;
 }
 

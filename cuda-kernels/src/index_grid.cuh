@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "allocator/device_allocator.h"
+#include "scratch.cuh"
 #include "index_items.cuh"
 #include "runtime.cuh"
 
@@ -20,16 +20,11 @@ class FirstBadWord {
   FirstBadWord() = default;
   FirstBadWord(const FirstBadWord&) = delete;
   FirstBadWord& operator=(const FirstBadWord&) = delete;
-  ~FirstBadWord() {
-    if (scratch_.ctx) alloc_->free(scratch_.ctx);  // stream-ordered: reused only by later work on this stream
-  }
-
   int open() {
-    alloc_ = device_allocator((int)DeviceType::CUDA);
-    if (!alloc_ || !(scratch_ = alloc_->allocate(sizeof(uint64_t))).data) return JT_OUT_OF_MEMORY;
-    return status_of(cudaMemsetAsync(scratch_.data, 0xFF, sizeof(uint64_t), current_stream()));  // kNoBad
+    if (!scratch_.allocate(sizeof(uint64_t))) return JT_OUT_OF_MEMORY;
+    return status_of(cudaMemsetAsync(scratch_.data(), 0xFF, sizeof(uint64_t), current_stream()));  // kNoBad
   }
-  uint64_t* word() const { return static_cast<uint64_t*>(scratch_.data); }
+  uint64_t* word() const { return scratch_.data<uint64_t>(); }
   int first_bad(uint64_t* pos) { return copy_sync(pos, word(), sizeof(uint64_t), cudaMemcpyDeviceToHost); }
   int read_index(const char* base, bool wide, int64_t off, int64_t* v) {
     int64_t wide_value = 0;
@@ -41,8 +36,7 @@ class FirstBadWord {
   }
 
  private:
-  DeviceAllocator* alloc_ = nullptr;
-  Allocation scratch_;
+  Scratch scratch_;
 };
 
 }  // namespace cuda

@@ -2,9 +2,9 @@
 // crosses to the host, which needs it to size the output, as PyTorch's nonzero does.
 #include <vector>
 
-#include "allocator/device_allocator.h"
 #include "nonzero_logic.cuh"
 #include "runtime.cuh"
+#include "scratch.cuh"
 
 namespace jt {
 namespace cuda {
@@ -24,10 +24,9 @@ __global__ void write_kernel(const __grid_constant__ NonzeroArgs a, const int64_
 
 template <typename T>
 int run(const NonzeroArgs& a, int64_t* found) {
-  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
-  Allocation scratch;
-  if (!alloc || !(scratch = alloc->allocate((size_t)a.chunks * 8)).data) return JT_OUT_OF_MEMORY;
-  int64_t* counts = static_cast<int64_t*>(scratch.data);
+  Scratch scratch((size_t)a.chunks * 8);
+  if (!scratch) return JT_OUT_OF_MEMORY;
+  int64_t* counts = scratch.data<int64_t>();
   std::vector<int64_t> host((size_t)a.chunks);
   count_kernel<T><<<blocks_for(a.chunks), kThreads, 0, current_stream()>>>(a, counts);
   int st = launch_status();
@@ -45,7 +44,6 @@ int run(const NonzeroArgs& a, int64_t* found) {
       st = launch_status();
     }
   }
-  alloc->free(scratch.ctx);  // stream-ordered: reused only by later work on this stream
   *found = total;
   return st;
 }

@@ -4,7 +4,7 @@
 // the CUDA allocator) and draws only when there is none.
 #include <cstring>
 
-#include "allocator/device_allocator.h"
+#include "scratch.cuh"
 #include "jt/plans.h"
 #include "random_block.h"
 #include "runtime.cuh"
@@ -29,10 +29,9 @@ __global__ void check_kernel(const __grid_constant__ RandomArgs a, unsigned long
 
 // JT_OK with *found the first bad element's linear index, or a.n when every p is in [0, 1].
 int first_bad(const RandomArgs& a, int64_t* found) {
-  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
-  Allocation scratch;
-  if (!alloc || !(scratch = alloc->allocate(sizeof(unsigned long long))).data) return JT_OUT_OF_MEMORY;
-  unsigned long long* first = static_cast<unsigned long long*>(scratch.data);
+  Scratch scratch(sizeof(unsigned long long));
+  if (!scratch) return JT_OUT_OF_MEMORY;
+  unsigned long long* first = scratch.data<unsigned long long>();
   cudaStream_t s = current_stream();
   int st = status_of(cudaMemsetAsync(first, 0xff, sizeof *first, s));  // UINT64_MAX: none yet
   if (st == JT_OK) {
@@ -41,7 +40,6 @@ int first_bad(const RandomArgs& a, int64_t* found) {
   }
   unsigned long long host = ~0ull;
   if (st == JT_OK) st = copy_sync(&host, first, sizeof host, cudaMemcpyDeviceToHost);
-  alloc->free(scratch.ctx);  // stream-ordered: reused only by later work on this stream
   *found = host < (unsigned long long)a.n ? (int64_t)host : a.n;
   return st;
 }

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cuda/std/limits>
 
-#include "allocator/device_allocator.h"
+#include "scratch.cuh"
 #include "reduce_args.cuh"
 #include "jt/functors.h"
 #include "jt/plans.h"
@@ -141,11 +141,10 @@ __global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* parti
 template <typename Op, typename T, typename O, typename A>
 int launch(RedArgs& a) {
   A* partial = nullptr;
-  Allocation scratch;
-  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
+  Scratch scratch;
   if (a.splits > 1) {
-    if (!alloc || !(scratch = alloc->allocate(sizeof(A) * (size_t)(a.nout * a.splits))).data) return JT_OUT_OF_MEMORY;
-    partial = static_cast<A*>(scratch.data);
+    if (!scratch.allocate(sizeof(A) * (size_t)(a.nout * a.splits))) return JT_OUT_OF_MEMORY;
+    partial = scratch.data<A>();
   }
   cudaStream_t s = current_stream();
   if (a.columns) reduce_columns_kernel<Op, T, O, A><<<dim3(blocks_of(a.nout), (unsigned)a.splits), kThreads, 0, s>>>(a, partial);
@@ -155,7 +154,6 @@ int launch(RedArgs& a) {
     combine_kernel<Op, O, A><<<blocks_for(a.nout), kThreads, 0, s>>>(a, partial);
     st = launch_status();
   }
-  if (scratch.ctx) alloc->free(scratch.ctx);  // stream-ordered: reused only by later work on this stream
   return st;
 }
 

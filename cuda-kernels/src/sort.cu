@@ -1,8 +1,8 @@
 // sort along one dim (the sort plan): stable, NaN largest, as the CPU. The element-wise steps are
 // in sort_logic.cuh; here they are launched over every element of every line at once, in scratch
 // from the CUDA allocator (keys and positions, twice, for the passes' ping-pong).
-#include "allocator/device_allocator.h"
 #include "runtime.cuh"
+#include "scratch.cuh"
 #include "sort_logic.cuh"
 
 namespace jt {
@@ -31,18 +31,14 @@ __global__ void scatter_kernel(const __grid_constant__ SortArgs a, const T* keys
 
 template <typename T>
 int run(const SortArgs& a) {
-  DeviceAllocator* alloc = device_allocator((int)DeviceType::CUDA);
   const size_t bytes = (size_t)a.n * (sizeof(T) + 8);
-  Allocation scratch[2];
-  for (Allocation& s : scratch)
-    if (!alloc || !(s = alloc->allocate(bytes)).data) {
-      if (scratch[0].ctx) alloc->free(scratch[0].ctx);
-      return JT_OUT_OF_MEMORY;
-    }
+  Scratch scratch[2];
+  for (Scratch& s : scratch)
+    if (!s.allocate(bytes)) return JT_OUT_OF_MEMORY;
   T* keys[2];
   int64_t* pos[2];
   for (int b = 0; b < 2; ++b) {  // positions first: 8-byte aligned whatever T is
-    pos[b] = static_cast<int64_t*>(scratch[b].data);
+    pos[b] = scratch[b].data<int64_t>();
     keys[b] = reinterpret_cast<T*>(pos[b] + a.n);
   }
   cudaStream_t s = current_stream();
@@ -52,9 +48,7 @@ int run(const SortArgs& a) {
   for (int64_t w = 1; w < a.lines.len; w *= 2, cur ^= 1)
     merge_kernel<T><<<blocks, kThreads, 0, s>>>(a.n, a.lines.len, w, a.descending, keys[cur], pos[cur], keys[cur ^ 1], pos[cur ^ 1]);
   scatter_kernel<T><<<blocks, kThreads, 0, s>>>(a, keys[cur], pos[cur]);
-  const int st = launch_status();
-  for (Allocation& sc : scratch) alloc->free(sc.ctx);  // stream-ordered: reused only by later work on this stream
-  return st;
+  return launch_status();
 }
 
 }  // namespace
