@@ -201,12 +201,13 @@ int jtc_reduce(const int64_t* words) {
   // Enough blocks to fill the device: split the reduced elements of few outputs (or few columns of
   // outputs) across blocks, each split keeping thousands of elements (columns: a thread's hundreds).
   const int64_t want = (int64_t)blocks_for(INT64_MAX / 2);
-  a.columns = columns_pay(a);
+  // Past INT32_MAX outputs a block each would exceed gridDim.x: a thread per output (any layout) instead.
+  a.columns = columns_pay(a) || a.nout > INT32_MAX;
   const int64_t units = a.columns ? (int64_t)blocks_of(a.nout) : a.nout, per = units >= want ? 1 : (want + units - 1) / units;
   a.splits = (int)std::max<int64_t>(1, std::min<int64_t>({per, (a.nred + (a.columns ? 255 : 4095)) / (a.columns ? 256 : 4096),
                                                           a.columns ? 65535 : INT32_MAX}));
   a.chunk = (a.nred + a.splits - 1) / a.splits;
-  if (a.nout * a.splits > INT32_MAX) return JT_INVALID;
+  if (!a.columns && a.nout * a.splits > INT32_MAX) return JT_INVALID;  // column mode's grid is 2-D
   st = JT_NO_KERNEL;
   dispatch_dtype((DType)r.dtype, [&](auto tag) { st = dispatch_op<typename decltype(tag)::type>((int)r.op, a); });
   return st;
