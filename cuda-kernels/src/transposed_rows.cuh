@@ -33,7 +33,9 @@ JT_HOST_DEVICE bool find_transposed_rows(const EwArgs<N>& a, const int64_t* elem
     if (a.once[k]) continue;
     const int64_t s0 = a.g.stride[k][0], s1 = a.g.stride[k][1];
     if (s1 == elem[k] && s0 == t.cols * elem[k]) continue;  // dense
-    if (k == 0 || s0 != elem[k]) return false;  // the output strided, or an input contiguous along neither dim
+    // the output strided, an input contiguous along neither dim, or one broadcast along the columns
+    // (x - x.amax(1, true)): the strided loop reads that one cheaply, a scratch copy would not be
+    if (k == 0 || s0 != elem[k] || s1 == 0) return false;
     t.transposed[k] = true;
     t.col_stride[k] = s1;
     any = true;

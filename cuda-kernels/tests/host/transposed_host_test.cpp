@@ -96,12 +96,13 @@ int main() {
   check_case<add_op>("add", 1000, 70, false, 3, 32);   // b a transposed slice of a taller matrix
   check_case<mul_op>("mul", 257, 300, true, 0, 96);    // both inputs transposed
   check_case<div_op>("div", 4096, 17, true, 5, 4096);  // one chunk
-  // not taken: a small call, an output that is not dense, an input contiguous along neither dim
+  // not taken: a small call, an output that is not dense, an input contiguous along neither dim or broadcast
   std::vector<float> x(1 << 18), y(1 << 18), z(1 << 18);
   CHECK(!run_transposed<add_op>(plan("add", 16, 16, z.data(), x.data(), {16, 1}, y.data(), {1, 16}), 32));
   V strided_out = plan("add", 512, 256, z.data(), x.data(), {256, 1}, y.data(), {1, 512});
   strided_out[25] = 1, strided_out[26] = 512;  // the output's strides (after 6 fields, 8 params, 3 addresses, 6 scalars, 2 sizes): transposed
   CHECK(!run_transposed<add_op>(strided_out, 32));
   CHECK(!run_transposed<add_op>(plan("add", 256, 256, z.data(), x.data(), {256, 1}, y.data(), {2, 512}), 32));
+  CHECK(!run_transposed<add_op>(plan("add", 512, 256, z.data(), x.data(), {256, 1}, y.data(), {1, 0}), 32));  // a broadcast column
   return jt_report("transposed_host_test");
 }
