@@ -631,6 +631,28 @@ public final class Tensor
     return this;
   }
 
+  /**
+   * Points this tensor at other's data, as PyTorch's {@code t.data = other}: other's storage (shared),
+   * offset, sizes and strides, on other's device, while this handle keeps its identity and autograd
+   * state (a parameter stays the same leaf; its gradient, if any, is left where it is). The dtypes
+   * must match. This is how {@code Module.to(Device)} moves parameters in place.
+   */
+  public Tensor setData(Tensor other) {
+    TensorImpl t = impl("setData"), o = implOf(other, "setData");
+    if (t.dtype() != o.dtype()) {
+      throw new IllegalArgumentException("setData(): the new data's dtype " + o.dtype() + " differs from the tensor's " + t.dtype());
+    }
+    if (o == t) return this;
+    t.set(o.storage(), o.storageOffset(), o.sizes().clone(), o.strides().clone());
+    AutogradMeta m = AutogradMeta.peek(t);
+    if (m != null) {
+      synchronized (m) {
+        m.accumulator = null;  // made again from the new sizes and device on the next backward
+      }
+    }
+    return this;
+  }
+
   /** The one element's value (item()); int64 values beyond 2^53 need {@link #itemLong()}. */
   public double item() {
     TensorImpl t = checkOne("item");

@@ -39,4 +39,23 @@ class CudaAutogradTransferTest {
       assertArrayEquals(expected, w.grad().cpu().toFloatArray(), 1e-5f);
     }
   }
+
+  @Test
+  void aModuleMovedToCudaTrainsAsOnTheCpu() {
+    try (org.jtensor.nn.Linear cpu = new org.jtensor.nn.Linear(5, 3, new Generator(7));
+         org.jtensor.nn.Linear gpu = new org.jtensor.nn.Linear(5, 3, new Generator(7));
+         TensorScope s = TensorScope.open()) {
+      Tensor w = gpu.weight();
+      assertEquals(GPU, gpu.cuda().parameters().get(0).device());
+      assertEquals(w, gpu.weight());  // the same handle, moved in place
+      Tensor x = Tensor.fromArray(new float[] {1, -2, 0.5f, 3, -1, 2, 2, -0.25f, 1, 0}, 2, 5);
+      cpu.forward(x).square().sum().backward();
+      gpu.forward(x.cuda()).square().sum().backward();
+      assertEquals(GPU, gpu.weight().grad().device());
+      assertArrayEquals(cpu.weight().grad().toFloatArray(), gpu.weight().grad().cpu().toFloatArray(), 1e-5f);
+      assertArrayEquals(cpu.bias().grad().toFloatArray(), gpu.bias().grad().cpu().toFloatArray(), 1e-5f);
+      gpu.cpu();
+      assertEquals(Device.CPU, gpu.weight().grad().device());
+    }
+  }
 }

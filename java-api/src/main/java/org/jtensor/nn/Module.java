@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtensor.Device;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -140,6 +141,42 @@ public abstract class Module implements AutoCloseable {
 
   public final boolean isTraining() {
     return training;
+  }
+
+  /**
+   * Moves every parameter, buffer and gradient of this module and its submodules to device, in place
+   * (torch's module.to(device)): the handles stay the same, so build the optimizer after moving, as in
+   * PyTorch. {@code Device.META} drops the bytes and keeps shapes and dtypes.
+   */
+  public Module to(Device device) {
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      for (Tensor t : parameters.values()) {
+        moveInPlace(t, device);
+        try (Tensor g = t.grad()) {
+          if (g != null) moveInPlace(g, device);
+        }
+      }
+      for (Tensor t : buffers.values()) moveInPlace(t, device);
+    }
+    for (Module m : children.values()) m.to(device);
+    return this;
+  }
+
+  /** {@code to(Device.cuda(0))}. */
+  public Module cuda() {
+    return to(Device.cuda(0));
+  }
+
+  /** {@code to(Device.CPU)}. */
+  public Module cpu() {
+    return to(Device.CPU);
+  }
+
+  private static void moveInPlace(Tensor t, Device device) {
+    if (t.device().equals(device)) return;
+    try (Tensor moved = t.to(device)) {
+      t.setData(moved);
+    }
   }
 
   /** Clears every parameter's gradient (sets it to none, as PyTorch's default set_to_none). */
