@@ -36,13 +36,6 @@ final class CpuBackend extends PlanBackend {
     super(Device.CPU);
   }
 
-  /** The address of a tensor the kernel writes as numel contiguous elements. */
-  static long flat(HeldOperands held, TensorImpl t) {
-    return held.output(t, new long[] {t.numel()}, UNIT);
-  }
-
-  private static final long[] UNIT = {1};
-
   @Override
   public double loadDouble(String op, TensorImpl t, long elementOffset) {
     try (HeldOperands held = new HeldOperands(op)) {
@@ -76,7 +69,7 @@ final class CpuBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.address(t, new long[] {t.numel()}, UNIT);
+      long addr = held.flatAddress(t);
       if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
@@ -91,25 +84,13 @@ final class CpuBackend extends PlanBackend {
     long n = t.numel() * t.dtype().itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.output(t, new long[] {t.numel()}, UNIT);
+      long addr = held.flatOutput(t);
       if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);
       else if (array instanceof int[]) JtNative.jt_write_bytes(addr, (int[]) array, n);
       else if (array instanceof short[]) JtNative.jt_write_bytes(addr, (short[]) array, n);
       else JtNative.jt_write_bytes(addr, (byte[]) array, n);
-    }
-  }
-
-  /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
-  static void checkArray(String op, Object array, long nbytes) {
-    int elem = array instanceof double[] || array instanceof long[] ? 8
-        : array instanceof float[] || array instanceof int[] ? 4
-        : array instanceof short[] ? 2 : array instanceof byte[] ? 1 : 0;
-    if (elem == 0) throw new IllegalArgumentException(op + "(): unsupported array type " + array.getClass().getName());
-    long have = (long) java.lang.reflect.Array.getLength(array) * elem;
-    if (have != nbytes) {
-      throw new IllegalArgumentException(op + "(): the array holds " + have + " bytes, the tensor " + nbytes);
     }
   }
 

@@ -79,9 +79,9 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void read(String op, TensorImpl t, Object array) {
     long n = t.numel() * t.dtype().itemSize();
-    CpuBackend.checkArray(op, array, n);
+    checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.address(t, new long[] {t.numel()}, new long[] {1});
+      long addr = held.flatAddress(t);
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
@@ -96,9 +96,9 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void write(String op, TensorImpl t, Object array) {
     long n = t.numel() * t.dtype().itemSize();
-    CpuBackend.checkArray(op, array, n);
+    checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = CpuBackend.flat(held, t);
+      long addr = held.flatOutput(t);
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_write_bytes(addr, (double[]) array, n);

@@ -20,7 +20,7 @@ public final class DeviceTransfer {
     Dispatcher.backend(toDevice ? dst.device() : src.device());  // CUDA available, or why not
     long n = dst.numel();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = CpuBackend.flat(held, dst), s = held.address(src, new long[] {n}, new long[] {1});
+      long d = held.flatOutput(dst), s = held.flatAddress(src);
       long nbytes = n * dst.dtype().itemSize();
       int status = toDevice ? JtCuda.jtc_memcpy_to_device(d, s, nbytes) : JtCuda.jtc_memcpy_to_host(d, s, nbytes);
       if (status != 0) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
@@ -42,7 +42,7 @@ public final class DeviceTransfer {
     Dispatcher.backend(dst.device());
     long n = dst.numel();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = CpuBackend.flat(held, dst), s = held.address(src, new long[] {n}, new long[] {1});
+      long d = held.flatOutput(dst), s = held.flatAddress(src);
       if (JtCuda.jtc_memcpy_to_device_async(d, s, n * dst.dtype().itemSize()) != 0) {
         throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
       }

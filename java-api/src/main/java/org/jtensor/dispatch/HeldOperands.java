@@ -37,6 +37,18 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, s, sizes, strides);
   }
 
+  /** address() of t walked as numel contiguous elements (t is contiguous: the caller's rule). */
+  long flatAddress(TensorImpl t) {
+    return address(t, new long[] {t.numel()}, UNIT);
+  }
+
+  /** output() of t written as numel contiguous elements. */
+  long flatOutput(TensorImpl t) {
+    return output(t, new long[] {t.numel()}, UNIT);
+  }
+
+  private static final long[] UNIT = {1};
+
   /**
    * address() for a tensor the kernel writes: refused when its storage is read-only. The storage
    * checked is the one held: read twice, a set_ on another thread between the reads could

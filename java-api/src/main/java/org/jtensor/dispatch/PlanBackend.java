@@ -154,14 +154,14 @@ abstract class PlanBackend implements Backend {
   @Override
   public void arange(TensorImpl dst, long start, long step) {
     try (HeldOperands held = new HeldOperands("arange")) {
-      check(runArange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
+      check(runArange(held.flatOutput(dst), dst.dtype().code(), dst.numel(), 1, start, step), "arange", dst.dtype());
     }
   }
 
   @Override
   public void arange(TensorImpl dst, double start, double step) {
     try (HeldOperands held = new HeldOperands("arange")) {
-      check(runArange(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), 0,
+      check(runArange(held.flatOutput(dst), dst.dtype().code(), dst.numel(), 0,
           Double.doubleToRawLongBits(start), Double.doubleToRawLongBits(step)), "arange", dst.dtype());
     }
   }
@@ -169,7 +169,7 @@ abstract class PlanBackend implements Backend {
   @Override
   public void linspace(TensorImpl dst, double start, double end) {
     try (HeldOperands held = new HeldOperands("linspace")) {
-      check(runLinspace(CpuBackend.flat(held, dst), dst.dtype().code(), dst.numel(), start, end), "linspace", dst.dtype());
+      check(runLinspace(held.flatOutput(dst), dst.dtype().code(), dst.numel(), start, end), "linspace", dst.dtype());
     }
   }
 
@@ -284,6 +284,18 @@ abstract class PlanBackend implements Backend {
       long i = held.address(in, sizes, in.strides());
       check(runSort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
           in.strides())), op, in.dtype());
+    }
+  }
+
+  /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
+  static void checkArray(String op, Object array, long nbytes) {
+    int elem = array instanceof double[] || array instanceof long[] ? 8
+        : array instanceof float[] || array instanceof int[] ? 4
+        : array instanceof short[] ? 2 : array instanceof byte[] ? 1 : 0;
+    if (elem == 0) throw new IllegalArgumentException(op + "(): unsupported array type " + array.getClass().getName());
+    long have = (long) java.lang.reflect.Array.getLength(array) * elem;
+    if (have != nbytes) {
+      throw new IllegalArgumentException(op + "(): the array holds " + have + " bytes, the tensor " + nbytes);
     }
   }
 
