@@ -1,8 +1,9 @@
-// nonzero and its count (the nonzero plan): the chunked scheme of nonzero_logic.cuh. The count
-// crosses to the host, which needs it to size the output, as PyTorch's nonzero does.
+// nonzero and its count (the nonzero plan): the chunked scheme of kernels/nonzero_chunks.h, a
+// thread per chunk of at least 1024 elements, at most 65536 chunks (their counts cross to the host,
+// which needs the total to size the output, as PyTorch's nonzero does).
 #include <vector>
 
-#include "nonzero_logic.cuh"
+#include "kernels/nonzero_chunks.h"
 #include "runtime.cuh"
 #include "scratch.cuh"
 
@@ -58,7 +59,7 @@ using namespace jt::cuda;
 int jtc_nonzero(const int64_t* words, int64_t* found) {
   nonzero_plan r(words);
   NonzeroArgs a;
-  if (!prepare_nonzero(r, a)) return JT_INVALID;
+  if (!prepare_nonzero(r, 1024, 65536, a)) return JT_INVALID;
   *found = 0;
   if (a.n == 0) return JT_OK;
   int st = JT_NO_KERNEL;

@@ -191,11 +191,10 @@ int jt_index_advanced(const int64_t* words, int64_t* bad) {
 }
 
 int jt_nonzero(const int64_t* words, int64_t* found) {
-  nonzero_plan r(words);
-  if (!r.current() || r.dtype < 0 || r.dtype >= kNumDTypes || r.ndim < 0 || r.ndim > 64) return JT_INVALID;
-  NonzeroPlan p{(DType)r.dtype, (int)r.ndim, reinterpret_cast<const char*>(r.src), r.sizes, r.strides};
+  NonzeroArgs a;
+  if (!prepare_nonzero(nonzero_plan(words), kGrainSize, kNonzeroMaxChunks, a)) return JT_INVALID;
   return guarded([&] {
-    *found = r.out == 0 ? count_nonzero(p) : nonzero_coords(p, reinterpret_cast<int64_t*>(r.out), r.rows);
+    *found = nonzero_run(a);
     return JT_OK;
   });
 }

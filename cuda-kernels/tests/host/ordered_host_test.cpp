@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "jt/jt.h"
-#include "nonzero_logic.cuh"
+#include "kernels/nonzero_chunks.h"
 #include "scan_logic.cuh"
 #include "sort_logic.cuh"
 
@@ -140,7 +140,7 @@ void nonzero_case(const V& sizes, bool transposed) {
   CHECK_EQ(found, count);
   plan[4] = (int64_t)gpu.data();
   NonzeroArgs a;
-  CHECK(prepare_nonzero(nonzero_plan(plan.data()), a));
+  CHECK(prepare_nonzero(nonzero_plan(plan.data()), 1024, 65536, a));  // CUDA's chunks
   CHECK((a.n == 0 || a.chunks >= 1) && a.chunks <= 65536 && a.chunk * a.chunks >= a.n);
   V starts((size_t)a.chunks);
   int64_t total = 0;

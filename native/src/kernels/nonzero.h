@@ -1,22 +1,18 @@
-// nonzero: the coordinates of a strided tensor's non-zero elements, row-major.
+// nonzero on the CPU: the coordinates of a strided tensor's non-zero elements, row-major, by the
+// chunked scheme CUDA shares (kernels/nonzero_chunks.h).
 #pragma once
 #include <cstdint>
 
-#include "jt/dtype.h"
+#include "kernels/nonzero_chunks.h"
 
 namespace jt {
 
-struct NonzeroPlan {
-  DType dtype;
-  int ndim;
-  const char* src;
-  const int64_t* sizes;
-  const int64_t* strides;
-};
+// Chunks for the CPU's threads: at least kGrainSize elements each, at most this many.
+constexpr int64_t kNonzeroMaxChunks = 256;
 
-int64_t count_nonzero(const NonzeroPlan& p);
-// Writes the coordinates of the first `rows` non-zero elements into out ([rows, ndim] int64);
-// returns how many non-zero elements it found (!= rows if the source changed since it was counted).
-int64_t nonzero_coords(const NonzeroPlan& p, int64_t* out, int64_t rows);
+// How many non-zero elements a has; with a.out set, also writes the coordinates of the first
+// a.rows of them ([rows, ndim] int64; the count differs from rows if the source changed since it
+// was counted).
+int64_t nonzero_run(const NonzeroArgs& a);
 
 }  // namespace jt

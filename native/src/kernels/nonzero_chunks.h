@@ -1,7 +1,7 @@
-// nonzero on CUDA, one thread per chunk of the source in row-major order (host and device code;
-// the host tests run it): a first launch counts each chunk's non-zero elements, the host sums the
-// counts into each chunk's first output row, and a second launch writes the coordinates, so the
-// rows come out in the CPU's order.
+// nonzero on either device, by chunks of the source in row-major order (host and device code): each
+// chunk's non-zero elements are counted, the counts summed on the host into each chunk's first
+// output row, and then each chunk writes its coordinates, so the rows come out in row-major order.
+// The CPU runs chunks on its threads (kernels/nonzero.cpp), CUDA a thread per chunk (nonzero.cu).
 #pragma once
 #include <cstdint>
 
@@ -9,7 +9,6 @@
 #include "jt/plans.h"
 
 namespace jt {
-namespace cuda {
 
 struct NonzeroArgs {
   static constexpr int kMaxDims = 64;  // a plan's limit
@@ -22,8 +21,8 @@ struct NonzeroArgs {
   int64_t stride[kMaxDims];  // elements
 };
 
-// Chunks of at least 1024 elements, at most 65536 of them (their counts cross to the host).
-inline bool prepare_nonzero(const nonzero_plan& r, NonzeroArgs& a) {
+// Chunks of at least min_chunk elements, at most max_chunks of them; false for a plan no kernel can run.
+inline bool prepare_nonzero(const nonzero_plan& r, int64_t min_chunk, int64_t max_chunks, NonzeroArgs& a) {
   if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 0 || r.ndim > NonzeroArgs::kMaxDims || r.rows < 0) return false;
   a.dtype = (DType)r.dtype;
   a.ndim = (int)r.ndim;
@@ -32,7 +31,7 @@ inline bool prepare_nonzero(const nonzero_plan& r, NonzeroArgs& a) {
   a.rows = r.rows;
   a.n = 1;
   for (int d = 0; d < a.ndim; ++d) a.size[d] = r.sizes[d], a.stride[d] = r.strides[d], a.n *= r.sizes[d];
-  a.chunk = a.n / 65536 + 1 > 1024 ? a.n / 65536 + 1 : 1024;
+  a.chunk = a.n / max_chunks + 1 > min_chunk ? a.n / max_chunks + 1 : min_chunk;
   a.chunks = (a.n + a.chunk - 1) / a.chunk;
   return true;
 }
@@ -81,5 +80,4 @@ JT_HOST_DEVICE void nonzero_chunk_write(const NonzeroArgs& a, int64_t c, int64_t
   });
 }
 
-}  // namespace cuda
 }  // namespace jt
