@@ -52,7 +52,7 @@ class CudaIndexTest {
   }
 
   private static Tensor on(boolean gpu, Tensor t) {
-    return gpu ? t.cuda() : t;
+    return gpu ? t.to(CudaAccounting.device()) : t;  // the CPU in a dry run
   }
 
   private static Tensor longs(boolean gpu, long[] v, long... shape) {

@@ -19,6 +19,7 @@ final class FakeStreamRuntime implements StreamRuntime {
   final Set<Long> liveStreams = new HashSet<>(), liveEvents = new HashSet<>(), pendingStreams = new HashSet<>();
   private final Map<Long, Long> recordedOn = new HashMap<>();  // event -> stream, while its work is pending
   private final Map<Long, Boolean> timing = new HashMap<>();
+  private final Map<Long, Set<Long>> waitsFor = new HashMap<>();  // stream -> the streams whose pending work it waits for
   private long next = 0x1000;
 
   @Override
@@ -83,6 +84,8 @@ final class FakeStreamRuntime implements StreamRuntime {
   @Override
   public synchronized int streamWaitEvent(long stream, long event) {
     log.add("wait " + hex(stream) + " for " + hex(event));
+    Long producer = recordedOn.get(event);
+    if (producer != null) waitsFor.computeIfAbsent(stream, k -> new HashSet<>()).add(producer);
     return 0;
   }
 
@@ -120,7 +123,10 @@ final class FakeStreamRuntime implements StreamRuntime {
     pendingStreams.add(stream);
   }
 
+  /** Completes stream's work and, first, the work of the streams it was made to wait for, as a device would. */
   synchronized void complete(long stream) {
+    Set<Long> before = waitsFor.remove(stream);
+    if (before != null) before.forEach(this::complete);
     pendingStreams.remove(stream);
     recordedOn.values().removeIf(s -> s == stream);
   }

@@ -65,7 +65,7 @@ final class CudaBlas {
       return null;
     } catch (Throwable e) {  // no libcublas.so.13, or the presets absent: jtensor's own GEMM serves
       String reason = "cuBLAS unavailable, CUDA GEMMs use jtensor's own kernel: " + CudaProbe.messages(e);
-      LOG.log(Level.INFO, reason);
+      LOG.log(Level.WARNING, reason);  // a slower GEMM than the user expects: not INFO
       return reason;
     }
   }

@@ -31,4 +31,12 @@ public final class CudaMatmul {
   public static void setUseCublas(boolean use) {
     useCublas = use;
   }
+
+  /**
+   * Why CUDA GEMMs of float dtypes cannot reach cuBLAS on this machine (libcublas.so.13 or the
+   * presets missing), or null when cuBLAS loaded. The first call loads it.
+   */
+  public static String cublasUnavailableReason() {
+    return CudaBlas.unavailableReason();
+  }
 }

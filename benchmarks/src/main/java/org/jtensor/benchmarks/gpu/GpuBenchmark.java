@@ -34,12 +34,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 @Fork(1)
 public class GpuBenchmark {
-  static final Device GPU = Device.cuda(0);
+  /** -Djt.cuda.dryRun=true (gpu-check.sh --dry-run): the CPU stands in, at sizes it runs in moments, to check the benchmarks themselves. */
+  static final boolean DRY_RUN = Boolean.getBoolean("jt.cuda.dryRun");
+  static final Device GPU = DRY_RUN ? Device.CPU : Device.cuda(0);
   static final int REPS = 10;
-  static final long N256M = 256L << 20, SIDE = 16384, GEMM = 8192;
+  static final long N256M = DRY_RUN ? 1L << 20 : 256L << 20, SIDE = DRY_RUN ? 1024 : 16384, GEMM = DRY_RUN ? 256 : 8192;
 
   static void requireCuda() {
-    if (!Cuda.isAvailable()) throw new IllegalStateException("GpuBenchmark needs CUDA: " + Cuda.unavailableReason());
+    if (!DRY_RUN && !Cuda.isAvailable()) throw new IllegalStateException("GpuBenchmark needs CUDA: " + Cuda.unavailableReason());
+  }
+
+  /** Waits for the device's queued work (nothing to wait for on the CPU of a dry run). */
+  static void synchronize() {
+    if (!DRY_RUN) Cuda.synchronize();
   }
 
   /** Bandwidth operands: 256M-element vectors and 16384² matrices, filled on the device. */
@@ -55,7 +62,7 @@ public class GpuBenchmark {
       dst = Tensor.empty(new long[] {N256M}, DType.FLOAT32, GPU);
       m = Tensor.full(new long[] {SIDE, SIDE}, 0.5, DType.FLOAT32, GPU);
       n = Tensor.full(new long[] {SIDE, SIDE}, 0.25, DType.FLOAT32, GPU);
-      Cuda.synchronize();
+      synchronize();
     }
 
     @TearDown
@@ -67,31 +74,31 @@ public class GpuBenchmark {
   @Benchmark @OperationsPerInvocation(REPS)
   public void copy1GiB(Big s) {
     for (int r = 0; r < REPS; r++) s.dst.copy_(s.a);
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
   public void add256M(Big s) {
     for (int r = 0; r < REPS; r++) s.a.add(s.b).close();  // the output returns to the stream-ordered cache
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
   public void sum256M(Big s) {
     for (int r = 0; r < REPS; r++) s.a.sum().close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
   public void sumDim0(Big s) {
     for (int r = 0; r < REPS; r++) s.m.sum(0).close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
   public void sumDim1(Big s) {
     for (int r = 0; r < REPS; r++) s.m.sum(1).close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
@@ -99,13 +106,13 @@ public class GpuBenchmark {
     try (Tensor nt = s.n.t()) {
       for (int r = 0; r < REPS; r++) s.m.add(nt).close();
     }
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(REPS)
   public void softmaxDim1(Big s) {
     for (int r = 0; r < REPS; r++) s.m.softmax(1).close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   /** 8192² operands of random values (PyTorch's figures are on random data): cuBLAS in three dtypes, jtensor's own GEMM in bfloat16. */
@@ -120,6 +127,8 @@ public class GpuBenchmark {
     public void setup() {
       requireCuda();
       CudaMatmul.setUseCublas(!gemm.startsWith("own-"));
+      String noCublas = DRY_RUN || gemm.startsWith("own-") ? null : CudaMatmul.cublasUnavailableReason();
+      if (noCublas != null) throw new IllegalStateException("matmul gemm=" + gemm + " is a cuBLAS case: " + noCublas);
       CudaMatmul.setAllowTf32(false);
       DType dtype = DType.fromName(gemm.replace("own-", ""));
       Generator g = new Generator(0);
@@ -128,7 +137,7 @@ public class GpuBenchmark {
         a = ga.to(dtype);
         b = gb.to(dtype);
       }
-      Cuda.synchronize();
+      synchronize();
     }
 
     @TearDown
@@ -142,7 +151,7 @@ public class GpuBenchmark {
   @Benchmark @OperationsPerInvocation(REPS)
   public void matmul(Gemm s) {
     for (int r = 0; r < REPS; r++) s.a.matmul(s.b).close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   /** Two 4-element tensors: an op's cost to the host. */
@@ -167,7 +176,7 @@ public class GpuBenchmark {
   @Benchmark @OperationsPerInvocation(1000)
   public void add4HostCost(Small s) {
     for (int r = 0; r < 1000; r++) s.a.add(s.b).close();
-    Cuda.synchronize();
+    synchronize();
   }
 
   @Benchmark @OperationsPerInvocation(1000)

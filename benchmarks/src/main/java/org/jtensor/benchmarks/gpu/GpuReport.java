@@ -13,13 +13,16 @@ import java.util.concurrent.TimeUnit;
 import org.jtensor.Cuda;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 /**
  * Runs the GPU benchmarks (GpuBenchmark, GpuTrainingBenchmark) and prints each beside PyTorch's
  * figure on an H100 with the ratio and the issue's target, as a Markdown table, also written to
  * the file named by {@code --summary FILE}. Other arguments go to JMH (a regex narrows the cases).
- * Where CUDA is unavailable it says why, writes that line, and exits 0: the benchmarks are skipped.
+ * It exits 1, naming the piece, when CUDA is unavailable, a benchmark fails (JMH runs with
+ * fail-on-error) or, without a regex, a case of GpuFigures did not run. With -Djt.cuda.dryRun=true
+ * the CPU stands in at small sizes (GpuBenchmark.DRY_RUN): the figures are then no GPU's.
  */
 public final class GpuReport {
   private GpuReport() {}
@@ -31,16 +34,34 @@ public final class GpuReport {
       if (args[i].equals("--summary")) summary = Path.of(args[++i]);
       else jmh.add(args[i]);
     }
-    if (!Cuda.isAvailable()) {
-      write(summary, List.of("GPU benchmarks skipped: CUDA unavailable: " + Cuda.unavailableReason()));
-      return;
+    if (!GpuBenchmark.DRY_RUN && !Cuda.isAvailable()) {
+      write(summary, List.of("- GPU benchmarks: FAILED, CUDA unavailable: " + Cuda.unavailableReason()));
+      System.exit(1);
     }
+    jmh.add(0, "-foe");  // a benchmark that throws fails the run, not just its row
+    jmh.add(1, "true");
     CommandLineOptions options = new CommandLineOptions(jmh.toArray(new String[0]));
-    if (options.getIncludes().isEmpty()) {
+    boolean all = options.getIncludes().isEmpty();
+    if (all) {
       jmh.add(0, "org\\.jtensor\\.benchmarks\\.gpu\\.Gpu.*Benchmark");
       options = new CommandLineOptions(jmh.toArray(new String[0]));
     }
-    write(summary, table(secondsPerOp(new Runner(options).run())));
+    Map<String, Double> seconds;
+    try {
+      seconds = secondsPerOp(new Runner(options).run());
+    } catch (RunnerException e) {
+      write(summary, List.of("- GPU benchmarks: FAILED, " + e.getMessage().replace('\n', ' ')));
+      System.exit(1);
+      return;
+    }
+    List<String> lines = table(seconds);
+    lines.add("");
+    if (GpuBenchmark.DRY_RUN) lines.add("- device: the CPU standing in for cuda:0 at small sizes (dry run): no figure above is a GPU's");
+    List<String> missing = new ArrayList<>();
+    for (GpuFigures f : GpuFigures.values()) if (all && !seconds.containsKey(f.key)) missing.add(f.key);
+    lines.add(missing.isEmpty() ? "- bench: passed, " + seconds.size() + " cases" : "- bench: FAILED, cases that did not run: " + missing);
+    write(summary, lines);
+    if (!missing.isEmpty()) System.exit(1);
   }
 
   /** Each case ("method" or "method param=value") and its time per op in seconds. */
@@ -65,7 +86,7 @@ public final class GpuReport {
       if (f != null) values.put(k, f.value(s));
     });
     List<String> rows = new ArrayList<>();
-    rows.add("| case | jtensor | PyTorch 2.11, H100 | jtensor / PyTorch | target | met |");
+    rows.add("| bench: case | jtensor | PyTorch 2.11, H100 | jtensor / PyTorch | target | met |");
     rows.add("|---|---|---|---|---|---|");
     for (GpuFigures f : GpuFigures.values()) {
       Double v = values.get(f.key);
