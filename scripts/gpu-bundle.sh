@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
-# Prepares target/gpu-bundle/: everything a GPU machine without a JDK needs to run, in one command
-# (gpu-check.sh there), jtensor's CTest suites labelled cuda, its JUnit tests tagged cuda and its GPU
-# benchmarks. It holds a jlink'ed runtime, jtensor's jars (built here, with libjtensor_cuda.so when
-# nvcc is present), their runtime dependencies and JMH's, the test and benchmark classes, the CUDA
-# CTest executables with the libraries they link, and JUnit's console launcher. Copy it over (or
-# target/gpu-bundle.tar.xz, made last) and run ./gpu-check.sh there.
+# Prepares target/gpu-bundle/: everything a GPU machine without a JDK needs to run gpu-check.sh there:
+# a jlink'ed runtime, jtensor's jars (built here, with libjtensor_cuda.so when nvcc is present), their
+# runtime and test dependencies (JUnit's launcher, Jackson for the conformance data) and JMH's, the
+# test and benchmark classes, the CUDA CTest executables with the libraries they link. Then
+# target/gpu-bundle.tar.xz, the one file to carry (skipped with --no-xz, as the rehearsal does).
+#   bash scripts/gpu-bundle.sh [--no-xz]
+# It fails when the CTest executables labelled cuda are not exactly those cuda-tests.expected lists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
+xz=1
+[ "${1:-}" = "--no-xz" ] && xz=0
 out=target/gpu-bundle
 rm -rf "$out" && mkdir -p "$out/lib" "$out/native"
-# The jars, from this checkout (nothing goes to ~/.m2); tests are compiled, not run here.
-mvn -B -q -o -pl bindings,java-api,benchmarks package -DskipTests
+# The jars and classes, from this checkout (nothing goes to ~/.m2); tests are compiled, not run here.
+mvn -B -q -pl bindings,java-api,benchmarks package -DskipTests
 cp bindings/target/jtensor-bindings-*.jar java-api/target/jtensor-api-*.jar "$out/lib/"
-mvn -B -q -o -pl java-api dependency:copy-dependencies -DincludeScope=runtime -DexcludeGroupIds=org.jtensor \
-  -DoutputDirectory="$PWD/$out/lib"
+# Test scope holds runtime's too; libtorch (conformance data's generator, no CUDA test needs it) stays out.
+mvn -B -q -pl java-api dependency:copy-dependencies -DincludeScope=test -DexcludeGroupIds=org.jtensor \
+  -DexcludeArtifactIds=pytorch,pytorch-platform -DoutputDirectory="$PWD/$out/lib"
 # JMH and what it needs at run time (the benchmarks' own classes travel as a folder, beside the tests')
-mvn -B -q -o -pl benchmarks dependency:copy-dependencies -DincludeScope=runtime \
+mvn -B -q -pl benchmarks dependency:copy-dependencies -DincludeScope=runtime \
   -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
 # The presets' JNI libraries jtensor never loads (OpenBLAS's LAPACK builds; CUDA's NPP, cuSOLVER,
-# cuFFT, cuDNN, ...) are left out of their jars: the whole bundle must travel in 64 MiB.
+# cuFFT, cuDNN, ...) are left out of their jars: the whole bundle must travel in 60 MiB.
 python3 - "$out"/lib/openblas-*-linux-x86_64.jar "$out"/lib/cuda-*-linux-x86_64.jar <<'PY'
 import re, shutil, sys, zipfile
 unused = re.compile(r"/libjni(openblas|openblas_full|npp\w*|cusolver|cusparse|cufft\w*|curand|cudnn|nccl|nvml|nvjpeg|nvcomp"
@@ -34,28 +38,33 @@ PY
 cp -r java-api/target/test-classes "$out/test-classes"
 cp -r benchmarks/target/classes "$out/bench-classes"
 # CTest's cuda suites, built by the bindings' CMake run, and the libraries they link (found through
-# LD_LIBRARY_PATH there); gpu-check.sh writes their CTestTestfile on the GPU machine.
+# LD_LIBRARY_PATH there). CMake's cuda label and cuda-tests.expected must name the same executables.
 native=bindings/target/classes/org/jtensor/bindings/linux-x86_64 build=bindings/target/cmake-build
+expected=$(awk '$1 == "ctest" { print $3 }' "$out/test-classes/cuda-tests.expected" | sort)
 if [ -f "$native/libjtensor_cuda.so" ]; then
-  # the tests CMake labels cuda (each named as its executable), listed for gpu-check.sh
-  ctest --test-dir "$build" -L cuda -N 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: *//p' >"$out/native/cuda-tests.txt"
-  for t in $(cat "$out/native/cuda-tests.txt") cuda_gemm_bench; do cp "$build/$t" "$out/native/"; done
+  labelled=$(ctest --test-dir "$build" -L cuda -N | sed -n 's/^ *Test *#[0-9]*: *//p' | sort)
+  if [ "$labelled" != "$expected" ]; then
+    echo "gpu-bundle: CTest's cuda label names [$(echo $labelled)], cuda-tests.expected [$(echo $expected)]: update one" >&2
+    exit 1
+  fi
+  for t in $expected cuda_gemm_bench; do cp "$build/$t" "$out/native/"; done
   cp "$native"/libjtensor.so "$native"/libjtensor_cuda.so "$out/native/"
-  strip --strip-unneeded "$out"/native/cuda_* 2>/dev/null || true
+  strip --strip-unneeded "$out"/native/cuda_*
 else
   echo "jtensor: no CUDA build (nvcc missing or -Djt.cuda=OFF): the bundle has no CTest cuda suites" >&2
+  echo "built without nvcc or with -Djt.cuda=OFF" >"$out/native/NO_CUDA_BUILD"
 fi
-# JUnit's console launcher, Jupiter included (Maven Central, fetched once into ~/.m2 by Maven itself)
-console=org.junit.platform:junit-platform-console-standalone:1.10.2
-mvn -B -q dependency:copy -Dartifact=$console -DoutputDirectory="$PWD/$out" -Dmdep.stripVersion=true
 # java.management: JMH reads the JVM's arguments through it to start its forks
 jlink --add-modules java.base,jdk.unsupported,java.logging,java.management --strip-debug --no-header-files \
   --no-man-pages --compress=2 --output "$out/jre"
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 chmod +x "$out/gpu-check.sh"
 du -sh "$out"/*
+[ "$xz" -eq 1 ] || { echo "jtensor: bundle ready in $out (no tar.xz: --no-xz)"; exit 0; }
 # One compressed file to carry (the device tool: carry target/gpu-bundle.tar.xz, then run
-# tar -xJf target/gpu-bundle.tar.xz -C /tmp && /tmp/gpu-bundle/gpu-check.sh)
+# tar -xJf target/gpu-bundle.tar.xz -C /tmp && /tmp/gpu-bundle/gpu-check.sh --phase quick)
 tar -C target -cf - gpu-bundle | xz -T2 -6 >target/gpu-bundle.tar.xz
+size=$(stat -c %s target/gpu-bundle.tar.xz)
 ls -la target/gpu-bundle.tar.xz
+[ "$size" -le $((60 << 20)) ] || { echo "gpu-bundle: target/gpu-bundle.tar.xz is $size bytes, over the 60 MiB limit" >&2; exit 1; }
 echo "jtensor: bundle ready in $out and target/gpu-bundle.tar.xz (run ./gpu-check.sh there on the GPU machine)"

@@ -1,83 +1,128 @@
 #!/usr/bin/env bash
 # The one command for a GPU machine without a JDK, run from the folder scripts/gpu-bundle.sh made:
-#   ./gpu-check.sh [--no-bench] [JMH options for the GPU benchmarks, e.g. -wi 1 -i 2]
-# 1. the CTest suites labelled cuda (CUDA kernels against the CPU's, in C++);
-# 2. every JUnit test tagged cuda (classes named Cuda*Test: the conformance suite, the property
-#    tests, indexing/scans/sort/random parity, autograd and a training step on CUDA, against the CPU);
-# 3. the GPU benchmarks (GpuReport: rates beside PyTorch's H100 figures and the issue's targets)
-#    and cuda_gemm_bench.
-# Everything goes to gpu-check.log; gpu-summary.md gets the device, each part's outcome and the
-# benchmark table. Exits non-zero when a part fails, and 3 when CUDA tests were aborted because this
-# process cannot run CUDA (each skip names the missing piece, Cuda.unavailableReason()).
+#   ./gpu-check.sh [--dry-run] [--phase quick|tests|bench]... [--only TestClass]... [-- JMH options]
+# Phases, in this order, each one writing its table to gpu-summary.md and copying the summary and
+# the logs to $OUT (where set) as it ends, so a run cut short still returns what it found:
+#   quick  the device, every CTest executable cuda-tests.expected lists (CUDA kernels against the
+#          CPU's, in C++) and CudaSmokeTest (a case of each kernel family from Java): about a minute;
+#   tests  every JUnit class tagged cuda, held by CudaSuite to cuda-tests.expected's counts;
+#   bench  GpuReport (each rate beside PyTorch 2.11's H100 figure and the target) and cuda_gemm_bench.
+# No --phase: all three. --only narrows the tests phase to the named classes (a rerun of failures).
+# --dry-run: the CPU stands in for the GPU (-Djt.cuda.dryRun=true): every JUnit class and benchmark
+# runs, small, CPU against CPU, and each CTest executable must start and report that no GPU is
+# here; the test command runs it this way (scripts/gpu-rehearsal.sh) so the bundle cannot rot.
+# Exits 0 only when every phase run passed: CUDA or cuBLAS unavailable, a test failed, aborted or
+# skipped, a count off cuda-tests.expected, a missing executable or a failing benchmark each fail it,
+# named in the summary.
 set -uo pipefail
 cd "$(dirname "$0")"
 [ -x jre/bin/java ] || { echo "gpu-check: run scripts/gpu-bundle.sh first, then me from its folder" >&2; exit 2; }
-bench=1
-[ "${1:-}" = "--no-bench" ] && { bench=0; shift; }
-log=gpu-check.log summary=gpu-summary.md
+dry=0 phases=() only=() jmh=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) dry=1 ;;
+    --phase) phases+=("$2"); shift ;;
+    --only) only+=(--only "$2"); shift ;;
+    --) shift; jmh=("$@"); break ;;
+    *) echo "gpu-check: unknown argument $1 (see the head of this script)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ ${#phases[@]} -gt 0 ] || phases=(quick tests bench)
+log=gpu-check.log summary=gpu-summary.md expected=test-classes/cuda-tests.expected
 : >"$log"
 export LD_LIBRARY_PATH="$PWD/native${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 [ -d /usr/local/cuda/lib64 ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/cuda/lib64"
-java=(jre/bin/java -Dorg.bytedeco.javacpp.cachedir="$PWD/javacpp-cache" -Xss4m)
+props=(-Dorg.bytedeco.javacpp.cachedir="$PWD/javacpp-cache" -Xss4m -Djt.cuda.required=true)
+[ "$dry" -eq 1 ] && props+=(-Djt.cuda.dryRun=true)
+java=(jre/bin/java "${props[@]}")
 status=0
 note() { echo "$*" | tee -a "$summary"; }
+fail() { note "- $*"; status=1; }
+save() { if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$summary" "$log" "$OUT"/ 2>/dev/null || true; fi; }
 
-{ echo "# jtensor gpu-check, $(date -u '+%Y-%m-%d %H:%M UTC')"; echo
+{ echo "# jtensor gpu-check, $(date -u '+%Y-%m-%d %H:%M UTC')$([ "$dry" -eq 1 ] && echo ', DRY RUN: the CPU stands in, no figure is a GPU'"'"'s')"
+  echo
   echo "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
   echo; } >"$summary"
 
-# 1. CTest, label cuda: the executables were built with the jars; their test file is written here.
-if [ -s native/cuda-tests.txt ]; then
-  { for t in $(cat native/cuda-tests.txt); do
-      echo "add_test($t \"$PWD/native/$t\")"
-      echo "set_tests_properties($t PROPERTIES LABELS cuda)"
-    done; } >native/CTestTestfile.cmake
-  if command -v ctest >/dev/null; then
-    ctest --test-dir native -L cuda --output-on-failure 2>&1 | tee -a "$log"; rc=${PIPESTATUS[0]}
-  else
-    rc=0
-    for t in $(cat native/cuda-tests.txt); do native/$t 2>&1 | tee -a "$log" || rc=1; done
+# Each CTest executable of a phase: on a GPU it must pass; in a dry run it must start (its libraries
+# resolve) and report that there is no GPU, which is all a machine without one can show.
+ctest_phase() {
+  local names
+  names=$(awk -v p="$1" '$1 == "ctest" && $2 == p { print $3 }' "$expected")
+  [ -n "$names" ] || return 0
+  if [ -f native/NO_CUDA_BUILD ]; then
+    if [ "$dry" -eq 1 ]; then note "- CTest: not in this bundle ($(cat native/NO_CUDA_BUILD)): not rehearsed"
+    else fail "CTest: FAILED, not in this bundle ($(cat native/NO_CUDA_BUILD)): rebuild it where nvcc is"; fi
+    return
   fi
-  if [ "$rc" -ne 0 ] && grep -q "no usable GPU" "$log"; then
-    note "- CTest label cuda: ABORTED, $(grep -m1 -o 'no usable GPU.*' "$log")"; status=3
-  else
-    note "- CTest label cuda: $([ "$rc" -eq 0 ] && echo passed || echo "FAILED (rc $rc)")"
-    [ "$rc" -eq 0 ] || status=1
-  fi
-else
-  note "- CTest label cuda: not in this bundle (it was built without nvcc)"
-fi
-
-# 2. JUnit, tag cuda: every Cuda*Test class (nested classes too) on the test class path.
-"${java[@]}" -jar junit-platform-console-standalone.jar execute \
-  --class-path "test-classes:$(ls lib/*.jar | tr '\n' ':')" --scan-classpath test-classes \
-  --include-classname '.*\.Cuda\w*Test(\$\w+)*' --include-tag cuda --details=tree --disable-banner --disable-ansi-colors 2>&1 | tee junit.log | tee -a "$log" >/dev/null; rc=${PIPESTATUS[0]}
-sed -n '/^Failures (/,$p' junit.log | head -300  # the failures, with their messages, before the tallies
-grep -E "tests (successful|failed|skipped|aborted)|containers failed" junit.log | sed 's/^/    /' | tee -a "$summary"
-if grep -Eq "\[ +[1-9][0-9]* tests (skipped|aborted)" junit.log; then
-  note "- JUnit tag cuda: ABORTED, this process cannot run CUDA: $(grep -m1 -o 'CUDA: .*' junit.log)"
-  [ "$rc" -ne 0 ] || rc=3
-else
-  note "- JUnit tag cuda: $([ "$rc" -eq 0 ] && echo passed || echo "FAILED (rc $rc): $(grep -c '✘' junit.log) marks in junit.log")"
-fi
-[ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
-
-# 3. The GPU benchmarks: JMH forks run this runtime with the same class path.
-if [ "$bench" -eq 1 ]; then
   echo >>"$summary"
+  note "| $1: CTest executable (label cuda) | result | seconds |"
+  note "|---|---|---|"
+  for t in $names; do
+    if [ ! -x "native/$t" ]; then note "| $t | MISSING from native/ | - |"; status=1; continue; fi
+    local start=$SECONDS rc out
+    out=$(timeout 600 "native/$t" 2>&1); rc=$?
+    printf '%s\n' "== $t (rc $rc)" "$out" >>"$log"
+    if [ "$dry" -eq 1 ]; then
+      if [ "$rc" -ne 0 ] && grep -q "no usable GPU" <<<"$out"; then note "| $t | starts, no GPU here (dry run) | $((SECONDS - start)) |"
+      else note "| $t | FAILED: rc $rc without a GPU, not the 'no usable GPU' refusal: $(tail -1 <<<"$out") | $((SECONDS - start)) |"; status=1; fi
+    elif [ "$rc" -eq 0 ]; then note "| $t | passed | $((SECONDS - start)) |"
+    else note "| $t | FAILED (rc $rc): $(grep -m1 -iE 'fail|error|no usable' <<<"$out" | cut -c1-200) | $((SECONDS - start)) |"; status=1; fi
+  done
+}
+
+# The JUnit classes of a phase, through CudaSuite (it fails on anything short of every listed test passing).
+junit_phase() {
+  echo >>"$summary"
+  "${java[@]}" -cp "test-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.CudaSuite --phase "$1" "${only[@]}" \
+    --summary "junit-$1.md" >"junit-$1.log" 2>&1
+  local rc=$?
+  cat "junit-$1.log" >>"$log"
+  if [ -s "junit-$1.md" ]; then cat "junit-$1.md" >>"$summary"; else note "- $1: FAILED before its table (rc $rc): $(tail -3 "junit-$1.log" | tr '\n' ' ')"; fi
+  [ "$rc" -eq 0 ] || status=1
+}
+
+bench_phase() {
+  echo >>"$summary"
+  local opts=("${jmh[@]}")
+  [ "$dry" -eq 1 ] && [ ${#opts[@]} -eq 0 ] && opts=(-wi 0 -i 1 -r 100ms -f 1)  # every case once, briefly
+  rm -f bench-table.md
   "${java[@]}" -cp "bench-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.benchmarks.gpu.GpuReport \
-    --summary bench-table.md -jvmArgsAppend "-Dorg.bytedeco.javacpp.cachedir=$PWD/javacpp-cache" "$@" 2>&1 | tee -a "$log"
-  rc=${PIPESTATUS[0]}
-  if [ -f bench-table.md ]; then cat bench-table.md >>"$summary"; fi
-  [ "$rc" -eq 0 ] || { note "- GPU benchmarks: FAILED (rc $rc)"; [ "$status" -ne 0 ] || status=$rc; }
-  if [ -x native/cuda_gemm_bench ]; then
-    echo >>"$summary"
-    native/cuda_gemm_bench 2>&1 | tee -a "$log" | sed 's/^/    /' >>"$summary" || note "- cuda_gemm_bench: FAILED"
-  fi
-fi
-# A folder named by OUT (the device tool's, where one sets it) gets the summary and the logs back.
-if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$summary" "$log" junit.log "$OUT"/ 2>/dev/null || true; fi
+    --summary bench-table.md "${opts[@]}" >bench.log 2>&1
+  local rc=$?
+  cat bench.log >>"$log"
+  if [ -s bench-table.md ]; then cat bench-table.md >>"$summary"; else note "- bench: FAILED before its table (rc $rc): $(tail -3 bench.log | tr '\n' ' ')"; fi
+  [ "$rc" -eq 0 ] || status=1
+  if [ -f native/NO_CUDA_BUILD ]; then [ "$dry" -eq 1 ] || fail "cuda_gemm_bench: not in this bundle"; return; fi
+  if [ ! -x native/cuda_gemm_bench ]; then fail "cuda_gemm_bench: MISSING from native/"; return; fi
+  local out
+  out=$(native/cuda_gemm_bench 2>&1); rc=$?
+  printf '%s\n' "== cuda_gemm_bench (rc $rc)" "$out" >>"$log"
+  echo >>"$summary"
+  if [ "$dry" -eq 1 ]; then
+    grep -q "no usable GPU" <<<"$out" && note "- cuda_gemm_bench: starts, no GPU here (dry run)" \
+      || fail "cuda_gemm_bench: FAILED, rc $rc without a GPU, not the 'no usable GPU' refusal"
+  elif [ "$rc" -eq 0 ]; then sed 's/^/    /' <<<"$out" >>"$summary"
+  else fail "cuda_gemm_bench: FAILED (rc $rc): $(tail -1 <<<"$out")"; fi
+}
+
+overall=0
+for phase in "${phases[@]}"; do
+  status=0 start=$SECONDS
+  case "$phase" in
+    quick) ctest_phase quick; junit_phase quick ;;
+    tests) ctest_phase tests; junit_phase tests ;;
+    bench) bench_phase ;;
+    *) echo "gpu-check: no phase '$phase' (quick, tests, bench)" >&2; exit 2 ;;
+  esac
+  note "- phase $phase: $([ "$status" -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
+  [ "$status" -eq 0 ] || overall=1
+  save
+done
 echo
-echo "gpu-check: exit $status; summary in $PWD/$summary, everything in $PWD/$log"
 cat "$summary"
-exit "$status"
+echo
+echo "gpu-check: exit $overall; summary in $PWD/$summary, everything in $PWD/$log"
+exit "$overall"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Every test: the native CTest suites (allocator, copy kernel, kernels) and the Java suites
 # (conformance against libtorch, property chains, lifetimes, the fuzzer, concurrency, ...), the
-# jars packed and checked; then the CTest suites again under ASan and UBSan (scripts/sanitize.sh).
+# jars packed and checked; the GPU run's rehearsal (scripts/gpu-rehearsal.sh: the GPU bundle run
+# with the CPU standing in, and the check itself sabotaged); then the CTest suites again under
+# ASan and UBSan (scripts/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 mvn -B verify "$@"
+bash scripts/gpu-rehearsal.sh
 bash scripts/sanitize.sh

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The GPU run's rehearsal, part of the test command: builds the bundle (scripts/gpu-bundle.sh
+# --no-xz), copies it to a clean folder and runs its gpu-check.sh --dry-run there (the bundle's own
+# runtime, no Maven repository, HOME elsewhere): every CUDA test class and GPU benchmark must run
+# and pass on the CPU standing in, every CTest executable must start. Then the check itself is
+# tested: each sabotage below, on a copy of the bundle, must make it fail, naming what broke.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/gpu-bundle.sh --no-xz
+work=$(mktemp -d /tmp/jt-rehearsal.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+run() {  # run FOLDER ARGS...: gpu-check.sh in FOLDER with nothing of this machine's Java set-up; its output in FOLDER.out
+  local dir=$1; shift
+  (cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$work/home" ./gpu-check.sh "$@") >"$dir.out" 2>&1
+}
+cp -a target/gpu-bundle "$work/bundle"
+mkdir -p "$work/home"
+if ! run "$work/bundle" --dry-run; then
+  cat "$work/bundle.out"
+  echo "gpu-rehearsal: FAILED: the dry run of the bundle did not pass (above)" >&2
+  exit 1
+fi
+sed -n '/^| tests: JUnit/,/phase tests/p' "$work/bundle/gpu-summary.md"
+grep -h -- "- phase" "$work/bundle/gpu-summary.md"
+
+# sabotage NAME EXPECTED-TEXT ARGS...: the copy in $work/NAME (made and broken by the caller) must fail with EXPECTED-TEXT in its summary.
+failed=0
+sabotage() {
+  local name=$1 want=$2; shift 2
+  if run "$work/$name" "$@"; then
+    echo "gpu-rehearsal: sabotage '$name' was not caught: gpu-check.sh passed"; failed=1
+  elif ! grep -qF -- "$want" "$work/$name/gpu-summary.md"; then
+    echo "gpu-rehearsal: sabotage '$name' failed the check without naming it ('$want' not in its summary):"
+    tail -20 "$work/$name/gpu-summary.md"; failed=1
+  else
+    echo "gpu-rehearsal: sabotage '$name' caught: $(grep -m1 -F -- "$want" "$work/$name/gpu-summary.md" | cut -c1-160)"
+  fi
+}
+copy() { cp -al "$work/bundle" "$work/$1"; rm -f "$work/$1"/*.md "$work/$1"/*.log; }  # hard links: break one before changing it
+
+# 1. A CUDA test that fails: a class tagged cuda whose test fails, listed as expected.
+copy failing-test
+mkdir -p "$work/src/org/jtensor"
+cat >"$work/src/org/jtensor/CudaSabotageTest.java" <<'JAVA'
+package org.jtensor;
+
+@org.junit.jupiter.api.Tag("cuda")
+@org.junit.jupiter.api.extension.ExtendWith(CudaAccounting.class)
+class CudaSabotageTest {
+  @org.junit.jupiter.api.Test
+  void sabotaged() {
+    org.junit.jupiter.api.Assertions.assertEquals(1.0, Tensor.ones(1).to(CudaAccounting.device()).sum().item() + 1, "made to fail");
+  }
+}
+JAVA
+rm "$work/failing-test/test-classes/cuda-tests.expected"
+{ cat "$work/bundle/test-classes/cuda-tests.expected"; echo "junit tests org.jtensor.CudaSabotageTest 1"; } \
+  >"$work/failing-test/test-classes/cuda-tests.expected"
+javac -d "$work/classes" -cp "$work/bundle/test-classes:$(ls "$work"/bundle/lib/*.jar | tr '\n' ':')" \
+  "$work/src/org/jtensor/CudaSabotageTest.java"
+cp "$work/classes/org/jtensor/CudaSabotageTest.class" "$work/failing-test/test-classes/org/jtensor/"
+sabotage failing-test "FAILED sabotaged() in org.jtensor.CudaSabotageTest" --dry-run --phase tests
+
+# 2. A class dropped from the bundle: the whole tests phase must miss it by name.
+copy dropped-class
+rm "$work"/dropped-class/test-classes/org/jtensor/CudaIndexTest*.class
+sabotage dropped-class "org.jtensor.CudaIndexTest: no test found" --dry-run --phase tests
+
+# 3. A jar missing: Jackson, which the conformance data needs (what the first bundle lacked).
+copy missing-jar
+rm "$work"/missing-jar/lib/jackson-databind-*.jar
+sabotage missing-jar "FAILED" --dry-run --phase tests --only CudaConformanceTest
+grep -q "NoClassDefFoundError: com/fasterxml/jackson" "$work/missing-jar/gpu-summary.md" \
+  || { echo "gpu-rehearsal: missing-jar: the summary does not name the missing Jackson class"; failed=1; }
+
+# 4. No GPU and no --dry-run: CUDA cannot load here, which must fail the run (not skip every test).
+copy no-gpu
+sabotage no-gpu "CUDA unavailable" --phase quick
+
+# 5. A benchmark that cannot run: the bench phase must fail, not drop its row.
+copy failing-bench
+rm "$work"/failing-bench/bench-classes/org/jtensor/benchmarks/gpu/GpuTrainingBenchmark*.class
+sabotage failing-bench "bench: FAILED" --dry-run --phase bench
+
+[ "$failed" -eq 0 ] || { echo "gpu-rehearsal: FAILED: a sabotage above was not caught" >&2; exit 1; }
+echo "gpu-rehearsal: passed: the dry run of the whole bundle, and 5 sabotages each caught by name"
