@@ -7,7 +7,10 @@
 #          CPU's, in C++) and CudaSmokeTest (a case of each kernel family from Java): about a minute;
 #   tests  every JUnit class tagged cuda, held by CudaSuite to cuda-tests.expected's counts;
 #   bench  GpuReport (each rate beside PyTorch 2.11's H100 figure and the target) and cuda_gemm_bench.
-# No --phase: all three. --only narrows the tests phase to the named classes (a rerun of failures).
+# No --phase: all three (with --only: the tests phase alone). --only narrows the tests phase to the
+# named classes (a rerun of failures). Each Java run and each executable has a time limit (a hang is
+# reported as TIMED OUT, the log's last START line naming the test); the device tool's 10-minute call
+# fits one phase, so run them one call each.
 # --dry-run: the CPU stands in for the GPU (-Djt.cuda.dryRun=true): every JUnit class and benchmark
 # runs, small, CPU against CPU, and each CTest executable must start and report that no GPU is
 # here; the test command runs it this way (scripts/gpu-rehearsal.sh) so the bundle cannot rot.
@@ -28,7 +31,9 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#phases[@]} -gt 0 ] || phases=(quick tests bench)
+if [ ${#phases[@]} -eq 0 ]; then
+  if [ ${#only[@]} -gt 0 ]; then phases=(tests); else phases=(quick tests bench); fi
+fi
 log=gpu-check.log summary=gpu-summary.md expected=test-classes/cuda-tests.expected
 : >"$log"
 export LD_LIBRARY_PATH="$PWD/native${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -39,9 +44,19 @@ java=(jre/bin/java "${props[@]}")
 status=0
 note() { echo "$*" | tee -a "$summary"; }
 fail() { note "- $*"; status=1; }
-save() { if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$summary" "$log" "$OUT"/ 2>/dev/null || true; fi; }
+save() { if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then cp "$summary" "$log" hs_err*.log "$OUT"/ 2>/dev/null || true; fi; }
+# live: a log written here and, as it grows, into $OUT (what a run killed from outside still returns)
+live() { if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then tee "$OUT/$1" >"$1"; else cat >"$1"; fi; }
+# timed SECONDS CMD...: CMD under a limit; exit 124 (named TIMED OUT by the callers) when it ran over
+timed() { local limit=$1; shift; timeout -k 10 "$limit" "$@"; }
+said() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ] && echo "TIMED OUT after $2 s (the log's last START line names the test)" || echo "rc $1"; }
 
-{ echo "# jtensor gpu-check, $(date -u '+%Y-%m-%d %H:%M UTC')$([ "$dry" -eq 1 ] && echo ', DRY RUN: the CPU stands in, no figure is a GPU'"'"'s')"
+# cuda-tests.expected must parse: a mistyped phase or kind would drop its tests from every run
+bad=$(awk '!/^[[:space:]]*(#|$)/ && !(($1 == "junit" && NF == 4 && $4 ~ /^[1-9][0-9]*$/ || $1 == "ctest" && NF == 3) \
+  && ($2 == "quick" || $2 == "tests")) { print "line " NR ": " $0 }' "$expected")
+[ -f "$expected" ] && [ -z "$bad" ] || bad="${bad:-$expected is missing}"
+
+{ echo "# jtensor gpu-check, $(date -u '+%Y-%m-%d %H:%M UTC'), bundle of $(cat BUILD 2>/dev/null || echo 'an unknown build')$([ "$dry" -eq 1 ] && echo ', DRY RUN: the CPU stands in, no figure is a GPU'"'"'s')"
   echo
   echo "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
   echo; } >"$summary"
@@ -62,25 +77,31 @@ ctest_phase() {
   note "|---|---|---|"
   for t in $names; do
     if [ ! -x "native/$t" ]; then note "| $t | MISSING from native/ | - |"; status=1; continue; fi
-    local start=$SECONDS rc out
-    out=$(timeout 600 "native/$t" 2>&1); rc=$?
+    local start=$SECONDS rc out outside
+    # jtensor's libraries must come from the bundle, not from a build folder the RUNPATH names
+    outside=$(ldd "native/$t" | awk -v d="$PWD/native/" '/libjtensor/ && index($3, d) != 1 { print $1 " -> " $3 }')
+    if [ -n "$outside" ]; then note "| $t | FAILED: resolves outside the bundle: $(echo $outside) | - |"; status=1; continue; fi
+    out=$(timed 180 "native/$t" 2>&1); rc=$?
     printf '%s\n' "== $t (rc $rc)" "$out" >>"$log"
     if [ "$dry" -eq 1 ]; then
       if [ "$rc" -ne 0 ] && grep -q "no usable GPU" <<<"$out"; then note "| $t | starts, no GPU here (dry run) | $((SECONDS - start)) |"
       else note "| $t | FAILED: rc $rc without a GPU, not the 'no usable GPU' refusal: $(tail -1 <<<"$out") | $((SECONDS - start)) |"; status=1; fi
     elif [ "$rc" -eq 0 ]; then note "| $t | passed | $((SECONDS - start)) |"
-    else note "| $t | FAILED (rc $rc): $(grep -m1 -iE 'fail|error|no usable' <<<"$out" | cut -c1-200) | $((SECONDS - start)) |"; status=1; fi
+    else note "| $t | FAILED ($(said $rc 180)): $(grep -m1 -iE 'fail|error|no usable' <<<"$out" | cut -c1-200) | $((SECONDS - start)) |"; status=1; fi
   done
 }
 
 # The JUnit classes of a phase, through CudaSuite (it fails on anything short of every listed test passing).
 junit_phase() {
   echo >>"$summary"
-  "${java[@]}" -cp "test-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.CudaSuite --phase "$1" "${only[@]}" \
-    --summary "junit-$1.md" >"junit-$1.log" 2>&1
-  local rc=$?
+  rm -f "junit-$1.md"  # a table left by an earlier run must not stand for this one
+  local limit; limit=$([ "$1" = quick ] && echo 240 || echo 560)
+  timed "$limit" "${java[@]}" -cp "test-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.CudaSuite --phase "$1" "${only[@]}" \
+    --summary "junit-$1.md" 2>&1 | live "junit-$1.log"
+  local rc=${PIPESTATUS[0]}
   cat "junit-$1.log" >>"$log"
-  if [ -s "junit-$1.md" ]; then cat "junit-$1.md" >>"$summary"; else note "- $1: FAILED before its table (rc $rc): $(tail -3 "junit-$1.log" | tr '\n' ' ')"; fi
+  if [ -s "junit-$1.md" ]; then cat "junit-$1.md" >>"$summary"
+  else note "- $1: FAILED before its table ($(said $rc "$limit")): $(grep -v '^START' "junit-$1.log" | tail -3 | tr '\n' ' ')"; fi
   [ "$rc" -eq 0 ] || status=1
 }
 
@@ -89,26 +110,31 @@ bench_phase() {
   local opts=("${jmh[@]}")
   [ "$dry" -eq 1 ] && [ ${#opts[@]} -eq 0 ] && opts=(-wi 0 -i 1 -r 100ms -f 1)  # every case once, briefly
   rm -f bench-table.md
-  "${java[@]}" -cp "bench-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.benchmarks.gpu.GpuReport \
-    --summary bench-table.md "${opts[@]}" >bench.log 2>&1
-  local rc=$?
+  timed 480 "${java[@]}" -cp "bench-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.benchmarks.gpu.GpuReport \
+    --summary bench-table.md -to 60s "${opts[@]}" 2>&1 | live bench.log
+  local rc=${PIPESTATUS[0]}
   cat bench.log >>"$log"
-  if [ -s bench-table.md ]; then cat bench-table.md >>"$summary"; else note "- bench: FAILED before its table (rc $rc): $(tail -3 bench.log | tr '\n' ' ')"; fi
+  if [ -s bench-table.md ]; then cat bench-table.md >>"$summary"; else note "- bench: FAILED before its table ($(said $rc 480)): $(tail -3 bench.log | tr '\n' ' ')"; fi
   [ "$rc" -eq 0 ] || status=1
   if [ -f native/NO_CUDA_BUILD ]; then [ "$dry" -eq 1 ] || fail "cuda_gemm_bench: not in this bundle"; return; fi
   if [ ! -x native/cuda_gemm_bench ]; then fail "cuda_gemm_bench: MISSING from native/"; return; fi
   local out
-  out=$(native/cuda_gemm_bench 2>&1); rc=$?
+  out=$(timed 120 native/cuda_gemm_bench 2>&1); rc=$?
   printf '%s\n' "== cuda_gemm_bench (rc $rc)" "$out" >>"$log"
   echo >>"$summary"
   if [ "$dry" -eq 1 ]; then
     grep -q "no usable GPU" <<<"$out" && note "- cuda_gemm_bench: starts, no GPU here (dry run)" \
       || fail "cuda_gemm_bench: FAILED, rc $rc without a GPU, not the 'no usable GPU' refusal"
   elif [ "$rc" -eq 0 ]; then sed 's/^/    /' <<<"$out" >>"$summary"
-  else fail "cuda_gemm_bench: FAILED (rc $rc): $(tail -1 <<<"$out")"; fi
+  else sed 's/^/    /' <<<"$out" >>"$summary"; fail "cuda_gemm_bench: FAILED ($(said $rc 120))"; fi
 }
 
 overall=0
+if [ -n "$bad" ]; then
+  note "- cuda-tests.expected: FAILED, not 'junit quick|tests CLASS COUNT' or 'ctest quick|tests NAME': $(echo $bad)"
+  save
+  exit 1
+fi
 for phase in "${phases[@]}"; do
   status=0 start=$SECONDS
   case "$phase" in

@@ -2,8 +2,9 @@
 # The GPU run's rehearsal, part of the test command: builds the bundle (scripts/gpu-bundle.sh
 # --no-xz), copies it to a clean folder and runs its gpu-check.sh --dry-run there (the bundle's own
 # runtime, no Maven repository, HOME elsewhere): every CUDA test class and GPU benchmark must run
-# and pass on the CPU standing in, every CTest executable must start. Then the check itself is
-# tested: each sabotage below, on a copy of the bundle, must make it fail, naming what broke.
+# and pass on the CPU standing in, every CTest executable must start from the bundle's libraries.
+# Then the check itself is tested: each sabotage below, on a copy of the bundle, must make it fail,
+# naming what broke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/gpu-bundle.sh --no-xz
@@ -38,15 +39,16 @@ sabotage() {
 }
 copy() { cp -al "$work/bundle" "$work/$1"; rm -f "$work/$1"/*.md "$work/$1"/*.log; }  # hard links: break one before changing it
 
-# 1. A CUDA test that fails: a class tagged cuda whose test fails, listed as expected.
+# 1. A CUDA test that fails: a class tagged cuda whose test fails, listed as expected (and not named
+# Cuda*Test: the tag alone decides what runs).
 copy failing-test
 mkdir -p "$work/src/org/jtensor"
-cat >"$work/src/org/jtensor/CudaSabotageTest.java" <<'JAVA'
+cat >"$work/src/org/jtensor/SabotagedGpuCheck.java" <<'JAVA'
 package org.jtensor;
 
 @org.junit.jupiter.api.Tag("cuda")
 @org.junit.jupiter.api.extension.ExtendWith(CudaAccounting.class)
-class CudaSabotageTest {
+class SabotagedGpuCheck {
   @org.junit.jupiter.api.Test
   void sabotaged() {
     org.junit.jupiter.api.Assertions.assertEquals(1.0, Tensor.ones(1).to(CudaAccounting.device()).sum().item() + 1, "made to fail");
@@ -54,12 +56,12 @@ class CudaSabotageTest {
 }
 JAVA
 rm "$work/failing-test/test-classes/cuda-tests.expected"
-{ cat "$work/bundle/test-classes/cuda-tests.expected"; echo "junit tests org.jtensor.CudaSabotageTest 1"; } \
+{ cat "$work/bundle/test-classes/cuda-tests.expected"; echo "junit tests org.jtensor.SabotagedGpuCheck 1"; } \
   >"$work/failing-test/test-classes/cuda-tests.expected"
 javac -d "$work/classes" -cp "$work/bundle/test-classes:$(ls "$work"/bundle/lib/*.jar | tr '\n' ':')" \
-  "$work/src/org/jtensor/CudaSabotageTest.java"
-cp "$work/classes/org/jtensor/CudaSabotageTest.class" "$work/failing-test/test-classes/org/jtensor/"
-sabotage failing-test "FAILED sabotaged() in org.jtensor.CudaSabotageTest" --dry-run --phase tests
+  "$work/src/org/jtensor/SabotagedGpuCheck.java"
+cp "$work/classes/org/jtensor/SabotagedGpuCheck.class" "$work/failing-test/test-classes/org/jtensor/"
+sabotage failing-test "FAILED sabotaged() in org.jtensor.SabotagedGpuCheck" --dry-run --phase tests
 
 # 2. A class dropped from the bundle: the whole tests phase must miss it by name.
 copy dropped-class
@@ -69,9 +71,7 @@ sabotage dropped-class "org.jtensor.CudaIndexTest: no test found" --dry-run --ph
 # 3. A jar missing: Jackson, which the conformance data needs (what the first bundle lacked).
 copy missing-jar
 rm "$work"/missing-jar/lib/jackson-databind-*.jar
-sabotage missing-jar "FAILED" --dry-run --phase tests --only CudaConformanceTest
-grep -q "NoClassDefFoundError: com/fasterxml/jackson" "$work/missing-jar/gpu-summary.md" \
-  || { echo "gpu-rehearsal: missing-jar: the summary does not name the missing Jackson class"; failed=1; }
+sabotage missing-jar "in org.jtensor.conformance.CudaConformanceTest: java.lang.NoClassDefFoundError: com/fasterxml/jackson" --dry-run --phase tests --only CudaConformanceTest
 
 # 4. No GPU and no --dry-run: CUDA cannot load here, which must fail the run (not skip every test).
 copy no-gpu
@@ -80,7 +80,21 @@ sabotage no-gpu "CUDA unavailable" --phase quick
 # 5. A benchmark that cannot run: the bench phase must fail, not drop its row.
 copy failing-bench
 rm "$work"/failing-bench/bench-classes/org/jtensor/benchmarks/gpu/GpuTrainingBenchmark*.class
-sabotage failing-bench "bench: FAILED" --dry-run --phase bench
+sabotage failing-bench "GPU benchmarks: FAILED, Benchmark caught the exception: org.openjdk.jmh.runner.BenchmarkException: Benchmark error [java.lang.NoClassDefFoundError: org/jtensor/benchmarks/gpu/GpuTrainingBenchmark]" --dry-run --phase bench
+
+# 6. A phase mistyped in cuda-tests.expected: its tests would drop out of every run.
+copy bad-phase
+rm "$work/bad-phase/test-classes/cuda-tests.expected"
+sed 's/^ctest quick cuda_gemm_test/ctest quik cuda_gemm_test/; s/^junit quick /junit quik /' \
+  "$work/bundle/test-classes/cuda-tests.expected" >"$work/bad-phase/test-classes/cuda-tests.expected"
+sabotage bad-phase "cuda-tests.expected: FAILED, not 'junit quick|tests CLASS COUNT'" --dry-run --phase quick
+
+# 7. jtensor's library missing from native/ (found here through the build folder's RUNPATH, not on a GPU machine).
+if [ ! -f "$work/bundle/native/NO_CUDA_BUILD" ]; then
+  copy missing-library
+  rm "$work/missing-library/native/libjtensor.so"
+  sabotage missing-library "resolves outside the bundle" --dry-run --phase quick
+fi
 
 [ "$failed" -eq 0 ] || { echo "gpu-rehearsal: FAILED: a sabotage above was not caught" >&2; exit 1; }
-echo "gpu-rehearsal: passed: the dry run of the whole bundle, and 5 sabotages each caught by name"
+echo "gpu-rehearsal: passed: the dry run of the whole bundle, and each sabotage caught by name"

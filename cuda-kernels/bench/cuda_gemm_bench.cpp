@@ -61,9 +61,17 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {4096, 8192};
   const struct { jt::DType t; const char* name; } types[] = {
       {jt::DType::BFloat16, "bfloat16"}, {jt::DType::Float16, "float16"}, {jt::DType::Float32, "float32"}};
+  int failed = 0;  // a GEMM that could not run fails the benchmark, not just its line
   for (int64_t n : sizes)
-    for (const auto& ty : types)
-      std::printf("jtc_gemm %-8s %5lld^2: %7.1f TFLOP/s%s\n", ty.name, (long long)n, tflops(ty.t, n),
+    for (const auto& ty : types) {
+      const double rate = tflops(ty.t, n);
+      if (rate < 0) {
+        std::printf("jtc_gemm %-8s %5lld^2: FAILED (allocation or kernel error)\n", ty.name, (long long)n);
+        ++failed;
+        continue;
+      }
+      std::printf("jtc_gemm %-8s %5lld^2: %7.1f TFLOP/s%s\n", ty.name, (long long)n, rate,
                   ty.t == jt::DType::Float32 ? " (tiled kernel)" : " (tensor cores)");
-  return 0;
+    }
+  return failed ? 1 : 0;
 }

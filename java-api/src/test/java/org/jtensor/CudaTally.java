@@ -36,7 +36,11 @@ final class CudaTally implements TestExecutionListener {
   @Override
   public void executionStarted(TestIdentifier id) {
     String c = topClass(id);
-    if (c != null && id.isTest()) of(c).found++;
+    if (c != null && id.isTest()) {
+      of(c).found++;
+      System.out.println("START " + c + " " + id.getLegacyReportingName());  // a hang's last line names the test
+      System.out.flush();
+    }
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.Map;
  */
 final class CudaTestInventory {
   static final String RESOURCE = "/cuda-tests.expected";
+  static final List<String> PHASES = List.of("quick", "tests");
 
   private final List<String[]> lines;
 
@@ -38,7 +39,9 @@ final class CudaTestInventory {
         if (line.isEmpty() || line.startsWith("#")) continue;
         String[] f = line.split("\\s+");
         boolean ok = f[0].equals("junit") ? f.length == 4 && f[3].matches("[1-9][0-9]*") : f[0].equals("ctest") && f.length == 3;
-        if (!ok) throw new IOException(RESOURCE + " line " + n + ": expected 'junit PHASE CLASS COUNT' or 'ctest PHASE NAME': " + line);
+        if (ok) ok = PHASES.contains(f[1]);  // a mistyped phase would drop its tests from every run
+        if (!ok) throw new IOException(RESOURCE + " line " + n + ": expected 'junit PHASE CLASS COUNT' or 'ctest PHASE NAME', PHASE one of "
+            + PHASES + ": " + line);
         lines.add(f);
       }
       return new CudaTestInventory(lines);
@@ -52,9 +55,10 @@ final class CudaTestInventory {
     return m;
   }
 
-  /** Whether a JUnit class is listed, in any phase. */
-  boolean listed(String className) {
-    for (String[] f : lines) if (f[0].equals("junit") && f[2].equals(className)) return true;
-    return false;
+  /** The JUnit classes listed in phases other than this one. */
+  List<String> otherPhases(String phase) {
+    List<String> names = new ArrayList<>();
+    for (String[] f : lines) if (f[0].equals("junit") && !f[1].equals(phase)) names.add(f[2]);
+    return names;
   }
 }

@@ -50,7 +50,12 @@ public final class GpuReport {
     try {
       seconds = secondsPerOp(new Runner(options).run());
     } catch (RunnerException e) {
-      write(summary, List.of("- GPU benchmarks: FAILED, " + e.getMessage().replace('\n', ' ')));
+      StringBuilder why = new StringBuilder(String.valueOf(e.getMessage()));
+      for (Throwable c = e.getCause(); c != null; c = c.getCause() == c ? null : c.getCause()) {
+        why.append(": ").append(c);
+        for (Throwable s : c.getSuppressed()) why.append(" [").append(s).append("]");  // a fork's own error: the piece that broke
+      }
+      write(summary, List.of("- GPU benchmarks: FAILED, " + why.toString().replace('\n', ' ')));
       System.exit(1);
       return;
     }
