@@ -140,8 +140,8 @@ final class ArrayInterop {
   private static void withRow(TensorImpl t, Object row, long offset, java.util.function.BiConsumer<Backend, TensorImpl> copy) {
     int n = java.lang.reflect.Array.getLength(row);
     if (n == 0) return;
-    t.storage().retain();
-    TensorImpl r = TensorImpl.create(t.storage(), t.dtype(), new long[] {n}, new long[] {1}, t.storageOffset() + offset);
+    TensorImpl.Meta m = t.retainMeta();  // storage and offset from one snapshot, the storage retained the one used
+    TensorImpl r = TensorImpl.create(m.storage, t.dtype(), new long[] {n}, new long[] {1}, m.offset + offset);
     try {
       copy.accept(Dispatcher.backend(Device.CPU), r);
     } finally {

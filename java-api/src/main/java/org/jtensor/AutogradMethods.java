@@ -94,8 +94,16 @@ public sealed interface AutogradMethods permits Tensor {
           + t.dtype() + Arrays.toString(t.sizes()) + " on " + t.device() + ", got " + g.dtype() + Arrays.toString(g.sizes())
           + " on " + g.device());
     }
-    g.retain();
-    AutogradMeta.of(t).setGrad(g);
+    // Held while the grad goes in: a close() on another thread then frees t (and this grad with it)
+    // only after, never before, which would leave the grad on a freed tensor, owned by no one.
+    if (!t.hold()) throw new IllegalStateException("setGrad(): tensor is closed");
+    try {
+      AutogradMeta m = AutogradMeta.of(t);
+      g.retain();
+      m.setGrad(g);
+    } finally {
+      t.unhold();
+    }
   }
 
   /** For a scalar: d(this)/d(leaves), accumulated into each leaf's grad(); the graph is freed. */

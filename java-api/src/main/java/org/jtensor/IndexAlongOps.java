@@ -98,11 +98,13 @@ final class IndexAlongOps {
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
-    Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, src)
-        ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {self, src}, null,
-            new Object[] {d, index}, inPlace ? self : null) : null;
     TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
+    Recorder.Pending rec = null;  // begun after the clone: a failed one leaves no half-made node holding self and src
     try {
+      if (self.dtype().isFloatingPoint() && Recorder.active(self, src)) {
+        rec = Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {self, src}, null,
+            new Object[] {d, index}, inPlace ? self : null);
+      }
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), out, sizes(out),
           strides(out), index, strides(index), src, strides(src)), false);
       out.bumpVersion();

@@ -135,10 +135,12 @@ final class LinalgOps {
           + m1.sizes()[1] + " and " + m2.sizes()[0] + "x" + m2.sizes()[1] + ")");
     }
     long m = m1.sizes()[0], n = m2.sizes()[1];
-    Recorder.Pending rec = m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)
-        ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null) : null;
     TensorImpl c = DataOps.empty(new long[] {m, n}, m1.dtype(), m1.device());
+    Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding the inputs
     try {
+      if (m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)) {
+        rec = Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null);
+      }
       if (beta != 0) DataOps.copyInto("addmm", c, input);
       else Shapes.broadcastShapes("addmm", new long[] {m, n}, input.sizes());
       gemm("addmm", m1, m2, c, new long[0], m, n, m1.sizes()[1], alpha, beta);

@@ -25,13 +25,18 @@ final class LinearOp {
     if (b != null && (b.dim() != 1 || b.sizes()[0] != out)) {
       throw new IllegalArgumentException(op + "(): bias must have shape [" + out + "], got " + Shapes.str(b.sizes()));
     }
-    Recorder.Pending rec = x.dtype().isFloatingPoint() && Recorder.active(x, w, b)
-        ? Recorder.begin(Ops.LINEAR, op, b == null ? new TensorImpl[] {x, w} : new TensorImpl[] {x, w, b}, null, null, null)
-        : null;
     long m = rows(x);
     long[] shape = x.sizes().clone();
     shape[shape.length - 1] = out;
     TensorImpl y = DataOps.empty(shape, x.dtype(), x.device());
+    Recorder.Pending rec;  // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
+    try {
+      rec = x.dtype().isFloatingPoint() && Recorder.active(x, w, b)
+          ? Recorder.begin(Ops.LINEAR, op, b == null ? new TensorImpl[] {x, w} : new TensorImpl[] {x, w, b}, null, null, null) : null;
+    } catch (RuntimeException e) {
+      y.release();
+      throw e;
+    }
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       TensorImpl x2 = Tensor.implOf(Tensor.wrap(retained(x)).reshape(m, in), op);
       TensorImpl y2 = y.unsafeView(new long[] {m, out}, new long[] {out, 1}, 0);

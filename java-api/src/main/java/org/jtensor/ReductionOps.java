@@ -59,10 +59,12 @@ final class ReductionOps {
     }
     long[] shape = outputShape(t, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
-    Recorder.Pending rec = outType.isFloatingPoint() && Recorder.active(t)
-        ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null;
     TensorImpl out = DataOps.empty(shape, outType, t.device());
+    Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding t
     try {
+      if (outType.isFloatingPoint() && Recorder.active(t)) {
+        rec = Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null);
+      }
       Dispatcher.backend(t.device()).reduce(op, name, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
       if (rec != null) rec.finish(out);
       return out;
@@ -110,11 +112,21 @@ final class ReductionOps {
     }
   }
 
+  /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */
+  private static TensorImpl emptyOrRelease(long[] shape, DType dtype, org.jtensor.Device device, TensorImpl first) {
+    try {
+      return DataOps.empty(shape, dtype, device);
+    } catch (RuntimeException e) {
+      first.release();
+      throw e;
+    }
+  }
+
   /** torch.sort: values and int64 indices of t along dim (stable, NaN largest); values record the gather for autograd. */
   static TensorImpl[] sort(String name, TensorImpl t, int dim, boolean descending) {
     int d = Shapes.wrapDim(name, dim, t.dim());
     TensorImpl values = DataOps.empty(t.sizes().clone(), t.dtype(), t.device());
-    TensorImpl indices = DataOps.empty(t.sizes().clone(), DType.INT64, t.device());
+    TensorImpl indices = emptyOrRelease(t.sizes().clone(), DType.INT64, t.device(), values);
     Recorder.Pending rec = null;
     try {
       if (t.dim() == 0) {
@@ -145,7 +157,7 @@ final class ReductionOps {
     }
     long[] shape = outputShape(t, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
-    TensorImpl values = withValues ? DataOps.empty(shape, t.dtype(), t.device()) : null;
+    TensorImpl values = withValues ? emptyOrRelease(shape, t.dtype(), t.device(), idx) : null;
     Recorder.Pending rec = null;
     try {
       long[] st = new long[t.dim()];

@@ -136,7 +136,12 @@ public final class Storage implements AutoCloseable {
   public Storage clone() {
     StorageImpl s = impl("clone");
     Storage c = allocate(s.nbytes(), s.device());
-    return c.copy_(this);
+    try {
+      return c.copy_(this);
+    } catch (RuntimeException e) {  // this closed or resized on another thread meanwhile: the copy is nobody's
+      c.close();
+      throw e;
+    }
   }
 
   /** Grows or shrinks the bytes in place, keeping the first min(old, new); tensors past the new end then refuse to run. */

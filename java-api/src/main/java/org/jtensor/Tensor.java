@@ -415,9 +415,7 @@ public final class Tensor
 
   /** A new handle to the untyped storage under this tensor. */
   public Storage untypedStorage() {
-    TensorImpl t = impl("untypedStorage");
-    t.storage().retain();
-    return new Storage(t.storage());
+    return new Storage(impl("untypedStorage").retainMeta().storage);  // the storage retained is the one wrapped
   }
 
   /** Address of element 0 (storage data + offset · itemsize); 0 for META and empty storages. */
@@ -590,7 +588,7 @@ public final class Tensor
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
     }
     if (w.dim() == 2 && bias != null && implOf(bias, "linear").dim() != 1) {
-      try (Tensor y = input.matmul(weight.t())) {
+      try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
         return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
       }
     }
@@ -643,7 +641,12 @@ public final class Tensor
       throw new IllegalArgumentException("setData(): the new data's dtype " + o.dtype() + " differs from the tensor's " + t.dtype());
     }
     if (o == t) return this;
-    t.set(o.storage(), o.storageOffset(), o.sizes().clone(), o.strides().clone());
+    TensorImpl.Meta data = o.retainMeta();  // one snapshot of other, its storage kept while t takes it
+    try {
+      t.set(data.storage, data.offset, data.sizes.clone(), data.strides.clone());
+    } finally {
+      data.storage.release();
+    }
     AutogradMeta m = AutogradMeta.peek(t);
     if (m != null) {
       synchronized (m) {

@@ -4,12 +4,18 @@ import java.util.Arrays;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
 
-/** View ops: new sizes, strides and offset over the same storage, never a copy. PyTorch's rules. */
+/**
+ * View ops: new sizes, strides and offset over the same storage, never a copy. PyTorch's rules.
+ * Each reads the tensor's metadata once ({@code Meta m = t.meta()}) and builds the view over that
+ * snapshot's storage (viewOf), so a set_ on another thread gives a view of the tensor before or
+ * after it, never one geometry over the other storage.
+ */
 final class ViewOps {
   private ViewOps() {}
 
   static TensorImpl alias(TensorImpl t) {
-    return recorded(Ops.ALIAS, t, t.view(t.sizes().clone(), t.strides().clone(), t.storageOffset()));
+    TensorImpl.Meta m = t.meta();
+    return recorded(Ops.ALIAS, t, t.viewOf(m, m.sizes.clone(), m.strides.clone(), m.offset));
   }
 
   /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
@@ -18,33 +24,36 @@ final class ViewOps {
   }
 
   /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
-  private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, long[] sz, long[] st, long off) {
-    TensorImpl v = t.view(sz, st, off);
-    return Recorder.active(t) ? recorded(op, t, v, t.strides().clone(), t.storageOffset(), st.clone(), off) : v;
+  private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl.Meta m, long[] sz, long[] st, long off) {
+    TensorImpl v = t.viewOf(m, sz, st, off);
+    return Recorder.active(t) ? recorded(op, t, v, m.strides.clone(), m.offset, st.clone(), off) : v;
   }
 
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
   static TensorImpl viewIfPossible(TensorImpl t, long[] shape) {
-    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), shape, t.numel());
-    return st == null ? null : recorded(Ops.VIEW, t, t.view(shape, st, t.storageOffset()));
+    TensorImpl.Meta m = t.meta();
+    long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
+    return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
   }
 
   static TensorImpl view(TensorImpl t, long[] size) {
-    long[] shape = Shapes.inferSize("view", size, t.numel());
+    TensorImpl.Meta m = t.meta();
+    long[] shape = Shapes.inferSize("view", size, m.numel);
     Shapes.checkDims("view", shape.length);
-    long[] st = Shapes.viewStrides(t.sizes(), t.strides(), shape, t.numel());
+    long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
     if (st == null) {
       throw new IllegalArgumentException("view(): view size is not compatible with input tensor's size and stride "
           + "(at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
     }
-    return recorded(Ops.VIEW, t, t.view(shape, st, t.storageOffset()));
+    return recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
   }
 
   /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
   static TensorImpl viewDtype(TensorImpl t, DType to) {
+    TensorImpl.Meta m = t.meta();
     int from = t.dtype().itemSize(), size = to.itemSize();
-    long[] sz = t.sizes().clone(), st = t.strides().clone();
-    long off = t.storageOffset();
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
+    long off = m.offset;
     String op = "view";
     if (from != size) {
       int n = sz.length;
@@ -82,18 +91,19 @@ final class ViewOps {
         off /= r;
       }
     }
-    return recorded(Ops.VIEW_DTYPE, t, t.view(to, sz, st, off));
+    return recorded(Ops.VIEW_DTYPE, t, t.viewOf(m, to, sz, st, off));
   }
 
   static TensorImpl transpose(TensorImpl t, long d0, long d1) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     int a = Shapes.wrapDim("transpose", d0, n), b = Shapes.wrapDim("transpose", d1, n);
-    long[] sz = t.sizes().clone(), st = t.strides().clone();
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
     if (n > 0) {
       swap(sz, a, b);
       swap(st, a, b);
     }
-    return recorded(Ops.TRANSPOSE, t, t.view(sz, st, t.storageOffset()), n > 0 ? a : 0, n > 0 ? b : 0);
+    return recorded(Ops.TRANSPOSE, t, t.viewOf(m, sz, st, m.offset), n > 0 ? a : 0, n > 0 ? b : 0);
   }
 
   static TensorImpl t(TensorImpl t) {
@@ -112,9 +122,10 @@ final class ViewOps {
   }
 
   static TensorImpl permute(TensorImpl t, int[] dims) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     if (dims.length != n) {
-      throw new IllegalArgumentException("permute(): number of dims don't match in permute: input.dim() = " + n
+      throw new IllegalArgumentException("permute(): number of dims don't match in permute: inpum.sizes.length = " + n
           + " is not equal to len(dims) = " + dims.length);
     }
     long[] sz = new long[n], st = new long[n];
@@ -124,10 +135,10 @@ final class ViewOps {
       int d = wrapped[i] = Shapes.wrapDim("permute", dims[i], n);
       if (seen[d]) throw new IllegalArgumentException("permute(): repeated dim in permute: " + Arrays.toString(dims));
       seen[d] = true;
-      sz[i] = t.sizes()[d];
-      st[i] = t.strides()[d];
+      sz[i] = m.sizes[d];
+      st[i] = m.strides[d];
     }
-    return recorded(Ops.PERMUTE, t, t.view(sz, st, t.storageOffset()), (Object) wrapped);
+    return recorded(Ops.PERMUTE, t, t.viewOf(m, sz, st, m.offset), (Object) wrapped);
   }
 
   static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
@@ -158,10 +169,11 @@ final class ViewOps {
   }
 
   static TensorImpl narrow(TensorImpl t, long dim, long start, long length) {
-    if (t.dim() == 0) throw new IllegalArgumentException("narrow(): narrow() cannot be applied to a 0-dim tensor.");
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("narrow(): narrow() cannot be applied to a 0-dim tensor.");
     if (length < 0) throw new IllegalArgumentException("narrow(): narrow(): length must be non-negative.");
-    int d = Shapes.wrapDim("narrow", dim, t.dim());
-    long size = t.sizes()[d];
+    int d = Shapes.wrapDim("narrow", dim, m.sizes.length);
+    long size = m.sizes[d];
     if (start < -size || start > size) {
       throw new IndexOutOfBoundsException("narrow(): start out of range (expected to be in range of [" + (-size)
           + ", " + size + "], but got " + start + ")");
@@ -175,24 +187,26 @@ final class ViewOps {
   }
 
   static TensorImpl select(TensorImpl t, long dim, long index) {
-    if (t.dim() == 0) throw new IllegalArgumentException("select(): select() cannot be applied to a 0-dim tensor.");
-    int d = Shapes.wrapDim("select", dim, t.dim());
-    long size = t.sizes()[d];
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("select(): select() cannot be applied to a 0-dim tensor.");
+    int d = Shapes.wrapDim("select", dim, m.sizes.length);
+    long size = m.sizes[d];
     if (index < -size || index >= size) {
       throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
-          + Shapes.str(t.sizes()) + " at dimension " + d);
+          + Shapes.str(m.sizes) + " at dimension " + d);
     }
     if (index < 0) index += size;
-    long[] sz = remove(t.sizes(), d), st = remove(t.strides(), d);
-    return strided(Ops.SELECT, t, sz, st, t.storageOffset() + index * t.strides()[d]);
+    long[] sz = remove(m.sizes, d), st = remove(m.strides, d);
+    return strided(Ops.SELECT, t, m, sz, st, m.offset + index * m.strides[d]);
   }
 
   /** Python-style slicing with clamping; null start/end mean the ends, Long.MAX_VALUE means "to the end". */
   static TensorImpl slice(TensorImpl t, long dim, Long startOrNull, Long endOrNull, long step) {
-    if (t.dim() == 0) throw new IllegalArgumentException("slice(): slice() cannot be applied to a 0-dim tensor.");
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("slice(): slice() cannot be applied to a 0-dim tensor.");
     if (step <= 0) throw new IllegalArgumentException("slice(): slice step must be positive, got " + step);
-    int d = Shapes.wrapDim("slice", dim, t.dim());
-    long size = t.sizes()[d];
+    int d = Shapes.wrapDim("slice", dim, m.sizes.length);
+    long size = m.sizes[d];
     long start = startOrNull == null ? 0 : startOrNull, end = endOrNull == null ? size : endOrNull;
     if (start < 0) start += size;
     if (end < 0) end += size;
@@ -200,10 +214,10 @@ final class ViewOps {
     else if (start >= size) start = size;
     if (end < start) end = start;
     else if (end >= size) end = size;
-    long[] sz = t.sizes().clone(), st = t.strides().clone();
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
     sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow, whatever the step
     st[d] = steppedStride("slice", st[d], step, sz[d]);
-    return strided(Ops.SLICE, t, sz, st, t.storageOffset() + start * t.strides()[d]);
+    return strided(Ops.SLICE, t, m, sz, st, m.offset + start * m.strides[d]);
   }
 
   /**
@@ -219,30 +233,32 @@ final class ViewOps {
   }
 
   static TensorImpl unsqueeze(TensorImpl t, long dim) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     if (dim < -(n + 1) || dim > n) {
       throw new IllegalArgumentException("unsqueeze(): Dimension out of range (expected to be in range of ["
           + (-(n + 1)) + ", " + n + "], but got " + dim + ")");
     }
     int d = (int) (dim < 0 ? dim + n + 1 : dim);
     Shapes.checkDims("unsqueeze", n + 1);
-    long stride = d >= n ? 1 : t.sizes()[d] * t.strides()[d];
-    return recorded(Ops.UNSQUEEZE, t, t.view(insert(t.sizes(), d, 1), insert(t.strides(), d, stride), t.storageOffset()));
+    long stride = d >= n ? 1 : m.sizes[d] * m.strides[d];
+    return recorded(Ops.UNSQUEEZE, t, t.viewOf(m, insert(m.sizes, d, 1), insert(m.strides, d, stride), m.offset));
   }
 
   /** squeeze() with no dims removes every size-1 dim; with dims, only those listed that have size 1. */
   static TensorImpl squeeze(TensorImpl t, int[] dims) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     boolean[] drop = new boolean[n];
     if (dims == null) {
-      for (int d = 0; d < n; d++) drop[d] = t.sizes()[d] == 1;
+      for (int d = 0; d < n; d++) drop[d] = m.sizes[d] == 1;
     } else {
       boolean[] seen = new boolean[Math.max(n, 1)];
       for (int dim : dims) {
         int d = Shapes.wrapDim("squeeze", dim, n);
         if (seen[d]) throw new IllegalArgumentException("squeeze(): dim " + d + " appears multiple times in the list of dims");
         seen[d] = true;
-        if (n > 0) drop[d] = t.sizes()[d] == 1;
+        if (n > 0) drop[d] = m.sizes[d] == 1;
       }
     }
     int k = 0;
@@ -250,14 +266,15 @@ final class ViewOps {
     long[] sz = new long[k], st = new long[k];
     for (int d = 0, j = 0; d < n; d++) {
       if (drop[d]) continue;
-      sz[j] = t.sizes()[d];
-      st[j++] = t.strides()[d];
+      sz[j] = m.sizes[d];
+      st[j++] = m.strides[d];
     }
-    return recorded(Ops.SQUEEZE, t, t.view(sz, st, t.storageOffset()));
+    return recorded(Ops.SQUEEZE, t, t.viewOf(m, sz, st, m.offset));
   }
 
   static TensorImpl expand(TensorImpl t, long[] size) {
-    int n = size.length, tn = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = size.length, tn = m.sizes.length;
     if (n < tn) {
       throw new IllegalArgumentException("expand(): the number of sizes provided (" + n
           + ") must be greater or equal to the number of dimensions in the tensor (" + tn + ")");
@@ -266,8 +283,8 @@ final class ViewOps {
     long[] sz = new long[n], st = new long[n];
     for (int i = n - 1; i >= 0; i--) {
       int d = tn - n + i;
-      long have = d >= 0 ? t.sizes()[d] : 1;
-      long stride = d >= 0 ? t.strides()[d] : (i == n - 1 ? 1 : sz[i + 1] * st[i + 1]);
+      long have = d >= 0 ? m.sizes[d] : 1;
+      long stride = d >= 0 ? m.strides[d] : (i == n - 1 ? 1 : sz[i + 1] * st[i + 1]);
       long target = size[i];
       if (target == -1) {
         if (d < 0) {
@@ -284,7 +301,7 @@ final class ViewOps {
         if (have != 1) {
           throw new IllegalArgumentException("expand(): The expanded size of the tensor (" + target
               + ") must match the existing size (" + have + ") at non-singleton dimension " + i + ".  Target sizes: "
-              + Shapes.str(size) + ".  Tensor sizes: " + Shapes.str(t.sizes()));
+              + Shapes.str(size) + ".  Tensor sizes: " + Shapes.str(m.sizes));
         }
         stride = 0;
       }
@@ -292,51 +309,54 @@ final class ViewOps {
       st[i] = stride;
     }
     Shapes.numel("expand", sz);
-    return recorded(Ops.EXPAND, t, t.view(sz, st, t.storageOffset()));
+    return recorded(Ops.EXPAND, t, t.viewOf(m, sz, st, m.offset));
   }
 
   static TensorImpl unfold(TensorImpl t, long dim, long size, long step) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     int d = Shapes.wrapDim("unfold", dim, n);
-    long dimSize = n == 0 ? 1 : t.sizes()[d];
+    long dimSize = n == 0 ? 1 : m.sizes[d];
     if (size > dimSize) {
       throw new IllegalArgumentException("unfold(): maximum size for tensor at dimension " + d + " is " + dimSize
           + " but size is " + size);
     }
     if (size < 0) throw new IllegalArgumentException("unfold(): size is " + size + " but must be >= 0");
     if (step <= 0) throw new IllegalArgumentException("unfold(): step is " + step + " but must be > 0");
-    if (n == 0) return strided(Ops.UNFOLD, t, new long[] {size}, new long[] {1}, t.storageOffset());
-    long[] sz = Arrays.copyOf(t.sizes(), n + 1), st = Arrays.copyOf(t.strides(), n + 1);
+    if (n == 0) return strided(Ops.UNFOLD, t, m, new long[] {size}, new long[] {1}, m.offset);
+    long[] sz = Arrays.copyOf(m.sizes, n + 1), st = Arrays.copyOf(m.strides, n + 1);
     sz[d] = (dimSize - size) / step + 1;
-    st[d] = steppedStride("unfold", t.strides()[d], step, sz[d]);
+    st[d] = steppedStride("unfold", m.strides[d], step, sz[d]);
     sz[n] = size;
-    st[n] = t.strides()[d];
+    st[n] = m.strides[d];
     Shapes.checkDims("unfold", n + 1);
-    return strided(Ops.UNFOLD, t, sz, st, t.storageOffset());
+    return strided(Ops.UNFOLD, t, m, sz, st, m.offset);
   }
 
   static TensorImpl diagonal(TensorImpl t, long offset, long dim1, long dim2) {
-    int n = t.dim();
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
     int a = Shapes.wrapDim("diagonal", dim1, n), b = Shapes.wrapDim("diagonal", dim2, n);
     if (a == b) throw new IllegalArgumentException("diagonal(): diagonal dimensions cannot be identical " + dim1 + ", " + dim2);
-    long sa = t.sizes()[a], sb = t.sizes()[b];
+    long sa = m.sizes[a], sb = m.sizes[b];
     long len = offset >= 0 ? Math.max(Math.min(sa, sb - offset), 0) : Math.max(Math.min(sa + offset, sb), 0);
-    long off = t.storageOffset();
-    if (len > 0) off += offset >= 0 ? offset * t.strides()[b] : -offset * t.strides()[a];
+    long off = m.offset;
+    if (len > 0) off += offset >= 0 ? offset * m.strides[b] : -offset * m.strides[a];
     long[] sz = new long[n - 1], st = new long[n - 1];
     for (int d = 0, j = 0; d < n; d++) {
       if (d == a || d == b) continue;
-      sz[j] = t.sizes()[d];
-      st[j++] = t.strides()[d];
+      sz[j] = m.sizes[d];
+      st[j++] = m.strides[d];
     }
     sz[n - 2] = len;
-    st[n - 2] = t.strides()[a] + t.strides()[b];
-    return strided(Ops.DIAGONAL, t, sz, st, off);
+    st[n - 2] = m.strides[a] + m.strides[b];
+    return strided(Ops.DIAGONAL, t, m, sz, st, off);
   }
 
   static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
-    checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), t.storage().nbytes());
-    return strided(Ops.AS_STRIDED, t, size.clone(), stride.clone(), offset);
+    TensorImpl.Meta m = t.meta();
+    checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), m.storage.nbytes());
+    return strided(Ops.AS_STRIDED, t, m, size.clone(), stride.clone(), offset);
   }
 
   /** as_strided's and set_'s rules: matching lengths, no negative stride or offset, inside the storage. */

@@ -71,10 +71,34 @@ public final class DeviceMemory {
   public StorageImpl allocate(long nbytes, Object what) {
     if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
     if (code < 0) return new StorageImpl(this, 0, nbytes, what);
+    if (failCountdown > 0 && injectedFailure()) throw outOfMemory(nbytes);
     long h = pinned != null ? pinned.newStorage(nbytes) : NativeMemory.allocate(code, nbytes);
     if (h == 0 && pinned == null) h = allocateAfterCollectingBuffers(nbytes);
     if (h == 0) throw outOfMemory(nbytes);
     return new StorageImpl(this, h, nbytes, what);
+  }
+
+  // Note [Failure injection] Tests of failure paths (FailureInjectionTest) make the n-th allocation
+  // from now fail as if memory were out, for every n in turn. A plain volatile read when off.
+  private static volatile int failCountdown;
+  private static final Object INJECTION = new Object();
+
+  /** Test hook (org.jtensor.core is not exported): the n-th allocation with bytes from now on fails; 0 turns it off. */
+  public static void failNthAllocation(int n) {
+    synchronized (INJECTION) {
+      failCountdown = Math.max(0, n);
+    }
+  }
+
+  /** Whether an injected failure is still armed (the n-th allocation has not come yet). */
+  public static boolean failureArmed() {
+    return failCountdown > 0;
+  }
+
+  private static boolean injectedFailure() {
+    synchronized (INJECTION) {
+      return failCountdown > 0 && --failCountdown == 0;
+    }
   }
 
   /**

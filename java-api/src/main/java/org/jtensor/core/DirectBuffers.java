@@ -16,6 +16,12 @@ public final class DirectBuffers {
 
   private DirectBuffers() {}
 
+  static {
+    // Pointer's natives live in JavaCPP's JNI library, which loads with jtensor's own: a program
+    // whose first call is Storage.wrap(ByteBuffer) would otherwise meet an UnsatisfiedLinkError.
+    NativeMemory.ensureLoaded();
+  }
+
   /**
    * A little-endian direct buffer over [address, address + nbytes). It keeps nothing alive: the
    * caller holds the memory for as long as the buffer is used and never lets it escape.

@@ -20,8 +20,15 @@ import org.jtensor.memory.LeakLevel;
  * and another to unlink it, on every allocation. Here each thread appends its references to its
  * own list with no lock; release only marks the reference done (from any thread), and the owning
  * thread drops done entries when its list has doubled. Every list is also held by a global queue,
- * so the references of a thread that has ended stay reachable and its leaks are still found. A
- * daemon thread takes collected-but-unreleased storages off the reference queue, frees and reports them.
+ * so the references of a thread that has ended stay reachable and its leaks are still found; once
+ * that thread has ended, its list is dropped ({@link #pruneEnded}) and any reference still pending
+ * moves to one shared list, so a thread-per-request server does not keep a list per request. A
+ * daemon thread takes collected-but-unreleased storages off the reference queue, frees and reports
+ * them; nothing a listener throws stops it or skips a release.
+ *
+ * <p>PARANOID's cost: each live storage keeps the stack trace of its creation (a Throwable, about
+ * 1-2 KB with its frames); a released or reported storage drops it at once, leaving about 100
+ * bytes until its list next compacts.
  */
 public final class LeakTracker {
   private static final Logger LOG = Logger.getLogger("org.jtensor.leak");
@@ -30,11 +37,7 @@ public final class LeakTracker {
   private static volatile Consumer<String> listener;
   private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
   private static final ConcurrentLinkedQueue<Registry> ALL = new ConcurrentLinkedQueue<>();
-  private static final ThreadLocal<Registry> MINE = ThreadLocal.withInitial(() -> {
-    Registry r = new Registry();
-    ALL.add(r);
-    return r;
-  });
+  private static final ThreadLocal<Registry> MINE = ThreadLocal.withInitial(LeakTracker::newRegistry);
 
   static {
     Thread t = new Thread(LeakTracker::drain, "jtensor-leak-detector");
@@ -48,7 +51,7 @@ public final class LeakTracker {
   static final class Track extends PhantomReference<Object> {
     final long handle;
     final Object what;
-    final Throwable createdAt;
+    Throwable createdAt;  // PARANOID only; dropped once released or reported
     // A wrapped storage's owner release, run after the native free if the storage leaks; else null.
     // Dropped on release(): the registry keeps a released Track until it compacts, and the release
     // may hold the owner's buffer, which must be collectable once the storage is closed.
@@ -81,12 +84,17 @@ public final class LeakTracker {
       DONE.setRelease(this, true);
       clear();
       onFree = null;  // no race with the detector: a cleared reference is never enqueued
+      createdAt = null;
     }
   }
 
-  /** One thread's references; only that thread adds and compacts, anyone may mark one done. */
+  /**
+   * One thread's references; only that thread adds and compacts, anyone may mark one done. After
+   * the thread has ended, pruneEnded (under the registries' lock) is the only one to touch it.
+   */
   private static final class Registry {
     private final List<Track> tracks = new ArrayList<>();
+    private final Thread owner = Thread.currentThread();  // until pruned: its end orders its adds before the pruning's reads
     private int compactAt = 64;
 
     void add(Track t) {  // only the owning thread calls this: no lock
@@ -96,6 +104,38 @@ public final class LeakTracker {
       }
       tracks.add(t);
     }
+
+    boolean ended() {
+      return !owner.isAlive();
+    }
+  }
+
+  // Registries of ended threads are pruned when the count of registries has doubled since the
+  // last pruning: amortized O(1) per new thread. Pending references of ended threads move here.
+  private static final Object PRUNING = new Object();
+  private static final List<Track> ORPHANS = new ArrayList<>();  // guarded by PRUNING
+  private static int registries, pruneAt = 64;  // guarded by PRUNING
+
+  private static Registry newRegistry() {
+    Registry r = new Registry();
+    synchronized (PRUNING) {
+      if (++registries >= pruneAt) pruneEnded();
+      ALL.add(r);
+    }
+    return r;
+  }
+
+  /** Drops the registries of threads that have ended, keeping their pending references in ORPHANS. */
+  private static void pruneEnded() {
+    for (java.util.Iterator<Registry> it = ALL.iterator(); it.hasNext(); ) {
+      Registry r = it.next();
+      if (!r.ended()) continue;
+      for (Track t : r.tracks) if (!t.done) ORPHANS.add(t);
+      it.remove();
+      registries--;
+    }
+    ORPHANS.removeIf(x -> x.done);
+    pruneAt = Math.max(64, 2 * registries);
   }
 
   public static LeakLevel level() {
@@ -128,18 +168,34 @@ public final class LeakTracker {
 
   private static void drain() {
     for (;;) {
+      Track t;
       try {
-        Track t = (Track) QUEUE.remove();
-        if (!t.done) {
-          t.done = true;
-          NativeMemory.release(t.handle);
-          report(String.valueOf(t.what), t.createdAt);
-          if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
-        }
+        t = (Track) QUEUE.remove();
       } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        // one report failing must not stop the detector
+        continue;  // the detector is the process's: an interrupt (a thread-pool shutdown, say) must not end it
+      }
+      if (t.done) continue;
+      t.done = true;
+      try {
+        recover(t);
+      } catch (Throwable e) {  // whatever one leak does, the next is still freed
+        LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
+      }
+    }
+  }
+
+  /** Frees a leaked storage, reports it, then runs its owner's release: each step whatever the one before threw. */
+  private static void recover(Track t) {
+    try {
+      NativeMemory.release(t.handle);
+    } finally {
+      try {
+        report(String.valueOf(t.what), t.createdAt);
+      } catch (Throwable e) {  // a listener that throws (a test's fail()) must not stop recovery
+        LOG.log(java.util.logging.Level.WARNING, "the leak listener threw; leak recovery goes on", e);
+      } finally {
+        t.createdAt = null;
+        if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
       }
     }
   }

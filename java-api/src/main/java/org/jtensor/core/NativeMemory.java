@@ -40,6 +40,9 @@ final class NativeMemory {
     }
   }
 
+  /** Loads jtensor's native library (and JavaCPP's, which it needs) if nothing has yet: this class's initializer does it. */
+  static void ensureLoaded() {}
+
   static long allocate(int device, long nbytes) {
     return JtNative.jt_storage_new(device, nbytes);
   }

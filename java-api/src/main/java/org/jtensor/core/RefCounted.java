@@ -49,6 +49,15 @@ public abstract class RefCounted {
     }
   }
 
+  /** Adds a reference unless the object was already released: false then, and nothing taken. */
+  public final boolean tryRetain() {
+    for (;;) {
+      long s = (long) STATE.getVolatile(this);
+      if (s < REF) return false;
+      if (STATE.compareAndSet(this, s, s + REF)) return true;
+    }
+  }
+
   /** Drops a reference; the last one frees the object unless a kernel still holds it. */
   public final void release() {
     long s = (long) STATE.getAndAdd(this, -REF);

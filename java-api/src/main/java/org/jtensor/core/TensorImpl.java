@@ -14,26 +14,44 @@ import org.jtensor.Device;
  * therefore never frees bytes a view can still reach; the last release of the last view frees
  * the storage. Views share the version counter of their base, so an in-place write through any
  * alias is visible to all of them as a new version.
+ *
+ * <p>Note [Metadata snapshot] The storage reference and the geometry are one immutable {@link Meta},
+ * replaced whole by set_ (one volatile write), so a reader of {@link #meta()} sees a whole set_ or
+ * none. Whatever takes a reference to the storage (a view, detach, untypedStorage) takes it through
+ * {@link #retainMeta()}: the storage it retains is the one it wraps, whatever another thread re-points.
  */
 public final class TensorImpl extends RefCounted {
-  private StorageImpl storage;
+  /** A storage and the geometry over it (sizes and strides in elements, offset, numel, contiguity), never changed. */
+  public static final class Meta {
+    public final StorageImpl storage;
+    public final long[] sizes, strides;
+    public final long offset, numel;
+    public final boolean contiguous;
+
+    Meta(StorageImpl storage, long[] sizes, long[] strides, long offset) {
+      this.storage = storage;
+      this.sizes = sizes;
+      this.strides = strides;
+      this.offset = offset;
+      this.numel = Shapes.numel("tensor", sizes);
+      this.contiguous = Shapes.isContiguous(sizes, strides);
+    }
+  }
+
+  private volatile Meta meta;
   private final DType dtype;
-  private long[] sizes;
-  private long[] strides;
-  private long storageOffset;
-  private long numel;
-  private boolean contiguous;
   private final TensorImpl versionOwner;  // holds the counter shared with views and detach(): this or its origin
   @SuppressWarnings("unused") // through VERSION
   private volatile int versionCount;
   private final TensorImpl base;  // the root base of a view, retained; null when not a view
   private volatile AutogradSlot autograd;  // null until the tensor takes part in autograd
 
-  private static final VarHandle VERSION;
+  private static final VarHandle VERSION, META;
 
   static {
     try {
       VERSION = MethodHandles.lookup().findVarHandle(TensorImpl.class, "versionCount", int.class);
+      META = MethodHandles.lookup().findVarHandle(TensorImpl.class, "meta", Meta.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -41,11 +59,10 @@ public final class TensorImpl extends RefCounted {
 
   private TensorImpl(StorageImpl storage, DType dtype, long[] sizes, long[] strides, long offset,
                      TensorImpl versionOwner, TensorImpl base) {
-    this.storage = storage;
     this.dtype = dtype;
     this.versionOwner = versionOwner == null ? this : versionOwner;
     this.base = base;
-    setGeometry(sizes, strides, offset);
+    this.meta = new Meta(storage, sizes, strides, offset);
   }
 
   /** A tensor owning a fresh reference to storage (the caller's reference moves into it). */
@@ -60,47 +77,82 @@ public final class TensorImpl extends RefCounted {
 
   /** A view that reinterprets the bytes as another dtype (view(dtype)); checked by the caller. */
   public TensorImpl view(DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
+    return viewOf(meta, newDtype, newSizes, newStrides, newOffset);
+  }
+
+  /** A view whose geometry the caller computed from m, a snapshot of this tensor's {@link #meta()}. */
+  public TensorImpl viewOf(Meta m, long[] newSizes, long[] newStrides, long newOffset) {
+    return viewOf(m, dtype, newSizes, newStrides, newOffset);
+  }
+
+  /**
+   * A view (of newDtype) over m's storage, m being the snapshot the caller computed the geometry
+   * from: the view and its geometry agree even when set_ on another thread has re-pointed this
+   * tensor since (the view then sees the tensor as it was, as if made before the set_). Throws
+   * IllegalStateException when that storage has been freed meanwhile.
+   */
+  public TensorImpl viewOf(Meta m, DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
     TensorImpl root = base != null ? base : this;
-    // The root first: on a tensor closed by another thread it throws before anything is taken
-    // (the other way round, the storage's reference leaked whenever the root's retain threw).
-    // A live root holds the storage, so the storage's retain cannot fail after it.
     root.retain();
-    storage.retain();
-    return new TensorImpl(storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
+    if (!m.storage.tryRetain()) {
+      root.release();
+      throw new IllegalStateException("view(): the tensor was re-pointed by set_ on another thread and its former storage freed");
+    }
+    try {
+      return new TensorImpl(m.storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
+    } catch (RuntimeException e) {  // a geometry the caller did not check (a numel past 2^63): nothing kept
+      m.storage.release();
+      root.release();
+      throw e;
+    }
   }
 
   /** New geometry over the same storage that is not a view (PyTorch's _unsafe_view). */
   public TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
-    storage.retain();
-    return new TensorImpl(storage, dtype, newSizes, newStrides, newOffset, null, null);
+    Meta m = retainMeta();
+    try {
+      return new TensorImpl(m.storage, dtype, newSizes, newStrides, newOffset, null, null);
+    } catch (RuntimeException e) {
+      m.storage.release();
+      throw e;
+    }
   }
 
-  /** A tensor over the same storage and version counter that is not a view (detach()). */
+  /** A tensor over the same storage, geometry and version counter that is not a view (detach()). */
   public TensorImpl detached() {
-    storage.retain();
-    return new TensorImpl(storage, dtype, sizes.clone(), strides.clone(), storageOffset, versionOwner, null);
+    Meta m = retainMeta();
+    return new TensorImpl(m.storage, dtype, m.sizes.clone(), m.strides.clone(), m.offset, versionOwner, null);
   }
 
-  private void setGeometry(long[] newSizes, long[] newStrides, long offset) {
-    this.sizes = newSizes;
-    this.strides = newStrides;
-    this.storageOffset = offset;
-    this.numel = Shapes.numel("tensor", newSizes);
-    this.contiguous = Shapes.isContiguous(newSizes, newStrides);
+  /**
+   * The current metadata with a reference taken on its storage for the caller. A set_ on another
+   * thread may release the storage just read; then the new one is read and retained instead, so
+   * the storage retained is always the one returned. Throws only when this tensor itself is closed.
+   */
+  public Meta retainMeta() {
+    for (;;) {
+      Meta m = meta;
+      if (m.storage.tryRetain()) return m;
+      if (meta == m) throw new IllegalStateException(describe() + ": its storage was already released (the tensor is closed)");
+    }
+  }
+
+  /** The storage and geometry as one snapshot: read it once where an op needs more than one of them. */
+  public Meta meta() {
+    return meta;
   }
 
   /** Re-points this tensor at a storage (torch's set_); the caller checked the bounds. */
   public void set(StorageImpl newStorage, long offset, long[] newSizes, long[] newStrides) {
+    Meta next = new Meta(newStorage, newSizes, newStrides, offset);  // may throw (numel overflow): nothing taken yet
     newStorage.retain();
-    StorageImpl old = storage;
-    storage = newStorage;
-    setGeometry(newSizes, newStrides, offset);
-    old.release();
+    Meta old = (Meta) META.getAndSet(this, next);  // each old snapshot is swapped out, and released, exactly once
+    old.storage.release();
     bumpVersion();
   }
 
   public StorageImpl storage() {
-    return storage;
+    return meta.storage;
   }
 
   public DType dtype() {
@@ -108,33 +160,33 @@ public final class TensorImpl extends RefCounted {
   }
 
   public Device device() {
-    return storage.device();
+    return meta.storage.device();
   }
 
   public int dim() {
-    return sizes.length;
+    return meta.sizes.length;
   }
 
   /** The sizes array itself: callers must not modify it. */
   public long[] sizes() {
-    return sizes;
+    return meta.sizes;
   }
 
   /** The strides array itself: callers must not modify it. */
   public long[] strides() {
-    return strides;
+    return meta.strides;
   }
 
   public long storageOffset() {
-    return storageOffset;
+    return meta.offset;
   }
 
   public long numel() {
-    return numel;
+    return meta.numel;
   }
 
   public boolean isContiguous() {
-    return contiguous;
+    return meta.contiguous;
   }
 
   public TensorImpl base() {
@@ -151,7 +203,8 @@ public final class TensorImpl extends RefCounted {
 
   /** Address of element 0 (storage data + offset); kernels get theirs through the dispatcher's holds. */
   public long dataAddress() {
-    return storage.data() + storageOffset * dtype.itemSize();
+    Meta m = meta;
+    return m.storage.data() + m.offset * dtype.itemSize();
   }
 
   /** The storage bytes that (sizes, strides) of this dtype reach from offset: one past the last element, 0 if empty. */
@@ -164,11 +217,12 @@ public final class TensorImpl extends RefCounted {
    * For errors before any work; the kernel's own check is the one that guards the bytes.
    */
   public void checkInBounds(String op) {
-    if (contiguous && storageOffset + numel <= storage.nbytes() / dtype.itemSize()) return;  // the common case
-    long need = Shapes.storageBytesNeeded(op, sizes, strides, storageOffset, dtype.itemSize());
-    if (need > storage.nbytes()) {
-      throw new IllegalStateException(op + "(): tensor of size " + Shapes.str(sizes) + " needs " + need
-          + " bytes but its storage now holds " + storage.nbytes());
+    Meta m = meta;
+    if (m.contiguous && m.offset + m.numel <= m.storage.nbytes() / dtype.itemSize()) return;  // the common case
+    long need = Shapes.storageBytesNeeded(op, m.sizes, m.strides, m.offset, dtype.itemSize());
+    if (need > m.storage.nbytes()) {
+      throw new IllegalStateException(op + "(): tensor of size " + Shapes.str(m.sizes) + " needs " + need
+          + " bytes but its storage now holds " + m.storage.nbytes());
     }
   }
 
@@ -192,12 +246,12 @@ public final class TensorImpl extends RefCounted {
     AutogradSlot a = autograd;
     autograd = null;
     if (a != null) a.release();
-    storage.release();
+    meta.storage.release();
     if (base != null) base.release();
   }
 
   @Override
   protected String describe() {
-    return dtype + " tensor of size " + Shapes.str(sizes);
+    return dtype + " tensor of size " + Shapes.str(meta.sizes);
   }
 }

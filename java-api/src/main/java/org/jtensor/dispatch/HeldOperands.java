@@ -32,9 +32,9 @@ final class HeldOperands implements AutoCloseable {
    * (sizes, strides) from there, which the kernel will walk, lie inside the held storage.
    */
   long address(TensorImpl t, long[] sizes, long[] strides) {
-    StorageImpl s = t.storage();
-    hold(s);
-    return checkedAddress(t, s, sizes, strides);
+    TensorImpl.Meta m = t.meta();  // storage and offset from one snapshot (Note [Metadata snapshot])
+    hold(m.storage);
+    return checkedAddress(t, m, sizes, strides);
   }
 
   /** address() of t walked as numel contiguous elements (t is contiguous: the caller's rule). */
@@ -55,10 +55,10 @@ final class HeldOperands implements AutoCloseable {
    * re-point t at a read-only storage after the check.
    */
   long output(TensorImpl t, long[] sizes, long[] strides) {
-    StorageImpl s = t.storage();
-    if (s.isReadOnly()) throw s.readOnlyError(op);
-    hold(s);
-    return checkedAddress(t, s, sizes, strides);
+    TensorImpl.Meta m = t.meta();
+    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    hold(m.storage);
+    return checkedAddress(t, m, sizes, strides);
   }
 
   /**
@@ -66,11 +66,12 @@ final class HeldOperands implements AutoCloseable {
    * can reach it, so it is checked but not held.
    */
   long addressOfNew(TensorImpl t, long[] sizes, long[] strides) {
-    return checkedAddress(t, t.storage(), sizes, strides);
+    return checkedAddress(t, t.meta(), sizes, strides);
   }
 
-  private long checkedAddress(TensorImpl t, StorageImpl s, long[] sizes, long[] strides) {
-    long offset = t.storageOffset();
+  private long checkedAddress(TensorImpl t, TensorImpl.Meta m, long[] sizes, long[] strides) {
+    StorageImpl s = m.storage;
+    long offset = m.offset;
     long need = sizes.length == 1 && strides[0] == 1  // a flat run: the common case, no loop
         ? (sizes[0] == 0 ? 0 : (offset + sizes[0]) * t.dtype().itemSize())
         : t.bytesNeeded(op, sizes, strides, offset);
@@ -84,11 +85,12 @@ final class HeldOperands implements AutoCloseable {
    * checks offsets it reads from data (gather, scatter).
    */
   long addressWithin(TensorImpl t, long[] range) {
-    return addressWithin(t, t.storage(), range);
+    return addressWithin(t, t.meta(), range);
   }
 
-  private long addressWithin(TensorImpl t, StorageImpl s, long[] range) {
-    long offset = t.storageOffset();
+  private long addressWithin(TensorImpl t, TensorImpl.Meta m, long[] range) {
+    StorageImpl s = m.storage;
+    long offset = m.offset;
     hold(s);
     range[0] = -offset;
     range[1] = s.nbytes() / t.dtype().itemSize() - offset;
@@ -97,21 +99,21 @@ final class HeldOperands implements AutoCloseable {
 
   /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
   long outputElement(TensorImpl t, long elementOffset) {
-    StorageImpl s = t.storage();  // once, as in output()
-    if (s.isReadOnly()) throw s.readOnlyError(op);
-    return elementAddress(t, s, elementOffset);
+    TensorImpl.Meta m = t.meta();  // once, as in output()
+    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    return elementAddress(t, m, elementOffset);
   }
 
   /** The address of one element of t, elementOffset elements from element 0, checked. */
   long elementAddress(TensorImpl t, long elementOffset) {
-    return elementAddress(t, t.storage(), elementOffset);
+    return elementAddress(t, t.meta(), elementOffset);
   }
 
-  private long elementAddress(TensorImpl t, StorageImpl s, long elementOffset) {
+  private long elementAddress(TensorImpl t, TensorImpl.Meta m, long elementOffset) {
     long[] range = new long[2];
-    long base = addressWithin(t, s, range);
+    long base = addressWithin(t, m, range);
     if (elementOffset < range[0] || elementOffset >= range[1]) {
-      throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", s);
+      throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", m.storage);
     }
     return base + elementOffset * t.dtype().itemSize();
   }

@@ -27,10 +27,15 @@ public class BatchNorm extends Module {
     this.inputDims = inputDims;
     this.momentum = momentum;
     this.eps = eps;
-    weight = registerParameter("weight", Tensor.ones(new long[] {channels}, DType.FLOAT32));
-    bias = registerParameter("bias", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
-    runningMean = registerBuffer("running_mean", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
-    runningVar = registerBuffer("running_var", Tensor.ones(new long[] {channels}, DType.FLOAT32));
+    try {
+      weight = registerParameter("weight", Tensor.ones(new long[] {channels}, DType.FLOAT32));
+      bias = registerParameter("bias", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
+      runningMean = registerBuffer("running_mean", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
+      runningVar = registerBuffer("running_var", Tensor.ones(new long[] {channels}, DType.FLOAT32));
+    } catch (RuntimeException | Error e) {
+      abandon(e);
+      throw e;
+    }
   }
 
   @Override

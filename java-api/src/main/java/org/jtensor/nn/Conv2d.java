@@ -15,10 +15,15 @@ public final class Conv2d extends Module {
     }
     this.stride = stride;
     this.padding = padding;
-    weight = registerParameter("weight", Tensor.empty(new long[] {outChannels, inChannels, kernel, kernel}, DType.FLOAT32));
-    Init.kaimingUniform_(weight, Math.sqrt(5), g);
-    bias = registerParameter("bias", Tensor.empty(new long[] {outChannels}, DType.FLOAT32));
-    Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
+    try {
+      weight = registerParameter("weight", Tensor.empty(new long[] {outChannels, inChannels, kernel, kernel}, DType.FLOAT32));
+      Init.kaimingUniform_(weight, Math.sqrt(5), g);
+      bias = registerParameter("bias", Tensor.empty(new long[] {outChannels}, DType.FLOAT32));
+      Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
+    } catch (RuntimeException | Error e) {
+      abandon(e);
+      throw e;
+    }
   }
 
   public Tensor weight() {

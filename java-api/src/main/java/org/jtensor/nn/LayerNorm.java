@@ -17,8 +17,13 @@ public final class LayerNorm extends Module {
     if (normalizedShape.length == 0) throw new IllegalArgumentException("LayerNorm(): normalized_shape must not be empty");
     this.dims = normalizedShape.length;
     this.eps = eps;
-    weight = registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32));
-    bias = registerParameter("bias", Tensor.zeros(normalizedShape, DType.FLOAT32));
+    try {
+      weight = registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32));
+      bias = registerParameter("bias", Tensor.zeros(normalizedShape, DType.FLOAT32));
+    } catch (RuntimeException | Error e) {
+      abandon(e);
+      throw e;
+    }
   }
 
   @Override

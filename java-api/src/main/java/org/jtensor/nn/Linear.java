@@ -17,13 +17,18 @@ public final class Linear extends Module {
     if (inFeatures <= 0 || outFeatures <= 0) {
       throw new IllegalArgumentException("Linear(): features must be positive, got in " + inFeatures + ", out " + outFeatures);
     }
-    weight = registerParameter("weight", Tensor.empty(new long[] {outFeatures, inFeatures}, DType.FLOAT32));
-    Init.kaimingUniform_(weight, Math.sqrt(5), g);
-    if (withBias) {
-      bias = registerParameter("bias", Tensor.empty(new long[] {outFeatures}, DType.FLOAT32));
-      Init.uniform_(bias, 1 / Math.sqrt(inFeatures), g);
-    } else {
-      bias = null;
+    try {
+      weight = registerParameter("weight", Tensor.empty(new long[] {outFeatures, inFeatures}, DType.FLOAT32));
+      Init.kaimingUniform_(weight, Math.sqrt(5), g);
+      if (withBias) {
+        bias = registerParameter("bias", Tensor.empty(new long[] {outFeatures}, DType.FLOAT32));
+        Init.uniform_(bias, 1 / Math.sqrt(inFeatures), g);
+      } else {
+        bias = null;
+      }
+    } catch (RuntimeException | Error e) {
+      abandon(e);
+      throw e;
     }
   }
 

@@ -47,6 +47,19 @@ public abstract class Module implements AutoCloseable {
     return m;
   }
 
+  /**
+   * For a constructor that fails part-way (out of memory after its first parameter, say): no caller
+   * will ever hold the module, so what it registered is closed here; the caller rethrows failure.
+   * Use: {@code try { ...registers... } catch (RuntimeException | Error e) { abandon(e); throw e; }}
+   */
+  protected final void abandon(Throwable failure) {
+    try {
+      close();
+    } catch (RuntimeException suppressed) {
+      failure.addSuppressed(suppressed);
+    }
+  }
+
   private void checkName(String name) {
     if (name == null || name.isEmpty() || name.contains(".")) {
       throw new IllegalArgumentException("register: a name must be non-empty and hold no '.', got '" + name + "'");

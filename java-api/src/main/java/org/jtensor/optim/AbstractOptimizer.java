@@ -11,6 +11,14 @@ import org.jtensor.autograd.GradMode;
  * What every optimizer shares: the parameters' handles (held, not owned), the learning rate, the
  * state it owns (momentum buffers, moment estimates) and a step that records nothing and closes
  * every temporary. A subclass states only its update of one parameter.
+ *
+ * <p>Note [A step is whole or nothing] step() first computes every parameter's new value and state
+ * into fresh tensors ({@link #prepare}), changing nothing, and only then writes them: each
+ * parameter by an in-place copy, each state by adopting the fresh tensor. The writes allocate
+ * nothing, so a step that runs out of memory (or fails any other way) fails before the first
+ * write: parameters, state and step counts stay as they were, and the next step() after memory is
+ * back is the step the failed one would have been. The price is the temporaries of all parameters
+ * at once (PyTorch's foreach implementation holds as many).
  */
 public abstract class AbstractOptimizer implements Optimizer {
   protected final List<Tensor> params;
@@ -43,15 +51,14 @@ public abstract class AbstractOptimizer implements Optimizer {
   @Override
   public final void step() {
     checkWritable();
-    try (GradMode.Scope off = GradMode.noGrad()) {
+    try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
+      List<Runnable> writes = new ArrayList<>(params.size());
       for (int i = 0; i < params.size(); i++) {
         Tensor p = params.get(i);
-        try (TensorScope s = TensorScope.open()) {
-          Tensor g = p.grad();
-          if (g != null) update(i, p, g);
-        }
+        Tensor g = p.grad();
+        if (g != null) writes.add(prepare(i, p, g));
       }
-      afterStep();
+      for (Runnable w : writes) w.run();
     }
   }
 
@@ -68,21 +75,27 @@ public abstract class AbstractOptimizer implements Optimizer {
     }
   }
 
-  /** Updates parameter i in place from its gradient g; runs inside a scope that closes every temporary. */
-  protected abstract void update(int i, Tensor p, Tensor g);
-
-  protected void afterStep() {}
+  /**
+   * Computes parameter i's new value and state from its gradient g into fresh tensors, inside a
+   * scope that closes every temporary, changing neither p nor the state; returns the writes that
+   * store them, which must not allocate: {@code p.copy_(fresh)} and {@link #adopt}.
+   */
+  protected abstract Runnable prepare(int i, Tensor p, Tensor g);
 
   @Override
   public final void zeroGrad() {
     for (Tensor p : params) p.setGrad(null);
   }
 
-  /** A state tensor the optimizer owns (zeros like p), freed by close(). */
-  protected final Tensor newState(Tensor p) {
-    Tensor t = TensorScope.escape(Tensor.zerosLike(p));
-    state.add(t);
-    return t;
+  /** Makes fresh (made by prepare, in the step's scope) the optimizer's own state in place of old (null the first time), closing old. */
+  protected final Tensor adopt(Tensor old, Tensor fresh) {
+    TensorScope.escape(fresh);
+    if (old != null) {
+      state.remove(old);
+      old.close();
+    }
+    state.add(fresh);
+    return fresh;
   }
 
   @Override

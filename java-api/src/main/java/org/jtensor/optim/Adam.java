@@ -12,7 +12,7 @@ public class Adam extends AbstractOptimizer {
   private final double beta1, beta2, eps, weightDecay;
   private final boolean decoupled;
   private final Tensor[] m, v;
-  private long step;
+  private final long[] steps;  // per parameter, as PyTorch's state['step']
 
   public Adam(List<Tensor> params, double lr) {
     this(params, lr, 0.9, 0.999, 1e-8, 0);
@@ -36,28 +36,28 @@ public class Adam extends AbstractOptimizer {
     this.decoupled = decoupled;
     this.m = new Tensor[params.size()];
     this.v = new Tensor[params.size()];
+    this.steps = new long[params.size()];
   }
 
   @Override
-  protected void update(int i, Tensor p, Tensor g) {
-    if (m[i] == null) {
-      m[i] = newState(p);
-      v[i] = newState(p);
-    }
-    long t = step + 1;
+  protected Runnable prepare(int i, Tensor p, Tensor g) {
+    long t = steps[i] + 1;
+    Tensor base = p;
     if (weightDecay != 0) {
-      if (decoupled) p.mul_(1 - lr() * weightDecay);
+      if (decoupled) base = p.mul(1 - lr() * weightDecay);
       else g = g.add(p, weightDecay);
     }
-    m[i].mul_(beta1).add_(g, 1 - beta1);
-    v[i].mul_(beta2).add_(g.mul(g), 1 - beta2);
+    // the first step's moments are (1 - beta) times the gradient: what the update of zeros gives
+    Tensor mNew = m[i] == null ? g.mul(1 - beta1) : m[i].mul(beta1).add_(g, 1 - beta1);
+    Tensor vNew = v[i] == null ? g.mul(g).mul(1 - beta2) : v[i].mul(beta2).add_(g.mul(g), 1 - beta2);
     double bc1 = 1 - Math.pow(beta1, t), bc2 = 1 - Math.pow(beta2, t);
-    Tensor denom = v[i].sqrt().div(Math.sqrt(bc2)).add_(eps);
-    p.sub_(m[i].div(denom).mul(lr() / bc1));
-  }
-
-  @Override
-  protected void afterStep() {
-    step++;
+    Tensor denom = vNew.sqrt().div(Math.sqrt(bc2)).add_(eps);
+    Tensor pNew = base.sub(mNew.div(denom).mul(lr() / bc1));
+    return () -> {
+      p.copy_(pNew);
+      m[i] = adopt(m[i], mNew);
+      v[i] = adopt(v[i], vNew);
+      steps[i] = t;
+    };
   }
 }

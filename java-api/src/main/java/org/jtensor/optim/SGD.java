@@ -32,16 +32,19 @@ public final class SGD extends AbstractOptimizer {
   }
 
   @Override
-  protected void update(int i, Tensor p, Tensor g) {
+  protected Runnable prepare(int i, Tensor p, Tensor g) {
     Tensor d = weightDecay != 0 ? g.add(p, weightDecay) : g;
+    Tensor buffer = null;
     if (momentum != 0) {
-      if (buffers[i] == null) {
-        buffers[i] = newState(p).copy_(d);  // the first step's buffer is the gradient itself
-      } else {
-        buffers[i].mul_(momentum).add_(d, 1 - dampening);
-      }
-      d = nesterov ? d.add(buffers[i], momentum) : buffers[i];
+      // the first step's buffer is the gradient itself (a copy: d may be the gradient's own handle)
+      buffer = buffers[i] == null ? d.clone() : buffers[i].mul(momentum).add_(d, 1 - dampening);
+      d = nesterov ? d.add(buffer, momentum) : buffer;
     }
-    p.add_(d, -lr());
+    Tensor pNew = p.add(d, -lr());
+    Tensor b = buffer;
+    return () -> {
+      p.copy_(pNew);
+      if (b != null) buffers[i] = adopt(buffers[i], b);
+    };
   }
 }
