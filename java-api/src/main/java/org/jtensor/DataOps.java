@@ -56,9 +56,15 @@ final class DataOps {
   }
 
   static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {
-    TensorImpl out = contiguous ? empty(t.sizes(), dtype, device) : emptyLike(t, dtype, device);
+    return cloneAs(t, t.meta(), dtype, device, contiguous);  // the copy's shape and its bytes from one snapshot
+  }
+
+  /** cloneAs of the snapshot m of t (a caller that read t's shape from m). */
+  static TensorImpl cloneAs(TensorImpl t, TensorImpl.Meta m, DType dtype, Device device, boolean contiguous) {
+    TensorImpl out = contiguous ? empty(m.sizes, dtype, device)
+                                : emptyStrided(m.sizes, Shapes.preservedStrides(m.sizes, m.strides), dtype, device);
     try {
-      copyInto("clone", out, t);
+      copyInto("clone", out, t, m);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -68,16 +74,29 @@ final class DataOps {
 
   /** dst.copy_(src): broadcasts src to dst's shape and converts its dtype. */
   static void copyInto(String op, TensorImpl dst, TensorImpl src) {
-    long[] shape = Shapes.broadcastShapes(op, dst.sizes(), src.sizes());
+    copyInto(op, dst, src, src.meta());
+  }
+
+  /** copyInto of the snapshot m of src: its shape checked, expanded and copied, whatever set_ does to src meanwhile. */
+  private static void copyInto(String op, TensorImpl dst, TensorImpl src, TensorImpl.Meta m) {
+    long[] shape = Shapes.broadcastShapes(op, dst.sizes(), m.sizes);
     if (!java.util.Arrays.equals(shape, dst.sizes())) {
-      throw new IllegalArgumentException(op + "(): source of size " + Shapes.str(src.sizes())
+      throw new IllegalArgumentException(op + "(): source of size " + Shapes.str(m.sizes)
           + " does not broadcast to the destination's size " + Shapes.str(dst.sizes()));
     }
     checkWritable(op, dst);
+    Device srcDevice = m.storage.device();
     if (dst.device().isMeta()) return;
-    if (src.device().isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
-    if (!dst.device().equals(src.device())) {
-      if (dst.numel() > 0) DeviceCopy.copy(op, dst, src);
+    if (srcDevice.isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
+    if (!dst.device().equals(srcDevice)) {
+      if (dst.numel() > 0) {
+        TensorImpl frozen = src.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias of the snapshot
+        try {
+          DeviceCopy.copy(op, dst, frozen);
+        } finally {
+          frozen.release();
+        }
+      }
       return;
     }
     if (dst.numel() == 0) return;
@@ -85,7 +104,7 @@ final class DataOps {
       dst.bumpVersion();
       return;
     }
-    TensorImpl expanded = ViewOps.expand(src, dst.sizes());
+    TensorImpl expanded = ViewOps.expand(src, m, dst.sizes());  // a private view: its geometry is fixed
     TensorImpl staged = null;  // a copy of src, when it may alias dst in ways we cannot prove apart
     try {
       Overlap o = overlap(dst, expanded);

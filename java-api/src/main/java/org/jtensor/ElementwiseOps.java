@@ -30,6 +30,7 @@ final class ElementwiseOps {
    */
   static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
     OpKind kind = op.kind;
+    oneSnapshotPerTensor(in);
     Device device = device(name, out, in);
     long[] same = sameSizes(in);                   // the common case: nothing to broadcast
     long[] shape = same != null ? same : broadcastShape(name, in);
@@ -47,7 +48,8 @@ final class ElementwiseOps {
     if (!backend.hasElementwise(op, compute)) {
       throw new UnsupportedOperationException(name + " has no " + device.type() + " kernel for " + compute);
     }
-    if (out != null) checkOut(name, out, shape, result, in);
+    TensorImpl.Meta outMeta = out == null ? null : snapshotOf(out, in);
+    if (out != null) checkOut(name, out, outMeta, shape, result, in);
     long numel = Shapes.numel(name, shape);
     if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1]);
     Recorder.Pending rec = null;                   // the op's graph node, when autograd records it
@@ -59,6 +61,7 @@ final class ElementwiseOps {
     TensorImpl fresh = null;                       // the new result, released only on failure
     try {
       TensorImpl dst = out;
+      TensorImpl.Meta dstMeta = outMeta;
       if (dst == null || dst.dtype() != result) {
         long[] strides = outputStrides(shape, in);
         // Sizes shared with an input need no checks: that tensor already passed them.
@@ -66,23 +69,28 @@ final class ElementwiseOps {
                            : DataOps.emptyStrided(shape, strides, result, device);
         if (out != null) temps = add(temps, dst);
         else fresh = dst;
+        dstMeta = dst.meta();  // the op's own: no other thread can re-point it
       }
-      boolean flat = dst.isContiguous() && allContiguous(same, in);
+      boolean flat = dstMeta.contiguous && allContiguous(same, in);
       ElementwisePlan plan = new ElementwisePlan(name, op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
       plan.tensors[0] = dst;
-      plan.strides[0] = flat ? FLAT : dst.strides();
+      plan.metas[0] = dstMeta;
+      plan.strides[0] = flat ? FLAT : dstMeta.strides;
       plan.outputIsNew = dst != out;
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
         if (o.isTensor()) {
           TensorImpl t = o.tensor;
+          TensorImpl.Meta m = o.meta;
           if (t.dtype() != want) {
-            t = DataOps.cloneAs(t, want, device, false);
+            t = castSnapshot(o, want, device);
             temps = add(temps, t);
+            m = t.meta();
           }
           plan.tensors[k + 1] = t;
-          plan.strides[k + 1] = flat ? FLAT : broadcastStrides(t, shape);
+          plan.metas[k + 1] = m;
+          plan.strides[k + 1] = flat ? FLAT : broadcastStrides(m, shape);
         } else {
           plan.setScalar(k + 1, want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
@@ -126,6 +134,36 @@ final class ElementwiseOps {
     if (zero) throw new ArithmeticException(name + "(): ZeroDivisionError: integer division or modulo by zero");
   }
 
+  /** Operands of one tensor (x.mul(x)) read it through the first one's snapshot: the op sees one geometry of x. */
+  private static void oneSnapshotPerTensor(Operand[] in) {
+    for (int k = 1; k < in.length; k++) {
+      if (!in[k].isTensor()) continue;
+      for (int j = 0; j < k; j++) {
+        if (in[j].tensor == in[k].tensor && in[j].meta != in[k].meta) {
+          in[k] = in[k].withMeta(in[j].meta);
+          break;
+        }
+      }
+    }
+  }
+
+  /** out's snapshot: an input's own when out is that input (an in-place op), so the two agree. */
+  private static TensorImpl.Meta snapshotOf(TensorImpl out, Operand[] in) {
+    for (Operand o : in) if (o.tensor == out) return o.meta;
+    return out.meta();
+  }
+
+  /** A copy of o's snapshot (not of what o's tensor may point at by now) converted to dtype. */
+  private static TensorImpl castSnapshot(Operand o, DType dtype, Device device) {
+    TensorImpl.Meta m = o.meta;
+    TensorImpl frozen = o.tensor.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias: nothing re-points it
+    try {
+      return DataOps.cloneAs(frozen, dtype, device, false);
+    } finally {
+      frozen.release();
+    }
+  }
+
   /** The strides of every operand of a flattened plan: one dim, walked element by element. */
   private static final long[] FLAT = {1};
 
@@ -134,7 +172,7 @@ final class ElementwiseOps {
     long[] s = null;
     for (Operand o : in) {
       if (!o.isTensor()) continue;
-      long[] t = o.tensor.sizes();
+      long[] t = o.meta.sizes;
       if (s == null) s = t;
       else if (s != t && !Arrays.equals(s, t)) return null;
     }
@@ -143,14 +181,14 @@ final class ElementwiseOps {
 
   private static long[] broadcastShape(String op, Operand[] in) {
     long[] shape = new long[0];
-    for (Operand o : in) if (o.isTensor()) shape = Shapes.broadcastShapes(op, shape, o.tensor.sizes());
+    for (Operand o : in) if (o.isTensor()) shape = Shapes.broadcastShapes(op, shape, o.meta.sizes);
     return shape;
   }
 
   /** Whether every operand can be walked as one contiguous run (scalars have stride 0 anyway). */
   private static boolean allContiguous(long[] same, Operand[] in) {
     if (same == null) return false;
-    for (Operand o : in) if (o.isTensor() && !o.tensor.isContiguous()) return false;
+    for (Operand o : in) if (o.isTensor() && !o.meta.contiguous) return false;
     return true;
   }
 
@@ -172,9 +210,9 @@ final class ElementwiseOps {
   }
 
   /** In-place and out=: the shape must be the broadcast shape, the result must cast to it, no partial overlap. */
-  private static void checkOut(String op, TensorImpl out, long[] shape, DType result, Operand[] in) {
-    if (!Arrays.equals(out.sizes(), shape)) {
-      throw new IllegalArgumentException(op + "(): output with shape " + Shapes.str(out.sizes())
+  private static void checkOut(String op, TensorImpl out, TensorImpl.Meta outMeta, long[] shape, DType result, Operand[] in) {
+    if (!Arrays.equals(outMeta.sizes, shape)) {
+      throw new IllegalArgumentException(op + "(): output with shape " + Shapes.str(outMeta.sizes)
           + " doesn't match the broadcast shape " + Shapes.str(shape));
     }
     if (!canCast(result, out.dtype())) {
@@ -196,14 +234,14 @@ final class ElementwiseOps {
     return from == DType.BOOL || to != DType.BOOL;
   }
 
-  /** Strides of t broadcast (right-aligned) to shape: 0 where t has size 1 or no dim. */
-  static long[] broadcastStrides(TensorImpl t, long[] shape) {
-    if (Arrays.equals(t.sizes(), shape)) return t.strides();  // the common case: nothing broadcast
-    int n = shape.length, tn = t.dim();
+  /** Strides of a tensor's snapshot m broadcast (right-aligned) to shape: 0 where it has size 1 or no dim. */
+  static long[] broadcastStrides(TensorImpl.Meta m, long[] shape) {
+    if (Arrays.equals(m.sizes, shape)) return m.strides;  // the common case: nothing broadcast
+    int n = shape.length, tn = m.sizes.length;
     long[] st = new long[n];
     for (int i = 0; i < tn; i++) {
       int d = n - tn + i;
-      st[d] = t.sizes()[i] == 1 && shape[d] != 1 ? 0 : t.strides()[i];
+      st[d] = m.sizes[i] == 1 && shape[d] != 1 ? 0 : m.strides[i];
     }
     return st;
   }
@@ -215,10 +253,10 @@ final class ElementwiseOps {
   static long[] outputStrides(long[] shape, Operand[] in) {
     int n = shape.length;
     boolean allContiguous = true;
-    for (Operand o : in) allContiguous &= !o.isTensor() || (o.tensor.isContiguous() && o.tensor.dim() == n);
+    for (Operand o : in) allContiguous &= !o.isTensor() || (o.meta.contiguous && o.meta.sizes.length == n);
     if (allContiguous || n <= 1) return Shapes.contiguousStrides(shape);
     List<long[]> strides = new ArrayList<>();
-    for (Operand o : in) if (o.isTensor()) strides.add(broadcastStrides(o.tensor, shape));
+    for (Operand o : in) if (o.isTensor()) strides.add(broadcastStrides(o.meta, shape));
     return Shapes.denseStridesInOrder(shape, (d0, d1) -> compareDims(strides, shape, d0, d1));
   }
 

@@ -214,12 +214,22 @@ final class IndexAlongOps {
     String op = "cat";
     if (tensors == null) throw new IllegalArgumentException(op + "(): tensors must not be null");
     if (tensors.isEmpty()) throw new IllegalArgumentException(op + "(): expected a non-empty list of Tensors");
+    TensorImpl[] frozen = new TensorImpl[tensors.size()];  // each read through one snapshot; autograd records on the originals
+    try {
+      for (int i = 0; i < frozen.length; i++) frozen[i] = element(op, tensors, i).frozen();
+      return catFrozen(op, tensors, frozen, dim);
+    } finally {
+      for (TensorImpl f : frozen) if (f != null) f.release();
+    }
+  }
+
+  private static TensorImpl catFrozen(String op, List<Tensor> tensors, TensorImpl[] frozen, int dim) {
     TensorImpl ref = null;
     TypePromotion promo = TypePromotion.start();
     long total = 0;
     int d = 0;
-    for (int i = 0; i < tensors.size(); i++) {
-      TensorImpl x = element(op, tensors, i);
+    for (int i = 0; i < frozen.length; i++) {
+      TensorImpl x = frozen[i];
       promo.tensor(x);
       if (x.dim() == 1 && x.sizes()[0] == 0) continue;  // legacy: skipped
       if (x.dim() == 0) throw new IllegalArgumentException(op + "(): zero-dimensional tensor (at position " + i + ") cannot be concatenated");
@@ -239,18 +249,21 @@ final class IndexAlongOps {
         }
       }
       total += x.sizes()[d];
+      if (total < 0) {
+        throw new IllegalArgumentException(op + "(): the tensors' sizes in dimension " + d + " add up past 2^63-1 (at tensor number " + i + ")");
+      }
     }
     DType dtype = promo.result();
-    if (ref == null) return DataOps.empty(new long[] {0}, dtype, element(op, tensors, 0).device());
+    if (ref == null) return DataOps.empty(new long[] {0}, dtype, frozen[0].device());
     long[] shape = ref.sizes().clone();
     shape[d] = total;
+    Shapes.numel(op, shape);  // an overflow is cat's to name
     TensorImpl out = DataOps.empty(shape, dtype, ref.device());
     try {
       long at = 0;
-      for (int i = 0; i < tensors.size(); i++) {
-        TensorImpl x = element(op, tensors, i);
+      for (TensorImpl x : frozen) {
         if (x.dim() == 1 && x.sizes()[0] == 0) continue;
-        TensorImpl slot = ViewOps.narrow(out, d, at, x.sizes()[d]);
+        TensorImpl slot = ViewOps.slice(out, d, at, at + x.sizes()[d], 1);
         try {
           DataOps.copyInto(op, slot, x);
         } finally {
@@ -258,19 +271,19 @@ final class IndexAlongOps {
         }
         at += x.sizes()[d];
       }
-      return recordCat(tensors, d, out);
+      return recordCat(tensors, frozen, d, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
     }
   }
 
-  private static TensorImpl recordCat(List<Tensor> tensors, int d, TensorImpl out) {
+  private static TensorImpl recordCat(List<Tensor> tensors, TensorImpl[] frozen, int d, TensorImpl out) {
     TensorImpl[] in = new TensorImpl[tensors.size()];
     long[] sizes = new long[in.length];
     for (int i = 0; i < in.length; i++) {
       in[i] = element("cat", tensors, i);
-      sizes[i] = in[i].dim() == 1 && in[i].sizes()[0] == 0 ? 0 : in[i].sizes()[d];
+      sizes[i] = frozen[i].dim() == 1 && frozen[i].sizes()[0] == 0 ? 0 : frozen[i].sizes()[d];
     }
     return Recorder.recorded(Ops.CAT, "cat", in, new Object[] {d, sizes}, out);
   }

@@ -17,7 +17,15 @@ final class LinalgOps {
    */
   static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
     Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
-    return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, a, b));
+    // each operand read through one snapshot (one for both in a.matmul(a)); autograd records on a and b
+    TensorImpl fa = a.frozen(), fb = b == a ? fa : null;
+    try {
+      if (fb == null) fb = b.frozen();
+      return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, fa, fb));
+    } finally {
+      fa.release();
+      if (fb != null && fb != fa) fb.release();
+    }
   }
 
   private static TensorImpl product(String op, TensorImpl a, TensorImpl b) {

@@ -12,26 +12,30 @@ final class ReductionOps {
 
   /** Which dims of t are reduced; dims null or empty means all of them. */
   static boolean[] reducedDims(String op, TensorImpl t, int[] dims) {
-    boolean[] r = new boolean[t.dim()];
+    return reducedDims(op, t.dim(), dims);
+  }
+
+  private static boolean[] reducedDims(String op, int rank, int[] dims) {
+    boolean[] r = new boolean[rank];
     if (dims == null || dims.length == 0) {
       Arrays.fill(r, true);
       return r;
     }
     for (int d : dims) {
-      int w = Shapes.wrapDim(op, d, t.dim());
-      if (t.dim() == 0) continue;
+      int w = Shapes.wrapDim(op, d, rank);
+      if (rank == 0) continue;
       if (r[w]) throw new IllegalArgumentException(op + "(): dim " + w + " appears multiple times in the list of dims");
       r[w] = true;
     }
     return r;
   }
 
-  static long[] outputShape(TensorImpl t, boolean[] reduced, boolean keepdim) {
+  static long[] outputShape(long[] sizes, boolean[] reduced, boolean keepdim) {
     int k = 0;
     for (int d = 0; d < reduced.length; d++) if (keepdim || !reduced[d]) k++;
     long[] s = new long[k];
     for (int d = 0, j = 0; d < reduced.length; d++) {
-      if (!reduced[d]) s[j++] = t.sizes()[d];
+      if (!reduced[d]) s[j++] = sizes[d];
       else if (keepdim) s[j++] = 1;
     }
     return s;
@@ -49,15 +53,16 @@ final class ReductionOps {
 
   /** A value reduction, which the user called name; its result's dtype is the registry's rule for op. */
   static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double scale) {
-    boolean[] reduced = reducedDims(name, t, dims);
-    if ((op == Ops.AMAX || op == Ops.AMIN) && t.numel() == 0) {
+    TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel (Note [Metadata snapshot])
+    boolean[] reduced = reducedDims(name, m.sizes.length, dims);
+    if ((op == Ops.AMAX || op == Ops.AMIN) && m.numel == 0) {
       for (int d = 0; d < reduced.length; d++) {
-        if (reduced[d] && t.sizes()[d] == 0) {
+        if (reduced[d] && m.sizes[d] == 0) {
           throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
         }
       }
     }
-    long[] shape = outputShape(t, reduced, keepdim);
+    long[] shape = outputShape(m.sizes, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(shape, outType, t.device());
     Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding t
@@ -65,7 +70,7 @@ final class ReductionOps {
       if (outType.isFloatingPoint() && Recorder.active(t)) {
         rec = Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null);
       }
-      Dispatcher.backend(t.device()).reduce(op, name, out, null, t, stridesOverInput(out, reduced, keepdim), reduced, scale);
+      Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale);
       if (rec != null) rec.finish(out);
       return out;
     } catch (RuntimeException e) {
@@ -77,12 +82,17 @@ final class ReductionOps {
 
   /** A running reduction (cumsum, cumprod) along dim; its dtype is the registry's rule for op. */
   static TensorImpl scan(Op op, TensorImpl t, int dim) {
-    int d = Shapes.wrapDim(op.name, dim, t.dim());
-    TensorImpl r = DataOps.emptyLike(t, op.reduceKind.out(t.dtype()), t.device());
-    return alongDim(op, t, d, r, () -> {
-      if (t.numel() > 0 && t.dim() > 0) Dispatcher.backend(t.device()).scan(op, d, r, t);
-      else if (t.dim() == 0) DataOps.copyInto(op.name, r, t);
-    });
+    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    try {
+      int d = Shapes.wrapDim(op.name, dim, f.dim());
+      TensorImpl r = DataOps.emptyLike(f, op.reduceKind.out(f.dtype()), f.device());
+      return alongDim(op, t, d, r, () -> {
+        if (f.numel() > 0 && f.dim() > 0) Dispatcher.backend(f.device()).scan(op, d, r, f);
+        else if (f.dim() == 0) DataOps.copyInto(op.name, r, f);
+      });
+    } finally {
+      f.release();
+    }
   }
 
   /** softmax or log_softmax (op) along dim in one kernel, in's shape and dtype; records the result for autograd. */
@@ -90,11 +100,16 @@ final class ReductionOps {
     if (!t.dtype().isFloatingPoint()) {
       throw new UnsupportedOperationException(op.name + "(): expected a floating point tensor, got " + t.dtype());
     }
-    int d = Shapes.wrapDim(op.name, dim, t.dim());
-    TensorImpl r = DataOps.emptyLike(t, t.dtype(), t.device());
-    return alongDim(op, t, d, r, () -> {
-      if (t.numel() > 0) Dispatcher.backend(t.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, t);
-    });
+    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    try {
+      int d = Shapes.wrapDim(op.name, dim, f.dim());
+      TensorImpl r = DataOps.emptyLike(f, f.dtype(), f.device());
+      return alongDim(op, t, d, r, () -> {
+        if (f.numel() > 0) Dispatcher.backend(f.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, f);
+      });
+    } finally {
+      f.release();
+    }
   }
 
   /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
@@ -124,16 +139,25 @@ final class ReductionOps {
 
   /** torch.sort: values and int64 indices of t along dim (stable, NaN largest); values record the gather for autograd. */
   static TensorImpl[] sort(String name, TensorImpl t, int dim, boolean descending) {
-    int d = Shapes.wrapDim(name, dim, t.dim());
-    TensorImpl values = DataOps.empty(t.sizes().clone(), t.dtype(), t.device());
-    TensorImpl indices = emptyOrRelease(t.sizes().clone(), DType.INT64, t.device(), values);
+    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    try {
+      return sorted(name, t, f, dim, descending);
+    } finally {
+      f.release();
+    }
+  }
+
+  private static TensorImpl[] sorted(String name, TensorImpl t, TensorImpl f, int dim, boolean descending) {
+    int d = Shapes.wrapDim(name, dim, f.dim());
+    TensorImpl values = DataOps.empty(f.sizes().clone(), f.dtype(), f.device());
+    TensorImpl indices = emptyOrRelease(f.sizes().clone(), DType.INT64, f.device(), values);
     Recorder.Pending rec = null;
     try {
-      if (t.dim() == 0) {
-        DataOps.copyInto(name, values, t);
+      if (f.dim() == 0) {
+        DataOps.copyInto(name, values, f);
         DataOps.fill(name, indices, 0L);
-      } else if (t.numel() > 0) {
-        Dispatcher.backend(t.device()).sort(name, d, descending, values, indices, t);
+      } else if (f.numel() > 0) {
+        Dispatcher.backend(f.device()).sort(name, d, descending, values, indices, f);
       }
       if (values.dtype().isFloatingPoint() && Recorder.active(t)) {
         rec = Recorder.begin(Ops.SORT, name, new TensorImpl[] {t}, null, new Object[] {d, indices}, null);
@@ -150,19 +174,21 @@ final class ReductionOps {
   /** argmax/argmin over one dim (or all, flattened, when dim is null), with the values when wanted. */
   static TensorImpl[] argReduce(Op op, TensorImpl t, Integer dim, boolean keepdim, boolean withValues) {
     String name = op.name;
-    boolean[] reduced = dim == null ? reducedDims(name, t, null) : reducedDims(name, t, new int[] {dim});
-    if (t.numel() == 0) {
+    TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel
+    int rank = m.sizes.length;
+    boolean[] reduced = dim == null ? reducedDims(name, rank, null) : reducedDims(name, rank, new int[] {dim});
+    if (m.numel == 0) {
       throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0"
-          + " or a non-empty dim; got a tensor of size " + Shapes.str(t.sizes()));
+          + " or a non-empty dim; got a tensor of size " + Shapes.str(m.sizes));
     }
-    long[] shape = outputShape(t, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
+    long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
     TensorImpl values = withValues ? emptyOrRelease(shape, t.dtype(), t.device(), idx) : null;
     Recorder.Pending rec = null;
     try {
-      long[] st = new long[t.dim()];
+      long[] st = new long[rank];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
-      Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, st, reduced, 1.0);
+      Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, m, st, reduced, 1.0);
       if (values != null && values.dtype().isFloatingPoint() && Recorder.active(t)) {
         // values gathered at the indices: the gradient goes back to those positions
         rec = Recorder.begin(op, name, new TensorImpl[] {t}, null,

@@ -726,8 +726,14 @@ public final class Tensor
   /** Every element, converted to `as`, in row-major order, in a new array made by `make`. */
   private <A> A toArray(String op, DType as, java.util.function.IntFunction<A> make) {
     TensorImpl t = impl(op);
-    A a = make.apply(DataOps.checkedArrayLength(op, t.numel()));
-    DataOps.readAll(op, t, as, a);
+    TensorImpl.Meta m = t.meta();
+    A a = make.apply(DataOps.checkedArrayLength(op, m.numel));
+    TensorImpl frozen = t.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias: the array's length and the bytes agree
+    try {
+      DataOps.readAll(op, frozen, as, a);
+    } finally {
+      frozen.release();
+    }
     return a;
   }
 

@@ -34,11 +34,12 @@ public sealed interface ViewMethods permits Tensor {
   /** A view when the strides allow one, otherwise a contiguous copy. */
   default Tensor reshape(long... shape) {
     TensorImpl t = impl("reshape");
-    long[] s = Shapes.inferSize("reshape", shape, t.numel());
+    TensorImpl.Meta m = t.meta();  // the shape inferred, viewed or copied: all from one snapshot
+    long[] s = Shapes.inferSize("reshape", shape, m.numel);
     Shapes.checkDims("reshape", s.length);
-    TensorImpl v = ViewOps.viewIfPossible(t, s);
+    TensorImpl v = ViewOps.viewIfPossible(t, m, s);
     if (v != null) return Tensor.wrap(v);
-    TensorImpl c = DataOps.cloneAs(t, t.dtype(), t.device(), true);
+    TensorImpl c = DataOps.cloneAs(t, m, t.dtype(), m.storage.device(), true);
     try {
       return Tensor.wrap(Recorder.recorded(Ops.RESHAPE, "reshape", new TensorImpl[] {t}, null,
           c.unsafeView(s, Shapes.contiguousStrides(s), 0)));

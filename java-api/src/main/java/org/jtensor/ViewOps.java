@@ -31,7 +31,11 @@ final class ViewOps {
 
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
   static TensorImpl viewIfPossible(TensorImpl t, long[] shape) {
-    TensorImpl.Meta m = t.meta();
+    return viewIfPossible(t, t.meta(), shape);
+  }
+
+  /** viewIfPossible of the snapshot m of t (a caller that read t's shape from m). */
+  static TensorImpl viewIfPossible(TensorImpl t, TensorImpl.Meta m, long[] shape) {
     long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
     return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
   }
@@ -91,6 +95,7 @@ final class ViewOps {
         off /= r;
       }
     }
+    Shapes.numel(op, sz);  // a size past 2^63 (expand(2^60, 4).view(int8)) is view's to name, before anything is retained
     return recorded(Ops.VIEW_DTYPE, t, t.viewOf(m, to, sz, st, off));
   }
 
@@ -273,7 +278,11 @@ final class ViewOps {
   }
 
   static TensorImpl expand(TensorImpl t, long[] size) {
-    TensorImpl.Meta m = t.meta();
+    return expand(t, t.meta(), size);
+  }
+
+  /** expand of the snapshot m of t (a caller that read t's shape from m). */
+  static TensorImpl expand(TensorImpl t, TensorImpl.Meta m, long[] size) {
     int n = size.length, tn = m.sizes.length;
     if (n < tn) {
       throw new IllegalArgumentException("expand(): the number of sizes provided (" + n

@@ -16,6 +16,7 @@ public final class ElementwisePlan {
   public final DType dtype;
   public final long[] shape;
   public final TensorImpl[] tensors;   // null where the operand is a scalar
+  public final TensorImpl.Meta[] metas; // each tensor's snapshot the op read its geometry from
   public final long[][] strides;       // in elements, 0 where broadcast
   /**
    * Scalar operands as the plan carries them, two words per operand (ElementwisePacker.scalar);
@@ -34,6 +35,7 @@ public final class ElementwisePlan {
     this.dtype = dtype;
     this.shape = shape;
     this.tensors = new TensorImpl[operands];
+    this.metas = new TensorImpl.Meta[operands];
     this.strides = new long[operands][];
     this.params = params;
   }

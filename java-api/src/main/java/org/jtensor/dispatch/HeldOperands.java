@@ -37,6 +37,15 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, m, sizes, strides);
   }
 
+  /**
+   * address() of the snapshot m of t, whose geometry the caller read: the storage held and the
+   * offset used are m's, so an op that reads a tensor's metadata once sees no set_ of another thread.
+   */
+  long address(TensorImpl t, TensorImpl.Meta m, long[] sizes, long[] strides) {
+    hold(m.storage);
+    return checkedAddress(t, m, sizes, strides);
+  }
+
   /** address() of t walked as numel contiguous elements (t is contiguous: the caller's rule). */
   long flatAddress(TensorImpl t) {
     return address(t, new long[] {t.numel()}, UNIT);
@@ -55,7 +64,11 @@ final class HeldOperands implements AutoCloseable {
    * re-point t at a read-only storage after the check.
    */
   long output(TensorImpl t, long[] sizes, long[] strides) {
-    TensorImpl.Meta m = t.meta();
+    return output(t, t.meta(), sizes, strides);
+  }
+
+  /** output() of the snapshot m of t, whose geometry the caller read (as address(t, m, ...)). */
+  long output(TensorImpl t, TensorImpl.Meta m, long[] sizes, long[] strides) {
     if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
     hold(m.storage);
     return checkedAddress(t, m, sizes, strides);

@@ -40,7 +40,8 @@ final class MetaBackend implements Backend {
   public long nonzero(String op, TensorImpl t, TensorImpl out) {
     throw new UnsupportedOperationException(op + "(): meta tensors have no values to count");
   }
-  @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides, boolean[] reduced, double scale) {}
+  @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta inMeta, long[] outStrides,
+                               boolean[] reduced, double scale) {}
   @Override public void gemm(String op, GemmCall call) {}
   @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}

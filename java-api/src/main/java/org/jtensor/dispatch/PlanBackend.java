@@ -77,6 +77,20 @@ abstract class PlanBackend implements Backend {
     return false;
   }
 
+  /**
+   * in's snapshot for a kernel whose output has in's shape (scan, softmax, sort): the op made out
+   * from an earlier read of in, so a set_ on another thread in between shows as a shape that
+   * differs, refused, rather than a kernel walking one geometry over the other's storage.
+   */
+  static TensorImpl.Meta sameShape(String op, TensorImpl out, TensorImpl in) {
+    TensorImpl.Meta m = in.meta();
+    if (!java.util.Arrays.equals(out.sizes(), m.sizes)) {
+      throw new IllegalStateException(op + "(): the input was re-pointed by set_ on another thread while the op ran (size "
+          + org.jtensor.core.Shapes.str(m.sizes) + ", the output's " + org.jtensor.core.Shapes.str(out.sizes()) + ")");
+    }
+    return m;
+  }
+
   /** Raises a kernel's status (jt.h's jt_status) unless it is 0. */
   abstract void check(int status, String op, DType dtype);
 
@@ -114,23 +128,23 @@ abstract class PlanBackend implements Backend {
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.output(p.tensors[0], p.shape, p.strides[0]));
+                                                          : held.output(p.tensors[0], p.metas[0], p.shape, p.strides[0]));
       for (int k = 1; k < nops; k++) {
         TensorImpl t = p.tensors[k];
-        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.shape, p.strides[k]));
+        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.metas[k], p.shape, p.strides[k]));
       }
       check(runElementwise(plan), p.name, p.dtype);
     }
   }
 
   @Override
-  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, long[] outStrides,
+  public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta m, long[] outStrides,
                      boolean[] reduced, double scale) {
-    long[] sizes = in.sizes(), inStrides = in.strides();
+    long[] sizes = m.sizes, inStrides = m.strides;  // the snapshot the op computed its shapes from, and its storage
     long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
     for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
     try (HeldOperands held = new HeldOperands(name)) {
-      long o = held.output(out, outSizes, outStrides), i = held.address(in, sizes, inStrides);
+      long o = held.output(out, outSizes, outStrides), i = held.address(in, m, sizes, inStrides);
       long v = values == null ? 0 : held.output(values, outSizes, outStrides);
       long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
       check(runReduce(plan), name, in.dtype());
@@ -257,9 +271,10 @@ abstract class PlanBackend implements Backend {
 
   @Override
   public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
-    long[] sizes = in.sizes(), outStrides = out.strides(), inStrides = in.strides();
+    TensorImpl.Meta m = sameShape(op.name, out, in);
+    long[] sizes = m.sizes, outStrides = out.strides(), inStrides = m.strides;
     try (HeldOperands held = new HeldOperands(op.name)) {
-      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
       long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
       check(runScan(plan), op.name, in.dtype());
     }
@@ -267,23 +282,25 @@ abstract class PlanBackend implements Backend {
 
   @Override
   public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {
-    boolean scalar = in.dim() == 0;  // the kernel walks lines: a 0-dim tensor is one line of one element
-    long[] sizes = scalar ? new long[] {1} : in.sizes(), outStrides = scalar ? sizes : out.strides(),
-        inStrides = scalar ? sizes : in.strides();
+    TensorImpl.Meta m = sameShape(op, out, in);
+    boolean scalar = m.sizes.length == 0;  // the kernel walks lines: a 0-dim tensor is one line of one element
+    long[] sizes = scalar ? new long[] {1} : m.sizes, outStrides = scalar ? sizes : out.strides(),
+        inStrides = scalar ? sizes : m.strides;
     try (HeldOperands held = new HeldOperands(op)) {
-      long o = held.output(out, sizes, outStrides), i = held.address(in, sizes, inStrides);
+      long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
       check(runSoftmax(SoftmaxPacker.pack(log, in.dtype(), dim, o, i, sizes, outStrides, inStrides)), op, in.dtype());
     }
   }
 
   @Override
   public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {
-    long[] sizes = in.sizes();
+    TensorImpl.Meta m = sameShape(op, values, in);
+    long[] sizes = m.sizes;
     try (HeldOperands held = new HeldOperands(op)) {
       long v = held.output(values, sizes, values.strides()), x = held.output(indices, sizes, indices.strides());
-      long i = held.address(in, sizes, in.strides());
+      long i = held.address(in, m, sizes, m.strides);
       check(runSort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
-          in.strides())), op, in.dtype());
+          m.strides)), op, in.dtype());
     }
   }
 

@@ -1,0 +1,109 @@
+package org.jtensor.race;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.Storage;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 18, point 1: one thread re-points t between a storage of 16 ones and one of 8 twos with
+ * set_ while this thread runs ops on t. Each op must see one whole set_ or the other: a result of
+ * 16 ones or of 8 twos (a sum of 16 either way), never B's shape over A's bytes. An op may refuse
+ * with IllegalStateException (the README's promise); none may give a wrong value.
+ */
+class TornReadTest {
+  private static final int RUNS = 300_000;
+
+  /** True for a whole A (16 ones) or a whole B (8 twos). */
+  private static boolean whole(float[] v) {
+    float want = v.length == 16 ? 1f : v.length == 8 ? 2f : Float.NaN;
+    for (float x : v) if (x != want) return false;
+    return true;
+  }
+
+  private static Map<String, Function<Tensor, Boolean>> ops() {
+    Map<String, Function<Tensor, Boolean>> ops = new LinkedHashMap<>();
+    ops.put("sum", t -> t.sum().item() == 16.0);
+    ops.put("mean", t -> {
+      double m = t.mean().item();
+      return m == 1.0 || m == 2.0;
+    });
+    ops.put("mul", t -> whole(t.mul(1.0).toFloatArray()));
+    ops.put("add of itself", t -> whole(t.add(t).mul(0.5).toFloatArray()));
+    ops.put("clone", t -> whole(t.clone().toFloatArray()));
+    ops.put("toFloatArray", t -> whole(t.toFloatArray()));
+    ops.put("to float64", t -> {
+      double[] v = t.to(DType.FLOAT64).toDoubleArray();
+      return v.length == 16 && v[15] == 1 || v.length == 8 && v[7] == 2;
+    });
+    ops.put("view", t -> whole(t.view(-1).toFloatArray()));
+    ops.put("reshape", t -> whole(t.reshape(-1).toFloatArray()));
+    ops.put("softmax", t -> {
+      float[] v = t.softmax(0).toFloatArray();
+      return (v.length == 16 || v.length == 8) && v[0] == v[v.length - 1];
+    });
+    ops.put("cumsum", t -> {
+      float[] v = t.cumsum(0).toFloatArray();
+      return v[v.length - 1] == 16f;
+    });
+    ops.put("sort", t -> whole(t.sort(0, false).values().toFloatArray()));
+    ops.put("dot with itself", t -> {
+      double r = t.dot(t).item();
+      return r == 16.0 || r == 32.0;
+    });
+    ops.put("cat", t -> whole(Tensor.cat(List.of(t), 0).toFloatArray()));
+    ops.put("argmax", t -> t.argmax().itemLong() == 0);
+    return ops;
+  }
+
+  @Test
+  void everyOpSeesAWholeSetOrNone() throws InterruptedException {
+    try (Tensor ones = Tensor.ones(16); Tensor twos = Tensor.full(new long[] {8}, 2.0, DType.FLOAT32);
+         Storage a = ones.untypedStorage(); Storage b = twos.untypedStorage();
+         Tensor t = Tensor.empty(new long[] {0}, DType.FLOAT32, Device.CPU)) {
+      t.set_(a, 0, new long[] {16}, new long[] {1});
+      AtomicBoolean stop = new AtomicBoolean();
+      Thread setter = new Thread(() -> {
+        while (!stop.get()) {
+          t.set_(a, 0, new long[] {16}, new long[] {1});
+          t.set_(b, 0, new long[] {8}, new long[] {1});
+        }
+      });
+      setter.start();
+      StringBuilder report = new StringBuilder();
+      int wrong = 0;
+      try {
+        Map<String, Function<Tensor, Boolean>> ops = ops();
+        int each = RUNS / ops.size();
+        for (Map.Entry<String, Function<Tensor, Boolean>> op : ops.entrySet()) {
+          int bad = 0, refused = 0;
+          for (int i = 0; i < each; i++) {
+            try (TensorScope s = TensorScope.open()) {
+              if (!op.getValue().apply(t)) bad++;
+            } catch (IllegalStateException allowed) {
+              refused++;
+            }
+          }
+          wrong += bad;
+          report.append(String.format("%n  %s: %d runs, %d wrong, %d refused", op.getKey(), each, bad, refused));
+        }
+      } finally {
+        stop.set(true);
+        setter.join();
+      }
+      System.out.println("TornReadTest:" + report);
+      assertEquals(0, wrong, "wrong values:" + report);
+      assertTrue(t.numel() == 16 || t.numel() == 8);
+    }
+  }
+}
