@@ -22,9 +22,22 @@ import org.junit.jupiter.api.Test;
 class LeakDetectorRobustnessTest {
   private static final long MiB = 1 << 20;
 
+  // These tests leak on purpose, up to 20,000 times: the reports (each with a stack trace under
+  // PARANOID) would flood the test log, so the leak and wrap loggers stay quiet while they run.
+  private static final java.util.logging.Logger LEAK_LOG = java.util.logging.Logger.getLogger("org.jtensor.leak");
+  private static final java.util.logging.Logger WRAP_LOG = java.util.logging.Logger.getLogger("org.jtensor.wrap");
+
+  @org.junit.jupiter.api.BeforeEach
+  void quiet() {
+    LEAK_LOG.setLevel(java.util.logging.Level.OFF);
+    WRAP_LOG.setLevel(java.util.logging.Level.OFF);
+  }
+
   @AfterEach
   void noListener() {
     LeakDetector.setListener(null);
+    LEAK_LOG.setLevel(null);
+    WRAP_LOG.setLevel(null);
   }
 
   private static long allocated() {
