@@ -73,7 +73,6 @@ final class ElementwiseOps {
       }
       boolean flat = dstMeta.contiguous && allContiguous(same, in);
       ElementwisePlan plan = new ElementwisePlan(name, op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
-      plan.tensors[0] = dst;
       plan.metas[0] = dstMeta;
       plan.strides[0] = flat ? FLAT : dstMeta.strides;
       plan.outputIsNew = dst != out;
@@ -88,7 +87,6 @@ final class ElementwiseOps {
             temps = add(temps, t);
             m = t.meta();
           }
-          plan.tensors[k + 1] = t;
           plan.metas[k + 1] = m;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(m, shape);
         } else {
@@ -136,6 +134,7 @@ final class ElementwiseOps {
 
   /** Operands of one tensor (x.mul(x)) read it through the first one's snapshot: the op sees one geometry of x. */
   private static void oneSnapshotPerTensor(Operand[] in) {
+    if (in.length == 2 && in[1].tensor != in[0].tensor) return;  // the common binary case, kept small for the JIT
     for (int k = 1; k < in.length; k++) {
       if (!in[k].isTensor()) continue;
       for (int j = 0; j < k; j++) {
@@ -149,6 +148,7 @@ final class ElementwiseOps {
 
   /** out's snapshot: an input's own when out is that input (an in-place op), so the two agree. */
   private static TensorImpl.Meta snapshotOf(TensorImpl out, Operand[] in) {
+    if (in[0].tensor == out) return in[0].meta;  // x.add_(y): the common in-place case
     for (Operand o : in) if (o.tensor == out) return o.meta;
     return out.meta();
   }

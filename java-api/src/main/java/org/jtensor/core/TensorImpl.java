@@ -23,12 +23,15 @@ import org.jtensor.Device;
 public final class TensorImpl extends RefCounted {
   /** A storage and the geometry over it (sizes and strides in elements, offset, numel, contiguity), never changed. */
   public static final class Meta {
+    /** The tensor this is a snapshot of (each snapshot belongs to one tensor). */
+    public final TensorImpl owner;
     public final StorageImpl storage;
     public final long[] sizes, strides;
     public final long offset, numel;
     public final boolean contiguous;
 
-    Meta(StorageImpl storage, long[] sizes, long[] strides, long offset) {
+    Meta(TensorImpl owner, StorageImpl storage, long[] sizes, long[] strides, long offset) {
+      this.owner = owner;
       this.storage = storage;
       this.sizes = sizes;
       this.strides = strides;
@@ -66,7 +69,7 @@ public final class TensorImpl extends RefCounted {
     this.dtype = dtype;
     this.versionOwner = versionOwner == null ? this : versionOwner;
     this.base = base;
-    this.meta = new Meta(storage, sizes, strides, offset);
+    this.meta = new Meta(this, storage, sizes, strides, offset);
   }
 
   /** A tensor owning a fresh reference to storage (the caller's reference moves into it). */
@@ -158,7 +161,7 @@ public final class TensorImpl extends RefCounted {
 
   /** Re-points this tensor at a storage (torch's set_); the caller checked the bounds. */
   public void set(StorageImpl newStorage, long offset, long[] newSizes, long[] newStrides) {
-    Meta next = new Meta(newStorage, newSizes, newStrides, offset);  // may throw (numel overflow): nothing taken yet
+    Meta next = new Meta(this, newStorage, newSizes, newStrides, offset);  // may throw (numel overflow): nothing taken yet
     newStorage.retain();
     Meta old = (Meta) META.getAndSet(this, next);  // each old snapshot is swapped out, and released, exactly once
     old.storage.release();

@@ -15,8 +15,8 @@ public final class ElementwisePlan {
   public final Op op;
   public final DType dtype;
   public final long[] shape;
-  public final TensorImpl[] tensors;   // null where the operand is a scalar
-  public final TensorImpl.Meta[] metas; // each tensor's snapshot the op read its geometry from
+  /** Each tensor operand as the snapshot the op read its geometry from (its tensor: {@code owner}); null for a scalar. */
+  public final TensorImpl.Meta[] metas;
   public final long[][] strides;       // in elements, 0 where broadcast
   /**
    * Scalar operands as the plan carries them, two words per operand (ElementwisePacker.scalar);
@@ -34,7 +34,6 @@ public final class ElementwisePlan {
     this.op = op;
     this.dtype = dtype;
     this.shape = shape;
-    this.tensors = new TensorImpl[operands];
     this.metas = new TensorImpl.Meta[operands];
     this.strides = new long[operands][];
     this.params = params;
@@ -42,7 +41,7 @@ public final class ElementwisePlan {
 
   /** Operand k is the scalar v (an exact long when integral, else a double) converted to dtype t. */
   public void setScalar(int k, DType t, double v, long exact, boolean integral) {
-    if (scalars == null) scalars = new long[2 * tensors.length];
+    if (scalars == null) scalars = new long[2 * metas.length];
     ElementwisePacker.scalar(scalars, k, t, integral ? exact : Double.doubleToRawLongBits(v), integral);
   }
 }

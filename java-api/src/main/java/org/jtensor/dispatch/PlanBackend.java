@@ -123,15 +123,16 @@ abstract class PlanBackend implements Backend {
 
   @Override
   public void elementwise(ElementwisePlan p) {
-    int nops = p.tensors.length;
-    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, p.tensors[0].dtype(), p.shape, p.params, p.strides,
+    int nops = p.metas.length;
+    TensorImpl out = p.metas[0].owner;
+    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, out.dtype(), p.shape, p.params, p.strides,
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
-      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(p.tensors[0], p.shape, p.strides[0])
-                                                          : held.output(p.tensors[0], p.metas[0], p.shape, p.strides[0]));
+      ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(out, p.shape, p.strides[0])
+                                                          : held.output(out, p.metas[0], p.shape, p.strides[0]));
       for (int k = 1; k < nops; k++) {
-        TensorImpl t = p.tensors[k];
-        if (t != null) ElementwisePacker.setAddress(plan, k, held.address(t, p.metas[k], p.shape, p.strides[k]));
+        TensorImpl.Meta m = p.metas[k];
+        if (m != null) ElementwisePacker.setAddress(plan, k, held.address(m.owner, m, p.shape, p.strides[k]));
       }
       check(runElementwise(plan), p.name, p.dtype);
     }
