@@ -15,8 +15,14 @@ public final class Autograd {
 
   /** Tensor.backward(): d(roots)/d(leaves) accumulated into each leaf's grad(); grads may be null for scalar roots. */
   public static void backward(List<Tensor> roots, List<Tensor> grads, boolean retainGraph, boolean createGraph) {
-    Edge[] edges = rootEdges("backward", roots);
-    Tensor[] rootGrads = rootGrads("backward", roots, grads);
+    Edge[] edges;
+    Tensor[] rootGrads;
+    try {
+      edges = rootEdges("backward", roots);
+      rootGrads = rootGrads("backward", roots, grads);
+    } catch (IllegalStateException e) {
+      throw namedForRoots("backward", roots, e);
+    }
     try {
       Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, null);
     } finally {
@@ -36,7 +42,12 @@ public final class Autograd {
    */
   public static List<Tensor> grad(List<Tensor> outputs, List<Tensor> gradOutputs, List<Tensor> inputs,
                                   boolean retainGraph, boolean createGraph, boolean allowUnused) {
-    Edge[] edges = rootEdges("grad", outputs);
+    Edge[] edges;
+    try {
+      edges = rootEdges("grad", outputs);
+    } catch (IllegalStateException e) {
+      throw namedForRoots("grad", outputs, e);
+    }
     if (inputs == null || inputs.isEmpty()) throw new IllegalArgumentException("grad(): grad requires non-empty inputs.");
     Edge[] captures = new Edge[inputs.size()];
     for (int i = 0; i < captures.length; i++) {
@@ -47,7 +58,12 @@ public final class Autograd {
       }
       captures[i] = in.gradientEdge();
     }
-    Tensor[] rootGrads = rootGrads("grad", outputs, gradOutputs);
+    Tensor[] rootGrads;
+    try {
+      rootGrads = rootGrads("grad", outputs, gradOutputs);
+    } catch (IllegalStateException e) {
+      throw namedForRoots("grad", outputs, e);
+    }
     Tensor[] got;
     try {
       got = Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, captures);
@@ -62,6 +78,18 @@ public final class Autograd {
       }
     }
     return Arrays.asList(got);
+  }
+
+  /**
+   * A root closed while its edges or starting gradient were read (by another thread, say) fails in
+   * whichever internal call met it first (requiresGrad(), numel(), onesLike()); the user called op.
+   */
+  private static IllegalStateException namedForRoots(String op, List<Tensor> roots, IllegalStateException e) {
+    for (int i = 0; roots != null && i < roots.size(); i++) {
+      Tensor t = roots.get(i);
+      if (t != null && t.isClosed()) return new IllegalStateException(op + "(): output " + i + " is closed", e);
+    }
+    return e;
   }
 
   private static Edge[] rootEdges(String op, List<Tensor> roots) {

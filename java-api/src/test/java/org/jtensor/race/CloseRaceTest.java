@@ -59,6 +59,31 @@ class CloseRaceTest {
   }
 
   @Test
+  void closingTheLossDuringBackwardNamesBackward() throws Exception {
+    long before = Memory.memoryAllocated(Device.CPU);
+    Tensor[] x = new Tensor[1], loss = new Tensor[1];
+    java.util.List<String> misnamed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    int refused = race(() -> {
+      x[0] = Tensor.ones(4).requiresGrad_(true);
+      try (Tensor doubled = x[0].mul(2.0)) {
+        loss[0] = doubled.sum();
+      }
+    }, () -> loss[0].close(), () -> {
+      try {
+        loss[0].backward();
+      } catch (IllegalStateException e) {
+        if (!e.getMessage().startsWith("backward(): ")) misnamed.add(e.getMessage());
+        throw e;
+      }
+    }, () -> {
+      loss[0].close();
+      x[0].close();
+    });
+    assertTrue(misnamed.isEmpty(), misnamed.size() + " refusals named another op, the first: " + (misnamed.isEmpty() ? "" : misnamed.get(0)));
+    assertEquals(before, Memory.memoryAllocated(Device.CPU), "bytes left after " + ROUNDS + " rounds (" + refused + " refused)");
+  }
+
+  @Test
   void storageCloneOfAStorageBeingClosedLeavesNothing() throws Exception {
     long before = Memory.memoryAllocated(Device.CPU);
     Storage[] s = new Storage[1];
