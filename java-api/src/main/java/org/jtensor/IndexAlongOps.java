@@ -47,8 +47,21 @@ final class IndexAlongOps {
     return t;
   }
 
-  /** The entries of self along dim at the positions in index (a vector, or a scalar for a 0-dim self). */
+  /**
+   * The entries of self along dim at the positions in index (a vector, or a scalar for a 0-dim
+   * self), self and index each read through one snapshot (frozen views); autograd records on self.
+   */
   static TensorImpl indexSelect(TensorImpl self, int dim, TensorImpl index) {
+    TensorImpl fs = self.frozen(), fi = index == self ? fs : index.frozen();
+    try {
+      return indexSelectFrozen(self, fs, dim, fi);
+    } finally {
+      fs.release();
+      if (fi != fs) fi.release();
+    }
+  }
+
+  private static TensorImpl indexSelectFrozen(TensorImpl original, TensorImpl self, int dim, TensorImpl index) {
     String op = "indexSelect";
     if (index.dim() > 1) throw new IllegalArgumentException(op + "(): Index is supposed to be a vector, got " + index.dim() + "D");
     requireIndexDtype(op, index, true);
@@ -63,15 +76,25 @@ final class IndexAlongOps {
     try {
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
-      return Recorder.recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {self}, new Object[] {d, index}, out);
+      return Recorder.recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {original}, new Object[] {d, index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
     }
   }
 
-  /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index. */
+  /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index; read as indexSelect reads. */
   static TensorImpl gather(TensorImpl self, int dim, TensorImpl index) {
+    TensorImpl fs = self.frozen(), fi = index == self ? fs : index.frozen();
+    try {
+      return gatherFrozen(self, fs, dim, fi);
+    } finally {
+      fs.release();
+      if (fi != fs) fi.release();
+    }
+  }
+
+  private static TensorImpl gatherFrozen(TensorImpl original, TensorImpl self, int dim, TensorImpl index) {
     String op = "gather";
     requireIndexDtype(op, index, false);
     Devices.requireSame(op, self.device(), index.device());
@@ -82,7 +105,7 @@ final class IndexAlongOps {
       long[] shape = sizes(index);
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, strides(index), out, contiguousStrides(shape)), true);
-      return Recorder.recorded(Ops.GATHER, op, new TensorImpl[] {self}, new Object[] {d, index}, out);
+      return Recorder.recorded(Ops.GATHER, op, new TensorImpl[] {original}, new Object[] {d, index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;

@@ -12,7 +12,21 @@ import org.jtensor.core.TensorImpl;
 final class LinearOp {
   private LinearOp() {}
 
+  /** x, w and b each read through one snapshot (frozen views; one for a tensor passed twice); autograd records on them. */
   static TensorImpl linear(TensorImpl x, TensorImpl w, TensorImpl b) {
+    TensorImpl fx = x.frozen(), fw = null, fb = null;
+    try {
+      fw = w == x ? fx : w.frozen();
+      fb = b == null ? null : b == x ? fx : b == w ? fw : b.frozen();
+      return linear(x, w, b, fx, fw, fb);
+    } finally {
+      fx.release();
+      if (fw != null && fw != fx) fw.release();
+      if (fb != null && fb != fx && fb != fw) fb.release();
+    }
+  }
+
+  private static TensorImpl linear(TensorImpl ox, TensorImpl ow, TensorImpl ob, TensorImpl x, TensorImpl w, TensorImpl b) {
     String op = "linear";
     if (w.dim() != 2) throw new IllegalArgumentException(op + "(): weight must be 2-D here, got " + w.dim() + "-D");
     if (x.dim() < 1) throw new IllegalArgumentException(op + "(): input must be at least 1-D");
@@ -31,8 +45,8 @@ final class LinearOp {
     TensorImpl y = DataOps.empty(shape, x.dtype(), x.device());
     Recorder.Pending rec;  // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
     try {
-      rec = x.dtype().isFloatingPoint() && Recorder.active(x, w, b)
-          ? Recorder.begin(Ops.LINEAR, op, b == null ? new TensorImpl[] {x, w} : new TensorImpl[] {x, w, b}, null, null, null) : null;
+      rec = x.dtype().isFloatingPoint() && Recorder.active(ox, ow, ob)
+          ? Recorder.begin(Ops.LINEAR, op, ob == null ? new TensorImpl[] {ox, ow} : new TensorImpl[] {ox, ow, ob}, null, null, null) : null;
     } catch (RuntimeException e) {
       y.release();
       throw e;

@@ -63,6 +63,14 @@ class TornReadTest {
     });
     ops.put("cat", t -> whole(Tensor.cat(List.of(t), 0).toFloatArray()));
     ops.put("argmax", t -> t.argmax().itemLong() == 0);
+    ops.put("indexSelect", t -> {
+      float[] v = t.indexSelect(0, Tensor.fromArray(new long[] {0, 7})).toFloatArray();
+      return v[0] == v[1];
+    });
+    ops.put("gather", t -> {
+      float[] v = t.gather(0, Tensor.fromArray(new long[] {7, 0})).toFloatArray();
+      return v[0] == v[1];
+    });
     return ops;
   }
 
