@@ -246,7 +246,16 @@ final class AdvancedIndexOps {
   }
 
   /** The coordinates of t's non-zero elements, [count, t.dim()] int64, counted and gathered natively. */
-  static TensorImpl nonzero(String op, TensorImpl t) {
+  static TensorImpl nonzero(String op, TensorImpl original) {
+    TensorImpl t = original.frozen();  // counted and written from one snapshot
+    try {
+      return nonzeroFrozen(op, t);
+    } finally {
+      t.release();
+    }
+  }
+
+  private static TensorImpl nonzeroFrozen(String op, TensorImpl t) {
     var backend = Dispatcher.backend(t.device());
     long count = backend.countNonzero(op, t);
     TensorImpl out = DataOps.empty(new long[] {count, t.dim()}, DType.INT64, t.device());

@@ -113,7 +113,44 @@ final class IndexAlongOps {
   }
 
   /** self (a copy, or self itself in place) with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); add accumulates. */
+  /**
+   * scatter/scatterAdd (in place or on a copy), self, index and src each read through one snapshot
+   * (frozen views; in place, the kernel writes through self's); autograd records on self and src.
+   */
   static TensorImpl scatter(String op, TensorImpl self, int dim, TensorImpl index, TensorImpl src, boolean add, boolean inPlace) {
+    TensorImpl[] f = frozen(self, index, src);
+    try {
+      return scatter(op, self, src, f[0], dim, f[1], f[2], add, inPlace);
+    } finally {
+      release(f);
+    }
+  }
+
+  /** Frozen views of the operands, one per distinct tensor (x.scatter(0, i, x) freezes x once). */
+  private static TensorImpl[] frozen(TensorImpl... ts) {
+    TensorImpl[] f = new TensorImpl[ts.length];
+    try {
+      for (int i = 0; i < ts.length; i++) {
+        for (int j = 0; j < i && f[i] == null; j++) if (ts[j] == ts[i]) f[i] = f[j];
+        if (f[i] == null) f[i] = ts[i].frozen();
+      }
+      return f;
+    } catch (RuntimeException e) {
+      release(f);
+      throw e;
+    }
+  }
+
+  private static void release(TensorImpl[] f) {
+    for (int i = 0; i < f.length; i++) {
+      boolean seen = false;
+      for (int j = 0; j < i; j++) seen |= f[j] == f[i];
+      if (f[i] != null && !seen) f[i].release();
+    }
+  }
+
+  private static TensorImpl scatter(String op, TensorImpl original, TensorImpl originalSrc, TensorImpl self, int dim, TensorImpl index,
+                                    TensorImpl src, boolean add, boolean inPlace) {
     requireIndexDtype(op, index, false);
     requireSameDtype(op, self, src, "src");
     Devices.requireSame(op, self.device(), index.device());
@@ -121,15 +158,16 @@ final class IndexAlongOps {
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
-    TensorImpl out = inPlace ? retained(self) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
+    TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
+    TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
     Recorder.Pending rec = null;  // begun after the clone: a failed one leaves no half-made node holding self and src
     try {
-      if (self.dtype().isFloatingPoint() && Recorder.active(self, src)) {
-        rec = Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {self, src}, null,
-            new Object[] {d, index}, inPlace ? self : null);
+      if (self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)) {
+        rec = Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
+            new Object[] {d, index}, inPlace ? original : null);
       }
-      run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), out, sizes(out),
-          strides(out), index, strides(index), src, strides(src)), false);
+      run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), target, sizes(target),
+          strides(target), index, strides(index), src, strides(src)), false);
       out.bumpVersion();
       if (rec != null) rec.finish(out);
       return out;
@@ -141,7 +179,18 @@ final class IndexAlongOps {
   }
 
   /** self[..., index[j], ...] += alpha * source[..., j, ...] along dim, in place. */
+  /** index_add_, self, index and source each read through one snapshot (the kernel writes through self's); autograd records on self and source. */
   static void indexAdd(TensorImpl self, int dim, TensorImpl index, TensorImpl source, double alpha) {
+    TensorImpl[] f = frozen(self, index, source);
+    try {
+      indexAdd(self, source, f[0], dim, f[1], f[2], alpha);
+    } finally {
+      release(f);
+    }
+  }
+
+  private static void indexAdd(TensorImpl original, TensorImpl originalSource, TensorImpl self, int dim, TensorImpl index,
+                               TensorImpl source, double alpha) {
     String op = "indexAdd_";
     if (index.dim() > 1) throw new IllegalArgumentException(op + "(): Index is supposed to be a vector, got " + index.dim() + "D");
     requireIndexDtype(op, index, true);
@@ -160,9 +209,9 @@ final class IndexAlongOps {
           + Shapes.str(want) + " (self's, with dim " + d + " of size len(index))");
     }
     if (Shapes.numel(op, want) == 0) return;
-    Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(self, source)
-        ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {self, source}, new double[] {alpha},
-            new Object[] {d, index}, self) : null;
+    Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(original, originalSource)
+        ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {original, originalSource}, new double[] {alpha},
+            new Object[] {d, index}, original) : null;
     try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
       Tensor src = Tensor.wrap(retained(source));
       Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
@@ -172,12 +221,12 @@ final class IndexAlongOps {
       TensorImpl values = scaled.impl(op);
       run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
           index, sliceStrides(index, want.length, d), values, strides(values)), false);
-      self.bumpVersion();
+      self.bumpVersion();  // the snapshot shares original's version counter
     } catch (RuntimeException e) {
       if (rec != null) rec.abort();
       throw e;
     }
-    if (rec != null) rec.finish(self);
+    if (rec != null) rec.finish(original);
   }
 
 

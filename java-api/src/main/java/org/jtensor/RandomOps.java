@@ -15,6 +15,18 @@ final class RandomOps {
   /** Fills t in place with a draw of kind; a and b are the kind's parameters as raw bits. */
   static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, long a, long b, TensorImpl p) {
     if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
+    // t and p each read through one snapshot: the blocks reserved match the elements drawn
+    TensorImpl ft = t.frozen(), fp = null;
+    try {
+      fp = p == null ? null : p == t ? ft : p.frozen();
+      drawFrozen(op, ft, kind, g, a, b, fp);
+    } finally {
+      ft.release();
+      if (fp != null && fp != ft) fp.release();
+    }
+  }
+
+  private static void drawFrozen(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, long a, long b, TensorImpl p) {
     long n = t.numel();
     long key, counter;
     synchronized (g) {  // one draw sees one seed: a setSeed on another thread comes before or after it
@@ -23,7 +35,7 @@ final class RandomOps {
     }
     RandomDraw d = new RandomDraw(op, kind, t, key, counter, a, b, p, p == null ? null : p.strides());
     if (n > 0) Dispatcher.backend(t.device()).random(d);
-    t.bumpVersion();
+    t.bumpVersion();  // a frozen view shares its tensor's version counter
   }
 
   static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, double a, double b) {

@@ -67,6 +67,15 @@ class TornReadTest {
       float[] v = t.indexSelect(0, Tensor.fromArray(new long[] {0, 7})).toFloatArray();
       return v[0] == v[1];
     });
+    ops.put("scatterAdd", t -> {
+      float[] v = t.scatterAdd(0, Tensor.zeros(new long[] {1}, DType.INT64), Tensor.full(new long[] {1}, 5.0, DType.FLOAT32))
+          .toFloatArray();
+      return v.length == 16 && v[0] == 6 && v[15] == 1 || v.length == 8 && v[0] == 7 && v[7] == 2;
+    });
+    ops.put("nonzero", t -> {
+      long n = t.nonzero().size(0);
+      return n == 16 || n == 8;
+    });
     ops.put("gather", t -> {
       float[] v = t.gather(0, Tensor.fromArray(new long[] {7, 0})).toFloatArray();
       return v[0] == v[1];
