@@ -175,8 +175,9 @@ final class AdvancedIndexOps {
       throw new IndexOutOfBoundsException(op + "(): too many indices for tensor of dimension " + t.dim());
     }
     Plan p = new Plan();
-    t.retain();
-    p.view = t;
+    // An alias of t over one snapshot (recorded, so gradients flow back to t): every later read of
+    // the indexed tensor's geometry, and the kernel, see that snapshot whatever set_ does to t.
+    p.view = ViewOps.alias(t);
     int d = 0;
     try {
       for (Index i : idx) {
@@ -212,8 +213,7 @@ final class AdvancedIndexOps {
         throw new IllegalArgumentException(op + "(): tensors used as indices must be long, int, byte or bool tensors, got "
             + x.dtype());
       }
-      x.retain();
-      p.indices.add(x);
+      p.indices.add(x.frozen());  // the index tensor read through one snapshot too
       p.dims.add(d);
       return d + 1;
     }

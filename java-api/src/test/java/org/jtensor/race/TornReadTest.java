@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.Index;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -75,6 +76,10 @@ class TornReadTest {
     ops.put("nonzero", t -> {
       long n = t.nonzero().size(0);
       return n == 16 || n == 8;
+    });
+    ops.put("advanced get", t -> {
+      float[] v = t.get(Index.of(Tensor.fromArray(new long[] {0, 7}))).toFloatArray();
+      return v[0] == v[1];
     });
     ops.put("gather", t -> {
       float[] v = t.gather(0, Tensor.fromArray(new long[] {7, 0})).toFloatArray();
