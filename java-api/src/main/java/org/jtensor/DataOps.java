@@ -90,7 +90,7 @@ final class DataOps {
     if (srcDevice.isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
     if (!dst.device().equals(srcDevice)) {
       if (dst.numel() > 0) {
-        TensorImpl frozen = src.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias of the snapshot
+        TensorImpl frozen = src.frozen(m);
         try {
           DeviceCopy.copy(op, dst, frozen);
         } finally {

@@ -83,7 +83,7 @@ final class ElementwiseOps {
           TensorImpl t = o.tensor;
           TensorImpl.Meta m = o.meta;
           if (t.dtype() != want) {
-            t = castSnapshot(o, want, device);
+            t = DataOps.cloneAs(t, m, want, device, false);  // o's snapshot, converted
             temps = add(temps, t);
             m = t.meta();
           }
@@ -151,17 +151,6 @@ final class ElementwiseOps {
     if (in[0].tensor == out) return in[0].meta;  // x.add_(y): the common in-place case
     for (Operand o : in) if (o.tensor == out) return o.meta;
     return out.meta();
-  }
-
-  /** A copy of o's snapshot (not of what o's tensor may point at by now) converted to dtype. */
-  private static TensorImpl castSnapshot(Operand o, DType dtype, Device device) {
-    TensorImpl.Meta m = o.meta;
-    TensorImpl frozen = o.tensor.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias: nothing re-points it
-    try {
-      return DataOps.cloneAs(frozen, dtype, device, false);
-    } finally {
-      frozen.release();
-    }
   }
 
   /** The strides of every operand of a flattened plan: one dim, walked element by element. */

@@ -52,12 +52,11 @@ final class IndexAlongOps {
    * self), self and index each read through one snapshot (frozen views); autograd records on self.
    */
   static TensorImpl indexSelect(TensorImpl self, int dim, TensorImpl index) {
-    TensorImpl fs = self.frozen(), fi = index == self ? fs : index.frozen();
+    TensorImpl[] f = TensorImpl.frozen(self, index);
     try {
-      return indexSelectFrozen(self, fs, dim, fi);
+      return indexSelectFrozen(self, f[0], dim, f[1]);
     } finally {
-      fs.release();
-      if (fi != fs) fi.release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 
@@ -85,12 +84,11 @@ final class IndexAlongOps {
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index; read as indexSelect reads. */
   static TensorImpl gather(TensorImpl self, int dim, TensorImpl index) {
-    TensorImpl fs = self.frozen(), fi = index == self ? fs : index.frozen();
+    TensorImpl[] f = TensorImpl.frozen(self, index);
     try {
-      return gatherFrozen(self, fs, dim, fi);
+      return gatherFrozen(self, f[0], dim, f[1]);
     } finally {
-      fs.release();
-      if (fi != fs) fi.release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 
@@ -112,40 +110,17 @@ final class IndexAlongOps {
     }
   }
 
-  /** self (a copy, or self itself in place) with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1); add accumulates. */
   /**
-   * scatter/scatterAdd (in place or on a copy), self, index and src each read through one snapshot
-   * (frozen views; in place, the kernel writes through self's); autograd records on self and src.
+   * self (a copy, or self itself in place) with self[i][index[i][j][k]][k] = src[i][j][k] (dim 1);
+   * add accumulates. self, index and src are each read through one snapshot (frozen views; in
+   * place, the kernel writes through self's); autograd records on self and src.
    */
   static TensorImpl scatter(String op, TensorImpl self, int dim, TensorImpl index, TensorImpl src, boolean add, boolean inPlace) {
-    TensorImpl[] f = frozen(self, index, src);
+    TensorImpl[] f = TensorImpl.frozen(self, index, src);
     try {
       return scatter(op, self, src, f[0], dim, f[1], f[2], add, inPlace);
     } finally {
-      release(f);
-    }
-  }
-
-  /** Frozen views of the operands, one per distinct tensor (x.scatter(0, i, x) freezes x once). */
-  private static TensorImpl[] frozen(TensorImpl... ts) {
-    TensorImpl[] f = new TensorImpl[ts.length];
-    try {
-      for (int i = 0; i < ts.length; i++) {
-        for (int j = 0; j < i && f[i] == null; j++) if (ts[j] == ts[i]) f[i] = f[j];
-        if (f[i] == null) f[i] = ts[i].frozen();
-      }
-      return f;
-    } catch (RuntimeException e) {
-      release(f);
-      throw e;
-    }
-  }
-
-  private static void release(TensorImpl[] f) {
-    for (int i = 0; i < f.length; i++) {
-      boolean seen = false;
-      for (int j = 0; j < i; j++) seen |= f[j] == f[i];
-      if (f[i] != null && !seen) f[i].release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 
@@ -178,14 +153,17 @@ final class IndexAlongOps {
     }
   }
 
-  /** self[..., index[j], ...] += alpha * source[..., j, ...] along dim, in place. */
-  /** index_add_, self, index and source each read through one snapshot (the kernel writes through self's); autograd records on self and source. */
+  /**
+   * self[..., index[j], ...] += alpha * source[..., j, ...] along dim, in place; self, index and
+   * source each read through one snapshot (the kernel writes through self's); autograd records on
+   * self and source.
+   */
   static void indexAdd(TensorImpl self, int dim, TensorImpl index, TensorImpl source, double alpha) {
-    TensorImpl[] f = frozen(self, index, source);
+    TensorImpl[] f = TensorImpl.frozen(self, index, source);
     try {
       indexAdd(self, source, f[0], dim, f[1], f[2], alpha);
     } finally {
-      release(f);
+      TensorImpl.releaseFrozen(f);
     }
   }
 

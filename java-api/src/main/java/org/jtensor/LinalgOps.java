@@ -18,13 +18,11 @@ final class LinalgOps {
   static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
     Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
     // each operand read through one snapshot (one for both in a.matmul(a)); autograd records on a and b
-    TensorImpl fa = a.frozen(), fb = b == a ? fa : null;
+    TensorImpl[] f = TensorImpl.frozen(a, b);
     try {
-      if (fb == null) fb = b.frozen();
-      return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, fa, fb));
+      return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, f[0], f[1]));
     } finally {
-      fa.release();
-      if (fb != null && fb != fa) fb.release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 

@@ -14,15 +14,11 @@ final class LinearOp {
 
   /** x, w and b each read through one snapshot (frozen views; one for a tensor passed twice); autograd records on them. */
   static TensorImpl linear(TensorImpl x, TensorImpl w, TensorImpl b) {
-    TensorImpl fx = x.frozen(), fw = null, fb = null;
+    TensorImpl[] f = TensorImpl.frozen(x, w, b);
     try {
-      fw = w == x ? fx : w.frozen();
-      fb = b == null ? null : b == x ? fx : b == w ? fw : b.frozen();
-      return linear(x, w, b, fx, fw, fb);
+      return linear(x, w, b, f[0], f[1], f[2]);
     } finally {
-      fx.release();
-      if (fw != null && fw != fx) fw.release();
-      if (fb != null && fb != fx && fb != fw) fb.release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 

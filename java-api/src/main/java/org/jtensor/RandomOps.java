@@ -16,13 +16,11 @@ final class RandomOps {
   static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, long a, long b, TensorImpl p) {
     if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
     // t and p each read through one snapshot: the blocks reserved match the elements drawn
-    TensorImpl ft = t.frozen(), fp = null;
+    TensorImpl[] f = TensorImpl.frozen(t, p);
     try {
-      fp = p == null ? null : p == t ? ft : p.frozen();
-      drawFrozen(op, ft, kind, g, a, b, fp);
+      drawFrozen(op, f[0], kind, g, a, b, f[1]);
     } finally {
-      ft.release();
-      if (fp != null && fp != ft) fp.release();
+      TensorImpl.releaseFrozen(f);
     }
   }
 

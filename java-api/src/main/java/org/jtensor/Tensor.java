@@ -728,7 +728,7 @@ public final class Tensor
     TensorImpl t = impl(op);
     TensorImpl.Meta m = t.meta();
     A a = make.apply(DataOps.checkedArrayLength(op, m.numel));
-    TensorImpl frozen = t.viewOf(m, m.sizes, m.strides, m.offset);  // a private alias: the array's length and the bytes agree
+    TensorImpl frozen = t.frozen(m);  // the array's length and the bytes from one snapshot
     try {
       DataOps.readAll(op, frozen, as, a);
     } finally {

@@ -30,11 +30,6 @@ final class ViewOps {
   }
 
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
-  static TensorImpl viewIfPossible(TensorImpl t, long[] shape) {
-    return viewIfPossible(t, t.meta(), shape);
-  }
-
-  /** viewIfPossible of the snapshot m of t (a caller that read t's shape from m). */
   static TensorImpl viewIfPossible(TensorImpl t, TensorImpl.Meta m, long[] shape) {
     long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
     return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));

@@ -79,12 +79,7 @@ public final class TensorImpl extends RefCounted {
 
   /** A view of this tensor's storage with new geometry; checked by the caller. */
   public TensorImpl view(long[] newSizes, long[] newStrides, long newOffset) {
-    return view(dtype, newSizes, newStrides, newOffset);
-  }
-
-  /** A view that reinterprets the bytes as another dtype (view(dtype)); checked by the caller. */
-  public TensorImpl view(DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
-    return viewOf(meta, newDtype, newSizes, newStrides, newOffset);
+    return viewOf(meta, dtype, newSizes, newStrides, newOffset);
   }
 
   /** A view whose geometry the caller computed from m, a snapshot of this tensor's {@link #meta()}. */
@@ -150,8 +145,40 @@ public final class TensorImpl extends RefCounted {
    * releases it; autograd still records on this tensor.
    */
   public TensorImpl frozen() {
-    Meta m = meta;
+    return frozen(meta);
+  }
+
+  /** frozen() of a snapshot m of this tensor that the caller already read. */
+  public TensorImpl frozen(Meta m) {
     return viewOf(m, m.sizes, m.strides, m.offset);
+  }
+
+  /**
+   * frozen() of each of an op's operands: null stays null, and a tensor passed twice (x.matmul(x))
+   * gets one view for both, so the op sees one geometry of it. Release with {@link #releaseFrozen}.
+   */
+  public static TensorImpl[] frozen(TensorImpl... ts) {
+    TensorImpl[] f = new TensorImpl[ts.length];
+    try {
+      for (int i = 0; i < ts.length; i++) {
+        if (ts[i] == null) continue;
+        for (int j = 0; j < i && f[i] == null; j++) if (ts[j] == ts[i]) f[i] = f[j];
+        if (f[i] == null) f[i] = ts[i].frozen();
+      }
+      return f;
+    } catch (RuntimeException e) {
+      releaseFrozen(f);
+      throw e;
+    }
+  }
+
+  /** Releases what {@link #frozen(TensorImpl...)} made: each distinct view once. */
+  public static void releaseFrozen(TensorImpl[] f) {
+    for (int i = 0; i < f.length; i++) {
+      boolean seen = false;
+      for (int j = 0; j < i; j++) seen |= f[j] == f[i];
+      if (f[i] != null && !seen) f[i].release();
+    }
   }
 
   /** The storage and geometry as one snapshot: read it once where an op needs more than one of them. */

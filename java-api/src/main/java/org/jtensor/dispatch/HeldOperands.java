@@ -32,9 +32,7 @@ final class HeldOperands implements AutoCloseable {
    * (sizes, strides) from there, which the kernel will walk, lie inside the held storage.
    */
   long address(TensorImpl t, long[] sizes, long[] strides) {
-    TensorImpl.Meta m = t.meta();  // storage and offset from one snapshot (Note [Metadata snapshot])
-    hold(m.storage);
-    return checkedAddress(t, m, sizes, strides);
+    return address(t, t.meta(), sizes, strides);  // storage and offset from one snapshot (Note [Metadata snapshot])
   }
 
   /**
