@@ -4,7 +4,7 @@
 # runtime, no Maven repository, HOME elsewhere): every CUDA test class and GPU benchmark must run
 # and pass on the CPU standing in, every CTest executable must start from the bundle's libraries.
 # Then the check itself is tested: each sabotage below, on a copy of the bundle, must make it fail,
-# naming what broke.
+# naming what broke; and `mvn -Pgpu verify` must fail where no GPU is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/gpu-bundle.sh --no-xz
@@ -94,6 +94,17 @@ if [ ! -f "$work/bundle/native/NO_CUDA_BUILD" ]; then
   copy missing-library
   rm "$work/missing-library/native/libjtensor.so"
   sabotage missing-library "resolves outside the bundle" --dry-run --phase quick
+fi
+
+# 8. The Maven route on a machine without a GPU: mvn -Pgpu verify must fail, naming what is missing.
+if ! command -v nvidia-smi >/dev/null; then
+  if out=$(mvn -B -q -Pgpu -pl java-api -am verify -DskipTests 2>&1); then
+    echo "gpu-rehearsal: 'mvn -Pgpu verify' passed on a machine without a GPU"; failed=1
+  elif ! grep -q "CUDA unavailable" <<<"$out"; then
+    echo "gpu-rehearsal: 'mvn -Pgpu verify' failed without naming CUDA as missing:"; tail -20 <<<"$out"; failed=1
+  else
+    echo "gpu-rehearsal: 'mvn -Pgpu verify' without a GPU caught: $(grep -m1 -o 'CUDA unavailable.\{0,80\}' <<<"$out")"
+  fi
 fi
 
 [ "$failed" -eq 0 ] || { echo "gpu-rehearsal: FAILED: a sabotage above was not caught" >&2; exit 1; }
