@@ -77,12 +77,17 @@ struct SoftmaxLines {
   }
 
   // b adjacent lines (lane stride 1 in the input, ol in the output) of n elements each.
+  // Each lane's sum runs down the whole line, one term at a time: in float it would lose about
+  // n·eps (2e-5 relative at n = 16384, seen against the GPU's tree sums), so it is kept in double.
+  using Sum = std::conditional_t<std::is_same<A, float>::value, double, A>;
+
   static void block(const T* in, T* out, int64_t n, int64_t b, int64_t is, int64_t os, int64_t ol) {
     const ShiftedExp ex;
     A m[kMaxLanes], s[kMaxLanes];
+    Sum sum[kMaxLanes];
     for (int64_t j = 0; j < b; ++j) {
       m[j] = -std::numeric_limits<A>::infinity();
-      s[j] = 0;
+      sum[j] = 0;
     }
     for (int64_t i = 0; i < n; ++i) {
       const T* row = in + i * is;
@@ -90,9 +95,9 @@ struct SoftmaxLines {
     }
     for (int64_t i = 0; i < n; ++i) {
       const T* row = in + i * is;
-      for (int64_t j = 0; j < b; ++j) s[j] += ex((A)row[j] - m[j]);
+      for (int64_t j = 0; j < b; ++j) sum[j] += (Sum)ex((A)row[j] - m[j]);
     }
-    for (int64_t j = 0; j < b; ++j) s[j] = softmax_scale<Log>(s[j]);
+    for (int64_t j = 0; j < b; ++j) s[j] = softmax_scale<Log>((A)sum[j]);
     for (int64_t i = 0; i < n; ++i) {
       const T* row = in + i * is;
       T* o = out + i * os;

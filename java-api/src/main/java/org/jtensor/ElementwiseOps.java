@@ -79,7 +79,9 @@ final class ElementwiseOps {
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
-        if (o.isTensor()) {
+        if (o.isTensor() && !device.isCpu() && isCpuScalar(o)) {
+          setCpuScalar(name, plan, k + 1, want, o);
+        } else if (o.isTensor()) {
           TensorImpl t = o.tensor;
           TensorImpl.Meta m = o.meta;
           if (t.dtype() != want) {
@@ -187,15 +189,40 @@ final class ElementwiseOps {
     return l;
   }
 
+  /**
+   * The op's device: its tensors' one device, where a 0-dim CPU tensor goes with any (PyTorch's rule:
+   * it is read on the host and passed to the kernel as a scalar, see cpuScalar).
+   */
   private static Device device(String op, TensorImpl out, Operand[] in) {
     Device d = out != null ? out.device() : null;
     for (Operand o : in) {
-      if (!o.isTensor()) continue;
+      if (!o.isTensor() || isCpuScalar(o)) continue;
       Device t = o.tensor.device();
       if (d == null) d = t;
       else Devices.requireSame(op, d, t);
     }
     return d == null ? Device.CPU : d;
+  }
+
+  private static boolean isCpuScalar(Operand o) {
+    return o.meta.sizes.length == 0 && o.tensor.device().isCpu();
+  }
+
+  /** A 0-dim CPU tensor's value, set in the plan as a scalar operand of type want (it keeps its tensor promotion). */
+  private static void setCpuScalar(String name, ElementwisePlan plan, int k, DType want, Operand o) {
+    TensorImpl held = o.tensor.frozen(o.meta);  // the snapshot the op promoted, whatever set_() does meanwhile
+    try {
+      Backend cpu = Dispatcher.backend(Device.CPU);
+      if (o.tensor.dtype().isFloatingPoint()) {
+        double v = cpu.loadDouble(name, held, 0);
+        plan.setScalar(k, want, v, (long) v, false);
+      } else {
+        long v = cpu.loadLong(name, held, 0);
+        plan.setScalar(k, want, v, v, true);
+      }
+    } finally {
+      held.release();
+    }
   }
 
   /** In-place and out=: the shape must be the broadcast shape, the result must cast to it, no partial overlap. */

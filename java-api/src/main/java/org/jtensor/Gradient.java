@@ -178,7 +178,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
     int dim = dimsOf(reduced)[0];
     Tensor gk = keepdim ? g : g.unsqueeze(dim);
     Tensor ik = keepdim ? idx : idx.unsqueeze(dim);
-    return grads(Tensor.zeros(c.inputShape(0), g.dtype()).scatter(dim, ik, gk));
+    return grads(Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(dim, ik, gk));
   }
 
   /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j = total − cumsum_i + g_i. */
@@ -239,12 +239,12 @@ record Gradient(int saves, Formula formula) implements Derivative {
     long[] inSizes = c.inputShape(0), inStrides = (long[]) c.arg(0), outStrides = (long[]) c.arg(2);
     long inOffset = (Long) c.arg(1), outOffset = (Long) c.arg(3);
     long span = Math.max(end(inSizes, inStrides, inOffset), end(g.shape(), outStrides, outOffset));
-    Tensor positions = Tensor.arange(span);
+    Tensor positions = Tensor.arange(span).to(g.device());
     Tensor outPos = positions.asStrided(g.shape(), outStrides, outOffset).reshape(-1);
     Tensor inPos = positions.asStrided(inSizes, inStrides, inOffset).reshape(-1);
-    Tensor storage = Tensor.zeros(new long[] {span}, g.dtype()).scatterAdd(0, outPos, g.reshape(-1));
+    Tensor storage = Tensor.zeros(new long[] {span}, g.dtype(), g.device()).scatterAdd(0, outPos, g.reshape(-1));
     Tensor gin = storage.gather(0, inPos);
-    Tensor uses = Tensor.zeros(new long[] {span}, g.dtype()).scatterAdd(0, inPos, Tensor.onesLike(gin));
+    Tensor uses = Tensor.zeros(new long[] {span}, g.dtype(), g.device()).scatterAdd(0, inPos, Tensor.onesLike(gin));
     if (uses.amax().item() > 1) gin = gin.div(uses.gather(0, inPos));  // an input that overlaps itself
     return grads(gin.reshape(inSizes));
   });

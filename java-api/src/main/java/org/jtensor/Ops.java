@@ -216,11 +216,11 @@ final class Ops {
 
   // ---- indexing along one dim (kernel: index_along); args: dim, then the saved index ----
   static final Op INDEX_SELECT = Op.composite("indexSelect", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype()).indexAdd_((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).indexAdd_((Integer) c.arg(0), (Tensor) c.arg(1), g))));
   static final Op GATHER = Op.composite("gather", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype()).scatterAdd((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatterAdd((Integer) c.arg(0), (Tensor) c.arg(1), g))));
   static final Op SCATTER = Op.composite("scatter", 2).withDerivative(of(0, (c, g) -> grads(
-      c.needs(0) ? g.scatter((Integer) c.arg(0), (Tensor) c.arg(1), Tensor.zeros(c.inputShape(1), g.dtype())) : null,
+      c.needs(0) ? g.scatter((Integer) c.arg(0), (Tensor) c.arg(1), Tensor.zeros(c.inputShape(1), g.dtype(), g.device())) : null,
       c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
@@ -239,11 +239,11 @@ final class Ops {
   }));
   /** sort's values: each element's gradient goes back to where it came from (args: dim, the saved indices). */
   static final Op SORT = Op.composite("sort", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype()).scatter(Math.max((Integer) c.arg(0), 0), ((Tensor) c.arg(1)).reshape(c.inputShape(0)),
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(Math.max((Integer) c.arg(0), 0), ((Tensor) c.arg(1)).reshape(c.inputShape(0)),
           g.reshape(c.inputShape(0))))));
   /** x[advanced index]: args: the saved row-major numbers, within the input, of the elements read. */
   static final Op INDEX = Op.composite("index", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(new long[] {Shapes.numel("index", c.inputShape(0))}, g.dtype()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
+      Tensor.zeros(new long[] {Shapes.numel("index", c.inputShape(0))}, g.dtype(), g.device()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
           g.reshape(-1)).reshape(c.inputShape(0)))));
   /** args: dim, each input's size along it (0 for a skipped empty 1-D input). */
   static final Op CAT = Op.composite("cat", -1).withDerivative(of(0, Gradient::catBackward));

@@ -58,4 +58,27 @@ class CudaAutogradTransferTest {
       assertEquals(Device.CPU, gpu.weight().grad().device());
     }
   }
+
+  /** PyTorch's rule: a 0-dim CPU tensor goes with tensors of any device (read as a scalar), its gradient back on the CPU. */
+  @Test
+  void aZeroDimCpuTensorGoesWithCudaTensors() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.fromArray(new float[] {1, -2, 3}, 3).to(GPU).requiresGrad_(true);
+      Tensor k = Tensor.scalar(2.5, DType.FLOAT64).requiresGrad_(true);  // a 0-dim float64 tensor keeps x's float32
+      Tensor y = x.mul(k).add(Tensor.scalar(1L));
+      assertEquals(GPU, y.device());
+      assertEquals(DType.FLOAT32, y.dtype());
+      assertArrayEquals(new float[] {3.5f, -4f, 8.5f}, y.cpu().toFloatArray(), 0);
+      y.pow(Tensor.scalar(2.0)).sum().backward();
+      assertArrayEquals(new float[] {17.5f, -20f, 42.5f}, x.grad().cpu().toFloatArray(), 1e-5f);  // 2·y·k
+      assertEquals(Device.CPU, k.grad().device());
+      assertEquals(2 * (3.5 * 1 + -4 * -2 + 8.5 * 3), k.grad().item(), 1e-4);  // Σ 2·y·x
+      CudaAccounting.gpuOnly(() -> {  // a CPU tensor of one element but one dim is no scalar: refused, as in PyTorch
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> x.add(Tensor.fromArray(new float[] {1f}, 1)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("add(): Expected all tensors to be on the same device"),
+            e.getMessage());
+      });
+    }
+  }
 }

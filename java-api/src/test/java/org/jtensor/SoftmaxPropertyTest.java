@@ -31,6 +31,25 @@ class SoftmaxPropertyTest extends ScopedTest {
     assertTrue(checked > 20000, "outputs checked: " + checked);
   }
 
+  /**
+   * Long lines in float32, contiguous and transposed (the kernel's line and blocked-lane walks):
+   * within 5e-6 of float64 (a sum kept in float down a 16384-long strided line was off by 2e-5,
+   * found against the GPU's tree sums).
+   */
+  @Test
+  void longFloat32LinesStayAccurateInEveryLayout() {
+    Tensor x = Tensor.randn(new long[] {33, 16384}, new Generator(41)).mul(3.0);
+    Tensor ref64 = x.to(DType.FLOAT64);
+    for (Tensor in : new Tensor[] {x, x.t().contiguous().t()}) {
+      for (int d = 0; d < 2; d++) {
+        double err = in.logSoftmax(d).to(DType.FLOAT64).sub(ref64.logSoftmax(d)).abs().amax().item();
+        assertTrue(err < 5e-6, "logSoftmax dim " + d + " strides " + java.util.Arrays.toString(in.stride()) + ": off by " + err);
+        double relErr = in.softmax(d).to(DType.FLOAT64).div(ref64.softmax(d)).sub(1.0).abs().amax().item();
+        assertTrue(relErr < 5e-6, "softmax dim " + d + " strides " + java.util.Arrays.toString(in.stride()) + ": off by " + relErr);
+      }
+    }
+  }
+
   @Test
   void scalarsEmptiesAndErrors() {
     assertEquals(1.0, Tensor.scalar(3.5).softmax(0).item());

@@ -73,7 +73,7 @@ public final class GradCheck {
         List<Tensor> g = Autograd.grad(List.of(out), List.of(v), wrt, true, true, true);
         List<Tensor> flat = new ArrayList<>();
         for (int i = 0; i < g.size(); i++) {
-          flat.add(g.get(i) == null ? Tensor.zeros(new long[] {wrt.get(i).numel()}, DType.FLOAT64) : g.get(i).reshape(-1));
+          flat.add(g.get(i) == null ? Tensor.zeros(new long[] {wrt.get(i).numel()}, DType.FLOAT64, wrt.get(i).device()) : g.get(i).reshape(-1));
         }
         return Tensor.cat(flat, 0);
       }, inputs);

@@ -69,9 +69,9 @@ public final class Functional {
   private static Tensor pad2d(Tensor input, int p) {
     if (p == 0) return input.view(input.shape());
     long[] s = input.shape();
-    Tensor side = Tensor.zeros(new long[] {s[0], s[1], s[2], p}, input.dtype());
+    Tensor side = Tensor.zeros(new long[] {s[0], s[1], s[2], p}, input.dtype(), input.device());
     Tensor wide = Tensor.cat(java.util.List.of(side, input, side), 3);
-    Tensor cap = Tensor.zeros(new long[] {s[0], s[1], p, s[3] + 2L * p}, input.dtype());
+    Tensor cap = Tensor.zeros(new long[] {s[0], s[1], p, s[3] + 2L * p}, input.dtype(), input.device());
     return Tensor.cat(java.util.List.of(cap, wide, cap), 2);
   }
 
