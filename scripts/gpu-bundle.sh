@@ -56,10 +56,11 @@ else
   echo "jtensor: no CUDA build (nvcc missing or -Djt.cuda=OFF): the bundle has no CTest cuda suites" >&2
   echo "built without nvcc or with -Djt.cuda=OFF" >"$out/native/NO_CUDA_BUILD"
 fi
-# java.management: JMH reads the JVM's arguments through it to start its forks
-jlink --add-modules java.base,jdk.unsupported,java.logging,java.management --strip-debug --no-header-files \
+# java.management: JMH reads the JVM's arguments through it to start its forks; jdk.zipfs: JUnit scans jars through it
+jlink --add-modules java.base,jdk.unsupported,java.logging,java.management,jdk.zipfs --strip-debug --no-header-files \
   --no-man-pages --compress=2 --output "$out/jre"
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
+cp benchmarks/peers/torch_gpu_peer.py "$out/"  # PyTorch's side of the GPU benchmarks, run where torch sees the GPU
 # which build this is, printed in every summary's first line
 echo "$(git describe --always --dirty 2>/dev/null || echo 'no git') built $(date -u '+%Y-%m-%d %H:%M UTC')" >"$out/BUILD"
 chmod +x "$out/gpu-check.sh"

@@ -6,7 +6,9 @@
 #   quick  the device, every CTest executable cuda-tests.expected lists (CUDA kernels against the
 #          CPU's, in C++) and CudaSmokeTest (a case of each kernel family from Java): about a minute;
 #   tests  every JUnit class tagged cuda, held by CudaSuite to cuda-tests.expected's counts;
-#   bench  GpuReport (each rate beside PyTorch 2.11's H100 figure and the target) and cuda_gemm_bench.
+#   bench  GpuReport (each rate beside PyTorch's on this GPU, run before and after jtensor's cases by
+#          torch_gpu_peer.py where a python3's torch sees CUDA, beside PyTorch 2.11's H100 figure of
+#          issue 10, and the target) and cuda_gemm_bench. JT_TORCH_PEER names another peer command.
 # No --phase: all three (with --only: the tests phase alone). --only narrows the tests phase to the
 # named classes (a rerun of failures). Each Java run and each executable has a time limit (a hang is
 # reported as TIMED OUT, the log's last START line naming the test); the device tool's 10-minute call
@@ -110,11 +112,21 @@ bench_phase() {
   local opts=("${jmh[@]}")
   [ "$dry" -eq 1 ] && [ ${#opts[@]} -eq 0 ] && opts=(-wi 0 -i 1 -r 100ms -f 1)  # every case once, briefly
   rm -f bench-table.md
-  timed 480 "${java[@]}" -cp "bench-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.benchmarks.gpu.GpuReport \
-    --summary bench-table.md -to 60s "${opts[@]}" 2>&1 | live bench.log
+  # PyTorch on this GPU, before and after jtensor's cases (GpuReport runs it): the first Python whose torch sees CUDA
+  local peer=() py
+  if [ -n "${JT_TORCH_PEER:-}" ]; then peer=(--peer "$JT_TORCH_PEER")
+  elif [ "$dry" -eq 0 ]; then
+    for py in /opt/torch/.venv/bin/python3 python3; do
+      if "$py" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+        peer=(--peer "$py -u $PWD/torch_gpu_peer.py"); break
+      fi
+    done
+  fi
+  timed 420 "${java[@]}" -cp "bench-classes:$(ls lib/*.jar | tr '\n' ':')" org.jtensor.benchmarks.gpu.GpuReport \
+    --summary bench-table.md "${peer[@]}" -to 60s "${opts[@]}" 2>&1 | live bench.log
   local rc=${PIPESTATUS[0]}
   cat bench.log >>"$log"
-  if [ -s bench-table.md ]; then cat bench-table.md >>"$summary"; else note "- bench: FAILED before its table ($(said $rc 480)): $(tail -3 bench.log | tr '\n' ' ')"; fi
+  if [ -s bench-table.md ]; then cat bench-table.md >>"$summary"; else note "- bench: FAILED before its table ($(said $rc 420)): $(tail -3 bench.log | tr '\n' ' ')"; fi
   [ "$rc" -eq 0 ] || status=1
   if [ -f native/NO_CUDA_BUILD ]; then [ "$dry" -eq 1 ] || fail "cuda_gemm_bench: not in this bundle"; return; fi
   if [ ! -x native/cuda_gemm_bench ]; then fail "cuda_gemm_bench: MISSING from native/"; return; fi

@@ -96,6 +96,19 @@ if [ ! -f "$work/bundle/native/NO_CUDA_BUILD" ]; then
   sabotage missing-library "resolves outside the bundle" --dry-run --phase quick
 fi
 
+# 9. The PyTorch peer's figures reach the table: a stand-in peer (JT_TORCH_PEER) reports one case,
+# which must appear as this run's PyTorch figure, the median of its two runs (before and after jtensor's).
+cp -al "$work/bundle" "$work/peer"; rm -f "$work/peer"/*.md "$work/peer"/*.log
+printf '%s\n' 'echo "peer device Stand-in GPU torch 0"' 'echo "peer add4HostCost $1 ignored"' >"$work/peer/fake-peer.sh"
+(cd "$work/peer" && env -i PATH=/usr/bin:/bin HOME="$work/home" JT_TORCH_PEER="bash $work/peer/fake-peer.sh 2.0e-5" \
+  ./gpu-check.sh --dry-run --phase bench -- 'GpuBenchmark.add4HostCost' -wi 0 -i 1 -r 100ms -f 1) >"$work/peer.out" 2>&1 || true
+if grep -q "PyTorch, this run: Stand-in GPU torch 0" "$work/peer/gpu-summary.md" \
+   && grep -q "| 4-element add, host cost | .* | 20.00 us (2 runs) |" "$work/peer/gpu-summary.md"; then
+  echo "gpu-rehearsal: the PyTorch peer's figures reach the table: $(grep -m1 '4-element add' "$work/peer/gpu-summary.md" | cut -c1-120)"
+else
+  echo "gpu-rehearsal: the stand-in PyTorch peer's figure is not in the bench table:"; cat "$work/peer.out"; failed=1
+fi
+
 # 8. The Maven route on a machine without a GPU: mvn -Pgpu verify must fail, naming what is missing.
 if ! command -v nvidia-smi >/dev/null; then
   if out=$(mvn -B -q -Pgpu -pl java-api -am verify -DskipTests 2>&1); then

@@ -57,15 +57,20 @@ enum GpuFigures {
     return unit == Unit.SECONDS ? secondsPerOp : work / secondsPerOp;
   }
 
-  /** jtensor against PyTorch, above 1 when jtensor is better (a higher rate or a shorter time). */
-  double ratio(double value) {
-    return unit == Unit.SECONDS ? pytorch / value : value / pytorch;
+  /** jtensor against a PyTorch figure, above 1 when jtensor is better (a higher rate or a shorter time). */
+  double ratio(double value, double pytorchValue) {
+    return unit == Unit.SECONDS ? pytorchValue / value : value / pytorchValue;
   }
 
-  /** "yes" or "NO" for the issue's target, given every case's value in this run (by key); "-" without one. */
-  String met(double value, Map<String, Double> values) {
+  /**
+   * "yes" or "NO" for the issue's target, given every case's value in this run (by key) and PyTorch's
+   * in the same run (null where none ran); "-" without one. A target stated against PyTorch ("within
+   * 3% of PyTorch", "<= PyTorch") is held against the same run's figure where there is one.
+   */
+  String met(double value, Map<String, Double> values, Double peer) {
     if (target == 0) return "-";
-    if (relativeTo == null) return (unit == Unit.SECONDS ? value <= target : value >= target) ? "yes" : "NO";
+    double bar = targetText.contains("PyTorch") && peer != null ? target / pytorch * peer : target;
+    if (relativeTo == null) return (unit == Unit.SECONDS ? value <= bar : value >= bar) ? "yes" : "NO";
     Double other = values.get(relativeTo);
     return other == null ? "? (" + relativeTo + " not run)" : value >= target * other ? "yes" : "NO";
   }

@@ -19,7 +19,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 /**
  * Runs the GPU benchmarks (GpuBenchmark, GpuTrainingBenchmark) and prints each beside PyTorch's
  * figure on an H100 with the ratio and the issue's target, as a Markdown table, also written to
- * the file named by {@code --summary FILE}. Other arguments go to JMH (a regex narrows the cases).
+ * the file named by {@code --summary FILE}. {@code --peer COMMAND} (one argument, split at spaces)
+ * runs PyTorch's side of the same cases (TorchPeer) before and after JMH: the table then holds
+ * PyTorch's figure from this run, and targets stated against PyTorch are held against it. Other
+ * arguments go to JMH (a regex narrows the cases).
  * It exits 1, naming the piece, when CUDA is unavailable, a benchmark fails (JMH runs with
  * fail-on-error) or, without a regex, a case of GpuFigures did not run. With -Djt.cuda.dryRun=true
  * the CPU stands in at small sizes (GpuBenchmark.DRY_RUN): the figures are then no GPU's.
@@ -29,9 +32,11 @@ public final class GpuReport {
 
   public static void main(String[] args) throws Exception {
     Path summary = null;
+    TorchPeer peer = null;
     List<String> jmh = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--summary")) summary = Path.of(args[++i]);
+      else if (args[i].equals("--peer")) peer = new TorchPeer(args[++i]);
       else jmh.add(args[i]);
     }
     if (!GpuBenchmark.DRY_RUN && !Cuda.isAvailable()) {
@@ -47,6 +52,7 @@ public final class GpuReport {
       options = new CommandLineOptions(jmh.toArray(new String[0]));
     }
     Map<String, Double> seconds;
+    if (peer != null) peer.run();
     try {
       seconds = secondsPerOp(new Runner(options).run());
     } catch (RunnerException e) {
@@ -59,8 +65,16 @@ public final class GpuReport {
       System.exit(1);
       return;
     }
-    List<String> lines = table(seconds);
+    if (peer != null) peer.run();
+    List<String> lines = table(seconds, peer);
     lines.add("");
+    if (peer != null) {
+      lines.add("- PyTorch, this run: " + (peer.device().isEmpty() ? "no figures" : peer.device())
+          + ", the median of its runs before and after jtensor's");
+      for (String p : peer.problems()) lines.add("- PyTorch peer: " + p);
+    } else {
+      lines.add("- PyTorch, this run: not run (no --peer): the ratios are against PyTorch 2.11's figures on an H100");
+    }
     if (GpuBenchmark.DRY_RUN) lines.add("- device: the CPU standing in for cuda:0 at small sizes (dry run): no figure above is a GPU's");
     List<String> missing = new ArrayList<>();
     for (GpuFigures f : GpuFigures.values()) if (all && !seconds.containsKey(f.key)) missing.add(f.key);
@@ -83,24 +97,27 @@ public final class GpuReport {
     return seconds;
   }
 
-  /** One row per case that has a figure, in GpuFigures' order, then any other case. */
-  static List<String> table(Map<String, Double> seconds) {
+  /** One row per case that has a figure, in GpuFigures' order, then any other case; peer may be null. */
+  static List<String> table(Map<String, Double> seconds, TorchPeer peer) {
     Map<String, Double> values = new LinkedHashMap<>();
     seconds.forEach((k, s) -> {
       GpuFigures f = GpuFigures.of(k);
       if (f != null) values.put(k, f.value(s));
     });
     List<String> rows = new ArrayList<>();
-    rows.add("| bench: case | jtensor | PyTorch 2.11, H100 | jtensor / PyTorch | target | met |");
-    rows.add("|---|---|---|---|---|---|");
+    rows.add("| bench: case | jtensor | PyTorch, this run | jtensor / PyTorch | PyTorch 2.11, H100 (issue 10) | jtensor / that | target | met |");
+    rows.add("|---|---|---|---|---|---|---|---|");
     for (GpuFigures f : GpuFigures.values()) {
       Double v = values.get(f.key);
       if (v == null) continue;
-      rows.add(String.format("| %s | %s | %s | %.2f | %s | %s |", f.what, f.format(v), f.format(f.pytorch), f.ratio(v), f.targetText,
-          f.met(v, values)));
+      Double peerSeconds = peer == null ? null : peer.median(f.key);
+      Double p = peerSeconds == null ? null : f.value(peerSeconds);
+      rows.add(String.format("| %s | %s | %s | %s | %s | %.2f | %s | %s |", f.what, f.format(v),
+          p == null ? "-" : f.format(p) + " (" + peer.runsOf(f.key) + " runs)", p == null ? "-" : String.format("%.2f", f.ratio(v, p)),
+          f.format(f.pytorch), f.ratio(v, f.pytorch), f.targetText, f.met(v, values, p)));
     }
     seconds.forEach((k, s) -> {
-      if (GpuFigures.of(k) == null) rows.add(String.format("| %s | %.3f us per op | - | - | - | - |", k, s * 1e6));
+      if (GpuFigures.of(k) == null) rows.add(String.format("| %s | %.3f us per op | - | - | - | - | - | - |", k, s * 1e6));
     });
     return rows;
   }

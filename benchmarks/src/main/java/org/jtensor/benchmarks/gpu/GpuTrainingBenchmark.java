@@ -62,7 +62,11 @@ public class GpuTrainingBenchmark {
     }
     hy = Tensor.randint(0, 10, new long[] {128}, g);
     try (net; hx; hy) {
-      for (Tensor p : net.parameters()) params.add(p.to(GpuBenchmark.GPU).requiresGrad_());
+      for (Tensor p : net.parameters()) {
+        try (Tensor d = p.detach()) {  // a leaf on the GPU (p.to() of a parameter would be a node of p's graph)
+          params.add(d.to(GpuBenchmark.GPU).requiresGrad_());
+        }
+      }
       x = hx.to(GpuBenchmark.GPU);
       y = hy.to(GpuBenchmark.GPU);
     }
