@@ -349,6 +349,18 @@ int jt_softmax(const int64_t* words) {
   return guarded([&] { return softmax_run(p); });
 }
 
+int jt_windows(const int64_t* words) {
+  windows_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype)) return JT_INVALID;
+  return guarded([&] { return windows_run(r); });
+}
+
+int jt_max_pool(const int64_t* words) {
+  max_pool_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype)) return JT_INVALID;
+  return guarded([&] { return max_pool_run(r); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

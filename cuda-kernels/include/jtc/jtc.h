@@ -47,6 +47,10 @@ JTC_API int jtc_nonzero(const int64_t* plan, int64_t* found);
 JTC_API int jtc_random(const int64_t* plan, double* bad);
 // A softmax plan (plans.h): softmax or log_softmax along dim, the CPU kernel's types and NaN rules.
 JTC_API int jtc_softmax(const int64_t* plan);
+// A windows plan (plans.h): im2col (fold 0) or col2im (fold 1), the CPU kernels' geometry (jt/windows.h).
+JTC_API int jtc_windows(const int64_t* plan);
+// A max_pool plan (plans.h): each window's maximum and its index, the CPU kernel's NaN and tie rules.
+JTC_API int jtc_max_pool(const int64_t* plan);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);

@@ -150,6 +150,10 @@ JT_API int jt_scan(const int64_t* plan);
 JT_API int jt_sort(const int64_t* plan);
 // A softmax plan (plans.h): softmax or log_softmax along dim; JT_NO_KERNEL for a non-floating dtype.
 JT_API int jt_softmax(const int64_t* plan);
+// A windows plan (plans.h): im2col (fold 0) or col2im (fold 1); JT_NO_KERNEL for a non-floating dtype.
+JT_API int jt_windows(const int64_t* plan);
+// A max_pool plan (plans.h): each window's maximum and its index; JT_NO_KERNEL for bool.
+JT_API int jt_max_pool(const int64_t* plan);
 
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);

@@ -73,11 +73,28 @@
   F(version) F(log) F(dtype) F(ndim) F(dim) F(out) F(in) \
   A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim)
 
+// Sliding windows over nsp (1 to 3) spatial dims, as convolution and pooling see them (windows.h):
+// the image [batch, channels, in_sizes...] with image_strides (2 + nsp, elements), each window of
+// kernel elements dilation apart, windows stride apart from -padding, out_sizes windows per dim.
+// fold 0 (im2col): columns [batch, channels * prod(kernel), prod(out_sizes)], contiguous, gets each
+// window's elements (0 where it reaches past the image); fold 1 (col2im): the image gets, per
+// element, the sum of the columns' entries that read it (every image element written).
+#define JT_WINDOWS_PLAN(F, A) \
+  F(version) F(fold) F(dtype) F(nsp) F(batch) F(channels) F(image) F(columns) \
+  A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
+
+// Max pooling over the same windows: out (dtype) and indices (int64), contiguous [batch, channels,
+// out_sizes...], get each window's maximum (NaN wins, the first of equals) and its position in
+// the image's plane (row-major over in_sizes), as PyTorch's max_pool*_with_indices.
+#define JT_MAX_POOL_PLAN(F, A) \
+  F(version) F(dtype) F(nsp) F(batch) F(channels) F(image) F(out) F(indices) \
+  A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
   P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
-  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN)
+  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN)
 
 namespace jt {
 

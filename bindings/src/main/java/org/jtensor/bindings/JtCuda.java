@@ -45,6 +45,8 @@ public final class JtCuda {
   public static native int jtc_nonzero(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] found);
   public static native int jtc_random(@Cast("const int64_t*") long[] plan, double[] bad);
   public static native int jtc_softmax(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_windows(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_max_pool(@Cast("const int64_t*") long[] plan);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);
   public static native int jtc_memcpy_to_host(long dstHost, long src, long nbytes);

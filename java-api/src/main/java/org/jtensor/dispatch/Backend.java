@@ -83,6 +83,15 @@ public interface Backend {
   /** out = softmax (log false) or log_softmax of in along dim; out has in's shape and (floating) dtype. */
   void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in);
 
+  /**
+   * im2col (fold false): columns (contiguous, w.columnsShape()) = image's windows; col2im (fold
+   * true): image (w.imageShape(), every element written) = the sums of the column entries that read it.
+   */
+  void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns);
+
+  /** out (image's dtype) and indices (int64), contiguous, w.pooledShape(): each window's maximum and its place in its plane. */
+  void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices);
+
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
 

@@ -19,6 +19,8 @@ final class CpuBackend extends PlanBackend {
   @Override int runScan(long[] plan) { return JtNative.jt_scan(plan); }
   @Override int runSort(long[] plan) { return JtNative.jt_sort(plan); }
   @Override int runSoftmax(long[] plan) { return JtNative.jt_softmax(plan); }
+  @Override int runWindows(long[] plan) { return JtNative.jt_windows(plan); }
+  @Override int runMaxPool(long[] plan) { return JtNative.jt_max_pool(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtNative.jt_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtNative.jt_index_advanced(plan, bad); }
   @Override int runNonzero(long[] plan, long[] found) { return JtNative.jt_nonzero(plan, found); }

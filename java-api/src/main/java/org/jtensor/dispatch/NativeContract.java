@@ -17,6 +17,7 @@ import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
+import org.jtensor.dispatch.plan.WindowsPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 
 /**
@@ -128,7 +129,7 @@ public final class NativeContract {
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
       RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT,
-      SoftmaxPacker.LAYOUT);
+      SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

@@ -16,6 +16,7 @@ import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
 import org.jtensor.dispatch.plan.SortPacker;
+import org.jtensor.dispatch.plan.WindowsPacker;
 
 /**
  * What the CPU and CUDA backends share: the same plans, packed and held the same way; each runs
@@ -55,6 +56,10 @@ abstract class PlanBackend implements Backend {
   abstract int runSort(long[] plan);
 
   abstract int runSoftmax(long[] plan);
+
+  abstract int runWindows(long[] plan);
+
+  abstract int runMaxPool(long[] plan);
 
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
@@ -291,6 +296,38 @@ abstract class PlanBackend implements Backend {
       long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
       check(runSoftmax(SoftmaxPacker.pack(log, in.dtype(), dim, o, i, sizes, outStrides, inStrides)), op, in.dtype());
     }
+  }
+
+  @Override
+  public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {
+    long[] imageShape = w.imageShape(), columnsShape = w.columnsShape();
+    long[] imageStrides = image.strides(), columnsStrides = contiguous(columnsShape);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long i = fold ? held.output(image, imageShape, imageStrides) : held.address(image, imageShape, imageStrides);
+      long c = fold ? held.address(columns, columnsShape, columnsStrides) : held.output(columns, columnsShape, columnsStrides);
+      check(runWindows(WindowsPacker.pack(fold, image.dtype(), w, i, imageStrides, c)), op, image.dtype());
+    }
+  }
+
+  @Override
+  public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {
+    long[] imageShape = w.imageShape(), pooled = w.pooledShape(), imageStrides = image.strides(), pooledStrides = contiguous(pooled);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long i = held.address(image, imageShape, imageStrides), o = held.output(out, pooled, pooledStrides),
+          x = held.output(indices, pooled, pooledStrides);
+      check(runMaxPool(WindowsPacker.packMaxPool(image.dtype(), w, i, imageStrides, o, x)), op, image.dtype());
+    }
+  }
+
+  /** Row-major strides of a shape (the windows kernels' columns and pooled outputs are contiguous). */
+  private static long[] contiguous(long[] shape) {
+    long[] s = new long[shape.length];
+    long step = 1;
+    for (int d = shape.length - 1; d >= 0; d--) {
+      s[d] = step;
+      step *= Math.max(shape[d], 1);
+    }
+    return s;
   }
 
   @Override

@@ -5,6 +5,7 @@ import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.ValuesAndIndices;
 
 /**
  * torch.nn.functional: the layers' maths as functions of tensors, differentiable through the ops
@@ -17,32 +18,61 @@ public final class Functional {
     return Tensor.linear(input, weight, bias);
   }
 
-  /**
-   * 2-D convolution (torch.nn.functional.conv2d, groups 1, dilation 1): input [N, C, H, W],
-   * weight [O, C, kH, kW], bias [O] or null. Zero padding joins zeros with cat, the windows are
-   * views (unfold), and one copy into rows (im2col) feeds one matrix product; all of it differentiable.
-   */
+  /** 2-D convolution, one stride and padding for both dims, dilation 1, groups 1: conv2d's shorthand. */
   public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, int stride, int padding) {
-    if (input.dim() != 4 || weight.dim() != 4) {
-      throw new IllegalArgumentException("conv2d(): expected a 4-D input and a 4-D weight, got " + input.dim() + "-D and "
-          + weight.dim() + "-D");
-    }
-    long[] w = weight.shape();
-    if (input.shape()[1] != w[1]) {
-      throw new IllegalArgumentException("conv2d(): Given weight of size " + Arrays.toString(w) + ", expected input"
-          + Arrays.toString(input.shape()) + " to have " + w[1] + " channels, but got " + input.shape()[1] + " channels instead");
-    }
-    if (stride <= 0 || padding < 0) throw new IllegalArgumentException("conv2d(): stride must be positive and padding non-negative");
-    try (TensorScope s = TensorScope.open()) {
-      Tensor x = pad2d(input, padding);
-      long n = x.shape()[0];
-      Tensor windows = x.unfold(2, w[2], stride).unfold(3, w[3], stride);  // [N, C, OH, OW, kH, kW]
-      long oh = windows.shape()[2], ow = windows.shape()[3];
-      Tensor cols = windows.permute(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, w[1] * w[2] * w[3]);
-      Tensor y = cols.matmul(weight.reshape(w[0], w[1] * w[2] * w[3]).t());
-      if (bias != null) y = y.add(bias);
-      return s.keep(y.reshape(n, oh, ow, w[0]).permute(0, 3, 1, 2));
-    }
+    return conv2d(input, weight, bias, new long[] {stride}, new long[] {padding}, new long[] {1}, 1);
+  }
+
+  /**
+   * torch.nn.functional.conv1d: input [N, C, L] (or [C, L]), weight [O, C/groups, k], bias [O] or
+   * null; stride, padding and dilation one number for every dim or one per dim.
+   */
+  public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
+    return Convolution.conv(1, input, weight, bias, stride, padding, padding, dilation, groups);
+  }
+
+  /** torch.nn.functional.conv2d: input [N, C, H, W] (or [C, H, W]), weight [O, C/groups, kH, kW]. */
+  public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
+    return Convolution.conv(2, input, weight, bias, stride, padding, padding, dilation, groups);
+  }
+
+  /** torch.nn.functional.conv3d: input [N, C, D, H, W] (or [C, D, H, W]), weight [O, C/groups, kD, kH, kW]. */
+  public static Tensor conv3d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
+    return Convolution.conv(3, input, weight, bias, stride, padding, padding, dilation, groups);
+  }
+
+  /** conv1d with padding "same" (the output as long as the input; stride 1) or "valid" (none). */
+  public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
+    return namedPadding(1, input, weight, bias, stride, padding, dilation, groups);
+  }
+
+  /** conv2d with padding "same" or "valid". */
+  public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
+    return namedPadding(2, input, weight, bias, stride, padding, dilation, groups);
+  }
+
+  /** conv3d with padding "same" or "valid". */
+  public static Tensor conv3d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
+    return namedPadding(3, input, weight, bias, stride, padding, dilation, groups);
+  }
+
+  private static Tensor namedPadding(int nsp, Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation,
+                                     long groups) {
+    long[][] p = Convolution.namedPadding("conv" + nsp + "d", padding, weight.shape(), stride, dilation, nsp);
+    return Convolution.conv(nsp, input, weight, bias, stride, p[0], p[1], dilation, groups);
+  }
+
+  /**
+   * torch.nn.functional.unfold (im2col): input [N, C, H, W] to [N, C·kH·kW, L], each column one
+   * window (L windows); kernelSize, dilation, padding, stride one number or two.
+   */
+  public static Tensor unfold(Tensor input, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+    return Folding.unfold(input, kernelSize, dilation, padding, stride);
+  }
+
+  /** torch.nn.functional.fold (col2im): [N, C·kH·kW, L] back to [N, C, outputSize], overlapping entries summed. */
+  public static Tensor fold(Tensor input, long[] outputSize, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+    return Folding.fold(input, outputSize, kernelSize, dilation, padding, stride);
   }
 
   /** Max over kernel×kernel windows with stride kernel (torch.nn.functional.max_pool2d). */
@@ -51,10 +81,45 @@ public final class Functional {
   }
 
   public static Tensor maxPool2d(Tensor input, int kernel, int stride) {
-    if (input.dim() != 4) throw new IllegalArgumentException("maxPool2d(): expected a 4-D input, got " + input.dim() + "-D");
-    try (TensorScope s = TensorScope.open()) {
-      return s.keep(input.unfold(2, kernel, stride).unfold(3, kernel, stride).amax(new int[] {4, 5}, false));
-    }
+    return maxPool2d(input, new long[] {kernel}, new long[] {stride}, new long[] {0}, new long[] {1}, false);
+  }
+
+  /** torch.nn.functional.max_pool1d: input [N, C, L] or [C, L]; stride null: the kernel size. */
+  public static Tensor maxPool1d(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+    return valuesOnly(Pooling.maxPool(1, input, kernelSize, stride, padding, dilation, ceilMode));
+  }
+
+  /** torch.nn.functional.max_pool2d: input [N, C, H, W] or [C, H, W]; stride null: the kernel size. */
+  public static Tensor maxPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+    return valuesOnly(Pooling.maxPool(2, input, kernelSize, stride, padding, dilation, ceilMode));
+  }
+
+  /** torch.nn.functional.max_pool3d: input [N, C, D, H, W] or [C, D, H, W]; stride null: the kernel size. */
+  public static Tensor maxPool3d(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+    return valuesOnly(Pooling.maxPool(3, input, kernelSize, stride, padding, dilation, ceilMode));
+  }
+
+  /** max_pool1d(..., return_indices=True): the maxima and each one's position in its input line. */
+  public static ValuesAndIndices maxPool1dWithIndices(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
+                                                      boolean ceilMode) {
+    return Pooling.maxPool(1, input, kernelSize, stride, padding, dilation, ceilMode);
+  }
+
+  /** max_pool3d(..., return_indices=True): the maxima and each one's position in its input volume (D·H·W row-major). */
+  public static ValuesAndIndices maxPool3dWithIndices(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
+                                                      boolean ceilMode) {
+    return Pooling.maxPool(3, input, kernelSize, stride, padding, dilation, ceilMode);
+  }
+
+  /** max_pool2d(..., return_indices=True): the maxima and each one's position in its input plane (H·W row-major). */
+  public static ValuesAndIndices maxPool2dWithIndices(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
+                                                      boolean ceilMode) {
+    return Pooling.maxPool(2, input, kernelSize, stride, padding, dilation, ceilMode);
+  }
+
+  private static Tensor valuesOnly(ValuesAndIndices r) {
+    r.indices().close();
+    return r.values();
   }
 
   /** Mean over kernel×kernel windows with stride kernel (torch.nn.functional.avg_pool2d, no padding). */
@@ -63,16 +128,6 @@ public final class Functional {
     try (TensorScope s = TensorScope.open()) {
       return s.keep(input.unfold(2, kernel, kernel).unfold(3, kernel, kernel).mean(new int[] {4, 5}, false));
     }
-  }
-
-  /** input [N, C, H, W] with p zeros on every side of H and W. */
-  private static Tensor pad2d(Tensor input, int p) {
-    if (p == 0) return input.view(input.shape());
-    long[] s = input.shape();
-    Tensor side = Tensor.zeros(new long[] {s[0], s[1], s[2], p}, input.dtype(), input.device());
-    Tensor wide = Tensor.cat(java.util.List.of(side, input, side), 3);
-    Tensor cap = Tensor.zeros(new long[] {s[0], s[1], p, s[3] + 2L * p}, input.dtype(), input.device());
-    return Tensor.cat(java.util.List.of(cap, wide, cap), 2);
   }
 
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */

@@ -9,6 +9,7 @@ import org.jtensor.Generator;
 import org.jtensor.Index;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.nn.Functional;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -163,6 +164,21 @@ class GradCheckOpsTest {
     cs.add(c("cat", x -> Tensor.cat(List.of(x.get(0), x.get(1)), 1), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, true, 2, 3)));
     cs.add(c("stack", x -> Tensor.stack(List.of(x.get(0), x.get(1)), 0), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 3)));
     cs.add(c("contiguous clone", x -> x.get(0).contiguous().clone(), true, leaf(-1, 1, true, 2, 3)));
+    // convolution and pooling (nn.Functional over WindowOps' native im2col, col2im and max pooling)
+    long[] one = {1}, two = {2};
+    cs.add(c("conv1d groups 2, stride 2, padding 1, dilation 2", x -> Functional.conv1d(x.get(0), x.get(1), x.get(2), two, one, two, 2), true,
+        leaf(-1, 1, false, 2, 4, 7), leaf(-1, 1, false, 6, 2, 3), leaf(-1, 1, false, 6)));
+    cs.add(c("conv2d stride (1, 2), padding (1, 0)", x -> Functional.conv2d(x.get(0), x.get(1), x.get(2), new long[] {1, 2},
+        new long[] {1, 0}, one, 1), true, leaf(-1, 1, false, 1, 2, 5, 4), leaf(-1, 1, false, 3, 2, 2, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("conv3d padding (0, 1, 0)", x -> Functional.conv3d(x.get(0), x.get(1), null, one, new long[] {0, 1, 0}, one, 1), false,
+        leaf(-1, 1, false, 1, 1, 3, 4, 3), leaf(-1, 1, false, 2, 1, 2, 2, 2)));
+    cs.add(c("conv2d padding same", x -> Functional.conv2d(x.get(0), x.get(1), null, one, "same", one, 1), false,
+        leaf(-1, 1, false, 1, 1, 4, 4), leaf(-1, 1, false, 1, 1, 2, 3)));
+    cs.add(c("unfold", x -> Functional.unfold(x.get(0), two, one, one, one), true, leaf(-1, 1, false, 1, 2, 3, 4)));
+    cs.add(c("fold", x -> Functional.fold(x.get(0), new long[] {3, 4}, two, one, one, one), true, leaf(-1, 1, false, 1, 8, 20)));
+    cs.add(c("maxPool2d kernel 3, stride 2, padding 1, ceil", x -> Functional.maxPool2d(x.get(0), new long[] {3}, two, one, one, true), true,
+        leaf(-1, 1, false, 1, 2, 6, 5)));
+    cs.add(c("maxPool1d dilation 2", x -> Functional.maxPool1d(x.get(0), two, one, one, two, false), false, leaf(-1, 1, false, 2, 7)));
     return cs;
   }
 

@@ -1,0 +1,125 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.WindowOps;
+import org.jtensor.dispatch.Windows;
+
+/**
+ * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages:
+ * the input's windows as columns (WindowOps.im2col, a native kernel per device) times the weight
+ * as a matrix per group (one batched GEMM), plus the bias. Autograd goes through the two: the
+ * weight's gradient is a GEMM with the columns, the input's a GEMM then col2im (im2col's adjoint).
+ */
+final class Convolution {
+  private Convolution() {}
+
+  /** padding given per side: before[d] zeros before and after[d] after each spatial dim (they differ only for "same"). */
+  static Tensor conv(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] before, long[] after, long[] dilationArg,
+                     long groups) {
+    String op = "conv" + nsp + "d";
+    long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
+    long[] padBefore = WindowArgs.expand(op, "padding", before, nsp), padAfter = WindowArgs.expand(op, "padding", after, nsp);
+    int dims = input.dim();
+    if (dims != nsp + 1 && dims != nsp + 2) {
+      throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
+          + ", but got input of size: " + WindowArgs.shape(input.shape()));
+    }
+    for (int d = 0; d < nsp; d++) {
+      if (padBefore[d] < 0 || padAfter[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
+      if (stride[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
+      if (dilation[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+    }
+    if (groups <= 0) throw new IllegalArgumentException(op + "(): non-positive groups is not supported");
+    boolean batched = dims == nsp + 2;
+    long[] x = batched ? input.shape() : prepend(1, input.shape());
+    long[] w = weight.shape();
+    if (w.length != nsp + 2) {
+      throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
+          + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
+    }
+    if (w[0] % groups != 0) {
+      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
+          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
+    }
+    if (x[1] != w[1] * groups) {
+      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", weight of size " + WindowArgs.shape(w) + ", expected input"
+          + WindowArgs.shape(input.shape()) + " to have " + w[1] * groups + " channels, but got " + x[1] + " channels instead");
+    }
+    if (bias != null && (bias.dim() != 1 || bias.shape()[0] != w[0])) {
+      throw new IllegalArgumentException(op + "(): Given weight of size " + WindowArgs.shape(w) + ", expected bias to be 1-dimensional with "
+          + w[0] + " elements, but got bias of size " + WindowArgs.shape(bias.shape()) + " instead");
+    }
+    if (input.dtype() != weight.dtype() || (bias != null && bias.dtype() != weight.dtype())) {
+      throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
+          + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
+    }
+    if (!input.device().equals(weight.device()) || (bias != null && !bias.device().equals(weight.device()))) {
+      throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
+          + " and weight on " + weight.device() + (bias == null ? "" : " and bias on " + bias.device()));
+    }
+    long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), padded = new long[nsp], reach = new long[nsp], out = new long[nsp];
+    boolean tooBig = false;
+    for (int d = 0; d < nsp; d++) {
+      padded[d] = in[d] + padBefore[d] + padAfter[d];
+      reach[d] = dilation[d] * (kernel[d] - 1) + 1;
+      tooBig |= reach[d] > padded[d];
+      out[d] = (padded[d] - reach[d]) / stride[d] + 1;
+    }
+    if (tooBig) {
+      throw new IllegalArgumentException(op + "(): Calculated padded input size per channel: " + WindowArgs.sizes(padded) + ". Kernel size: "
+          + WindowArgs.sizes(reach) + ". Kernel size can't be greater than actual input size");
+    }
+    Windows win = new Windows(x[0], x[1], in, out, kernel, stride, padBefore, dilation);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor image = batched ? input : input.unsqueeze(0);
+      long n = x[0], o = w[0], rows = w[1] * win.windowSize(), l = win.positions();
+      Tensor columns = pointwise(win) ? image.reshape(n, x[1], l) : WindowOps.im2col(image, win);  // [N, C·K, L]
+      Tensor y = groups == 1
+          ? weight.reshape(o, rows).matmul(columns)  // [O, C·K] @ [N, C·K, L]
+          : weight.reshape(groups, o / groups, rows).matmul(columns.view(n, groups, rows, l));  // per group
+      Tensor shaped = y.reshape(prepend(n, prepend(o, out)));
+      if (bias != null) shaped = shaped.add(bias.reshape(prepend(o, ones(nsp))));
+      return s.keep(batched ? shaped : shaped.squeeze(0));
+    }
+  }
+
+  /** 1×1 windows that take every element once, in order: the image itself is the columns. */
+  private static boolean pointwise(Windows w) {
+    for (int d = 0; d < w.spatialDims(); d++) {
+      if (w.kernel[d] != 1 || w.stride[d] != 1 || w.padding[d] != 0 || w.outSizes[d] != w.inSizes[d]) return false;
+    }
+    return true;
+  }
+
+  /** PyTorch's padding="same" (stride 1; the odd zero goes after) and "valid" (none), as zeros before and after. */
+  static long[][] namedPadding(String op, String padding, long[] weightShape, long[] strideArg, long[] dilationArg, int nsp) {
+    long[] before = new long[nsp], after = new long[nsp];
+    if (padding.equals("valid")) return new long[][] {before, after};
+    if (!padding.equals("same")) {
+      throw new IllegalArgumentException(op + "(): Invalid padding string: '" + padding + "' (expected 'same' or 'valid')");
+    }
+    long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
+    for (long v : stride) if (v != 1) throw new IllegalArgumentException(op + "(): padding='same' is not supported for strided convolutions");
+    if (weightShape.length != nsp + 2) return new long[][] {before, after};  // conv() names the weight's rank
+    for (int d = 0; d < nsp; d++) {
+      long total = dilation[d] * (weightShape[2 + d] - 1);
+      before[d] = total / 2;
+      after[d] = total - before[d];
+    }
+    return new long[][] {before, after};
+  }
+
+  private static long[] prepend(long v, long[] a) {
+    long[] r = new long[a.length + 1];
+    r[0] = v;
+    System.arraycopy(a, 0, r, 1, a.length);
+    return r;
+  }
+
+  private static long[] ones(int n) {
+    long[] r = new long[n];
+    java.util.Arrays.fill(r, 1);
+    return r;
+  }
+}

@@ -1,0 +1,86 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.WindowOps;
+import org.jtensor.dispatch.Windows;
+
+/** torch.nn.functional.unfold and fold (im2col and col2im over two spatial dims) with PyTorch's checks and messages. */
+final class Folding {
+  private Folding() {}
+
+  static Tensor unfold(Tensor input, long[] kernelArg, long[] dilationArg, long[] paddingArg, long[] strideArg) {
+    String op = "unfold";
+    long[] kernel = WindowArgs.expand(op, "kernel_size", kernelArg, 2), dilation = WindowArgs.expand(op, "dilation", dilationArg, 2);
+    long[] padding = WindowArgs.expand(op, "padding", paddingArg, 2), stride = WindowArgs.expand(op, "stride", strideArg, 2);
+    checkPositive(op, kernel, dilation, padding, stride);
+    if (input.dim() != 3 && input.dim() != 4) {
+      throw new IllegalArgumentException(op + "(): Expected 3D or 4D (batch mode) tensor for input, but got: " + WindowArgs.shape(input.shape()));
+    }
+    boolean batched = input.dim() == 4;
+    long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1], input.shape()[2]};
+    long[] in = WindowArgs.spatial(x), blocks = blocks(in, kernel, dilation, padding, stride);
+    if (blocks[0] < 1 || blocks[1] < 1) {
+      throw new IllegalArgumentException(op + "(): Given input with spatial size " + tuple(in) + ", kernel_size=" + tuple(kernel)
+          + ", dilation=" + tuple(dilation) + ", padding=" + tuple(padding) + ", calculated shape of the array of sliding blocks as "
+          + tuple(blocks) + ", but its components must be at least one.");
+    }
+    Windows w = new Windows(x[0], x[1], in, blocks, kernel, stride, padding, dilation);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor cols = WindowOps.im2col(batched ? input : input.unsqueeze(0), w);
+      return s.keep(batched ? cols : cols.squeeze(0));
+    }
+  }
+
+  static Tensor fold(Tensor input, long[] outputArg, long[] kernelArg, long[] dilationArg, long[] paddingArg, long[] strideArg) {
+    String op = "fold";
+    long[] outSize = WindowArgs.expand(op, "output_size", outputArg, 2), kernel = WindowArgs.expand(op, "kernel_size", kernelArg, 2);
+    long[] dilation = WindowArgs.expand(op, "dilation", dilationArg, 2), padding = WindowArgs.expand(op, "padding", paddingArg, 2);
+    long[] stride = WindowArgs.expand(op, "stride", strideArg, 2);
+    checkPositive(op, kernel, dilation, padding, stride);
+    if (outSize[0] < 1 || outSize[1] < 1) {
+      throw new IllegalArgumentException(op + "(): Expected output spatial size to be positive, but got: output_size=" + tuple(outSize) + ".");
+    }
+    if (input.dim() != 2 && input.dim() != 3) {
+      throw new IllegalArgumentException(op + "(): Expected 2D or 3D (batch mode) tensor for input, but got: " + WindowArgs.shape(input.shape()));
+    }
+    boolean batched = input.dim() == 3;
+    long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1]};
+    long k = kernel[0] * kernel[1];
+    if (x[1] % k != 0) {
+      throw new IllegalArgumentException(op + "(): Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+          + "input.size(1)=" + x[1] + " and kernel_size=" + tuple(kernel) + ".");
+    }
+    long[] blocks = blocks(outSize, kernel, dilation, padding, stride);
+    if (blocks[0] < 1 || blocks[1] < 1 || x[2] != blocks[0] * blocks[1]) {
+      throw new IllegalArgumentException(op + "(): Given output_size=" + tuple(outSize) + ", kernel_size=" + tuple(kernel) + ", dilation="
+          + tuple(dilation) + ", padding=" + tuple(padding) + ", stride=" + tuple(stride) + ", expected size of input's dimension 2 to match "
+          + "the calculated number of sliding blocks " + blocks[0] + " * " + blocks[1] + " = " + blocks[0] * blocks[1]
+          + ", but got input.size(2)=" + x[2] + ".");
+    }
+    Windows w = new Windows(x[0], x[1] / k, outSize, blocks, kernel, stride, padding, dilation);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor image = WindowOps.col2im(batched ? input : input.unsqueeze(0), w);
+      return s.keep(batched ? image : image.squeeze(0));
+    }
+  }
+
+  private static long[] blocks(long[] in, long[] kernel, long[] dilation, long[] padding, long[] stride) {
+    long[] b = new long[2];
+    for (int d = 0; d < 2; d++) b[d] = Math.floorDiv(in[d] + 2 * padding[d] - dilation[d] * (kernel[d] - 1) - 1, stride[d]) + 1;
+    return b;
+  }
+
+  private static void checkPositive(String op, long[] kernel, long[] dilation, long[] padding, long[] stride) {
+    for (int d = 0; d < 2; d++) {
+      if (kernel[d] <= 0) throw new IllegalArgumentException(op + "(): kernel size should be greater than zero, but got " + tuple(kernel));
+      if (dilation[d] <= 0) throw new IllegalArgumentException(op + "(): dilation should be greater than zero, but got " + tuple(dilation));
+      if (padding[d] < 0) throw new IllegalArgumentException(op + "(): padding should be non-negative, but got " + tuple(padding));
+      if (stride[d] <= 0) throw new IllegalArgumentException(op + "(): stride should be greater than zero, but got " + tuple(stride));
+    }
+  }
+
+  private static String tuple(long[] v) {
+    return "(" + v[0] + ", " + v[1] + ")";
+  }
+}
