@@ -25,7 +25,7 @@ __global__ void im2col_kernel(const __grid_constant__ WindowGeometry g, const T*
     const int64_t ow = pos % g.out[2], oh = (pos / g.out[2]) % g.out[1], od = pos / (g.out[2] * g.out[1]);
     const int64_t id = g.at(0, od, kd), ih = g.at(1, oh, kh), iw = g.at(2, ow, kw);
     const bool inside = id >= 0 && id < g.in[0] && ih >= 0 && ih < g.in[1] && iw >= 0 && iw < g.in[2];
-    cols[i] = inside ? image[n * g.image_n + c * g.image_c + id * g.image_s[0] + ih * g.image_s[1] + iw * g.image_s[2]] : T(0);
+    cols[n * g.col_n + row * g.col_row + pos * g.col_pos] = inside ? image[n * g.image_n + c * g.image_c + id * g.image_s[0] + ih * g.image_s[1] + iw * g.image_s[2]] : T(0);
   }
 }
 
@@ -44,7 +44,7 @@ __global__ void col2im_kernel(const __grid_constant__ WindowGeometry g, T* image
   for (int64_t i = first_item(); i < total; i += item_step()) {
     const int64_t p = i % P, u = i / P, n = u / g.channels, c = u % g.channels;
     const int64_t iw = p % g.in[2], ih = (p / g.in[2]) % g.in[1], id = p / (g.in[2] * g.in[1]);
-    const T* col = cols + u * K * L;
+    const T* col = cols + n * g.col_n + c * K * g.col_row;
     A sum = 0;
     for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
       int64_t od;
@@ -56,7 +56,7 @@ __global__ void col2im_kernel(const __grid_constant__ WindowGeometry g, T* image
           int64_t ow;
           if (!reader(g, 2, iw, kw, ow)) continue;
           const int64_t k = (kd * g.kernel[1] + kh) * g.kernel[2] + kw;
-          sum += (A)col[k * L + (od * g.out[1] + oh) * g.out[2] + ow];
+          sum += (A)col[k * g.col_row + ((od * g.out[1] + oh) * g.out[2] + ow) * g.col_pos];
         }
       }
     }
@@ -96,6 +96,34 @@ __global__ void max_pool_kernel(const __grid_constant__ WindowGeometry g, const 
   }
 }
 
+// The input's gradient, a thread per input element: the sum of the gradients of the windows that
+// cover it and took it (their index names it), gathered, so no atomics and a fixed order.
+template <typename T>
+__global__ void max_pool_backward_kernel(const __grid_constant__ WindowGeometry g, T* grad_in, const T* grad_out, const int64_t* indices) {
+  using A = opmath_t<T>;
+  const int64_t L = g.positions(), P = g.plane(), total = g.batch * g.channels * P;
+  for (int64_t i = first_item(); i < total; i += item_step()) {
+    const int64_t p = i % P, u = i / P;
+    const int64_t ix[3] = {p / (g.in[2] * g.in[1]), (p / g.in[2]) % g.in[1], p % g.in[2]};
+    int64_t lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) {  // windows o with o·stride − padding ≤ i ≤ o·stride − padding + (kernel − 1)·dilation
+      const int64_t reach = (g.kernel[d] - 1) * g.dilation[d], top = ix[d] + g.padding[d];
+      lo[d] = top - reach <= 0 ? 0 : (top - reach + g.stride[d] - 1) / g.stride[d];
+      hi[d] = top / g.stride[d] + 1 < g.out[d] ? top / g.stride[d] + 1 : g.out[d];
+    }
+    const T* go = grad_out + u * L;
+    const int64_t* idx = indices + u * L;
+    A sum = 0;
+    for (int64_t od = lo[0]; od < hi[0]; ++od)
+      for (int64_t oh = lo[1]; oh < hi[1]; ++oh)
+        for (int64_t ow = lo[2]; ow < hi[2]; ++ow) {
+          const int64_t o = (od * g.out[1] + oh) * g.out[2] + ow;
+          if (idx[o] == p) sum += (A)go[o];
+        }
+    grad_in[(u / g.channels) * g.image_n + (u % g.channels) * g.image_c + ix[0] * g.image_s[0] + ix[1] * g.image_s[1] + ix[2] * g.image_s[2]] = (T)sum;
+  }
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace jt
@@ -106,7 +134,7 @@ using namespace jt::cuda;
 int jtc_windows(const int64_t* words) {
   windows_plan r(words);
   WindowGeometry g;
-  if (!r.current() || !g.read(r) || (r.fold != 0 && r.fold != 1)) return JT_INVALID;
+  if (!r.current() || !g.read(r) || !g.read_columns(r) || (r.fold != 0 && r.fold != 1)) return JT_INVALID;
   int st = JT_NO_KERNEL;
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -134,9 +162,15 @@ int jtc_max_pool(const int64_t* words) {
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_floating<T>::value || kInt<T>) {
-      const int64_t work = g.batch * g.channels * g.positions();
+      const int64_t work = g.batch * g.channels * (r.backward ? g.plane() : g.positions());
       if (work == 0) {
         st = JT_OK;
+        return;
+      }
+      if (r.backward) {  // indices from the forward kernel; one outside the plane matches no element, so nothing reads or writes outside
+        max_pool_backward_kernel<T><<<blocks_for(work), kThreads, 0, current_stream()>>>(
+            g, reinterpret_cast<T*>(r.image), reinterpret_cast<const T*>(r.out), reinterpret_cast<const int64_t*>(r.indices));
+        st = launch_status();
         return;
       }
       max_pool_kernel<T><<<blocks_for(work), kThreads, 0, current_stream()>>>(g, reinterpret_cast<const T*>(r.image),

@@ -76,18 +76,21 @@
 // Sliding windows over nsp (1 to 3) spatial dims, as convolution and pooling see them (windows.h):
 // the image [batch, channels, in_sizes...] with image_strides (2 + nsp, elements), each window of
 // kernel elements dilation apart, windows stride apart from -padding, out_sizes windows per dim.
-// fold 0 (im2col): columns [batch, channels * prod(kernel), prod(out_sizes)], contiguous, gets each
-// window's elements (0 where it reaches past the image); fold 1 (col2im): the image gets, per
-// element, the sum of the columns' entries that read it (every image element written).
+// fold 0 (im2col): columns [batch, channels * prod(kernel), prod(out_sizes)] with columns_strides
+// (3; row-major is the fast one; col2im reads a gradient's layout as it is) gets each window's elements
+// (0 where it reaches past the image); fold 1 (col2im): the image gets, per element, the sum of
+// the columns' entries that read it (every image element written).
 #define JT_WINDOWS_PLAN(F, A) \
   F(version) F(fold) F(dtype) F(nsp) F(batch) F(channels) F(image) F(columns) \
-  A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
+  A(columns_strides, 3) A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
 
 // Max pooling over the same windows: out (dtype) and indices (int64), contiguous [batch, channels,
 // out_sizes...], get each window's maximum (NaN wins, the first of equals) and its position in
-// the image's plane (row-major over in_sizes), as PyTorch's max_pool*_with_indices.
+// the image's plane (row-major over in_sizes), as PyTorch's max_pool*_with_indices. backward 1:
+// the image (the input's gradient, every element written) gets the sum of out's entries (the
+// output's gradient) whose index names it.
 #define JT_MAX_POOL_PLAN(F, A) \
-  F(version) F(dtype) F(nsp) F(batch) F(channels) F(image) F(out) F(indices) \
+  F(version) F(backward) F(dtype) F(nsp) F(batch) F(channels) F(image) F(out) F(indices) \
   A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
 
 #define JT_FORALL_PLANS(P) \

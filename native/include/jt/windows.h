@@ -13,6 +13,7 @@ struct WindowGeometry {
   int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, kernel[3] = {1, 1, 1};
   int64_t stride[3] = {1, 1, 1}, padding[3] = {0, 0, 0}, dilation[3] = {1, 1, 1};
   int64_t image_n = 0, image_c = 0, image_s[3] = {0, 0, 0};  // element strides
+  int64_t col_n = 0, col_row = 0, col_pos = 0;                  // the columns' strides (windows plans only)
 
   // False when the plan's numbers cannot describe windows (Java checks them first; this guards the kernel).
   template <typename Plan>
@@ -35,6 +36,15 @@ struct WindowGeometry {
       if (in[g] < 0 || out[g] < 0 || kernel[g] < 1 || stride[g] < 1 || padding[g] < 0 || dilation[g] < 1) return false;
     }
     return true;
+  }
+
+  // The windows plan's columns strides, over [batch, channels · window_size, positions].
+  template <typename Plan>
+  bool read_columns(const Plan& r) {
+    col_n = r.columns_strides[0];
+    col_row = r.columns_strides[1];
+    col_pos = r.columns_strides[2];
+    return col_n >= 0 && col_row >= 0 && col_pos >= 0;
   }
 
   JT_HOST_DEVICE int64_t window_size() const { return kernel[0] * kernel[1] * kernel[2]; }

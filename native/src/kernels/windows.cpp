@@ -3,6 +3,7 @@
 // pooling with indices. Parallel over (batch, channel) rows or planes; the innermost loop runs along
 // the last spatial dim, its in-range span found once per line so the copy has no branch.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -27,15 +28,24 @@ void in_range(const WindowGeometry& g, int d, int64_t k, int64_t& lo, int64_t& h
 
 int64_t grain_of(int64_t work_per_item) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, work_per_item)); }
 
+// One window's k-th element: its offset in the image, or -1 where it reads padding.
+inline int64_t window_element(const WindowGeometry& g, int64_t od, int64_t oh, int64_t ow, int64_t k) {
+  const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[2] * g.kernel[1]);
+  const int64_t id = g.at(0, od, kd), ih = g.at(1, oh, kh), iw = g.at(2, ow, kw);
+  if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1] || iw < 0 || iw >= g.in[2]) return -1;
+  return id * g.image_s[0] + ih * g.image_s[1] + iw * g.image_s[2];
+}
+
+// Rows contiguous ([batch, rows, positions] row-major): per row, a run along the last spatial dim at a time.
 template <typename T>
-void im2col(const WindowGeometry& g, const T* image, T* cols) {
+void im2col_rows(const WindowGeometry& g, const T* image, T* cols) {
   const int64_t K = g.window_size(), L = g.positions(), rows = g.channels * K;
   parallel_for(0, g.batch * rows, grain_of(L), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const int64_t n = r / rows, row = r % rows, c = row / K, k = row % K;
       const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[2] * g.kernel[1]);
       const T* src = image + n * g.image_n + c * g.image_c;
-      T* dst = cols + r * L;
+      T* dst = cols + n * g.col_n + row * g.col_row;
       int64_t lo, hi;
       in_range(g, 2, kw, lo, hi);
       const int64_t sw = g.stride[2] * g.image_s[2], w0 = g.at(2, 0, kw) * g.image_s[2];
@@ -59,6 +69,25 @@ void im2col(const WindowGeometry& g, const T* image, T* cols) {
 }
 
 template <typename T>
+void im2col(const WindowGeometry& g, const T* image, T* cols) {
+  // Java lays the columns out row-major (by window was measured slower for conv2d: docs/performance.md)
+  if (g.col_pos == 1 && g.col_row == g.positions()) im2col_rows(g, image, cols);
+  else {  // any other strides: an entry at a time
+    const int64_t K = g.window_size(), L = g.positions(), rows = g.channels * K;
+    parallel_for(0, g.batch * L, grain_of(rows), [&](int64_t b, int64_t e) {
+      for (int64_t u = b; u < e; ++u) {
+        const int64_t n = u / L, pos = u % L;
+        const int64_t ow = pos % g.out[2], oh = (pos / g.out[2]) % g.out[1], od = pos / (g.out[2] * g.out[1]);
+        for (int64_t row = 0; row < rows; ++row) {
+          const int64_t at = window_element(g, od, oh, ow, row % K);
+          cols[n * g.col_n + row * g.col_row + pos * g.col_pos] = at < 0 ? T(0) : image[n * g.image_n + (row / K) * g.image_c + at];
+        }
+      }
+    });
+  }
+}
+
+template <typename T>
 void col2im(const WindowGeometry& g, T* image, const T* cols) {
   using A = opmath_t<T>;
   const int64_t K = g.window_size(), L = g.positions(), P = g.plane();
@@ -67,8 +96,8 @@ void col2im(const WindowGeometry& g, T* image, const T* cols) {
     for (int64_t u = b; u < e; ++u) {
       const int64_t n = u / g.channels, c = u % g.channels;
       std::fill(acc.begin(), acc.end(), A(0));
-      const T* col = cols + u * K * L;  // rows of channel c follow each other: (n, c) is row block u
-      for (int64_t k = 0; k < K; ++k, col += L) {
+      const T* col = cols + n * g.col_n + c * K * g.col_row;  // channel c's K rows
+      for (int64_t k = 0; k < K; ++k, col += g.col_row) {
         const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[2] * g.kernel[1]);
         int64_t lo, hi;
         in_range(g, 2, kw, lo, hi);
@@ -80,8 +109,8 @@ void col2im(const WindowGeometry& g, T* image, const T* cols) {
             const int64_t ih = g.at(1, oh, kh);
             if (ih < 0 || ih >= g.in[1]) continue;
             A* line = acc.data() + (id * g.in[1] + ih) * g.in[2] + w0;
-            const T* src = col + (od * g.out[1] + oh) * g.out[2];
-            for (int64_t ow = lo; ow < hi; ++ow) line[ow * g.stride[2]] += (A)src[ow];
+            const T* src = col + (od * g.out[1] + oh) * g.out[2] * g.col_pos;
+            for (int64_t ow = lo; ow < hi; ++ow) line[ow * g.stride[2]] += (A)src[ow * g.col_pos];
           }
         }
       }
@@ -94,10 +123,29 @@ void col2im(const WindowGeometry& g, T* image, const T* cols) {
   });
 }
 
+// Per output position along dim d, the kernel offsets whose reads fall inside the image: [lo, hi).
+struct KernelSpans {
+  std::vector<int64_t> lo[3], hi[3];
+  explicit KernelSpans(const WindowGeometry& g) {
+    for (int d = 0; d < 3; ++d) {
+      lo[d].resize((size_t)g.out[d]);
+      hi[d].resize((size_t)g.out[d]);
+      for (int64_t o = 0; o < g.out[d]; ++o) {
+        int64_t l = 0, h = g.kernel[d];
+        while (l < h && g.at(d, o, l) < 0) ++l;
+        while (h > l && g.at(d, o, h - 1) >= g.in[d]) --h;
+        lo[d][(size_t)o] = l;
+        hi[d][(size_t)o] = h;
+      }
+    }
+  }
+};
+
 template <typename T>
 void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices) {
   using A = opmath_t<T>;
   const int64_t K = g.window_size(), L = g.positions();
+  const KernelSpans sp(g);
   parallel_for(0, g.batch * g.channels, grain_of(K * L), [&](int64_t b, int64_t e) {
     for (int64_t u = b; u < e; ++u) {
       const int64_t n = u / g.channels, c = u % g.channels;
@@ -107,23 +155,23 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
       for (int64_t od = 0; od < g.out[0]; ++od)
         for (int64_t oh = 0; oh < g.out[1]; ++oh)
           for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-            A best{};  // the window's first element replaces it (where < 0)
-            int64_t where = -1;
-            for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
+            // Start from the window's first element; then PyTorch's rule, without branches (random
+            // data would mispredict them): a larger value or a NaN takes over (so the last NaN wins).
+            const int64_t d0 = g.at(0, od, sp.lo[0][od]), h0 = g.at(1, oh, sp.lo[1][oh]), w0 = g.at(2, ow, sp.lo[2][ow]);
+            A best = (A)src[d0 * g.image_s[0] + h0 * g.image_s[1] + w0 * g.image_s[2]];
+            int64_t where = (d0 * g.in[1] + h0) * g.in[2] + w0;
+            for (int64_t kd = sp.lo[0][od]; kd < sp.hi[0][od]; ++kd) {
               const int64_t id = g.at(0, od, kd);
-              if (id < 0 || id >= g.in[0]) continue;
-              for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
+              for (int64_t kh = sp.lo[1][oh]; kh < sp.hi[1][oh]; ++kh) {
                 const int64_t ih = g.at(1, oh, kh);
-                if (ih < 0 || ih >= g.in[1]) continue;
-                for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
+                const T* line = src + id * g.image_s[0] + ih * g.image_s[1];
+                const int64_t row = (id * g.in[1] + ih) * g.in[2];
+                for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
                   const int64_t iw = g.at(2, ow, kw);
-                  if (iw < 0 || iw >= g.in[2]) continue;
-                  const A v = (A)src[id * g.image_s[0] + ih * g.image_s[1] + iw * g.image_s[2]];
-                  const int64_t at = (id * g.in[1] + ih) * g.in[2] + iw;
-                  if (where < 0 || v > best || v != v) {  // PyTorch's rule: NaN wins (the last), else the first maximum
-                    best = v;
-                    where = at;
-                  }
+                  const A v = (A)line[iw * g.image_s[2]];
+                  const bool take = v > best || v != v;
+                  best = take ? v : best;
+                  where = take ? row + iw : where;
                 }
               }
             }
@@ -134,11 +182,37 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
   });
 }
 
+// The input's gradient: each plane zeroed, then every window's gradient added at its index.
+template <typename T>
+bool max_pool_backward(const WindowGeometry& g, T* grad_in, const T* grad_out, const int64_t* indices) {
+  using A = opmath_t<T>;
+  const int64_t L = g.positions(), P = g.plane();
+  std::atomic<bool> bad{false};
+  parallel_for(0, g.batch * g.channels, grain_of(P + L), [&](int64_t b, int64_t e) {
+    std::vector<A> acc((size_t)P);
+    for (int64_t u = b; u < e; ++u) {
+      std::fill(acc.begin(), acc.end(), A(0));
+      const T* go = grad_out + u * L;
+      const int64_t* ix = indices + u * L;
+      for (int64_t i = 0; i < L; ++i) {  // the forward kernel's indices, in [0, P): anything else is refused, not written
+        if ((uint64_t)ix[i] < (uint64_t)P) acc[(size_t)ix[i]] += (A)go[i];
+        else bad = true;
+      }
+      T* dst = grad_in + (u / g.channels) * g.image_n + (u % g.channels) * g.image_c;
+      const A* a = acc.data();
+      for (int64_t i0 = 0; i0 < g.in[0]; ++i0)
+        for (int64_t i1 = 0; i1 < g.in[1]; ++i1)
+          for (int64_t i2 = 0; i2 < g.in[2]; ++i2) dst[i0 * g.image_s[0] + i1 * g.image_s[1] + i2 * g.image_s[2]] = (T)*a++;
+    }
+  });
+  return !bad;
+}
+
 }  // namespace
 
 int windows_run(const windows_plan& r) {
   WindowGeometry g;
-  if (!g.read(r) || (r.fold != 0 && r.fold != 1)) return JT_INVALID;
+  if (!g.read(r) || !g.read_columns(r) || (r.fold != 0 && r.fold != 1)) return JT_INVALID;
   int st = JT_NO_KERNEL;
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -158,7 +232,15 @@ int max_pool_run(const max_pool_plan& r) {
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_floating<T>::value || kInt<T>) {
-      max_pool<T>(g, reinterpret_cast<const T*>(r.image), reinterpret_cast<T*>(r.out), reinterpret_cast<int64_t*>(r.indices));
+      if (r.backward) {
+        if (!max_pool_backward<T>(g, reinterpret_cast<T*>(r.image), reinterpret_cast<const T*>(r.out),
+                                  reinterpret_cast<const int64_t*>(r.indices))) {
+          st = JT_INDEX_OUT_OF_RANGE;
+          return;
+        }
+      } else {
+        max_pool<T>(g, reinterpret_cast<const T*>(r.image), reinterpret_cast<T*>(r.out), reinterpret_cast<int64_t*>(r.indices));
+      }
       st = JT_OK;
     }
   });

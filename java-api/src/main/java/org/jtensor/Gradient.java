@@ -181,12 +181,9 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(dim, ik, gk));
   }
 
-  /** Max pooling: each window's gradient goes to the element it took (indices within each plane), summed where windows share one. */
-  static Tensor maxPoolBackward(Tensor g, org.jtensor.dispatch.Windows w, Tensor indices) {
-    long plane = 1;
-    for (long s : w.inSizes) plane *= s;
-    return Tensor.zeros(new long[] {w.batch, w.channels, plane}, g.dtype(), g.device())
-        .scatterAdd(2, indices.reshape(w.batch, w.channels, -1), g.reshape(w.batch, w.channels, -1)).reshape(w.imageShape());
+  /** Max pooling's backward, differentiated in its upstream gradient: the image-shaped g read back at each window's index. */
+  static Tensor maxPoolBackwardBackward(Tensor g, org.jtensor.dispatch.Windows w, Tensor indices) {
+    return g.reshape(w.batch, w.channels, -1).gather(2, indices.reshape(w.batch, w.channels, -1)).reshape(w.pooledShape());
   }
 
   /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j = total − cumsum_i + g_i. */

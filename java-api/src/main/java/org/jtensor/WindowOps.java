@@ -50,13 +50,11 @@ public final class WindowOps {
 
   static TensorImpl col2im(TensorImpl x, Windows w) {
     TensorImpl f = x.frozen();
-    TensorImpl dense = null;
     try {
       require("col2im", "input", f, w.columnsShape());
-      if (!f.isContiguous()) dense = DataOps.cloneAs(f, f.dtype(), f.device(), true);  // the kernel reads columns row-major
       TensorImpl image = DataOps.empty(w.imageShape(), f.dtype(), f.device());
       try {
-        Dispatcher.backend(f.device()).windows("col2im", true, w, image, dense != null ? dense : f);
+        Dispatcher.backend(f.device()).windows("col2im", true, w, image, f);  // reads the columns through their strides
         return Recorder.recorded(Ops.COL2IM, "col2im", new TensorImpl[] {x}, new Object[] {w}, image);
       } catch (RuntimeException e) {
         image.release();
@@ -64,7 +62,6 @@ public final class WindowOps {
       }
     } finally {
       f.release();
-      if (dense != null) dense.release();
     }
   }
 
@@ -88,6 +85,34 @@ public final class WindowOps {
       f.release();
       if (values != null) values.release();
       if (indices != null) indices.release();
+    }
+  }
+
+  /**
+   * Max pooling's input gradient: each window's gradient g (w.pooledShape()) summed at its index,
+   * recorded (its own gradient is the upstream gradient read back at the indices: double backward).
+   */
+  static Tensor maxPoolBackward(Tensor g, Windows w, Tensor indices) {
+    TensorImpl gi = Tensor.implOf(g, "maxPoolBackward"), ii = Tensor.implOf(indices, "maxPoolBackward");
+    TensorImpl[] f = TensorImpl.frozen(gi, ii);
+    TensorImpl dense = null, denseIdx = null;
+    try {
+      requireShape("maxPoolBackward", "gradient", f[0], w.pooledShape());
+      requireShape("maxPoolBackward", "indices", f[1], w.pooledShape());
+      if (!f[0].isContiguous()) dense = DataOps.cloneAs(f[0], f[0].dtype(), f[0].device(), true);
+      if (!f[1].isContiguous()) denseIdx = DataOps.cloneAs(f[1], f[1].dtype(), f[1].device(), true);
+      TensorImpl out = DataOps.empty(w.imageShape(), f[0].dtype(), f[0].device());
+      try {
+        Dispatcher.backend(out.device()).maxPoolBackward("maxPoolBackward", w, out, dense != null ? dense : f[0], denseIdx != null ? denseIdx : f[1]);
+        return Tensor.wrap(Recorder.recorded(Ops.MAX_POOL_BACKWARD, "maxPoolBackward", new TensorImpl[] {gi}, new Object[] {w, ii}, out));
+      } catch (RuntimeException e) {
+        out.release();
+        throw e;
+      }
+    } finally {
+      TensorImpl.releaseFrozen(f);
+      if (dense != null) dense.release();
+      if (denseIdx != null) denseIdx.release();
     }
   }
 

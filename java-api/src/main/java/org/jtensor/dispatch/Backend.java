@@ -84,13 +84,17 @@ public interface Backend {
   void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in);
 
   /**
-   * im2col (fold false): columns (contiguous, w.columnsShape()) = image's windows; col2im (fold
-   * true): image (w.imageShape(), every element written) = the sums of the column entries that read it.
+   * im2col (fold false): columns (w.columnsShape(), any non-negative strides, row-major the fast
+   * one) = image's windows; col2im (fold true): image (w.imageShape(), every element written) =
+   * the sums of the column entries that read it, read through the columns' strides.
    */
   void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns);
 
   /** out (image's dtype) and indices (int64), contiguous, w.pooledShape(): each window's maximum and its place in its plane. */
   void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices);
+
+  /** gradIn (w.imageShape(), every element written) = the sums of gradOut's entries (contiguous, pooled) at the indices. */
+  void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices);
 
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);

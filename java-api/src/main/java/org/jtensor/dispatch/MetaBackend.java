@@ -47,6 +47,7 @@ final class MetaBackend implements Backend {
   @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {}
   @Override public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {}
+  @Override public void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices) {}
 
   @Override public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}

@@ -301,11 +301,11 @@ abstract class PlanBackend implements Backend {
   @Override
   public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {
     long[] imageShape = w.imageShape(), columnsShape = w.columnsShape();
-    long[] imageStrides = image.strides(), columnsStrides = contiguous(columnsShape);
+    long[] imageStrides = image.strides(), columnsStrides = columns.strides();
     try (HeldOperands held = new HeldOperands(op)) {
       long i = fold ? held.output(image, imageShape, imageStrides) : held.address(image, imageShape, imageStrides);
       long c = fold ? held.address(columns, columnsShape, columnsStrides) : held.output(columns, columnsShape, columnsStrides);
-      check(runWindows(WindowsPacker.pack(fold, image.dtype(), w, i, imageStrides, c)), op, image.dtype());
+      check(runWindows(WindowsPacker.pack(fold, image.dtype(), w, i, imageStrides, c, columnsStrides)), op, image.dtype());
     }
   }
 
@@ -315,7 +315,19 @@ abstract class PlanBackend implements Backend {
     try (HeldOperands held = new HeldOperands(op)) {
       long i = held.address(image, imageShape, imageStrides), o = held.output(out, pooled, pooledStrides),
           x = held.output(indices, pooled, pooledStrides);
-      check(runMaxPool(WindowsPacker.packMaxPool(image.dtype(), w, i, imageStrides, o, x)), op, image.dtype());
+      check(runMaxPool(WindowsPacker.packMaxPool(false, image.dtype(), w, i, imageStrides, o, x)), op, image.dtype());
+    }
+  }
+
+  @Override
+  public void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices) {
+    long[] imageShape = w.imageShape(), pooled = w.pooledShape(), imageStrides = gradIn.strides(), pooledStrides = contiguous(pooled);
+    try (HeldOperands held = new HeldOperands(op)) {
+      long i = held.output(gradIn, imageShape, imageStrides), o = held.address(gradOut, pooled, pooledStrides),
+          x = held.address(indices, pooled, pooledStrides);
+      int status = runMaxPool(WindowsPacker.packMaxPool(true, gradIn.dtype(), w, i, imageStrides, o, x));
+      if (status == 4) throw new IndexOutOfBoundsException(op + "(): an index outside its input plane");
+      check(status, op, gradIn.dtype());
     }
   }
 

@@ -138,4 +138,22 @@ class ConvolutionLibtorchTest {
       }
     }
   }
+
+  /** fold (col2im) reads its input through the input's strides: any layout gives the contiguous copy's result, and unfold inverts it. */
+  @Test
+  void foldReadsAnyLayoutAndUndoesUnfoldsCounts() {
+    Generator g = new Generator(8);
+    try (TensorScope s = TensorScope.open()) {
+      long[] k = {2, 3}, d = {1}, p = {1}, st = {1, 2};
+      Tensor x = Tensor.randn(new long[] {2, 3, 6, 7}, g);
+      Tensor cols = Functional.unfold(x, k, d, p, st);
+      Tensor strided = cols.transpose(1, 2).contiguous().transpose(1, 2);  // same values, positions-major
+      same("fold of a transposed layout", Functional.fold(cols, new long[] {6, 7}, k, d, p, st).toDoubleArray(),
+          Functional.fold(strided, new long[] {6, 7}, k, d, p, st).toDoubleArray(), 0);
+      // fold(unfold(x)) is x times how many windows read each element: unfold(ones) folded gives those counts
+      Tensor counts = Functional.fold(Functional.unfold(Tensor.ones(1, 1, 6, 7), k, d, p, st), new long[] {6, 7}, k, d, p, st);
+      same("fold(unfold(x)) = x * counts", x.mul(counts).toDoubleArray(), Functional.fold(cols, new long[] {6, 7}, k, d, p, st).toDoubleArray(),
+          1e-6);
+    }
+  }
 }

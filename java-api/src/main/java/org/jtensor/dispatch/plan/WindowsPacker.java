@@ -14,18 +14,18 @@ public final class WindowsPacker {
       "stride[nsp]", "padding[nsp]", "dilation[nsp]"};
 
   public static final PlanLayout LAYOUT = new PlanLayout("windows",
-      concat(new String[] {"version", "fold", "dtype", "nsp", "batch", "channels", "image", "columns"}, ARRAYS));
+      concat(new String[] {"version", "fold", "dtype", "nsp", "batch", "channels", "image", "columns", "columns_strides[3]"}, ARRAYS));
   public static final PlanLayout MAX_POOL_LAYOUT = new PlanLayout("max_pool",
-      concat(new String[] {"version", "dtype", "nsp", "batch", "channels", "image", "out", "indices"}, ARRAYS));
+      concat(new String[] {"version", "backward", "dtype", "nsp", "batch", "channels", "image", "out", "indices"}, ARRAYS));
 
   private static final int FOLD = LAYOUT.at("fold"), DTYPE = LAYOUT.at("dtype"), NSP = LAYOUT.at("nsp"), BATCH = LAYOUT.at("batch"),
       CHANNELS = LAYOUT.at("channels"), IMAGE = LAYOUT.at("image"), COLUMNS = LAYOUT.at("columns");
-  private static final int P_DTYPE = MAX_POOL_LAYOUT.at("dtype"), P_NSP = MAX_POOL_LAYOUT.at("nsp"), P_BATCH = MAX_POOL_LAYOUT.at("batch"),
+  private static final int P_BACKWARD = MAX_POOL_LAYOUT.at("backward"), P_DTYPE = MAX_POOL_LAYOUT.at("dtype"), P_NSP = MAX_POOL_LAYOUT.at("nsp"), P_BATCH = MAX_POOL_LAYOUT.at("batch"),
       P_CHANNELS = MAX_POOL_LAYOUT.at("channels"), P_IMAGE = MAX_POOL_LAYOUT.at("image"), P_OUT = MAX_POOL_LAYOUT.at("out"),
       P_INDICES = MAX_POOL_LAYOUT.at("indices");
 
-  public static long[] pack(boolean fold, DType dtype, Windows w, long image, long[] imageStrides, long columns) {
-    long[] p = LAYOUT.allocate(arrayWords(w));
+  public static long[] pack(boolean fold, DType dtype, Windows w, long image, long[] imageStrides, long columns, long[] columnsStrides) {
+    long[] p = LAYOUT.allocate(3 + arrayWords(w));
     p[FOLD] = fold ? 1 : 0;
     p[DTYPE] = dtype.code();
     p[NSP] = w.spatialDims();
@@ -33,12 +33,14 @@ public final class WindowsPacker {
     p[CHANNELS] = w.channels;
     p[IMAGE] = image;
     p[COLUMNS] = columns;
-    putArrays(p, LAYOUT.header(), w, imageStrides);
+    putArrays(p, PlanLayout.put(p, LAYOUT.header(), columnsStrides), w, imageStrides);
     return p;
   }
 
-  public static long[] packMaxPool(DType dtype, Windows w, long image, long[] imageStrides, long out, long indices) {
+  /** backward false: out and indices from image; true: image (the input's gradient) from out (the output's) and indices. */
+  public static long[] packMaxPool(boolean backward, DType dtype, Windows w, long image, long[] imageStrides, long out, long indices) {
     long[] p = MAX_POOL_LAYOUT.allocate(arrayWords(w));
+    p[P_BACKWARD] = backward ? 1 : 0;
     p[P_DTYPE] = dtype.code();
     p[P_NSP] = w.spatialDims();
     p[P_BATCH] = w.batch;
