@@ -110,4 +110,26 @@ class CudaWindowsTest extends CudaParity {
     }
     assertMostAgreed();
   }
+
+  @Test
+  void averagePoolsAgree() {
+    Random rnd = new Random(43);
+    for (DType dt : FLOATS) {
+      for (int layout = 0; layout < 3; layout++) {
+        boolean ceil = layout != 0, includePad = layout != 1;
+        long[] p = {layout % 2};
+        Tensor x = integers(rnd, dt, new long[] {2, 3, 9, 8}, layout, -4, 4);
+        check("avgPool2d " + dt + " layout " + layout, t -> Functional.avgPool2d(t[0], new long[] {3, 2}, new long[] {2}, p, ceil, includePad), x);
+        check("avgPool1d " + dt + " layout " + layout, t -> Functional.avgPool1d(t[0].select(3, 0), new long[] {2}, null, p, ceil, includePad), x);
+        check("adaptiveAvgPool2d " + dt + " layout " + layout, t -> Functional.adaptiveAvgPool2d(t[0], new long[] {4, 3}), x);
+        Tensor up = integers(rnd, dt, new long[] {2, 3, 4, 3}, 0, -2, 2);
+        check("adaptiveAvgPool2d grad " + dt + " layout " + layout, t -> {
+          Tensor xl = t[0].detach().requiresGrad_();
+          Functional.adaptiveAvgPool2d(xl, new long[] {4, 3}).mul(t[1]).sum().backward();
+          return xl.grad().clone();
+        }, x, up);
+      }
+    }
+    assertMostAgreed();
+  }
 }

@@ -2,17 +2,22 @@ package org.jtensor.nn;
 
 import org.jtensor.Tensor;
 
-/** Mean over kernel×kernel windows, stride kernel (torch.nn.AvgPool2d). */
+/** torch.nn.AvgPool2d: mean over kernel windows (stride, padding, ceilMode, countIncludePad from LayerOptions; stride: the kernel). */
 public final class AvgPool2d extends Module {
-  private final int kernel;
+  private final long[] kernel;
+  private final LayerOptions options;
+
+  public AvgPool2d(long[] kernel, LayerOptions options) {
+    this.kernel = kernel.clone();
+    this.options = options;
+  }
 
   public AvgPool2d(int kernel) {
-    if (kernel <= 0) throw new IllegalArgumentException("AvgPool2d(): kernel must be positive, got " + kernel);
-    this.kernel = kernel;
+    this(new long[] {kernel}, LayerOptions.of());
   }
 
   @Override
   public Tensor forward(Tensor input) {
-    return Functional.avgPool2d(input, kernel);
+    return Functional.avgPool2d(input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad);
   }
 }

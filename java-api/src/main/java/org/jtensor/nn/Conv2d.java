@@ -1,41 +1,23 @@
 package org.jtensor.nn;
 
-import org.jtensor.DType;
 import org.jtensor.Generator;
-import org.jtensor.Tensor;
 
-/** 2-D convolution (torch.nn.Conv2d, groups 1), initialised as PyTorch: kaiming_uniform(a=√5), bias U(±1/√fanIn). */
-public final class Conv2d extends Module {
-  private final Tensor weight, bias;
-  private final int stride, padding;
+/** 2-D convolution (torch.nn.Conv2d): weight [out, in/groups, kH, kW], bias [out]; see ConvNd and LayerOptions. */
+public final class Conv2d extends ConvNd {
+  public Conv2d(long inChannels, long outChannels, long[] kernel, LayerOptions options, Generator g) {
+    super(2, inChannels, outChannels, kernel, options, g);
+  }
 
+  public Conv2d(long inChannels, long outChannels, long kernel, LayerOptions options, Generator g) {
+    this(inChannels, outChannels, new long[] {kernel}, options, g);
+  }
+
+  public Conv2d(long inChannels, long outChannels, long kernel) {
+    this(inChannels, outChannels, kernel, LayerOptions.of(), Generator.defaultGenerator());
+  }
+
+  /** The shorthand of the first sessions: one kernel size, stride and padding for both dims. */
   public Conv2d(long inChannels, long outChannels, int kernel, int stride, int padding, Generator g) {
-    if (inChannels <= 0 || outChannels <= 0 || kernel <= 0) {
-      throw new IllegalArgumentException("Conv2d(): channels and kernel must be positive");
-    }
-    this.stride = stride;
-    this.padding = padding;
-    try {
-      weight = registerParameter("weight", Tensor.empty(new long[] {outChannels, inChannels, kernel, kernel}, DType.FLOAT32));
-      Init.kaimingUniform_(weight, Math.sqrt(5), g);
-      bias = registerParameter("bias", Tensor.empty(new long[] {outChannels}, DType.FLOAT32));
-      Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
-    } catch (RuntimeException | Error e) {
-      abandon(e);
-      throw e;
-    }
-  }
-
-  public Tensor weight() {
-    return weight;
-  }
-
-  public Tensor bias() {
-    return bias;
-  }
-
-  @Override
-  public Tensor forward(Tensor input) {
-    return Functional.conv2d(input, weight, bias, stride, padding);
+    this(inChannels, outChannels, kernel, LayerOptions.of().stride(stride).padding(padding), g);
   }
 }

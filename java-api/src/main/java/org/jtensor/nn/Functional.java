@@ -122,12 +122,34 @@ public final class Functional {
     return r.values();
   }
 
-  /** Mean over kernel×kernel windows with stride kernel (torch.nn.functional.avg_pool2d, no padding). */
+  /** Mean over kernel×kernel windows with stride kernel (torch.nn.functional.avg_pool2d, no padding): avgPool2d's shorthand. */
   public static Tensor avgPool2d(Tensor input, int kernel) {
-    if (input.dim() != 4) throw new IllegalArgumentException("avgPool2d(): expected a 4-D input, got " + input.dim() + "-D");
-    try (TensorScope s = TensorScope.open()) {
-      return s.keep(input.unfold(2, kernel, kernel).unfold(3, kernel, kernel).mean(new int[] {4, 5}, false));
-    }
+    return avgPool2d(input, new long[] {kernel}, null, new long[] {0}, false, true);
+  }
+
+  /** torch.nn.functional.avg_pool1d: input [N, C, L] or [C, L]; stride null: the kernel size. */
+  public static Tensor avgPool1d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
+    return Pooling.avgPool(1, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+  }
+
+  /** torch.nn.functional.avg_pool2d: input [N, C, H, W] or [C, H, W]; countIncludePad: padding zeros count in each mean. */
+  public static Tensor avgPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
+    return Pooling.avgPool(2, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+  }
+
+  /** torch.nn.functional.avg_pool3d: input [N, C, D, H, W] or [C, D, H, W]. */
+  public static Tensor avgPool3d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
+    return Pooling.avgPool(3, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+  }
+
+  /** torch.nn.functional.adaptive_avg_pool1d: [N, C, L] (or [C, L]) to outputSize positions, PyTorch's windows. */
+  public static Tensor adaptiveAvgPool1d(Tensor input, long[] outputSize) {
+    return Pooling.adaptiveAvgPool(1, input, outputSize);
+  }
+
+  /** torch.nn.functional.adaptive_avg_pool2d: [N, C, H, W] (or [C, H, W]) to outputSize (one number or two). */
+  public static Tensor adaptiveAvgPool2d(Tensor input, long[] outputSize) {
+    return Pooling.adaptiveAvgPool(2, input, outputSize);
   }
 
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */

@@ -1,6 +1,5 @@
 package org.jtensor.nn;
 
-import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 
@@ -18,14 +17,9 @@ public final class Linear extends Module {
       throw new IllegalArgumentException("Linear(): features must be positive, got in " + inFeatures + ", out " + outFeatures);
     }
     try {
-      weight = registerParameter("weight", Tensor.empty(new long[] {outFeatures, inFeatures}, DType.FLOAT32));
-      Init.kaimingUniform_(weight, Math.sqrt(5), g);
-      if (withBias) {
-        bias = registerParameter("bias", Tensor.empty(new long[] {outFeatures}, DType.FLOAT32));
-        Init.uniform_(bias, 1 / Math.sqrt(inFeatures), g);
-      } else {
-        bias = null;
-      }
+      Tensor[] wb = registerWeightAndBias(new long[] {outFeatures, inFeatures}, withBias, g);
+      weight = wb[0];
+      bias = wb[1];
     } catch (RuntimeException | Error e) {
       abandon(e);
       throw e;

@@ -2,17 +2,26 @@ package org.jtensor.nn;
 
 import org.jtensor.Tensor;
 
-/** Max over kernel×kernel windows, stride kernel (torch.nn.MaxPool2d). */
+/** torch.nn.MaxPool2d: max over kernel windows (stride, padding, dilation, ceilMode from LayerOptions; stride: the kernel). */
 public final class MaxPool2d extends Module {
-  private final int kernel;
+  private final long[] kernel;
+  private final LayerOptions options;
+
+  public MaxPool2d(long[] kernel, LayerOptions options) {
+    this.kernel = kernel.clone();
+    this.options = options;
+  }
+
+  public MaxPool2d(long kernel, long stride) {
+    this(new long[] {kernel}, LayerOptions.of().stride(stride));
+  }
 
   public MaxPool2d(int kernel) {
-    if (kernel <= 0) throw new IllegalArgumentException("MaxPool2d(): kernel must be positive, got " + kernel);
-    this.kernel = kernel;
+    this(new long[] {kernel}, LayerOptions.of());
   }
 
   @Override
   public Tensor forward(Tensor input) {
-    return Functional.maxPool2d(input, kernel);
+    return Functional.maxPool2d(input, kernel, options.stride, options.padding, options.dilation, options.ceilMode);
   }
 }

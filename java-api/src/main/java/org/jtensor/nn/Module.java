@@ -34,6 +34,20 @@ public abstract class Module implements AutoCloseable {
     return t;
   }
 
+  /**
+   * "weight" of weightShape and, when withBias, "bias" of weightShape[0], initialised as PyTorch's
+   * Linear and Conv*d reset_parameters: kaiming_uniform(a = √5) (bound 1/√fanIn), bias U(±1/√fanIn);
+   * returns {weight, bias or null}. Call it inside the constructor's abandon() guard.
+   */
+  protected final Tensor[] registerWeightAndBias(long[] weightShape, boolean withBias, org.jtensor.Generator g) {
+    Tensor weight = registerParameter("weight", Tensor.empty(weightShape, org.jtensor.DType.FLOAT32));
+    Init.kaimingUniform_(weight, Math.sqrt(5), g);
+    if (!withBias) return new Tensor[] {weight, null};
+    Tensor bias = registerParameter("bias", Tensor.empty(new long[] {weightShape[0]}, org.jtensor.DType.FLOAT32));
+    Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
+    return new Tensor[] {weight, bias};
+  }
+
   protected final Tensor registerBuffer(String name, Tensor t) {
     checkName(name);
     TensorScope.escape(t);

@@ -21,6 +21,62 @@ final class Pooling {
     long[] kernel = expand(op, "kernel_size", kernelArg, nsp);
     long[] stride = strideArg == null || strideArg.length == 0 ? kernel.clone() : expand(op, "stride", strideArg, nsp);
     long[] padding = expand(op, "padding", paddingArg, nsp), dilation = expand(op, "dilation", dilationArg, nsp);
+    Windows w = windows(op, nsp, input, kernel, stride, padding, dilation, ceilMode);
+    boolean batched = input.dim() == nsp + 2;
+    if (input.dtype() == org.jtensor.DType.BOOL) {
+      throw new UnsupportedOperationException(op + "(): \"max_pool\" not implemented for 'Bool'");
+    }
+    try (TensorScope s = TensorScope.open()) {
+      ValuesAndIndices r = WindowOps.maxPool(batched ? input : input.unsqueeze(0), w, op);
+      if (batched) return new ValuesAndIndices(s.keep(r.values()), s.keep(r.indices()));
+      return new ValuesAndIndices(s.keep(r.values().squeeze(0)), s.keep(r.indices().squeeze(0)));
+    }
+  }
+
+  /**
+   * avg_pool1d/2d/3d: each window's mean, as im2col (over [N·C, 1, spatial...]) summed down its
+   * window and divided by the window's count: clipped to the padded input (countIncludePad) or to
+   * the input alone, as PyTorch counts it; differentiable through im2col (whose gradient is col2im).
+   */
+  static Tensor avgPool(int nsp, Tensor input, long[] kernelArg, long[] strideArg, long[] paddingArg, boolean ceilMode,
+                        boolean countIncludePad) {
+    String op = "avg_pool" + nsp + "d";
+    long[] kernel = expand(op, "kernel_size", kernelArg, nsp);
+    long[] stride = strideArg == null || strideArg.length == 0 ? kernel.clone() : expand(op, "stride", strideArg, nsp);
+    long[] padding = expand(op, "padding", paddingArg, nsp), dilation = new long[nsp];
+    java.util.Arrays.fill(dilation, 1);
+    Windows shape = windows(op, nsp, input, kernel, stride, padding, dilation, ceilMode);
+    if (!input.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): expected a floating point input, got " + input.dtype());
+    }
+    long planes = shape.batch * shape.channels, l = shape.positions();
+    Windows w = new Windows(planes, 1, shape.inSizes, shape.outSizes, kernel, stride, padding, dilation);
+    double[] divisor = new double[(int) l];
+    for (int pos = 0; pos < l; pos++) {
+      long rest = pos, count = 1;
+      for (int d = nsp - 1; d >= 0; d--) {
+        long o = rest % shape.outSizes[d];
+        rest /= shape.outSizes[d];
+        long start = o * stride[d] - padding[d], end = Math.min(start + kernel[d], shape.inSizes[d] + padding[d]);
+        count *= countIncludePad ? end - start : Math.min(end, shape.inSizes[d]) - Math.max(start, 0);
+      }
+      divisor[pos] = count;
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor planesView = input.reshape(withLeading(planes, 1, shape.inSizes));
+      Tensor sums = WindowOps.im2col(planesView, w).sum(new int[] {1}, false);  // [N·C, L]
+      Tensor counts = Tensor.fromArray(divisor).to(input.dtype()).to(input.device());
+      Tensor mean = sums.div(counts).reshape(input.dim() == nsp + 2 ? shape.pooledShape() : java.util.Arrays.copyOfRange(shape.pooledShape(), 1, nsp + 2));
+      return s.keep(mean);
+    }
+  }
+
+  /**
+   * The windows of a pooling call after PyTorch's checks (input rank, kernel, stride, dilation,
+   * padding at most half the kernel, an output of at least one), an unbatched input as batch 1.
+   */
+  private static Windows windows(String op, int nsp, Tensor input, long[] kernel, long[] stride, long[] padding, long[] dilation,
+                                 boolean ceilMode) {
     int dims = input.dim();
     if (dims != nsp + 1 && dims != nsp + 2) {
       throw new IllegalArgumentException(op + "(): non-empty " + (nsp + 1) + "D or " + (nsp + 2) + "D (batch mode) tensor expected for input, "
@@ -37,11 +93,7 @@ final class Pooling {
             + ", kernel_size=" + kernel[d] + " and dilation=" + dilation[d]);
       }
     }
-    if (input.dtype() == org.jtensor.DType.BOOL) {
-      throw new UnsupportedOperationException(op + "(): \"max_pool\" not implemented for 'Bool'");
-    }
-    boolean batched = dims == nsp + 2;
-    long[] x = batched ? input.shape() : prepend(1, input.shape());
+    long[] x = dims == nsp + 2 ? input.shape() : prepend(1, input.shape());
     long[] in = WindowArgs.spatial(x), out = new long[nsp];
     boolean empty = false;
     for (int d = 0; d < nsp; d++) {
@@ -52,12 +104,51 @@ final class Pooling {
       throw new IllegalArgumentException(op + "(): Given input size: " + WindowArgs.sizes(prepend(x[1], in)).replace(" x ", "x")
           + ". Calculated output size: " + WindowArgs.sizes(prepend(x[1], out)).replace(" x ", "x") + ". Output size is too small");
     }
-    Windows w = new Windows(x[0], x[1], in, out, kernel, stride, padding, dilation);
-    try (TensorScope s = TensorScope.open()) {
-      ValuesAndIndices r = WindowOps.maxPool(batched ? input : input.unsqueeze(0), w, op);
-      if (batched) return new ValuesAndIndices(s.keep(r.values()), s.keep(r.indices()));
-      return new ValuesAndIndices(s.keep(r.values().squeeze(0)), s.keep(r.indices().squeeze(0)));
+    return new Windows(x[0], x[1], in, out, kernel, stride, padding, dilation);
+  }
+
+  /**
+   * adaptive_avg_pool1d/2d: output position o of a dim averages input [floor(o·in/out),
+   * ceil((o+1)·in/out)), PyTorch's windows; as the windows are separable, one small averaging
+   * matrix per dim, applied with matmul (so autograd, every device and dtype come with it).
+   */
+  static Tensor adaptiveAvgPool(int nsp, Tensor input, long[] outputArg) {
+    String op = "adaptive_avg_pool" + nsp + "d";
+    long[] outSize = expand(op, "output_size", outputArg, nsp);
+    if (input.dim() != nsp + 1 && input.dim() != nsp + 2) {
+      throw new IllegalArgumentException(op + "(): Expected " + (nsp + 1) + "D or " + (nsp + 2) + "D tensor, but got "
+          + WindowArgs.shape(input.shape()));
     }
+    for (long o : outSize) {
+      if (o < 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than or equal to 0 but received " + o);
+    }
+    if (!input.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): \"" + op + "\" not implemented for '" + input.dtype() + "'");
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor y = input;
+      for (int d = 0; d < nsp; d++) {
+        int dim = input.dim() - nsp + d;
+        long in = input.shape()[dim];
+        Tensor avg = averaging(in, outSize[d]).to(input.dtype()).to(input.device());  // [in, out]
+        y = y.transpose(dim, input.dim() - 1).matmul(avg).transpose(dim, input.dim() - 1);
+      }
+      return s.keep(y.contiguous());
+    }
+  }
+
+  /** [in, out]: column o holds 1/len over o's adaptive window. */
+  private static Tensor averaging(long in, long out) {
+    double[] m = new double[(int) (in * out)];
+    for (long o = 0; o < out; o++) {
+      long start = Math.floorDiv(o * in, out), end = -Math.floorDiv(-(o + 1) * in, out);
+      for (long i = start; i < end; i++) m[(int) (i * out + o)] = 1.0 / (end - start);
+    }
+    return Tensor.fromArray(m, in, out);
+  }
+
+  private static long[] withLeading(long a, long b, long[] rest) {
+    return prepend(a, prepend(b, rest));
   }
 
   /** PyTorch's pooling_output_shape: floor or ceil, a last window that would start in the right padding dropped. */

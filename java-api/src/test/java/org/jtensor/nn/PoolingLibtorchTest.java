@@ -20,20 +20,29 @@ import org.junit.jupiter.api.Test;
  * summed at its index (checked against a plain loop here; GradCheckOpsTest checks it by finite differences).
  */
 class PoolingLibtorchTest {
+  /** A random pooling: kernel 1-3, stride 1-3, padding up to half the kernel, dilation 1-2 (or 1), an input the window fits. */
+  private record Params(long[] kernel, long[] stride, long[] padding, long[] dilation, long[] in) {
+    static Params random(Random rnd, int nsp, boolean dilated) {
+      Params p = new Params(new long[nsp], new long[nsp], new long[nsp], new long[nsp], new long[nsp]);
+      for (int d = 0; d < nsp; d++) {
+        p.kernel[d] = 1 + rnd.nextInt(3);
+        p.stride[d] = 1 + rnd.nextInt(3);
+        p.padding[d] = rnd.nextInt((int) (p.kernel[d] / 2) + 1);
+        p.dilation[d] = dilated ? 1 + rnd.nextInt(2) : 1;
+        p.in[d] = p.dilation[d] * (p.kernel[d] - 1) + 1 + rnd.nextInt(5);
+      }
+      return p;
+    }
+  }
+
   @Test
   void randomPoolingsMatchLibtorch() {
     Random rnd = new Random(7);
     Generator g = new Generator(7);
     for (int trial = 0; trial < 120; trial++) {
       int nsp = 1 + trial % 3;
-      long[] kernel = new long[nsp], stride = new long[nsp], padding = new long[nsp], dilation = new long[nsp], in = new long[nsp];
-      for (int d = 0; d < nsp; d++) {
-        kernel[d] = 1 + rnd.nextInt(3);
-        stride[d] = 1 + rnd.nextInt(3);
-        padding[d] = rnd.nextInt((int) (kernel[d] / 2) + 1);
-        dilation[d] = 1 + rnd.nextInt(2);
-        in[d] = dilation[d] * (kernel[d] - 1) + 1 + rnd.nextInt(5);
-      }
+      Params p = Params.random(rnd, nsp, true);
+      long[] kernel = p.kernel, stride = p.stride, padding = p.padding, dilation = p.dilation, in = p.in;
       boolean ceil = rnd.nextBoolean(), unbatched = rnd.nextInt(5) == 0;
       long[] shape = ConvolutionLibtorchTest.concat(unbatched ? new long[] {3} : new long[] {2, 3}, in);
       try (TensorScope s = TensorScope.open()) {
@@ -50,6 +59,60 @@ class PoolingLibtorchTest {
         Tensor up = Tensor.randn(got.values().shape(), g);
         got.values().mul(up).sum().backward();
         assertArrayEquals(scattered(shape, nsp, got.indices(), up), x.grad().toDoubleArray(), 1e-6, what + ": grad");
+      }
+    }
+  }
+
+  @Test
+  void randomAveragePoolsMatchLibtorch() {
+    Random rnd = new Random(11);
+    Generator g = new Generator(11);
+    for (int trial = 0; trial < 90; trial++) {
+      int nsp = 1 + trial % 3;
+      Params p = Params.random(rnd, nsp, false);
+      long[] kernel = p.kernel, stride = p.stride, padding = p.padding, in = p.in;
+      boolean ceil = rnd.nextBoolean(), includePad = rnd.nextBoolean(), unbatched = rnd.nextInt(5) == 0;
+      long[] shape = ConvolutionLibtorchTest.concat(unbatched ? new long[] {3} : new long[] {2, 3}, in);
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = ConvolutionLibtorchTest.layout(Tensor.randn(shape, g), trial % 3, unbatched ? 0 : 1).requiresGrad_();
+        Tensor got = nsp == 1 ? Functional.avgPool1d(x, kernel, stride, padding, ceil, includePad)
+            : nsp == 2 ? Functional.avgPool2d(x, kernel, stride, padding, ceil, includePad) : Functional.avgPool3d(x, kernel, stride, padding, ceil, includePad);
+        org.bytedeco.pytorch.Tensor tx = LibtorchPeer.leaf(x);
+        org.bytedeco.pytorch.Tensor want = nsp == 1 ? torch.avg_pool1d(tx, kernel, stride, padding, ceil, includePad)
+            : nsp == 2 ? torch.avg_pool2d(tx, kernel, stride, padding, ceil, includePad, new org.bytedeco.pytorch.LongOptional())
+            : torch.avg_pool3d(tx, kernel, stride, padding, ceil, includePad, new org.bytedeco.pytorch.LongOptional());
+        String what = "avg_pool" + nsp + "d " + Arrays.toString(shape) + " kernel " + Arrays.toString(kernel) + " stride "
+            + Arrays.toString(stride) + " padding " + Arrays.toString(padding) + " ceil " + ceil + " count_include_pad " + includePad;
+        assertEquals(Arrays.toString(want.sizes().vec().get()), Arrays.toString(got.shape()), what);
+        assertArrayEquals(LibtorchPeer.values(want), got.toDoubleArray(), 1e-5, what);
+        Tensor up = Tensor.randn(got.shape(), g);
+        got.mul(up).sum().backward();
+        want.mul(LibtorchPeer.of(up)).sum().backward();
+        assertArrayEquals(LibtorchPeer.values(tx.grad()), x.grad().toDoubleArray(), 1e-5, what + ": grad");
+      }
+    }
+  }
+
+  @Test
+  void adaptiveAveragePoolsMatchLibtorch() {
+    Generator g = new Generator(12);
+    long[][] cases = {{7, 5, 3, 2}, {6, 6, 1, 1}, {5, 9, 5, 9}, {3, 4, 7, 6}, {10, 1, 4, 1}};  // in H, W, out H, W
+    for (long[] c : cases) {
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = Tensor.randn(new long[] {2, 3, c[0], c[1]}, g).requiresGrad_();
+        Tensor got = Functional.adaptiveAvgPool2d(x, new long[] {c[2], c[3]});
+        org.bytedeco.pytorch.Tensor tx = LibtorchPeer.leaf(x);
+        org.bytedeco.pytorch.Tensor want = torch.adaptive_avg_pool2d(tx, new long[] {c[2], c[3]});
+        String what = "adaptive_avg_pool2d " + Arrays.toString(c);
+        assertEquals(Arrays.toString(want.sizes().vec().get()), Arrays.toString(got.shape()), what);
+        assertArrayEquals(LibtorchPeer.values(want), got.toDoubleArray(), 1e-5, what);
+        Tensor up = Tensor.randn(got.shape(), g);
+        got.mul(up).sum().backward();
+        want.mul(LibtorchPeer.of(up)).sum().backward();
+        assertArrayEquals(LibtorchPeer.values(tx.grad()), x.grad().toDoubleArray(), 1e-5, what + ": grad");
+        Tensor one = Functional.adaptiveAvgPool1d(x.detach().flatten(2, 3), new long[] {c[2]});
+        org.bytedeco.pytorch.Tensor one1 = torch.adaptive_avg_pool1d(LibtorchPeer.of(x.detach().flatten(2, 3)), new long[] {c[2]});
+        assertArrayEquals(LibtorchPeer.values(one1), one.toDoubleArray(), 1e-5, "adaptive_avg_pool1d " + Arrays.toString(c));
       }
     }
   }
