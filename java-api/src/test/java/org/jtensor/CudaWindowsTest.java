@@ -43,6 +43,11 @@ class CudaWindowsTest extends CudaParity {
           Tensor b = integers(rnd, dt, new long[] {2 * groups}, 0, -2, 2);
           String at = "conv" + nsp + "d " + dt + " layout " + layout + " groups " + groups;
           check(at, t -> conv(n, t[0], t[1], t[2], stride, padding, dilation, groups), x, w, b);
+          long[] outPad = {stride[0] - 1};
+          Tensor tw = integers(rnd, dt, shape(2 * groups, 2, kernel), 0, -1, 1);
+          check(at + " transposed", t -> n == 1 ? Functional.convTranspose1d(t[0], t[1], t[2], stride, padding, outPad, groups, dilation)
+              : n == 2 ? Functional.convTranspose2d(t[0], t[1], t[2], stride, padding, outPad, groups, dilation)
+              : Functional.convTranspose3d(t[0], t[1], t[2], stride, padding, outPad, groups, dilation), x, tw, b);
           Tensor up = integers(rnd, dt, conv(n, x, w, b, stride, padding, dilation, groups).shape(), 0, -1, 1);
           check(at + " input grad", t -> {
             Tensor xl = t[0].detach().requiresGrad_();

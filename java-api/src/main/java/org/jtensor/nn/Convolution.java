@@ -84,6 +84,81 @@ final class Convolution {
     }
   }
 
+  /**
+   * conv_transpose1d/2d/3d (the adjoint of conv*d): input [N, Cin, in...] (or unbatched), weight
+   * [Cin, Cout/groups, kernel...]; each input element spreads its weight-scaled kernel into the
+   * output: the columns W_gᵀ · x (one GEMM per group) summed into the output by col2im, whose
+   * windows are the output's, one per input position. Output size per dim: (in − 1)·stride −
+   * 2·padding + dilation·(kernel − 1) + outputPadding + 1.
+   */
+  static Tensor convTranspose(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] paddingArg,
+                              long[] outputPaddingArg, long groups, long[] dilationArg) {
+    String op = "conv_transpose" + nsp + "d";
+    long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), padding = WindowArgs.expand(op, "padding", paddingArg, nsp);
+    long[] outPad = WindowArgs.expand(op, "output_padding", outputPaddingArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
+    int dims = input.dim();
+    if (dims != nsp + 1 && dims != nsp + 2) {
+      throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
+          + ", but got input of size: " + WindowArgs.shape(input.shape()));
+    }
+    for (int d = 0; d < nsp; d++) {
+      if (padding[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
+      if (outPad[d] < 0) throw new IllegalArgumentException(op + "(): negative output_padding is not supported");
+      if (stride[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
+      if (dilation[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+    }
+    for (int d = 0; d < nsp; d++) {
+      if (outPad[d] >= stride[d] && outPad[d] >= dilation[d]) {
+        throw new IllegalArgumentException(op + "(): output padding must be smaller than either stride or dilation, but got output_padding="
+            + WindowArgs.shape(outPad) + ", stride=" + WindowArgs.shape(stride) + " and dilation=" + WindowArgs.shape(dilation));
+      }
+    }
+    if (groups <= 0) throw new IllegalArgumentException(op + "(): non-positive groups is not supported");
+    boolean batched = dims == nsp + 2;
+    long[] x = batched ? input.shape() : prepend(1, input.shape());
+    long[] w = weight.shape();
+    if (w.length != nsp + 2) {
+      throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
+          + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
+    }
+    if (w[0] % groups != 0) {
+      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
+          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
+    }
+    if (x[1] != w[0]) {
+      throw new IllegalArgumentException(op + "(): Given transposed=1, weight of size " + WindowArgs.shape(w) + ", expected input"
+          + WindowArgs.shape(input.shape()) + " to have " + w[0] + " channels, but got " + x[1] + " channels instead");
+    }
+    long cout = w[1] * groups;
+    if (bias != null && (bias.dim() != 1 || bias.shape()[0] != cout)) {
+      throw new IllegalArgumentException(op + "(): Given transposed=1, weight of size " + WindowArgs.shape(w) + ", expected bias to be "
+          + "1-dimensional with " + cout + " elements, but got bias of size " + WindowArgs.shape(bias.shape()) + " instead");
+    }
+    if (input.dtype() != weight.dtype() || (bias != null && bias.dtype() != weight.dtype())) {
+      throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
+          + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
+    }
+    long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), out = new long[nsp];
+    boolean tooSmall = false;
+    for (int d = 0; d < nsp; d++) {
+      out[d] = (in[d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
+      tooSmall |= out[d] < 1;
+    }
+    if (tooSmall) {
+      throw new IllegalArgumentException(op + "(): Given input size per channel: " + WindowArgs.sizes(in) + ". Calculated output size per "
+          + "channel: " + WindowArgs.sizes(out) + ". Output size is too small");
+    }
+    Windows win = new Windows(x[0], cout, out, in, kernel, stride, padding, dilation);  // the output is the image, one window per input element
+    try (TensorScope s = TensorScope.open()) {
+      long n = x[0], l = win.positions(), cin = x[1], rows = w[1] * win.windowSize();
+      Tensor flat = (batched ? input : input.unsqueeze(0)).reshape(n, groups, cin / groups, l);
+      Tensor columns = weight.reshape(groups, cin / groups, rows).transpose(1, 2).matmul(flat).reshape(n, cout * win.windowSize(), l);
+      Tensor y = WindowOps.col2im(columns, win);
+      if (bias != null) y = y.add(bias.reshape(prepend(cout, ones(nsp))));
+      return s.keep(batched ? y : y.squeeze(0));
+    }
+  }
+
   /** 1×1 windows that take every element once, in order: the image itself is the columns. */
   private static boolean pointwise(Windows w) {
     for (int d = 0; d < w.spatialDims(); d++) {

@@ -41,6 +41,27 @@ public final class Functional {
     return Convolution.conv(3, input, weight, bias, stride, padding, padding, dilation, groups);
   }
 
+  /**
+   * torch.nn.functional.conv_transpose1d (torch's argument order): input [N, Cin, L] (or [Cin, L]),
+   * weight [Cin, Cout/groups, k]; outputPadding adds to one side of the output, below stride or dilation.
+   */
+  public static Tensor convTranspose1d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] outputPadding,
+                                       long groups, long[] dilation) {
+    return Convolution.convTranspose(1, input, weight, bias, stride, padding, outputPadding, groups, dilation);
+  }
+
+  /** torch.nn.functional.conv_transpose2d: input [N, Cin, H, W] (or unbatched), weight [Cin, Cout/groups, kH, kW]. */
+  public static Tensor convTranspose2d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] outputPadding,
+                                       long groups, long[] dilation) {
+    return Convolution.convTranspose(2, input, weight, bias, stride, padding, outputPadding, groups, dilation);
+  }
+
+  /** torch.nn.functional.conv_transpose3d: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout/groups, kD, kH, kW]. */
+  public static Tensor convTranspose3d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] outputPadding,
+                                       long groups, long[] dilation) {
+    return Convolution.convTranspose(3, input, weight, bias, stride, padding, outputPadding, groups, dilation);
+  }
+
   /** conv1d with padding "same" (the output as long as the input; stride 1) or "valid" (none). */
   public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
     return namedPadding(1, input, weight, bias, stride, padding, dilation, groups);

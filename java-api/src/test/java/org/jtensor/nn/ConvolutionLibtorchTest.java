@@ -77,6 +77,56 @@ class ConvolutionLibtorchTest {
     assertTrue(checked == 90, "cases checked: " + checked);
   }
 
+  @Test
+  void randomTransposedConvolutionsMatchLibtorchForwardAndBackward() {
+    Random rnd = new Random(23);
+    Generator g = new Generator(23);
+    for (int trial = 0; trial < 60; trial++) {
+      int nsp = 1 + trial % 3;
+      long groups = 1 + rnd.nextInt(trial % 4 == 3 ? 3 : 1);
+      long cPer = 1 + rnd.nextInt(3), oPer = 1 + rnd.nextInt(3), batch = 1 + rnd.nextInt(2);
+      boolean unbatched = rnd.nextInt(6) == 0;
+      long[] kernel = new long[nsp], stride = new long[nsp], padding = new long[nsp], dilation = new long[nsp], outPad = new long[nsp];
+      long[] in = new long[nsp];
+      for (int d = 0; d < nsp; d++) {
+        kernel[d] = 1 + rnd.nextInt(3);
+        stride[d] = 1 + rnd.nextInt(3);
+        dilation[d] = 1 + rnd.nextInt(2);
+        outPad[d] = rnd.nextInt((int) Math.max(stride[d], dilation[d]));
+        in[d] = 1 + rnd.nextInt(nsp == 3 ? 3 : 5);
+        long full = (in[d] - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
+        padding[d] = rnd.nextInt((int) Math.max(1, Math.min(3, (full - 1) / 2 + 1)));
+      }
+      long c = cPer * groups, o = oPer * groups;
+      long[] xShape = concat(unbatched ? new long[] {c} : new long[] {batch, c}, in);
+      long[] wShape = concat(new long[] {c, oPer}, kernel);
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = layout(Tensor.randn(xShape, g), trial % 3, unbatched ? 0 : 1).requiresGrad_();
+        Tensor w = Tensor.randn(wShape, g).requiresGrad_();
+        Tensor b = trial % 5 == 4 ? null : Tensor.randn(new long[] {o}, g).requiresGrad_();
+        Tensor y = nsp == 1 ? Functional.convTranspose1d(x, w, b, stride, padding, outPad, groups, dilation)
+            : nsp == 2 ? Functional.convTranspose2d(x, w, b, stride, padding, outPad, groups, dilation)
+            : Functional.convTranspose3d(x, w, b, stride, padding, outPad, groups, dilation);
+        Tensor up = Tensor.randn(y.shape(), g);
+        y.mul(up).sum().backward();
+        org.bytedeco.pytorch.Tensor tx = LibtorchPeer.leaf(x), tw = LibtorchPeer.leaf(w), tb = b == null ? null : LibtorchPeer.leaf(b);
+        TensorOptional ob = tb == null ? new TensorOptional() : new TensorOptional(tb);
+        org.bytedeco.pytorch.Tensor ty = nsp == 1 ? torch.conv_transpose1d(tx, tw, ob, stride, padding, outPad, groups, dilation)
+            : nsp == 2 ? torch.conv_transpose2d(tx, tw, ob, stride, padding, outPad, groups, dilation)
+            : torch.conv_transpose3d(tx, tw, ob, stride, padding, outPad, groups, dilation);
+        ty.mul(LibtorchPeer.of(up)).sum().backward();
+        String what = "conv_transpose" + nsp + "d x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " stride "
+            + Arrays.toString(stride) + " padding " + Arrays.toString(padding) + " output_padding " + Arrays.toString(outPad) + " dilation "
+            + Arrays.toString(dilation) + " groups " + groups;
+        assertEquals(Arrays.toString(ty.sizes().vec().get()), Arrays.toString(y.shape()), what + ": shape");
+        same(what + ": output", LibtorchPeer.values(ty), y.toDoubleArray(), 1e-5);
+        same(what + ": x.grad", LibtorchPeer.values(tx.grad()), x.grad().toDoubleArray(), 1e-5);
+        same(what + ": w.grad", LibtorchPeer.values(tw.grad()), w.grad().toDoubleArray(), 1e-5);
+        if (b != null) same(what + ": b.grad", LibtorchPeer.values(tb.grad()), b.grad().toDoubleArray(), 1e-5);
+      }
+    }
+  }
+
   static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] padding, long[] dilation, long groups) {
     return nsp == 1 ? Functional.conv1d(x, w, b, stride, padding, dilation, groups)
         : nsp == 2 ? Functional.conv2d(x, w, b, stride, padding, dilation, groups) : Functional.conv3d(x, w, b, stride, padding, dilation, groups);

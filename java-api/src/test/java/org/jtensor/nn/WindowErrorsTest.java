@@ -55,6 +55,21 @@ class WindowErrorsTest extends ScopedTest {
   }
 
   @Test
+  void transposedConvolutionArguments() {
+    Tensor x = Tensor.randn(1, 4, 5, 5), w = Tensor.randn(4, 2, 3, 3);
+    refused("conv_transpose2d(): output padding must be smaller than either stride or dilation, but got output_padding=[1, 1], stride=[1, 1] "
+        + "and dilation=[1, 1]", () -> Functional.convTranspose2d(x, w, null, ONE, ZERO, ONE, 1, ONE));
+    refused("conv_transpose2d(): Given transposed=1, weight of size [4, 2, 3, 3], expected input[1, 3, 5, 5] to have 4 channels, but got 3 "
+        + "channels instead", () -> Functional.convTranspose2d(Tensor.randn(1, 3, 5, 5), w, null, ONE, ZERO, ZERO, 1, ONE));
+    refused("conv_transpose2d(): Given groups=3, expected weight to be divisible by 3 at dimension 0, but got weight of size [4, 2, 3, 3] "
+        + "instead", () -> Functional.convTranspose2d(x, w, null, ONE, ZERO, ZERO, 3, ONE));
+    refused("conv_transpose2d(): Given transposed=1, weight of size [4, 2, 3, 3], expected bias to be 1-dimensional with 2 elements, but "
+        + "got bias of size [3] instead", () -> Functional.convTranspose2d(x, w, Tensor.randn(3), ONE, ZERO, ZERO, 1, ONE));
+    refused("conv_transpose2d(): Given input size per channel: (1 x 1). Calculated output size per channel: (-1 x -1). Output size is too "
+        + "small", () -> Functional.convTranspose2d(Tensor.randn(1, 4, 1, 1), Tensor.randn(4, 2, 1, 1), null, ONE, ONE, ZERO, 1, ONE));
+  }
+
+  @Test
   void poolingArguments() {
     Tensor x = Tensor.randn(1, 1, 5, 5);
     refused("max_pool2d(): non-empty 3D or 4D (batch mode) tensor expected for input, but got: [5, 5]",

@@ -47,6 +47,21 @@ class WindowModulesTest extends ScopedTest {
   }
 
   @Test
+  void transposedConvolutionModule() {
+    Generator g = new Generator(5);
+    try (ConvTranspose2d ct = new ConvTranspose2d(4, 6, new long[] {3}, LayerOptions.of().stride(2).padding(1).groups(2), new long[] {1}, g)) {
+      assertArrayEquals(new long[] {4, 3, 3, 3}, ct.weight().shape());
+      assertEquals(List.of("weight", "bias"), List.copyOf(ct.stateDict().keySet()));
+      assertTrue(ct.weight().abs().amax().item() <= 1 / Math.sqrt(Init.fanIn(ct.weight())));
+      Tensor x = Tensor.randn(new long[] {2, 4, 5, 5}, g);
+      Tensor y = ct.forward(x);
+      assertArrayEquals(new long[] {2, 6, 10, 10}, y.shape());  // (5 − 1)·2 − 2 + 2 + 1 + 1
+      assertArrayEquals(Functional.convTranspose2d(x, ct.weight(), ct.bias(), new long[] {2}, new long[] {1}, new long[] {1}, 2,
+          new long[] {1}).toDoubleArray(), y.toDoubleArray(), 0);
+    }
+  }
+
+  @Test
   void poolingModulesForwardTheirOptions() {
     Generator g = new Generator(4);
     Tensor x = Tensor.randn(new long[] {2, 3, 9, 8}, g);
