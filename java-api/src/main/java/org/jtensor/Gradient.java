@@ -182,7 +182,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
   }
 
   /** Max pooling's backward, differentiated in its upstream gradient: the image-shaped g read back at each window's index. */
-  static Tensor maxPoolBackwardBackward(Tensor g, org.jtensor.dispatch.Windows w, Tensor indices) {
+  static Tensor maxPoolBackwardBackward(Tensor g, org.jtensor.Windows w, Tensor indices) {
     return g.reshape(w.batch, w.channels, -1).gather(2, indices.reshape(w.batch, w.channels, -1)).reshape(w.pooledShape());
   }
 

@@ -3,7 +3,6 @@ package org.jtensor;
 import java.util.Arrays;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.Dispatcher;
-import org.jtensor.dispatch.Windows;
 
 /**
  * The ops over sliding windows that convolution and pooling (nn.Functional) are made of, each one

@@ -2,9 +2,10 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.core.TensorImpl;
-import org.jtensor.core.StorageImpl;
+import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.TensorImpl;
 
 /**
  * One device's implementation of the byte-touching primitives. The Dispatcher picks the Backend

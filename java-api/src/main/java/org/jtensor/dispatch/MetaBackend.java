@@ -2,9 +2,10 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.core.TensorImpl;
-import org.jtensor.core.StorageImpl;
+import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
+import org.jtensor.core.StorageImpl;
+import org.jtensor.core.TensorImpl;
 
 /** META: shapes, strides and dtypes without bytes. Writes do nothing; reads have nothing to read. */
 final class MetaBackend implements Backend {

@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.CopyPacker;

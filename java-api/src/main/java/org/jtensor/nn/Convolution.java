@@ -3,7 +3,7 @@ package org.jtensor.nn;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.WindowOps;
-import org.jtensor.dispatch.Windows;
+import org.jtensor.Windows;
 
 /**
  * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages:

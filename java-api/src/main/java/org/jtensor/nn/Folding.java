@@ -3,7 +3,7 @@ package org.jtensor.nn;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.WindowOps;
-import org.jtensor.dispatch.Windows;
+import org.jtensor.Windows;
 
 /** torch.nn.functional.unfold and fold (im2col and col2im over two spatial dims) with PyTorch's checks and messages. */
 final class Folding {

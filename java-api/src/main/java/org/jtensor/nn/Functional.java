@@ -237,6 +237,41 @@ public final class Functional {
     }
   }
 
+  /**
+   * torch.nn.functional.group_norm: input [N, C, *] normalised over each of numGroups groups of
+   * C/numGroups channels (and every element of *), biased variance, then · weight + bias per channel
+   * (either may be null).
+   */
+  public static Tensor groupNorm(Tensor input, long numGroups, Tensor weight, Tensor bias, double eps) {
+    String op = "groupNorm";
+    if (input.dim() < 2) {
+      throw new IllegalArgumentException(op + "(): Expected at least 2 dimensions for input tensor but received " + input.dim());
+    }
+    long n = input.shape()[0], c = input.shape()[1];
+    if (numGroups <= 0 || c % numGroups != 0) {
+      throw new IllegalArgumentException(op + "(): Expected number of channels in input to be divisible by num_groups, but got input of shape "
+          + Arrays.toString(input.shape()) + " and num_groups=" + numGroups);
+    }
+    for (Tensor t : new Tensor[] {weight, bias}) {
+      if (t != null && (t.dim() != 1 || t.shape()[0] != c)) {
+        throw new IllegalArgumentException(op + "(): Expected " + (t == weight ? "weight" : "bias") + " to be a vector of size equal to the "
+            + "number of channels in input, but got " + (t == weight ? "weight" : "bias") + " of shape " + Arrays.toString(t.shape())
+            + " and input of shape " + Arrays.toString(input.shape()));
+      }
+    }
+    long[] channelShape = new long[input.dim() - 1];
+    Arrays.fill(channelShape, 1);
+    channelShape[0] = c;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor grouped = input.reshape(n, numGroups, -1);
+      int[] last = {2};
+      Tensor y = normalize(grouped, grouped.mean(last, true), grouped.var(last, 0, true), eps).reshape(input.shape());
+      if (weight != null) y = y.mul(weight.reshape(channelShape));
+      if (bias != null) y = y.add(bias.reshape(channelShape));
+      return s.keep(y);
+    }
+  }
+
   private static Tensor normalize(Tensor x, Tensor mean, Tensor var, double eps) {
     return x.sub(mean).mul(var.add(eps).rsqrt());
   }

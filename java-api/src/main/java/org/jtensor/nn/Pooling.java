@@ -4,7 +4,7 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.ValuesAndIndices;
 import org.jtensor.WindowOps;
-import org.jtensor.dispatch.Windows;
+import org.jtensor.Windows;
 
 /**
  * max_pool1d/2d/3d (torch.nn.functional) with PyTorch's argument rules, output sizes (ceil mode

@@ -91,6 +91,32 @@ class NnLibtorchTest {
   }
 
   @Test
+  void groupNormMatchesLibtorch() {
+    Generator g = new Generator(6);
+    long[][] shapes = {{2, 6, 5}, {3, 4, 3, 2}, {1, 8, 2, 2, 3}};
+    long[] groups = {3, 2, 4};
+    for (int i = 0; i < shapes.length; i++) {
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = Tensor.randn(shapes[i], g).mul(3.0).add(1.0).requiresGrad_();
+        long c = shapes[i][1];
+        Tensor w = Tensor.randn(new long[] {c}, g).requiresGrad_(), b = Tensor.randn(new long[] {c}, g).requiresGrad_();
+        Tensor up = Tensor.randn(shapes[i], g);
+        Functional.groupNorm(x, groups[i], w, b, 1e-5).mul(up).sum().backward();
+        org.bytedeco.pytorch.Tensor tx = LibtorchPeer.leaf(x), tw = LibtorchPeer.leaf(w), tb = LibtorchPeer.leaf(b);
+        org.bytedeco.pytorch.Tensor ref = torch.group_norm(tx, groups[i], new TensorOptional(tw), new TensorOptional(tb), 1e-5, false);
+        same("group_norm " + i, ref, Functional.groupNorm(x.detach(), groups[i], w.detach(), b.detach(), 1e-5));
+        ref.mul(LibtorchPeer.of(up)).sum().backward();
+        same("group_norm x.grad " + i, tx.grad(), x.grad());
+        same("group_norm weight.grad " + i, tw.grad(), w.grad());
+        same("group_norm bias.grad " + i, tb.grad(), b.grad());
+      }
+    }
+    try (GroupNorm gn = new GroupNorm(2, 4); TensorScope s = TensorScope.open()) {  // stateDict's handles close with the scope
+      assertEquals(List.of("weight", "bias"), List.copyOf(gn.stateDict().keySet()));
+    }
+  }
+
+  @Test
   void regressionAndBinaryLosses() {
     Generator g = new Generator(5);
     try (TensorScope s = TensorScope.open()) {

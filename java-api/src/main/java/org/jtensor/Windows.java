@@ -1,4 +1,4 @@
-package org.jtensor.dispatch;
+package org.jtensor;
 
 import java.util.Arrays;
 
