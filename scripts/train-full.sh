@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the full Fashion-MNIST (60,000 + 10,000 images): installs Debian's
-# dataset-fashion-mnist when it is missing, then trains the MLP and the CNN for 10 epochs each
+# dataset-fashion-mnist when it is missing, then trains the MLP, the CNN and the ResNet for 10 epochs each
 # (the figures of docs/performance.md). Extra arguments go to both runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,3 +14,4 @@ if [ ! -e "$DATA/train-images-idx3-ubyte.gz" ]; then
 fi
 bash scripts/sample.sh --data "$DATA" --model mlp --epochs 10 --out fashion-mnist-out/mlp "$@"
 bash scripts/sample.sh --data "$DATA" --model cnn --epochs 10 --out fashion-mnist-out/cnn "$@"
+bash scripts/sample.sh --data "$DATA" --model resnet --epochs 10 --out fashion-mnist-out/resnet "$@"

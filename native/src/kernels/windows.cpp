@@ -155,6 +155,11 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
       for (int64_t od = 0; od < g.out[0]; ++od)
         for (int64_t oh = 0; oh < g.out[1]; ++oh)
           for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+            if (sp.lo[0][od] == sp.hi[0][od] || sp.lo[1][oh] == sp.hi[1][oh] || sp.lo[2][ow] == sp.hi[2][ow]) {
+              *o++ = T{};  // a window wholly in the padding (no checked call makes one): no element, index -1
+              *ix++ = -1;
+              continue;
+            }
             // Start from the window's first element; then PyTorch's rule, without branches (random
             // data would mispredict them): a larger value or a NaN takes over (so the last NaN wins).
             const int64_t d0 = g.at(0, od, sp.lo[0][od]), h0 = g.at(1, oh, sp.lo[1][oh]), w0 = g.at(2, ow, sp.lo[2][ow]);

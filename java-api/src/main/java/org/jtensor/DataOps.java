@@ -10,7 +10,11 @@ final class DataOps {
 
   /** An uninitialized tensor with the given strides (dense over its own storage). */
   static TensorImpl emptyStrided(long[] sizes, long[] strides, DType dtype, Device device) {
-    String op = "empty";
+    return emptyStrided("empty", sizes, strides, dtype, device);
+  }
+
+  /** emptyStrided as the user's op (op) makes it: refusals name op. */
+  static TensorImpl emptyStrided(String op, long[] sizes, long[] strides, DType dtype, Device device) {
     Shapes.checkDims(op, sizes.length);
     Shapes.numel(op, sizes);
     long nbytes = Shapes.storageBytesNeeded(op, sizes, strides, 0, dtype.itemSize());
@@ -39,10 +43,17 @@ final class DataOps {
   }
 
   static TensorImpl empty(long[] sizes, DType dtype, Device device) {
+    return empty("empty", sizes, dtype, device);
+  }
+
+  /** A new contiguous tensor for the user's op (empty, zeros, full, arange, ...): its refusals name op. */
+  static TensorImpl empty(String op, long[] sizes, DType dtype, Device device) {
     for (long s : sizes) {
-      if (s < 0) throw new IllegalArgumentException("empty(): Trying to create tensor with negative dimension " + s + ": " + Shapes.str(sizes));
+      if (s < 0) throw new IllegalArgumentException(op + "(): Trying to create tensor with negative dimension " + s + ": " + Shapes.str(sizes));
     }
-    return emptyStrided(sizes, Shapes.contiguousStrides(sizes), dtype, device);
+    Shapes.checkDims(op, sizes.length);
+    Shapes.numel(op, sizes);  // the element count before the strides: PyTorch refuses [2^62, 4, 0] for its size, [0, 2^62, 4] for its stride
+    return emptyStrided(op, sizes, Shapes.contiguousStrides(op, sizes), dtype, device);
   }
 
   /** empty_like with preserve_format: dense tensors keep their strides, others keep their dim order. */
@@ -51,8 +62,8 @@ final class DataOps {
   }
 
   /** cloneAs as the user calls it (clone, contiguous, to, a reshape that copies): recorded as op when autograd records. */
-  static TensorImpl cloneRecorded(org.jtensor.dispatch.Op op, TensorImpl t, DType dtype, boolean contiguous) {
-    return Recorder.recorded(op, op.name, new TensorImpl[] {t}, null, cloneAs(t, dtype, t.device(), contiguous));
+  static TensorImpl cloneRecorded(org.jtensor.dispatch.Op op, String name, TensorImpl t, DType dtype, boolean contiguous) {
+    return Recorder.recorded(op, name, new TensorImpl[] {t}, null, cloneAs(name, t, t.meta(), dtype, t.device(), contiguous));
   }
 
   static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {
@@ -61,10 +72,15 @@ final class DataOps {
 
   /** cloneAs of the snapshot m of t (a caller that read t's shape from m). */
   static TensorImpl cloneAs(TensorImpl t, TensorImpl.Meta m, DType dtype, Device device, boolean contiguous) {
-    TensorImpl out = contiguous ? empty(m.sizes, dtype, device)
-                                : emptyStrided(m.sizes, Shapes.preservedStrides(m.sizes, m.strides), dtype, device);
+    return cloneAs("clone", t, m, dtype, device, contiguous);
+  }
+
+  /** cloneAs for the user's op (clone, contiguous, to, add's dtype conversion, ...): a refused size names op. */
+  static TensorImpl cloneAs(String op, TensorImpl t, TensorImpl.Meta m, DType dtype, Device device, boolean contiguous) {
+    TensorImpl out = contiguous ? empty(op, m.sizes, dtype, device)
+                                : emptyStrided(op, m.sizes, Shapes.preservedStrides(m.sizes, m.strides), dtype, device);
     try {
-      copyInto("clone", out, t, m);
+      copyInto(op, out, t, m);
     } catch (RuntimeException e) {
       out.release();
       throw e;

@@ -85,7 +85,7 @@ final class ElementwiseOps {
           TensorImpl t = o.tensor;
           TensorImpl.Meta m = o.meta;
           if (t.dtype() != want) {
-            t = DataOps.cloneAs(t, m, want, device, false);  // o's snapshot, converted
+            t = DataOps.cloneAs(name, t, m, want, device, false);  // o's snapshot, converted
             temps = add(temps, t);
             m = t.meta();
           }

@@ -10,17 +10,17 @@ import org.jtensor.core.Shapes;
 final class Factories {
   private Factories() {}
 
-  static TensorImpl full(long[] shape, double value, DType dtype, Device device) {
-    dtype.checkFits("full", value);
-    TensorImpl t = DataOps.empty(shape, dtype, device);
-    DataOps.fill("full", t, value);
+  static TensorImpl full(String op, long[] shape, double value, DType dtype, Device device) {
+    dtype.checkFits(op, value);
+    TensorImpl t = DataOps.empty(op, shape, dtype, device);
+    DataOps.fill(op, t, value);
     return t;
   }
 
-  static TensorImpl full(long[] shape, long value, DType dtype, Device device) {
-    dtype.checkFits("full", value);
-    TensorImpl t = DataOps.empty(shape, dtype, device);
-    DataOps.fill("full", t, value);
+  static TensorImpl full(String op, long[] shape, long value, DType dtype, Device device) {
+    dtype.checkFits(op, value);
+    TensorImpl t = DataOps.empty(op, shape, dtype, device);
+    DataOps.fill(op, t, value);
     return t;
   }
 
@@ -46,28 +46,28 @@ final class Factories {
     long span = end - start;  // exact for every pair that does not overflow
     if ((end > start) != (span > 0) && end != start) throw new IllegalArgumentException("arange(): range overflows int64");
     long n = span / step + (span % step != 0 ? 1 : 0);
-    TensorImpl t = DataOps.empty(new long[] {n}, dtype, device);
+    TensorImpl t = DataOps.empty("arange", new long[] {n}, dtype, device);
     if (n > 0) Dispatcher.backend(device).arange(t, start, step);
     return t;
   }
 
   static TensorImpl arange(double start, double end, double step, DType dtype, Device device) {
     long n = arangeSize(start, end, step);
-    TensorImpl t = DataOps.empty(new long[] {n}, dtype, device);
+    TensorImpl t = DataOps.empty("arange", new long[] {n}, dtype, device);
     if (n > 0) Dispatcher.backend(device).arange(t, start, step);
     return t;
   }
 
   static TensorImpl linspace(double start, double end, long steps, DType dtype, Device device) {
     if (steps < 0) throw new IllegalArgumentException("linspace(): number of steps must be non-negative, got " + steps);
-    TensorImpl t = DataOps.empty(new long[] {steps}, dtype, device);
+    TensorImpl t = DataOps.empty("linspace", new long[] {steps}, dtype, device);
     if (steps > 0) Dispatcher.backend(device).linspace(t, start, end);
     return t;
   }
 
   static TensorImpl eye(long n, long m, DType dtype, Device device) {
     if (n < 0 || m < 0) throw new IllegalArgumentException("eye(): n and m must be >= 0, got " + n + ", " + m);
-    TensorImpl t = full(new long[] {n, m}, 0L, dtype, device);
+    TensorImpl t = full("eye", new long[] {n, m}, 0L, dtype, device);
     TensorImpl diag = ViewOps.diagonal(t, 0, 0, 1);
     try {
       DataOps.fill("eye", diag, 1L);
@@ -85,7 +85,7 @@ final class Factories {
       throw new IllegalArgumentException("fromArray(): shape " + Shapes.str(s) + " holds " + n
           + " elements but the array has " + length);
     }
-    TensorImpl t = DataOps.empty(s, dtype, Device.CPU);
+    TensorImpl t = DataOps.empty("fromArray", s, dtype, Device.CPU);
     if (n > 0) Dispatcher.backend(Device.CPU).write("fromArray", t, data);
     return t;
   }

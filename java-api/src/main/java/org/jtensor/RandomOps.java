@@ -42,7 +42,7 @@ final class RandomOps {
 
   /** A new tensor of shape and dtype filled by a draw; released if the draw fails. */
   static TensorImpl drawNew(String op, long[] shape, DType dtype, RandomDraw.Kind kind, Generator g, long a, long b) {
-    TensorImpl out = DataOps.empty(shape, dtype, Device.CPU);
+    TensorImpl out = DataOps.empty(op, shape, dtype, Device.CPU);
     try {
       draw(op, out, kind, g, a, b, null);
       return out;

@@ -84,7 +84,7 @@ public final class Tensor
   }
 
   public static Tensor empty(long[] shape, DType dtype, Device device) {
-    return wrap(DataOps.empty(shape, dtype, device));
+    return wrap(DataOps.empty("empty", shape, dtype, device));
   }
 
   /** An uninitialized tensor with explicit strides (torch.empty_strided). */
@@ -93,7 +93,7 @@ public final class Tensor
       throw new IllegalArgumentException("emptyStrided(): mismatch in length of strides and shape");
     }
     for (long s : stride) if (s < 0) throw new IllegalArgumentException("emptyStrided(): negative stride " + s);
-    return wrap(DataOps.emptyStrided(shape, stride, dtype, device));
+    return wrap(DataOps.emptyStrided("emptyStrided", shape, stride, dtype, device));
   }
 
   public static Tensor zeros(long... shape) {
@@ -105,7 +105,7 @@ public final class Tensor
   }
 
   public static Tensor zeros(long[] shape, DType dtype, Device device) {
-    return wrap(Factories.full(shape, 0L, dtype, device));
+    return wrap(Factories.full("zeros", shape, 0L, dtype, device));
   }
 
   public static Tensor ones(long... shape) {
@@ -117,7 +117,7 @@ public final class Tensor
   }
 
   public static Tensor ones(long[] shape, DType dtype, Device device) {
-    return wrap(Factories.full(shape, 1L, dtype, device));
+    return wrap(Factories.full("ones", shape, 1L, dtype, device));
   }
 
   /** Filled with value: float32 for a float value, as torch.full(shape, 1.5). */
@@ -135,12 +135,12 @@ public final class Tensor
   }
 
   public static Tensor full(long[] shape, double value, DType dtype, Device device) {
-    return wrap(Factories.full(shape, value, dtype, device));
+    return wrap(Factories.full("full", shape, value, dtype, device));
   }
 
   /** full with an exact integer value (int64 values beyond 2^53 survive). */
   public static Tensor full(long[] shape, long value, DType dtype, Device device) {
-    return wrap(Factories.full(shape, value, dtype, device));
+    return wrap(Factories.full("full", shape, value, dtype, device));
   }
 
   public static Tensor emptyLike(Tensor t) {
@@ -461,13 +461,13 @@ public final class Tensor
   public Tensor contiguous() {
     TensorImpl t = impl("contiguous");
     if (t.isContiguous()) return same("contiguous");
-    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, t.dtype(), true));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, "contiguous", t, t.dtype(), true));
   }
 
   /** A copy with its own storage; dense layouts (a transpose, say) keep their strides. */
   public Tensor clone() {
     TensorImpl t = impl("clone");
-    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, t.dtype(), false));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, "clone", t, t.dtype(), false));
   }
 
   // ---------------------------------------------------------------- data
@@ -523,7 +523,7 @@ public final class Tensor
   public Tensor to(DType dtype) {
     TensorImpl t = impl("to");
     if (t.dtype() == dtype) return same("to");
-    return wrap(DataOps.cloneRecorded(Ops.CLONE, t, dtype, false));
+    return wrap(DataOps.cloneRecorded(Ops.CLONE, "to", t, dtype, false));
   }
 
   /**

@@ -19,6 +19,14 @@ public final class Windows {
         || dilation.length != n) {
       throw new IllegalArgumentException("windows over 1 to 3 spatial dims, one number per dim for each argument");
     }
+    if (batch < 0 || channels < 0) throw new IllegalArgumentException("windows: batch and channels must be non-negative");
+    for (int d = 0; d < n; d++) {
+      if (inSizes[d] < 0 || outSizes[d] < 0 || kernel[d] < 1 || stride[d] < 1 || padding[d] < 0 || dilation[d] < 1) {
+        throw new IllegalArgumentException("windows: sizes and padding must be non-negative, kernel, stride and dilation positive; got "
+            + "in " + Arrays.toString(inSizes) + ", out " + Arrays.toString(outSizes) + ", kernel " + Arrays.toString(kernel) + ", stride "
+            + Arrays.toString(stride) + ", padding " + Arrays.toString(padding) + ", dilation " + Arrays.toString(dilation));
+      }
+    }
     this.batch = batch;
     this.channels = channels;
     this.inSizes = inSizes.clone();

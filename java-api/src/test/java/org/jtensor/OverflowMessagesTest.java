@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,5 +25,28 @@ class OverflowMessagesTest extends ScopedTest {
     Tensor half = Tensor.ones(1).expand((1L << 62) + 1);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.cat(List.of(half, half, half, half)));
     assertTrue(e.getMessage().startsWith("cat(): the tensors' sizes in dimension 0 add up past 2^63-1"), e.getMessage());
+  }
+
+  /** PyTorch: torch.empty((0, 2**62, 4)) raises "Stride calculation overflowed"; a zero-element tensor's strides must not wrap. */
+  @Test
+  void stridesPastTheInt64RangeAreRefusedNamingTheFactory() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(0, 1L << 62, 4));
+    assertEquals("zeros(): Stride calculation overflowed for size [0, 4611686018427387904, 4]", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Tensor.empty(new long[] {0, 1L << 40, 1L << 30}, DType.FLOAT32));
+    assertTrue(e.getMessage().startsWith("empty(): Stride calculation overflowed"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(1L << 62, 4, 0));  // numel's overflow comes first, as PyTorch's
+    assertTrue(e.getMessage().startsWith("zeros(): "), e.getMessage());
+    assertArrayEquals(new long[] {1L << 31, 1, 1}, Tensor.empty(0, 1L << 31, 1).stride());  // large but representable: made
+  }
+
+  @Test
+  void aCopyOfAHugeViewNamesTheOpCalled() {
+    Tensor huge = Tensor.ones(4).expand(1L << 60, 4);  // 2^62 elements: their bytes pass 2^63
+    RuntimeException e = assertThrows(RuntimeException.class, () -> huge.contiguous());
+    assertTrue(e.getMessage().startsWith("contiguous()"), e.getMessage());
+    e = assertThrows(RuntimeException.class, () -> huge.add(1L));
+    assertTrue(e.getMessage().startsWith("add()"), e.getMessage());
+    e = assertThrows(RuntimeException.class, () -> huge.to(DType.FLOAT64));
+    assertTrue(e.getMessage().startsWith("to()"), e.getMessage());
   }
 }

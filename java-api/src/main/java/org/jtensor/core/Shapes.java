@@ -43,6 +43,22 @@ public final class Shapes {
     }
   }
 
+  /**
+   * Row-major strides for a tensor op creates, refused as PyTorch refuses them when a stride
+   * overflows int64 (possible only with a size-0 dim, whose numel is 0: [0, 2^62, 4]).
+   */
+  public static long[] contiguousStrides(String op, long[] sizes) {
+    long s = 1;
+    for (int d = sizes.length - 1; d > 0; d--) {
+      try {
+        s = Math.multiplyExact(s, Math.max(sizes[d], 1));
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(op + "(): Stride calculation overflowed for size " + str(sizes));
+      }
+    }
+    return contiguousStrides(sizes);
+  }
+
   /** Row-major strides; size-0 and size-1 dims get the stride they would have with size 1. */
   public static long[] contiguousStrides(long[] sizes) {
     long[] st = new long[sizes.length];

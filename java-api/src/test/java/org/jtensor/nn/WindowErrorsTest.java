@@ -111,4 +111,23 @@ class WindowErrorsTest extends ScopedTest {
         + "dimension 2 to match the calculated number of sliding blocks 3 * 3 = 9, but got input.size(2)=8.",
         () -> Functional.fold(Tensor.randn(1, 4, 8), new long[] {4, 4}, new long[] {2}, ONE, ZERO, ONE));
   }
+
+  /** WindowOps is public: a hand-made geometry whose windows run past the image reads and writes nothing outside it. */
+  @Test
+  void handMadeGeometriesStayInsideTheImage() {
+    Tensor x = Tensor.randn(1, 2, 3, 3);
+    org.jtensor.Windows past = new org.jtensor.Windows(1, 2, new long[] {3, 3}, new long[] {6, 6}, new long[] {2, 2}, new long[] {2, 2},
+        new long[] {0, 0}, new long[] {1, 1});
+    Tensor cols = org.jtensor.WindowOps.im2col(x, past);
+    assertArrayEquals(new long[] {1, 8, 36}, cols.shape());
+    assertEquals(0.0, cols.getDouble(0, 0, 35));  // a window wholly outside the image: zeros
+    org.jtensor.ValuesAndIndices r = org.jtensor.WindowOps.maxPool(x, past, "maxPool");
+    assertEquals(-1L, r.indices().getLong(0, 0, 5, 5));  // no element: index -1
+    Tensor back = org.jtensor.WindowOps.col2im(cols, past);
+    assertArrayEquals(new long[] {1, 2, 3, 3}, back.shape());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new org.jtensor.Windows(1, 1, new long[] {3},
+        new long[] {1}, new long[] {0}, new long[] {1}, new long[] {0}, new long[] {1}));
+    assertEquals("windows: sizes and padding must be non-negative, kernel, stride and dilation positive; got in [3], out [1], kernel [0], "
+        + "stride [1], padding [0], dilation [1]", e.getMessage());
+  }
 }

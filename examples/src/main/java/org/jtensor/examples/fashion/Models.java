@@ -9,11 +9,12 @@ import org.jtensor.nn.Module;
 import org.jtensor.nn.ReLU;
 import org.jtensor.nn.Sequential;
 
-/** The two models of the main job, initialised from one seeded generator. */
+/** The main job's models (mlp, cnn, resnet), initialised from one seeded generator. */
 final class Models {
   private Models() {}
 
   static Module create(String name, Generator g) {
+    if (name.equals("resnet")) return ResNet.small(g);
     if (name.equals("cnn")) {
       return new Sequential(
           new Conv2d(1, 16, 3, 1, 1, g), new ReLU(), new MaxPool2d(2),    // 16 x 14 x 14

@@ -6,12 +6,12 @@ import java.nio.file.Path;
 record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, long seed, int threads,
                Path out) {
   static final String USAGE = String.join("\n",
-      "usage: fashion-mnist [--data DIR] [--model mlp|cnn] [--epochs N] [--batch-size N] [--lr X]",
+      "usage: fashion-mnist [--data DIR] [--model mlp|cnn|resnet] [--epochs N] [--batch-size N] [--lr X]",
       "                     [--optimizer adam|adamw|sgd] [--seed N] [--threads N] [--out DIR]",
       "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
       "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
       "               (5,000 training and 1,000 test images)",
-      "  --model      mlp (784-256-128-10, the default) or cnn (two conv layers)",
+      "  --model      mlp (784-256-128-10, the default), cnn (two conv layers) or resnet (three BasicBlocks)",
       "  --epochs     default 10         --batch-size  default 128",
       "  --lr         default 1e-3 (adam/adamw), 0.1 (sgd)",
       "  --optimizer  adam (default), adamw or sgd (momentum 0.9)",
@@ -32,7 +32,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       try {
         switch (a) {
           case "--data": data = Path.of(v); break;
-          case "--model": model = oneOf(a, v, "mlp", "cnn"); break;
+          case "--model": model = oneOf(a, v, "mlp", "cnn", "resnet"); break;
           case "--epochs": epochs = positive(a, Integer.parseInt(v)); break;
           case "--batch-size": batch = positive(a, Integer.parseInt(v)); break;
           case "--lr": lr = Double.parseDouble(v); break;

@@ -1,0 +1,63 @@
+"""PyTorch's side of the main job's --model resnet on this machine: the same small ResNet (3x3 stem
+of 16 channels, torchvision BasicBlocks 16, 32/2, 64/2, global average pooling, linear), Adam 1e-3,
+batch 128, pixels / 255, a fresh random order per epoch, 2 threads. Prints each epoch's seconds and
+test accuracy. Usage: torch_fashion_resnet.py DATA_DIR [EPOCHS] [THREADS]"""
+import gzip
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+data = sys.argv[1]
+epochs = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+torch.set_num_threads(int(sys.argv[3]) if len(sys.argv) > 3 else 2)
+
+
+def idx(name, off):
+    return np.frombuffer(gzip.open(f"{data}/{name}").read(), np.uint8, offset=off)
+
+
+xtr = torch.tensor(idx("train-images-idx3-ubyte.gz", 16).reshape(-1, 1, 28, 28), dtype=torch.float32) / 255
+ytr = torch.tensor(idx("train-labels-idx1-ubyte.gz", 8), dtype=torch.int64)
+xte = torch.tensor(idx("t10k-images-idx3-ubyte.gz", 16).reshape(-1, 1, 28, 28), dtype=torch.float32) / 255
+yte = torch.tensor(idx("t10k-labels-idx1-ubyte.gz", 8), dtype=torch.int64)
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.downsample = None if stride == 1 and cin == cout else nn.Sequential(
+            nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        h = self.bn2(self.conv2(F.relu(self.bn1(self.conv1(x)))))
+        return F.relu(h + (x if self.downsample is None else self.downsample(x)))
+
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                      BasicBlock(16, 16, 1), BasicBlock(16, 32, 2), BasicBlock(32, 64, 2),
+                      nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+opt = torch.optim.Adam(model.parameters(), 1e-3)
+for epoch in range(1, epochs + 1):
+    model.train()
+    t0 = time.perf_counter()
+    order = torch.randperm(len(xtr))
+    for i in range(0, len(xtr), 128):
+        b = order[i:i + 128]
+        opt.zero_grad()
+        loss = F.cross_entropy(model(xtr[b]), ytr[b])
+        loss.backward()
+        opt.step()
+    secs = time.perf_counter() - t0
+    model.eval()
+    with torch.no_grad():
+        correct = sum((model(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item() for i in range(0, len(xte), 1000))
+    print(f"peer resnet epoch {epoch}: {secs:.1f} s, test accuracy {100 * correct / len(xte):.2f}%", flush=True)
