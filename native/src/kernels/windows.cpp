@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <limits>
 #include <vector>
 
@@ -123,6 +125,26 @@ void col2im(const WindowGeometry& g, T* image, const T* cols) {
   });
 }
 
+// take ? a : b through the values' bits, so the compiler emits a conditional move rather than a
+// branch (for floats it branches, and random data mispredicts half the time: max pooling ran at 5.0
+// ms on random input against 2.2 ms on zeros).
+template <typename A>
+inline A select(bool take, A a, A b) {
+  if constexpr (std::is_floating_point<A>::value) {
+    using Bits = std::conditional_t<sizeof(A) == 4, uint32_t, uint64_t>;
+    Bits x, y;
+    std::memcpy(&x, &a, sizeof(A));
+    std::memcpy(&y, &b, sizeof(A));
+    const Bits m = Bits(0) - Bits(take);  // all ones or none: arithmetic, which the compiler keeps branch-free
+    const Bits r = (x & m) | (y & ~m);
+    A out;
+    std::memcpy(&out, &r, sizeof(A));
+    return out;
+  } else {
+    return take ? a : b;
+  }
+}
+
 // Per output position along dim d, the kernel offsets whose reads fall inside the image: [lo, hi).
 struct KernelSpans {
   std::vector<int64_t> lo[3], hi[3];
@@ -174,9 +196,10 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
                 for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
                   const int64_t iw = g.at(2, ow, kw);
                   const A v = (A)line[iw * g.image_s[2]];
-                  const bool take = v > best || v != v;
-                  best = take ? v : best;
-                  where = take ? row + iw : where;
+                  const bool take = (v > best) | (v != v);  // no short circuit: a flag, not a branch
+                  best = select(take, v, best);
+                  const int64_t m = -int64_t(take);
+                  where = ((row + iw) & m) | (where & ~m);
                 }
               }
             }

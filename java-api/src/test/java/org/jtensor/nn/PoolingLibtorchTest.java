@@ -117,6 +117,27 @@ class PoolingLibtorchTest {
     }
   }
 
+  /** Ties (small integers), NaN and infinities: the same maximum and the same index as libtorch (the first of equals, the last NaN). */
+  @Test
+  void tiesNansAndInfinitiesPickWhatLibtorchPicks() {
+    Random rnd = new Random(13);
+    double[] v = new double[2 * 3 * 9 * 8];
+    for (int i = 0; i < v.length; i++) {
+      int k = rnd.nextInt(12);
+      v[i] = k == 0 ? Double.NaN : k == 1 ? Double.NEGATIVE_INFINITY : k == 2 ? Double.POSITIVE_INFINITY : rnd.nextInt(3);
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.fromArray(v, 2, 3, 9, 8).to(org.jtensor.DType.FLOAT32);
+      for (boolean ceil : new boolean[] {false, true}) {
+        long[] k = {3, 2}, st = {2}, p = {1}, d = {1, 2};
+        ValuesAndIndices got = Functional.maxPool2dWithIndices(x, k, st, p, d, ceil);
+        T_TensorTensor_T want = torch.max_pool2d_with_indices(LibtorchPeer.of(x), k, new long[] {2, 2}, new long[] {1, 1}, d, ceil);
+        assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "values, ceil " + ceil);
+        assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "indices, ceil " + ceil);
+      }
+    }
+  }
+
   /** The expected input gradient: up summed into each (batch, channel) plane at the indices. */
   private static double[] scattered(long[] shape, int nsp, Tensor indices, Tensor up) {
     long planeSize = 1, total = 1;
