@@ -175,17 +175,7 @@ public final class Functional {
 
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */
   public static Tensor layerNorm(Tensor x, int normalizedDims, Tensor weight, Tensor bias, double eps) {
-    if (normalizedDims < 1 || normalizedDims > x.dim()) {
-      throw new IllegalArgumentException("layerNorm(): normalized dims must be in [1, " + x.dim() + "], got " + normalizedDims);
-    }
-    int[] dims = new int[normalizedDims];
-    for (int i = 0; i < normalizedDims; i++) dims[i] = x.dim() - normalizedDims + i;
-    try (TensorScope s = TensorScope.open()) {
-      Tensor y = normalize(x, x.mean(dims, true), x.var(dims, 0, true), eps);
-      if (weight != null) y = y.mul(weight);
-      if (bias != null) y = y.add(bias);
-      return s.keep(y);
-    }
+    return Normalization.layerNorm(x, normalizedDims, weight, bias, eps);
   }
 
   /**
@@ -193,48 +183,8 @@ public final class Functional {
    * the batch's statistics, and the running ones (if given) updated in place with momentum
    * (unbiased variance, as PyTorch); in eval, the running statistics.
    */
-  public static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
-                                 boolean training, double momentum, double eps) {
-    if (x.dim() < 2) throw new IllegalArgumentException("batchNorm(): expected 2-D or higher input, got " + x.dim() + "-D");
-    int[] dims = new int[x.dim() - 1];
-    for (int d = 0, j = 0; d < x.dim(); d++) if (d != 1) dims[j++] = d;
-    long[] channelShape = new long[x.dim()];
-    java.util.Arrays.fill(channelShape, 1);
-    channelShape[1] = x.shape()[1];
-    try (TensorScope s = TensorScope.open()) {
-      Tensor y;
-      if (training) {
-        long count = x.numel() / x.shape()[1];
-        if (count <= 1) throw new IllegalArgumentException("batchNorm(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
-        if (runningMean != null) {  // before any update: not one running statistic updated and the other refused
-          checkWritable("running_mean", runningMean);
-          checkWritable("running_var", runningVar);
-        }
-        Tensor mean = x.mean(dims, true), var = x.var(dims, 0, true);
-        y = normalize(x, mean, var, eps);
-        if (runningMean != null) {
-          try (org.jtensor.autograd.GradMode.Scope off = org.jtensor.autograd.GradMode.noGrad()) {
-            runningMean.mul_(1 - momentum).add_(mean.reshape(channelShape[1]), momentum);
-            runningVar.mul_(1 - momentum).add_(var.reshape(channelShape[1]).mul((double) count / (count - 1)), momentum);
-          }
-        }
-      } else {
-        y = normalize(x, runningMean.reshape(channelShape), runningVar.reshape(channelShape), eps);
-      }
-      if (weight != null) y = y.mul(weight.reshape(channelShape));
-      if (bias != null) y = y.add(bias.reshape(channelShape));
-      return s.keep(y);
-    }
-  }
-
-  /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
-  private static void checkWritable(String name, Tensor stat) {
-    try (org.jtensor.Storage s = stat.untypedStorage()) {
-      if (s.isReadOnly()) {
-        throw new IllegalStateException("batchNorm(): " + name + " is read-only (over a read-only buffer or a memory-mapped "
-            + "file) and training updates it; call eval() or clone() it first");
-      }
-    }
+  public static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean training, double momentum, double eps) {
+    return Normalization.batchNorm(x, runningMean, runningVar, weight, bias, training, momentum, eps);
   }
 
   /**
@@ -243,37 +193,7 @@ public final class Functional {
    * (either may be null).
    */
   public static Tensor groupNorm(Tensor input, long numGroups, Tensor weight, Tensor bias, double eps) {
-    String op = "groupNorm";
-    if (input.dim() < 2) {
-      throw new IllegalArgumentException(op + "(): Expected at least 2 dimensions for input tensor but received " + input.dim());
-    }
-    long n = input.shape()[0], c = input.shape()[1];
-    if (numGroups <= 0 || c % numGroups != 0) {
-      throw new IllegalArgumentException(op + "(): Expected number of channels in input to be divisible by num_groups, but got input of shape "
-          + Arrays.toString(input.shape()) + " and num_groups=" + numGroups);
-    }
-    for (Tensor t : new Tensor[] {weight, bias}) {
-      if (t != null && (t.dim() != 1 || t.shape()[0] != c)) {
-        throw new IllegalArgumentException(op + "(): Expected " + (t == weight ? "weight" : "bias") + " to be a vector of size equal to the "
-            + "number of channels in input, but got " + (t == weight ? "weight" : "bias") + " of shape " + Arrays.toString(t.shape())
-            + " and input of shape " + Arrays.toString(input.shape()));
-      }
-    }
-    long[] channelShape = new long[input.dim() - 1];
-    Arrays.fill(channelShape, 1);
-    channelShape[0] = c;
-    try (TensorScope s = TensorScope.open()) {
-      Tensor grouped = input.reshape(n, numGroups, -1);
-      int[] last = {2};
-      Tensor y = normalize(grouped, grouped.mean(last, true), grouped.var(last, 0, true), eps).reshape(input.shape());
-      if (weight != null) y = y.mul(weight.reshape(channelShape));
-      if (bias != null) y = y.add(bias.reshape(channelShape));
-      return s.keep(y);
-    }
-  }
-
-  private static Tensor normalize(Tensor x, Tensor mean, Tensor var, double eps) {
-    return x.sub(mean).mul(var.add(eps).rsqrt());
+    return Normalization.groupNorm(input, numGroups, weight, bias, eps);
   }
 
   /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
@@ -323,7 +243,7 @@ public final class Functional {
 
   /** Mean negative log-likelihood of the target classes (torch.nn.functional.nll_loss). */
   public static Tensor nllLoss(Tensor logProbs, Tensor target) {
-    return nllLoss(logProbs, target, -100, Reduction.MEAN);
+    return Losses.nllLoss(logProbs, target);
   }
 
   /**
@@ -331,16 +251,12 @@ public final class Functional {
    * ignoreIndex count for nothing, and the mean divides by the entries that count.
    */
   public static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
-    try (TensorScope s = TensorScope.open()) {
-      Tensor[] flat = flatten("nllLoss", logProbs, target);
-      Tensor[] nll = targetNll(flat, ignoreIndex);
-      return s.keep(reduce(nll[0].mul(nll[1]), nll[1], reduction, target.shape()));
-    }
+    return Losses.nllLoss(logProbs, target, ignoreIndex, reduction);
   }
 
   /** Cross entropy of logits against class indices (mean over the batch). */
   public static Tensor crossEntropy(Tensor logits, Tensor target) {
-    return crossEntropy(logits, target, -100, 0.0, Reduction.MEAN);
+    return Losses.crossEntropy(logits, target);
   }
 
   /**
@@ -349,99 +265,25 @@ public final class Functional {
    * (1 − ε)·nll + ε·mean over classes of −log p.
    */
   public static Tensor crossEntropy(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
-    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
-      throw new IllegalArgumentException("crossEntropy(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
-    }
-    if (logits.dim() < 1) throw new IllegalArgumentException("crossEntropy(): expected logits with a class dim, got a 0-dim tensor");
-    try (TensorScope s = TensorScope.open()) {
-      Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
-      if (labelSmoothing == 0) return s.keep(nllLoss(logp, target, ignoreIndex, reduction));
-      Tensor[] flat = flatten("crossEntropy", logp, target);
-      Tensor[] nll = targetNll(flat, ignoreIndex);
-      Tensor smooth = flat[0].mean(1).neg();
-      Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(nll[1]);
-      return s.keep(reduce(losses, nll[1], reduction, target.shape()));
-    }
+    return Losses.crossEntropy(logits, target, ignoreIndex, labelSmoothing, reduction);
   }
 
   /** Mean squared error. */
   public static Tensor mseLoss(Tensor input, Tensor target) {
-    return mseLoss(input, target, Reduction.MEAN);
+    return Losses.mseLoss(input, target);
   }
 
   public static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
-    try (TensorScope s = TensorScope.open()) {
-      Tensor d = input.sub(target);
-      return s.keep(fold(d.mul(d), reduction));
-    }
+    return Losses.mseLoss(input, target, reduction);
   }
 
   /** −(y·log p + (1 − y)·log(1 − p)), each log clamped at −100 as PyTorch does. */
   public static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Reduction reduction) {
-    try (TensorScope s = TensorScope.open()) {
-      Tensor logP = probs.log().clampMin(-100);
-      Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
-      Tensor loss = target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg();
-      return s.keep(fold(loss, reduction));
-    }
+    return Losses.binaryCrossEntropy(probs, target, reduction);
   }
 
   /** binaryCrossEntropy(sigmoid(x), y) computed stably: max(x, 0) − x·y + log(1 + e^−|x|). */
   public static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
-    try (TensorScope s = TensorScope.open()) {
-      Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
-      return s.keep(fold(loss, reduction));
-    }
-  }
-
-  /** −log p of each row's target ([M], ignored rows read class 0) and which rows count (bool [M]), from [M, C] and [M]. */
-  private static Tensor[] targetNll(Tensor[] flat, long ignoreIndex) {
-    Tensor valid = flat[1].ne(ignoreIndex);
-    Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
-    return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid};
-  }
-
-  private static Tensor fold(Tensor losses, Reduction reduction) {
-    switch (reduction) {
-      case NONE: return losses.view(losses.shape());
-      case SUM: return losses.sum();
-      default: return losses.mean();
-    }
-  }
-
-  /** Per-entry losses of the flattened batch folded as asked; a mean divides by the entries that count. */
-  private static Tensor reduce(Tensor losses, Tensor valid, Reduction reduction, long[] targetShape) {
-    switch (reduction) {
-      case NONE: return losses.reshape(targetShape);
-      case SUM: return losses.sum();
-      default: return losses.sum().div(valid.sum());
-    }
-  }
-
-  /** [N, C, d...] scores and [N, d...] targets as [M, C] and [M]. */
-  private static Tensor[] flatten(String op, Tensor scores, Tensor target) {
-    if (target.dtype() != DType.INT64) {
-      throw new IllegalArgumentException(op + "(): expected target of class indices (int64), got " + target.dtype());
-    }
-    if (scores.dim() == 1) return new Tensor[] {scores.unsqueeze(0), target.reshape(1)};
-    long[] s = scores.shape(), t = target.shape();
-    boolean ok = t.length == s.length - 1 && t[0] == s[0];
-    for (int d = 2; ok && d < s.length; d++) ok = t[d - 1] == s[d];
-    if (!ok) {
-      throw new IllegalArgumentException(op + "(): Expected target size " + Arrays.toString(expectedTarget(s)) + ", got "
-          + Arrays.toString(t));
-    }
-    if (s.length == 2) return new Tensor[] {scores.view(s), target.view(t)};
-    int[] perm = new int[s.length];
-    perm[s.length - 1] = 1;
-    for (int d = 0, j = 0; d < s.length; d++) if (d != 1) perm[j++] = d;
-    return new Tensor[] {scores.permute(perm).reshape(-1, s[1]), target.reshape(-1)};
-  }
-
-  private static long[] expectedTarget(long[] s) {
-    long[] t = new long[s.length - 1];
-    t[0] = s[0];
-    for (int d = 2; d < s.length; d++) t[d - 1] = s[d];
-    return t;
+    return Losses.binaryCrossEntropyWithLogits(logits, target, reduction);
   }
 }
