@@ -77,7 +77,7 @@
 // the image [batch, channels, in_sizes...] with image_strides (2 + nsp, elements), each window of
 // kernel elements dilation apart, windows stride apart from -padding, out_sizes windows per dim.
 // fold 0 (im2col): columns [batch, channels * prod(kernel), prod(out_sizes)] with columns_strides
-// (3; row-major is the fast one; col2im reads a gradient's layout as it is) gets each window's elements
+// (3; im2col writes them row-major only, col2im reads any layout) gets each window's elements
 // (0 where it reaches past the image); fold 1 (col2im): the image gets, per element, the sum of
 // the columns' entries that read it (every image element written).
 #define JT_WINDOWS_PLAN(F, A) \

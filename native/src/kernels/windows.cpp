@@ -30,17 +30,9 @@ void in_range(const WindowGeometry& g, int d, int64_t k, int64_t& lo, int64_t& h
 
 int64_t grain_of(int64_t work_per_item) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, work_per_item)); }
 
-// One window's k-th element: its offset in the image, or -1 where it reads padding.
-inline int64_t window_element(const WindowGeometry& g, int64_t od, int64_t oh, int64_t ow, int64_t k) {
-  const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[2] * g.kernel[1]);
-  const int64_t id = g.at(0, od, kd), ih = g.at(1, oh, kh), iw = g.at(2, ow, kw);
-  if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1] || iw < 0 || iw >= g.in[2]) return -1;
-  return id * g.image_s[0] + ih * g.image_s[1] + iw * g.image_s[2];
-}
-
 // Rows contiguous ([batch, rows, positions] row-major): per row, a run along the last spatial dim at a time.
 template <typename T>
-void im2col_rows(const WindowGeometry& g, const T* image, T* cols) {
+void im2col(const WindowGeometry& g, const T* image, T* cols) {
   const int64_t K = g.window_size(), L = g.positions(), rows = g.channels * K;
   parallel_for(0, g.batch * rows, grain_of(L), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
@@ -68,25 +60,6 @@ void im2col_rows(const WindowGeometry& g, const T* image, T* cols) {
       }
     }
   });
-}
-
-template <typename T>
-void im2col(const WindowGeometry& g, const T* image, T* cols) {
-  // Java lays the columns out row-major (by window was measured slower for conv2d: docs/performance.md)
-  if (g.col_pos == 1 && g.col_row == g.positions()) im2col_rows(g, image, cols);
-  else {  // any other strides: an entry at a time
-    const int64_t K = g.window_size(), L = g.positions(), rows = g.channels * K;
-    parallel_for(0, g.batch * L, grain_of(rows), [&](int64_t b, int64_t e) {
-      for (int64_t u = b; u < e; ++u) {
-        const int64_t n = u / L, pos = u % L;
-        const int64_t ow = pos % g.out[2], oh = (pos / g.out[2]) % g.out[1], od = pos / (g.out[2] * g.out[1]);
-        for (int64_t row = 0; row < rows; ++row) {
-          const int64_t at = window_element(g, od, oh, ow, row % K);
-          cols[n * g.col_n + row * g.col_row + pos * g.col_pos] = at < 0 ? T(0) : image[n * g.image_n + (row / K) * g.image_c + at];
-        }
-      }
-    });
-  }
 }
 
 template <typename T>
@@ -245,8 +218,15 @@ int windows_run(const windows_plan& r) {
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_floating<T>::value) {
-      if (r.fold) col2im<T>(g, static_cast<T*>(reinterpret_cast<void*>(r.image)), reinterpret_cast<const T*>(r.columns));
-      else im2col<T>(g, reinterpret_cast<const T*>(r.image), static_cast<T*>(reinterpret_cast<void*>(r.columns)));
+      if (r.fold) {
+        col2im<T>(g, static_cast<T*>(reinterpret_cast<void*>(r.image)), reinterpret_cast<const T*>(r.columns));
+      } else if (g.batch * g.channels * g.window_size() * g.positions() == 0 ||
+                 (g.col_pos == 1 && g.col_row == g.positions() && g.col_n == g.col_row * g.channels * g.window_size())) {
+        im2col<T>(g, reinterpret_cast<const T*>(r.image), static_cast<T*>(reinterpret_cast<void*>(r.columns)));
+      } else {  // Java writes im2col's columns row-major only (Backend.windows); any other layout is refused, not guessed at
+        st = JT_INVALID;
+        return;
+      }
       st = JT_OK;
     }
   });

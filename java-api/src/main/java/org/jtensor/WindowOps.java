@@ -31,32 +31,25 @@ public final class WindowOps {
   }
 
   static TensorImpl im2col(TensorImpl x, Windows w) {
-    TensorImpl f = x.frozen();
-    try {
-      require("im2col", "input", f, w.imageShape());
-      TensorImpl cols = DataOps.empty(w.columnsShape(), f.dtype(), f.device());
-      try {
-        Dispatcher.backend(f.device()).windows("im2col", false, w, f, cols);
-        return Recorder.recorded(Ops.IM2COL, "im2col", new TensorImpl[] {x}, new Object[] {w}, cols);
-      } catch (RuntimeException e) {
-        cols.release();
-        throw e;
-      }
-    } finally {
-      f.release();
-    }
+    return unfoldOrFold(x, w, false);
   }
 
   static TensorImpl col2im(TensorImpl x, Windows w) {
+    return unfoldOrFold(x, w, true);
+  }
+
+  /** im2col (fold false: image to columns) or col2im (fold true: columns, read through their strides, to image), recorded on x. */
+  private static TensorImpl unfoldOrFold(TensorImpl x, Windows w, boolean fold) {
+    String op = fold ? "col2im" : "im2col";
     TensorImpl f = x.frozen();
     try {
-      require("col2im", "input", f, w.columnsShape());
-      TensorImpl image = DataOps.empty(w.imageShape(), f.dtype(), f.device());
+      require(op, "input", f, fold ? w.columnsShape() : w.imageShape());
+      TensorImpl out = DataOps.empty(fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
       try {
-        Dispatcher.backend(f.device()).windows("col2im", true, w, image, f);  // reads the columns through their strides
-        return Recorder.recorded(Ops.COL2IM, "col2im", new TensorImpl[] {x}, new Object[] {w}, image);
+        Dispatcher.backend(f.device()).windows(op, fold, w, fold ? out : f, fold ? f : out);
+        return Recorder.recorded(fold ? Ops.COL2IM : Ops.IM2COL, op, new TensorImpl[] {x}, new Object[] {w}, out);
       } catch (RuntimeException e) {
-        image.release();
+        out.release();
         throw e;
       }
     } finally {

@@ -85,9 +85,9 @@ public interface Backend {
   void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in);
 
   /**
-   * im2col (fold false): columns (w.columnsShape(), any non-negative strides, row-major the fast
-   * one) = image's windows; col2im (fold true): image (w.imageShape(), every element written) =
-   * the sums of the column entries that read it, read through the columns' strides.
+   * im2col (fold false): columns (w.columnsShape(), contiguous) = image's windows; col2im (fold
+   * true): image (w.imageShape(), every element written) = the sums of the column entries that
+   * read it, read through the columns' strides (a gradient's layout, as it comes).
    */
   void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns);
 

@@ -24,14 +24,10 @@ public final class ConvTranspose2d extends Module {
     this.options = options;
     this.outputPadding = outputPadding.clone();
     try {
-      Tensor[] wb = registerWeightAndBias(new long[] {inChannels, outChannels / options.groups, k[0], k[1]}, false, g);
+      // PyTorch's bias bound is the weight's fan-in (size(1)·kernel), whatever its dim 0 means here
+      Tensor[] wb = registerWeightAndBias(new long[] {inChannels, outChannels / options.groups, k[0], k[1]}, outChannels, options.bias, g);
       weight = wb[0];
-      if (options.bias) {  // PyTorch's bias bound uses the weight's fan-in, whatever its dim 0 means here
-        bias = registerParameter("bias", Tensor.empty(new long[] {outChannels}, org.jtensor.DType.FLOAT32));
-        Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
-      } else {
-        bias = null;
-      }
+      bias = wb[1];
     } catch (RuntimeException | Error e) {
       abandon(e);
       throw e;

@@ -20,28 +20,16 @@ final class Convolution {
     String op = "conv" + nsp + "d";
     long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
     long[] padBefore = WindowArgs.expand(op, "padding", before, nsp), padAfter = WindowArgs.expand(op, "padding", after, nsp);
-    int dims = input.dim();
-    if (dims != nsp + 1 && dims != nsp + 2) {
-      throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
-          + ", but got input of size: " + WindowArgs.shape(input.shape()));
-    }
+    checkInputRank(op, nsp, input);
     for (int d = 0; d < nsp; d++) {
       if (padBefore[d] < 0 || padAfter[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
-      if (stride[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
-      if (dilation[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+      checkStepAndDilation(op, stride[d], dilation[d]);
     }
     if (groups <= 0) throw new IllegalArgumentException(op + "(): non-positive groups is not supported");
-    boolean batched = dims == nsp + 2;
+    boolean batched = input.dim() == nsp + 2;
     long[] x = batched ? input.shape() : prepend(1, input.shape());
     long[] w = weight.shape();
-    if (w.length != nsp + 2) {
-      throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
-          + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
-    }
-    if (w[0] % groups != 0) {
-      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
-          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
-    }
+    checkWeight(op, nsp, input, x, w, groups);
     if (x[1] != w[1] * groups) {
       throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", weight of size " + WindowArgs.shape(w) + ", expected input"
           + WindowArgs.shape(input.shape()) + " to have " + w[1] * groups + " channels, but got " + x[1] + " channels instead");
@@ -50,14 +38,7 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): Given weight of size " + WindowArgs.shape(w) + ", expected bias to be 1-dimensional with "
           + w[0] + " elements, but got bias of size " + WindowArgs.shape(bias.shape()) + " instead");
     }
-    if (input.dtype() != weight.dtype() || (bias != null && bias.dtype() != weight.dtype())) {
-      throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
-          + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
-    }
-    if (!input.device().equals(weight.device()) || (bias != null && !bias.device().equals(weight.device()))) {
-      throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
-          + " and weight on " + weight.device() + (bias == null ? "" : " and bias on " + bias.device()));
-    }
+    checkDtypesAndDevices(op, input, weight, bias);
     long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), padded = new long[nsp], reach = new long[nsp], out = new long[nsp];
     boolean tooBig = false;
     for (int d = 0; d < nsp; d++) {
@@ -96,16 +77,11 @@ final class Convolution {
     String op = "conv_transpose" + nsp + "d";
     long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), padding = WindowArgs.expand(op, "padding", paddingArg, nsp);
     long[] outPad = WindowArgs.expand(op, "output_padding", outputPaddingArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
-    int dims = input.dim();
-    if (dims != nsp + 1 && dims != nsp + 2) {
-      throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
-          + ", but got input of size: " + WindowArgs.shape(input.shape()));
-    }
+    checkInputRank(op, nsp, input);
     for (int d = 0; d < nsp; d++) {
       if (padding[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
       if (outPad[d] < 0) throw new IllegalArgumentException(op + "(): negative output_padding is not supported");
-      if (stride[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
-      if (dilation[d] <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+      checkStepAndDilation(op, stride[d], dilation[d]);
     }
     for (int d = 0; d < nsp; d++) {
       if (outPad[d] >= stride[d] && outPad[d] >= dilation[d]) {
@@ -114,17 +90,10 @@ final class Convolution {
       }
     }
     if (groups <= 0) throw new IllegalArgumentException(op + "(): non-positive groups is not supported");
-    boolean batched = dims == nsp + 2;
+    boolean batched = input.dim() == nsp + 2;
     long[] x = batched ? input.shape() : prepend(1, input.shape());
     long[] w = weight.shape();
-    if (w.length != nsp + 2) {
-      throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
-          + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
-    }
-    if (w[0] % groups != 0) {
-      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
-          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
-    }
+    checkWeight(op, nsp, input, x, w, groups);
     if (x[1] != w[0]) {
       throw new IllegalArgumentException(op + "(): Given transposed=1, weight of size " + WindowArgs.shape(w) + ", expected input"
           + WindowArgs.shape(input.shape()) + " to have " + w[0] + " channels, but got " + x[1] + " channels instead");
@@ -134,10 +103,7 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): Given transposed=1, weight of size " + WindowArgs.shape(w) + ", expected bias to be "
           + "1-dimensional with " + cout + " elements, but got bias of size " + WindowArgs.shape(bias.shape()) + " instead");
     }
-    if (input.dtype() != weight.dtype() || (bias != null && bias.dtype() != weight.dtype())) {
-      throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
-          + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
-    }
+    checkDtypesAndDevices(op, input, weight, bias);
     long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), out = new long[nsp];
     boolean tooSmall = false;
     for (int d = 0; d < nsp; d++) {
@@ -156,6 +122,43 @@ final class Convolution {
       Tensor y = WindowOps.col2im(columns, win);
       if (bias != null) y = y.add(bias.reshape(prepend(cout, ones(nsp))));
       return s.keep(batched ? y : y.squeeze(0));
+    }
+  }
+
+  // ---- the checks convolution and its transpose share, in PyTorch's order and words ----
+
+  private static void checkInputRank(String op, int nsp, Tensor input) {
+    if (input.dim() != nsp + 1 && input.dim() != nsp + 2) {
+      throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
+          + ", but got input of size: " + WindowArgs.shape(input.shape()));
+    }
+  }
+
+  private static void checkStepAndDilation(String op, long stride, long dilation) {
+    if (stride <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
+    if (dilation <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+  }
+
+  /** The weight's rank (that of the batched input x) and its dim 0 divisible by groups. */
+  private static void checkWeight(String op, int nsp, Tensor input, long[] x, long[] w, long groups) {
+    if (w.length != nsp + 2) {
+      throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
+          + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
+    }
+    if (w[0] % groups != 0) {
+      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
+          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
+    }
+  }
+
+  private static void checkDtypesAndDevices(String op, Tensor input, Tensor weight, Tensor bias) {
+    if (input.dtype() != weight.dtype() || (bias != null && bias.dtype() != weight.dtype())) {
+      throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
+          + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
+    }
+    if (!input.device().equals(weight.device()) || (bias != null && !bias.device().equals(weight.device()))) {
+      throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
+          + " and weight on " + weight.device() + (bias == null ? "" : " and bias on " + bias.device()));
     }
   }
 

@@ -40,10 +40,15 @@ public abstract class Module implements AutoCloseable {
    * returns {weight, bias or null}. Call it inside the constructor's abandon() guard.
    */
   protected final Tensor[] registerWeightAndBias(long[] weightShape, boolean withBias, org.jtensor.Generator g) {
+    return registerWeightAndBias(weightShape, weightShape[0], withBias, g);
+  }
+
+  /** The same with a bias of biasLength (a transposed convolution's weight is [in, out/groups, ...]). */
+  protected final Tensor[] registerWeightAndBias(long[] weightShape, long biasLength, boolean withBias, org.jtensor.Generator g) {
     Tensor weight = registerParameter("weight", Tensor.empty(weightShape, org.jtensor.DType.FLOAT32));
     Init.kaimingUniform_(weight, Math.sqrt(5), g);
     if (!withBias) return new Tensor[] {weight, null};
-    Tensor bias = registerParameter("bias", Tensor.empty(new long[] {weightShape[0]}, org.jtensor.DType.FLOAT32));
+    Tensor bias = registerParameter("bias", Tensor.empty(new long[] {biasLength}, org.jtensor.DType.FLOAT32));
     Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
     return new Tensor[] {weight, bias};
   }

@@ -130,4 +130,12 @@ class WindowErrorsTest extends ScopedTest {
     assertEquals("windows: sizes and padding must be non-negative, kernel, stride and dilation positive; got in [3], out [1], kernel [0], "
         + "stride [1], padding [0], dilation [1]", e.getMessage());
   }
+
+  /** Zero channels or an empty batch convolve to the empty shapes PyTorch gives (the kernels get nothing to write). */
+  @Test
+  void emptyBatchesAndChannels() {
+    assertArrayEquals(new long[] {2, 3, 5, 5}, conv(Tensor.zeros(2, 0, 5, 5), Tensor.zeros(3, 0, 3, 3), null, ONE, ONE, ONE, 1).shape());
+    assertArrayEquals(new long[] {0, 3, 5, 5}, conv(Tensor.zeros(0, 2, 5, 5), Tensor.zeros(3, 2, 3, 3), null, ONE, ONE, ONE, 1).shape());
+    assertArrayEquals(new long[] {0, 8, 36}, Functional.unfold(Tensor.zeros(0, 2, 5, 5), new long[] {2}, ONE, ONE, ONE).shape());
+  }
 }
