@@ -361,6 +361,12 @@ int jt_max_pool(const int64_t* words) {
   return guarded([&] { return max_pool_run(r); });
 }
 
+int jt_norm(const int64_t* words) {
+  norm_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype)) return JT_INVALID;
+  return guarded([&] { return norm_run(r); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

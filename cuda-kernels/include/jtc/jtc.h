@@ -51,6 +51,8 @@ JTC_API int jtc_softmax(const int64_t* plan);
 JTC_API int jtc_windows(const int64_t* plan);
 // A max_pool plan (plans.h): each window's maximum and its index, the CPU kernel's NaN and tie rules.
 JTC_API int jtc_max_pool(const int64_t* plan);
+// A norm plan (plans.h): batch, layer or group norm, forward or backward (jt/norm.h, the CPU kernel's algebra).
+JTC_API int jtc_norm(const int64_t* plan);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);

@@ -93,11 +93,24 @@
   F(version) F(backward) F(dtype) F(nsp) F(batch) F(channels) F(image) F(out) F(indices) \
   A(image_strides, 2 + nsp) A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(stride, nsp) A(padding, nsp) A(dilation, nsp)
 
+// Normalization (batch, layer and group norm; jt/norm.h) over x, contiguous [n, c, s] in dtype, in
+// statistics groups: by_channel 1 (batch norm) one per channel over its n·s elements; 0 (layer and
+// group norm) groups per sample, each c/groups consecutive channels of s elements. mean and rstd
+// (float64 whatever x's dtype; [c] or [n, groups]) are written by the forward, or given when
+// fixed is 1 (batch norm in eval). weight and bias ([c], dtype; 0 when absent) scale and shift each
+// channel; eps is a double's bits. backward 0: y = (x - mean)·rstd·weight + bias. backward 1: from
+// grad ([n, c, s]) the gradients grad_x, grad_weight and grad_bias (each 0 when not wanted), mean and
+// rstd treated as functions of x unless fixed.
+#define JT_NORM_PLAN(F, A) \
+  F(version) F(backward) F(by_channel) F(fixed) F(dtype) F(n) F(c) F(s) F(groups) F(eps) \
+  F(x) F(weight) F(bias) F(mean) F(rstd) F(y) F(grad) F(grad_x) F(grad_weight) F(grad_bias)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
   P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
-  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN)
+  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN) \
+  P(norm, JT_NORM_PLAN)
 
 namespace jt {
 

@@ -47,6 +47,7 @@ public final class JtCuda {
   public static native int jtc_softmax(@Cast("const int64_t*") long[] plan);
   public static native int jtc_windows(@Cast("const int64_t*") long[] plan);
   public static native int jtc_max_pool(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_norm(@Cast("const int64_t*") long[] plan);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);
   public static native int jtc_memcpy_to_host(long dstHost, long src, long nbytes);

@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.NormGroups;
 import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
@@ -96,6 +97,18 @@ public interface Backend {
 
   /** gradIn (w.imageShape(), every element written) = the sums of gradOut's entries (contiguous, pooled) at the indices. */
   void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices);
+
+  /**
+   * Normalization's forward (the norm plan): y = (x - mean)·rstd·weight + bias over g's groups, x and
+   * y contiguous, weight and bias [g.c()] in x's dtype or null; mean and rstd (g.units(), float32 or
+   * float64) written, or read when fixed.
+   */
+  void norm(String op, NormGroups g, boolean fixed, double eps, TensorImpl x, TensorImpl weight, TensorImpl bias,
+            TensorImpl mean, TensorImpl rstd, TensorImpl y);
+
+  /** Its backward from grad (x's shape and dtype, contiguous): gradX, gradWeight and gradBias, each written unless null. */
+  void normBackward(String op, NormGroups g, boolean fixed, TensorImpl grad, TensorImpl x, TensorImpl weight, TensorImpl mean,
+                    TensorImpl rstd, TensorImpl gradX, TensorImpl gradWeight, TensorImpl gradBias);
 
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);

@@ -24,6 +24,7 @@ final class CudaBackend extends PlanBackend {
   @Override int runSort(long[] plan) { return JtCuda.jtc_sort(plan); }
   @Override int runSoftmax(long[] plan) { return JtCuda.jtc_softmax(plan); }
   @Override int runWindows(long[] plan) { return JtCuda.jtc_windows(plan); }
+  @Override int runNorm(long[] plan) { return JtCuda.jtc_norm(plan); }
   @Override int runMaxPool(long[] plan) { return JtCuda.jtc_max_pool(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtCuda.jtc_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtCuda.jtc_index_advanced(plan, bad); }

@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.NormGroups;
 import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
@@ -49,6 +50,10 @@ final class MetaBackend implements Backend {
   @Override public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {}
   @Override public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {}
   @Override public void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices) {}
+  @Override public void norm(String op, NormGroups g, boolean fixed, double eps, TensorImpl x, TensorImpl weight, TensorImpl bias,
+                             TensorImpl mean, TensorImpl rstd, TensorImpl y) {}
+  @Override public void normBackward(String op, NormGroups g, boolean fixed, TensorImpl grad, TensorImpl x, TensorImpl weight,
+                                     TensorImpl mean, TensorImpl rstd, TensorImpl gradX, TensorImpl gradWeight, TensorImpl gradBias) {}
 
   @Override public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}

@@ -2,6 +2,7 @@ package org.jtensor.dispatch;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.NormGroups;
 import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
@@ -12,6 +13,7 @@ import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
+import org.jtensor.dispatch.plan.NormPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
@@ -61,6 +63,8 @@ abstract class PlanBackend implements Backend {
   abstract int runWindows(long[] plan);
 
   abstract int runMaxPool(long[] plan);
+
+  abstract int runNorm(long[] plan);
 
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
@@ -330,6 +334,45 @@ abstract class PlanBackend implements Backend {
       if (status == 4) throw new IndexOutOfBoundsException(op + "(): an index outside its input plane");
       check(status, op, gradIn.dtype());
     }
+  }
+
+  @Override
+  public void norm(String op, NormGroups g, boolean fixed, double eps, TensorImpl x, TensorImpl weight, TensorImpl bias,
+                   TensorImpl mean, TensorImpl rstd, TensorImpl y) {
+    long[] plan = NormPacker.pack(false, g, fixed, x.dtype(), eps);
+    try (HeldOperands held = new HeldOperands(op)) {
+      plan[NormPacker.X] = run(held, x, g.numel(), false);
+      plan[NormPacker.WEIGHT] = run(held, weight, g.c(), false);
+      plan[NormPacker.BIAS] = run(held, bias, g.c(), false);
+      plan[NormPacker.MEAN] = run(held, mean, g.units(), !fixed);
+      plan[NormPacker.RSTD] = run(held, rstd, g.units(), !fixed);
+      plan[NormPacker.Y] = run(held, y, g.numel(), true);
+      check(runNorm(plan), op, x.dtype());
+    }
+  }
+
+  @Override
+  public void normBackward(String op, NormGroups g, boolean fixed, TensorImpl grad, TensorImpl x, TensorImpl weight, TensorImpl mean,
+                           TensorImpl rstd, TensorImpl gradX, TensorImpl gradWeight, TensorImpl gradBias) {
+    long[] plan = NormPacker.pack(true, g, fixed, x.dtype(), 0);
+    try (HeldOperands held = new HeldOperands(op)) {
+      plan[NormPacker.GRAD] = run(held, grad, g.numel(), false);
+      plan[NormPacker.X] = run(held, x, g.numel(), false);
+      plan[NormPacker.WEIGHT] = run(held, weight, g.c(), false);
+      plan[NormPacker.MEAN] = run(held, mean, g.units(), false);
+      plan[NormPacker.RSTD] = run(held, rstd, g.units(), false);
+      plan[NormPacker.GRAD_X] = run(held, gradX, g.numel(), true);
+      plan[NormPacker.GRAD_WEIGHT] = run(held, gradWeight, g.c(), true);
+      plan[NormPacker.GRAD_BIAS] = run(held, gradBias, g.c(), true);
+      check(runNorm(plan), op, x.dtype());
+    }
+  }
+
+  /** The address of count contiguous elements of t (0 for an absent t), held and checked to lie inside its storage. */
+  private static long run(HeldOperands held, TensorImpl t, long count, boolean written) {
+    if (t == null) return 0;
+    long[] sizes = {count}, unit = {1};
+    return written ? held.output(t, sizes, unit) : held.address(t, sizes, unit);
   }
 
   /** Row-major strides of a shape (the windows kernels' columns and pooled outputs are contiguous). */

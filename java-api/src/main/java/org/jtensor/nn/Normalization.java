@@ -1,8 +1,12 @@
 package org.jtensor.nn;
 
 import java.util.Arrays;
+import org.jtensor.DType;
+import org.jtensor.NormGroups;
+import org.jtensor.NormOps;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
 
 /** The normalizations behind Functional's public ones (layerNorm, batchNorm, groupNorm), with PyTorch's checks. */
 final class Normalization {
@@ -12,48 +16,70 @@ final class Normalization {
     if (normalizedDims < 1 || normalizedDims > x.dim()) {
       throw new IllegalArgumentException("layerNorm(): normalized dims must be in [1, " + x.dim() + "], got " + normalizedDims);
     }
-    int[] dims = new int[normalizedDims];
-    for (int i = 0; i < normalizedDims; i++) dims[i] = x.dim() - normalizedDims + i;
-    try (TensorScope s = TensorScope.open()) {
-      Tensor y = normalize(x, x.mean(dims, true), x.var(dims, 0, true), eps);
-      if (weight != null) y = y.mul(weight);
-      if (bias != null) y = y.add(bias);
-      return s.keep(y);
+    long[] normalized = Arrays.copyOfRange(x.shape(), x.dim() - normalizedDims, x.dim());
+    for (Tensor t : new Tensor[] {weight, bias}) {
+      if (t != null && !Arrays.equals(t.shape(), normalized)) {
+        String what = t == weight ? "weight" : "bias";
+        throw new IllegalArgumentException("layerNorm(): Expected " + what + " to be of same shape as normalized_shape, but got " + what
+            + " of shape " + Arrays.toString(t.shape()) + " and normalized_shape = " + Arrays.toString(normalized));
+      }
     }
+    return outputOf(NormOps.normalize("layerNorm", x, NormGroups.layer(x.shape(), normalizedDims), weight, bias, eps));
   }
 
   static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
                                  boolean training, double momentum, double eps) {
-    if (x.dim() < 2) throw new IllegalArgumentException("batchNorm(): expected 2-D or higher input, got " + x.dim() + "-D");
-    int[] dims = new int[x.dim() - 1];
-    for (int d = 0, j = 0; d < x.dim(); d++) if (d != 1) dims[j++] = d;
-    long[] channelShape = new long[x.dim()];
-    java.util.Arrays.fill(channelShape, 1);
-    channelShape[1] = x.shape()[1];
-    try (TensorScope s = TensorScope.open()) {
-      Tensor y;
-      if (training) {
-        long count = x.numel() / x.shape()[1];
-        if (count <= 1) throw new IllegalArgumentException("batchNorm(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
-        if (runningMean != null) {  // before any update: not one running statistic updated and the other refused
-          checkWritable("running_mean", runningMean);
-          checkWritable("running_var", runningVar);
-        }
-        Tensor mean = x.mean(dims, true), var = x.var(dims, 0, true);
-        y = normalize(x, mean, var, eps);
-        if (runningMean != null) {
-          try (org.jtensor.autograd.GradMode.Scope off = org.jtensor.autograd.GradMode.noGrad()) {
-            runningMean.mul_(1 - momentum).add_(mean.reshape(channelShape[1]), momentum);
-            runningVar.mul_(1 - momentum).add_(var.reshape(channelShape[1]).mul((double) count / (count - 1)), momentum);
-          }
-        }
-      } else {
-        y = normalize(x, runningMean.reshape(channelShape), runningVar.reshape(channelShape), eps);
-      }
-      if (weight != null) y = y.mul(weight.reshape(channelShape));
-      if (bias != null) y = y.add(bias.reshape(channelShape));
-      return s.keep(y);
+    String op = "batchNorm";
+    if (x.dim() < 2) throw new IllegalArgumentException(op + "(): expected 2-D or higher input, got " + x.dim() + "-D");
+    long c = x.shape()[1];
+    if ((runningMean == null) != (runningVar == null)) {
+      throw new IllegalArgumentException(op + "(): running_mean and running_var must be both given or both null");
     }
+    String[] names = {"weight", "bias", "running_mean", "running_var"};
+    Tensor[] perChannel = {weight, bias, runningMean, runningVar};
+    for (int k = 0; k < 4; k++) {
+      if (perChannel[k] != null && perChannel[k].numel() != c) {
+        throw new IllegalArgumentException(op + "(): " + names[k] + " should contain " + c + " elements not " + perChannel[k].numel());
+      }
+    }
+    NormGroups groups = NormGroups.byChannel(x.shape());
+    if (!training && runningMean != null) {
+      try (TensorScope s = TensorScope.open()) {
+        Tensor rstd;
+        try (GradMode.Scope off = GradMode.noGrad()) {  // running statistics are constants to autograd
+          rstd = runningVar.to(NormOps.STATS_DTYPE).add(eps).rsqrt();
+        }
+        return s.keep(NormOps.normalizeWith(op, x, groups, runningMean, rstd, weight, bias));
+      }
+    }
+    long count = groups.unitElements();
+    if (training && count <= 1) {
+      throw new IllegalArgumentException(op + "(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
+    }
+    if (!training || runningMean == null) return outputOf(NormOps.normalize(op, x, groups, weight, bias, eps));
+    checkWritable("running_mean", runningMean);  // before any update: not one running statistic updated and the other refused
+    checkWritable("running_var", runningVar);
+    NormOps.Result r = NormOps.normalize(op, x, groups, weight, bias, eps);
+    try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
+      // the unbiased variance from the saved 1/sqrt(var + eps), in double: eps is not lost against a small variance
+      Tensor unbiased = r.rstd().to(DType.FLOAT64).pow(-2.0).sub(eps).mul((double) count / (count - 1));
+      runningMean.mul_(1 - momentum).add_(r.mean(), momentum);
+      runningVar.mul_(1 - momentum).add_(unbiased, momentum);
+    } catch (RuntimeException e) {
+      r.output().close();
+      throw e;
+    } finally {
+      r.mean().close();
+      r.rstd().close();
+    }
+    return r.output();
+  }
+
+  /** The output of a normalization whose statistics the caller does not keep. */
+  private static Tensor outputOf(NormOps.Result r) {
+    r.mean().close();
+    r.rstd().close();
+    return r.output();
   }
 
   /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
@@ -71,7 +97,7 @@ final class Normalization {
     if (input.dim() < 2) {
       throw new IllegalArgumentException(op + "(): Expected at least 2 dimensions for input tensor but received " + input.dim());
     }
-    long n = input.shape()[0], c = input.shape()[1];
+    long c = input.shape()[1];
     if (numGroups <= 0 || c % numGroups != 0) {
       throw new IllegalArgumentException(op + "(): Expected number of channels in input to be divisible by num_groups, but got input of shape "
           + Arrays.toString(input.shape()) + " and num_groups=" + numGroups);
@@ -83,20 +109,6 @@ final class Normalization {
             + " and input of shape " + Arrays.toString(input.shape()));
       }
     }
-    long[] channelShape = new long[input.dim() - 1];
-    Arrays.fill(channelShape, 1);
-    channelShape[0] = c;
-    try (TensorScope s = TensorScope.open()) {
-      Tensor grouped = input.reshape(n, numGroups, -1);
-      int[] last = {2};
-      Tensor y = normalize(grouped, grouped.mean(last, true), grouped.var(last, 0, true), eps).reshape(input.shape());
-      if (weight != null) y = y.mul(weight.reshape(channelShape));
-      if (bias != null) y = y.add(bias.reshape(channelShape));
-      return s.keep(y);
-    }
-  }
-
-  private static Tensor normalize(Tensor x, Tensor mean, Tensor var, double eps) {
-    return x.sub(mean).mul(var.add(eps).rsqrt());
+    return outputOf(NormOps.normalize(op, input, NormGroups.grouped(input.shape(), numGroups), weight, bias, eps));
   }
 }

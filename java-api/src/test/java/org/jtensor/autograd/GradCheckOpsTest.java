@@ -53,6 +53,13 @@ class GradCheckOpsTest {
     return new Case(name, f, List.of(in), second);
   }
 
+  /** A float64 constant on the cases' device, made inside the checked function so the check's scope closes it. */
+  private Tensor values(double... v) {
+    try (Tensor t = Tensor.fromArray(v)) {
+      return t.to(device());
+    }
+  }
+
   private Tensor gatherIndex() {
     return index(new long[] {0, 1, 1, 0, 2, 2}, 2, 3);
   }
@@ -179,6 +186,17 @@ class GradCheckOpsTest {
     cs.add(c("maxPool2d kernel 3, stride 2, padding 1, ceil", x -> Functional.maxPool2d(x.get(0), new long[] {3}, two, one, one, true), true,
         leaf(-1, 1, false, 1, 2, 6, 5)));
     cs.add(c("maxPool1d dilation 2", x -> Functional.maxPool1d(x.get(0), two, one, one, two, false), false, leaf(-1, 1, false, 2, 7)));
+    // normalization (NormOps' fused kernels; the second order through their differentiable formula)
+    cs.add(c("layerNorm over 2 dims", x -> Functional.layerNorm(x.get(0), 2, x.get(1), x.get(2), 1e-5), true,
+        leaf(-1, 1, false, 3, 2, 3), leaf(0.5, 1.5, false, 2, 3), leaf(-1, 1, false, 2, 3)));
+    cs.add(c("layerNorm without weight, transposed", x -> Functional.layerNorm(x.get(0), 1, null, null, 1e-5), false,
+        leaf(-1, 1, true, 4, 5)));
+    cs.add(c("groupNorm 2 groups", x -> Functional.groupNorm(x.get(0), 2, x.get(1), x.get(2), 1e-5), true,
+        leaf(-1, 1, false, 2, 4, 3), leaf(0.5, 1.5, false, 4), leaf(-1, 1, false, 4)));
+    cs.add(c("batchNorm training", x -> Functional.batchNorm(x.get(0), null, null, x.get(1), x.get(2), true, 0.1, 1e-5), true,
+        leaf(-1, 1, false, 3, 2, 2), leaf(0.5, 1.5, false, 2), leaf(-1, 1, false, 2)));
+    cs.add(c("batchNorm eval, running statistics", x -> Functional.batchNorm(x.get(0), values(0.1, -0.2), values(0.5, 1.5), x.get(1), x.get(2),
+        false, 0.1, 1e-5), true, leaf(-1, 1, false, 3, 2, 2), leaf(0.5, 1.5, false, 2), leaf(-1, 1, false, 2)));
     return cs;
   }
 

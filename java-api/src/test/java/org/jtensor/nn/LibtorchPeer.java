@@ -27,6 +27,13 @@ final class LibtorchPeer {
     }
   }
 
+  /** A float64 libtorch leaf with t's values and shape (a copy): a reference run in double. */
+  static org.bytedeco.pytorch.Tensor leaf64(Tensor t) {
+    try (DoublePointer p = new DoublePointer(t.toDoubleArray())) {
+      return torch.from_blob(p, t.shape(), new TensorOptions(torch.ScalarType.Double)).clone().requires_grad_(true);
+    }
+  }
+
   static org.bytedeco.pytorch.Tensor longs(long[] v) {
     try (org.bytedeco.javacpp.LongPointer p = new org.bytedeco.javacpp.LongPointer(v)) {
       return torch.from_blob(p, new long[] {v.length}, new TensorOptions(torch.ScalarType.Long)).clone();
