@@ -1,6 +1,8 @@
-"""PyTorch's side of WindowsBenchmark and TrainingStepBenchmark's CNN on the CPU (2 threads, as
-jtensor's machine has): conv2d [32, 64, 56, 56] x [64, 64, 3, 3] padding 1 and max_pool2d(2) of
-[32, 64, 56, 56], each then sum().backward(); and the CNN training step at batch 128 (Adam). Prints
+"""PyTorch's side of WindowsBenchmark, NormBenchmark and TrainingStepBenchmark's CNN on the CPU (2
+threads, as jtensor's machine has): conv2d [32, 64, 56, 56] x [64, 64, 3, 3] padding 1 and
+max_pool2d(2) of [32, 64, 56, 56], batch_norm (training) and group_norm(32) of the same, layer_norm
+of [4096, 768], each then sum().backward(); a ResNet BasicBlock step at [32, 64, 32, 32] (Adam);
+and the CNN training step at batch 128 (Adam). Optional cases to run: python3 ... THREADS [CASE...]. Prints
 `peer CASE MS` lines, the median of timed rounds after warm-up. Run it before and after jtensor's
 JMH run in one command and report the ratio: python3 torch_cpu_windows_peer.py [THREADS]"""
 import statistics
@@ -12,6 +14,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+wanted = set(sys.argv[2:])
 
 
 def median_ms(fn, rounds, warm=3):
@@ -41,6 +44,40 @@ def pool():
     x.grad = None
 
 
+nw, nb = torch.ones(64, requires_grad=True), torch.zeros(64, requires_grad=True)
+rm, rv = torch.zeros(64), torch.ones(64)
+rows = torch.randn(4096, 768, requires_grad=True)
+lw, lb = torch.ones(768, requires_grad=True), torch.zeros(768, requires_grad=True)
+
+
+def batch_norm():
+    F.batch_norm(x, rm, rv, nw, nb, True, 0.1, 1e-5).sum().backward()
+    x.grad = nw.grad = nb.grad = None
+
+
+def group_norm():
+    F.group_norm(x, 32, nw, nb, 1e-5).sum().backward()
+    x.grad = nw.grad = nb.grad = None
+
+
+def layer_norm():
+    F.layer_norm(rows, (768,), lw, lb, 1e-5).sum().backward()
+    rows.grad = lw.grad = lb.grad = None
+
+
+block = nn.ModuleList([nn.Conv2d(64, 64, 3, padding=1, bias=False), nn.BatchNorm2d(64),
+                       nn.Conv2d(64, 64, 3, padding=1, bias=False), nn.BatchNorm2d(64)])
+block_opt = torch.optim.Adam(block.parameters(), 1e-3)
+bx = torch.randn(32, 64, 32, 32)
+
+
+def basic_block():
+    block_opt.zero_grad()
+    h = block[3](block[2](F.relu(block[1](block[0](bx)))))
+    F.relu(h + bx).sum().backward()
+    block_opt.step()
+
+
 cnn = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(),
                     nn.MaxPool2d(2), nn.Flatten(), nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
 opt = torch.optim.Adam(cnn.parameters(), 1e-3)
@@ -56,6 +93,10 @@ def step():
 
 
 print(f"peer torch {torch.__version__} threads {torch.get_num_threads()}", flush=True)
-print(f"peer conv2dForwardBackward {median_ms(conv, 15):.2f}", flush=True)
-print(f"peer maxPool2dForwardBackward {median_ms(pool, 15):.2f}", flush=True)
-print(f"peer cnnStep {median_ms(step, 60, warm=20):.2f}", flush=True)
+cases = [("conv2dForwardBackward", conv, 15, 3), ("maxPool2dForwardBackward", pool, 15, 3),
+         ("batchNorm2dForwardBackward", batch_norm, 15, 3), ("groupNormForwardBackward", group_norm, 15, 3),
+         ("layerNormForwardBackward", layer_norm, 15, 3), ("basicBlockStep", basic_block, 10, 3),
+         ("cnnStep", step, 60, 20)]
+for name, fn, rounds, warm in cases:
+    if not wanted or name in wanted:
+        print(f"peer {name} {median_ms(fn, rounds, warm=warm):.2f}", flush=True)
