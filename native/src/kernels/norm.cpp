@@ -235,6 +235,39 @@ void weight_grads(const NormGeometry& g, const NormArgs<T>& a) {
   });
 }
 
+// Layer norm's whole backward in one pass over the rows: each task takes a share of them, writes
+// their input gradients and sums its share of the weight and bias gradients while the row is in
+// L1 (a second pass over grad and x would read both again); the shares are added at the end.
+template <typename T>
+void layer_norm_backward(const NormGeometry& g, const NormArgs<T>& a) {
+  using A = opmath_t<T>;
+  const int tasks = (int)std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), g.n * g.c / kGrainSize));
+  std::vector<A> partial((size_t)tasks * 2 * g.c, A(0));
+  parallel_for(0, tasks, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t) {
+      A* gw = partial.data() + t * 2 * g.c;
+      A* gb = gw + g.c;
+      for (int64_t nn = g.n * t / tasks; nn < g.n * (t + 1) / tasks; ++nn) {
+        backward_unit(g, a, nn);
+        const CenteredMean<A> c(a.mean[nn]);
+        const A rstd = (A)a.rstd[nn];
+        const T *gr = a.grad + nn * g.c, *x = a.x + nn * g.c;
+        for (int64_t j = 0; j < g.c; ++j) {
+          const A gv = (A)gr[j];
+          gw[j] += gv * c.center((A)x[j]) * rstd;
+          gb[j] += gv;
+        }
+      }
+    }
+  });
+  for (int64_t j = 0; j < g.c; ++j) {
+    A w = 0, b = 0;
+    for (int t = 0; t < tasks; ++t) w += partial[t * 2 * g.c + j], b += partial[t * 2 * g.c + g.c + j];
+    if (a.grad_weight) a.grad_weight[j] = (T)w;
+    if (a.grad_bias) a.grad_bias[j] = (T)b;
+  }
+}
+
 template <typename T>
 void norm_typed(const norm_plan& r, const NormGeometry& g) {
   NormArgs<T> a;
@@ -255,6 +288,10 @@ void norm_typed(const norm_plan& r, const NormGeometry& g) {
   a.grad_x = reinterpret_cast<T*>(r.grad_x);
   a.grad_weight = reinterpret_cast<T*>(r.grad_weight);
   a.grad_bias = reinterpret_cast<T*>(r.grad_bias);
+  if (!g.by_channel && g.s == 1 && g.groups == 1 && a.grad_x && (a.grad_weight || a.grad_bias)) {
+    layer_norm_backward(g, a);
+    return;
+  }
   if (a.grad_x || g.by_channel) {
     parallel_for(0, units, grain, [&](int64_t lo, int64_t hi) {
       for (int64_t u = lo; u < hi; ++u) backward_unit(g, a, u);
