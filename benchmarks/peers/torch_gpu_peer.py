@@ -51,6 +51,9 @@ def bandwidth():
         ("sumDim1", lambda: [m.sum(1) for _ in range(REPS)], 4.0 * SIDE * SIDE),
         ("addTransposed", lambda: [m.add(nt) for _ in range(REPS)], 12.0 * SIDE * SIDE),
         ("softmaxDim1", lambda: [m.softmax(1) for _ in range(REPS)], 8.0 * SIDE * SIDE),
+        ("layerNormDim1", lambda: [F.layer_norm(m, (SIDE,), None, None, 1e-5) for _ in range(REPS)], 8.0 * SIDE * SIDE),
+        ("batchNorm64Channels", lambda: [F.batch_norm(m.view(256, 64, 128, 128), None, None, training=True) for _ in range(REPS)],
+         8.0 * SIDE * SIDE),
     ]
     for key, fn, work in cases:
         report(key, timed(fn, REPS), work)

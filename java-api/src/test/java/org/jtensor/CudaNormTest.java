@@ -67,6 +67,9 @@ class CudaNormTest extends CudaParity {
     Random rnd = new Random(43);
     normCases("layerNorm over 2 elements", new long[] {6, 2}, 2, t -> Functional.layerNorm(t[0], 1, t[1], t[2], 1e-5), rnd, true);
     normCases("layerNorm over 3000 elements", new long[] {3, 3000}, 3000, t -> Functional.layerNorm(t[0], 1, t[1], t[2], 1e-5), rnd, true);
+    // rows kept in registers at 1024 threads, and rows too long for them (read again for each pass)
+    normCases("layerNorm over 9000 elements", new long[] {2, 9000}, 9000, t -> Functional.layerNorm(t[0], 1, t[1], t[2], 1e-5), rnd, true);
+    normCases("layerNorm over 20000 elements", new long[] {2, 20000}, 20000, t -> Functional.layerNorm(t[0], 1, t[1], t[2], 1e-5), rnd, true);
     normCases("layerNorm over 2 dims", new long[] {2, 3, 4, 5}, 20,
         t -> Functional.layerNorm(t[0], 2, t[1] == null ? null : t[1].reshape(4, 5), t[2] == null ? null : t[2].reshape(4, 5), 1e-5), rnd, true);
     normCases("layerNorm, no affine", new long[] {70, 33}, 33, t -> Functional.layerNorm(t[0], 1, null, null, 1e-5), rnd, false);

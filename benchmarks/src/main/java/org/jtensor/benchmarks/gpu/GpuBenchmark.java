@@ -6,6 +6,7 @@ import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
+import org.jtensor.nn.Functional;
 import org.jtensor.dispatch.CudaMatmul;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -112,6 +113,20 @@ public class GpuBenchmark {
   @Benchmark @OperationsPerInvocation(REPS)
   public void softmaxDim1(Big s) {
     for (int r = 0; r < REPS; r++) s.m.softmax(1).close();
+    synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void layerNormDim1(Big s) {
+    for (int r = 0; r < REPS; r++) Functional.layerNorm(s.m, 1, null, null, 1e-5).close();
+    synchronize();
+  }
+
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void batchNorm64Channels(Big s) {
+    try (Tensor x = s.m.view(256, 64, 128, 128)) {
+      for (int r = 0; r < REPS; r++) Functional.batchNorm(x, null, null, null, null, true, 0.1, 1e-5).close();
+    }
     synchronize();
   }
 
