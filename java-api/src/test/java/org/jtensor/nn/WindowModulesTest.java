@@ -10,6 +10,7 @@ import java.util.List;
 import org.jtensor.Generator;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +59,37 @@ class WindowModulesTest extends ScopedTest {
       assertArrayEquals(new long[] {2, 6, 10, 10}, y.shape());  // (5 − 1)·2 − 2 + 2 + 1 + 1
       assertArrayEquals(Functional.convTranspose2d(x, ct.weight(), ct.bias(), new long[] {2}, new long[] {1}, new long[] {1}, 2,
           new long[] {1}).toDoubleArray(), y.toDoubleArray(), 0);
+    }
+  }
+
+  @Test
+  void transposedConvolutionsInOneAndThreeDims() {
+    Generator g = new Generator(6);
+    try (ConvTranspose1d c1 = new ConvTranspose1d(2, 4, new long[] {3}, LayerOptions.of().stride(2), new long[] {1}, g);
+         ConvTranspose3d c3 = new ConvTranspose3d(2, 3, new long[] {2, 3, 1}, LayerOptions.of().padding(0, 1, 0).bias(false), new long[] {0}, g);
+         TensorScope s = TensorScope.open()) {
+      assertArrayEquals(new long[] {2, 4, 3}, c1.weight().shape());
+      assertArrayEquals(new long[] {2, 3, 2, 3, 1}, c3.weight().shape());
+      assertEquals(List.of("weight"), List.copyOf(c3.stateDict().keySet()));
+      Tensor x1 = Tensor.randn(new long[] {2, 2, 5}, g), x3 = Tensor.randn(new long[] {1, 2, 3, 4, 2}, g);
+      assertArrayEquals(new long[] {2, 4, 12}, c1.forward(x1).shape());  // (5 − 1)·2 + 3 + 1
+      assertArrayEquals(Functional.convTranspose1d(x1, c1.weight(), c1.bias(), new long[] {2}, new long[] {0}, new long[] {1}, 1,
+          new long[] {1}).toDoubleArray(), c1.forward(x1).toDoubleArray(), 0);
+      assertArrayEquals(new long[] {1, 3, 4, 4, 2}, c3.forward(x3).shape());
+      assertThrows(IllegalArgumentException.class, () -> new ConvTranspose1d(3, 4, new long[] {2}, LayerOptions.of().groups(2), new long[] {0}, g));
+    }
+  }
+
+  @Test
+  void threeDimensionalAndOneDimensionalPoolingModules() {
+    Generator g = new Generator(7);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x3 = Tensor.randn(new long[] {1, 2, 4, 4, 4}, g), x1 = Tensor.randn(new long[] {2, 3, 7}, g);
+      assertArrayEquals(Functional.maxPool3d(x3, new long[] {2}, null, new long[] {0}, new long[] {1}, false).toDoubleArray(),
+          new MaxPool3d(2).forward(x3).toDoubleArray(), 0);
+      assertArrayEquals(new long[] {1, 2, 2, 2, 2}, new AvgPool3d(2).forward(x3).shape());
+      assertArrayEquals(Functional.avgPool1d(x1, new long[] {3}, new long[] {2}, new long[] {1}, true, false).toDoubleArray(),
+          new AvgPool1d(new long[] {3}, LayerOptions.of().stride(2).padding(1).ceilMode(true).countIncludePad(false)).forward(x1).toDoubleArray(), 0);
     }
   }
 

@@ -1,0 +1,23 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+
+/** torch.nn.AvgPool1d: mean over kernel windows (stride, padding, ceilMode, countIncludePad from LayerOptions; stride: the kernel). */
+public final class AvgPool1d extends Module {
+  private final long[] kernel;
+  private final LayerOptions options;
+
+  public AvgPool1d(long[] kernel, LayerOptions options) {
+    this.kernel = kernel.clone();
+    this.options = options;
+  }
+
+  public AvgPool1d(int kernel) {
+    this(new long[] {kernel}, LayerOptions.of());
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    return Functional.avgPool1d(input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad);
+  }
+}

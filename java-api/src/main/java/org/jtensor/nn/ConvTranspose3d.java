@@ -1,0 +1,14 @@
+package org.jtensor.nn;
+
+import org.jtensor.Generator;
+
+/** 3-D transposed convolution (torch.nn.ConvTranspose3d): weight [in, out/groups, kD, kH, kW], bias [out]; see ConvTransposeNd and LayerOptions. */
+public final class ConvTranspose3d extends ConvTransposeNd {
+  public ConvTranspose3d(long inChannels, long outChannels, long[] kernel, LayerOptions options, long[] outputPadding, Generator g) {
+    super(3, inChannels, outChannels, kernel, options, outputPadding, g);
+  }
+
+  public ConvTranspose3d(long inChannels, long outChannels, long kernel) {
+    this(inChannels, outChannels, new long[] {kernel}, LayerOptions.of(), new long[] {0}, Generator.defaultGenerator());
+  }
+}
