@@ -173,6 +173,15 @@ public final class Functional {
     return Pooling.adaptiveAvgPool(2, input, outputSize);
   }
 
+  /** torch.nn.functional.adaptive_max_pool2d: [N, C, H, W] (or [C, H, W]) to outputSize; WithIndices adds each maximum's plane position. */
+  public static Tensor adaptiveMaxPool2d(Tensor input, long[] outputSize) {
+    return valuesOnly(Pooling.adaptiveMaxPool2d(input, outputSize));
+  }
+
+  public static ValuesAndIndices adaptiveMaxPool2dWithIndices(Tensor input, long[] outputSize) {
+    return Pooling.adaptiveMaxPool2d(input, outputSize);
+  }
+
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */
   public static Tensor layerNorm(Tensor x, int normalizedDims, Tensor weight, Tensor bias, double eps) {
     return Normalization.layerNorm(x, normalizedDims, weight, bias, eps);

@@ -137,6 +137,49 @@ final class Pooling {
     }
   }
 
+  /**
+   * adaptive_max_pool2d: output position (i, j) takes the maximum over rows [floor(i·H/oh),
+   * ceil((i+1)·H/oh)) and the same columns for j, with its position in the input plane (H·W
+   * row-major; the first of equal maxima, NaN winning, as max along a dim): one max per window, so
+   * the gradient goes to that one element. A window count of oh·ow small ops: meant for the small
+   * outputs adaptive pooling is used for (1×1 to 7×7).
+   */
+  static ValuesAndIndices adaptiveMaxPool2d(Tensor input, long[] outputArg) {
+    String op = "adaptive_max_pool2d";
+    long[] outSize = expand(op, "output_size", outputArg, 2);
+    if (input.dim() != 3 && input.dim() != 4) {
+      throw new IllegalArgumentException(op + "(): Expected 3D or 4D tensor, but got " + WindowArgs.shape(input.shape()));
+    }
+    boolean batched = input.dim() == 4;
+    long[] x = batched ? input.shape() : prepend(1, input.shape());
+    for (int d = 0; d < 2; d++) {
+      if (outSize[d] <= 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than 0 but received " + outSize[d]);
+      if (x[2 + d] == 0) throw new IllegalArgumentException(op + "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+          + WindowArgs.shape(input.shape()));
+    }
+    if (!input.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): \"" + op + "\" not implemented for '" + input.dtype() + "'");
+    }
+    long n = x[0], c = x[1], h = x[2], w = x[3];
+    try (TensorScope s = TensorScope.open()) {
+      Tensor image = batched ? input : input.unsqueeze(0);
+      java.util.List<Tensor> values = new java.util.ArrayList<>(), indices = new java.util.ArrayList<>();
+      for (long i = 0; i < outSize[0]; i++) {
+        long hs = Math.floorDiv(i * h, outSize[0]), he = -Math.floorDiv(-(i + 1) * h, outSize[0]);
+        for (long j = 0; j < outSize[1]; j++) {
+          long ws = Math.floorDiv(j * w, outSize[1]), we = -Math.floorDiv(-(j + 1) * w, outSize[1]);
+          ValuesAndIndices m = image.narrow(2, hs, he - hs).narrow(3, ws, we - ws).reshape(n, c, -1).max(2);
+          values.add(m.values());
+          Tensor local = m.indices();  // row-major within the window
+          indices.add(local.floorDivide(we - ws).add(hs).mul(w).add(local.remainder(we - ws).add(ws)));
+        }
+      }
+      long[] shape = batched ? new long[] {n, c, outSize[0], outSize[1]} : new long[] {c, outSize[0], outSize[1]};
+      Tensor v = Tensor.stack(values, 2).reshape(shape), ix = Tensor.stack(indices, 2).reshape(shape);
+      return new ValuesAndIndices(s.keep(v), s.keep(ix));
+    }
+  }
+
   /** [in, out]: column o holds 1/len over o's adaptive window. */
   private static Tensor averaging(long in, long out) {
     double[] m = new double[(int) (in * out)];

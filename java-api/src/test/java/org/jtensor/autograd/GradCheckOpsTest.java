@@ -186,6 +186,7 @@ class GradCheckOpsTest {
     cs.add(c("maxPool2d kernel 3, stride 2, padding 1, ceil", x -> Functional.maxPool2d(x.get(0), new long[] {3}, two, one, one, true), true,
         leaf(-1, 1, false, 1, 2, 6, 5)));
     cs.add(c("maxPool1d dilation 2", x -> Functional.maxPool1d(x.get(0), two, one, one, two, false), false, leaf(-1, 1, false, 2, 7)));
+    cs.add(c("adaptiveMaxPool2d to 3x2", x -> Functional.adaptiveMaxPool2d(x.get(0), new long[] {3, 2}), false, leaf(-1, 1, false, 1, 2, 5, 4)));
     // normalization (NormOps' fused kernels; the second order through their differentiable formula)
     cs.add(c("layerNorm over 2 dims", x -> Functional.layerNorm(x.get(0), 2, x.get(1), x.get(2), 1e-5), true,
         leaf(-1, 1, false, 3, 2, 3), leaf(0.5, 1.5, false, 2, 3), leaf(-1, 1, false, 2, 3)));

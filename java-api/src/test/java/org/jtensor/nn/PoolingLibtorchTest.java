@@ -2,11 +2,13 @@ package org.jtensor.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
 import java.util.Random;
 import org.bytedeco.pytorch.T_TensorTensor_T;
 import org.bytedeco.pytorch.global.torch;
+import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -114,6 +116,44 @@ class PoolingLibtorchTest {
         org.bytedeco.pytorch.Tensor one1 = torch.adaptive_avg_pool1d(LibtorchPeer.of(x.detach().flatten(2, 3)), new long[] {c[2]});
         assertArrayEquals(LibtorchPeer.values(one1), one.toDoubleArray(), 1e-5, "adaptive_avg_pool1d " + Arrays.toString(c));
       }
+    }
+  }
+
+  @Test
+  void adaptiveMaxPoolMatchesLibtorchWithIndicesAndGradient() {
+    Generator g = new Generator(13);
+    long[][] cases = {{7, 5, 3, 2}, {6, 6, 1, 1}, {5, 9, 5, 9}, {3, 4, 7, 6}, {10, 1, 4, 1}};  // in H, W, out H, W
+    for (long[] c : cases) {
+      for (boolean batched : new boolean[] {true, false}) {
+        try (TensorScope s = TensorScope.open()) {
+          long[] shape = batched ? new long[] {2, 3, c[0], c[1]} : new long[] {3, c[0], c[1]};
+          Tensor x = Tensor.randn(shape, g).requiresGrad_();
+          org.jtensor.ValuesAndIndices got = Functional.adaptiveMaxPool2dWithIndices(x, new long[] {c[2], c[3]});
+          org.bytedeco.pytorch.Tensor tx = LibtorchPeer.leaf(x);
+          T_TensorTensor_T want = torch.adaptive_max_pool2d(tx, new long[] {c[2], c[3]});
+          String what = "adaptive_max_pool2d " + Arrays.toString(shape) + " to " + c[2] + "x" + c[3];
+          assertEquals(Arrays.toString(want.get0().sizes().vec().get()), Arrays.toString(got.values().shape()), what);
+          assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, what);
+          assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, what + ": indices");
+          Tensor up = Tensor.randn(got.values().shape(), g);
+          got.values().mul(up).sum().backward();
+          want.get0().mul(LibtorchPeer.of(up)).sum().backward();
+          assertArrayEquals(LibtorchPeer.values(tx.grad()), x.grad().toDoubleArray(), 1e-6, what + ": grad");
+        }
+      }
+    }
+    try (TensorScope s = TensorScope.open()) {  // ties and NaN: the same element chosen
+      Tensor x = Tensor.fromArray(new double[] {1, 3, 3, 0, 2, Double.NaN, 3, 1, 3, 3, 0, 2, 1, 1, 1, 1}, 1, 1, 4, 4).to(DType.FLOAT32);
+      T_TensorTensor_T want = torch.adaptive_max_pool2d(LibtorchPeer.of(x), new long[] {3, 3});
+      org.jtensor.ValuesAndIndices got = Functional.adaptiveMaxPool2dWithIndices(x, new long[] {3, 3});
+      assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "ties and NaN: values");
+      assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "ties and NaN: indices");
+      assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(x, new long[] {0, 2}));
+      assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(Tensor.zeros(4, 4), new long[] {2}));
+    }
+    try (AdaptiveMaxPool2d m = new AdaptiveMaxPool2d(1); TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {2, 3, 5, 4}, g);
+      assertArrayEquals(x.amax(new int[] {2, 3}, true).toDoubleArray(), m.forward(x).toDoubleArray(), 0);
     }
   }
 
