@@ -26,6 +26,8 @@ struct NormGeometry {
     fixed = r.fixed != 0;
     groups = by_channel ? 1 : r.groups;
     if (groups < 1 || (c > 0 && c % groups != 0)) return false;
+    int64_t nc = 0, ncs = 0;  // every index the kernels form lies below n·c·s: it must not wrap
+    if (__builtin_mul_overflow(n, c, &nc) || __builtin_mul_overflow(nc, s, &ncs)) return false;
     std::memcpy(&eps, &r.eps, sizeof eps);
     return eps >= 0;
   }

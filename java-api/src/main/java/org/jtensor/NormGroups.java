@@ -15,6 +15,11 @@ public record NormGroups(long n, long c, long s, long groups, boolean byChannel)
       throw new IllegalArgumentException("NormGroups: sizes must be non-negative and groups divide the channels (one group by channel), got n "
           + n + ", c " + c + ", s " + s + ", groups " + groups);
     }
+    try {
+      Math.multiplyExact(Math.multiplyExact(n, c), s);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("NormGroups: n·c·s = " + n + "·" + c + "·" + s + " overflows a long");
+    }
   }
 
   /** Batch norm over input [N, C, *]: a group per channel. */

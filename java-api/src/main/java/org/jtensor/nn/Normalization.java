@@ -24,7 +24,7 @@ final class Normalization {
             + " of shape " + Arrays.toString(t.shape()) + " and normalized_shape = " + Arrays.toString(normalized));
       }
     }
-    return outputOf(NormOps.normalize("layerNorm", x, NormGroups.layer(x.shape(), normalizedDims), weight, bias, eps));
+    return normalizedOutput("layerNorm", x, NormGroups.layer(x.shape(), normalizedDims), weight, bias, eps);
   }
 
   static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
@@ -35,51 +35,51 @@ final class Normalization {
     if ((runningMean == null) != (runningVar == null)) {
       throw new IllegalArgumentException(op + "(): running_mean and running_var must be both given or both null");
     }
+    if (!training && runningMean == null) throw new IllegalArgumentException(op + "(): running_mean must be defined in evaluation mode");
     String[] names = {"weight", "bias", "running_mean", "running_var"};
     Tensor[] perChannel = {weight, bias, runningMean, runningVar};
     for (int k = 0; k < 4; k++) {
-      if (perChannel[k] != null && perChannel[k].numel() != c) {
-        throw new IllegalArgumentException(op + "(): " + names[k] + " should contain " + c + " elements not " + perChannel[k].numel());
+      Tensor t = perChannel[k];
+      if (t == null) continue;
+      if (t.numel() != c) throw new IllegalArgumentException(op + "(): " + names[k] + " should contain " + c + " elements not " + t.numel());
+      if (k >= 2 && (t.dim() != 1 || !t.dtype().isFloatingPoint())) {  // updated in place: refused before anything is written
+        throw new IllegalArgumentException(op + "(): " + names[k] + " must be a 1-D floating point tensor, got " + t.dtype() + " of shape "
+            + Arrays.toString(t.shape()));
       }
     }
     NormGroups groups = NormGroups.byChannel(x.shape());
-    if (!training && runningMean != null) {
+    if (!training) {
       try (TensorScope s = TensorScope.open()) {
         Tensor rstd;
         try (GradMode.Scope off = GradMode.noGrad()) {  // running statistics are constants to autograd
           rstd = runningVar.to(NormOps.STATS_DTYPE).add(eps).rsqrt();
         }
-        return s.keep(NormOps.normalizeWith(op, x, groups, runningMean, rstd, weight, bias));
+        boolean mixed = mixedPrecision(op, x, weight, bias);
+        Tensor y = NormOps.normalizeWith(op, mixed ? x.to(DType.FLOAT32) : x, groups, runningMean, rstd, weight, bias);
+        return s.keep(mixed ? y.to(x.dtype()) : y);
       }
     }
     long count = groups.unitElements();
-    if (training && count <= 1) {
+    if (count == 1) {
       throw new IllegalArgumentException(op + "(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
     }
-    if (!training || runningMean == null) return outputOf(NormOps.normalize(op, x, groups, weight, bias, eps));
-    checkWritable("running_mean", runningMean);  // before any update: not one running statistic updated and the other refused
+    if (runningMean == null || count == 0) return normalizedOutput(op, x, groups, weight, bias, eps);  // an empty batch leaves them as they are
+    checkWritable("running_mean", runningMean);
     checkWritable("running_var", runningVar);
-    NormOps.Result r = NormOps.normalize(op, x, groups, weight, bias, eps);
-    try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
-      // the unbiased variance from the saved 1/sqrt(var + eps), in double: eps is not lost against a small variance
-      Tensor unbiased = r.rstd().to(DType.FLOAT64).pow(-2.0).sub(eps).mul((double) count / (count - 1));
-      runningMean.mul_(1 - momentum).add_(r.mean(), momentum);
-      runningVar.mul_(1 - momentum).add_(unbiased, momentum);
-    } catch (RuntimeException e) {
-      r.output().close();
-      throw e;
-    } finally {
-      r.mean().close();
-      r.rstd().close();
+    try (TensorScope s = TensorScope.open()) {
+      NormOps.Result r = normalized(op, x, groups, weight, bias, eps);
+      try (GradMode.Scope off = GradMode.noGrad()) {
+        // The unbiased variance from the saved 1/sqrt(var + eps), in double; what lies below float64's
+        // resolution of var + eps is 0 (a constant channel: exactly 0, as PyTorch's, not -1e-19).
+        Tensor biased = r.rstd().pow(-2.0).sub(eps);
+        biased = Tensor.where(biased.le(biased.add(eps).mul(1e-15)), Tensor.zerosLike(biased), biased);
+        Tensor mean = runningMean.mul(1 - momentum).add(r.mean().mul(momentum).to(runningMean.dtype()));
+        Tensor var = runningVar.mul(1 - momentum).add(biased.mul((double) count / (count - 1) * momentum).to(runningVar.dtype()));
+        runningMean.copy_(mean);  // both computed before either is written: no half-updated statistics
+        runningVar.copy_(var);
+      }
+      return s.keep(r.output());
     }
-    return r.output();
-  }
-
-  /** The output of a normalization whose statistics the caller does not keep. */
-  private static Tensor outputOf(NormOps.Result r) {
-    r.mean().close();
-    r.rstd().close();
-    return r.output();
   }
 
   /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
@@ -109,6 +109,42 @@ final class Normalization {
             + " and input of shape " + Arrays.toString(input.shape()));
       }
     }
-    return outputOf(NormOps.normalize(op, input, NormGroups.grouped(input.shape(), numGroups), weight, bias, eps));
+    return normalizedOutput(op, input, NormGroups.grouped(input.shape(), numGroups), weight, bias, eps);
+  }
+
+  /**
+   * PyTorch's mixed precision: a float16 or bfloat16 input with float32 weight and bias is
+   * normalized in float32 and rounded once at the end, the parameters' gradients staying float32.
+   * Any other parameter dtype must be the input's. True for the mixed case.
+   */
+  private static boolean mixedPrecision(String op, Tensor x, Tensor weight, Tensor bias) {
+    boolean half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16, mixed = false;
+    for (Tensor p : new Tensor[] {weight, bias}) {
+      if (p == null || p.dtype() == x.dtype() && !mixed) continue;
+      if (half && p.dtype() == DType.FLOAT32 && (p == weight || weight == null || weight.dtype() == DType.FLOAT32)) {
+        mixed = true;
+        continue;
+      }
+      throw new IllegalArgumentException(op + "(): expected " + (p == weight ? "weight" : "bias") + " of the input's dtype " + x.dtype()
+          + " (or float32 for a float16 or bfloat16 input, weight and bias alike), got " + p.dtype());
+    }
+    return mixed;
+  }
+
+  /** The output and the statistics, in float32 for mixed precision (the output then back in the input's dtype). */
+  private static NormOps.Result normalized(String op, Tensor x, NormGroups g, Tensor weight, Tensor bias, double eps) {
+    if (!mixedPrecision(op, x, weight, bias)) return NormOps.normalize(op, x, g, weight, bias, eps);
+    try (TensorScope s = TensorScope.open()) {
+      NormOps.Result r = NormOps.normalize(op, x.to(DType.FLOAT32), g, weight, bias, eps);
+      return new NormOps.Result(s.keep(r.output().to(x.dtype())), s.keep(r.mean()), s.keep(r.rstd()));
+    }
+  }
+
+  /** The output of a normalization whose statistics the caller does not keep. */
+  private static Tensor normalizedOutput(String op, Tensor x, NormGroups g, Tensor weight, Tensor bias, double eps) {
+    NormOps.Result r = normalized(op, x, g, weight, bias, eps);
+    r.mean().close();
+    r.rstd().close();
+    return r.output();
   }
 }

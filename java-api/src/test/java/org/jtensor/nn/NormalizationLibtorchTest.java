@@ -198,6 +198,61 @@ class NormalizationLibtorchTest {
     }
   }
 
+  /** PyTorch's mixed precision: float16/bfloat16 input, float32 weight and bias: computed in float32, rounded once. */
+  @Test
+  void mixedPrecisionRoundsOnceAndKeepsFloat32ParameterGradients() {
+    Generator g = new Generator(35);
+    for (DType half : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+      for (int which = 0; which < 3; which++) {
+        try (TensorScope s = TensorScope.open()) {
+          Tensor x = Tensor.randn(new long[] {4, 6, 3, 3}, g).mul(3.0).add(5.0).to(half), up = Tensor.randn(x.shape(), g).to(half);
+          Tensor w = Tensor.randn(new long[] {6}, g).requiresGrad_(), b = Tensor.randn(new long[] {6}, g).requiresGrad_();
+          Tensor w2 = w.detach().requiresGrad_(), b2 = b.detach().requiresGrad_();
+          Tensor xh = x.detach().requiresGrad_(), xf = x.detach().requiresGrad_();
+          Tensor y = norm(which, xh, w, b), ref = norm(which, xf.to(DType.FLOAT32), w2, b2).to(half);
+          assertEquals(half, y.dtype());
+          String what = half + " mixed norm " + which;
+          same(what + ": output", ref.toDoubleArray(), y.toDoubleArray(), 0);
+          y.mul(up).sum().backward();
+          ref.mul(up).sum().backward();
+          assertEquals(DType.FLOAT32, w.grad().dtype());
+          same(what + ": weight.grad", w2.grad().toDoubleArray(), w.grad().toDoubleArray(), 0);
+          same(what + ": bias.grad", b2.grad().toDoubleArray(), b.grad().toDoubleArray(), 0);
+          same(what + ": x.grad", xf.grad().toDoubleArray(), xh.grad().toDoubleArray(), 0);
+        }
+      }
+    }
+    try (TensorScope s = TensorScope.open()) {  // any other mix is refused, as PyTorch's
+      Tensor x = Tensor.randn(new long[] {2, 3}, g);
+      assertThrows(IllegalArgumentException.class, () -> Functional.layerNorm(x, 1, Tensor.ones(new long[] {3}, DType.FLOAT64), null, 1e-5));
+      assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(x.to(DType.BFLOAT16), null, null, Tensor.ones(3),
+          Tensor.zeros(new long[] {3}, DType.BFLOAT16), true, 0.1, 1e-5));
+    }
+  }
+
+  /** The running statistics: updated whole or not at all, an empty batch leaves them, a constant channel's variance is exactly 0. */
+  @Test
+  void runningStatisticsAreUpdatedWholeOrNotAtAll() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {4, 3, 2}, new Generator(36));
+      Tensor rm = Tensor.zeros(3), badVar = Tensor.ones(new long[] {3}, DType.INT64), wideVar = Tensor.ones(1, 3);
+      assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(x, rm, badVar, null, null, true, 0.1, 1e-5));
+      assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(x, rm, wideVar, null, null, true, 0.1, 1e-5));
+      same("running_mean untouched", new double[3], rm.toDoubleArray(), 0);
+      Tensor rv = Tensor.ones(3);
+      Tensor empty = Functional.batchNorm(Tensor.zeros(0, 3), rm, rv, null, null, true, 0.1, 1e-5);
+      assertEquals(0, empty.numel());
+      same("an empty batch: running_var untouched", new double[] {1, 1, 1}, rv.toDoubleArray(), 0);
+      Functional.batchNorm(Tensor.full(new long[] {8, 3}, 2.5), rm, rv, null, null, true, 1.0, 1e-3);
+      same("a constant channel: running_var", new double[3], rv.toDoubleArray(), 0);
+      same("a constant channel: running_mean", new double[] {2.5, 2.5, 2.5}, rm.toDoubleArray(), 0);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.batchNorm(x, null, null, null, null, false, 0.1, 1e-5));
+      assertTrue(e.getMessage().contains("running_mean must be defined in evaluation mode"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> new org.jtensor.NormGroups(1L << 62, 4, 1, 1, true));
+    }
+  }
+
   private static Tensor norm(int which, Tensor x, Tensor w, Tensor b) {
     return which == 0 ? Functional.batchNorm(x, null, null, w, b, true, 0.1, 1e-5)
         : which == 1 ? Functional.groupNorm(x, 3, w, b, 1e-5)

@@ -148,7 +148,17 @@ class PoolingLibtorchTest {
       org.jtensor.ValuesAndIndices got = Functional.adaptiveMaxPool2dWithIndices(x, new long[] {3, 3});
       assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "ties and NaN: values");
       assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "ties and NaN: indices");
-      assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(x, new long[] {0, 2}));
+      assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(x, new long[] {-1, 2}));
+      Tensor nans = Tensor.fromArray(new double[] {1, Double.NaN, 2, Double.NaN, 5, Double.NaN, 0, 7, 8, 9, Double.NaN, 1,
+          3, 3, Double.NaN, 2, 0, 1, 4, 4}, 1, 1, 4, 5).to(DType.FLOAT32);  // several NaN a window: PyTorch takes the last
+      for (long[] out : new long[][] {{1, 1}, {2, 2}, {3, 4}, {5, 7}}) {
+        T_TensorTensor_T wantNan = torch.adaptive_max_pool2d(LibtorchPeer.of(nans), out);
+        ValuesAndIndices gotNan = Functional.adaptiveMaxPool2dWithIndices(nans, out);
+        assertArrayEquals(LibtorchPeer.values(wantNan.get1()), gotNan.indices().toDoubleArray(), 0, "NaN indices to " + Arrays.toString(out));
+      }
+      assertArrayEquals(new long[] {0, 2, 2, 2}, Functional.adaptiveMaxPool2d(Tensor.zeros(0, 2, 4, 4), new long[] {2}).shape());
+      assertArrayEquals(new long[] {2, 0, 3}, Functional.adaptiveMaxPool2d(Tensor.zeros(2, 4, 4), new long[] {0, 3}).shape());
+      assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(Tensor.zeros(1, 0, 4, 4), new long[] {2}));
       assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveMaxPool2d(Tensor.zeros(4, 4), new long[] {2}));
     }
     try (AdaptiveMaxPool2d m = new AdaptiveMaxPool2d(1); TensorScope s = TensorScope.open()) {
