@@ -52,7 +52,7 @@ def bandwidth():
         ("addTransposed", lambda: [m.add(nt) for _ in range(REPS)], 12.0 * SIDE * SIDE),
         ("softmaxDim1", lambda: [m.softmax(1) for _ in range(REPS)], 8.0 * SIDE * SIDE),
         ("layerNormDim1", lambda: [F.layer_norm(m, (SIDE,), None, None, 1e-5) for _ in range(REPS)], 8.0 * SIDE * SIDE),
-        ("batchNorm64Channels", lambda: [F.batch_norm(m.view(256, 64, 128, 128), None, None, training=True) for _ in range(REPS)],
+        ("batchNorm64Channels", lambda: [F.batch_norm(m.view(SIDE // 64, 64, SIDE // 128, 128), None, None, training=True) for _ in range(REPS)],
          8.0 * SIDE * SIDE),
     ]
     for key, fn, work in cases:
