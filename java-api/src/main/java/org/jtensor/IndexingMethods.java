@@ -80,6 +80,43 @@ public sealed interface IndexingMethods permits Tensor {
     return self();
   }
 
+  /** torch.triu: the elements of the last two dims on and above diagonal (0 the main one, 1 above it, -1 below), zeros elsewhere. */
+  default Tensor triu(long diagonal) {
+    try (Tensor below = triangleMask("triu", diagonal, false)) {
+      return maskedFill(below, 0);
+    }
+  }
+
+  /** torch.tril: the elements of the last two dims on and below diagonal, zeros elsewhere. */
+  default Tensor tril(long diagonal) {
+    try (Tensor above = triangleMask("tril", diagonal, true)) {
+      return maskedFill(above, 0);
+    }
+  }
+
+  default Tensor triu_(long diagonal) {
+    try (Tensor below = triangleMask("triu_", diagonal, false)) {
+      return maskedFill_(below, 0);
+    }
+  }
+
+  default Tensor tril_(long diagonal) {
+    try (Tensor above = triangleMask("tril_", diagonal, true)) {
+      return maskedFill_(above, 0);
+    }
+  }
+
+  /** [rows, cols] on self's device: true where triu (above false) or tril (above true) writes zero. */
+  private Tensor triangleMask(String op, long diagonal, boolean above) {
+    TensorImpl t = impl(op);
+    if (t.dim() < 2) throw new IllegalArgumentException(op + "(): input tensor must have at least 2 dimensions");
+    long rows = t.sizes()[t.dim() - 2], cols = t.sizes()[t.dim() - 1];
+    try (Tensor c = Tensor.arange(cols); Tensor r = Tensor.arange(rows); Tensor column = r.unsqueeze(1); Tensor offset = c.sub(column);
+         Tensor mask = above ? offset.gt((double) diagonal) : offset.lt((double) diagonal)) {
+      return mask.to(t.device());
+    }
+  }
+
   /** value where mask is true, self elsewhere; self and mask broadcast together (as PyTorch's out-of-place masked_fill). */
   default Tensor maskedFill(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill");

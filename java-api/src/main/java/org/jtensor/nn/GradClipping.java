@@ -1,0 +1,62 @@
+package org.jtensor.nn;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
+
+/**
+ * torch.nn.utils.clip_grad_norm_ and clip_grad_value_: the parameters' accumulated gradients
+ * rescaled or clamped in place, as a training loop calls them between backward and the step.
+ */
+public final class GradClipping {
+  private GradClipping() {}
+
+  /** clip_grad_norm_ with the 2-norm: see {@link #clipGradNorm_(Iterable, double, double, boolean)}. */
+  public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm) {
+    return clipGradNorm_(parameters, maxNorm, 2.0, false);
+  }
+
+  /**
+   * Scales every gradient by min(1, maxNorm / (total + 1e-6)), where total is the normType-norm
+   * (infinity: the largest magnitude) of all the gradients together, and returns total, a 0-dim
+   * tensor on the first gradient's device (0 when no parameter has a gradient). As PyTorch, the
+   * scale is applied without reading total on the host, unless errorIfNonfinite asks to refuse a
+   * NaN or infinite total before anything is scaled.
+   */
+  public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
+    if (Double.isNaN(normType) || normType < 0) throw new IllegalArgumentException("clipGradNorm_(): norm_type must be non-negative, got " + normType);
+    try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
+      List<Tensor> grads = new ArrayList<>();
+      for (Tensor p : parameters) {
+        Tensor g = p.grad();
+        if (g != null) grads.add(g);
+      }
+      if (grads.isEmpty()) return s.keep(Tensor.scalar(0.0));
+      org.jtensor.Device device = grads.get(0).device();
+      List<Tensor> norms = new ArrayList<>();
+      for (Tensor g : grads) norms.add(g.norm(normType, null, false).to(grads.get(0).dtype()).to(device));
+      Tensor total = Tensor.stack(norms, 0).norm(normType, null, false);
+      if (errorIfNonfinite && !Double.isFinite(total.item())) {
+        throw new IllegalStateException("clipGradNorm_(): The total norm of order " + normType + " for gradients from `parameters` is "
+            + "non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, "
+            + "set errorIfNonfinite to false");
+      }
+      Tensor coef = total.add(1e-6).reciprocal().mul(maxNorm).clamp(-Double.MAX_VALUE, 1.0);
+      for (Tensor g : grads) g.mul_(coef.to(g.device()).to(g.dtype()));
+      return s.keep(total);
+    }
+  }
+
+  /** clip_grad_value_: every gradient clamped to [-clipValue, clipValue] in place. */
+  public static void clipGradValue_(Iterable<Tensor> parameters, double clipValue) {
+    if (!(clipValue >= 0)) throw new IllegalArgumentException("clipGradValue_(): clip_value must be non-negative, got " + clipValue);
+    try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
+      for (Tensor p : parameters) {
+        Tensor g = p.grad();
+        if (g != null) g.clamp_(-clipValue, clipValue);
+      }
+    }
+  }
+}
