@@ -95,12 +95,14 @@ public sealed interface IndexingMethods permits Tensor {
   }
 
   default Tensor triu_(long diagonal) {
+    DataOps.checkWritable("triu_", impl("triu_"));  // refused under its own name, not maskedFill_'s
     try (Tensor below = triangleMask("triu_", diagonal, false)) {
       return maskedFill_(below, 0);
     }
   }
 
   default Tensor tril_(long diagonal) {
+    DataOps.checkWritable("tril_", impl("tril_"));  // refused under its own name, not maskedFill_'s
     try (Tensor above = triangleMask("tril_", diagonal, true)) {
       return maskedFill_(above, 0);
     }
