@@ -8,6 +8,7 @@
 #include "jt/plans.h"
 #include "allocator/foreign_allocator.h"
 #include "allocator/stats.h"
+#include "kernels/cpu_capability.h"
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/index_along.h"
@@ -113,6 +114,13 @@ const char* jt_oom_message(int device) {
 
 void jt_set_num_threads(int n) { set_num_threads(n); }
 int jt_get_num_threads(void) { return get_num_threads(); }
+
+int jt_cpu_capability(void) { return (int)cpu_capability(); }
+int jt_cpu_capability_supported(void) { return (int)cpu_capability_supported(); }
+const char* jt_cpu_capability_name(int c) {
+  return c >= 0 && c < kNumCpuCapabilities ? cpu_capability_name((CpuCapability)c) : "";
+}
+int jt_set_cpu_capability(int c) { return set_cpu_capability((CpuCapability)c) ? 0 : -1; }
 
 int jt_copy(const int64_t* words) {
   copy_plan r(words);

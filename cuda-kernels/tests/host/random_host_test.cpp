@@ -79,20 +79,30 @@ int emulate(const std::vector<int64_t>& words, double* bad) {
   return JT_OK;
 }
 
-// Runs c with both and compares every byte of dst's buffer and the statuses and bad values.
+// Runs c with both, the CPU's under every capability this CPU runs (baseline, AVX2, AVX-512), and
+// compares every byte of dst's buffer and the statuses and bad values.
 void check_case(const Case& c, const std::vector<double>& probs, uint64_t key, uint64_t counter) {
   const int64_t elem = (int64_t)dtype_size(c.dtype);
   const size_t bytes = (size_t)((span(c.sizes, c.dst_strides) + c.dst_shift) * elem);
-  std::vector<char> cpu(bytes, (char)0x5a), gpu(bytes, (char)0x5a);
-  double bad_cpu = -7, bad_gpu = -7;
-  const int st_cpu = jt_random(plan_of(c, cpu.data() + c.dst_shift * elem, probs.data(), key, counter).data(), &bad_cpu);
+  std::vector<char> gpu(bytes, (char)0x5a);
+  double bad_gpu = -7;
   const int st_gpu = emulate(plan_of(c, gpu.data() + c.dst_shift * elem, probs.data(), key, counter), &bad_gpu);
-  CHECK_EQ(st_cpu, st_gpu);
-  CHECK(std::memcmp(&bad_cpu, &bad_gpu, 8) == 0);
-  const bool same = cpu == gpu;
-  CHECK(same);
-  if (!same) std::fprintf(stderr, "  kind %d dtype %d ndim %zu differ\n", (int)c.kind, (int)c.dtype, c.sizes.size());
-  if (st_cpu == JT_VALUE_OUT_OF_RANGE) CHECK(gpu == std::vector<char>(bytes, (char)0x5a));  // nothing written
+  const int initial = jt_cpu_capability();
+  for (int cap = 0; cap <= jt_cpu_capability_supported(); ++cap) {
+    CHECK_EQ(jt_set_cpu_capability(cap), 0);
+    std::vector<char> cpu(bytes, (char)0x5a);
+    double bad_cpu = -7;
+    const int st_cpu = jt_random(plan_of(c, cpu.data() + c.dst_shift * elem, probs.data(), key, counter).data(), &bad_cpu);
+    CHECK_EQ(st_cpu, st_gpu);
+    CHECK(std::memcmp(&bad_cpu, &bad_gpu, 8) == 0);
+    const bool same = cpu == gpu;
+    CHECK(same);
+    if (!same)
+      std::fprintf(stderr, "  kind %d dtype %d ndim %zu differ (%s)\n", (int)c.kind, (int)c.dtype, c.sizes.size(),
+                   jt_cpu_capability_name(cap));
+  }
+  jt_set_cpu_capability(initial);
+  if (st_gpu == JT_VALUE_OUT_OF_RANGE) CHECK(gpu == std::vector<char>(bytes, (char)0x5a));  // nothing written
 }
 
 // Every kind over a few dtypes and layouts.
@@ -104,11 +114,11 @@ void draws_match_the_cpu() {
   const Layout layouts[] = {
       {{1}, {1}, 0}, {{1001}, {1}, 0}, {{1001}, {1}, 1},    // one element, odd contiguous, misaligned
       {{13, 9}, {1, 13}, 0}, {{7, 1, 5}, {12, 99, 2}, 3},  // transposed; gaps, a size-1 dim
-      {{4, 6}, {6, 1}, 2}};                                // contiguous, 2-d, shifted
+      {{4, 6}, {6, 1}, 2}, {{40001}, {1}, 1}};             // contiguous, 2-d, shifted; odd, split over threads
   const DType floats[] = {DType::Float64, DType::Float32, DType::Float16, DType::BFloat16};
   const DType ints[] = {DType::Int64, DType::Int32, DType::UInt8, DType::Int16, DType::Float64};
   const DType bools[] = {DType::Bool, DType::Float32, DType::Int64, DType::Float16};
-  std::vector<double> probs(2000);
+  std::vector<double> probs(41000);
   for (size_t i = 0; i < probs.size(); ++i) probs[i] = (double)((i * 37) % 101) / 100.0;
   uint64_t key = 0x9e3779b97f4a7c15ull, counter = 5;
   for (const Layout& l : layouts) {

@@ -13,6 +13,14 @@
 #define JT_HOST_DEVICE
 #endif
 
+// Unrolls a short loop of constant trip count completely: on the CPU, so that a loop around it
+// vectorizes.
+#if defined(__CUDA_ARCH__)
+#define JT_UNROLL _Pragma("unroll")
+#else
+#define JT_UNROLL _Pragma("GCC unroll 16")
+#endif
+
 namespace jt {
 
 inline JT_HOST_DEVICE uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }

@@ -88,6 +88,15 @@ JT_API const char* jt_oom_message(int device);
 JT_API void jt_set_num_threads(int n);
 JT_API int jt_get_num_threads(void);
 
+// ---- CPU capability ----
+// The instruction set the vectorized CPU kernels run with: 0 baseline x86-64, 1 AVX2, 2 AVX-512.
+// Every capability computes the same bits; JT_CPU_CAPABILITY=baseline|avx2|avx512 lowers the
+// initial choice.
+JT_API int jt_cpu_capability(void);
+JT_API int jt_cpu_capability_supported(void);     // the best this CPU runs
+JT_API const char* jt_cpu_capability_name(int c);  // "" when out of range
+JT_API int jt_set_cpu_capability(int c);           // 0, or -1 when this CPU cannot run c
+
 // ---- kernels ----
 // A copy plan; strides in elements, 0 for broadcast dims. Converts dtypes.
 JT_API int jt_copy(const int64_t* plan);

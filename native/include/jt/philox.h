@@ -1,5 +1,5 @@
 // Philox4x32-10 and the random draws' per-element formulas, compiled by g++ (native/src/kernels/
-// random.cpp) and nvcc (cuda-kernels/src/random.cu) so that a seeded draw gives the same bits on
+// vectorized/random.cpp) and nvcc (cuda-kernels/src/random.cu) so that a seeded draw gives the same bits on
 // every backend; the normal kind's arithmetic is jt/reproducible_math.h's.
 #pragma once
 #include <cstdint>
@@ -53,6 +53,7 @@ inline JT_HOST_DEVICE void philox_block(uint64_t key, uint64_t counter, uint32_t
   const uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u, W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
   uint32_t c0 = (uint32_t)counter, c1 = (uint32_t)(counter >> 32), c2 = 0, c3 = 0;
   uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+  JT_UNROLL
   for (int r = 0; r < 10; ++r) {
     const uint64_t p0 = (uint64_t)M0 * c0, p1 = (uint64_t)M1 * c2;
     const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
@@ -73,9 +74,10 @@ inline JT_HOST_DEVICE double philox_bits53(uint32_t hi, uint32_t lo) {
 }
 
 // Box-Muller's radius sqrt(-2 log(1 - u)) and angle 2 pi u' of a normal pair from block words w.
-inline JT_HOST_DEVICE double normal_radius(const uint32_t w[4]) {
-  return fp::sqrt(fp::mul(-2.0, fp::log(fp::sub(1.0, philox_bits53(w[0], w[1])))));  // 1 - u is in (0, 1]
+inline JT_HOST_DEVICE double normal_radius_of(double u) {
+  return fp::sqrt(fp::mul(-2.0, fp::log(fp::sub(1.0, u))));  // 1 - u is in (0, 1]
 }
+inline JT_HOST_DEVICE double normal_radius(const uint32_t w[4]) { return normal_radius_of(philox_bits53(w[0], w[1])); }
 inline JT_HOST_DEVICE double normal_angle(const uint32_t w[4]) {
   return fp::mul(2.0 * 3.14159265358979323846, philox_bits53(w[2], w[3]));
 }

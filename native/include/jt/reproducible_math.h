@@ -54,6 +54,7 @@ inline JT_HOST_DEVICE double sqrt(double a) {
 template <int N>
 inline JT_HOST_DEVICE double horner(double z, const double (&p)[N]) {
   double acc = p[N - 1];
+  JT_UNROLL
   for (int i = N - 2; i >= 0; --i) acc = add(p[i], mul(z, acc));
   return acc;
 }
@@ -159,6 +160,24 @@ inline JT_HOST_DEVICE double sin_cos(double th, bool sine) {
     case 2: return -cos_kernel(r, rlo);
     default: return sin_kernel(r, rlo);
   }
+}
+
+// sin(th) and cos(th) at once, the same bits as sin_cos gives each: one reduction, both kernels,
+// the quadrant chosen without a branch (so that a loop over angles vectorizes).
+inline JT_HOST_DEVICE void sin_and_cos(double th, double& sine, double& cosine) {
+  const double pio2_1 = 0x1.921fb54400000p+0, pio2_2 = 0x1.0b4611a600000p-34, pio2_3 = 0x1.3198a2e037073p-69;
+  const int k = (int)add(mul(th, 0x1.45f306dc9c883p-1), 0.5);
+  const double dk = (double)k;
+  const double t = sub(th, mul(dk, pio2_1)), w = mul(dk, pio2_2);
+  double r1, err;
+  two_sum(t, -w, r1, err);
+  const double tail = sub(err, mul(dk, pio2_3));
+  const double r = add(r1, tail), rlo = sub(tail, sub(r, r1));
+  const double s = sin_kernel(r, rlo), c = cos_kernel(r, rlo);
+  const int q = k & 3;  // cos(th) is c, -s, -c, s in quadrants 0..3; sin(th) is s, c, -s, -c
+  const double cos_mag = (q & 1) ? s : c, sin_mag = (q & 1) ? c : s;
+  cosine = (q == 1 || q == 2) ? -cos_mag : cos_mag;
+  sine = q >= 2 ? -sin_mag : sin_mag;
 }
 
 }  // namespace fp

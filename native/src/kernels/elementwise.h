@@ -1,4 +1,4 @@
-// The elementwise engine's entry points (see elementwise.cpp).
+// The elementwise engine's entry points (see vectorized/elementwise.cpp; cpu_dispatch.cpp picks the instruction set).
 #pragma once
 #include <cstdint>
 

@@ -79,7 +79,7 @@ int softmax_run(const SoftmaxPlan& p);  // JT_NO_KERNEL for a non-floating dtype
 // Sliding windows (plans.h's windows and max_pool plans, read as they are; windows.cpp).
 int windows_run(const windows_plan& r);    // JT_NO_KERNEL for a non-floating dtype
 int max_pool_run(const max_pool_plan& r);  // JT_NO_KERNEL for bool
-// Normalization (plans.h's norm plan, jt/norm.h; norm.cpp).
+// Normalization (plans.h's norm plan, jt/norm.h; vectorized/norm.cpp).
 int norm_run(const norm_plan& r);  // JT_NO_KERNEL for a non-floating dtype
 
 double load_f64(const void* p, DType t);

@@ -1,4 +1,4 @@
-// Reductions (see reduce.cpp).
+// Reductions (see vectorized/reduce.cpp).
 #pragma once
 #include <cstdint>
 

@@ -9,7 +9,9 @@
 #include "jt/functors.h"
 #include "kernels/strided.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
 namespace {
 
 template <typename F, typename T>
@@ -178,4 +180,4 @@ int elementwise_run(const EwPlan& p) {
   return 0;
 }
 
-}  // namespace jt
+JT_CPU_CAP_END

@@ -15,7 +15,9 @@
 #include "kernels/kernels.h"
 #include "parallel.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
 namespace {
 
 constexpr int kLanes = 16;
@@ -316,4 +318,4 @@ int norm_run(const norm_plan& r) {
   return st;
 }
 
-}  // namespace jt
+JT_CPU_CAP_END

@@ -1,11 +1,14 @@
 #include "kernels/random.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
 #include "parallel.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
 
 namespace {
 
@@ -31,6 +34,44 @@ void for_each_element(const RandomPlan& p, int64_t n, int64_t grain, F&& f) {
         poff -= p.p_strides[k] * p.sizes[k];
         pos[k] = 0;
       }
+    }
+  });
+}
+
+bool row_major_contiguous(const RandomPlan& p) {
+  int64_t expected = 1;
+  for (int k = p.ndim - 1; k >= 0; --k) {
+    if (p.sizes[k] != 1 && p.dst_strides[k] != expected) return false;
+    expected *= p.sizes[k];
+  }
+  return true;
+}
+
+// A contiguous normal draw: each pair of elements from one radius and one sine-cosine (the
+// bits random_value gives each), in batches of stages whose loops the compiler vectorizes (one
+// loop over the whole formula is too much for it), then converted to T. A chunk that starts or
+// ends inside a pair computes that pair too and writes only its own element.
+template <typename T>
+void normal_contiguous(const RandomDraw& d, T* dst, int64_t n) {
+  parallel_for(0, n, kGrainSize / 8, [&](int64_t b, int64_t e) {
+    constexpr int64_t kBatch = 64;
+    double radius[kBatch], angle[kBatch], sine[kBatch], cosine[kBatch], values[2 * kBatch];
+    for (int64_t first = b / 2; 2 * first < e; first += kBatch) {
+      const int64_t m = std::min(kBatch, (e + 1) / 2 - first);
+      for (int64_t j = 0; j < m; ++j) {
+        uint32_t w[4];
+        philox_block(d.key, d.counter + (uint64_t)(first + j), w);
+        radius[j] = philox_bits53(w[0], w[1]);
+        angle[j] = normal_angle(w);
+      }
+      for (int64_t j = 0; j < m; ++j) radius[j] = normal_radius_of(radius[j]);
+      for (int64_t j = 0; j < m; ++j) fp::sin_and_cos(angle[j], sine[j], cosine[j]);
+      for (int64_t j = 0; j < m; ++j) {
+        values[2 * j] = normal_from(d, radius[j], cosine[j]);
+        values[2 * j + 1] = normal_from(d, radius[j], sine[j]);
+      }
+      const int64_t lo = std::max(b, 2 * first), hi = std::min(e, 2 * (first + m));
+      for (int64_t i = lo; i < hi; ++i) dst[i] = convert<T, double>(values[i - 2 * first]);
     }
   });
 }
@@ -67,6 +108,7 @@ int random_run(const RandomPlan& p, double* bad) {
   dispatch_dtype(p.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* dst = reinterpret_cast<T*>(p.dst);
+    if (kind == RandomKind::Normal && row_major_contiguous(p)) return normal_contiguous(p.draw, dst, n);
     const int per = random_block_elements(kind);
     for_each_element(p, n, kGrainSize / 8, [&](int64_t e, int64_t off, int64_t po) {
       uint32_t w[4];
@@ -77,4 +119,4 @@ int random_run(const RandomPlan& p, double* bad) {
   return 0;
 }
 
-}  // namespace jt
+JT_CPU_CAP_END

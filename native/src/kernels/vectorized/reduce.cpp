@@ -13,7 +13,9 @@
 
 #include "kernels/strided.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
 namespace {
 
 template <typename A>
@@ -318,4 +320,4 @@ int reduce_run(const RedPlan& p) {
   return dispatch_dtype(p.dtype, [&](auto t) { return dispatch_float_or_int<typename decltype(t)::type>(p); });
 }
 
-}  // namespace jt
+JT_CPU_CAP_END

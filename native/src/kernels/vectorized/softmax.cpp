@@ -14,7 +14,9 @@
 #include "kernels/softmax_math.h"
 #include "parallel.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
 namespace {
 
 // A block of adjacent lines spans at most this many lanes. Measured on 4096x4096 float32 over dim 0
@@ -200,4 +202,4 @@ int softmax_run(const SoftmaxPlan& p) {
   });
 }
 
-}  // namespace jt
+JT_CPU_CAP_END

@@ -68,6 +68,12 @@ public final class JtNative {
   public static native void jt_set_num_threads(int n);
   public static native int jt_get_num_threads();
 
+  // ---- CPU capability ----
+  public static native int jt_cpu_capability();
+  public static native int jt_cpu_capability_supported();
+  public static native String jt_cpu_capability_name(int c);
+  public static native int jt_set_cpu_capability(int c);
+
   // ---- kernels ----
   public static native int jt_plan_version();
   public static native String jt_plan_layout(String name);

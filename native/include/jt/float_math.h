@@ -1,0 +1,110 @@
+// exp, log and tanh of a float in plain arithmetic that the compiler vectorizes (std::expf and
+// friends are a call per element, so a loop over them never is): Cody-Waite range reduction and
+// Cephes' polynomials, special values chosen on the bits without a branch. Each is within 1 ulp of
+// the exact value on normal results (2 for tanh, as Cephes' tanhf), as Sleef's u10 functions that
+// PyTorch's vectorized CPU kernels call; kernels_test measures the error over every float of a range.
+// The CPU functors (jt/functors.h) call these for float, float16 and bfloat16; CUDA keeps its own.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+namespace jt {
+namespace fm {
+
+inline uint32_t bits(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+inline float from_bits(uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+
+// c ? a : b on the bits, where GCC would otherwise sink each side into a branch of its own and
+// give up vectorizing the loop.
+inline float pick(bool c, float a, float b) {
+  const uint32_t m = 0u - (uint32_t)c;
+  return from_bits((bits(a) & m) | (bits(b) & ~m));
+}
+
+// e^x = 2^n e^r with n = round(x / ln2) (returned in n) and |r| <= ln2 / 2: e^r by Cephes'
+// expf polynomial (degree 7) after a two-part Cody-Waite reduction. For |x| up to about 150.
+inline float exp_reduced(float x, int32_t& n) {
+  const float t = x * 1.44269504088896341f + 12582912.0f;  // 1.5 * 2^23: rounds x / ln2 to an integer
+  const float nf = t - 12582912.0f;
+  n = (int32_t)(bits(t) - 0x4B400000u);
+  const float r = (x - nf * 0.693359375f) + nf * 2.12194440e-4f;  // x - n ln2 in two parts
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  return p * r * r + r + 1.0f;
+}
+
+// e^x over the whole float range: 0 below about -103.97, inf above about 88.72, NaN kept.
+inline float exp(float x) {
+  x = x < -104.0f ? -104.0f : x;  // NaN compares false and passes through both clamps
+  x = x > 89.0f ? 89.0f : x;
+  int32_t n;
+  const float p = exp_reduced(x, n);  // n in [-150, 128]
+  // 2^n as two normal powers of two, so that results near the ends of the range round once
+  const int32_t n1 = n >> 1, n2 = n - n1;
+  return p * from_bits((uint32_t)(n1 + 127) << 23) * from_bits((uint32_t)(n2 + 127) << 23);
+}
+
+// natural log: -inf at +-0, NaN below 0, inf at inf, subnormals exact in their exponent.
+inline float log(float x) {
+  const uint32_t xb = bits(x);
+  // both sides of each choice computed, then picked
+  const bool subnormal = (xb & 0x7f800000u) == 0;
+  const uint32_t b = bits(pick(subnormal, x * 8388608.0f, x));  // 2^23
+  int32_t e = (int32_t)((b >> 23) & 0xff) - 126 - (23 & -(int32_t)subnormal);
+  const float f = from_bits((b & 0x007fffffu) | 0x3f000000u);  // in [0.5, 1)
+  const bool low = f < 0.707106781186547524f;
+  e -= (int32_t)low;
+  const float m = pick(low, f + f - 1.0f, f - 1.0f);  // exact
+  const float z = m * m;
+  float y = 7.0376836292e-2f;
+  y = y * m - 1.1514610310e-1f;
+  y = y * m + 1.1676998740e-1f;
+  y = y * m - 1.2420140846e-1f;
+  y = y * m + 1.4249322787e-1f;
+  y = y * m - 1.6668057665e-1f;
+  y = y * m + 2.0000714765e-1f;
+  y = y * m - 2.4999993993e-1f;
+  y = y * m + 3.3333331174e-1f;
+  y = y * m * z;
+  const float fe = (float)e;
+  y += fe * -2.12194440e-4f;
+  y += -0.5f * z;
+  float r = (m + y) + fe * 0.693359375f;
+  // special inputs
+  const uint32_t mag = xb & 0x7fffffffu;
+  const bool negative = (xb >> 31) != 0;
+  r = pick(mag == 0, -__builtin_inff(), r);                      // +-0
+  r = pick(negative & (mag != 0), __builtin_nanf(""), r);       // negative, -inf included
+  r = pick((mag >= 0x7f800000u) & !negative, x, r);             // +inf and NaN
+  r = pick(mag > 0x7f800000u, x, r);                            // NaN of either sign
+  return r;
+}
+
+// tanh: Cephes' odd polynomial below |x| = 0.625, 1 - 2 / (e^2|x| + 1) above; NaN kept.
+inline float tanh(float x) {
+  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = from_bits(bits(p * z * ax + ax) | (bits(x) & 0x80000000u));  // odd: tanh(-0) is -0
+  const float big = from_bits(bits(1.0f - 2.0f / (exp(2.0f * ax) + 1.0f)) | (bits(x) & 0x80000000u));
+  return ax > 0.625f ? big : small;
+}
+
+}  // namespace fm
+}  // namespace jt

@@ -1,0 +1,55 @@
+// jt/float_math.h against double precision libm: the worst error in ulps over every 61st float
+// (all exponents, all sign bits), subnormal inputs and results included, and the special values.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "check.h"
+#include "jt/float_math.h"
+
+namespace {
+
+// |got - want| in units of the float spacing at want (the subnormal spacing below FLT_MIN); 0
+// when both are the same infinity or both NaN, huge when only one is.
+double ulps(float got, double want) {
+  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got) ? 0 : 1e30;
+  const float wf = (float)want;
+  if (std::isinf(wf) || std::isinf(got)) return got == wf ? 0 : 1e30;
+  const double spacing = std::fabs(want) < 0x1p-126 ? 0x1p-149 : std::ldexp(1.0, std::ilogb(wf) - 23);
+  return std::fabs((double)got - want) / spacing;
+}
+
+template <typename F, typename R>
+double worst_over_floats(F f, R ref) {
+  double worst = 0;
+  for (uint64_t b = 0; b < 0x100000000ull; b += 61) {
+    const uint32_t u = (uint32_t)b;
+    float x;
+    std::memcpy(&x, &u, 4);
+    worst = std::fmax(worst, ulps(f(x), ref((double)x)));
+  }
+  return worst;
+}
+
+}  // namespace
+
+int main() {
+  using namespace jt;
+  const float inf = INFINITY, nan = NAN;
+  const double e = worst_over_floats([](float x) { return fm::exp(x); }, [](double x) { return std::exp(x); });
+  const double l = worst_over_floats([](float x) { return fm::log(x); }, [](double x) { return std::log(x); });
+  const double t = worst_over_floats([](float x) { return fm::tanh(x); }, [](double x) { return std::tanh(x); });
+  std::printf("float_math worst ulps: exp %.3f, log %.3f, tanh %.3f\n", e, l, t);
+  CHECK(e <= 1.0);
+  CHECK(l <= 1.0);
+  CHECK(t <= 2.0);
+  CHECK(fm::exp(0.f) == 1 && fm::exp(-0.f) == 1 && fm::exp(-inf) == 0 && fm::exp(inf) == inf);
+  CHECK(fm::exp(88.8f) == inf && fm::exp(-104.f) == 0 && std::isnan(fm::exp(nan)));
+  CHECK(fm::exp(-100.f) > 0);  // subnormal results are kept
+  CHECK(fm::log(1.f) == 0 && fm::log(0.f) == -inf && fm::log(-0.f) == -inf && fm::log(inf) == inf);
+  CHECK(std::isnan(fm::log(-1.f)) && std::isnan(fm::log(-inf)) && std::isnan(fm::log(nan)));
+  CHECK(std::fabs(fm::log(0x1p-149f) - (float)std::log(0x1p-149)) <= 1e-5f);
+  CHECK(fm::tanh(inf) == 1 && fm::tanh(-inf) == -1 && fm::tanh(0.f) == 0 && std::signbit(fm::tanh(-0.f)));
+  CHECK(std::isnan(fm::tanh(nan)) && fm::tanh(1e-30f) == 1e-30f);
+  return jt_report("float_math_test");
+}
