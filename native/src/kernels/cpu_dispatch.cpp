@@ -46,7 +46,7 @@ CpuCapability detect() {
 // JT_CPU_CAPABILITY=baseline|avx2|avx512 lowers the choice (as PyTorch's ATEN_CPU_CAPABILITY);
 // a capability above the CPU's, or an unknown name, is ignored.
 CpuCapability initial() {
-  const CpuCapability best = detect();
+  const CpuCapability best = cpu_capability_supported();
   const char* env = std::getenv("JT_CPU_CAPABILITY");
   if (env) {
     for (int c = 0; c <= (int)best; ++c)
