@@ -13,15 +13,17 @@ xz=1
 [ "${1:-}" = "--no-xz" ] && xz=0
 out=target/gpu-bundle
 rm -rf "$out" target/gpu-bundle.tar.xz && mkdir -p "$out/lib" "$out/native"  # no older tar.xz may pass for this build
-# The jars and classes, from this checkout (nothing goes to ~/.m2); tests are compiled, not run here.
-mvn -B -q -pl bindings,java-api,benchmarks package -DskipTests
+# The jars and classes, from this checkout (nothing goes to ~/.m2, nothing is read from it): each
+# dependency copy runs in the reactor beside `package` of jtensor's own modules, which resolves
+# them to the jars just built (alone, -pl java-api would look for jtensor-bindings in ~/.m2).
+# Tests are compiled, not run here. JMH and what it needs at run time first (the benchmarks' own
+# classes travel as a folder, beside the tests').
+mvn -B -q -pl bindings,java-api,benchmarks package dependency:copy-dependencies -DskipTests -DincludeScope=runtime \
+  -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
 cp bindings/target/jtensor-bindings-*.jar java-api/target/jtensor-api-*.jar "$out/lib/"
 # Test scope holds runtime's too; libtorch (conformance data's generator, no CUDA test needs it) stays out.
-mvn -B -q -pl java-api dependency:copy-dependencies -DincludeScope=test -DexcludeGroupIds=org.jtensor \
-  -DexcludeArtifactIds=pytorch,pytorch-platform -DoutputDirectory="$PWD/$out/lib"
-# JMH and what it needs at run time (the benchmarks' own classes travel as a folder, beside the tests')
-mvn -B -q -pl benchmarks dependency:copy-dependencies -DincludeScope=runtime \
-  -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
+mvn -B -q -pl bindings,java-api package dependency:copy-dependencies -DskipTests -DincludeScope=test \
+  -DexcludeGroupIds=org.jtensor -DexcludeArtifactIds=pytorch,pytorch-platform -DoutputDirectory="$PWD/$out/lib"
 # The presets' JNI libraries jtensor never loads (OpenBLAS's LAPACK builds; CUDA's NPP, cuSOLVER,
 # cuFFT, cuDNN, ...) are left out of their jars: the bundle must travel beside the tree in the device
 # tool's 64 MiB, so it is held to 56 MiB.
