@@ -1,6 +1,8 @@
 // The elementwise engine: one table of (op, dtype) kernels built from the functors in
-// jt/functors.h. Each kernel walks a coalesced strided iteration with a contiguous path, a
-// scalar (stride 0) path and a strided path; float16/bfloat16 load to float, compute, store back.
+// jt/functors.h. A kernel is only its loops over contiguous operands (and a scalar operand for
+// binary ops); one walk per operand count handles strides, broadcasts and transposed tiles, and
+// passes non-contiguous runs and float16/bfloat16 (computed as float) through packed buffers. What
+// is compiled per (op, dtype) is small: this file is built once per CPU capability.
 #include "kernels/elementwise.h"
 
 #include <cstring>
@@ -11,11 +13,150 @@
 
 #include "kernels/vectorized/capability_namespace.h"
 
+#if !JT_CPU_CAP_IS_BASELINE
+namespace jt::baseline {
+int elementwise_run(const EwPlan& p);
+}
+#endif
+
 JT_CPU_CAP_BEGIN
 namespace {
 
 template <typename F, typename T>
 using out_t = typename std::conditional<F::predicate, bool, T>::type;
+
+// How one operand is stored and how its loop sees it: float16/bfloat16 are computed as float, so
+// their loops are float's and their elements pass through a float buffer; every other dtype is
+// computed as stored. load/store move n elements `stride` bytes apart to/from a packed buffer.
+struct OperandIO {
+  int64_t size = 0;     // bytes of a stored element
+  bool converts = false;
+  void (*load)(char* dst, const char* src, int64_t stride, int64_t n) = nullptr;
+  void (*store)(char* dst, int64_t stride, const char* src, int64_t n) = nullptr;
+};
+
+template <typename S>  // stored and computed as S (bool's bytes pass as they are: loops read load_elem)
+void load_as_is(char* dst, const char* src, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) reinterpret_cast<S*>(dst)[i] = *reinterpret_cast<const S*>(src + i * stride);
+}
+template <typename S>
+void store_as_is(char* dst, int64_t stride, const char* src, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<S*>(dst + i * stride) = reinterpret_cast<const S*>(src)[i];
+}
+template <typename T>
+void load_to_opmath(char* dst, const char* src, int64_t stride, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    reinterpret_cast<opmath_t<T>*>(dst)[i] = (opmath_t<T>)*reinterpret_cast<const T*>(src + i * stride);
+}
+template <typename T>
+void store_from_opmath(char* dst, int64_t stride, const char* src, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(dst + i * stride) = (T)reinterpret_cast<const opmath_t<T>*>(src)[i];
+}
+
+template <typename T>  // an unsigned integer of T's size: what moves T's bytes
+using bits_of = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
+                std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+
+template <typename T>
+constexpr OperandIO io_of() {
+  using S = bits_of<T>;
+  if constexpr (std::is_same<opmath_t<T>, T>::value) return {sizeof(T), false, &load_as_is<S>, &store_as_is<S>};
+  else return {sizeof(T), true, &load_to_opmath<T>, &store_from_opmath<T>};
+}
+
+// The only code compiled per (op, dtype): loops over contiguous operands of the computed type C.
+// p[0] is the output, p[1..] the inputs; bit k of `scalars` marks input k as one element for all.
+template <typename F, typename C>
+struct Loops {
+  using O = out_t<F, C>;
+  using A = opmath_t<C>;
+  static void unary(char* const* p, int64_t n, unsigned, const Params& prm) {
+    O* out = reinterpret_cast<O*>(p[0]);
+    const C* a = reinterpret_cast<const C*>(p[1]);
+    for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), prm);
+  }
+  static void binary(char* const* p, int64_t n, unsigned scalars, const Params& prm) {
+    O* out = reinterpret_cast<O*>(p[0]);
+    const C* a = reinterpret_cast<const C*>(p[1]);
+    const C* b = reinterpret_cast<const C*>(p[2]);
+    if (scalars == 0) {
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), (A)load_elem(b + i), prm);
+    } else if (scalars == 4) {
+      const A bv = (A)load_elem(b);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), bv, prm);
+    } else if (scalars == 2) {
+      const A av = (A)load_elem(a);
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply(av, (A)load_elem(b + i), prm);
+    } else {
+      const O v = (O)F::apply((A)load_elem(a), (A)load_elem(b), prm);
+      for (int64_t i = 0; i < n; ++i) out[i] = v;
+    }
+  }
+  static void ternary(char* const* p, int64_t n, unsigned, const Params& prm) {
+    O* out = reinterpret_cast<O*>(p[0]);
+    const C* a = reinterpret_cast<const C*>(p[1]);
+    const C* b = reinterpret_cast<const C*>(p[2]);
+    const C* c = reinterpret_cast<const C*>(p[3]);
+    for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), (A)load_elem(b + i), (A)load_elem(c + i), prm);
+  }
+};
+
+// where(cond, a, b): moves T's bytes (bool's read as 0/1), the condition read as bool
+template <typename T>
+void where_loop(char* const* p, int64_t n, unsigned, const Params&) {
+  T* out = reinterpret_cast<T*>(p[0]);
+  const bool* cond = reinterpret_cast<const bool*>(p[1]);
+  const T* a = reinterpret_cast<const T*>(p[2]);
+  const T* b = reinterpret_cast<const T*>(p[3]);
+  for (int64_t i = 0; i < n; ++i) out[i] = load_elem(cond + i) ? load_elem(a + i) : load_elem(b + i);
+}
+
+struct Kernel {
+  void (*loop)(char* const* p, int64_t n, unsigned scalars, const Params& prm) = nullptr;
+  int inputs = 0;
+  unsigned scalars_ok = 0;  // inputs the loop reads as one element (stride 0) without a buffer
+  OperandIO io[4];
+};
+
+// One run of n elements of the walk (byte strides s): straight to the loop when every operand is
+// contiguous (or a scalar it takes) and computed as stored; else in blocks through packed buffers.
+template <int N>
+void run_chunk(const Kernel& k, char* const* d, const int64_t* s, int64_t n, const Params& prm) {
+  unsigned scalars = 0;
+  bool direct = true;
+  for (int i = 0; i < N; ++i) {
+    if (i > 0 && s[i] == 0 && n > 1 && (k.scalars_ok >> i & 1)) scalars |= 1u << i;
+    else if (n > 1 && s[i] != k.io[i].size) direct = false;
+    direct &= !k.io[i].converts;
+  }
+  if (direct) {
+    k.loop(d, n, scalars, prm);
+    return;
+  }
+  constexpr int64_t kBlock = 256;
+  alignas(64) char buffer[N][kBlock * 8];
+  for (int64_t off = 0; off < n; off += kBlock) {
+    const int64_t m = std::min(kBlock, n - off);
+    char* q[N];
+    unsigned sc = 0;
+    for (int i = 1; i < N; ++i) {
+      const OperandIO& io = k.io[i];
+      if (s[i] == 0 && (k.scalars_ok >> i & 1)) {
+        sc |= 1u << i;
+        if (io.converts) io.load(q[i] = buffer[i], d[i], 0, 1);
+        else q[i] = d[i];
+      } else if ((s[i] == io.size || m == 1) && !io.converts) {
+        q[i] = d[i] + off * s[i];
+      } else {
+        io.load(q[i] = buffer[i], d[i] + off * s[i], s[i], m);
+      }
+    }
+    const bool out_direct = (s[0] == k.io[0].size || m == 1) && !k.io[0].converts;
+    q[0] = out_direct ? d[0] + off * s[0] : buffer[0];
+    k.loop(q, m, sc, prm);
+    if (!out_direct) k.io[0].store(d[0] + off * s[0], s[0], buffer[0], m);
+  }
+}
 
 template <int N>
 StridedIter<N> make_iter(const EwPlan& p, const size_t* elem) {
@@ -33,94 +174,27 @@ StridedIter<N> make_iter(const EwPlan& p, const size_t* elem) {
   return it;
 }
 
-// A plan Java flattened to one dim (every operand contiguous or a scalar) and too small to
-// split across threads runs its inner loop directly: a small op's fixed cost is most of its time.
-template <int N, typename Inner>
-void run_plan(const EwPlan& p, const size_t* elem, Inner&& inner) {
+// The walk, shared by every kernel of N operands. A plan Java flattened to one dim (every operand
+// contiguous or a scalar) and too small to split across threads runs directly: a small op's fixed
+// cost is most of its time.
+template <int N>
+void walk(const EwPlan& p, const Kernel& k) {
+  size_t elem[N];
+  for (int i = 0; i < N; ++i) elem[i] = (size_t)k.io[i].size;
+  const Params prm = p.params;
+  auto chunk = [&](char* const* d, const int64_t* s, int64_t n) { run_chunk<N>(k, d, s, n, prm); };
   if (p.ndim == 1 && p.sizes[0] < kGrainSize) {
     char* d[N];
     int64_t s[N];
-    for (int k = 0; k < N; ++k) {
-      d[k] = p.ptr[k];
-      s[k] = p.strides[k][0] * (int64_t)elem[k];
+    for (int i = 0; i < N; ++i) {
+      d[i] = p.ptr[i];
+      s[i] = p.strides[i][0] * (int64_t)elem[i];
     }
-    inner(d, s, p.sizes[0]);
+    chunk(d, s, p.sizes[0]);
     return;
   }
-  make_iter<N>(p, elem).run(inner);
+  make_iter<N>(p, elem).run(chunk);
 }
-
-template <typename F, typename T>
-void unary_kernel(const EwPlan& p) {
-  using O = out_t<F, T>;
-  using A = opmath_t<T>;
-  const size_t elem[2] = {sizeof(O), sizeof(T)};
-  const Params prm = p.params;
-  run_plan<2>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
-    if (s[0] == (int64_t)sizeof(O) && s[1] == (int64_t)sizeof(T)) {
-      O* out = reinterpret_cast<O*>(d[0]);
-      const T* a = reinterpret_cast<const T*>(d[1]);
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), prm);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])), prm);
-    }
-  });
-}
-
-template <typename F, typename T>
-void binary_kernel(const EwPlan& p) {
-  using O = out_t<F, T>;
-  using A = opmath_t<T>;
-  const size_t elem[3] = {sizeof(O), sizeof(T), sizeof(T)};
-  const Params prm = p.params;
-  constexpr int64_t so = sizeof(O), st = sizeof(T);
-  run_plan<3>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
-    O* out = reinterpret_cast<O*>(d[0]);
-    const T* a = reinterpret_cast<const T*>(d[1]);
-    const T* b = reinterpret_cast<const T*>(d[2]);
-    if (s[0] == so && s[1] == st && s[2] == st) {
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), (A)load_elem(b + i), prm);
-    } else if (s[0] == so && s[1] == st && s[2] == 0) {
-      const A bv = (A)load_elem(b);
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), bv, prm);
-    } else if (s[0] == so && s[1] == 0 && s[2] == st) {
-      const A av = (A)load_elem(a);
-      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply(av, (A)load_elem(b + i), prm);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<O*>(d[0] + i * s[0]) = (O)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])),
-                                                             (A)load_elem(reinterpret_cast<const T*>(d[2] + i * s[2])), prm);
-    }
-  });
-}
-
-template <typename F, typename T>
-void ternary_kernel(const EwPlan& p) {
-  using A = opmath_t<T>;
-  const size_t elem[4] = {sizeof(T), sizeof(T), sizeof(T), sizeof(T)};
-  const Params prm = p.params;
-  run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
-    for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<T*>(d[0] + i * s[0]) = (T)F::apply((A)load_elem(reinterpret_cast<const T*>(d[1] + i * s[1])),
-                                                           (A)load_elem(reinterpret_cast<const T*>(d[2] + i * s[2])),
-                                                           (A)load_elem(reinterpret_cast<const T*>(d[3] + i * s[3])), prm);
-  });
-}
-
-// where(cond, a, b): the condition is bool whatever T is
-template <typename T>
-void where_kernel(const EwPlan& p) {
-  const size_t elem[4] = {sizeof(T), sizeof(bool), sizeof(T), sizeof(T)};
-  run_plan<4>(p, elem, [&](char* const* d, const int64_t* s, int64_t n) {
-    for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<T*>(d[0] + i * s[0]) = load_elem(reinterpret_cast<const bool*>(d[1] + i * s[1]))
-                                                   ? load_elem(reinterpret_cast<const T*>(d[2] + i * s[2]))
-                                                   : load_elem(reinterpret_cast<const T*>(d[3] + i * s[3]));
-  });
-}
-
-using Kernel = void (*)(const EwPlan&);
 
 struct OpEntry {
   const char* name;
@@ -131,15 +205,31 @@ struct OpEntry {
 
 template <typename F, int Arity, typename T>
 constexpr Kernel pick() {
-  if constexpr (!F::template ok<opmath_t<T>>) {
-    return nullptr;
-  } else if constexpr (Arity == 1) {
-    return &unary_kernel<F, T>;
-  } else if constexpr (Arity == 2) {
-    return &binary_kernel<F, T>;
-  } else {
-    return &ternary_kernel<F, T>;
+  Kernel k;
+  if constexpr (F::template ok<opmath_t<T>> && compiled_in_this_capability<T>) {
+    using C = opmath_t<T>;
+    if constexpr (Arity == 1) k.loop = &Loops<F, C>::unary;
+    else if constexpr (Arity == 2) k.loop = &Loops<F, C>::binary;
+    else k.loop = &Loops<F, C>::ternary;
+    k.inputs = Arity;
+    k.scalars_ok = Arity == 2 ? 6u : 0u;
+    k.io[0] = io_of<out_t<F, T>>();
+    for (int i = 1; i <= Arity; ++i) k.io[i] = io_of<T>();
   }
+  return k;
+}
+
+template <typename T>
+constexpr Kernel pick_where() {
+  Kernel k;
+  if constexpr (compiled_in_this_capability<T>) {
+    using S = std::conditional_t<std::is_same<T, bool>::value, bool, bits_of<T>>;
+    k.loop = &where_loop<S>;
+    k.inputs = 3;
+    k.io[0] = k.io[2] = k.io[3] = io_of<S>();
+    k.io[1] = io_of<bool>();
+  }
+  return k;
 }
 
 #define JT_KERNEL_ROW(F, arity) per_dtype<Kernel>([](auto t) { return pick<F, arity, typename decltype(t)::type>(); })
@@ -149,7 +239,7 @@ constexpr Kernel pick() {
 
 const OpEntry kOps[] = {
     JT_UNARY_OPS(JT_UNARY_ENTRY) JT_BINARY_OPS(JT_BINARY_ENTRY) JT_TERNARY_OPS(JT_TERNARY_ENTRY)
-    {"where", 3, false, per_dtype<Kernel>([](auto t) { return &where_kernel<typename decltype(t)::type>; })},
+    {"where", 3, false, per_dtype<Kernel>([](auto t) { return pick_where<typename decltype(t)::type>(); })},
 };
 constexpr int kNumOps = sizeof(kOps) / sizeof(kOps[0]);
 
@@ -168,15 +258,23 @@ const char* elementwise_op_name(int op) { return op >= 0 && op < kNumOps ? kOps[
 int elementwise_op_info(int op, int dtype) {
   if (op < 0 || op >= kNumOps || dtype < 0 || dtype >= kNumDTypes) return -1;
   const OpEntry& e = kOps[op];
-  if (!e.by_dtype[dtype]) return 0;
+  if (!e.by_dtype[dtype].loop) return 0;
   return 1 | (e.arity << 1) | (e.predicate ? 16 : 0);
 }
 
 int elementwise_run(const EwPlan& p) {
   if (p.op < 0 || p.op >= kNumOps) return -1;
-  Kernel k = kOps[p.op].by_dtype[(int)p.dtype];
-  if (!k) return -1;
-  k(p);
+  const Kernel& k = kOps[p.op].by_dtype[(int)p.dtype];
+#if JT_CPU_CAP_IS_BASELINE
+  if (!k.loop) return -1;
+#else
+  if (!k.loop) return baseline::elementwise_run(p);  // a dtype this capability leaves to the baseline
+#endif
+  switch (k.inputs) {
+    case 1: walk<2>(p, k); break;
+    case 2: walk<3>(p, k); break;
+    default: walk<4>(p, k); break;
+  }
   return 0;
 }
 
