@@ -1,6 +1,6 @@
 // Reductions over any set of dims. Dims are split into kept and reduced, each sorted innermost
-// first by input stride. When a reduced dim is innermost, every output folds contiguous runs (8
-// independent accumulators, so the loop vectorizes); when a kept dim is innermost, blocks of
+// first by input stride. When a reduced dim is innermost, every output folds contiguous runs (64
+// independent accumulators, so the loop vectorizes: Note [Fixed lanes]); when a kept dim is innermost, blocks of
 // outputs accumulate row by row. A single output is split across threads in partials.
 #include "kernels/reduce.h"
 
@@ -14,6 +14,12 @@
 #include "kernels/strided.h"
 
 #include "kernels/vectorized/capability_namespace.h"
+
+#if !JT_CPU_CAP_IS_BASELINE
+namespace jt::baseline {
+int reduce_run(const RedPlan& p);
+}
+#endif
 
 JT_CPU_CAP_BEGIN
 namespace {
@@ -92,17 +98,33 @@ struct Dims {
   }
 };
 
+// Note [Fixed lanes]
+// A contiguous run folds into kLanes independent accumulators, element i into lane i % kLanes,
+// blocks of kBlock elements at a time whose lane results then fold into a second set (a two-level
+// cascade: each lane adds 64 numbers before they meet the running total, which keeps a float
+// sum's error near PyTorch's cascade). The count is fixed, not the vector width: every CPU
+// capability adds the same numbers in the same order and gets the same bits, and 64 lanes fill
+// AVX-512's vectors four times over, so the adds of one block do not wait on each other.
 template <typename Op, typename T, typename A>
 A fold_run(const T* x, int64_t stride, int64_t n, A acc) {
   if (stride == 1) {
-    A lanes[8];
-    for (auto& l : lanes) l = Op::init();
+    constexpr int kLanes = 64;
+    constexpr int64_t kBlock = 64 * kLanes;
+    A total[kLanes], lanes[kLanes];
+    for (auto& l : total) l = Op::init();
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-      for (int k = 0; k < 8; ++k) lanes[k] = Op::combine(lanes[k], (A)load_elem(x + i + k));
+    for (; i + kBlock <= n; i += kBlock) {
+      for (auto& l : lanes) l = Op::init();
+      for (int64_t j = i; j < i + kBlock; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) lanes[k] = Op::combine(lanes[k], (A)load_elem(x + j + k));
+      for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], lanes[k]);
+    }
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], (A)load_elem(x + i + k));
     for (; i < n; ++i) acc = Op::combine(acc, (A)load_elem(x + i));
-    for (auto l : lanes) acc = Op::combine(acc, l);
-    return acc;
+    for (int w = kLanes / 2; w > 0; w /= 2)  // the lanes meet pairwise, in a fixed tree
+      for (int k = 0; k < w; ++k) total[k] = Op::combine(total[k], total[k + w]);
+    return Op::combine(acc, total[0]);
   }
   for (int64_t i = 0; i < n; ++i) acc = Op::combine(acc, (A)load_elem(x + i * stride));
   return acc;
@@ -317,7 +339,13 @@ int reduce_out_dtype(int op, int dtype) {
 
 int reduce_run(const RedPlan& p) {
   if (!valid_dtype((int)p.dtype)) return -1;
-  return dispatch_dtype(p.dtype, [&](auto t) { return dispatch_float_or_int<typename decltype(t)::type>(p); });
+  return dispatch_dtype(p.dtype, [&](auto t) {
+    using T = typename decltype(t)::type;
+    if constexpr (compiled_in_this_capability<T>) return dispatch_float_or_int<T>(p);
+#if !JT_CPU_CAP_IS_BASELINE
+    else return baseline::reduce_run(p);  // a dtype this capability leaves to the baseline
+#endif
+  });
 }
 
 JT_CPU_CAP_END
