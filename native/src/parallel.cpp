@@ -1,6 +1,10 @@
 #include "parallel.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -12,6 +16,30 @@ namespace {
 
 thread_local bool in_parallel_region = false;
 
+// Note [Spinning workers]
+// A worker asleep on a condition variable takes 100-150 us to wake on this kind of machine, longer
+// than an op over 131k floats runs on one thread: every parallel op paid it. So a worker that
+// finished a chunk waits for the next job spinning (with pause), then yielding its core to any
+// other runnable thread (OpenBLAS's, the JVM's), and only after kSpinFor falls asleep, as
+// OpenMP's workers do. The caller likewise spins for its workers before sleeping.
+constexpr auto kPauseFor = std::chrono::microseconds(50);
+constexpr auto kSpinFor = std::chrono::microseconds(1000);
+
+// Spins until done() or kSpinFor has passed; true when done() held.
+template <typename Done>
+bool spin_until(Done&& done) {
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    if ((i & 63) == 0) {
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited > kSpinFor) return false;
+      if (waited > kPauseFor) sched_yield();
+    }
+    __builtin_ia32_pause();
+  }
+}
+
 class ThreadPool {
  public:
   explicit ThreadPool(int n) { resize(n); }
@@ -22,10 +50,10 @@ class ThreadPool {
     std::lock_guard<std::mutex> run(run_mutex_);
     stop_workers();
     num_threads_ = std::max(1, n);
-    stopping_ = false;
+    stopping_.store(false, std::memory_order_relaxed);
     // New workers wait for the next job, not for one that ran before they existed: no job can be
     // posted while run_mutex_ is held here, so the current generation is theirs to skip.
-    const uint64_t start = generation_;
+    const uint64_t start = generation_.load(std::memory_order_relaxed);
     for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
   }
 
@@ -34,17 +62,23 @@ class ThreadPool {
     std::unique_lock<std::mutex> run(run_mutex_, std::try_to_lock);
     if (!run.owns_lock()) return false;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);  // sleeping workers test generation_ under it
       fn_ = &fn;
       begin_ = begin;
       end_ = end;
-      pending_ = num_threads_ - 1;
-      ++generation_;
+      pending_.store(num_threads_ - 1, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);  // publishes the job to spinning workers
     }
     wake_.notify_all();
     chunk(0);
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    auto finished = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    if (!spin_until(finished)) {
+      lock.lock();
+      done_.wait(lock, finished);
+    } else {
+      lock.lock();
+    }
     fn_ = nullptr;
     if (error_) {  // the first chunk's exception, rethrown on the caller's thread
       std::exception_ptr e = error_;
@@ -73,23 +107,26 @@ class ThreadPool {
   }
 
   void work(int i, uint64_t seen) {
+    auto posted = [&] { return stopping_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen; };
     for (;;) {
-      {
+      if (!spin_until(posted)) {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-        if (stopping_) return;
-        seen = generation_;
+        wake_.wait(lock, posted);
       }
+      if (stopping_.load(std::memory_order_acquire)) return;
+      seen = generation_.load(std::memory_order_acquire);
       chunk(i);
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> lock(mutex_);  // the caller may be testing pending_ before it sleeps
+        done_.notify_one();
+      }
     }
   }
 
   void stop_workers() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
+      stopping_.store(true, std::memory_order_release);
     }
     wake_.notify_all();
     for (auto& t : workers_) t.join();
@@ -102,9 +139,10 @@ class ThreadPool {
   const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
   int64_t begin_ = 0, end_ = 0;
   std::exception_ptr error_;
-  int pending_ = 0, num_threads_ = 1;
-  uint64_t generation_ = 0;
-  bool stopping_ = false;
+  int num_threads_ = 1;
+  std::atomic<int> pending_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stopping_{false};
 };
 
 ThreadPool& pool() {
