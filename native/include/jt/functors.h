@@ -74,26 +74,22 @@ JT_FUNCTOR(sign, kNumeric<T>, false)
     return (T)((T(0) < a) - (a < T(0)));
   }
 };
-// exp, log and tanh of float (and of float16/bfloat16, computed in float) on the CPU: jt/float_math.h's,
-// which the compiler vectorizes; libm's for double, the device's on CUDA.
-template <typename T> JT_HOST_DEVICE T exp_of(T a) {
-#ifndef __CUDA_ARCH__
-  if constexpr (std::is_same<T, float>::value) return fm::exp(a);
+// exp, log, tanh and erf of float (and of float16/bfloat16, computed in float) on the CPU:
+// jt/float_math.h's, which the compiler vectorizes; libm's for double, the device's on CUDA.
+#ifdef __CUDA_ARCH__
+#define JT_FLOAT_MATH_HERE false
+#else
+#define JT_FLOAT_MATH_HERE true
 #endif
-  return std::exp(a);
-}
-template <typename T> JT_HOST_DEVICE T log_of(T a) {
-#ifndef __CUDA_ARCH__
-  if constexpr (std::is_same<T, float>::value) return fm::log(a);
-#endif
-  return std::log(a);
-}
-template <typename T> JT_HOST_DEVICE T tanh_of(T a) {
-#ifndef __CUDA_ARCH__
-  if constexpr (std::is_same<T, float>::value) return fm::tanh(a);
-#endif
-  return std::tanh(a);
-}
+#define JT_FLOAT_MATH_OF(name)                                                          \
+  template <typename T> JT_HOST_DEVICE T name##_of(T a) {                               \
+    if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::name(a); \
+    else return std::name(a);                                                           \
+  }
+JT_FLOAT_MATH_OF(exp)
+JT_FLOAT_MATH_OF(log)
+JT_FLOAT_MATH_OF(tanh)
+JT_FLOAT_MATH_OF(erf)
 #define JT_FLOAT_UNARY(name, expr)                                          \
   JT_FUNCTOR(name, kFloat<T>, false)                                        \
     template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { (void)p; return expr; } \
@@ -112,12 +108,12 @@ JT_FLOAT_UNARY(cos, std::cos(a))
 JT_FLOAT_UNARY(tan, std::tan(a))
 JT_FLOAT_UNARY(tanh, tanh_of(a))
 JT_FLOAT_UNARY(sigmoid, T(1) / (T(1) + exp_of(-a)))
-JT_FLOAT_UNARY(erf, std::erf(a))
+JT_FLOAT_UNARY(erf, erf_of(a))
 JT_FLOAT_UNARY(floor, std::floor(a))
 JT_FLOAT_UNARY(ceil, std::ceil(a))
 JT_FLOAT_UNARY(round, std::nearbyint(a))  // half to even, as torch.round
 JT_FLOAT_UNARY(trunc, std::trunc(a))
-JT_FLOAT_UNARY(gelu, a * T(0.5) * (T(1) + std::erf(a * T(0.70710678118654752440))))
+JT_FLOAT_UNARY(gelu, a * T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))))
 JT_FLOAT_UNARY(gelu_tanh, T(0.5) * a * (T(1) + tanh_of(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))
 JT_FLOAT_UNARY(silu, a / (T(1) + exp_of(-a)))
 // softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
