@@ -57,7 +57,7 @@ final class AdvancedIndexOps {
 
   /** p's advanced entries applied to source (p.view, or a tensor of its shape): a new tensor of this shape. */
   private static TensorImpl gather(Plan p, long[] shape, TensorImpl source, DType dtype) {
-    TensorImpl out = DataOps.empty(shape, dtype, source.device());
+    TensorImpl out = DataOps.empty("index", shape, dtype, source.device());
     try {
       Plan q = new Plan();
       q.view = source;
@@ -119,7 +119,7 @@ final class AdvancedIndexOps {
         throw new IllegalArgumentException("set(): shape mismatch: value tensor of shape " + Shapes.str(value.sizes())
             + " cannot be broadcast to indexing result of shape " + Shapes.str(shape));
       }
-      TensorImpl src = DataOps.empty(shape, t.dtype(), t.device());  // the values converted and broadcast
+      TensorImpl src = DataOps.empty("set", shape, t.dtype(), t.device());  // the values converted and broadcast
       try {
         DataOps.copyInto("set", src, value);
         if (src.numel() > 0) Dispatcher.backend(t.device()).indexAdvanced(call("set", p, true, shape, src, src.strides()));
@@ -153,7 +153,7 @@ final class AdvancedIndexOps {
   private static TensorImpl scalarTensor(DType dtype, Device device, double v, boolean integral, long lv) {
     if (integral) dtype.checkFits("set", lv);
     else dtype.checkFits("set", v);
-    TensorImpl s = DataOps.empty(new long[0], dtype, device);
+    TensorImpl s = DataOps.empty("set", new long[0], dtype, device);
     if (integral) DataOps.fill("set", s, lv);
     else DataOps.fill("set", s, v);
     return s;
@@ -220,7 +220,7 @@ final class AdvancedIndexOps {
     if (x.dim() == 0) {  // x[True] adds a dim of size 1 and keeps it; x[False] makes it empty
       replace(p, ViewOps.unsqueeze(p.view, d));
       boolean keep = Dispatcher.backend(x.device()).countNonzero(op, x) != 0;
-      TensorImpl at = DataOps.empty(new long[] {keep ? 1 : 0}, DType.INT64, p.view.device());
+      TensorImpl at = DataOps.empty(op, new long[] {keep ? 1 : 0}, DType.INT64, p.view.device());
       p.indices.add(at);
       if (keep) DataOps.fill(op, at, 0L);
       p.dims.add(d);
@@ -258,7 +258,7 @@ final class AdvancedIndexOps {
   private static TensorImpl nonzeroFrozen(String op, TensorImpl t) {
     var backend = Dispatcher.backend(t.device());
     long count = backend.countNonzero(op, t);
-    TensorImpl out = DataOps.empty(new long[] {count, t.dim()}, DType.INT64, t.device());
+    TensorImpl out = DataOps.empty(op, new long[] {count, t.dim()}, DType.INT64, t.device());
     try {
       if (count > 0 && backend.nonzero(op, t, out) != count) {
         throw new IllegalStateException(op + "(): the tensor changed on another thread while its non-zero elements were read");

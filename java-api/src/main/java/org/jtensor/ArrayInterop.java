@@ -18,7 +18,7 @@ final class ArrayInterop {
   /** A contiguous tensor of dtype holding a rectangular nested array (depth = the tensor's dims). */
   static TensorImpl fromNested(Object data, int depth, DType dtype) {
     long[] shape = shapeOf(data, depth);
-    TensorImpl t = DataOps.empty(shape, dtype, Device.CPU);
+    TensorImpl t = DataOps.empty("fromArray", shape, dtype, Device.CPU);
     try {
       if (t.numel() > 0) forEachRow(data, depth, new long[] {0}, shape[depth - 1], (row, offset) -> rowWrite(t, row, offset));
     } catch (RuntimeException | Error e) {

@@ -9,10 +9,6 @@ final class DataOps {
   private DataOps() {}
 
   /** An uninitialized tensor with the given strides (dense over its own storage). */
-  static TensorImpl emptyStrided(long[] sizes, long[] strides, DType dtype, Device device) {
-    return emptyStrided("empty", sizes, strides, dtype, device);
-  }
-
   /** emptyStrided as the user's op (op) makes it: refusals name op. */
   static TensorImpl emptyStrided(String op, long[] sizes, long[] strides, DType dtype, Device device) {
     Shapes.checkDims(op, sizes.length);
@@ -42,10 +38,6 @@ final class DataOps {
     }
   }
 
-  static TensorImpl empty(long[] sizes, DType dtype, Device device) {
-    return empty("empty", sizes, dtype, device);
-  }
-
   /** A new contiguous tensor for the user's op (empty, zeros, full, arange, ...): its refusals name op. */
   static TensorImpl empty(String op, long[] sizes, DType dtype, Device device) {
     for (long s : sizes) {
@@ -57,8 +49,8 @@ final class DataOps {
   }
 
   /** empty_like with preserve_format: dense tensors keep their strides, others keep their dim order. */
-  static TensorImpl emptyLike(TensorImpl t, DType dtype, Device device) {
-    return emptyStrided(t.sizes(), Shapes.preservedStrides(t.sizes(), t.strides()), dtype, device);
+  static TensorImpl emptyLike(String op, TensorImpl t, DType dtype, Device device) {
+    return emptyStrided(op, t.sizes(), Shapes.preservedStrides(t.sizes(), t.strides()), dtype, device);
   }
 
   /** cloneAs as the user calls it (clone, contiguous, to, a reshape that copies): recorded as op when autograd records. */

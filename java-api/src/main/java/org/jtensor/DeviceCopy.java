@@ -21,7 +21,7 @@ final class DeviceCopy {
         dst.bumpVersion();
         return;
       }
-      TensorImpl landed = DataOps.empty(src.sizes(), dst.dtype(), dst.device());
+      TensorImpl landed = DataOps.empty(op, src.sizes(), dst.dtype(), dst.device());
       try {
         DeviceTransfer.copyDense(op, landed, packed);
         DataOps.copyInto(op, dst, landed);

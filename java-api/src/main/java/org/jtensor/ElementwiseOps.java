@@ -66,7 +66,7 @@ final class ElementwiseOps {
         long[] strides = outputStrides(shape, in);
         // Sizes shared with an input need no checks: that tensor already passed them.
         dst = same != null ? DataOps.emptyOwned(same, strides, numel, result, device)
-                           : DataOps.emptyStrided(shape, strides, result, device);
+                           : DataOps.emptyStrided(name, shape, strides, result, device);
         if (out != null) temps = add(temps, dst);
         else fresh = dst;
         dstMeta = dst.meta();  // the op's own: no other thread can re-point it

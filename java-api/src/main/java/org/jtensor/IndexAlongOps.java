@@ -71,7 +71,7 @@ final class IndexAlongOps {
     }
     long[] shape = sizes(self).clone();
     shape[d] = index.numel();
-    TensorImpl out = DataOps.empty(self.dim() == 0 ? new long[0] : shape, self.dtype(), self.device());
+    TensorImpl out = DataOps.empty("indexSelect", self.dim() == 0 ? new long[0] : shape, self.dtype(), self.device());
     try {
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
@@ -98,7 +98,7 @@ final class IndexAlongOps {
     Devices.requireSame(op, self.device(), index.device());
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, null);
-    TensorImpl out = DataOps.empty(index.sizes().clone(), self.dtype(), self.device());
+    TensorImpl out = DataOps.empty("gather", index.sizes().clone(), self.dtype(), self.device());
     try {
       long[] shape = sizes(index);
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
@@ -304,11 +304,11 @@ final class IndexAlongOps {
       }
     }
     DType dtype = promo.result();
-    if (ref == null) return DataOps.empty(new long[] {0}, dtype, frozen[0].device());
+    if (ref == null) return DataOps.empty(op, new long[] {0}, dtype, frozen[0].device());
     long[] shape = ref.sizes().clone();
     shape[d] = total;
     Shapes.numel(op, shape);  // an overflow is cat's to name
-    TensorImpl out = DataOps.empty(shape, dtype, ref.device());
+    TensorImpl out = DataOps.empty(op, shape, dtype, ref.device());
     try {
       long at = 0;
       for (TensorImpl x : frozen) {

@@ -50,7 +50,7 @@ final class LinalgOps {
     long[] full = Arrays.copyOf(batch, batch.length + 2);
     full[batch.length] = m;
     full[batch.length + 1] = n;
-    TensorImpl c = DataOps.empty(full, a.dtype(), a.device());
+    TensorImpl c = DataOps.empty(op, full, a.dtype(), a.device());
     try {
       gemm(op, a, b, c, batch, m, n, k, 1.0, 0.0);
       int drop = (a.dim() == 1 ? 1 : 0) + (b.dim() == 1 ? 1 : 0);
@@ -141,7 +141,7 @@ final class LinalgOps {
           + m1.sizes()[1] + " and " + m2.sizes()[0] + "x" + m2.sizes()[1] + ")");
     }
     long m = m1.sizes()[0], n = m2.sizes()[1];
-    TensorImpl c = DataOps.empty(new long[] {m, n}, m1.dtype(), m1.device());
+    TensorImpl c = DataOps.empty("addmm", new long[] {m, n}, m1.dtype(), m1.device());
     Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding the inputs
     try {
       if (m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)) {

@@ -38,7 +38,7 @@ final class LinearOp {
     long m = rows(x);
     long[] shape = x.sizes().clone();
     shape[shape.length - 1] = out;
-    TensorImpl y = DataOps.empty(shape, x.dtype(), x.device());
+    TensorImpl y = DataOps.empty("linear", shape, x.dtype(), x.device());
     Recorder.Pending rec;  // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
     try {
       rec = x.dtype().isFloatingPoint() && Recorder.active(ox, ow, ob)

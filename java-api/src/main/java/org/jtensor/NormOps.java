@@ -67,9 +67,9 @@ public final class NormOps {
       made[0] = contiguousAs(f[0], dtype);
       made[1] = contiguousAs(f[1], dtype);
       made[2] = contiguousAs(f[2], dtype);
-      made[3] = fixed ? contiguousAs(f[3], stats) : DataOps.empty(g.statsShape(), stats, device);
-      made[4] = fixed ? contiguousAs(f[4], stats) : DataOps.empty(g.statsShape(), stats, device);
-      made[5] = DataOps.empty(f[0].sizes(), dtype, device);
+      made[3] = fixed ? contiguousAs(f[3], stats) : DataOps.empty(name, g.statsShape(), stats, device);
+      made[4] = fixed ? contiguousAs(f[4], stats) : DataOps.empty(name, g.statsShape(), stats, device);
+      made[5] = DataOps.empty(name, f[0].sizes(), dtype, device);
       Recorder.Pending rec = Recorder.active(x, w, b)
           ? Recorder.begin(Ops.NORM, name, new TensorImpl[] {x, w, b}, null, new Object[] {g, fixed, eps, made[3], made[4], w != null}, null)
           : null;
@@ -105,9 +105,9 @@ public final class NormOps {
       DType dtype = f[1].dtype(), stats = STATS_DTYPE;
       Device device = f[1].device();
       for (int k = 0; k < 5; k++) made[k] = contiguousAs(f[k], k >= 3 ? stats : dtype);
-      if (c.needs(0)) made[5] = DataOps.empty(f[1].sizes(), dtype, device);
-      if (c.needs(1)) made[6] = DataOps.empty(c.inputShape(1), dtype, device);  // the weight's and bias's own shapes ([c], or layer norm's normalized shape)
-      if (c.needs(2)) made[7] = DataOps.empty(c.inputShape(2), dtype, device);
+      if (c.needs(0)) made[5] = DataOps.empty(name, f[1].sizes(), dtype, device);
+      if (c.needs(1)) made[6] = DataOps.empty(name, c.inputShape(1), dtype, device);  // the weight's and bias's own shapes ([c], or layer norm's normalized shape)
+      if (c.needs(2)) made[7] = DataOps.empty(name, c.inputShape(2), dtype, device);
       Dispatcher.backend(device).normBackward(name, g, fixed, made[0], made[1], made[2], made[3], made[4], made[5], made[6], made[7]);
       Tensor[] out = new Tensor[3];
       for (int k = 0; k < 3; k++) {

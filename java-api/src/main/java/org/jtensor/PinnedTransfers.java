@@ -40,7 +40,7 @@ final class PinnedTransfers {
   }
 
   static TensorImpl toDeviceAsync(String op, TensorImpl t, Device device) {
-    TensorImpl out = DataOps.empty(t.sizes(), t.dtype(), device);  // allocated for the current stream, which copies
+    TensorImpl out = DataOps.empty(op, t.sizes(), t.dtype(), device);  // allocated for the current stream, which copies
     try {
       if (out.numel() > 0) DeviceTransfer.copyToDeviceAsync(op, out, t);
     } catch (RuntimeException e) {

@@ -40,8 +40,15 @@ public sealed interface RandomMethods permits Tensor {
   default Tensor bernoulli(Generator g) {
     TensorImpl t = impl("bernoulli");
     requireFloat("bernoulli", t);
-    TensorImpl p = t.dtype() == DType.FLOAT64 ? retained(t) : DataOps.cloneAs(t, DType.FLOAT64, t.device(), false);
-    TensorImpl out = DataOps.emptyLike(t, t.dtype(), t.device());
+    // The output first: a refused one leaves nothing retained (the probabilities' copy would leak).
+    TensorImpl out = DataOps.emptyLike("bernoulli", t, t.dtype(), t.device());
+    TensorImpl p;
+    try {
+      p = t.dtype() == DType.FLOAT64 ? retained(t) : DataOps.cloneAs("bernoulli", t, t.meta(), DType.FLOAT64, t.device(), false);
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
     try {
       RandomOps.draw("bernoulli", out, RandomDraw.Kind.BERNOULLI_TENSOR, g, 0, 0, p);
       return Tensor.wrap(out);
@@ -58,7 +65,7 @@ public sealed interface RandomMethods permits Tensor {
     TensorImpl t = impl("bernoulli");
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("bernoulli(): p must be in [0, 1], got " + p);
     DType dtype = t.dtype().isFloatingPoint() ? t.dtype() : DType.DEFAULT_FLOAT;
-    TensorImpl out = DataOps.emptyLike(t, dtype, t.device());
+    TensorImpl out = DataOps.emptyLike("bernoulli", t, dtype, t.device());
     try {
       RandomOps.draw("bernoulli", out, RandomDraw.Kind.BERNOULLI, g, p, 0);
       return Tensor.wrap(out);

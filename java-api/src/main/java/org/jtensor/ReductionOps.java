@@ -64,7 +64,7 @@ final class ReductionOps {
     }
     long[] shape = outputShape(m.sizes, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
-    TensorImpl out = DataOps.empty(shape, outType, t.device());
+    TensorImpl out = DataOps.empty(name, shape, outType, t.device());
     Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding t
     try {
       if (outType.isFloatingPoint() && Recorder.active(t)) {
@@ -85,7 +85,7 @@ final class ReductionOps {
     TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
     try {
       int d = Shapes.wrapDim(op.name, dim, f.dim());
-      TensorImpl r = DataOps.emptyLike(f, op.reduceKind.out(f.dtype()), f.device());
+      TensorImpl r = DataOps.emptyLike(op.name, f, op.reduceKind.out(f.dtype()), f.device());
       return alongDim(op, t, d, r, () -> {
         if (f.numel() > 0 && f.dim() > 0) Dispatcher.backend(f.device()).scan(op, d, r, f);
         else if (f.dim() == 0) DataOps.copyInto(op.name, r, f);
@@ -103,7 +103,7 @@ final class ReductionOps {
     TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
     try {
       int d = Shapes.wrapDim(op.name, dim, f.dim());
-      TensorImpl r = DataOps.emptyLike(f, f.dtype(), f.device());
+      TensorImpl r = DataOps.emptyLike(op.name, f, f.dtype(), f.device());
       return alongDim(op, t, d, r, () -> {
         if (f.numel() > 0) Dispatcher.backend(f.device()).softmax(op.name, op == Ops.LOG_SOFTMAX, d, r, f);
       });
@@ -128,9 +128,9 @@ final class ReductionOps {
   }
 
   /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */
-  private static TensorImpl emptyOrRelease(long[] shape, DType dtype, org.jtensor.Device device, TensorImpl first) {
+  private static TensorImpl emptyOrRelease(String name, long[] shape, DType dtype, org.jtensor.Device device, TensorImpl first) {
     try {
-      return DataOps.empty(shape, dtype, device);
+      return DataOps.empty(name, shape, dtype, device);
     } catch (RuntimeException e) {
       first.release();
       throw e;
@@ -149,8 +149,8 @@ final class ReductionOps {
 
   private static TensorImpl[] sorted(String name, TensorImpl t, TensorImpl f, int dim, boolean descending) {
     int d = Shapes.wrapDim(name, dim, f.dim());
-    TensorImpl values = DataOps.empty(f.sizes().clone(), f.dtype(), f.device());
-    TensorImpl indices = emptyOrRelease(f.sizes().clone(), DType.INT64, f.device(), values);
+    TensorImpl values = DataOps.empty(name, f.sizes().clone(), f.dtype(), f.device());
+    TensorImpl indices = emptyOrRelease(name, f.sizes().clone(), DType.INT64, f.device(), values);
     Recorder.Pending rec = null;
     try {
       if (f.dim() == 0) {
@@ -182,8 +182,8 @@ final class ReductionOps {
           + " or a non-empty dim; got a tensor of size " + Shapes.str(m.sizes));
     }
     long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
-    TensorImpl idx = DataOps.empty(shape, op.reduceKind.out(t.dtype()), t.device());
-    TensorImpl values = withValues ? emptyOrRelease(shape, t.dtype(), t.device(), idx) : null;
+    TensorImpl idx = DataOps.empty(op.name, shape, op.reduceKind.out(t.dtype()), t.device());
+    TensorImpl values = withValues ? emptyOrRelease(op.name, shape, t.dtype(), t.device(), idx) : null;
     Recorder.Pending rec = null;
     try {
       long[] st = new long[rank];

@@ -145,7 +145,7 @@ public final class Tensor
 
   public static Tensor emptyLike(Tensor t) {
     TensorImpl s = implOf(t, "emptyLike");
-    return wrap(DataOps.emptyLike(s, s.dtype(), s.device()));
+    return wrap(DataOps.emptyLike("emptyLike", s, s.dtype(), s.device()));
   }
 
   public static Tensor zerosLike(Tensor t) {
@@ -535,7 +535,7 @@ public final class Tensor
   public Tensor to(Device device) {
     TensorImpl t = impl("to");
     if (t.device().equals(device)) return same("to");
-    if (device.isMeta()) return wrap(DataOps.emptyLike(t, t.dtype(), device));
+    if (device.isMeta()) return wrap(DataOps.emptyLike("to", t, t.dtype(), device));
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
     return wrap(Recorder.recorded(Ops.TO_COPY, "to", new TensorImpl[] {t}, null, DataOps.cloneAs(t, t.dtype(), device, false)));
   }

@@ -44,7 +44,7 @@ public final class WindowOps {
     TensorImpl f = x.frozen();
     try {
       require(op, "input", f, fold ? w.columnsShape() : w.imageShape());
-      TensorImpl out = DataOps.empty(fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
+      TensorImpl out = DataOps.empty(fold ? "col2im" : "im2col", fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
       try {
         Dispatcher.backend(f.device()).windows(op, fold, w, fold ? out : f, fold ? f : out);
         return Recorder.recorded(fold ? Ops.COL2IM : Ops.IM2COL, op, new TensorImpl[] {x}, new Object[] {w}, out);
@@ -64,8 +64,8 @@ public final class WindowOps {
     try {
       requireShape(name, "input", f, w.imageShape());
       if (f.dtype() == DType.BOOL) throw new UnsupportedOperationException(name + "(): \"max_pool\" not implemented for 'Bool'");
-      values = DataOps.empty(w.pooledShape(), f.dtype(), f.device());
-      indices = DataOps.empty(w.pooledShape(), DType.INT64, f.device());
+      values = DataOps.empty(name, w.pooledShape(), f.dtype(), f.device());
+      indices = DataOps.empty(name, w.pooledShape(), DType.INT64, f.device());
       Dispatcher.backend(f.device()).maxPool(name, w, f, values, indices);
       TensorImpl v = values;
       values = null;  // recorded() releases it when recording fails
@@ -93,7 +93,7 @@ public final class WindowOps {
       requireShape("maxPoolBackward", "indices", f[1], w.pooledShape());
       if (!f[0].isContiguous()) dense = DataOps.cloneAs(f[0], f[0].dtype(), f[0].device(), true);
       if (!f[1].isContiguous()) denseIdx = DataOps.cloneAs(f[1], f[1].dtype(), f[1].device(), true);
-      TensorImpl out = DataOps.empty(w.imageShape(), f[0].dtype(), f[0].device());
+      TensorImpl out = DataOps.empty("maxPoolBackward", w.imageShape(), f[0].dtype(), f[0].device());
       try {
         Dispatcher.backend(out.device()).maxPoolBackward("maxPoolBackward", w, out, dense != null ? dense : f[0], denseIdx != null ? denseIdx : f[1]);
         return Tensor.wrap(Recorder.recorded(Ops.MAX_POOL_BACKWARD, "maxPoolBackward", new TensorImpl[] {gi}, new Object[] {w, ii}, out));

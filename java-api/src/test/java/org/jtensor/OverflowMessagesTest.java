@@ -49,4 +49,22 @@ class OverflowMessagesTest extends ScopedTest {
     e = assertThrows(RuntimeException.class, () -> huge.to(DType.FLOAT64));
     assertTrue(e.getMessage().startsWith("to()"), e.getMessage());
   }
+
+  /** Ops whose output was allocated by an internal empty() named it; each now names itself. */
+  @Test
+  void internalAllocationsNameTheOpCalled() {
+    Tensor huge = Tensor.ones(4).expand(1L << 60, 4);
+    Tensor row = Tensor.ones(4);
+    java.util.Map<String, org.junit.jupiter.api.function.Executable> calls = new java.util.LinkedHashMap<>();
+    calls.put("mul()", () -> huge.mul(row));                     // a broadcast binary op
+    calls.put("cumsum()", () -> huge.cumsum(0));
+    calls.put("softmax()", () -> huge.softmax(1));
+    calls.put("sort()", () -> huge.sort(1, false));
+    calls.put("bernoulli()", () -> huge.bernoulli(new Generator(0)));
+    calls.put("emptyLike()", () -> Tensor.emptyLike(huge));
+    for (var c : calls.entrySet()) {
+      RuntimeException e = assertThrows(RuntimeException.class, c.getValue(), c.getKey());
+      assertTrue(e.getMessage().startsWith(c.getKey()), c.getKey() + " gave: " + e.getMessage());
+    }
+  }
 }
