@@ -72,13 +72,9 @@ class ThreadPool {
     wake_.notify_all();
     chunk(0);
     auto finished = [this] { return pending_.load(std::memory_order_acquire) == 0; };
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    if (!spin_until(finished)) {
-      lock.lock();
-      done_.wait(lock, finished);
-    } else {
-      lock.lock();
-    }
+    const bool spun = spin_until(finished);
+    std::unique_lock<std::mutex> lock(mutex_);  // error_ is read under it
+    if (!spun) done_.wait(lock, finished);
     fn_ = nullptr;
     if (error_) {  // the first chunk's exception, rethrown on the caller's thread
       std::exception_ptr e = error_;
