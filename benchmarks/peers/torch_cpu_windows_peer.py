@@ -5,27 +5,16 @@ of [4096, 768], each then sum().backward(); a ResNet BasicBlock step at [32, 64,
 and the CNN training step at batch 128 (Adam). Optional cases to run: python3 ... THREADS [CASE...]. Prints
 `peer CASE MS` lines, the median of timed rounds after warm-up. Run it before and after jtensor's
 JMH run in one command and report the ratio: python3 torch_cpu_windows_peer.py [THREADS]"""
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from peer_timing import median_ms
+
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
 wanted = set(sys.argv[2:])
-
-
-def median_ms(fn, rounds, warm=3):
-    for _ in range(warm):
-        fn()
-    ts = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(ts)
 
 
 torch.manual_seed(0)

@@ -375,6 +375,12 @@ int jt_norm(const int64_t* words) {
   return guarded([&] { return norm_run(r); });
 }
 
+int jt_attention(const int64_t* words) {
+  attention_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  return guarded([&] { return attention_run(r); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

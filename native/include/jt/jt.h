@@ -165,6 +165,9 @@ JT_API int jt_windows(const int64_t* plan);
 JT_API int jt_max_pool(const int64_t* plan);
 // A norm plan (plans.h): batch, layer or group norm forward or backward; JT_NO_KERNEL for a non-floating dtype.
 JT_API int jt_norm(const int64_t* plan);
+// An attention plan (plans.h): fused scaled dot-product attention forward, backward or dropout factors;
+// JT_NO_KERNEL for a dtype other than float32/float64.
+JT_API int jt_attention(const int64_t* plan);
 
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);

@@ -105,12 +105,26 @@
   F(version) F(backward) F(by_channel) F(fixed) F(dtype) F(n) F(c) F(s) F(groups) F(eps) \
   F(x) F(weight) F(bias) F(mean) F(rstd) F(y) F(grad) F(grad_x) F(grad_weight) F(grad_bias)
 
+// Scaled dot-product attention (vectorized/attention.cpp) over contiguous q [batch, heads, lq, e],
+// k [batch, kv_heads, lk, e], v [batch, kv_heads, lk, ev] in dtype (float32 or float64); query head
+// h reads kv head h / (heads / kv_heads). scale and dropout are doubles' bits; causal keeps key j
+// for query i when j <= i; mask_kind 0 none, 1 bool (true takes part), 2 additive in dtype, read
+// at mask with mask_strides over (batch, head, query, key), 0 where broadcast. Dropout draws from
+// Philox under seed from block counter. mode 0: out [batch, heads, lq, ev] and lse [batch, heads,
+// lq] (the rows' log-sum-exp, -inf for a row with every key masked). mode 1: from grad_out, out and
+// lse the gradients grad_q, grad_k, grad_v (0 when not wanted). mode 2: the dropout factors
+// (1 / (1 - dropout) or 0) as out [batch, heads, lq, lk].
+#define JT_ATTENTION_PLAN(F, A) \
+  F(version) F(mode) F(dtype) F(batch) F(heads) F(kv_heads) F(lq) F(lk) F(e) F(ev) F(scale) F(causal) \
+  F(mask_kind) F(dropout) F(seed) F(counter) F(q) F(k) F(v) F(mask) F(out) F(lse) F(grad_out) F(grad_q) \
+  F(grad_k) F(grad_v) A(mask_strides, 4)
+
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
   P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
   P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN) \
-  P(norm, JT_NORM_PLAN)
+  P(norm, JT_NORM_PLAN) P(attention, JT_ATTENTION_PLAN)
 
 namespace jt {
 

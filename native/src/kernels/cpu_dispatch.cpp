@@ -23,6 +23,7 @@
   int reduce_run(const RedPlan& p);                    \
   int softmax_run(const SoftmaxPlan& p);               \
   int norm_run(const norm_plan& r);                    \
+  int attention_run(const attention_plan& r);          \
   int random_kind_id(const char* name);                \
   int random_run(const RandomPlan& p, double* bad);    \
   }                                                    \
@@ -100,6 +101,7 @@ int reduce_out_dtype(int op, int dtype) { return baseline::reduce_out_dtype(op, 
 int reduce_run(const RedPlan& p) { JT_FORWARD(reduce_run(p)) }
 int softmax_run(const SoftmaxPlan& p) { JT_FORWARD(softmax_run(p)) }
 int norm_run(const norm_plan& r) { JT_FORWARD(norm_run(r)) }
+int attention_run(const attention_plan& r) { JT_FORWARD(attention_run(r)) }
 int random_kind_id(const char* name) { return baseline::random_kind_id(name); }
 int random_run(const RandomPlan& p, double* bad) { JT_FORWARD(random_run(p, bad)) }
 

@@ -82,6 +82,9 @@ int max_pool_run(const max_pool_plan& r);  // JT_NO_KERNEL for bool
 // Normalization (plans.h's norm plan, jt/norm.h; vectorized/norm.cpp).
 int norm_run(const norm_plan& r);  // JT_NO_KERNEL for a non-floating dtype
 
+// Fused scaled dot-product attention (plans.h's attention plan; vectorized/attention.cpp).
+int attention_run(const attention_plan& r);  // JT_NO_KERNEL for a dtype other than float32/float64
+
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);
 void store_f64(void* p, DType t, double v);

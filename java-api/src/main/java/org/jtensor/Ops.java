@@ -233,6 +233,8 @@ final class Ops {
       Gradient.maxPoolBackwardBackward(g, (org.jtensor.Windows) c.arg(0), (Tensor) c.arg(1)))));
   /** Batch, layer and group norm (NormOps; kernel: norm): saves x and weight; args: the NormGroups, fixed, eps, mean, rstd, has weight. */
   static final Op NORM = Op.composite("norm", 3).withDerivative(of(SELF | OTHER, NormOps::backward));
+  static final Op ATTENTION = Op.composite("scaledDotProductAttention", 3)
+      .withDerivative(of(SELF | OTHER | THIRD | RESULT, AttentionOps::backward));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(

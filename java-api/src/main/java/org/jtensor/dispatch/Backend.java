@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.AttentionShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.NormGroups;
@@ -109,6 +110,16 @@ public interface Backend {
   /** Its backward from grad (x's shape and dtype, contiguous): gradX, gradWeight and gradBias, each written unless null. */
   void normBackward(String op, NormGroups g, boolean fixed, TensorImpl grad, TensorImpl x, TensorImpl weight, TensorImpl mean,
                     TensorImpl rstd, TensorImpl gradX, TensorImpl gradWeight, TensorImpl gradBias);
+
+  /**
+   * Fused scaled dot-product attention (the attention plan; AttentionPacker's modes). FORWARD: out
+   * and lse from q, k, v and the mask; BACKWARD: gradQ, gradK and gradV (each written unless null)
+   * from gradOut, out and lse; DROPOUT_FACTORS: out [a.scoresShape()] alone. q, k, v, out, lse and
+   * the gradients are contiguous in a's shapes; mask (null: none) is a bool or additive view of
+   * a.scoresShape() with any strides. UnsupportedOperationException where the device has no such kernel.
+   */
+  void attention(String op, int mode, AttentionShape a, TensorImpl q, TensorImpl k, TensorImpl v, TensorImpl mask, TensorImpl out,
+                 TensorImpl lse, TensorImpl gradOut, TensorImpl gradQ, TensorImpl gradK, TensorImpl gradV);
 
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);

@@ -21,6 +21,7 @@ final class CpuBackend extends PlanBackend {
   @Override int runSoftmax(long[] plan) { return JtNative.jt_softmax(plan); }
   @Override int runWindows(long[] plan) { return JtNative.jt_windows(plan); }
   @Override int runNorm(long[] plan) { return JtNative.jt_norm(plan); }
+  @Override int runAttention(long[] plan) { return JtNative.jt_attention(plan); }
   @Override int runMaxPool(long[] plan) { return JtNative.jt_max_pool(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtNative.jt_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtNative.jt_index_advanced(plan, bad); }

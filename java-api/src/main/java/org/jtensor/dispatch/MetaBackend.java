@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.AttentionShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.NormGroups;
@@ -55,6 +56,8 @@ final class MetaBackend implements Backend {
   @Override public void normBackward(String op, NormGroups g, boolean fixed, TensorImpl grad, TensorImpl x, TensorImpl weight,
                                      TensorImpl mean, TensorImpl rstd, TensorImpl gradX, TensorImpl gradWeight, TensorImpl gradBias) {}
 
+  @Override public void attention(String op, int mode, AttentionShape a, TensorImpl q, TensorImpl k, TensorImpl v, TensorImpl mask,
+                                  TensorImpl out, TensorImpl lse, TensorImpl gradOut, TensorImpl gradQ, TensorImpl gradK, TensorImpl gradV) {}
   @Override public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}
 

@@ -13,6 +13,7 @@ import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.NormPacker;
+import org.jtensor.dispatch.plan.AttentionPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
@@ -130,7 +131,8 @@ public final class NativeContract {
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
       RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT,
-      SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT, NormPacker.LAYOUT);
+      SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT, NormPacker.LAYOUT,
+      AttentionPacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

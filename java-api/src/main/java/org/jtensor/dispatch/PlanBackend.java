@@ -1,11 +1,13 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.AttentionShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.NormGroups;
 import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.plan.AttentionPacker;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -65,6 +67,11 @@ abstract class PlanBackend implements Backend {
   abstract int runMaxPool(long[] plan);
 
   abstract int runNorm(long[] plan);
+
+  /** The fused attention kernel; JT_NO_KERNEL (3) on a device without one. */
+  int runAttention(long[] plan) {
+    return 3;
+  }
 
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
@@ -365,6 +372,43 @@ abstract class PlanBackend implements Backend {
       plan[NormPacker.GRAD_WEIGHT] = run(held, gradWeight, g.c(), true);
       plan[NormPacker.GRAD_BIAS] = run(held, gradBias, g.c(), true);
       check(runNorm(plan), op, x.dtype());
+    }
+  }
+
+  @Override
+  public void attention(String op, int mode, AttentionShape a, TensorImpl q, TensorImpl k, TensorImpl v, TensorImpl mask, TensorImpl out,
+                        TensorImpl lse, TensorImpl gradOut, TensorImpl gradQ, TensorImpl gradK, TensorImpl gradV) {
+    DType dtype = out != null ? out.dtype() : gradQ != null ? gradQ.dtype() : gradK != null ? gradK.dtype() : gradV.dtype();
+    boolean backward = mode == AttentionPacker.BACKWARD;
+    try (HeldOperands held = new HeldOperands(op)) {
+      long[] maskStrides = new long[4];
+      long maskAddress = 0;
+      int maskKind = AttentionPacker.NO_MASK;
+      if (mask != null) {
+        TensorImpl.Meta m = mask.meta();
+        maskStrides = m.strides.clone();
+        maskAddress = held.address(mask, m, a.scoresShape(), maskStrides);
+        maskKind = mask.dtype() == DType.BOOL ? AttentionPacker.BOOL_MASK : AttentionPacker.ADDITIVE_MASK;
+      }
+      long[] plan = AttentionPacker.pack(mode, dtype, a, maskKind, maskStrides);
+      plan[AttentionPacker.MASK] = maskAddress;
+      if (mode == AttentionPacker.DROPOUT_FACTORS) {
+        plan[AttentionPacker.OUT] = held.output(out, a.scoresShape(), contiguous(a.scoresShape()));
+      } else {
+        plan[AttentionPacker.Q] = held.address(q, a.queryShape(), contiguous(a.queryShape()));
+        plan[AttentionPacker.K] = held.address(k, a.keyShape(), contiguous(a.keyShape()));
+        plan[AttentionPacker.V] = held.address(v, a.valueShape(), contiguous(a.valueShape()));
+        long[] o = a.outputShape(), l = a.lseShape();
+        plan[AttentionPacker.OUT] = backward ? held.address(out, o, contiguous(o)) : held.output(out, o, contiguous(o));
+        plan[AttentionPacker.LSE] = backward ? held.address(lse, l, contiguous(l)) : held.output(lse, l, contiguous(l));
+        if (backward) {
+          plan[AttentionPacker.GRAD_OUT] = held.address(gradOut, o, contiguous(o));
+          if (gradQ != null) plan[AttentionPacker.GRAD_Q] = held.output(gradQ, a.queryShape(), contiguous(a.queryShape()));
+          if (gradK != null) plan[AttentionPacker.GRAD_K] = held.output(gradK, a.keyShape(), contiguous(a.keyShape()));
+          if (gradV != null) plan[AttentionPacker.GRAD_V] = held.output(gradV, a.valueShape(), contiguous(a.valueShape()));
+        }
+      }
+      check(runAttention(plan), op, dtype);
     }
   }
 

@@ -182,6 +182,35 @@ public final class Functional {
     return Pooling.adaptiveMaxPool2d(input, outputSize);
   }
 
+  /**
+   * torch.nn.functional.scaled_dot_product_attention: softmax(q·kᵀ·scale + mask)·v over query
+   * [..., L, E], key [..., S, E], value [..., S, Ev] (leading dims broadcast) into [..., L, Ev], as
+   * one op with fused kernels on the CPU (the [L, S] scores are never stored). attnMask: null, bool
+   * (true takes part) or additive, broadcast to [..., L, S]; isCausal keeps key j for query i when
+   * j ≤ i (with a mask, both apply); dropoutP drops probabilities (from the default generator); the
+   * scale 1/√E. A row whose every key is masked gives 0, as PyTorch's.
+   */
+  public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
+                                                 boolean isCausal) {
+    return Attention.attention(query, key, value, attnMask, dropoutP, isCausal, null, false, Generator.defaultGenerator());
+  }
+
+  /** The same with the scale given (PyTorch's keyword scale). */
+  public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
+                                                 boolean isCausal, double scale) {
+    return Attention.attention(query, key, value, attnMask, dropoutP, isCausal, scale, false, Generator.defaultGenerator());
+  }
+
+  /**
+   * Every argument: scale null for 1/√E; enableGqa reads dim −3 as the heads, key and value's
+   * (fewer, dividing the query's) each serving its group of query heads (PyTorch's enable_gqa);
+   * dropout draws from g.
+   */
+  public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
+                                                 boolean isCausal, Double scale, boolean enableGqa, Generator g) {
+    return Attention.attention(query, key, value, attnMask, dropoutP, isCausal, scale, enableGqa, g);
+  }
+
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */
   public static Tensor layerNorm(Tensor x, int normalizedDims, Tensor weight, Tensor bias, double eps) {
     return Normalization.layerNorm(x, normalizedDims, weight, bias, eps);
