@@ -20,6 +20,12 @@ public final class Init {
     return uniform_(t, Math.sqrt(6.0 / ((1 + a * a) * fanIn(t))), g);
   }
 
+  /** xavier_uniform_: bound = gain·√(6 / (fanIn + fanOut)), fanOut dim 0 times the receptive field. */
+  public static Tensor xavierUniform_(Tensor t, double gain, Generator g) {
+    long fanOut = fanIn(t) / t.shape()[1] * t.shape()[0];
+    return uniform_(t, gain * Math.sqrt(6.0 / (fanIn(t) + fanOut)), g);
+  }
+
   /** Dim 1 times the receptive field (every dim past 1), as _calculate_fan_in_and_fan_out. */
   public static long fanIn(Tensor t) {
     long[] s = t.shape();

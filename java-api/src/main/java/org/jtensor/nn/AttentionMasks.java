@@ -1,0 +1,54 @@
+package org.jtensor.nn;
+
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+
+/**
+ * nn.MultiheadAttention's masks as one mask for scaledDotProductAttention: attn_mask [L, S] or
+ * [N·H, L, S] and key_padding_mask [N, S] (or [S] unbatched), each bool (true: may NOT attend) or
+ * float (added), merged as PyTorch's _canonical_mask does: bool masks become true-takes-part
+ * (both bool: their conjunction), otherwise −inf where a bool mask forbids, plus the float masks.
+ */
+final class AttentionMasks {
+  private AttentionMasks() {}
+
+  /** The merged mask broadcastable to [N, H, L, S], or null when neither is given. */
+  static Tensor combine(String op, Tensor attnMask, Tensor keyPaddingMask, long n, long heads, long l, long s, boolean batched) {
+    Tensor attn = null, padding = null;
+    if (attnMask != null) {
+      long[] a = attnMask.shape();
+      if (a.length == 2 && a[0] == l && a[1] == s) {
+        attn = attnMask;
+      } else if (a.length == 3 && a[0] == n * heads && a[1] == l && a[2] == s) {
+        attn = attnMask.reshape(n, heads, l, s);
+      } else {
+        throw new IllegalArgumentException(op + "(): The shape of the attn_mask should be [" + l + ", " + s + "] or [" + n * heads + ", " + l
+            + ", " + s + "], but got " + WindowArgs.shape(a));
+      }
+    }
+    if (keyPaddingMask != null) {
+      long[] want = batched ? new long[] {n, s} : new long[] {s};
+      if (!java.util.Arrays.equals(keyPaddingMask.shape(), want)) {
+        throw new IllegalArgumentException(op + "(): expected key_padding_mask of shape " + WindowArgs.shape(want) + ", but got "
+            + WindowArgs.shape(keyPaddingMask.shape()));
+      }
+      padding = keyPaddingMask.reshape(n, 1, 1, s);
+    }
+    for (Tensor m : new Tensor[] {attn, padding}) {
+      if (m != null && m.dtype() != DType.BOOL && !m.dtype().isFloatingPoint()) {
+        throw new IllegalArgumentException(op + "(): only bool and floating types of masks are supported, got " + m.dtype());
+      }
+    }
+    if (attn == null && padding == null) return null;
+    if (attn == null || padding == null) {
+      Tensor m = attn != null ? attn : padding;
+      return m.dtype() == DType.BOOL ? m.logicalNot() : m;
+    }
+    if (attn.dtype() == DType.BOOL && padding.dtype() == DType.BOOL) return attn.logicalOr(padding).logicalNot();
+    return additive(attn).add(additive(padding));
+  }
+
+  private static Tensor additive(Tensor m) {
+    return m.dtype() != DType.BOOL ? m : Tensor.zeros(m.shape(), DType.FLOAT32, m.device()).maskedFill(m, Double.NEGATIVE_INFINITY);
+  }
+}

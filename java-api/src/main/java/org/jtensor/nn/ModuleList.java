@@ -1,0 +1,37 @@
+package org.jtensor.nn;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.jtensor.Tensor;
+
+/**
+ * Modules held in a list (torch.nn.ModuleList), registered as "0", "1", ... so that their
+ * parameters are named "name.0.weight" as PyTorch names them. It has no forward of its own: the
+ * owner iterates it.
+ */
+public final class ModuleList<M extends Module> extends Module {
+  private final List<M> modules;
+
+  public ModuleList(List<M> modules) {
+    this.modules = Collections.unmodifiableList(new ArrayList<>(modules));
+    for (int i = 0; i < this.modules.size(); i++) registerModule(Integer.toString(i), this.modules.get(i));
+  }
+
+  public M get(int i) {
+    return modules.get(i);
+  }
+
+  public int size() {
+    return modules.size();
+  }
+
+  public List<M> modules() {
+    return modules;
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    throw new UnsupportedOperationException("ModuleList.forward(): a ModuleList has no forward; iterate its modules");
+  }
+}

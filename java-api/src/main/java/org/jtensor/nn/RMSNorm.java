@@ -1,0 +1,66 @@
+package org.jtensor.nn;
+
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+
+/**
+ * torch.nn.RMSNorm: x / √(mean(x²) + eps) over the last normalizedShape.length dims, times
+ * "weight" (ones) when elementwiseAffine. eps null is PyTorch's default: the input dtype's
+ * machine epsilon (torch.finfo(x.dtype).eps).
+ */
+public final class RMSNorm extends Module {
+  private final long[] normalizedShape;
+  private final Double eps;
+  private final Tensor weight;
+
+  public RMSNorm(long... normalizedShape) {
+    this(normalizedShape, null, true);
+  }
+
+  public RMSNorm(long[] normalizedShape, Double eps, boolean elementwiseAffine) {
+    if (normalizedShape.length == 0) throw new IllegalArgumentException("RMSNorm(): normalized_shape must not be empty");
+    if (eps != null && !(eps >= 0)) throw new IllegalArgumentException("RMSNorm(): eps must be non-negative, got " + eps);
+    this.normalizedShape = normalizedShape.clone();
+    this.eps = eps;
+    try {
+      weight = elementwiseAffine ? registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32)) : null;
+    } catch (RuntimeException | Error e) {
+      abandon(e);
+      throw e;
+    }
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    int n = normalizedShape.length, dim = input.dim();
+    long[] shape = input.shape();
+    boolean matches = dim >= n;
+    for (int i = 0; matches && i < n; i++) matches = shape[dim - n + i] == normalizedShape[i];
+    if (!matches) {
+      throw new IllegalArgumentException("RMSNorm.forward(): Given normalized_shape=" + WindowArgs.shape(normalizedShape)
+          + ", expected input with shape [*, " + WindowArgs.sizes(normalizedShape) + "], but got input of size" + WindowArgs.shape(shape));
+    }
+    int[] dims = new int[n];
+    for (int i = 0; i < n; i++) dims[i] = dim - n + i;
+    try (TensorScope s = TensorScope.open()) {
+      double e = eps != null ? eps : machineEpsilon(input.dtype());
+      Tensor y = input.mul(input.square().mean(dims, true).add(e).rsqrt());
+      return s.keep(weight == null ? y : y.mul(weight));
+    }
+  }
+
+  /** torch.finfo(dtype).eps. */
+  static double machineEpsilon(DType dtype) {
+    switch (dtype) {
+      case FLOAT64: return Math.ulp(1.0);
+      case FLOAT16: return 0.0009765625;
+      case BFLOAT16: return 0.0078125;
+      default: return Math.ulp(1.0f);
+    }
+  }
+
+  public Tensor weight() {
+    return weight;
+  }
+}

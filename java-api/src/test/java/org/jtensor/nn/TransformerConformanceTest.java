@@ -1,0 +1,154 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.jtensor.io.Tensors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transformer modules against PyTorch 2.13 (resources/transformer/fixtures.pt, written by
+ * make_fixtures.py beside it): each module built with PyTorch's arguments, PyTorch's state_dict
+ * loaded strictly (so the names and shapes are PyTorch's), eval mode, the same inputs, the outputs
+ * compared; scaled_dot_product_attention's output and every input's gradient in float64.
+ */
+class TransformerConformanceTest extends ScopedTest {
+  private static Map<String, Tensor> fixtures;
+
+  @BeforeAll
+  static void load() throws Exception {
+    fixtures = Tensors.load(Path.of(TransformerConformanceTest.class.getResource("/transformer/fixtures.pt").toURI()));
+  }
+
+  @AfterAll
+  static void close() {
+    fixtures.values().forEach(Tensor::close);
+  }
+
+  private static Tensor f(String name) {
+    Tensor t = fixtures.get(name);
+    if (t == null) throw new AssertionError("fixture " + name + " missing");
+    return t;
+  }
+
+  /** The entries under prefix, the prefix dropped: a module's state_dict as PyTorch saved it. */
+  private static Map<String, Tensor> state(String prefix) {
+    Map<String, Tensor> m = new LinkedHashMap<>();
+    for (Map.Entry<String, Tensor> e : fixtures.entrySet()) {
+      if (e.getKey().startsWith(prefix + ".") && !e.getKey().substring(prefix.length() + 1).contains("_fixture")) {
+        m.put(e.getKey().substring(prefix.length() + 1), e.getValue());
+      }
+    }
+    return m;
+  }
+
+  /** The module's own keys from the fixtures (the inputs and outputs stored beside them are not parameters). */
+  private static void loadInto(Module m, String prefix) {
+    Map<String, Tensor> all = state(prefix), own = new LinkedHashMap<>();
+    for (String k : m.stateDict().keySet()) own.put(k, all.get(k));
+    m.loadStateDict(own);
+    m.eval();
+  }
+
+  private static void close(Module m) {
+    m.close();
+  }
+
+  @Test
+  void multiheadAttentionMatchesPyTorch() {
+    MultiheadAttention mha = new MultiheadAttention(16, 4);
+    assertEquals(List.of("in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"), List.copyOf(mha.stateDict().keySet()));
+    loadInto(mha, "mha");
+    Tensor out = mha.forward(f("mha.q"), f("mha.k"), f("mha.v"), f("mha.key_padding_mask"), f("mha.attn_mask"), false);
+    assertArrayEquals(f("mha.out").toDoubleArray(), out.toDoubleArray(), 1e-5, "bool masks");
+    Tensor floatMask = mha.forward(f("mha.q"), f("mha.k"), f("mha.v"), f("mha.float_mask"));
+    assertArrayEquals(f("mha.out_float_mask").toDoubleArray(), floatMask.toDoubleArray(), 1e-5, "a float mask per head");
+    Tensor unbatched = mha.forward(f("mha.q").select(1, 0), f("mha.k").select(1, 0), f("mha.v").select(1, 0), f("mha.attn_mask"));
+    Tensor batchOfOne = mha.forward(f("mha.q").narrow(1, 0, 1), f("mha.k").narrow(1, 0, 1), f("mha.v").narrow(1, 0, 1), f("mha.attn_mask"));
+    assertArrayEquals(batchOfOne.toDoubleArray(), unbatched.toDoubleArray(), 1e-6, "unbatched");
+    close(mha);
+  }
+
+  @Test
+  void encoderLayersMatchPyTorchPostAndPreNorm() {
+    TransformerEncoderLayer enc = new TransformerEncoderLayer(16, 4, 32, 0.1, "relu", 1e-5, true, false, new Generator(1));
+    loadInto(enc, "enc");
+    assertEquals(state("enc").keySet().stream().filter(k -> !k.equals("src") && !k.equals("mask") && !k.equals("out")).toList(),
+        List.copyOf(enc.stateDict().keySet()), "PyTorch's state-dict names, in its order");
+    assertArrayEquals(f("enc.out").toDoubleArray(), enc.forward(f("enc.src"), f("enc.mask"), false).toDoubleArray(), 1e-5);
+    assertArrayEquals(f("enc.out").toDoubleArray(), enc.forward(f("enc.src"), null, true).toDoubleArray(), 1e-5, "isCausal alone");
+    TransformerEncoderLayer pre = new TransformerEncoderLayer(16, 4, 32, 0.1, "gelu", 1e-5, false, true, new Generator(2));
+    loadInto(pre, "pre");
+    assertArrayEquals(f("pre.out").toDoubleArray(), pre.forward(f("pre.src")).toDoubleArray(), 1e-5);
+    close(enc);
+    close(pre);
+  }
+
+  @Test
+  void decoderLayerAndEncoderStackMatchPyTorch() {
+    TransformerDecoderLayer dec = new TransformerDecoderLayer(16, 4, 32, 0.1, "relu", 1e-5, true, false, new Generator(3));
+    loadInto(dec, "dec");
+    Tensor out = dec.forward(f("dec.tgt"), f("dec.memory"), f("dec.tgt_mask"), null, false, false);
+    assertArrayEquals(f("dec.out").toDoubleArray(), out.toDoubleArray(), 1e-5);
+    Generator g = new Generator(4);
+    TransformerEncoder stack = new TransformerEncoder(() -> new TransformerEncoderLayer(16, 4, 32, 0.1, "relu", 1e-5, true, false, g), 2,
+        new LayerNorm(16));
+    assertTrue(stack.stateDict().containsKey("layers.1.self_attn.in_proj_weight"));
+    loadInto(stack, "stack");
+    assertArrayEquals(f("stack.out").toDoubleArray(), stack.forward(f("stack.src")).toDoubleArray(), 1e-5);
+    close(dec);
+    close(stack);
+  }
+
+  @Test
+  void rmsNormMatchesPyTorch() {
+    RMSNorm rms = new RMSNorm(4, 16);
+    loadInto(rms, "rms");
+    assertArrayEquals(f("rms.out").toDoubleArray(), rms.forward(f("rms.x")).toDoubleArray(), 1e-6);
+    assertThrows(IllegalArgumentException.class, () -> rms.forward(Tensor.ones(3, 16, 4)));
+    close(rms);
+  }
+
+  @Test
+  void scaledDotProductAttentionAndItsGradientsMatchPyTorch() {
+    for (String name : new String[] {"sdpa", "sdpac"}) {
+      Tensor q = f(name + ".q").detach().requiresGrad_(), k = f(name + ".k").detach().requiresGrad_();
+      Tensor v = f(name + ".v").detach().requiresGrad_();
+      Tensor mask = fixtures.get(name + ".mask");
+      Tensor y = Functional.scaledDotProductAttention(q, k, v, mask, 0, mask == null, 0.3, true, new Generator(0));
+      assertEquals(DType.FLOAT64, y.dtype());
+      assertArrayEquals(f(name + ".out").toDoubleArray(), y.toDoubleArray(), 1e-12, name);
+      y.backward(f(name + ".up"));
+      assertArrayEquals(f(name + ".grad_q").toDoubleArray(), q.grad().toDoubleArray(), 1e-12, name + " query gradient");
+      assertArrayEquals(f(name + ".grad_k").toDoubleArray(), k.grad().toDoubleArray(), 1e-12, name + " key gradient");
+      assertArrayEquals(f(name + ".grad_v").toDoubleArray(), v.grad().toDoubleArray(), 1e-12, name + " value gradient");
+    }
+  }
+
+  @Test
+  void badConstructorArgumentsAreRefused() {
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new MultiheadAttention(10, 3)).getMessage()
+        .contains("embed_dim must be divisible by num_heads"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new TransformerEncoderLayer(16, 4, 32, 0.1, "tanh", 1e-5, false, false,
+        new Generator(0))).getMessage().contains("activation should be relu/gelu, not tanh"));
+    MultiheadAttention mha = new MultiheadAttention(8, 2);
+    String m = assertThrows(IllegalArgumentException.class, () -> mha.forward(Tensor.ones(3, 2, 8), Tensor.ones(4, 2, 8),
+        Tensor.ones(4, 2, 8), Tensor.ones(new long[] {3, 5}, DType.BOOL))).getMessage();
+    assertTrue(m.contains("The shape of the attn_mask should be [3, 4]"), m);
+    m = assertThrows(IllegalArgumentException.class, () -> mha.forward(Tensor.ones(3, 2, 6))).getMessage();
+    assertTrue(m.contains("was expecting embedding dimension of 8, but got 6"), m);
+    mha.close();
+  }
+}
