@@ -60,6 +60,14 @@ final class PickleWriter {
     return this;
   }
 
+  /** BINFLOAT: the double's 8 bytes, big-endian. */
+  PickleWriter real(double v) {
+    out.write('G');
+    long bits = Double.doubleToRawLongBits(v);
+    for (int i = 7; i >= 0; i--) out.write((int) (bits >>> (8 * i)) & 0xff);
+    return this;
+  }
+
   PickleWriter string(String s) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     out.write('X');

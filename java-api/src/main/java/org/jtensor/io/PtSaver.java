@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
@@ -35,32 +36,81 @@ final class PtSaver {
 
   /** As above, with zip64 fields from zip64Threshold bytes on (tests lower it to check other readers on that path). */
   static void save(List<String> names, List<Tensor> tensors, boolean asDict, Path file, long zip64Threshold) throws IOException {
+    Object top;
+    if (asDict) {
+      Map<String, Tensor> m = new LinkedHashMap<>();
+      for (int i = 0; i < names.size(); i++) m.put(names.get(i), tensors.get(i));
+      top = m;
+    } else {
+      top = tensors;
+    }
+    saveObject(top, file, zip64Threshold);
+  }
+
+  /** A value of nested maps, lists, tuples (Object[]), tensors and plain values (see Tensors.saveObject). */
+  static void saveObject(Object top, Path file, long zip64Threshold) throws IOException {
     PtSaver s = new PtSaver();
     try {
-      byte[] pickle = s.pickle(names, tensors, asDict);
-      s.write(pickle, file, zip64Threshold);
+      PickleWriter w = new PickleWriter();
+      s.value(w, "", top);
+      s.write(w.finish(), file, zip64Threshold);
     } finally {
       for (Saved v : s.saved) v.storage.close();
     }
   }
 
-  private byte[] pickle(List<String> names, List<Tensor> tensors, boolean asDict) {
-    PickleWriter w = new PickleWriter();
-    // a plain dict rather than OrderedDict: Python 3 keeps its order, and libtorch's own unpickler
-    // (torch::pickle_load) reads a dict but turns an OrderedDict call into None
-    if (asDict) w.emptyDict();
-    else w.emptyList();
-    w.put();
-    for (int i = 0; i < tensors.size(); i++) {
-      if (i % BATCH == 0) w.mark();
-      if (asDict) w.string(names.get(i));
-      tensor(w, names.get(i), tensors.get(i));
-      if (i % BATCH == BATCH - 1 || i == tensors.size() - 1) {
-        if (asDict) w.setItems();
-        else w.appends();
+  /** One value; name is its path in the top value (for messages): a key's, or [i] for an item's. */
+  private void value(PickleWriter w, String name, Object o) {
+    if (o == null) {
+      w.none();
+    } else if (o instanceof Tensor t) {
+      tensor(w, name.isEmpty() ? "tensor" : name, t);
+    } else if (o instanceof Boolean b) {
+      w.bool(b);
+    } else if (o instanceof Long || o instanceof Integer || o instanceof Short || o instanceof Byte) {
+      w.integer(((Number) o).longValue());
+    } else if (o instanceof Double || o instanceof Float) {
+      w.real(((Number) o).doubleValue());
+    } else if (o instanceof String str) {
+      w.string(str);
+    } else if (o instanceof Map<?, ?> m) {
+      // a plain dict rather than OrderedDict: Python 3 keeps its order, and libtorch's own unpickler
+      // (torch::pickle_load) reads a dict but turns an OrderedDict call into None
+      w.emptyDict();
+      w.put();
+      int i = 0;
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        Object k = e.getKey();
+        if (!(k instanceof String || k instanceof Long || k instanceof Integer)) {
+          throw new IllegalArgumentException("save(): a key of " + where(name) + " is " + (k == null ? "null" : "a " + k.getClass().getSimpleName())
+              + "; keys are strings or integers");
+        }
+        if (i % BATCH == 0) w.mark();
+        value(w, "", k);
+        value(w, name.isEmpty() ? k.toString() : name + "." + k, e.getValue());
+        if (i % BATCH == BATCH - 1 || i == m.size() - 1) w.setItems();
+        i++;
       }
+    } else if (o instanceof List<?> l) {
+      w.emptyList();
+      w.put();
+      for (int i = 0; i < l.size(); i++) {
+        if (i % BATCH == 0) w.mark();
+        value(w, name + "[" + i + "]", l.get(i));
+        if (i % BATCH == BATCH - 1 || i == l.size() - 1) w.appends();
+      }
+    } else if (o instanceof Object[] tuple) {
+      if (tuple.length > 3) w.mark();
+      for (int i = 0; i < tuple.length; i++) value(w, name + "[" + i + "]", tuple[i]);
+      w.tuple(tuple.length);
+    } else {
+      throw new IllegalArgumentException("save(): " + where(name) + " is a " + o.getClass().getName()
+          + "; a .pt file holds tensors, maps, lists, tuples (Object[]), numbers, strings, booleans and null");
     }
-    return w.finish();
+  }
+
+  private static String where(String name) {
+    return name.isEmpty() ? "the top value" : "'" + name + "'";
   }
 
   /** torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, OrderedDict()). */

@@ -50,6 +50,16 @@ public final class Tensors {
     PtSaver.save(names, tensors, false, file);
   }
 
+  /**
+   * Saves any value torch.save would write for a state dict, an optimizer's state_dict or a
+   * checkpoint: nested Maps (String or integer keys, kept in order), Lists, tuples (an Object[]),
+   * tensors, Long/Integer, Double/Float, String, Boolean and null. PyTorch reads it with
+   * torch.load(weights_only=True); {@link #loadObject(Path)} reads it back (tuples as Lists).
+   */
+  public static void saveObject(Object value, Path file) throws IOException {
+    PtSaver.saveObject(value, file, ZipWriter.ZIP64_AT);
+  }
+
   /** The tensors of a file whose top level is a dict of tensors (a state dict), on the CPU. */
   public static Map<String, Tensor> load(Path file) throws IOException {
     return load(file, Device.CPU);

@@ -1,7 +1,9 @@
 package org.jtensor.optim;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -22,7 +24,8 @@ import org.jtensor.autograd.GradMode;
  */
 public abstract class AbstractOptimizer implements Optimizer {
   protected final List<Tensor> params;
-  private double lr;
+  private double lr;  // the group's, as PyTorch keeps it
+  private double initialLr = Double.NaN;  // set by the first scheduler
   private final List<Tensor> state = new ArrayList<>();
 
   protected AbstractOptimizer(List<Tensor> params, double lr) {
@@ -40,6 +43,12 @@ public abstract class AbstractOptimizer implements Optimizer {
   @Override
   public final double lr() {
     return lr;
+  }
+
+  @Override
+  public final synchronized double initialLr() {
+    if (Double.isNaN(initialLr)) initialLr = lr;
+    return initialLr;
   }
 
   @Override
@@ -96,6 +105,120 @@ public abstract class AbstractOptimizer implements Optimizer {
     }
     state.add(fresh);
     return fresh;
+  }
+
+  /** The group's hyperparameters besides lr and params, in PyTorch's names and order. */
+  protected abstract Map<String, Object> hyperParameters();
+
+  /** Adopts a loaded group's hyperparameters (already checked by {@link #checkHyperParameters}). */
+  protected abstract void setHyperParameters(Map<String, Object> group);
+
+  /** Parameter i's state tensors by PyTorch's names (empty before its first step); "step" as a float32 scalar. */
+  protected abstract Map<String, Tensor> stateOf(int i);
+
+  /** The names a parameter's state holds once it has one ("step" and the buffers). */
+  protected abstract List<String> stateNames();
+
+  /** Replaces parameter i's state with copies of the given tensors (checked: every name, the parameter's shape). */
+  protected abstract void loadState(int i, Map<String, Tensor> state);
+
+  @Override
+  public final Map<String, Object> stateDict() {
+    Map<Object, Object> states = new LinkedHashMap<>();
+    for (int i = 0; i < params.size(); i++) {
+      Map<String, Tensor> s = stateOf(i);
+      if (!s.isEmpty()) states.put((long) i, new LinkedHashMap<String, Object>(s));
+    }
+    Map<String, Object> group = new LinkedHashMap<>();
+    group.put("lr", lr);
+    group.putAll(hyperParameters());
+    if (!Double.isNaN(initialLr)) group.put("initial_lr", initialLr);
+    List<Object> indices = new ArrayList<>();
+    for (int i = 0; i < params.size(); i++) indices.add((long) i);
+    group.put("params", indices);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("state", states);
+    out.put("param_groups", List.of(group));
+    return out;
+  }
+
+  @Override
+  public final void loadStateDict(Map<String, Object> dict) {
+    String name = getClass().getSimpleName() + ".loadStateDict";
+    if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> groups)) {
+      throw new IllegalArgumentException(name + "(): expected a map with \"state\" (a map) and \"param_groups\" (a list)");
+    }
+    if (groups.size() != 1 || !(groups.get(0) instanceof Map<?, ?> g)) {
+      throw new IllegalArgumentException(name + "(): this optimizer has one parameter group, the state has " + groups.size());
+    }
+    Map<String, Object> group = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : g.entrySet()) group.put(String.valueOf(e.getKey()), e.getValue());
+    if (!(group.get("params") instanceof List<?> ps) || ps.size() != params.size()) {
+      throw new IllegalArgumentException(name + "(): loaded state dict has a different number of parameters than the optimizer's group ("
+          + (group.get("params") instanceof List<?> l ? l.size() : "none") + " against " + params.size() + ")");
+    }
+    if (!(group.get("lr") instanceof Number lrValue) || !(lrValue.doubleValue() >= 0)) {
+      throw new IllegalArgumentException(name + "(): the group's lr is " + group.get("lr"));
+    }
+    checkHyperParameters(name, group);
+    Map<Integer, Map<String, Tensor>> loaded = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : states.entrySet()) {
+      int i = indexOf(name, e.getKey(), ps);
+      if (!(e.getValue() instanceof Map<?, ?> st)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " is not a map");
+      Map<String, Tensor> tensors = new LinkedHashMap<>();
+      for (String key : stateNames()) {
+        Object v = st.get(key);
+        if (!(v instanceof Tensor t)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " has no tensor '" + key + "'");
+        boolean scalar = key.equals("step");
+        if (scalar ? t.numel() != 1 : !java.util.Arrays.equals(t.shape(), params.get(i).shape())) {
+          throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": '" + key + "' of shape "
+              + java.util.Arrays.toString(t.shape()) + " does not fit the parameter of shape " + java.util.Arrays.toString(params.get(i).shape()));
+        }
+        tensors.put(key, t);
+      }
+      loaded.put(i, tensors);
+    }
+    lr = lrValue.doubleValue();
+    if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
+    setHyperParameters(group);
+    try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
+      for (int i = 0; i < params.size(); i++) loadState(i, loaded.getOrDefault(i, Map.of()));
+    }
+  }
+
+  /** Refuses a group whose hyperparameters are missing or of the wrong kind (names as hyperParameters() gives them). */
+  protected void checkHyperParameters(String name, Map<String, Object> group) {
+    for (Map.Entry<String, Object> own : hyperParameters().entrySet()) {
+      Object v = group.get(own.getKey());
+      boolean ok = own.getValue() == null || (own.getValue() instanceof Number ? v instanceof Number
+          : own.getValue() instanceof Boolean ? v instanceof Boolean : own.getValue() instanceof Object[] ? v instanceof List<?> || v instanceof Object[] : true);
+      if (!ok) throw new IllegalArgumentException(name + "(): the group's '" + own.getKey() + "' is " + v);
+    }
+  }
+
+  /** The position in params of a state key (the parameter's index in the saved group's "params"). */
+  private int indexOf(String name, Object key, List<?> saved) {
+    for (int i = 0; i < saved.size(); i++) {
+      if (saved.get(i) instanceof Number n && key instanceof Number k && n.longValue() == k.longValue()) return i;
+    }
+    throw new IllegalArgumentException(name + "(): the state names parameter " + key + ", which the group does not list");
+  }
+
+  /** Frees a state tensor the optimizer no longer keeps (a loaded state without it); null is ignored. */
+  protected final void drop(Tensor old) {
+    if (old == null) return;
+    state.remove(old);
+    old.close();
+  }
+
+  /** The state's tensor as this optimizer keeps it: a copy of a loaded one, escaped from the load's scope. */
+  protected final Tensor adoptCopy(Tensor old, Tensor loaded, Tensor param) {
+    return adopt(old, loaded.to(param.dtype()).to(param.device()).clone());
+  }
+
+  /** PyTorch's "step": a float32 scalar. */
+  protected static Tensor stepTensor(long step) {
+    return Tensor.scalar((double) step).to(org.jtensor.DType.FLOAT32);
   }
 
   @Override

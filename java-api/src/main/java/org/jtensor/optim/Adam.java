@@ -1,6 +1,8 @@
 package org.jtensor.optim;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jtensor.Tensor;
 
 /**
@@ -9,7 +11,7 @@ import org.jtensor.Tensor;
  * to the gradient (L2); AdamW shrinks the parameter by lr·λ first.
  */
 public class Adam extends AbstractOptimizer {
-  private final double beta1, beta2, eps, weightDecay;
+  private double beta1, beta2, eps, weightDecay;  // a loaded state dict may set them
   private final boolean decoupled;
   private final Tensor[] m, v;
   private final long[] steps;  // per parameter, as PyTorch's state['step']
@@ -37,6 +39,78 @@ public class Adam extends AbstractOptimizer {
     this.m = new Tensor[params.size()];
     this.v = new Tensor[params.size()];
     this.steps = new long[params.size()];
+  }
+
+  @Override
+  protected Map<String, Object> hyperParameters() {
+    Map<String, Object> h = new LinkedHashMap<>();
+    h.put("betas", new Object[] {beta1, beta2});
+    h.put("eps", eps);
+    h.put("weight_decay", weightDecay);
+    h.put("amsgrad", false);
+    h.put("maximize", false);
+    h.put("foreach", null);
+    h.put("capturable", false);
+    h.put("differentiable", false);
+    h.put("fused", null);
+    h.put("decoupled_weight_decay", decoupled);
+    return h;
+  }
+
+  @Override
+  protected void checkHyperParameters(String name, Map<String, Object> group) {
+    super.checkHyperParameters(name, group);
+    for (String off : new String[] {"amsgrad", "maximize"}) {
+      if (Boolean.TRUE.equals(group.get(off))) throw new IllegalArgumentException(name + "(): " + off + "=True is not supported by jtensor's Adam");
+    }
+    Object d = group.get("decoupled_weight_decay");
+    if (d != null && !d.equals(decoupled)) {
+      throw new IllegalArgumentException(name + "(): the state is " + (decoupled ? "Adam's" : "AdamW's") + " (decoupled_weight_decay="
+          + (d.equals(Boolean.TRUE) ? "True" : "False") + "), this optimizer is " + (decoupled ? "AdamW" : "Adam"));
+    }
+    List<?> betas = group.get("betas") instanceof Object[] a ? List.of(a) : (List<?>) group.get("betas");
+    if (betas.size() != 2 || !(betas.get(0) instanceof Number) || !(betas.get(1) instanceof Number)) {
+      throw new IllegalArgumentException(name + "(): the group's betas are " + betas);
+    }
+  }
+
+  @Override
+  protected void setHyperParameters(Map<String, Object> group) {
+    List<?> betas = group.get("betas") instanceof Object[] a ? List.of(a) : (List<?>) group.get("betas");
+    beta1 = ((Number) betas.get(0)).doubleValue();
+    beta2 = ((Number) betas.get(1)).doubleValue();
+    eps = ((Number) group.get("eps")).doubleValue();
+    weightDecay = ((Number) group.get("weight_decay")).doubleValue();
+  }
+
+  @Override
+  protected Map<String, Tensor> stateOf(int i) {
+    Map<String, Tensor> s = new LinkedHashMap<>();
+    if (steps[i] == 0) return s;
+    s.put("step", stepTensor(steps[i]));
+    s.put("exp_avg", m[i].detach());
+    s.put("exp_avg_sq", v[i].detach());
+    return s;
+  }
+
+  @Override
+  protected List<String> stateNames() {
+    return List.of("step", "exp_avg", "exp_avg_sq");
+  }
+
+  @Override
+  protected void loadState(int i, Map<String, Tensor> state) {
+    if (state.isEmpty()) {
+      drop(m[i]);
+      drop(v[i]);
+      m[i] = v[i] = null;
+      steps[i] = 0;
+      return;
+    }
+    Tensor p = params.get(i);
+    m[i] = adoptCopy(m[i], state.get("exp_avg"), p);
+    v[i] = adoptCopy(v[i], state.get("exp_avg_sq"), p);
+    steps[i] = Math.round(state.get("step").item());
   }
 
   @Override

@@ -16,6 +16,27 @@ public interface Optimizer extends AutoCloseable {
   /** For schedulers. */
   void setLr(double lr);
 
+  /**
+   * The rate schedulers scale (PyTorch's group['initial_lr']): the learning rate when the first
+   * scheduler asked for it, the same for every scheduler after (so a warm-up that lowers lr does
+   * not lower the base of the schedule that follows it).
+   */
+  double initialLr();
+
+  /**
+   * The state in PyTorch's layout (torch.optim.Optimizer.state_dict): {"state": {parameter index:
+   * {name: tensor}}, "param_groups": [{hyperparameters..., "params": [indices]}]}, tensors as new
+   * handles the caller closes. Tensors.saveObject writes it as a .pt file PyTorch loads.
+   */
+  java.util.Map<String, Object> stateDict();
+
+  /**
+   * Restores a state from stateDict() or from PyTorch's optimizer of the same kind over the same
+   * parameters (one group): the learning rate and hyperparameters, each parameter's state copied.
+   * Checked whole before anything changes; a mismatch names the first problem.
+   */
+  void loadStateDict(java.util.Map<String, Object> state);
+
   /** Frees the optimizer's state; the parameters stay. */
   @Override
   void close();

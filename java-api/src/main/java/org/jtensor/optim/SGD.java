@@ -1,12 +1,14 @@
 package org.jtensor.optim;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jtensor.Tensor;
 
 /** Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules. */
 public final class SGD extends AbstractOptimizer {
-  private final double momentum, dampening, weightDecay;
-  private final boolean nesterov;
+  private double momentum, dampening, weightDecay;  // a loaded state dict may set them
+  private boolean nesterov;
   private final Tensor[] buffers;
 
   public SGD(List<Tensor> params, double lr) {
@@ -29,6 +31,56 @@ public final class SGD extends AbstractOptimizer {
     this.weightDecay = weightDecay;
     this.nesterov = nesterov;
     this.buffers = new Tensor[params.size()];
+  }
+
+  @Override
+  protected Map<String, Object> hyperParameters() {
+    Map<String, Object> h = new LinkedHashMap<>();
+    h.put("momentum", momentum);
+    h.put("dampening", dampening);
+    h.put("weight_decay", weightDecay);
+    h.put("nesterov", nesterov);
+    h.put("maximize", false);
+    h.put("foreach", null);
+    h.put("differentiable", false);
+    h.put("fused", null);
+    return h;
+  }
+
+  @Override
+  protected void checkHyperParameters(String name, Map<String, Object> group) {
+    super.checkHyperParameters(name, group);
+    if (Boolean.TRUE.equals(group.get("maximize"))) throw new IllegalArgumentException(name + "(): maximize=True is not supported by jtensor's SGD");
+  }
+
+  @Override
+  protected void setHyperParameters(Map<String, Object> group) {
+    momentum = ((Number) group.get("momentum")).doubleValue();
+    dampening = ((Number) group.get("dampening")).doubleValue();
+    weightDecay = ((Number) group.get("weight_decay")).doubleValue();
+    nesterov = (Boolean) group.get("nesterov");
+  }
+
+  @Override
+  protected Map<String, Tensor> stateOf(int i) {
+    Map<String, Tensor> s = new LinkedHashMap<>();
+    if (buffers[i] != null) s.put("momentum_buffer", buffers[i].detach());
+    return s;
+  }
+
+  @Override
+  protected List<String> stateNames() {
+    return List.of("momentum_buffer");
+  }
+
+  @Override
+  protected void loadState(int i, Map<String, Tensor> state) {
+    if (state.isEmpty()) {
+      drop(buffers[i]);
+      buffers[i] = null;
+    } else {
+      buffers[i] = adoptCopy(buffers[i], state.get("momentum_buffer"), params.get(i));
+    }
   }
 
   @Override

@@ -1,23 +1,20 @@
 package org.jtensor.optim;
 
 /** Multiplies the learning rate by gamma every stepSize epochs (torch.optim.lr_scheduler.StepLR). */
-public final class StepLR {
-  private final Optimizer optimizer;
+public final class StepLR extends LRScheduler {
   private final int stepSize;
-  private final double gamma, baseLr;
-  private int epoch;
+  private final double gamma;
 
   public StepLR(Optimizer optimizer, int stepSize, double gamma) {
+    super(optimizer);
     if (stepSize <= 0) throw new IllegalArgumentException("StepLR(): step_size must be positive, got " + stepSize);
-    this.optimizer = optimizer;
     this.stepSize = stepSize;
     this.gamma = gamma;
-    this.baseLr = optimizer.lr();
+    start();
   }
 
-  /** Call once per epoch, after the optimizer's steps. */
-  public void step() {
-    epoch++;
-    optimizer.setLr(baseLr * Math.pow(gamma, epoch / stepSize));
+  @Override
+  public double lrAt(int epoch) {
+    return baseLr * Math.pow(gamma, epoch / stepSize);
   }
 }

@@ -1,0 +1,48 @@
+package org.jtensor.optim;
+
+/**
+ * A learning-rate schedule (torch.optim.lr_scheduler): the optimizer's initialLr() (its rate when
+ * the first scheduler was made) is the base; each {@link #step()} advances one epoch (or one step, as the
+ * loop calls it) and sets the optimizer's rate to {@link #lrAt} the new epoch. Each schedule is
+ * stated in closed form, so a resumed run sets the same rates from the epoch alone.
+ */
+public abstract class LRScheduler {
+  protected final Optimizer optimizer;
+  protected final double baseLr;
+  private int epoch;
+
+  protected LRScheduler(Optimizer optimizer) {
+    if (optimizer == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): expected an Optimizer, got null");
+    this.optimizer = optimizer;
+    this.baseLr = optimizer.initialLr();
+  }
+
+  /** Sets the epoch-0 rate, as PyTorch's schedulers do when made; subclasses call it last in their constructor. */
+  protected final void start() {
+    optimizer.setLr(lrAt(0));
+  }
+
+  /** The rate this schedule gives at epoch (0: as made). */
+  public abstract double lrAt(int epoch);
+
+  public void step() {
+    epoch++;
+    optimizer.setLr(lrAt(epoch));
+  }
+
+  /** The epochs stepped so far (PyTorch's last_epoch). */
+  public final int lastEpoch() {
+    return epoch;
+  }
+
+  /** Jumps to epoch (a resumed run) and sets its rate. */
+  public final void setLastEpoch(int epoch) {
+    if (epoch < 0) throw new IllegalArgumentException("setLastEpoch(): epoch must be non-negative, got " + epoch);
+    this.epoch = epoch;
+    optimizer.setLr(lrAt(epoch));
+  }
+
+  public final double lastLr() {
+    return optimizer.lr();
+  }
+}
