@@ -41,6 +41,58 @@ public sealed interface IndexingMethods permits Tensor {
   }
 
   /** The entries of self along dim at the positions in index (a 1-D integer tensor). */
+  /**
+   * Each element repeated `repeats` times along dim, in place (torch.repeat_interleave): [a, b] → [a,
+   * a, b, b]; a view expanded and reshaped, so the gradient sums the copies.
+   */
+  default Tensor repeatInterleave(long repeats, int dim) {
+    Tensor self = (Tensor) this;
+    if (repeats < 0) throw new IllegalArgumentException("repeatInterleave(): repeats can not be negative, got " + repeats);
+    int d = org.jtensor.core.Shapes.wrapDim("repeatInterleave", dim, self.dim());
+    long[] shape = self.shape(), expanded = new long[shape.length + 1], out = shape.clone();
+    for (int i = 0, j = 0; i < shape.length; i++) {
+      expanded[j++] = shape[i];
+      if (i == d) expanded[j++] = repeats;
+    }
+    out[d] = Math.multiplyExact(shape[d], repeats);
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(self.unsqueeze(d + 1).expand(expanded).reshape(out));
+    }
+  }
+
+  /** Every element of the flattened tensor repeated `repeats` times. */
+  default Tensor repeatInterleave(long repeats) {
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(((Tensor) this).reshape(-1).repeatInterleave(repeats, 0));
+    }
+  }
+
+  /** Element i along dim repeated repeats[i] times (repeats 1-D int64 of dim's size, or one element for all). */
+  default Tensor repeatInterleave(Tensor repeats, int dim) {
+    Tensor self = (Tensor) this;
+    int d = org.jtensor.core.Shapes.wrapDim("repeatInterleave", dim, self.dim());
+    if (repeats.dim() > 1 || repeats.dtype().isFloatingPoint() || repeats.dtype() == DType.BOOL) {
+      throw new IllegalArgumentException("repeatInterleave(): repeats must be a 0-D or 1-D integer tensor, got " + repeats.dim() + "-D "
+          + repeats.dtype());
+    }
+    if (repeats.numel() == 1) return repeatInterleave(repeats.reshape(-1).toLongArray()[0], d);
+    long[] counts = repeats.toLongArray();
+    if (counts.length != self.shape()[d]) {
+      throw new IllegalArgumentException("repeatInterleave(): repeats must have the same size as input along dim, but got repeats.size(0) = "
+          + counts.length + " and input.size(" + d + ") = " + self.shape()[d]);
+    }
+    long total = 0;
+    for (long c : counts) {
+      if (c < 0) throw new IllegalArgumentException("repeatInterleave(): repeats can not be negative");
+      total = Math.addExact(total, c);
+    }
+    long[] index = new long[Math.toIntExact(total)];
+    for (int i = 0, at = 0; i < counts.length; i++) for (long k = 0; k < counts[i]; k++) index[at++] = i;
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(self.indexSelect(d, Tensor.fromArray(index).to(self.device())));
+    }
+  }
+
   default Tensor indexSelect(int dim, Tensor index) {
     return Tensor.wrap(IndexAlongOps.indexSelect(impl("indexSelect"), dim, Tensor.implOf(index, "indexSelect")));
   }

@@ -37,6 +37,28 @@ public sealed interface LinalgMethods permits Tensor {
     return Tensor.wrap(LinalgOps.matmul("bmm", a, b));
   }
 
+  /**
+   * beta·self + alpha·(batch1 @ batch2) (torch.baddbmm): batch1 [b, n, m], batch2 [b, m, p], self
+   * broadcastable to [b, n, p]; with beta 0, self is ignored (NaN and inf in it do not propagate).
+   */
+  default Tensor baddbmm(Tensor batch1, Tensor batch2, double beta, double alpha) {
+    Tensor self = (Tensor) this;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor product = batch1.bmm(batch2);
+      long[] want = product.shape(), have = org.jtensor.core.Shapes.broadcastShapes("baddbmm", self.shape(), want);
+      if (!java.util.Arrays.equals(have, want)) {
+        throw new IllegalArgumentException("baddbmm(): self of shape " + java.util.Arrays.toString(self.shape())
+            + " does not broadcast to the product's " + java.util.Arrays.toString(want));
+      }
+      Tensor scaled = alpha == 1 ? product : product.mul(alpha);
+      return s.keep(beta == 0 ? scaled : scaled.add(self, beta));
+    }
+  }
+
+  default Tensor baddbmm(Tensor batch1, Tensor batch2) {
+    return baddbmm(batch1, batch2, 1, 1);
+  }
+
   /** Inner product of two 1-D tensors, 0-dim. */
   default Tensor dot(Tensor other) {
     TensorImpl a = impl("dot"), b = Tensor.implOf(other, "dot");

@@ -16,6 +16,19 @@ public sealed interface RandomMethods permits Tensor {
     return (Tensor) this;
   }
 
+  /**
+   * Indices of categories drawn from each row of self (1-D, or 2-D: one distribution a row, non-negative
+   * weights, not necessarily summing to 1), int64 [numSamples] or [rows, numSamples] (torch.multinomial).
+   */
+  default Tensor multinomial(long numSamples, boolean replacement, Generator g) {
+    return Sampling.multinomial(self(), numSamples, replacement, g);
+  }
+
+  /** The same without replacement, from the default generator. */
+  default Tensor multinomial(long numSamples) {
+    return Sampling.multinomial(self(), numSamples, false, Generator.defaultGenerator());
+  }
+
   /** Fills self with values uniform in [from, to). */
   default Tensor uniform_(double from, double to, Generator g) {
     TensorImpl t = impl("uniform_");
