@@ -104,6 +104,12 @@ constexpr int64_t padded(int64_t n) {
   return (n + step - 1) / step * step;
 }
 
+// The larger of a and b, NaN if either is (a comparison alone drops NaN).
+template <typename T>
+inline T nan_max(T a, T b) {
+  return (a > b || a != a) ? a : b;
+}
+
 inline float exp_shifted(float x) { return exp_nonpositive(x); }  // x <= 0 here
 inline double exp_shifted(double x) { return std::exp(x); }
 
@@ -151,7 +157,7 @@ struct Attention {
     for (int r = 0; r < rows; ++r) {
       T* sr = s + r * kBlockK;
       const int64_t i = i0 + r;
-      for (int c = 0; c < kBlockK; ++c) sr[c] *= scale;
+      if (e > 0) for (int c = 0; c < kBlockK; ++c) sr[c] *= scale;  // e = 0: scores exactly 0 whatever the scale
       int limit = cols;
       if (causal) limit = (int)std::max<int64_t>(0, std::min<int64_t>(cols, i - j0 + 1));
       for (int c = limit; c < kBlockK; ++c) sr[c] = ninf;
@@ -202,13 +208,14 @@ struct Attention {
       for (int r = 0; r < rows; ++r) {
         T* sr = s + r * kBlockK;
         // Maxima and sums kept in kLanes partial lanes, so that both loops vectorize.
+        // NaN wins every maximum (a NaN score makes the row NaN, as PyTorch's softmax does)
         T lanes[kLanes];
         for (int c = 0; c < kLanes; ++c) lanes[c] = sr[c];
         for (int c0 = kLanes; c0 < kBlockK; c0 += kLanes)
-          for (int c = 0; c < kLanes; ++c) lanes[c] = sr[c0 + c] > lanes[c] ? sr[c0 + c] : lanes[c];
+          for (int c = 0; c < kLanes; ++c) lanes[c] = nan_max(sr[c0 + c], lanes[c]);
         T top = ninf;
-        for (int c = 0; c < kLanes; ++c) top = lanes[c] > top ? lanes[c] : top;
-        const T mnew = std::max(m[r], top);
+        for (int c = 0; c < kLanes; ++c) top = nan_max(lanes[c], top);
+        const T mnew = nan_max(top, m[r]);
         if (mnew == ninf) {  // every key so far masked
           std::fill(sr, sr + kBlockK, T(0));
           continue;
@@ -239,9 +246,9 @@ struct Attention {
     for (int r = 0; r < rows; ++r) {
       const int64_t row = (b * heads + h) * lq + i0 + r;
       T* dst = out + row * ev;
-      const T inv = l[r] > 0 ? T(1) / l[r] : T(0);
+      const T inv = l[r] == 0 ? T(0) : T(1) / l[r];  // 0: every key masked; NaN stays NaN
       for (int64_t d = 0; d < ev; ++d) dst[d] = o[r * evp + d] * inv;
-      lse[row] = l[r] > 0 ? m[r] + std::log(l[r]) : ninf;
+      lse[row] = l[r] == 0 ? ninf : m[r] + std::log(l[r]);
     }
   }
 

@@ -31,6 +31,24 @@ public final class Generator {
     return this;
   }
 
+  /**
+   * The whole state, {seed, offset} (torch.Generator.get_state): saved with a checkpoint and given
+   * back to {@link #setState}, the draws continue exactly where they were.
+   */
+  public synchronized long[] getState() {
+    return new long[] {seed, offset};
+  }
+
+  public synchronized Generator setState(long[] state) {
+    if (state == null || state.length != 2 || state[1] < 0) {
+      throw new IllegalArgumentException("setState(): expected {seed, offset} with a non-negative offset, got "
+          + java.util.Arrays.toString(state));
+    }
+    seed = state[0];
+    offset = state[1];
+    return this;
+  }
+
   public synchronized long initialSeed() {
     return seed;
   }

@@ -73,7 +73,7 @@ final class Attention {
         throw new IllegalArgumentException(OP + "(): key and value must have the same number of heads, got key " + WindowArgs.shape(ks)
             + " and value " + WindowArgs.shape(vs));
       }
-      if (kvHeads == 0 || heads % kvHeads != 0) {
+      if (kvHeads == 0 ? heads != 0 : heads % kvHeads != 0) {
         throw new IllegalArgumentException(OP + "(): Number of heads in key and value must divide the number of heads in query, got "
             + kvHeads + " and " + heads);
       }
@@ -84,8 +84,11 @@ final class Attention {
     long batch = 1;
     for (long d : outer) batch *= d;
     long[] scores = concat(outer, new long[] {heads, l, s});  // the scores' shape, the heads at dim -3
-    if (attnMask != null) checkMask(attnMask, dtype, scores);
-    double sc = scale != null ? scale : 1 / Math.sqrt(e);
+    // as PyTorch states them: without enable_gqa, the leading dims as they broadcast (none for 2-D inputs)
+    long[] userScores = enableGqa ? scores : concat(Arrays.copyOf(outShape, outShape.length - 2), new long[] {l, s});
+    if (attnMask != null) checkMask(attnMask, dtype, userScores);
+    double sc = e == 0 ? 1 : scale != null ? scale : 1 / Math.sqrt(e);  // no embedding: every score is 0, whatever the scale
+    if (heads == 0) return Tensor.zeros(outShape, dtype, query.device());  // no heads: an empty output
     try (TensorScope scope = TensorScope.open()) {
       DType compute = dtype == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
       Tensor q = shaped(query, concat(outer, new long[] {heads, l, e}), new long[] {batch, heads, l, e}, compute);
@@ -95,6 +98,7 @@ final class Attention {
       if (attnMask != null) {
         mask = attnMask.dtype() == DType.BOOL || attnMask.dtype() == compute ? attnMask : attnMask.to(compute);
         mask = mask.expand(scores).reshape(batch, heads, l, s);  // a view of the broadcast unless dims cannot merge
+        if (mask.numel() == 0) mask = null;  // empty scores: nothing to mask
       }
       boolean maskGrad = mask != null && mask.requiresGrad() && GradMode.isEnabled();
       Tensor out;

@@ -218,7 +218,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   /** PyTorch's "step": a float32 scalar. */
   protected static Tensor stepTensor(long step) {
-    return Tensor.scalar((double) step).to(org.jtensor.DType.FLOAT32);
+    return Tensor.scalar((double) step, org.jtensor.DType.FLOAT32);
   }
 
   @Override
