@@ -244,6 +244,13 @@ record Gradient(int saves, Formula formula) implements Derivative {
     long[] inSizes = c.inputShape(0), inStrides = (long[]) c.arg(0), outStrides = (long[]) c.arg(2);
     long inOffset = (Long) c.arg(1), outOffset = (Long) c.arg(3);
     long span = Math.max(end(inSizes, inStrides, inOffset), end(g.shape(), outStrides, outOffset));
+    if (!overlaps(inSizes, inStrides) && !overlaps(g.shape(), outStrides)) {
+      // each storage position holds at most one input and one output element (select, narrow,
+      // permute, diagonal): the output's gradient written at its positions, read back as the input
+      Tensor storage = Tensor.zeros(new long[] {span}, g.dtype(), g.device());
+      storage.asStrided(g.shape(), outStrides, outOffset).copy_(g);
+      return grads(storage.asStrided(inSizes, inStrides, inOffset).contiguous());
+    }
     Tensor positions = Tensor.arange(span).to(g.device());
     Tensor outPos = positions.asStrided(g.shape(), outStrides, outOffset).reshape(-1);
     Tensor inPos = positions.asStrided(inSizes, inStrides, inOffset).reshape(-1);
@@ -253,6 +260,25 @@ record Gradient(int saves, Formula formula) implements Derivative {
     if (uses.amax().item() > 1) gin = gin.div(uses.gather(0, inPos));  // an input that overlaps itself
     return grads(gin.reshape(inSizes));
   });
+
+  /**
+   * Whether two elements of a geometry may share a storage position: false when, with the dims of
+   * more than one element sorted by stride, each stride passes the reach of the dims before it.
+   */
+  private static boolean overlaps(long[] sizes, long[] strides) {
+    java.util.List<long[]> dims = new java.util.ArrayList<>();
+    for (int d = 0; d < sizes.length; d++) {
+      if (sizes[d] == 0) return false;
+      if (sizes[d] > 1) dims.add(new long[] {strides[d], sizes[d]});
+    }
+    dims.sort(java.util.Comparator.comparingLong(d -> d[0]));
+    long reach = 0;  // the largest offset the smaller-stride dims reach
+    for (long[] d : dims) {
+      if (d[0] <= reach) return true;
+      reach += (d[1] - 1) * d[0];
+    }
+    return false;
+  }
 
   /** One past the last storage position a geometry reaches (0 when it has no elements). */
   private static long end(long[] sizes, long[] strides, long offset) {
