@@ -1,0 +1,92 @@
+package org.jtensor.examples.gpt;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.io.TensorFormatException;
+import org.jtensor.io.Tensors;
+import org.jtensor.optim.Optimizer;
+
+/**
+ * A training checkpoint as one PyTorch .pt file: {"model": state dict, "optimizer": the optimizer's
+ * state dict (PyTorch's layout), "step", "config", "vocab", "rng": [seed, offset] of the training
+ * generator, "losses": [[step, train, val], ...]}. Everything a run depends on, so --resume
+ * continues bit for bit; torch.load(weights_only=True) reads it.
+ */
+final class Checkpoint {
+  private Checkpoint() {}
+
+  static void save(Path file, CharGpt model, Optimizer opt, long step, String vocab, Generator g, List<double[]> losses) throws IOException {
+    Map<String, Object> top = new LinkedHashMap<>();
+    Map<String, Tensor> weights = model.stateDict();
+    Map<String, Object> optimizer = opt.stateDict();
+    try {
+      top.put("model", new LinkedHashMap<String, Object>(weights));
+      top.put("optimizer", optimizer);
+      top.put("step", step);
+      top.put("config", model.config.toMap());
+      top.put("vocab", vocab);
+      long[] rng = g.getState();
+      top.put("rng", List.of(rng[0], rng[1]));
+      List<Object> rows = new java.util.ArrayList<>();
+      for (double[] l : losses) rows.add(List.of(l[0], l[1], l[2]));
+      top.put("losses", rows);
+      if (file.getParent() != null) Files.createDirectories(file.getParent());
+      Tensors.saveObject(top, file);
+    } finally {
+      weights.values().forEach(Tensor::close);
+      Tensors.closeAll(optimizer);
+    }
+  }
+
+  /** What a checkpoint holds, checked for shape: the caller closes it (Tensors.closeAll(raw)). */
+  record Loaded(Map<?, ?> raw, GptConfig config, String vocab, long step, long[] rng, List<double[]> losses) {
+    @SuppressWarnings("unchecked")
+    Map<String, Tensor> model() {
+      return (Map<String, Tensor>) raw.get("model");
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> optimizer() {
+      return (Map<String, Object>) raw.get("optimizer");
+    }
+  }
+
+  static Loaded load(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) throw new IOException("--resume " + file + ": no such file");
+    Object top;
+    try {
+      top = Tensors.loadObject(file);
+    } catch (TensorFormatException e) {
+      throw new IOException("--resume " + file + ": not a jtensor/PyTorch checkpoint: " + e.getMessage(), e);
+    }
+    try {
+      if (!(top instanceof Map<?, ?> m)) throw new IOException("--resume " + file + ": the top level is not a dict");
+      for (String key : new String[] {"model", "optimizer", "step", "config", "vocab", "rng", "losses"}) {
+        if (!m.containsKey(key)) throw new IOException("--resume " + file + ": not a GPT checkpoint of this job (no '" + key + "')");
+      }
+      if (!(m.get("model") instanceof Map<?, ?> weights) || !weights.values().stream().allMatch(v -> v instanceof Tensor)) {
+        throw new IOException("--resume " + file + ": 'model' is not a dict of tensors");
+      }
+      if (!(m.get("config") instanceof Map<?, ?> config) || !(m.get("vocab") instanceof String vocab) || !(m.get("step") instanceof Long step)
+          || !(m.get("rng") instanceof List<?> rng) || rng.size() != 2 || !(m.get("losses") instanceof List<?> rows)) {
+        throw new IOException("--resume " + file + ": 'config', 'vocab', 'step', 'rng' or 'losses' is not what this job writes");
+      }
+      List<double[]> losses = new java.util.ArrayList<>();
+      for (Object row : rows) {
+        List<?> r = (List<?>) row;
+        losses.add(new double[] {((Number) r.get(0)).doubleValue(), ((Number) r.get(1)).doubleValue(), ((Number) r.get(2)).doubleValue()});
+      }
+      return new Loaded(m, GptConfig.fromMap(config), vocab, step, new long[] {((Number) rng.get(0)).longValue(),
+          ((Number) rng.get(1)).longValue()}, losses);
+    } catch (IOException | RuntimeException e) {
+      Tensors.closeAll(top);
+      throw e instanceof IOException io ? io : new IOException("--resume " + file + ": " + e.getMessage(), e);
+    }
+  }
+}

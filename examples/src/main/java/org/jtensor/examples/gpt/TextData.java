@@ -1,0 +1,121 @@
+package org.jtensor.examples.gpt;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+
+/**
+ * A text as character ids: the vocabulary (its distinct characters, sorted), the first 90% for
+ * training and the rest for validation, random windows of it as batches, and the unigram
+ * baseline (the validation text's cross-entropy under the training text's character frequencies).
+ */
+final class TextData implements AutoCloseable {
+  static final String BUNDLED = "/gpt-sample/licenses.txt";
+  static final Path FORTUNES = Path.of("/usr/share/games/fortunes");
+
+  final String vocab;
+  final Tensor train, val;  // int64 ids
+  final String source;
+
+  private TextData(String text, String vocab, String source) {
+    this.vocab = vocab;
+    this.source = source;
+    long[] ids = encode(text, vocab);
+    int split = (int) (ids.length * 0.9);
+    train = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(ids, 0, split)));
+    val = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(ids, split, ids.length)));
+  }
+
+  /** The bundled text (data null), "fortunes" (Debian's fortunes package), or a text file. vocab null: the text's own. */
+  static TextData load(String data, String vocab) throws IOException {
+    String text, source;
+    if (data == null) {
+      try (InputStream in = TextData.class.getResourceAsStream(BUNDLED)) {
+        if (in == null) throw new IOException("the bundled text " + BUNDLED + " is missing from the classpath");
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      source = "bundled GNU licence texts";
+    } else if (data.equals("fortunes")) {
+      text = fortunes();
+      source = "Debian fortunes (" + FORTUNES + ")";
+    } else {
+      text = Files.readString(Path.of(data), StandardCharsets.UTF_8);
+      source = data;
+    }
+    if (text.length() < 1000) throw new IllegalArgumentException("the text of " + source + " has " + text.length() + " characters; 1000 at least");
+    String v = vocab != null ? vocab : vocabOf(text);
+    return new TextData(text, v, source);
+  }
+
+  private static String fortunes() throws IOException {
+    if (!Files.isDirectory(FORTUNES)) throw new IOException(FORTUNES + " is missing: scripts/gpt.sh --data fortunes installs it");
+    StringBuilder b = new StringBuilder();
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> s = Files.list(FORTUNES)) {
+      s.filter(p -> Files.isRegularFile(p) && !p.getFileName().toString().contains(".")).sorted().forEach(files::add);
+    }
+    for (Path p : files) b.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
+    return b.toString().replace("\n%\n", "\n\n");
+  }
+
+  private static String vocabOf(String text) {
+    TreeSet<Character> set = new TreeSet<>();
+    for (char c : text.toCharArray()) set.add(c);
+    StringBuilder b = new StringBuilder();
+    for (char c : set) b.append(c);
+    return b.toString();
+  }
+
+  /** Each character's id in vocab; a character vocab lacks (a resumed run on another text) is refused. */
+  static long[] encode(String text, String vocab) {
+    long[] ids = new long[text.length()];
+    for (int i = 0; i < ids.length; i++) {
+      int id = vocab.indexOf(text.charAt(i));
+      if (id < 0) throw new IllegalArgumentException("character U+" + Integer.toHexString(text.charAt(i)) + " is not in the vocabulary");
+      ids[i] = id;
+    }
+    return ids;
+  }
+
+  String decode(long[] ids) {
+    StringBuilder b = new StringBuilder();
+    for (long id : ids) b.append(vocab.charAt((int) id));
+    return b.toString();
+  }
+
+  /** {inputs, targets}, each [batch, t]: windows at random offsets of ids, the targets one character later. */
+  static Tensor[] batch(Tensor ids, int batch, long t, Generator g) {
+    long n = ids.shape()[0];
+    Tensor starts = Tensor.rand(new long[] {batch, 1}, DType.FLOAT64, g).mul(n - t - 1).to(DType.INT64);  // truncation: the floor of a non-negative value
+    Tensor at = starts.add(Tensor.arange(t).unsqueeze(0));  // [batch, t]
+    Tensor x = ids.indexSelect(0, at.reshape(-1)).reshape(batch, t);
+    Tensor y = ids.indexSelect(0, at.add(1).reshape(-1)).reshape(batch, t);
+    return new Tensor[] {x, y};
+  }
+
+  /** Cross-entropy (nats per character) of the validation text under the training text's character frequencies. */
+  double unigramBaseline() {
+    double[] counts = new double[vocab.length()];
+    for (long id : train.toLongArray()) counts[(int) id]++;
+    long[] v = val.toLongArray();
+    double total = train.numel(), loss = 0;
+    for (long id : v) loss -= Math.log(Math.max(counts[(int) id], 0.5) / total);  // a character unseen in training: half a count
+    return loss / v.length;
+  }
+
+  @Override
+  public void close() {
+    train.close();
+    val.close();
+  }
+}
