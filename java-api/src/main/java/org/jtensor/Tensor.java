@@ -551,6 +551,15 @@ public final class Tensor
   }
 
   /** Concatenates along dim 0. */
+  /**
+   * torch.einsum: "ij,jk->ik", "bhqd,bhkd->bhqk", "ii->i", "...ij,...jk" (implicit output: the
+   * ellipsis dims, then the letters used once, sorted); contractions through batched GEMMs,
+   * differentiable. PyTorch's refusals for bad equations and shapes.
+   */
+  public static Tensor einsum(String equation, Tensor... operands) {
+    return Einsum.einsum(equation, operands);
+  }
+
   public static Tensor cat(java.util.List<Tensor> tensors) {
     return cat(tensors, 0);
   }

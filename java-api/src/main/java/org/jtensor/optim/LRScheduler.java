@@ -4,7 +4,9 @@ package org.jtensor.optim;
  * A learning-rate schedule (torch.optim.lr_scheduler): the optimizer's initialLr() (its rate when
  * the first scheduler was made) is the base; each {@link #step()} advances one epoch (or one step, as the
  * loop calls it) and sets the optimizer's rate to {@link #lrAt} the new epoch. Each schedule is
- * stated in closed form, so a resumed run sets the same rates from the epoch alone.
+ * stated in closed form, so a resumed run sets the same rates from the epoch alone. One scheduler
+ * (or a SequentialLR) per optimizer gives PyTorch's rates; two stepping one optimizer at once do not
+ * compound as PyTorch's recursive forms do (each sets its own rate from initialLr).
  */
 public abstract class LRScheduler {
   protected final Optimizer optimizer;
