@@ -1,7 +1,8 @@
 """Writes fixtures.pt for TransformerConformanceTest: PyTorch 2.13's nn.MultiheadAttention,
 TransformerEncoderLayer (post-norm relu and pre-norm gelu), TransformerDecoderLayer,
 TransformerEncoder (two layers and a final norm) and RMSNorm in eval mode, each module's
-state_dict under its prefix, its inputs and its output; and scaled_dot_product_attention with GQA and
+state_dict under its prefix, its inputs and its output; MultiheadAttention's parameter and input
+gradients ("gmha.*"); and scaled_dot_product_attention with GQA and
 a float mask or causal, with every input's gradient. Regenerate with a torch virtualenv:
 python3 make_fixtures.py (from this folder)."""
 import torch
@@ -72,6 +73,19 @@ for name, causal in (("sdpa", False), ("sdpac", True)):
                 f"{name}.up": up, f"{name}.grad_q": q.grad, f"{name}.grad_k": k.grad, f"{name}.grad_v": v.grad})
     if mask is not None:
         out[f"{name}.mask"] = mask
+
+# parameter and input gradients of MultiheadAttention (batch first, a float mask, no dropout)
+grad_mha = nn.MultiheadAttention(E, H, batch_first=True)
+put("gmha", grad_mha)
+gq = torch.randn(2, 5, E, requires_grad=True)
+gkv = torch.randn(2, 7, E, requires_grad=True)
+gmask = torch.randn(5, 7)
+y = grad_mha(gq, gkv, gkv, attn_mask=gmask, need_weights=False)[0]
+gup = torch.randn_like(y)
+y.backward(gup)
+out.update({"gmha.q": gq.detach(), "gmha.kv": gkv.detach(), "gmha.mask": gmask, "gmha.up": gup, "gmha.out": y.detach(),
+            "gmha.grad_q": gq.grad, "gmha.grad_kv": gkv.grad, "gmha.grad_in_proj_weight": grad_mha.in_proj_weight.grad,
+            "gmha.grad_in_proj_bias": grad_mha.in_proj_bias.grad, "gmha.grad_out_proj_weight": grad_mha.out_proj.weight.grad})
 
 torch.save(out, "fixtures.pt")
 print(len(out), "tensors")

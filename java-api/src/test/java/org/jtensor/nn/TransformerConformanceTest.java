@@ -82,6 +82,24 @@ class TransformerConformanceTest extends ScopedTest {
   }
 
   @Test
+  void multiheadAttentionGradientsMatchPyTorch() {
+    MultiheadAttention mha = new MultiheadAttention(16, 4, 0.0, true, true, new Generator(9));
+    loadInto(mha, "gmha");
+    mha.train();
+    Tensor q = f("gmha.q").detach().clone().requiresGrad_(), kv = f("gmha.kv").detach().clone().requiresGrad_();
+    Tensor y = mha.forward(q, kv, kv, f("gmha.mask"));
+    assertArrayEquals(f("gmha.out").toDoubleArray(), y.toDoubleArray(), 1e-5);
+    y.backward(f("gmha.up"));
+    assertArrayEquals(f("gmha.grad_q").toDoubleArray(), q.grad().toDoubleArray(), 1e-5, "query");
+    assertArrayEquals(f("gmha.grad_kv").toDoubleArray(), kv.grad().toDoubleArray(), 1e-5, "key and value (one tensor)");
+    Map<String, Tensor> params = mha.namedParameters();
+    assertArrayEquals(f("gmha.grad_in_proj_weight").toDoubleArray(), params.get("in_proj_weight").grad().toDoubleArray(), 1e-5);
+    assertArrayEquals(f("gmha.grad_in_proj_bias").toDoubleArray(), params.get("in_proj_bias").grad().toDoubleArray(), 1e-5);
+    assertArrayEquals(f("gmha.grad_out_proj_weight").toDoubleArray(), params.get("out_proj.weight").grad().toDoubleArray(), 1e-5);
+    close(mha);
+  }
+
+  @Test
   void encoderLayersMatchPyTorchPostAndPreNorm() {
     TransformerEncoderLayer enc = new TransformerEncoderLayer(16, 4, 32, 0.1, "relu", 1e-5, true, false, new Generator(1));
     loadInto(enc, "enc");
