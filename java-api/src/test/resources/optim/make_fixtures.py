@@ -2,7 +2,7 @@
 steps over two parameters with fixed gradients ("<name>.state", PyTorch's state_dict), the
 parameters then ("<name>.p0", "<name>.p1") and after two more steps ("<name>.after0", ...); and
 the learning rates of LambdaLR, LinearLR, StepLR, CosineAnnealingLR and SequentialLR (LinearLR
-warm-up, then cosine) over 30 steps ("lr.<name>"). Regenerate: python3 make_fixtures.py."""
+warm-up, then cosine) over 30 steps ("lr.<name>"), and OneCycleLR's rates and momenta over 29. Regenerate: python3 make_fixtures.py."""
 import copy
 
 import torch
@@ -43,5 +43,19 @@ out["lr.step"] = rates(lambda o: S.StepLR(o, step_size=7, gamma=0.5))
 out["lr.cosine"] = rates(lambda o: S.CosineAnnealingLR(o, T_max=30, eta_min=0.01))
 out["lr.sequential"] = rates(lambda o: S.SequentialLR(o, [S.LinearLR(o, 0.1, 1.0, 10), S.CosineAnnealingLR(o, T_max=20, eta_min=0.0)],
                                                       milestones=[10]))
+def onecycle(n=29):
+    p = torch.nn.Parameter(torch.zeros(1))
+    opt = torch.optim.SGD([p], lr=0.5, momentum=0.9)
+    sched = S.OneCycleLR(opt, max_lr=0.8, total_steps=30)
+    lrs, moms = [opt.param_groups[0]["lr"]], [opt.param_groups[0]["momentum"]]
+    for _ in range(n):
+        opt.step()
+        sched.step()
+        lrs.append(opt.param_groups[0]["lr"])
+        moms.append(opt.param_groups[0]["momentum"])
+    return torch.tensor(lrs, dtype=torch.float64), torch.tensor(moms, dtype=torch.float64)
+
+
+out["lr.onecycle"], out["momentum.onecycle"] = onecycle()
 torch.save(out, "fixtures.pt")
 print(len(out), "entries")

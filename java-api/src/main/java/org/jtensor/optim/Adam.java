@@ -42,6 +42,12 @@ public class Adam extends AbstractOptimizer {
   }
 
   @Override
+  public void setMomentum(double momentum) {
+    if (!(momentum >= 0 && momentum < 1)) throw new IllegalArgumentException("setMomentum(): expects a momentum in [0, 1), got " + momentum);
+    this.beta1 = momentum;
+  }
+
+  @Override
   protected Map<String, Object> hyperParameters() {
     Map<String, Object> h = new LinkedHashMap<>();
     h.put("betas", new Object[] {beta1, beta2});

@@ -21,7 +21,12 @@ public abstract class LRScheduler {
 
   /** Sets the epoch-0 rate, as PyTorch's schedulers do when made; subclasses call it last in their constructor. */
   protected final void start() {
-    optimizer.setLr(lrAt(0));
+    apply(0);
+  }
+
+  /** Sets what this schedule sets at epoch: the learning rate (OneCycleLR also the momentum). */
+  protected void apply(int epoch) {
+    optimizer.setLr(lrAt(epoch));
   }
 
   /** The rate this schedule gives at epoch (0: as made). */
@@ -29,7 +34,7 @@ public abstract class LRScheduler {
 
   public void step() {
     epoch++;
-    optimizer.setLr(lrAt(epoch));
+    apply(epoch);
   }
 
   /** The epochs stepped so far (PyTorch's last_epoch). */
@@ -41,7 +46,7 @@ public abstract class LRScheduler {
   public final void setLastEpoch(int epoch) {
     if (epoch < 0) throw new IllegalArgumentException("setLastEpoch(): epoch must be non-negative, got " + epoch);
     this.epoch = epoch;
-    optimizer.setLr(lrAt(epoch));
+    apply(epoch);
   }
 
   public final double lastLr() {

@@ -17,6 +17,15 @@ public interface Optimizer extends AutoCloseable {
   void setLr(double lr);
 
   /**
+   * Sets the momentum OneCycleLR cycles: SGD's momentum, Adam's and AdamW's β₁; refused by an
+   * optimizer without one.
+   */
+  default void setMomentum(double momentum) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + ".setMomentum(): optimizer must support momentum or beta1 "
+        + "with `cycle_momentum` option enabled");
+  }
+
+  /**
    * The rate schedulers scale (PyTorch's group['initial_lr']): the learning rate when the first
    * scheduler asked for it, the same for every scheduler after (so a warm-up that lowers lr does
    * not lower the base of the schedule that follows it).

@@ -34,6 +34,12 @@ public final class SGD extends AbstractOptimizer {
   }
 
   @Override
+  public void setMomentum(double momentum) {
+    if (!(momentum >= 0 && momentum < 1)) throw new IllegalArgumentException("setMomentum(): expects a momentum in [0, 1), got " + momentum);
+    this.momentum = momentum;
+  }
+
+  @Override
   protected Map<String, Object> hyperParameters() {
     Map<String, Object> h = new LinkedHashMap<>();
     h.put("momentum", momentum);

@@ -116,6 +116,31 @@ class OptimizerStateTest extends ScopedTest {
   }
 
   @Test
+  void oneCycleCyclesTheRateAndTheMomentumAsPyTorch() {
+    Tensor p = Tensor.zeros(1).requiresGrad_();
+    try (SGD opt = new SGD(List.of(p), 0.5, 0.9)) {
+      OneCycleLR s = new OneCycleLR(opt, 0.8, 30);
+      double[] lr = f("lr.onecycle").toDoubleArray(), momentum = f("momentum.onecycle").toDoubleArray();
+      assertEquals(lr[0], opt.lr(), 1e-12);
+      for (int i = 1; i < lr.length; i++) {
+        s.step();
+        assertEquals(lr[i], opt.lr(), 1e-12, "lr at step " + i);
+        assertEquals(momentum[i], s.momentumAt(i), 1e-12, "momentum at step " + i);
+      }
+      s.step();
+      assertThrows(IllegalStateException.class, s::step, "past total_steps");
+    }
+    Tensor q = Tensor.zeros(1).requiresGrad_();
+    try (Adam adam = new Adam(List.of(q), 0.1)) {
+      new OneCycleLR(adam, 0.8, 30);
+      @SuppressWarnings("unchecked")
+      List<Object> betas = (List<Object>) java.util.Arrays.asList((Object[]) ((Map<?, ?>) ((List<?>) adam.stateDict().get("param_groups"))
+          .get(0)).get("betas"));
+      assertEquals(0.95, (Double) betas.get(0), 1e-12, "beta1 starts at max_momentum");
+    }
+  }
+
+  @Test
   void schedulersGivePyTorchsRates() {
     Map<String, Function<Optimizer, LRScheduler>> makers = Map.of(
         "lambda", o -> new LambdaLR(o, e -> Math.pow(0.95, e)),

@@ -1,0 +1,75 @@
+package org.jtensor.optim;
+
+/**
+ * The 1cycle policy (torch.optim.lr_scheduler.OneCycleLR, two phases): the rate rises from
+ * maxLr / divFactor to maxLr over the first pctStart of totalSteps, then falls to that start /
+ * finalDivFactor, by cosine (or linearly); with cycleMomentum, the momentum (SGD's momentum, Adam's
+ * β₁) moves the other way between maxMomentum and baseMomentum. PyTorch's defaults: pctStart 0.3,
+ * cosine, cycleMomentum on with 0.85 to 0.95, divFactor 25, finalDivFactor 1e4.
+ */
+public final class OneCycleLR extends LRScheduler {
+  private final double initialLr, maxLr, minLr, baseMomentum, maxMomentum;
+  private final int totalSteps;
+  private final double phaseEnd;
+  private final boolean cosine, cycleMomentum;
+
+  public OneCycleLR(Optimizer optimizer, double maxLr, int totalSteps) {
+    this(optimizer, maxLr, totalSteps, 0.3, "cos", true, 0.85, 0.95, 25, 1e4);
+  }
+
+  public OneCycleLR(Optimizer optimizer, double maxLr, int totalSteps, double pctStart, String annealStrategy, boolean cycleMomentum,
+                    double baseMomentum, double maxMomentum, double divFactor, double finalDivFactor) {
+    super(optimizer);
+    if (totalSteps <= 0) throw new IllegalArgumentException("OneCycleLR(): Expected positive integer total_steps, but got " + totalSteps);
+    if (!(pctStart >= 0 && pctStart <= 1)) {
+      throw new IllegalArgumentException("OneCycleLR(): Expected float between 0 and 1 pct_start, but got " + pctStart);
+    }
+    if (!"cos".equals(annealStrategy) && !"linear".equals(annealStrategy)) {
+      throw new IllegalArgumentException("OneCycleLR(): anneal_strategy must be one of 'cos' or 'linear', instead got " + annealStrategy);
+    }
+    this.maxLr = maxLr;
+    this.initialLr = maxLr / divFactor;
+    this.minLr = initialLr / finalDivFactor;
+    this.totalSteps = totalSteps;
+    this.phaseEnd = pctStart * totalSteps - 1;
+    this.cosine = annealStrategy.equals("cos");
+    this.cycleMomentum = cycleMomentum;
+    this.baseMomentum = baseMomentum;
+    this.maxMomentum = maxMomentum;
+    if (cycleMomentum) optimizer.setMomentum(maxMomentum);  // refused by an optimizer without one
+    start();
+  }
+
+  @Override
+  public double lrAt(int epoch) {
+    return phase(epoch, initialLr, maxLr, minLr);
+  }
+
+  /** The momentum at epoch: maxMomentum down to baseMomentum while the rate rises, then back. */
+  public double momentumAt(int epoch) {
+    return phase(epoch, maxMomentum, baseMomentum, maxMomentum);
+  }
+
+  @Override
+  protected void apply(int epoch) {
+    if (epoch > totalSteps) {
+      throw new IllegalStateException("OneCycleLR.step(): Tried to step " + epoch + " times. The specified number of total steps is "
+          + totalSteps);
+    }
+    super.apply(epoch);
+    if (cycleMomentum) optimizer.setMomentum(momentumAt(epoch));
+  }
+
+  /** from → peak over [0, phaseEnd], peak → to over [phaseEnd, totalSteps − 1], as PyTorch's _anneal_func. */
+  private double phase(int step, double from, double peak, double to) {
+    double start = 0, end = phaseEnd, a = from, b = peak;
+    if (step > phaseEnd) {
+      start = phaseEnd;
+      end = totalSteps - 1;
+      a = peak;
+      b = to;
+    }
+    double pct = end == start ? 1 : (step - start) / (end - start);
+    return cosine ? b + (a - b) / 2 * (Math.cos(Math.PI * pct) + 1) : (b - a) * pct + a;
+  }
+}
