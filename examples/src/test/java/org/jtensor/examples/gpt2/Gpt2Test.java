@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The GPT-2 loader against Hugging Face transformers 5.18 (resources/gpt2-tiny: a randomly
  * initialised 2-layer GPT-2 saved by save_pretrained, and the logits and greedy generation
  * transformers computed with it; make_fixture.py writes them): logits within 1e-4, the same
- * generated ids through the KV cache, a checkpoint of another shape refused by name.
+ * generated ids through the KV cache, a checkpoint of another shape refused by name; and the same
+ * against a checkpoint transformers writes during the test, where a Python with it is found.
  */
 class Gpt2Test {
   @TempDir Path tmp;
@@ -32,9 +34,47 @@ class Gpt2Test {
 
   @Test
   void logitsAndGenerationMatchTransformers() throws Exception {
+    matchesTransformers(dir());
+  }
+
+  /**
+   * The same against a GPT-2 that transformers writes now, where this machine has a Python with
+   * torch and transformers ($JT_PYTHON, else python3): make_fixture.py run in a fresh folder.
+   */
+  @Test
+  void aFreshCheckpointFromTransformersMatches() throws Exception {
+    String python = pythonWithTransformers();
+    assumeTrue(python != null, "no Python with torch and transformers on this machine (set JT_PYTHON to one): the checked-in fixture "
+        + "is compared instead");
+    Files.copy(dir().resolve("make_fixture.py"), tmp.resolve("make_fixture.py"));
+    Process p = new ProcessBuilder(python, "make_fixture.py").directory(tmp.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, "make_fixture.py: " + out);
+    matchesTransformers(tmp);
+  }
+
+  private static String pythonWithTransformers() {
+    String env = System.getenv("JT_PYTHON");
+    for (String python : env != null ? java.util.List.of(env) : java.util.List.of("python3", "python")) {
+      try {
+        Process p = new ProcessBuilder(python, "-c", "import torch, transformers, safetensors").redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        if (p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0) return python;
+        p.destroyForcibly();
+      } catch (IOException e) {
+        // not installed under this name
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private static void matchesTransformers(Path dir) throws Exception {
     long before = Memory.memoryAllocated(Device.CPU);
-    Map<String, Tensor> expected = SafeTensors.load(dir().resolve("expected.safetensors"));
-    try (Gpt2 model = Gpt2.load(dir()); TensorScope s = TensorScope.open()) {
+    Map<String, Tensor> expected = SafeTensors.load(dir.resolve("expected.safetensors"));
+    try (Gpt2 model = Gpt2.load(dir); TensorScope s = TensorScope.open()) {
       Tensor logits = model.forward(expected.get("ids"), null);
       assertArrayEquals(expected.get("logits").shape(), logits.shape());
       double[] want = expected.get("logits").toDoubleArray(), got = logits.toDoubleArray();
