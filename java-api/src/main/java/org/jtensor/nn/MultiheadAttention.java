@@ -96,7 +96,17 @@ public final class MultiheadAttention extends Module {
             + "] with the query's batch and embedding sizes, got key " + WindowArgs.shape(key.shape()) + " and value "
             + WindowArgs.shape(value.shape()));
       }
-      Tensor qh = heads(project(q, 0), n, l, hd), kh = heads(project(k, 1), n, len, hd), vh = heads(project(v, 2), n, len, hd);
+      Tensor qh, kh, vh;
+      if (query == key && key == value) {  // self-attention: one GEMM over the whole projection, then its thirds
+        Tensor all = Functional.linear(q, inProjWeight, inProjBias).reshape(n, l, 3, numHeads, hd).permute(2, 0, 3, 1, 4);
+        qh = all.select(0, 0);
+        kh = all.select(0, 1);
+        vh = all.select(0, 2);
+      } else {
+        qh = heads(project(q, 0), n, l, hd);
+        kh = heads(project(k, 1), n, len, hd);
+        vh = heads(project(v, 2), n, len, hd);
+      }
       Tensor mask = AttentionMasks.combine(op, attnMask, keyPaddingMask, n, numHeads, l, len, batched);
       Tensor out = Functional.scaledDotProductAttention(qh, kh, vh, mask, isTraining() ? dropout : 0, isCausal, null, false, g);
       out = outProj.forward(out.transpose(1, 2).reshape(n, l, embedDim));

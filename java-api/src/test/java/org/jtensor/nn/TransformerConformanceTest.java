@@ -100,6 +100,22 @@ class TransformerConformanceTest extends ScopedTest {
   }
 
   @Test
+  void selfAttentionsOneProjectionGivesTheSplitProjectionsGradients() {
+    MultiheadAttention mha = new MultiheadAttention(16, 4, 0.0, true, true, new Generator(10));
+    Tensor x = Tensor.randn(new long[] {2, 5, 16}, new Generator(11)).requiresGrad_();
+    Tensor up = Tensor.randn(new long[] {2, 5, 16}, new Generator(12));
+    Map<String, Tensor> params = mha.namedParameters();
+    mha.forward(x).backward(up);  // query == key == value: one GEMM over in_proj_weight
+    double[] gx = x.grad().toDoubleArray(), gw = params.get("in_proj_weight").grad().toDoubleArray();
+    x.setGrad(null);
+    mha.zeroGrad();
+    mha.forward(x, x.view(2, 5, 16), x.view(2, 5, 16), null).backward(up);  // distinct handles: three projections
+    assertArrayEquals(gx, x.grad().toDoubleArray(), 1e-5);
+    assertArrayEquals(gw, params.get("in_proj_weight").grad().toDoubleArray(), 1e-5);
+    close(mha);
+  }
+
+  @Test
   void encoderLayersMatchPyTorchPostAndPreNorm() {
     TransformerEncoderLayer enc = new TransformerEncoderLayer(16, 4, 32, 0.1, "relu", 1e-5, true, false, new Generator(1));
     loadInto(enc, "enc");
