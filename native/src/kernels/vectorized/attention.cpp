@@ -40,7 +40,7 @@ struct Vec {
 };
 
 constexpr int kBlockQ = 32;  // query rows per block
-constexpr int kBlockK = 64;  // keys per block: a multiple of every capability's two vectors
+constexpr int kBlockK = 64;  // keys per block: a whole number of every capability's vectors
 constexpr int kLanes = 16;   // partial maxima and sums of a row of scores
 
 template <typename T>
@@ -55,52 +55,52 @@ inline void store(T* p, typename Vec<T>::type v) {
 }
 
 // C[m x n] (+)= A[m x kc] . B[kc x n]; A read as scalars (rows lda apart), B and C as rows of n
-// elements (a multiple of two vectors) ldb and ldc apart. Four rows by two vectors at a time: eight
-// accumulators that stay in registers while kc runs.
-template <typename T>
-void gemm_tile(int m, int n, int kc, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc, bool accumulate) {
+// elements (a multiple of one vector) ldb and ldc apart. Four rows by Cols vectors at a time: the
+// accumulators stay in registers while kc runs; two vectors wide, then one for an odd last vector.
+template <typename T, int Cols>
+inline void gemm_columns(int m, int c, int kc, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc, bool accumulate) {
   using V = typename Vec<T>::type;
   constexpr int W = Vec<T>::lanes;
   int r = 0;
   for (; r + 4 <= m; r += 4) {
-    for (int c = 0; c < n; c += 2 * W) {
-      V acc[4][2];
+    V acc[4][Cols];
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < Cols; ++j) acc[i][j] = accumulate ? load(C + (r + i) * ldc + c + j * W) : V{};
+    const T* a = A + r * lda;
+    for (int q = 0; q < kc; ++q) {
+      V bv[Cols];
+      for (int j = 0; j < Cols; ++j) bv[j] = load(B + q * ldb + c + j * W);
       for (int i = 0; i < 4; ++i) {
-        acc[i][0] = accumulate ? load(C + (r + i) * ldc + c) : V{};
-        acc[i][1] = accumulate ? load(C + (r + i) * ldc + c + W) : V{};
-      }
-      const T* a = A + r * lda;
-      for (int q = 0; q < kc; ++q) {
-        const V b0 = load(B + q * ldb + c), b1 = load(B + q * ldb + c + W);
-        for (int i = 0; i < 4; ++i) {
-          const T s = a[i * lda + q];
-          acc[i][0] += s * b0;
-          acc[i][1] += s * b1;
-        }
-      }
-      for (int i = 0; i < 4; ++i) {
-        store(C + (r + i) * ldc + c, acc[i][0]);
-        store(C + (r + i) * ldc + c + W, acc[i][1]);
+        const T sc = a[i * lda + q];
+        for (int j = 0; j < Cols; ++j) acc[i][j] += sc * bv[j];
       }
     }
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < Cols; ++j) store(C + (r + i) * ldc + c + j * W, acc[i][j]);
   }
   for (; r < m; ++r) {
-    for (int c = 0; c < n; c += 2 * W) {
-      V acc0 = accumulate ? load(C + r * ldc + c) : V{}, acc1 = accumulate ? load(C + r * ldc + c + W) : V{};
-      for (int q = 0; q < kc; ++q) {
-        const T s = A[r * lda + q];
-        acc0 += s * load(B + q * ldb + c);
-        acc1 += s * load(B + q * ldb + c + W);
-      }
-      store(C + r * ldc + c, acc0);
-      store(C + r * ldc + c + W, acc1);
+    V acc[Cols];
+    for (int j = 0; j < Cols; ++j) acc[j] = accumulate ? load(C + r * ldc + c + j * W) : V{};
+    for (int q = 0; q < kc; ++q) {
+      const T sc = A[r * lda + q];
+      for (int j = 0; j < Cols; ++j) acc[j] += sc * load(B + q * ldb + c + j * W);
     }
+    for (int j = 0; j < Cols; ++j) store(C + r * ldc + c + j * W, acc[j]);
   }
 }
 
 template <typename T>
+void gemm_tile(int m, int n, int kc, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc, bool accumulate) {
+  constexpr int W = Vec<T>::lanes;
+  int c = 0;
+  for (; c + 2 * W <= n; c += 2 * W) gemm_columns<T, 2>(m, c, kc, A, lda, B, ldb, C, ldc, accumulate);
+  if (c < n) gemm_columns<T, 1>(m, c, kc, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+// A row width rounded up to whole vectors (head size 16 in float32 stays 16 under AVX-512).
+template <typename T>
 constexpr int64_t padded(int64_t n) {
-  constexpr int64_t step = 2 * Vec<T>::lanes;
+  constexpr int64_t step = Vec<T>::lanes;
   return (n + step - 1) / step * step;
 }
 
