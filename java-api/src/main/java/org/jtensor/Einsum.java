@@ -24,10 +24,12 @@ final class Einsum {
   static Tensor einsum(String equation, Tensor... operands) {
     if (equation == null) throw new IllegalArgumentException(OP + "(): equation is null");
     if (operands.length == 0) throw new IllegalArgumentException(OP + "(): must provide at least one operand");
-    String eq = equation.replace(" ", "");
+    String eq = equation;  // spaces are skipped where they stand, so that indices in messages are the caller's
     int arrow = eq.indexOf("->");
     String lhs = arrow < 0 ? eq : eq.substring(0, arrow);
     String[] subs = lhs.split(",", -1);
+    int[] starts = new int[subs.length];
+    for (int i = 1; i < subs.length; i++) starts[i] = starts[i - 1] + subs[i - 1].length() + 1;
     if (subs.length != operands.length) {
       throw new IllegalArgumentException(OP + "(): the number of subscripts in the equation (" + subs.length
           + ") does not match the number of operands (" + operands.length + ")");
@@ -36,7 +38,7 @@ final class Einsum {
     List<List<Integer>> labels = new ArrayList<>();
     for (int i = 0; i < subs.length; i++) {
       if (operands[i] == null) throw new IllegalArgumentException(OP + "(): operand " + i + " is null");
-      List<Integer> l = parse(subs[i], eq, operands[i].dim(), i);
+      List<Integer> l = parse(subs[i], starts[i], operands[i].dim(), i);
       labels.add(l);
       ellipsisRank = Math.max(ellipsisRank, (int) l.stream().filter(x -> x >= 128).count());
     }
@@ -45,10 +47,16 @@ final class Einsum {
       int own = (int) l.stream().filter(x -> x >= 128).count(), k = 0;
       for (int d = 0; d < l.size(); d++) if (l.get(d) >= 128) l.set(d, 128 + ellipsisRank - own + k++);
     }
-    List<Integer> out = arrow >= 0 ? parseOutput(eq.substring(arrow + 2), eq, ellipsisRank, labels) : implicitOutput(labels, ellipsisRank);
+    List<Integer> out = arrow >= 0 ? parseOutput(eq.substring(arrow + 2), arrow + 2, ellipsisRank, labels) : implicitOutput(labels, ellipsisRank);
+    TypePromotion promotion = TypePromotion.start();  // torch.einsum promotes, as its products do
+    for (Tensor t : operands) promotion.tensor(Tensor.implOf(t, OP));
+    DType dtype = promotion.result();
     try (TensorScope s = TensorScope.open()) {
       List<Term> terms = new ArrayList<>();
-      for (int i = 0; i < operands.length; i++) terms.add(diagonals(new Term(operands[i], labels.get(i)), i));
+      for (int i = 0; i < operands.length; i++) {
+        Tensor t = operands[i].dtype() == dtype ? operands[i] : operands[i].to(dtype);
+        terms.add(diagonals(new Term(t, labels.get(i)), i));
+      }
       checkSizes(terms);
       Term acc = sumUnneeded(terms.get(0), terms.subList(1, terms.size()), out);
       for (int i = 1; i < terms.size(); i++) {
@@ -63,20 +71,24 @@ final class Einsum {
     }
   }
 
-  /** One operand's labels; "..." stands for as many dims as the operand has beyond its letters (marked 128). */
-  private static List<Integer> parse(String sub, String eq, int dims, int operand) {
+  /** One operand's labels; "..." stands for as many dims as the operand has beyond its letters (marked 128). at: sub's index in the equation. */
+  private static List<Integer> parse(String sub, int at, int dims, int operand) {
     List<Integer> l = new ArrayList<>();
     int ellipses = 0;
     for (int i = 0; i < sub.length(); i++) {
       char c = sub.charAt(i);
-      if (sub.startsWith("...", i)) {
+      if (c == ' ') continue;
+      if (c == '.') {
+        if (!sub.startsWith("...", i)) {
+          throw new IllegalArgumentException(OP + "(): found '.' for operand " + operand + " that is not part of any ellipsis");
+        }
         if (++ellipses > 1) throw new IllegalArgumentException(OP + "(): found more than one ellipsis (\"...\") in subscripts for operand " + operand);
         l.add(-1);
         i += 2;
-      } else if (Character.isLetter(c) && c < 128) {
+      } else if (isLabel(c)) {
         l.add((int) c);
       } else {
-        throw new IllegalArgumentException(OP + "(): invalid subscript given at index " + eq.indexOf(c) + " in the equation string, subscripts "
+        throw new IllegalArgumentException(OP + "(): invalid subscript given at index " + (at + i) + " in the equation string, subscripts "
             + "must be in [a-zA-Z]");
       }
     }
@@ -97,30 +109,36 @@ final class Einsum {
     return full;
   }
 
-  private static List<Integer> parseOutput(String sub, String eq, int ellipsisRank, List<List<Integer>> labels) {
+  private static List<Integer> parseOutput(String sub, int at, int ellipsisRank, List<List<Integer>> labels) {
     List<Integer> out = new ArrayList<>();
     Set<Integer> used = new TreeSet<>();
     for (List<Integer> l : labels) used.addAll(l);
     boolean ellipsis = false;
     for (int i = 0; i < sub.length(); i++) {
       char c = sub.charAt(i);
-      if (sub.startsWith("...", i)) {
+      if (c == ' ') continue;
+      if (c == '.') {
+        if (!sub.startsWith("...", i)) throw new IllegalArgumentException(OP + "(): found '.' for output but it is not part of any ellipsis (\"...\")");
         if (ellipsis) throw new IllegalArgumentException(OP + "(): found more than one ellipsis (\"...\") in the output subscripts");
         ellipsis = true;
         for (int k = 0; k < ellipsisRank; k++) out.add(128 + k);
         i += 2;
-      } else if (Character.isLetter(c) && c < 128) {
+      } else if (isLabel(c)) {
         if (out.contains((int) c)) throw new IllegalArgumentException(OP + "(): output subscript " + c + " appears more than once in the output");
         if (!used.contains((int) c)) {
           throw new IllegalArgumentException(OP + "(): output subscript " + c + " does not appear in the equation for any input operand");
         }
         out.add((int) c);
       } else {
-        throw new IllegalArgumentException(OP + "(): invalid subscript given at index " + eq.indexOf(c) + " in the equation string, subscripts "
+        throw new IllegalArgumentException(OP + "(): invalid subscript given at index " + (at + i) + " in the equation string, subscripts "
             + "must be in [a-zA-Z]");
       }
     }
     return out;  // ellipsis dims the output omits are summed, as PyTorch does
+  }
+
+  private static boolean isLabel(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
   /** The ellipsis dims, then every letter used exactly once over all operands, in sorted order. */
@@ -196,7 +214,8 @@ final class Einsum {
     }
     for (int lab : b.labels) if (!a.labels.contains(lab)) onlyB.add(lab);
     long[] sizes = new long[256];
-    for (Term t : List.of(a, b)) for (int d = 0; d < t.labels.size(); d++) sizes[t.labels.get(d)] = Math.max(sizes[t.labels.get(d)], t.t.shape()[d]);
+    java.util.Arrays.fill(sizes, 1);  // a label's size: the one that is not 1 (0 included), else 1
+    for (Term t : List.of(a, b)) for (int d = 0; d < t.labels.size(); d++) if (t.t.shape()[d] != 1) sizes[t.labels.get(d)] = t.t.shape()[d];
     Tensor x = arrange(a, concat(concat(batch, onlyA), summed), sizes, batch, summed);
     Tensor y = arrange(b, concat(concat(batch, summed), onlyB), sizes, batch, summed);
     long nb = product(batch, sizes), m = product(onlyA, sizes), k = product(summed, sizes), n = product(onlyB, sizes);

@@ -48,16 +48,26 @@ public sealed interface IndexingMethods permits Tensor {
   default Tensor repeatInterleave(long repeats, int dim) {
     Tensor self = (Tensor) this;
     if (repeats < 0) throw new IllegalArgumentException("repeatInterleave(): repeats can not be negative, got " + repeats);
+    if (self.dim() == 0) throw zeroDimRepeat();
     int d = org.jtensor.core.Shapes.wrapDim("repeatInterleave", dim, self.dim());
     long[] shape = self.shape(), expanded = new long[shape.length + 1], out = shape.clone();
     for (int i = 0, j = 0; i < shape.length; i++) {
       expanded[j++] = shape[i];
       if (i == d) expanded[j++] = repeats;
     }
-    out[d] = Math.multiplyExact(shape[d], repeats);
+    if (repeats != 0 && shape[d] > Long.MAX_VALUE / repeats) {
+      throw new IllegalArgumentException("repeatInterleave(): " + shape[d] + " elements repeated " + repeats + " times overflow a long");
+    }
+    out[d] = shape[d] * repeats;
     try (TensorScope s = TensorScope.open()) {
       return s.keep(self.unsqueeze(d + 1).expand(expanded).reshape(out));
     }
+  }
+
+  /** PyTorch's refusal of a dim for a 0-dim tensor (only the flattened form repeats one). */
+  private static IllegalArgumentException zeroDimRepeat() {
+    return new IllegalArgumentException("repeatInterleave(): Dimension out of range (expected to be in range of [-1, 0], but got 1); "
+        + "a 0-dim tensor repeats only without a dim");
   }
 
   /** Every element of the flattened tensor repeated `repeats` times. */
@@ -71,10 +81,11 @@ public sealed interface IndexingMethods permits Tensor {
   default Tensor repeatInterleave(Tensor repeats, int dim) {
     Tensor self = (Tensor) this;
     int d = org.jtensor.core.Shapes.wrapDim("repeatInterleave", dim, self.dim());
-    if (repeats.dim() > 1 || repeats.dtype().isFloatingPoint() || repeats.dtype() == DType.BOOL) {
-      throw new IllegalArgumentException("repeatInterleave(): repeats must be a 0-D or 1-D integer tensor, got " + repeats.dim() + "-D "
+    if (repeats.dim() > 1 || (repeats.dtype() != DType.INT32 && repeats.dtype() != DType.INT64)) {
+      throw new IllegalArgumentException("repeatInterleave(): repeats must be a 0-D or 1-D int32 or int64 tensor, got " + repeats.dim() + "-D "
           + repeats.dtype());
     }
+    if (self.dim() == 0) throw zeroDimRepeat();
     if (repeats.numel() == 1) return repeatInterleave(repeats.reshape(-1).toLongArray()[0], d);
     long[] counts = repeats.toLongArray();
     if (counts.length != self.shape()[d]) {
@@ -84,7 +95,8 @@ public sealed interface IndexingMethods permits Tensor {
     long total = 0;
     for (long c : counts) {
       if (c < 0) throw new IllegalArgumentException("repeatInterleave(): repeats can not be negative");
-      total = Math.addExact(total, c);
+      if (total > Integer.MAX_VALUE - c) throw new IllegalArgumentException("repeatInterleave(): the repeats add up to more than 2^31 - 1");
+      total += c;
     }
     long[] index = new long[Math.toIntExact(total)];
     for (int i = 0, at = 0; i < counts.length; i++) for (long k = 0; k < counts[i]; k++) index[at++] = i;

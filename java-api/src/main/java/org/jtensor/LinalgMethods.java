@@ -43,15 +43,33 @@ public sealed interface LinalgMethods permits Tensor {
    */
   default Tensor baddbmm(Tensor batch1, Tensor batch2, double beta, double alpha) {
     Tensor self = (Tensor) this;
+    String op = "baddbmm";
+    TensorImpl a = Tensor.implOf(batch1, op), b = Tensor.implOf(batch2, op), c = impl(op);
+    LinalgOps.requireDims(op, "batch1", a, 3);
+    LinalgOps.requireDims(op, "batch2", b, 3);
+    if (a.sizes()[0] != b.sizes()[0] || a.sizes()[2] != b.sizes()[1]) {
+      throw new IllegalArgumentException(op + "(): batch1 and batch2 shapes cannot be multiplied (" + java.util.Arrays.toString(a.sizes())
+          + " and " + java.util.Arrays.toString(b.sizes()) + ")");
+    }
+    if (c.dtype() != a.dtype() || a.dtype() != b.dtype()) {
+      throw new IllegalArgumentException(op + "(): Input dtypes must be the same, got: input " + c.dtype() + ", batch1: " + a.dtype()
+          + ", batch2: " + b.dtype());
+    }
+    boolean integral = !a.dtype().isFloatingPoint();
+    if (integral && (alpha != Math.rint(alpha) || beta != Math.rint(beta))) {
+      throw new IllegalArgumentException(op + "(): For integral input tensors, arguments beta and alpha must not be floating point numbers, "
+          + "got beta " + beta + " and alpha " + alpha);
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor product = batch1.bmm(batch2);
-      long[] want = product.shape(), have = org.jtensor.core.Shapes.broadcastShapes("baddbmm", self.shape(), want);
+      long[] want = product.shape(), have = org.jtensor.core.Shapes.broadcastShapes(op, self.shape(), want);
       if (!java.util.Arrays.equals(have, want)) {
-        throw new IllegalArgumentException("baddbmm(): self of shape " + java.util.Arrays.toString(self.shape())
+        throw new IllegalArgumentException(op + "(): self of shape " + java.util.Arrays.toString(self.shape())
             + " does not broadcast to the product's " + java.util.Arrays.toString(want));
       }
-      Tensor scaled = alpha == 1 ? product : product.mul(alpha);
-      return s.keep(beta == 0 ? scaled : scaled.add(self, beta));
+      Tensor scaled = alpha == 1 ? product : integral ? product.mul((long) alpha) : product.mul(alpha);
+      if (beta == 0) return s.keep(scaled);
+      return s.keep(integral ? scaled.add(self.mul((long) beta)) : scaled.add(self, beta));
     }
   }
 

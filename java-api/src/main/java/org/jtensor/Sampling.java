@@ -26,15 +26,15 @@ final class Sampling {
     try (TensorScope s = TensorScope.open()) {
       Tensor rows = (probs.dim() == 1 ? probs.unsqueeze(0) : probs).to(DType.FLOAT64);
       long r = rows.shape()[0];
-      if (r == 0 || categories == 0) {
-        if (categories == 0) throw new IllegalArgumentException(op + "(): invalid multinomial distribution (sum of probabilities <= 0)");
-        return s.keep(Tensor.empty(shapeOf(probs, r, numSamples), DType.INT64, probs.device()));
-      }
-      Tensor totals = rows.sum(-1, true);
-      double smallest = rows.amin().item(), least = totals.amin().item(), most = totals.amax().item();
-      if (!(smallest >= 0) || !Double.isFinite(least) || !Double.isFinite(most)) {
+      if (r == 0) return s.keep(Tensor.empty(shapeOf(probs, r, numSamples), DType.INT64, probs.device()));
+      if (categories == 0) throw new IllegalArgumentException(op + "(): invalid multinomial distribution (sum of probabilities <= 0)");
+      double smallest = rows.amin().item(), largest = rows.amax().item();
+      if (!(smallest >= 0) || !Double.isFinite(largest)) {
         throw new IllegalArgumentException(op + "(): probability tensor contains either `inf`, `nan` or element < 0");
       }
+      Tensor rowMax = rows.amax(1, true);
+      rows = rows.div(rowMax.clamp(Double.MIN_VALUE, Double.MAX_VALUE));  // each row scaled to a maximum of 1: no sum overflows
+      double least = rows.sum(-1, true).amin().item();
       if (!(least > 0)) throw new IllegalArgumentException(op + "(): invalid multinomial distribution (sum of probabilities <= 0)");
       Tensor picked;
       if (replacement) {
@@ -49,7 +49,8 @@ final class Sampling {
               + "category to sample)");
         }
         Tensor u = Tensor.rand(new long[] {r, categories}, DType.FLOAT64, g).to(probs.device());
-        Tensor race = u.neg().log1p().neg().div(rows);  // E / w: exponential over the weight, +inf where w = 0
+        // log(E / w), E exponential: the order of E / w without its overflow for tiny w (+inf where w = 0)
+        Tensor race = u.neg().log1p().neg().log().sub(rows.log());
         picked = race.sort(1, false).indices().narrow(1, 0, numSamples);
       }
       picked = picked.to(DType.INT64);

@@ -52,15 +52,38 @@ final class PtSaver {
     PtSaver s = new PtSaver();
     try {
       PickleWriter w = new PickleWriter();
-      s.value(w, "", top);
+      s.value(w, "", top, 0);
       s.write(w.finish(), file, zip64Threshold);
     } finally {
       for (Saved v : s.saved) v.storage.close();
     }
   }
 
-  /** One value; name is its path in the top value (for messages): a key's, or [i] for an item's. */
-  private void value(PickleWriter w, String name, Object o) {
+  /**
+   * Containers nested deeper than this are refused (a state dict nests 3 or 4 levels): the writer
+   * recurses, and a thread's default stack holds a few hundred levels with room to spare.
+   */
+  static final int MAX_DEPTH = 256;
+
+  private final java.util.Set<Object> open = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+  /** One value; name is its path in the top value (for messages): a key's, or [i] for an item's; depth its nesting. */
+  private void value(PickleWriter w, String name, Object o, int depth) {
+    boolean container = o instanceof Map<?, ?> || o instanceof List<?> || o instanceof Object[];
+    if (container) {
+      if (depth >= MAX_DEPTH) {
+        throw new IllegalArgumentException("save(): " + where(name) + " is nested deeper than " + MAX_DEPTH + " levels, which loadObject refuses");
+      }
+      if (!open.add(o)) throw new IllegalArgumentException("save(): " + where(name) + " contains itself; a .pt file this saver writes holds no cycles");
+    }
+    try {
+      write(w, name, o, depth);
+    } finally {
+      if (container) open.remove(o);
+    }
+  }
+
+  private void write(PickleWriter w, String name, Object o, int depth) {
     if (o == null) {
       w.none();
     } else if (o instanceof Tensor t) {
@@ -72,22 +95,34 @@ final class PtSaver {
     } else if (o instanceof Double || o instanceof Float) {
       w.real(((Number) o).doubleValue());
     } else if (o instanceof String str) {
+      for (int i = 0; i < str.length(); i++) {
+        char c = str.charAt(i);
+        boolean paired = Character.isHighSurrogate(c) ? i + 1 < str.length() && Character.isLowSurrogate(str.charAt(++i))
+            : !Character.isLowSurrogate(c);
+        if (!paired) throw new IllegalArgumentException("save(): " + where(name) + " holds a lone UTF-16 surrogate, which UTF-8 cannot carry");
+      }
       w.string(str);
     } else if (o instanceof Map<?, ?> m) {
       // a plain dict rather than OrderedDict: Python 3 keeps its order, and libtorch's own unpickler
       // (torch::pickle_load) reads a dict but turns an OrderedDict call into None
+      java.util.Set<Object> keys = new java.util.HashSet<>();
+      for (Object k : m.keySet()) {
+        if (!(k instanceof String || k instanceof Long || k instanceof Integer)) {
+          throw new IllegalArgumentException("save(): a key of " + where(name) + " is " + (k == null ? "null" : "a " + k.getClass().getSimpleName())
+              + "; keys are strings or integers");
+        }
+        if (!keys.add(k instanceof Integer n ? Long.valueOf(n) : k)) {  // Python has one int: 1 and 1L are one key
+          throw new IllegalArgumentException("save(): " + where(name) + " has the key " + k + " twice (as an Integer and a Long)");
+        }
+      }
       w.emptyDict();
       w.put();
       int i = 0;
       for (Map.Entry<?, ?> e : m.entrySet()) {
         Object k = e.getKey();
-        if (!(k instanceof String || k instanceof Long || k instanceof Integer)) {
-          throw new IllegalArgumentException("save(): a key of " + where(name) + " is " + (k == null ? "null" : "a " + k.getClass().getSimpleName())
-              + "; keys are strings or integers");
-        }
         if (i % BATCH == 0) w.mark();
-        value(w, "", k);
-        value(w, name.isEmpty() ? k.toString() : name + "." + k, e.getValue());
+        value(w, "", k, depth + 1);
+        value(w, name.isEmpty() ? k.toString() : name + "." + k, e.getValue(), depth + 1);
         if (i % BATCH == BATCH - 1 || i == m.size() - 1) w.setItems();
         i++;
       }
@@ -96,12 +131,12 @@ final class PtSaver {
       w.put();
       for (int i = 0; i < l.size(); i++) {
         if (i % BATCH == 0) w.mark();
-        value(w, name + "[" + i + "]", l.get(i));
+        value(w, name + "[" + i + "]", l.get(i), depth + 1);
         if (i % BATCH == BATCH - 1 || i == l.size() - 1) w.appends();
       }
     } else if (o instanceof Object[] tuple) {
       if (tuple.length > 3) w.mark();
-      for (int i = 0; i < tuple.length; i++) value(w, name + "[" + i + "]", tuple[i]);
+      for (int i = 0; i < tuple.length; i++) value(w, name + "[" + i + "]", tuple[i], depth + 1);
       w.tuple(tuple.length);
     } else {
       throw new IllegalArgumentException("save(): " + where(name) + " is a " + o.getClass().getName()

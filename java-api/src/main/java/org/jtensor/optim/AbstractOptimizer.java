@@ -45,6 +45,12 @@ public abstract class AbstractOptimizer implements Optimizer {
     return lr;
   }
 
+  /** A scheduler's rate: any number but NaN (a schedule may go negative, as PyTorch's do). */
+  final void setScheduledLr(double lr) {
+    if (Double.isNaN(lr)) throw new IllegalArgumentException("a scheduler computed a learning rate of NaN");
+    this.lr = lr;
+  }
+
   @Override
   public final synchronized double initialLr() {
     if (Double.isNaN(initialLr)) initialLr = lr;
@@ -119,8 +125,11 @@ public abstract class AbstractOptimizer implements Optimizer {
   /** The names a parameter's state holds once it has one ("step" and the buffers). */
   protected abstract List<String> stateNames();
 
-  /** Replaces parameter i's state with copies of the given tensors (checked: every name, the parameter's shape). */
-  protected abstract void loadState(int i, Map<String, Tensor> state);
+  /**
+   * Replaces parameter i's state with the loaded values (checked: every name, the parameter's
+   * shape; tensors already copied, "step" a Long); must not allocate, so a load cannot fail half-way.
+   */
+  protected abstract void loadState(int i, Map<String, Object> state);
 
   @Override
   public final Map<String, Object> stateDict() {
@@ -161,27 +170,43 @@ public abstract class AbstractOptimizer implements Optimizer {
       throw new IllegalArgumentException(name + "(): the group's lr is " + group.get("lr"));
     }
     checkHyperParameters(name, group);
-    Map<Integer, Map<String, Tensor>> loaded = new LinkedHashMap<>();
+    Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : states.entrySet()) {
       int i = indexOf(name, e.getKey(), ps);
       if (!(e.getValue() instanceof Map<?, ?> st)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " is not a map");
-      Map<String, Tensor> tensors = new LinkedHashMap<>();
+      Map<String, Object> values = new LinkedHashMap<>();
       for (String key : stateNames()) {
         Object v = st.get(key);
+        if (key.equals("step")) {  // a scalar tensor, or a plain number as PyTorch before 1.12 saved it
+          double step = v instanceof Number n ? n.doubleValue() : v instanceof Tensor t && t.numel() == 1 ? t.item() : Double.NaN;
+          if (!(step >= 1 && step == Math.rint(step) && step <= Long.MAX_VALUE)) {
+            throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": 'step' must be a whole number of steps, at "
+                + "least 1, got " + (v instanceof Tensor t ? "a tensor of shape " + java.util.Arrays.toString(t.shape()) + (t.numel() == 1
+                ? " holding " + t.item() : "") : v));
+          }
+          values.put(key, (long) step);
+          continue;
+        }
         if (!(v instanceof Tensor t)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " has no tensor '" + key + "'");
-        boolean scalar = key.equals("step");
-        if (scalar ? t.numel() != 1 : !java.util.Arrays.equals(t.shape(), params.get(i).shape())) {
+        if (!java.util.Arrays.equals(t.shape(), params.get(i).shape())) {
           throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": '" + key + "' of shape "
               + java.util.Arrays.toString(t.shape()) + " does not fit the parameter of shape " + java.util.Arrays.toString(params.get(i).shape()));
         }
-        tensors.put(key, t);
+        values.put(key, t);
       }
-      loaded.put(i, tensors);
+      loaded.put(i, values);
     }
-    lr = lrValue.doubleValue();
-    if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
-    setHyperParameters(group);
+    // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
+      for (Map.Entry<Integer, Map<String, Object>> e : loaded.entrySet()) {
+        Tensor p = params.get(e.getKey());
+        for (Map.Entry<String, Object> v : e.getValue().entrySet()) {
+          if (v.getValue() instanceof Tensor t) v.setValue(t.to(p.dtype()).to(p.device()).clone());
+        }
+      }
+      lr = lrValue.doubleValue();
+      if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
+      setHyperParameters(group);
       for (int i = 0; i < params.size(); i++) loadState(i, loaded.getOrDefault(i, Map.of()));
     }
   }
@@ -196,10 +221,13 @@ public abstract class AbstractOptimizer implements Optimizer {
     }
   }
 
-  /** The position in params of a state key (the parameter's index in the saved group's "params"). */
+  /** The position in params of a state key (the parameter's index in the saved group's "params"; whole numbers only). */
   private int indexOf(String name, Object key, List<?> saved) {
-    for (int i = 0; i < saved.size(); i++) {
-      if (saved.get(i) instanceof Number n && key instanceof Number k && n.longValue() == k.longValue()) return i;
+    boolean whole = key instanceof Long || key instanceof Integer;
+    for (int i = 0; whole && i < saved.size(); i++) {
+      if ((saved.get(i) instanceof Long || saved.get(i) instanceof Integer) && ((Number) saved.get(i)).longValue() == ((Number) key).longValue()) {
+        return i;
+      }
     }
     throw new IllegalArgumentException(name + "(): the state names parameter " + key + ", which the group does not list");
   }
@@ -211,9 +239,9 @@ public abstract class AbstractOptimizer implements Optimizer {
     old.close();
   }
 
-  /** The state's tensor as this optimizer keeps it: a copy of a loaded one, escaped from the load's scope. */
-  protected final Tensor adoptCopy(Tensor old, Tensor loaded, Tensor param) {
-    return adopt(old, loaded.to(param.dtype()).to(param.device()).clone());
+  /** A loaded state tensor (already a copy in the parameter's dtype and device, made in the load's scope) kept in old's place. */
+  protected final Tensor adoptLoaded(Tensor old, Object loaded) {
+    return adopt(old, (Tensor) loaded);
   }
 
   /** PyTorch's "step": a float32 scalar. */

@@ -75,8 +75,14 @@ public class Adam extends AbstractOptimizer {
           + (d.equals(Boolean.TRUE) ? "True" : "False") + "), this optimizer is " + (decoupled ? "AdamW" : "Adam"));
     }
     List<?> betas = group.get("betas") instanceof Object[] a ? List.of(a) : (List<?>) group.get("betas");
-    if (betas.size() != 2 || !(betas.get(0) instanceof Number) || !(betas.get(1) instanceof Number)) {
-      throw new IllegalArgumentException(name + "(): the group's betas are " + betas);
+    if (betas.size() != 2 || !(betas.get(0) instanceof Number b1) || !(betas.get(1) instanceof Number b2)
+        || !(b1.doubleValue() >= 0 && b1.doubleValue() < 1) || !(b2.doubleValue() >= 0 && b2.doubleValue() < 1)) {
+      throw new IllegalArgumentException(name + "(): the group's betas must be two numbers in [0, 1), got " + betas);
+    }
+    // the constructor's rules (PyTorch does not check a loaded group; a NaN eps would make every later step NaN)
+    if (!(((Number) group.get("eps")).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid epsilon value: " + group.get("eps"));
+    if (!(((Number) group.get("weight_decay")).doubleValue() >= 0)) {
+      throw new IllegalArgumentException(name + "(): Invalid weight_decay value: " + group.get("weight_decay"));
     }
   }
 
@@ -105,7 +111,7 @@ public class Adam extends AbstractOptimizer {
   }
 
   @Override
-  protected void loadState(int i, Map<String, Tensor> state) {
+  protected void loadState(int i, Map<String, Object> state) {
     if (state.isEmpty()) {
       drop(m[i]);
       drop(v[i]);
@@ -113,10 +119,9 @@ public class Adam extends AbstractOptimizer {
       steps[i] = 0;
       return;
     }
-    Tensor p = params.get(i);
-    m[i] = adoptCopy(m[i], state.get("exp_avg"), p);
-    v[i] = adoptCopy(v[i], state.get("exp_avg_sq"), p);
-    steps[i] = Math.round(state.get("step").item());
+    m[i] = adoptLoaded(m[i], state.get("exp_avg"));
+    v[i] = adoptLoaded(v[i], state.get("exp_avg_sq"));
+    steps[i] = (Long) state.get("step");
   }
 
   @Override

@@ -24,17 +24,24 @@ public abstract class LRScheduler {
     apply(0);
   }
 
-  /** Sets what this schedule sets at epoch: the learning rate (OneCycleLR also the momentum). */
+  /**
+   * Sets what this schedule sets at epoch: the learning rate (OneCycleLR also the momentum). A
+   * schedule may give a negative rate (StepLR with a negative gamma, OneCycleLR's linear tail), which
+   * PyTorch's schedulers set as they compute it; Optimizer.setLr refuses those from a caller.
+   */
   protected void apply(int epoch) {
-    optimizer.setLr(lrAt(epoch));
+    double lr = lrAt(epoch);
+    if (optimizer instanceof AbstractOptimizer a) a.setScheduledLr(lr);
+    else optimizer.setLr(lr);
   }
 
   /** The rate this schedule gives at epoch (0: as made). */
   public abstract double lrAt(int epoch);
 
   public void step() {
+    if (epoch == Integer.MAX_VALUE) throw new IllegalStateException(getClass().getSimpleName() + ".step(): the epoch count is at its largest");
+    apply(epoch + 1);  // refused (OneCycleLR past its steps): the epoch stays where it was
     epoch++;
-    apply(epoch);
   }
 
   /** The epochs stepped so far (PyTorch's last_epoch). */
@@ -45,8 +52,8 @@ public abstract class LRScheduler {
   /** Jumps to epoch (a resumed run) and sets its rate. */
   public final void setLastEpoch(int epoch) {
     if (epoch < 0) throw new IllegalArgumentException("setLastEpoch(): epoch must be non-negative, got " + epoch);
-    this.epoch = epoch;
     apply(epoch);
+    this.epoch = epoch;
   }
 
   public final double lastLr() {

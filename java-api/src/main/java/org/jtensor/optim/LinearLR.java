@@ -30,7 +30,7 @@ public final class LinearLR extends LRScheduler {
 
   @Override
   public double lrAt(int epoch) {
-    if (totalIters == 0) return baseLr * endFactor;
+    if (totalIters == 0) return baseLr * startFactor;  // PyTorch's: the start factor, never moved
     int t = Math.min(epoch, totalIters);
     return baseLr * (startFactor + (endFactor - startFactor) * t / totalIters);
   }

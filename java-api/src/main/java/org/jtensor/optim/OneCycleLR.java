@@ -27,6 +27,10 @@ public final class OneCycleLR extends LRScheduler {
     if (!"cos".equals(annealStrategy) && !"linear".equals(annealStrategy)) {
       throw new IllegalArgumentException("OneCycleLR(): anneal_strategy must be one of 'cos' or 'linear', instead got " + annealStrategy);
     }
+    if (!(maxLr > 0) || Double.isInfinite(maxLr) || !(divFactor > 0) || !(finalDivFactor > 0)) {
+      throw new IllegalArgumentException("OneCycleLR(): max_lr, div_factor and final_div_factor must be positive and finite, got " + maxLr
+          + ", " + divFactor + ", " + finalDivFactor);
+    }
     this.maxLr = maxLr;
     this.initialLr = maxLr / divFactor;
     this.minLr = initialLr / finalDivFactor;
@@ -36,8 +40,7 @@ public final class OneCycleLR extends LRScheduler {
     this.cycleMomentum = cycleMomentum;
     this.baseMomentum = baseMomentum;
     this.maxMomentum = maxMomentum;
-    if (cycleMomentum) optimizer.setMomentum(maxMomentum);  // refused by an optimizer without one
-    start();
+    start();  // sets the momentum first: an optimizer without one refuses before the rate changes
   }
 
   @Override
@@ -56,8 +59,8 @@ public final class OneCycleLR extends LRScheduler {
       throw new IllegalStateException("OneCycleLR.step(): Tried to step " + epoch + " times. The specified number of total steps is "
           + totalSteps);
     }
-    super.apply(epoch);
     if (cycleMomentum) optimizer.setMomentum(momentumAt(epoch));
+    super.apply(epoch);
   }
 
   /** from → peak over [0, phaseEnd], peak → to over [phaseEnd, totalSteps − 1], as PyTorch's _anneal_func. */

@@ -57,6 +57,9 @@ public final class SGD extends AbstractOptimizer {
   protected void checkHyperParameters(String name, Map<String, Object> group) {
     super.checkHyperParameters(name, group);
     if (Boolean.TRUE.equals(group.get("maximize"))) throw new IllegalArgumentException(name + "(): maximize=True is not supported by jtensor's SGD");
+    for (String key : new String[] {"momentum", "dampening", "weight_decay"}) {  // the constructor's rules
+      if (!(((Number) group.get(key)).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid " + key + " value: " + group.get(key));
+    }
   }
 
   @Override
@@ -80,12 +83,12 @@ public final class SGD extends AbstractOptimizer {
   }
 
   @Override
-  protected void loadState(int i, Map<String, Tensor> state) {
+  protected void loadState(int i, Map<String, Object> state) {
     if (state.isEmpty()) {
       drop(buffers[i]);
       buffers[i] = null;
     } else {
-      buffers[i] = adoptCopy(buffers[i], state.get("momentum_buffer"), params.get(i));
+      buffers[i] = adoptLoaded(buffers[i], state.get("momentum_buffer"));
     }
   }
 

@@ -15,6 +15,8 @@ public final class SequentialLR extends LRScheduler {
   public SequentialLR(Optimizer optimizer, List<LRScheduler> schedulers, int[] milestones) {
     super(optimizer);
     if (schedulers == null || schedulers.isEmpty()) throw new IllegalArgumentException("SequentialLR(): expects at least one scheduler");
+    if (milestones == null) throw new IllegalArgumentException("SequentialLR(): milestones must not be null");
+    for (LRScheduler sc : schedulers) if (sc == null) throw new IllegalArgumentException("SequentialLR(): a scheduler is null");
     if (milestones.length != schedulers.size() - 1) {
       throw new IllegalArgumentException("SequentialLR(): Sequential Schedulers expects number of schedulers provided to be one more than the "
           + "number of milestone points, but got number of schedulers " + schedulers.size() + " and the number of milestones to be equal to "
@@ -36,8 +38,20 @@ public final class SequentialLR extends LRScheduler {
 
   @Override
   public double lrAt(int epoch) {
-    int i = 0, from = 0;
-    while (i < milestones.length && epoch >= milestones[i]) from = milestones[i++];
-    return schedulers.get(i).lrAt(epoch - from);
+    int i = segment(epoch);
+    return schedulers.get(i).lrAt(epoch - (i == 0 ? 0 : milestones[i - 1]));
+  }
+
+  /** What the scheduler of the epoch's segment sets (OneCycleLR's momentum included), at its own epoch. */
+  @Override
+  protected void apply(int epoch) {
+    int i = segment(epoch);
+    schedulers.get(i).apply(epoch - (i == 0 ? 0 : milestones[i - 1]));
+  }
+
+  private int segment(int epoch) {
+    int i = 0;
+    while (i < milestones.length && epoch >= milestones[i]) i++;
+    return i;
   }
 }
