@@ -157,7 +157,7 @@ struct Attention {
     for (int r = 0; r < rows; ++r) {
       T* sr = s + r * kBlockK;
       const int64_t i = i0 + r;
-      if (e > 0) for (int c = 0; c < kBlockK; ++c) sr[c] *= scale;  // e = 0: scores exactly 0 whatever the scale
+      for (int c = 0; c < kBlockK; ++c) sr[c] *= scale;  // (nn.Attention passes scale 1 when e = 0: the scores are exactly 0)
       int limit = cols;
       if (causal) limit = (int)std::max<int64_t>(0, std::min<int64_t>(cols, i - j0 + 1));
       for (int c = limit; c < kBlockK; ++c) sr[c] = ninf;

@@ -27,8 +27,8 @@ public final class AttentionOps {
   /** The attention of q, k and v; dropout's factors are drawn from g (seed and a fresh counter). */
   public static Tensor fused(String name, Tensor q, Tensor k, Tensor v, Tensor mask, double scale, boolean causal, double dropout,
                              Generator g) {
-    TensorImpl[] f = TensorImpl.frozen(Tensor.implOf(q, name), Tensor.implOf(k, name), Tensor.implOf(v, name),
-        mask == null ? null : Tensor.implOf(mask, name));
+    TensorImpl[] in = {Tensor.implOf(q, name), Tensor.implOf(k, name), Tensor.implOf(v, name)};  // autograd records on these
+    TensorImpl[] f = TensorImpl.frozen(in[0], in[1], in[2], mask == null ? null : Tensor.implOf(mask, name));
     TensorImpl out = null, lse = null;
     try {
       long[] qs = f[0].sizes(), ks = f[1].sizes(), vs = f[2].sizes();
@@ -47,10 +47,7 @@ public final class AttentionOps {
       Device device = f[0].device();
       out = DataOps.empty(name, a.outputShape(), dtype, device);
       lse = DataOps.empty(name, a.lseShape(), dtype, device);
-      Recorder.Pending rec = Recorder.active(Tensor.implOf(q, name), Tensor.implOf(k, name), Tensor.implOf(v, name))
-          ? Recorder.begin(Ops.ATTENTION, name, new TensorImpl[] {Tensor.implOf(q, name), Tensor.implOf(k, name), Tensor.implOf(v, name)},
-              null, new Object[] {a, f[3], lse}, null)
-          : null;
+      Recorder.Pending rec = Recorder.active(in) ? Recorder.begin(Ops.ATTENTION, name, in, null, new Object[] {a, f[3], lse}, null) : null;
       try {
         Dispatcher.backend(device).attention(name, AttentionPacker.FORWARD, a, f[0], f[1], f[2], f[3], out, lse, null, null, null, null);
         if (rec != null) rec.finish(out);
@@ -84,7 +81,7 @@ public final class AttentionOps {
     try {
       DType dtype = f[1].dtype();
       Device device = f[1].device();
-      made[0] = f[0].isContiguous() ? retained(f[0]) : DataOps.cloneAs(name, f[0], f[0].meta(), dtype, device, true);
+      made[0] = DataOps.contiguousAs(name, f[0], dtype);
       if (c.needs(0)) made[1] = DataOps.empty(name, a.queryShape(), dtype, device);
       if (c.needs(1)) made[2] = DataOps.empty(name, a.keyShape(), dtype, device);
       if (c.needs(2)) made[3] = DataOps.empty(name, a.valueShape(), dtype, device);
@@ -181,10 +178,5 @@ public final class AttentionOps {
       throw new IllegalArgumentException(name + "(): the fused kernel takes contiguous " + Arrays.toString(shape) + ", got "
           + Arrays.toString(t.sizes()) + (t.isContiguous() ? "" : " (not contiguous)"));
     }
-  }
-
-  private static TensorImpl retained(TensorImpl t) {
-    t.retain();
-    return t;
   }
 }

@@ -80,6 +80,19 @@ final class DataOps {
     return out;
   }
 
+  /**
+   * t itself (a new reference) when it is contiguous and of dtype, else a contiguous copy in dtype
+   * on t's device (a refused size names op); null stays null. What a kernel reading dense operands takes.
+   */
+  static TensorImpl contiguousAs(String op, TensorImpl t, DType dtype) {
+    if (t == null) return null;
+    if (t.isContiguous() && t.dtype() == dtype) {
+      t.retain();
+      return t;
+    }
+    return cloneAs(op, t, t.meta(), dtype, t.device(), true);
+  }
+
   /** dst.copy_(src): broadcasts src to dst's shape and converts its dtype. */
   static void copyInto(String op, TensorImpl dst, TensorImpl src) {
     copyInto(op, dst, src, src.meta());

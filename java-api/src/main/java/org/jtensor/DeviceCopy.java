@@ -13,8 +13,7 @@ final class DeviceCopy {
 
   /** dst.copy_(src) for tensors on two devices; the caller has checked shapes and writability. */
   static void copy(String op, TensorImpl dst, TensorImpl src) {
-    TensorImpl packed = src.isContiguous() && src.dtype() == dst.dtype() ? retained(src)
-        : DataOps.cloneAs(src, dst.dtype(), src.device(), true);
+    TensorImpl packed = DataOps.contiguousAs(op, src, dst.dtype());
     try {
       if (dst.isContiguous() && Arrays.equals(dst.sizes(), src.sizes())) {
         DeviceTransfer.copyDense(op, dst, packed);
@@ -31,10 +30,5 @@ final class DeviceCopy {
     } finally {
       packed.release();
     }
-  }
-
-  private static TensorImpl retained(TensorImpl t) {
-    t.retain();
-    return t;
   }
 }

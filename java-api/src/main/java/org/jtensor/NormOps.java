@@ -64,11 +64,11 @@ public final class NormOps {
       requireVector(name, "bias", f[2], g.c(), device);
       requireVector(name, "mean", f[3], g.units(), device);
       requireVector(name, "rstd", f[4], g.units(), device);
-      made[0] = contiguousAs(f[0], dtype);
-      made[1] = contiguousAs(f[1], dtype);
-      made[2] = contiguousAs(f[2], dtype);
-      made[3] = fixed ? contiguousAs(f[3], stats) : DataOps.empty(name, g.statsShape(), stats, device);
-      made[4] = fixed ? contiguousAs(f[4], stats) : DataOps.empty(name, g.statsShape(), stats, device);
+      made[0] = DataOps.contiguousAs(name, f[0], dtype);
+      made[1] = DataOps.contiguousAs(name, f[1], dtype);
+      made[2] = DataOps.contiguousAs(name, f[2], dtype);
+      made[3] = fixed ? DataOps.contiguousAs(name, f[3], stats) : DataOps.empty(name, g.statsShape(), stats, device);
+      made[4] = fixed ? DataOps.contiguousAs(name, f[4], stats) : DataOps.empty(name, g.statsShape(), stats, device);
       made[5] = DataOps.empty(name, f[0].sizes(), dtype, device);
       Recorder.Pending rec = Recorder.active(x, w, b)
           ? Recorder.begin(Ops.NORM, name, new TensorImpl[] {x, w, b}, null, new Object[] {g, fixed, eps, made[3], made[4], w != null}, null)
@@ -104,7 +104,7 @@ public final class NormOps {
     try {
       DType dtype = f[1].dtype(), stats = STATS_DTYPE;
       Device device = f[1].device();
-      for (int k = 0; k < 5; k++) made[k] = contiguousAs(f[k], k >= 3 ? stats : dtype);
+      for (int k = 0; k < 5; k++) made[k] = DataOps.contiguousAs(name, f[k], k >= 3 ? stats : dtype);
       if (c.needs(0)) made[5] = DataOps.empty(name, f[1].sizes(), dtype, device);
       if (c.needs(1)) made[6] = DataOps.empty(name, c.inputShape(1), dtype, device);  // the weight's and bias's own shapes ([c], or layer norm's normalized shape)
       if (c.needs(2)) made[7] = DataOps.empty(name, c.inputShape(2), dtype, device);
@@ -130,15 +130,5 @@ public final class NormOps {
     if (!t.device().equals(device)) {
       throw new IllegalArgumentException(name + "(): expected " + what + " on the input's device " + device + ", got " + t.device());
     }
-  }
-
-  /** t itself (retained) when it is contiguous and of dtype, else a contiguous copy in dtype; null stays null. */
-  private static TensorImpl contiguousAs(TensorImpl t, DType dtype) {
-    if (t == null) return null;
-    if (t.isContiguous() && t.dtype() == dtype) {
-      t.retain();
-      return t;
-    }
-    return DataOps.cloneAs(t, dtype, t.device(), true);
   }
 }

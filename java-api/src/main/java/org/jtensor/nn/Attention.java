@@ -105,11 +105,8 @@ final class Attention {
       if (AttentionOps.fusedOn(q.device()) && !maskGrad) {
         out = AttentionOps.fused(OP, q, k, v, mask, sc, isCausal, dropoutP, g);
       } else {
-        Tensor factors = null;
-        if (dropoutP > 0) {
-          factors = Tensor.empty(new long[] {batch, heads, l, s}, compute, q.device()).fill_(1 - dropoutP).bernoulli(g);
-          factors = dropoutP < 1 ? factors.div(1 - dropoutP) : factors;
-        }
+        // the dropout factors (1/(1 - p) or 0) as dropout makes them from ones
+        Tensor factors = dropoutP > 0 ? Tensor.ones(new long[] {batch, heads, l, s}, compute, q.device()).dropout(dropoutP, true, g) : null;
         out = AttentionOps.reference(q, k, v, mask, sc, isCausal, factors);
       }
       out = out.reshape(outShape);
