@@ -78,42 +78,6 @@ final class CharGpt extends Module {
     }
   }
 
-  /** Each layer's keys and values so far, [batch, heads, length, embd / heads], for generation one token at a time. */
-  static final class KvCache implements AutoCloseable {
-    private final Tensor[] keys, values;
-    private long length;
-
-    KvCache(int layers) {
-      keys = new Tensor[layers];
-      values = new Tensor[layers];
-    }
-
-    long length() {
-      return length;
-    }
-
-    /** Layer i's keys and values with k and v appended (the cache keeps them); returns {keys, values}. */
-    Tensor[] append(int i, Tensor k, Tensor v) {
-      Tensor nk = keys[i] == null ? k.contiguous() : Tensor.cat(List.of(keys[i], k), 2);
-      Tensor nv = values[i] == null ? v.contiguous() : Tensor.cat(List.of(values[i], v), 2);
-      if (keys[i] != null) keys[i].close();
-      if (values[i] != null) values[i].close();
-      keys[i] = TensorScope.escape(nk);
-      values[i] = TensorScope.escape(nv);
-      return new Tensor[] {keys[i], values[i]};
-    }
-
-    void advance(long t) {
-      length += t;
-    }
-
-    @Override
-    public void close() {
-      for (Tensor k : keys) if (k != null) k.close();
-      for (Tensor v : values) if (v != null) v.close();
-    }
-  }
-
   /** ln1 → causal self-attention → residual, ln2 → MLP (4·embd, GELU) → residual. */
   static final class Block extends Module {
     private final long heads;

@@ -163,7 +163,7 @@ public final class Gpt {
       for (int r = 0; r < gen.length; r++) {
         long t0 = System.nanoTime();
         long next = 0;
-        try (GradMode.Scope off = GradMode.noGrad(); CharGpt.KvCache cache = new CharGpt.KvCache((int) c.layers())) {
+        try (GradMode.Scope off = GradMode.noGrad(); KvCache cache = new KvCache((int) c.layers())) {
           for (int i = 0; i < n; i++) {
             try (TensorScope s = TensorScope.open()) {
               next = (long) model.step(Tensor.fromArray(new long[] {next}, 1, 1), cache).reshape(-1).argmax().item();
@@ -217,13 +217,13 @@ public final class Gpt {
     for (long id : ids) prompt.append(data.vocab.charAt((int) id));
     out.append(prompt);
     long context = model.config.context();
-    CharGpt.KvCache cache = new CharGpt.KvCache((int) model.config.layers());
+    KvCache cache = new KvCache((int) model.config.layers());
     try (GradMode.Scope off = GradMode.noGrad()) {
       long[] feed = ids.stream().mapToLong(Long::longValue).toArray();
       for (int i = 0; i < o.sampleTokens(); i++) {
         if (cache.length() + feed.length > context) {  // the window is full: prime a fresh cache with the last half
           cache.close();
-          cache = new CharGpt.KvCache((int) model.config.layers());
+          cache = new KvCache((int) model.config.layers());
           feed = ids.subList(ids.size() - (int) (context / 2), ids.size()).stream().mapToLong(Long::longValue).toArray();
         }
         try (TensorScope s = TensorScope.open()) {

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
+import org.jtensor.examples.gpt.KvCache;
 import org.jtensor.io.SafeTensors;
 import org.jtensor.nn.Functional;
 
@@ -86,30 +87,9 @@ public final class Gpt2 implements AutoCloseable {
     }
   }
 
-  /** Each layer's keys and values so far ([batch, heads, length, embd / heads]). */
-  public static final class Cache implements AutoCloseable {
-    private final Tensor[] keys, values;
-    private long length;
-
-    public Cache(int layers) {
-      keys = new Tensor[layers];
-      values = new Tensor[layers];
-    }
-
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public void close() {
-      for (Tensor t : keys) if (t != null) t.close();
-      for (Tensor t : values) if (t != null) t.close();
-    }
-  }
-
   /** Logits [batch, t, vocab] of ids [batch, t] following the cache's tokens (cache null: from position 0, nothing kept). */
-  public Tensor forward(Tensor ids, Cache cache) {
-    long b = ids.shape()[0], t = ids.shape()[1], past = cache == null ? 0 : cache.length;
+  public Tensor forward(Tensor ids, KvCache cache) {
+    long b = ids.shape()[0], t = ids.shape()[1], past = cache == null ? 0 : cache.length();
     if (past + t > positions) throw new IllegalArgumentException("GPT-2: " + (past + t) + " positions exceed n_positions " + positions);
     if (cache != null && past > 0 && t > 1) throw new IllegalArgumentException("GPT-2: several new tokens after cached ones are not supported");
     try (TensorScope s = TensorScope.open()) {
@@ -120,18 +100,15 @@ public final class Gpt2 implements AutoCloseable {
         Tensor qkv = conv1d(norm(x, p + "ln_1"), p + "attn.c_attn").reshape(b, t, 3, heads, embd / heads).permute(2, 0, 3, 1, 4);
         Tensor q = qkv.select(0, 0), k = qkv.select(0, 1), v = qkv.select(0, 2);
         if (cache != null) {
-          k = cache.keys[i] == null ? k.contiguous() : Tensor.cat(List.of(cache.keys[i], k), 2);
-          v = cache.values[i] == null ? v.contiguous() : Tensor.cat(List.of(cache.values[i], v), 2);
-          if (cache.keys[i] != null) cache.keys[i].close();
-          if (cache.values[i] != null) cache.values[i].close();
-          cache.keys[i] = TensorScope.escape(k);
-          cache.values[i] = TensorScope.escape(v);
+          Tensor[] kv = cache.append(i, k, v);
+          k = kv[0];
+          v = kv[1];
         }
         Tensor a = Functional.scaledDotProductAttention(q, k, v, null, 0, t > 1);
         x = x.add(conv1d(a.transpose(1, 2).reshape(b, t, embd), p + "attn.c_proj"));
         x = x.add(conv1d(conv1d(norm(x, p + "ln_2"), p + "mlp.c_fc").gelu("tanh"), p + "mlp.c_proj"));
       }
-      if (cache != null) cache.length += t;
+      if (cache != null) cache.advance(t);
       return s.keep(Functional.linear(norm(x, "transformer.ln_f"), w.get("transformer.wte.weight"), null));
     }
   }
@@ -140,9 +117,9 @@ public final class Gpt2 implements AutoCloseable {
   public long[] generate(long[] prompt, int n) {
     List<Long> out = new ArrayList<>();
     for (long id : prompt) out.add(id);
-    try (GradMode.Scope off = GradMode.noGrad(); Cache cache = new Cache((int) layers)) {
+    try (GradMode.Scope off = GradMode.noGrad(); KvCache cache = new KvCache((int) layers)) {
       long[] feed = prompt;
-      for (int i = 0; i < n && cache.length + feed.length <= positions; i++) {
+      for (int i = 0; i < n && cache.length() + feed.length <= positions; i++) {
         try (TensorScope s = TensorScope.open()) {
           Tensor logits = forward(Tensor.fromArray(feed, 1, feed.length), cache);
           long next = (long) logits.select(1, feed.length - 1).reshape(-1).argmax().item();

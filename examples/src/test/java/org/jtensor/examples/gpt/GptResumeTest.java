@@ -77,7 +77,7 @@ class GptResumeTest {
       long[] ids = new long[20];
       for (int i = 0; i < ids.length; i++) ids[i] = (i * 7) % 81;
       Tensor full = model.forward(Tensor.fromArray(ids, 1, 20));
-      try (CharGpt.KvCache cache = new CharGpt.KvCache(2)) {
+      try (KvCache cache = new KvCache(2)) {
         Tensor prompt = model.step(Tensor.fromArray(java.util.Arrays.copyOf(ids, 5), 1, 5), cache);
         assertArrayEquals(full.narrow(1, 0, 5).toDoubleArray(), prompt.toDoubleArray(), 1e-5, "the prompt");
         for (int t = 5; t < 20; t++) {
