@@ -625,27 +625,10 @@ class AttentionHostileTest extends ScopedTest {
         Tensor[] all = {q, k, v, mask};
         boolean causal = rep % 2 == 0;
         double[] want = Functional.scaledDotProductAttention(q, k, v, mask, 0, causal, null, true, new Generator(1)).toDoubleArray();
-        AtomicReference<Throwable> bad = new AtomicReference<>();
-        AtomicInteger refused = new AtomicInteger();
-        Thread t = new Thread(() -> {
-          for (int i = 0; i < 100 && refused.get() < 3; i++) {
-            try (TensorScope s = TensorScope.open()) {
-              Tensor out = Functional.scaledDotProductAttention(q, k, v, mask, 0, causal, null, true, new Generator(1));
-              if (!Arrays.equals(want, out.toDoubleArray())) bad.compareAndSet(null, new AssertionError("a different result"));
-            } catch (IllegalStateException e) {
-              refused.incrementAndGet();
-            } catch (Throwable e) {
-              bad.compareAndSet(null, e);
-              return;
-            }
-          }
+        raceClose(all, victim, rep, 300_000L * rep, 100, () -> {
+          Tensor out = Functional.scaledDotProductAttention(q, k, v, mask, 0, causal, null, true, new Generator(1));
+          if (!Arrays.equals(want, out.toDoubleArray())) throw new AssertionError("a different result");
         });
-        t.start();
-        long until = System.nanoTime() + 300_000L * rep;
-        while (System.nanoTime() < until) Thread.onSpinWait();
-        all[victim].close();
-        t.join();
-        if (bad.get() != null) throw new AssertionError("victim " + victim + " rep " + rep, bad.get());
       }
     }
   }
@@ -664,32 +647,43 @@ class AttentionHostileTest extends ScopedTest {
           List<Tensor> g = Autograd.grad(List.of(out.sum()), null, List.of(q, k, v), false, false, false);
           for (int i = 0; i < 3; i++) want[i] = g.get(i).toDoubleArray();
         }
-        AtomicReference<Throwable> bad = new AtomicReference<>();
-        AtomicInteger refused = new AtomicInteger();
-        Thread t = new Thread(() -> {
-          for (int i = 0; i < 60 && refused.get() < 3; i++) {
-            try (TensorScope s = TensorScope.open()) {
-              Tensor out = Functional.scaledDotProductAttention(q, k, v, mask, 0, true, null, true, new Generator(1));
-              List<Tensor> g = Autograd.grad(List.of(out.sum()), null, List.of(q, k, v), false, false, false);
-              for (int j = 0; j < 3; j++) {
-                if (!Arrays.equals(want[j], g.get(j).toDoubleArray())) bad.compareAndSet(null, new AssertionError("a different gradient " + j));
-              }
-            } catch (IllegalStateException e) {
-              refused.incrementAndGet();
-            } catch (Throwable e) {
-              bad.compareAndSet(null, e);
-              return;
-            }
+        raceClose(all, victim, rep, 700_000L * rep, 60, () -> {
+          Tensor out = Functional.scaledDotProductAttention(q, k, v, mask, 0, true, null, true, new Generator(1));
+          List<Tensor> g = Autograd.grad(List.of(out.sum()), null, List.of(q, k, v), false, false, false);
+          for (int j = 0; j < 3; j++) {
+            if (!Arrays.equals(want[j], g.get(j).toDoubleArray())) throw new AssertionError("a different gradient " + j);
           }
         });
-        t.start();
-        long until = System.nanoTime() + 700_000L * rep;
-        while (System.nanoTime() < until) Thread.onSpinWait();
-        all[victim].close();
-        t.join();
-        if (bad.get() != null) throw new AssertionError("victim " + victim + " rep " + rep, bad.get());
       }
     }
+  }
+
+  /**
+   * Runs round (in a scope of its own; an AssertionError for a wrong result) up to `rounds` times on
+   * another thread, while this thread waits delayNanos and closes all[victim]: a round may only end
+   * in IllegalStateException (three of those end the loop), never a wrong value or another error.
+   */
+  private static void raceClose(Tensor[] all, int victim, int rep, long delayNanos, int rounds, Runnable round) throws InterruptedException {
+    AtomicReference<Throwable> bad = new AtomicReference<>();
+    AtomicInteger refused = new AtomicInteger();
+    Thread t = new Thread(() -> {
+      for (int i = 0; i < rounds && refused.get() < 3; i++) {
+        try (TensorScope s = TensorScope.open()) {
+          round.run();
+        } catch (IllegalStateException e) {
+          refused.incrementAndGet();
+        } catch (Throwable e) {
+          bad.compareAndSet(null, e);
+          return;
+        }
+      }
+    });
+    t.start();
+    long until = System.nanoTime() + delayNanos;
+    while (System.nanoTime() < until) Thread.onSpinWait();
+    all[victim].close();
+    t.join();
+    if (bad.get() != null) throw new AssertionError("victim " + victim + " rep " + rep, bad.get());
   }
 
   @Test
