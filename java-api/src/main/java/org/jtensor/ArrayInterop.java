@@ -35,7 +35,7 @@ final class ArrayInterop {
     long[] s = t.sizes();
     int[] dims = new int[depth];
     for (int d = 0; d < depth; d++) dims[d] = DataOps.checkedArrayLength(op, s[d]);
-    TensorImpl c = t.isContiguous() && t.dtype() == as && t.device().isCpu() ? t : DataOps.cloneAs(t, as, Device.CPU, true);
+    TensorImpl c = t.isContiguous() && t.dtype() == as && t.device().isCpu() ? t : DataOps.cloneAs(op, t, as, Device.CPU, true);
     try {
       Object out = java.lang.reflect.Array.newInstance(component, dims);
       if (c.numel() > 0) forEachRow(out, depth, new long[] {0}, s[depth - 1], (row, offset) -> rowRead(op, c, row, offset));

@@ -58,16 +58,12 @@ final class DataOps {
     return Recorder.recorded(op, name, new TensorImpl[] {t}, null, cloneAs(name, t, t.meta(), dtype, t.device(), contiguous));
   }
 
-  static TensorImpl cloneAs(TensorImpl t, DType dtype, Device device, boolean contiguous) {
-    return cloneAs(t, t.meta(), dtype, device, contiguous);  // the copy's shape and its bytes from one snapshot
+  /** A copy of t in dtype on device (dense, or keeping t's dim order), for the user's op: a refused size names op. */
+  static TensorImpl cloneAs(String op, TensorImpl t, DType dtype, Device device, boolean contiguous) {
+    return cloneAs(op, t, t.meta(), dtype, device, contiguous);  // the copy's shape and its bytes from one snapshot
   }
 
   /** cloneAs of the snapshot m of t (a caller that read t's shape from m). */
-  static TensorImpl cloneAs(TensorImpl t, TensorImpl.Meta m, DType dtype, Device device, boolean contiguous) {
-    return cloneAs("clone", t, m, dtype, device, contiguous);
-  }
-
-  /** cloneAs for the user's op (clone, contiguous, to, add's dtype conversion, ...): a refused size names op. */
   static TensorImpl cloneAs(String op, TensorImpl t, TensorImpl.Meta m, DType dtype, Device device, boolean contiguous) {
     TensorImpl out = contiguous ? empty(op, m.sizes, dtype, device)
                                 : emptyStrided(op, m.sizes, Shapes.preservedStrides(m.sizes, m.strides), dtype, device);
@@ -138,7 +134,7 @@ final class DataOps {
             + "the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
       }
       if (o == Overlap.TOO_HARD) {
-        TensorImpl tmp = cloneAs(expanded, src.dtype(), src.device(), true);
+        TensorImpl tmp = cloneAs(op, expanded, src.dtype(), src.device(), true);
         try {
           staged = ViewOps.expand(tmp, dst.sizes());
         } finally {
@@ -221,7 +217,7 @@ final class DataOps {
   /** Reads the whole tensor into a new Java array whose element type matches dtype's size. */
   static void readAll(String op, TensorImpl t, DType as, Object array) {
     if (t.device().isMeta()) throw new UnsupportedOperationException(op + "(): a meta tensor has no data to read");
-    TensorImpl c = t.isContiguous() && t.dtype() == as ? t : cloneAs(t, as, t.device(), true);
+    TensorImpl c = t.isContiguous() && t.dtype() == as ? t : cloneAs(op, t, as, t.device(), true);
     try {
       if (c.numel() > 0) Dispatcher.backend(c.device()).read(op, c, array);
     } finally {

@@ -64,7 +64,7 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy. */
   private Tensor rounding(Op op) {
     TensorImpl t = impl(op.name);
-    if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(t, t.dtype(), t.device(), false));
+    if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(op.name, t, t.dtype(), t.device(), false));
     return unary(op);
   }
 
@@ -242,7 +242,7 @@ public sealed interface ElementwiseMethods permits Tensor {
     boolean floatBounds = (!Double.isNaN(min) && min != Math.rint(min)) || (!Double.isNaN(max) && max != Math.rint(max));
     Operand self = Operand.of(t);
     if (floatBounds && !t.dtype().isFloatingPoint()) {  // a float bound promotes an integer tensor
-      TensorImpl f = DataOps.cloneAs(t, DType.DEFAULT_FLOAT, t.device(), false);
+      TensorImpl f = DataOps.cloneAs(op.name, t, DType.DEFAULT_FLOAT, t.device(), false);
       try {
         return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
       } finally {

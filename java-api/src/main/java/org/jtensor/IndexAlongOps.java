@@ -133,7 +133,7 @@ final class IndexAlongOps {
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
     if (inPlace) DataOps.checkWritable(op, self);
-    TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(self, self.dtype(), self.device(), false);
+    TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
     Recorder.Pending rec = null;  // begun after the clone: a failed one leaves no half-made node holding self and src
     try {

@@ -73,8 +73,8 @@ final class LinalgOps {
   static void gemm(String op, TensorImpl a, TensorImpl b, TensorImpl c, long[] batch, long m, long n, long k, double alpha, double beta) {
     TensorImpl ac = null, bc = null;  // each a new reference: a itself, or a copy BLAS can read
     try {
-      ac = blasReady(a, a.dim() == 1);
-      bc = blasReady(b, false);
+      ac = blasReady(op, a, a.dim() == 1);
+      bc = blasReady(op, b, false);
       int ad = ac.dim(), bd = bc.dim(), cd = c.dim();
       long aRow = ad == 1 ? 0 : ac.strides()[ad - 2], aCol = ac.strides()[ad - 1];
       long bRow = bd == 1 ? bc.strides()[0] : bc.strides()[bd - 2], bCol = bd == 1 ? 0 : bc.strides()[bd - 1];
@@ -89,14 +89,14 @@ final class LinalgOps {
   }
 
   /** BLAS needs a unit stride in one of the two matrix dims; anything else is copied once. Returns a new reference. */
-  private static TensorImpl blasReady(TensorImpl t, boolean vector) {
+  private static TensorImpl blasReady(String op, TensorImpl t, boolean vector) {
     int d = t.dim();
     boolean ok = t.isContiguous() || d < 2 || t.strides()[d - 1] == 1 || t.strides()[d - 2] == 1;
     if (ok || vector) {
       t.retain();
       return t;
     }
-    return DataOps.cloneAs(t, t.dtype(), t.device(), true);
+    return DataOps.cloneAs(op, t, t.dtype(), t.device(), true);
   }
 
   /** t's strides over the broadcast batch dims (0 where t has no such dim or size 1). */

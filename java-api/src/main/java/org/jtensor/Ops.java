@@ -224,9 +224,9 @@ final class Ops {
       c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
   // ---- sliding windows (WindowOps); args: the Windows, then max pooling's saved indices ----
   static final Op IM2COL = Op.composite("im2col", 1).withDerivative(of(0, (c, g) -> grads(
-      WindowOps.col2im(g, (org.jtensor.Windows) c.arg(0)))));
+      WindowOps.col2im(g, (org.jtensor.Windows) c.arg(0), "im2col_backward"))));
   static final Op COL2IM = Op.composite("col2im", 1).withDerivative(of(0, (c, g) -> grads(
-      WindowOps.im2col(g, (org.jtensor.Windows) c.arg(0)))));  // col2im's gradient
+      WindowOps.im2col(g, (org.jtensor.Windows) c.arg(0), "col2im_backward"))));
   static final Op MAX_POOL = Op.composite("maxPool", 1).withDerivative(of(0, (c, g) -> grads(
       WindowOps.maxPoolBackward(g, (org.jtensor.Windows) c.arg(0), (Tensor) c.arg(1)))));
   static final Op MAX_POOL_BACKWARD = Op.composite("maxPoolBackward", 1).withDerivative(of(0, (c, g) -> grads(

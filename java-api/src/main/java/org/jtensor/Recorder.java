@@ -85,7 +85,7 @@ final class Recorder {
         devices[k] = t == null ? Device.CPU : t.device();
         if (t == null) continue;
         edges[k] = GraphNode.gradientEdge(t);
-        if (g != null && (g.saves() & (1 << k)) != 0) saved[k] = t == inPlace ? savedCopy(t) : SavedTensor.input(t);
+        if (g != null && (g.saves() & (1 << k)) != 0) saved[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(t);
       }
     } catch (RuntimeException e) {
       for (SavedTensor s : saved) if (s != null) s.release();
@@ -119,8 +119,8 @@ final class Recorder {
   }
 
   /** self as it is before an in-place op overwrites it. */
-  private static SavedTensor savedCopy(TensorImpl self) {
-    TensorImpl copy = DataOps.cloneAs(self, self.dtype(), self.device(), false);
+  private static SavedTensor savedCopy(String op, TensorImpl self) {
+    TensorImpl copy = DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     try {
       return SavedTensor.input(copy);
     } finally {

@@ -537,7 +537,7 @@ public final class Tensor
     if (t.device().equals(device)) return same("to");
     if (device.isMeta()) return wrap(DataOps.emptyLike("to", t, t.dtype(), device));
     if (t.device().isMeta()) throw new UnsupportedOperationException("to(): Cannot copy out of meta tensor; no data!");
-    return wrap(Recorder.recorded(Ops.TO_COPY, "to", new TensorImpl[] {t}, null, DataOps.cloneAs(t, t.dtype(), device, false)));
+    return wrap(Recorder.recorded(Ops.TO_COPY, "to", new TensorImpl[] {t}, null, DataOps.cloneAs("to", t, t.dtype(), device, false)));
   }
 
   /** {@code to(Device.cuda(0))}: torch's {@code t.cuda()}. */

@@ -39,7 +39,7 @@ public sealed interface ViewMethods permits Tensor {
     Shapes.checkDims("reshape", s.length);
     TensorImpl v = ViewOps.viewIfPossible(t, m, s);
     if (v != null) return Tensor.wrap(v);
-    TensorImpl c = DataOps.cloneAs(t, m, t.dtype(), m.storage.device(), true);
+    TensorImpl c = DataOps.cloneAs("reshape", t, m, t.dtype(), m.storage.device(), true);
     try {
       return Tensor.wrap(Recorder.recorded(Ops.RESHAPE, "reshape", new TensorImpl[] {t}, null,
           c.unsafeView(s, Shapes.contiguousStrides(s), 0)));

@@ -14,14 +14,17 @@ import org.jtensor.dispatch.Dispatcher;
 public final class WindowOps {
   private WindowOps() {}
 
-  /** [batch, channels · windowSize, positions]: each window of image (w.imageShape()) as a column. */
-  public static Tensor im2col(Tensor image, Windows w) {
-    return Tensor.wrap(im2col(Tensor.implOf(image, "im2col"), w));
+  /**
+   * [batch, channels · windowSize, positions]: each window of image (w.imageShape()) as a column.
+   * name is the op the user called (conv2d, unfold, avg_pool2d): errors say it.
+   */
+  public static Tensor im2col(Tensor image, Windows w, String name) {
+    return Tensor.wrap(unfoldOrFold(name, Tensor.implOf(image, name), w, false));
   }
 
-  /** image-shaped (w.imageShape()): per element, the sum of the entries of columns (w.columnsShape()) that read it. */
-  public static Tensor col2im(Tensor columns, Windows w) {
-    return Tensor.wrap(col2im(Tensor.implOf(columns, "col2im"), w));
+  /** image-shaped (w.imageShape()): per element, the sum of the entries of columns (w.columnsShape()) that read it; name as im2col's. */
+  public static Tensor col2im(Tensor columns, Windows w, String name) {
+    return Tensor.wrap(unfoldOrFold(name, Tensor.implOf(columns, name), w, true));
   }
 
   /** Each window's maximum (w.pooledShape(), differentiable; any dtype but bool) and its position in its plane (int64). */
@@ -30,21 +33,15 @@ public final class WindowOps {
     return new ValuesAndIndices(Tensor.wrap(r[0]), Tensor.wrap(r[1]));
   }
 
-  static TensorImpl im2col(TensorImpl x, Windows w) {
-    return unfoldOrFold(x, w, false);
-  }
-
-  static TensorImpl col2im(TensorImpl x, Windows w) {
-    return unfoldOrFold(x, w, true);
-  }
-
-  /** im2col (fold false: image to columns) or col2im (fold true: columns, read through their strides, to image), recorded on x. */
-  private static TensorImpl unfoldOrFold(TensorImpl x, Windows w, boolean fold) {
-    String op = fold ? "col2im" : "im2col";
+  /**
+   * im2col (fold false: image to columns) or col2im (fold true: columns, read through their strides, to image), recorded on x;
+   * op is the name the user called.
+   */
+  private static TensorImpl unfoldOrFold(String op, TensorImpl x, Windows w, boolean fold) {
     TensorImpl f = x.frozen();
     try {
       require(op, "input", f, fold ? w.columnsShape() : w.imageShape());
-      TensorImpl out = DataOps.empty(fold ? "col2im" : "im2col", fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
+      TensorImpl out = DataOps.empty(op, fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
       try {
         Dispatcher.backend(f.device()).windows(op, fold, w, fold ? out : f, fold ? f : out);
         return Recorder.recorded(fold ? Ops.COL2IM : Ops.IM2COL, op, new TensorImpl[] {x}, new Object[] {w}, out);
@@ -91,8 +88,8 @@ public final class WindowOps {
     try {
       requireShape("maxPoolBackward", "gradient", f[0], w.pooledShape());
       requireShape("maxPoolBackward", "indices", f[1], w.pooledShape());
-      if (!f[0].isContiguous()) dense = DataOps.cloneAs(f[0], f[0].dtype(), f[0].device(), true);
-      if (!f[1].isContiguous()) denseIdx = DataOps.cloneAs(f[1], f[1].dtype(), f[1].device(), true);
+      if (!f[0].isContiguous()) dense = DataOps.cloneAs("maxPoolBackward", f[0], f[0].dtype(), f[0].device(), true);
+      if (!f[1].isContiguous()) denseIdx = DataOps.cloneAs("maxPoolBackward", f[1], f[1].dtype(), f[1].device(), true);
       TensorImpl out = DataOps.empty("maxPoolBackward", w.imageShape(), f[0].dtype(), f[0].device());
       try {
         Dispatcher.backend(out.device()).maxPoolBackward("maxPoolBackward", w, out, dense != null ? dense : f[0], denseIdx != null ? denseIdx : f[1]);

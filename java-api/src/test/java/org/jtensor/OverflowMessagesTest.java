@@ -62,6 +62,14 @@ class OverflowMessagesTest extends ScopedTest {
     calls.put("sort()", () -> huge.sort(1, false));
     calls.put("bernoulli()", () -> huge.bernoulli(new Generator(0)));
     calls.put("emptyLike()", () -> Tensor.emptyLike(huge));
+    Tensor hugeLong = Tensor.ones(new long[] {4}, DType.INT64).expand(1L << 60, 4);
+    calls.put("floor()", hugeLong::floor);                       // a copy for an integer input
+    calls.put("clamp()", () -> hugeLong.clamp(0.5, 2.5));        // a float bound converts the input
+    calls.put("reshape()", () -> huge.reshape(1L << 61, 2));     // a reshape that must copy
+    calls.put("toFloatArray()", huge::toFloatArray);
+    Tensor image = Tensor.ones(1, 1, 4, 4).expand(1L << 58, 1, 4, 4);
+    calls.put("conv2d()", () -> org.jtensor.nn.Functional.conv2d(image, Tensor.ones(1, 1, 3, 3), null, 1, 0));  // im2col's columns
+    calls.put("unfold()", () -> org.jtensor.nn.Functional.unfold(image, new long[] {2}, new long[] {1}, new long[] {0}, new long[] {1}));
     for (var c : calls.entrySet()) {
       RuntimeException e = assertThrows(RuntimeException.class, c.getValue(), c.getKey());
       assertTrue(e.getMessage().startsWith(c.getKey()), c.getKey() + " gave: " + e.getMessage());

@@ -55,7 +55,7 @@ final class Convolution {
     try (TensorScope s = TensorScope.open()) {
       Tensor image = batched ? input : input.unsqueeze(0);
       long n = x[0], o = w[0], rows = w[1] * win.windowSize(), l = win.positions();
-      Tensor columns = pointwise(win) ? image.reshape(n, x[1], l) : WindowOps.im2col(image, win);  // [N, C·K, L]
+      Tensor columns = pointwise(win) ? image.reshape(n, x[1], l) : WindowOps.im2col(image, win, op);  // [N, C·K, L]
       Tensor y = groups == 1
           ? weight.reshape(o, rows).matmul(columns)  // [O, C·K] @ [N, C·K, L]
           : weight.reshape(groups, o / groups, rows).matmul(columns.view(n, groups, rows, l));  // per group
@@ -119,7 +119,7 @@ final class Convolution {
       long n = x[0], l = win.positions(), cin = x[1], rows = w[1] * win.windowSize();
       Tensor flat = (batched ? input : input.unsqueeze(0)).reshape(n, groups, cin / groups, l);
       Tensor columns = weight.reshape(groups, cin / groups, rows).transpose(1, 2).matmul(flat).reshape(n, cout * win.windowSize(), l);
-      Tensor y = WindowOps.col2im(columns, win);
+      Tensor y = WindowOps.col2im(columns, win, op);
       if (bias != null) y = y.add(bias.reshape(prepend(cout, ones(nsp))));
       return s.keep(batched ? y : y.squeeze(0));
     }

@@ -27,7 +27,7 @@ final class Folding {
     }
     Windows w = new Windows(x[0], x[1], in, blocks, kernel, stride, padding, dilation);
     try (TensorScope s = TensorScope.open()) {
-      Tensor cols = WindowOps.im2col(batched ? input : input.unsqueeze(0), w);
+      Tensor cols = WindowOps.im2col(batched ? input : input.unsqueeze(0), w, op);
       return s.keep(batched ? cols : cols.squeeze(0));
     }
   }
@@ -60,7 +60,7 @@ final class Folding {
     }
     Windows w = new Windows(x[0], x[1] / k, outSize, blocks, kernel, stride, padding, dilation);
     try (TensorScope s = TensorScope.open()) {
-      Tensor image = WindowOps.col2im(batched ? input : input.unsqueeze(0), w);
+      Tensor image = WindowOps.col2im(batched ? input : input.unsqueeze(0), w, op);
       return s.keep(batched ? image : image.squeeze(0));
     }
   }

@@ -64,7 +64,7 @@ final class Pooling {
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor planesView = input.reshape(withLeading(planes, 1, shape.inSizes));
-      Tensor sums = WindowOps.im2col(planesView, w).sum(new int[] {1}, false);  // [N·C, L]
+      Tensor sums = WindowOps.im2col(planesView, w, op).sum(new int[] {1}, false);  // [N·C, L]
       Tensor counts = Tensor.fromArray(divisor).to(input.dtype()).to(input.device());
       Tensor mean = sums.div(counts).reshape(input.dim() == nsp + 2 ? shape.pooledShape() : java.util.Arrays.copyOfRange(shape.pooledShape(), 1, nsp + 2));
       return s.keep(mean);
