@@ -153,28 +153,36 @@ final class DataOps {
 
   /** PyTorch's get_overlap_status, with "too hard" for strided aliases of one storage. */
   static Overlap overlap(TensorImpl a, TensorImpl b) {
-    if (a.storage() != b.storage()) return Overlap.NONE;
-    if (a.numel() == 0 || b.numel() == 0) return Overlap.NONE;
-    boolean denseA = Shapes.isNonOverlappingAndDense(a.sizes(), a.strides());
-    boolean denseB = Shapes.isNonOverlappingAndDense(b.sizes(), b.strides());
-    long aStart = a.storageOffset() * a.dtype().itemSize(), bStart = b.storageOffset() * b.dtype().itemSize();
-    long aEnd = aStart + Shapes.storageBytesNeeded("copy_", a.sizes(), a.strides(), 0, a.dtype().itemSize());
-    long bEnd = bStart + Shapes.storageBytesNeeded("copy_", b.sizes(), b.strides(), 0, b.dtype().itemSize());
+    return overlap(a.meta(), a.dtype().itemSize(), b.meta(), b.dtype().itemSize());
+  }
+
+  /** overlap() of two snapshots whose elements are aItem and bItem bytes. */
+  static Overlap overlap(TensorImpl.Meta a, int aItem, TensorImpl.Meta b, int bItem) {
+    if (a.storage != b.storage) return Overlap.NONE;
+    if (a.numel == 0 || b.numel == 0) return Overlap.NONE;
+    boolean denseA = Shapes.isNonOverlappingAndDense(a.sizes, a.strides);
+    boolean denseB = Shapes.isNonOverlappingAndDense(b.sizes, b.strides);
+    long aStart = a.offset * aItem, bStart = b.offset * bItem;
+    long aEnd = aStart + Shapes.storageBytesNeeded("copy_", a.sizes, a.strides, 0, aItem);
+    long bEnd = bStart + Shapes.storageBytesNeeded("copy_", b.sizes, b.strides, 0, bItem);
     if (aEnd <= bStart || bEnd <= aStart) return Overlap.NONE;
     if (!denseA || !denseB) return Overlap.TOO_HARD;
-    if (aStart == bStart && aEnd == bEnd && java.util.Arrays.equals(a.strides(), b.strides())
-        && a.dtype().itemSize() == b.dtype().itemSize()) {
-      return Overlap.FULL;
-    }
+    if (aStart == bStart && aEnd == bEnd && java.util.Arrays.equals(a.strides, b.strides) && aItem == bItem) return Overlap.FULL;
     return Overlap.PARTIAL;
   }
 
   /** A tensor written in place must not have two elements at one address (an expanded dim). */
   static void checkWritable(String op, TensorImpl t) {
+    checkWritable(op, t.meta());
+  }
+
+  /** checkWritable() of a snapshot: the storage and geometry the op will write. */
+  static void checkWritable(String op, TensorImpl.Meta m) {
     // Before any work or side effect (a random draw reserving numbers); the kernel's own check guards the bytes.
-    if (t.storage().isReadOnly()) throw t.storage().readOnlyError(op);
-    for (int d = 0; d < t.dim(); d++) {
-      if (t.sizes()[d] > 1 && t.strides()[d] == 0) {
+    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    if (m.contiguous) return;  // the common case: a dense tensor has no repeated element
+    for (int d = 0; d < m.sizes.length; d++) {
+      if (m.sizes[d] > 1 && m.strides[d] == 0) {
         throw new IllegalArgumentException(op + "(): unsupported operation: more than one element of the written-to "
             + "tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
       }

@@ -234,10 +234,11 @@ final class ElementwiseOps {
     if (!canCast(result, out.dtype())) {
       throw new IllegalArgumentException(op + "(): result type " + result + " can't be cast to the desired output type " + out.dtype());
     }
-    DataOps.checkWritable(op, out);
-    out.checkInBounds(op);
+    DataOps.checkWritable(op, outMeta);
+    out.checkInBounds(op, outMeta);
+    int item = out.dtype().itemSize();
     for (Operand o : in) {
-      if (o.isTensor() && o.tensor != out && DataOps.overlap(out, o.tensor) == DataOps.Overlap.PARTIAL) {
+      if (o.isTensor() && o.tensor != out && DataOps.overlap(outMeta, item, o.meta, o.tensor.dtype().itemSize()) == DataOps.Overlap.PARTIAL) {
         throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and the "
             + "written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
       }

@@ -261,7 +261,11 @@ public final class TensorImpl extends RefCounted {
    * For errors before any work; the kernel's own check is the one that guards the bytes.
    */
   public void checkInBounds(String op) {
-    Meta m = meta;
+    checkInBounds(op, meta);
+  }
+
+  /** checkInBounds() of m, a snapshot of this tensor the op read. */
+  public void checkInBounds(String op, Meta m) {
     if (m.contiguous && m.offset + m.numel <= m.storage.nbytes() / dtype.itemSize()) return;  // the common case
     long need = Shapes.storageBytesNeeded(op, m.sizes, m.strides, m.offset, dtype.itemSize());
     if (need > m.storage.nbytes()) {
