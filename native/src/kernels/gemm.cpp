@@ -50,6 +50,15 @@ bool blas_layout(int64_t row, int64_t col, int64_t rows, int64_t cols, int& tran
   return false;
 }
 
+// Whole matrices per thread, BLAS single-threaded, rather than BLAS threading each one: always for
+// small matrices, and for larger ones when the batch spreads evenly over the threads. BLAS's own
+// threads meet at barriers inside every product, which costs most at the sizes of a convolution's
+// per-sample products ([64, 576] x [576, 1024]: 32 of them per layer).
+bool split_batches(int64_t batches, int64_t mnk, int threads) {
+  if (threads <= 1 || batches <= 1) return false;
+  return mnk < (1 << 18) || batches % threads == 0 || batches >= 4 * threads;
+}
+
 template <typename T, typename Fn>
 bool try_blas(const GemmPlan& p, Fn fn) {
   if (!fn || p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX) return false;
@@ -66,8 +75,7 @@ bool try_blas(const GemmPlan& p, Fn fn) {
     batch_offsets(p, b, oa, ob, oc);
     fn(kRowMajor, ta, tb, (int)p.m, (int)p.n, (int)p.k, (T)p.alpha, A + oa, lda, B + ob, ldb, (T)p.beta, C + oc, ldc);
   };
-  // Many small matrices: one per thread, BLAS single-threaded; otherwise BLAS threads each one.
-  if (batches > 1 && p.m * p.n * p.k < (1 << 18) && get_num_threads() > 1) {
+  if (split_batches(batches, p.m * p.n * p.k, get_num_threads())) {
     if (auto st = g_set_threads.load()) st(1);
     parallel_for(0, batches, 1, [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b) one(b);
