@@ -1,4 +1,4 @@
-// jt/float_math.h (exp, log, tanh, erf) against double precision libm: the worst error in ulps over every 61st float (6007th under the sanitizers)
+// jt/float_math.h (exp, log, tanh, erf, gelu) against double precision libm: the worst error in ulps over every 61st float (6007th under the sanitizers)
 // (all exponents, all sign bits), subnormal inputs and results included, and the special values.
 #include <cmath>
 #include <cstdint>
@@ -64,5 +64,20 @@ int main() {
   CHECK(fm::erf(0.f) == 0 && std::signbit(fm::erf(-0.f)) && ulps(fm::erf(1e-30f), std::erf((double)1e-30f)) <= 1);
   CHECK(ulps(fm::erf(-1e-40f), std::erf((double)-1e-40f)) <= 1);  // subnormal
   CHECK(fm::erf(inf) == 1 && fm::erf(-inf) == -1 && fm::erf(4.f) == 1 && fm::erf(-10.f) == -1 && std::isnan(fm::erf(nan)));
+  // gelu against x Phi(x) in double: ulps above -2; below, where Phi(x) is a tail, its relative error
+  const auto gelu_ref = [](double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); };
+  const double g = worst_over_floats([](float x) { return x >= -2 ? fm::gelu(x) : NAN; },
+                                     [&](double x) { return x >= -2 ? gelu_ref(x) : NAN; });
+  double tail4 = 0, tail8 = 0, beyond = 0;
+  for (float x = -2.0f; x > -16.0f; x = std::nextafter(x, -INFINITY) - 1e-4f) {
+    const double rel = std::fabs(fm::gelu(x) / gelu_ref(x) - 1);
+    if (x >= -4) tail4 = std::fmax(tail4, rel);
+    else if (x >= -8) tail8 = std::fmax(tail8, rel);
+    else beyond = std::fmax(beyond, std::fabs(fm::gelu(x) - gelu_ref(x)));
+  }
+  std::printf("gelu: %.3f ulps from -2 up, relative %.2e to -4, %.2e to -8, absolute %.1e below\n", g, tail4, tail8, beyond);
+  CHECK(g <= 8 && tail4 <= 1.2e-6 && tail8 <= 3e-5 && beyond <= 3e-17);
+  CHECK(fm::gelu(0.f) == 0 && std::signbit(fm::gelu(-0.f)) && fm::gelu(inf) == inf && std::isnan(fm::gelu(-inf)));
+  CHECK(std::isnan(fm::gelu(nan)) && fm::gelu(-20.f) == 0 && ulps(fm::gelu(1e-30f), gelu_ref((double)1e-30f)) <= 1);
   return jt_report("float_math_test");
 }

@@ -1,4 +1,4 @@
-// exp, log, tanh and erf of a float in plain arithmetic that the compiler vectorizes (std::expf
+// exp, log, tanh, erf and gelu of a float in plain arithmetic that the compiler vectorizes (std::expf
 // and friends are a call per element, so a loop over them never is): Cody-Waite range reduction,
 // Cephes' polynomials and Chebyshev fits, special values chosen on the bits without a branch. Each
 // is within 1 ulp of the exact value on normal results (2 for tanh, as Cephes' tanhf; 1.5 for
@@ -138,6 +138,26 @@ inline float erf(float x) {
   h = h * u + 3.323958864e-01f;
   const float big = from_bits(bits(1.0f - exp(-(a * a)) * h) | (bits(x) & 0x80000000u));
   return ax < 0.875f ? small : big;
+}
+
+// gelu(x) = x Phi(x), Phi the normal distribution function, with Phi(-a) = e^(M(a) - a^2/2) / 2 for
+// a = |x|: M(a) = log(erfcx(a / sqrt 2)) is smooth and small (0 to -2.3 over [0, 8]), so a degree-12
+// fit of it in v = a/8 (no constant term: M(0) = 0) costs no division and one exp, where
+// 1 + erf(x / sqrt 2) costs erf's two ranges, a division and an exp, and cancels for negative x
+// (PyTorch's float gelu is 17 percent off at x = -5, and 0 at -8). Error (float_math_test): 7.4 ulps
+// above x = -2, relative 1.1e-6 down to -4 and 2.9e-5 down to -8; below, M is held at M(8)
+// (Phi(-8) is 6e-16: absolute error under 3e-17), and 0 once e^(-a^2/2) underflows (below -14.4).
+inline float gelu(float x) {
+  const float a = from_bits(bits(x) & 0x7fffffffu);
+  const float v = (a > 8.0f ? 8.0f : a) * 0.125f;  // NaN passes
+  // Estrin's scheme: a Horner chain of 24 dependent operations left the loop latency-bound
+  const float v2 = v * v, v4 = v2 * v2, v8 = v4 * v4;
+  const float p0 = (-6.383100986e+00f + 1.162980747e+01f * v) + (-1.864168549e+01f + 2.000706673e+01f * v) * v2;
+  const float p1 = (-1.243961096e+00f - 4.905348587e+01f * v) + (1.172027893e+02f - 1.592965546e+02f * v) * v2;
+  const float p2 = (1.407332306e+02f - 7.989263153e+01f * v) + (2.654866409e+01f - 3.930428743e+00f * v) * v2;
+  const float m = ((p0 + p1 * v4) + p2 * v8) * v;  // M(a): no constant term
+  const float tail = 0.5f * exp(m - 0.5f * a * a);  // Phi(-a)
+  return x * (x < 0.0f ? tail : 1.0f - tail);
 }
 
 }  // namespace fm

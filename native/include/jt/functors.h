@@ -90,6 +90,12 @@ JT_FLOAT_MATH_OF(exp)
 JT_FLOAT_MATH_OF(log)
 JT_FLOAT_MATH_OF(tanh)
 JT_FLOAT_MATH_OF(erf)
+// gelu of float on the CPU: fm::gelu (one exp, no division, accurate for negative x too); elsewhere
+// its definition, 0.5 x (1 + erf(x / sqrt 2)).
+template <typename T> JT_HOST_DEVICE T gelu_of(T a) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu(a);
+  else return a * T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440)));
+}
 #define JT_FLOAT_UNARY(name, expr)                                          \
   JT_FUNCTOR(name, kFloat<T>, false)                                        \
     template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { (void)p; return expr; } \
@@ -113,7 +119,7 @@ JT_FLOAT_UNARY(floor, std::floor(a))
 JT_FLOAT_UNARY(ceil, std::ceil(a))
 JT_FLOAT_UNARY(round, std::nearbyint(a))  // half to even, as torch.round
 JT_FLOAT_UNARY(trunc, std::trunc(a))
-JT_FLOAT_UNARY(gelu, a * T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))))
+JT_FLOAT_UNARY(gelu, gelu_of(a))
 JT_FLOAT_UNARY(gelu_tanh, T(0.5) * a * (T(1) + tanh_of(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))
 JT_FLOAT_UNARY(silu, a / (T(1) + exp_of(-a)))
 // softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
