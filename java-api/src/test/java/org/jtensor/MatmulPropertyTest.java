@@ -100,6 +100,36 @@ class MatmulPropertyTest extends ScopedTest {
     }
   }
 
+  /**
+   * Batches of GEMMs large enough to go to the BLAS (a convolution's per-sample products): split over
+   * the threads, one whole matrix each, when the batch divides evenly, threaded one by one otherwise;
+   * both agree with each matrix multiplied alone, for every batch size and thread count.
+   */
+  @Test
+  void batchesOfLargeProductsMatchEachProductAlone() {
+    int threads = Threads.getNumThreads();
+    try {
+      for (int t : new int[] {1, 2, 3}) {
+        Threads.setNumThreads(t);
+        for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+          for (long batch : new long[] {1, 2, 3, 5, 8}) {
+            Tensor a = Tensor.randn(new long[] {batch, 32, 288}, new Generator(batch)).to(dt);
+            Tensor b = Tensor.randn(new long[] {288, 64}, new Generator(7)).to(dt);  // broadcast over the batch
+            Tensor c = a.matmul(b);
+            for (long i = 0; i < batch; i++) {
+              double[] want = a.select(0, i).matmul(b).toDoubleArray(), got = c.select(0, i).toDoubleArray();
+              for (int j = 0; j < want.length; j++) {
+                assertEquals(want[j], got[j], 1e-4 * Math.max(1, Math.abs(want[j])), dt + " batch " + batch + " threads " + t + " at " + i);
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      Threads.setNumThreads(threads);
+    }
+  }
+
   @Test
   void familyAndErrors() {
     Tensor a = Tensor.arange(0, 6, 1, DType.FLOAT32).view(2, 3), b = Tensor.arange(0, 12, 1, DType.FLOAT32).view(3, 4);
