@@ -79,5 +79,18 @@ int main() {
   CHECK(g <= 8 && tail4 <= 1.2e-6 && tail8 <= 3e-5 && beyond <= 3e-17);
   CHECK(fm::gelu(0.f) == 0 && std::signbit(fm::gelu(-0.f)) && fm::gelu(inf) == inf && std::isnan(fm::gelu(-inf)));
   CHECK(std::isnan(fm::gelu(nan)) && fm::gelu(-20.f) == 0 && ulps(fm::gelu(1e-30f), gelu_ref((double)1e-30f)) <= 1);
+  // gelu's derivative Phi(x) + x phi(x): it crosses 0 near -0.75, so its error is absolute
+  double dg = 0;
+  for (uint64_t b = 0; b < 0x100000000ull; b += kStep) {
+    const uint32_t u = (uint32_t)b;
+    float x;
+    std::memcpy(&x, &u, 4);
+    if (std::isnan(x) || std::isinf(x)) continue;
+    const double xd = x, want = 0.5 * std::erfc(-xd / std::sqrt(2.0)) + xd * std::exp(-0.5 * xd * xd) / std::sqrt(2 * M_PI);
+    dg = std::fmax(dg, std::fabs(fm::gelu_grad(x) - want));
+  }
+  std::printf("gelu_grad: absolute %.2e\n", dg);
+  CHECK(dg <= 2e-7 && fm::gelu_grad(0.f) == 0.5f && std::isnan(fm::gelu_grad(nan)));
+  CHECK(std::isnan(fm::gelu_grad(inf)) && std::isnan(fm::gelu_grad(-inf)));  // x phi(x) is inf * 0 there, NaN as in PyTorch
   return jt_report("float_math_test");
 }

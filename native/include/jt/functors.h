@@ -96,6 +96,11 @@ template <typename T> JT_HOST_DEVICE T gelu_of(T a) {
   if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu(a);
   else return a * T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440)));
 }
+// gelu's derivative, Phi(x) + x phi(x): fm::gelu_grad for float on the CPU (one tail, two exps).
+template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu_grad(a);
+  else return T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))) + a * exp_of(T(-0.5) * a * a) * T(0.39894228040143267794);
+}
 #define JT_FLOAT_UNARY(name, expr)                                          \
   JT_FUNCTOR(name, kFloat<T>, false)                                        \
     template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { (void)p; return expr; } \
@@ -273,10 +278,15 @@ JT_LOGICAL(logical_and, &&)
 JT_LOGICAL(logical_or, ||)
 JT_LOGICAL(logical_xor, !=)
 
+// gelu's backward as one kernel, (grad, x) -> grad * gelu'(x), where the composite took eight ops
+JT_FUNCTOR(gelu_backward, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T g, T x, const Params&) { return g * gelu_grad_of(x); }
+};
+
 #define JT_BINARY_OPS(X)                                                                    \
   X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(maximum)      \
   X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
-  X(logical_and) X(logical_or) X(logical_xor)
+  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward)
 
 // ---------------------------------------------------------------- ternary (same-dtype operands)
 JT_FUNCTOR(lerp, kFloat<T>, false)  // start + weight * (end - start), stable at both ends

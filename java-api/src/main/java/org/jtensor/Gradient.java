@@ -67,6 +67,18 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return t.neg().add(1.0);
   }
 
+  /** grad · gelu'(x) as one kernel (Ops.GELU_BACKWARD), recorded when a graph of the backward is built. */
+  static Tensor geluBackward(Tensor g, Tensor x) {
+    String op = Ops.GELU_BACKWARD.name;
+    return Tensor.wrap(ElementwiseOps.run(Ops.GELU_BACKWARD, op, null, ElementwiseOps.NO_PARAMS,
+        Operand.of(Tensor.implOf(g, op)), Operand.of(Tensor.implOf(x, op))));
+  }
+
+  /** gelu''(x) = φ(x)·(2 − x²). */
+  static Tensor geluSecondDerivative(Tensor x) {
+    return x.mul(x).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI)).mul(x.mul(x).neg().add(2.0));
+  }
+
   /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
   static Tensor geluDerivative(Tensor x) {
     Tensor cdf = x.mul(1 / Math.sqrt(2)).erf().add(1.0).mul(0.5);

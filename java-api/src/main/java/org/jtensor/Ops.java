@@ -79,9 +79,13 @@ final class Ops {
   static final Op RELU = unary("relu", ARITH)
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().gt(0.0)))));
   static final Op GELU = unary("gelu", ARITH)
-      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.geluDerivative(c.input(0))))));
+      .withDerivative(of(SELF, (c, g) -> grads(Gradient.geluBackward(g, c.input(0)))));
   static final Op GELU_TANH = Op.elementwise("gelu", "gelu_tanh", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.geluTanhDerivative(c.input(0))))));
+  // gelu's backward, one kernel (grad, x) -> grad * gelu'(x); its own derivative serves double backward
+  static final Op GELU_BACKWARD = Op.elementwise("geluBackward", "gelu_backward", 2, ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.mul(Gradient.geluDerivative(c.input(1))) : null,
+      c.needs(1) ? g.mul(c.input(0)).mul(Gradient.geluSecondDerivative(c.input(1))) : null)));
   static final Op SILU = unary("silu", ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.siluDerivative(c.input(0))))));
   static final Op SOFTPLUS = unary("softplus", ARITH)
