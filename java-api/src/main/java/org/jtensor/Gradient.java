@@ -76,14 +76,18 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** gelu''(x) = φ(x)·(2 − x²). */
   static Tensor geluSecondDerivative(Tensor x) {
-    return x.mul(x).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI)).mul(x.mul(x).neg().add(2.0));
+    return normalDensity(x).mul(x.mul(x).neg().add(2.0));
   }
 
   /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
   static Tensor geluDerivative(Tensor x) {
     Tensor cdf = x.mul(1 / Math.sqrt(2)).erf().add(1.0).mul(0.5);
-    Tensor pdf = x.mul(x).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
-    return cdf.add(x.mul(pdf));
+    return cdf.add(x.mul(normalDensity(x)));
+  }
+
+  /** φ(x), the standard normal density. */
+  private static Tensor normalDensity(Tensor x) {
+    return x.mul(x).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
   }
 
   /** d/dx of 0.5·x·(1 + tanh(k·(x + 0.044715·x³))), k = √(2/π). */
