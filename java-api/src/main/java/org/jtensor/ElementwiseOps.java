@@ -31,6 +31,8 @@ final class ElementwiseOps {
   static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
     OpKind kind = op.kind;
     oneSnapshotPerTensor(in);
+    TensorImpl quick = FlatElementwise.tryRun(op, name, out, params, in);  // same-shape dense operands: the small-op path
+    if (quick != null) return quick;
     Device device = device(name, out, in);
     long[] same = sameSizes(in);                   // the common case: nothing to broadcast
     long[] shape = same != null ? same : broadcastShape(name, in);
