@@ -21,7 +21,6 @@ using SetThreadsFn = void (*)(int);
 
 std::atomic<SgemmFn> g_sgemm{nullptr};
 std::atomic<DgemmFn> g_dgemm{nullptr};
-std::atomic<SetThreadsFn> g_set_threads{nullptr};
 
 // Offsets (elements) of batch b in A, B and C.
 void batch_offsets(const GemmPlan& p, int64_t b, int64_t& oa, int64_t& ob, int64_t& oc) {
@@ -50,13 +49,17 @@ bool blas_layout(int64_t row, int64_t col, int64_t rows, int64_t cols, int& tran
   return false;
 }
 
-// Whole matrices per thread, BLAS single-threaded, rather than BLAS threading each one: always for
-// small matrices, and for larger ones when the batch spreads evenly over the threads. BLAS's own
-// threads meet at barriers inside every product, which costs most at the sizes of a convolution's
-// per-sample products ([64, 576] x [576, 1024]: 32 of them per layer).
+// Note [One thread pool] BLAS runs single-threaded (gemm_register sets it once) and jtensor's pool
+// splits the work: whole matrices per thread when a batch spreads over the threads, else each
+// product's rows or columns. BLAS's own threads would spin beside the pool's after every product
+// (on 2 cores: 3 busy threads, each op's second thread sharing a core with a spinning one; the GPT
+// step spent as much CPU in OpenBLAS's idle workers as in its main thread) and meet at barriers
+// inside every product, which costs most at a convolution's per-sample sizes ([64, 576] x [576, 1024]).
+constexpr int64_t kSplitWork = int64_t(1) << 18;  // m·n·k below which one thread does a product (OpenBLAS's own bound)
+
 bool split_batches(int64_t batches, int64_t mnk, int threads) {
   if (threads <= 1 || batches <= 1) return false;
-  return mnk < (1 << 18) || batches % threads == 0 || batches >= 4 * threads;
+  return mnk < kSplitWork || batches % threads == 0 || batches >= 4 * threads;
 }
 
 template <typename T, typename Fn>
@@ -69,20 +72,42 @@ bool try_blas(const GemmPlan& p, Fn fn) {
   const T* A = static_cast<const T*>(p.a);
   const T* B = static_cast<const T*>(p.b);
   T* C = static_cast<T*>(p.c);
-  const int64_t batches = batch_count(p);
-  auto one = [&](int64_t b) {
+  // Rows [i0, i1) and columns [j0, j1) of batch b's product: an operand's slice is a pointer offset
+  // along its rows or columns as stored (a transposed operand's rows are its stored columns).
+  auto block = [&](int64_t b, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
     int64_t oa, ob, oc;
     batch_offsets(p, b, oa, ob, oc);
-    fn(kRowMajor, ta, tb, (int)p.m, (int)p.n, (int)p.k, (T)p.alpha, A + oa, lda, B + ob, ldb, (T)p.beta, C + oc, ldc);
+    const T* a = A + oa + (ta == kNoTrans ? i0 * lda : i0);
+    const T* bb = B + ob + (tb == kNoTrans ? j0 : j0 * ldb);
+    fn(kRowMajor, ta, tb, (int)(i1 - i0), (int)(j1 - j0), (int)p.k, (T)p.alpha, a, lda, bb, ldb, (T)p.beta,
+       C + oc + i0 * ldc + j0, ldc);
   };
-  if (split_batches(batches, p.m * p.n * p.k, get_num_threads())) {
-    if (auto st = g_set_threads.load()) st(1);
+  const int64_t batches = batch_count(p);
+  const int threads = get_num_threads();
+  if (split_batches(batches, p.m * p.n * p.k, threads)) {
     parallel_for(0, batches, 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) one(b);
+      for (int64_t b = b0; b < b1; ++b) block(b, 0, p.m, 0, p.n);
     });
-    if (auto st = g_set_threads.load()) st(get_num_threads());
-  } else {
-    for (int64_t b = 0; b < batches; ++b) one(b);
+    return true;
+  }
+  // One product at a time, cut along its longer side into one part per thread, each a multiple of
+  // 16 elements (a 64-byte row of floats) but the last.
+  const bool rows = p.m >= p.n;
+  const int64_t len = rows ? p.m : p.n;
+  const int64_t part = ((len + threads - 1) / threads + 15) & ~int64_t(15);
+  const int64_t parts = threads <= 1 || p.m * p.n * p.k < kSplitWork ? 1 : (len + part - 1) / part;
+  for (int64_t b = 0; b < batches; ++b) {
+    if (parts == 1) {
+      block(b, 0, p.m, 0, p.n);
+      continue;
+    }
+    parallel_for(0, parts, 1, [&](int64_t q0, int64_t q1) {
+      for (int64_t q = q0; q < q1; ++q) {
+        const int64_t s = q * part, e = std::min(len, s + part);
+        if (rows) block(b, s, e, 0, p.n);
+        else block(b, 0, p.m, s, e);
+      }
+    });
   }
   return true;
 }
@@ -121,7 +146,7 @@ void gemm_loops(const GemmPlan& p) {
 void gemm_register(void* sgemm, void* dgemm, void* set_threads) {
   g_sgemm = reinterpret_cast<SgemmFn>(sgemm);
   g_dgemm = reinterpret_cast<DgemmFn>(dgemm);
-  g_set_threads = reinterpret_cast<SetThreadsFn>(set_threads);
+  if (set_threads) reinterpret_cast<SetThreadsFn>(set_threads)(1);  // Note [One thread pool]
 }
 
 bool gemm_has_blas() { return g_sgemm.load() != nullptr; }
