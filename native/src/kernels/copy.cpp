@@ -188,6 +188,41 @@ bool try_transpose(const StridedIter<2>& it, size_t elem) {
   return false;
 }
 
+// Note [Short contiguous runs]
+// A permuted copy whose innermost dim is contiguous on both sides but short (a head split: rows of
+// 16 floats) spent most of its time in the generic walk, which recomputes every pointer and calls
+// an element loop per run. Here each run is one memcpy and the pointers step from run to run.
+bool try_short_runs(const StridedIter<2>& it, size_t elem) {
+  if (it.ndim < 2 || it.stride[0][0] != (int64_t)elem || it.stride[1][0] != (int64_t)elem) return false;
+  const int64_t run = it.size[0] * (int64_t)elem;
+  if (run > 4096) return false;  // long runs: the generic walk's per-run cost is already small
+  const int64_t rows = it.numel() / it.size[0];
+  parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / it.size[0]), [&](int64_t r0, int64_t r1) {
+    int64_t idx[kMaxDims];
+    char* d = it.base[0];
+    const char* s = it.base[1];
+    int64_t rem = r0;
+    for (int k = 1; k < it.ndim; ++k) {  // run r0's index over dims 1.., and its pointers
+      idx[k] = rem % it.size[k];
+      rem /= it.size[k];
+      d += idx[k] * it.stride[0][k];
+      s += idx[k] * it.stride[1][k];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      std::memcpy(d, s, (size_t)run);
+      for (int k = 1; k < it.ndim; ++k) {  // next run: step dim k, carrying into k + 1
+        d += it.stride[0][k];
+        s += it.stride[1][k];
+        if (++idx[k] < it.size[k]) break;
+        d -= it.size[k] * it.stride[0][k];
+        s -= it.size[k] * it.stride[1][k];
+        idx[k] = 0;
+      }
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col) {
@@ -217,6 +252,7 @@ void copy_strided(const CopyPlan& plan) {
     return;
   }
   if (same && try_transpose(it, de)) return;
+  if (same && try_short_runs(it, de)) return;
   LoopFn loop = pick_loop(plan.dst_dtype, plan.src_dtype);
   it.run([loop](char* const* p, const int64_t* s, int64_t n) { loop(p, s, n); });
 }
