@@ -76,6 +76,6 @@ def generate(n=CONTEXT - 1):
             nxt = model(nxt, caches, i)[:, -1].argmax(-1, keepdim=True)
 
 
-print(f"peer gptStep {median_ms(step, 20, warm=5):.2f}", flush=True)
+print(f"peer gptStep {median_ms(step, 20, warm=60):.2f}", flush=True)  # warm-up as jtensor's (its JIT)
 ms = median_ms(generate, 5, warm=2)
 print(f"peer generation {(CONTEXT - 1) / (ms / 1e3):.0f}", flush=True)

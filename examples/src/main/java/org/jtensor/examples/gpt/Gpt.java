@@ -135,15 +135,20 @@ public final class Gpt {
 
   /**
    * --benchmark: the training step of the model the options describe (vocabulary 81, random ids),
-   * median of 20 after 5 of warm-up, and greedy generation through the KV cache (tokens per
-   * second); benchmarks/peers/torch_gpt_peer.py times the same model in PyTorch.
+   * median of 20 after 60 of warm-up, and greedy generation through the KV cache (tokens per
+   * second); benchmarks/peers/torch_gpt_peer.py times the same model in PyTorch. The warm-up is
+   * the JVM's: its JIT compiles for the first ~8 s of a run (measured: C2 busy on one of two cores
+   * until then, the step ~110 ms at steps 5-25 and ~75 ms from step 30 on), which PyTorch, with no JIT,
+   * does not pay; a training run's steps are the steady ones.
    */
+  private static final int WARM_UP_STEPS = 60;
+
   static void benchmark(GptOptions o) {
     Threads.setNumThreads(o.threads());
     GptConfig c = new GptConfig(81, o.context(), o.embd(), o.heads(), o.layers(), o.dropout());
     Generator g = new Generator(o.seed());
     try (CharGpt model = new CharGpt(c, g); AdamW opt = new AdamW(model.parameters(), o.lr(), 0.9, 0.99, 1e-8, 0.01)) {
-      double[] ms = new double[25];
+      double[] ms = new double[WARM_UP_STEPS + 20];
       for (int i = 0; i < ms.length; i++) {
         long t0 = System.nanoTime();
         opt.zeroGrad();
@@ -156,7 +161,7 @@ public final class Gpt {
         opt.step();
         ms[i] = (System.nanoTime() - t0) / 1e6;
       }
-      System.out.printf(Locale.ROOT, "jtensor gptStep %.2f%n", median(java.util.Arrays.copyOfRange(ms, 5, ms.length)));
+      System.out.printf(Locale.ROOT, "jtensor gptStep %.2f%n", median(java.util.Arrays.copyOfRange(ms, WARM_UP_STEPS, ms.length)));
       model.eval();
       double[] gen = new double[7];
       long n = c.context() - 1;
