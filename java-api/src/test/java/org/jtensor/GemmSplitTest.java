@@ -17,26 +17,20 @@ class GemmSplitTest extends ScopedTest {
 
   @Test
   void productsCutAcrossThreadsMatchATripleLoop() {
-    int threads = Threads.getNumThreads();
-    try {
-      for (int t : new int[] {1, 2, 3}) {
-        Threads.setNumThreads(t);
-        for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
-          for (long[] s : SHAPES) {
-            for (int layout = 0; layout < 4; layout++) {
-              Tensor a = operand(s[0], s[1], (layout & 1) != 0, dt, 1 + layout);
-              Tensor b = operand(s[1], s[2], (layout & 2) != 0, dt, 11 + layout);
-              String what = dt + " " + java.util.Arrays.toString(s) + " layout " + layout + " threads " + t;
-              check(what + " matmul", a.matmul(b), a, b, null, 0, 1);
-              Tensor c = Tensor.randn(new long[] {s[0], s[2]}, new Generator(5)).to(dt);
-              check(what + " addmm", c.addmm(a, b, 0.5, -2), a, b, c, 0.5, -2);
-            }
+    ThreadCounts.each(t -> {
+      for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+        for (long[] s : SHAPES) {
+          for (int layout = 0; layout < 4; layout++) {
+            Tensor a = operand(s[0], s[1], (layout & 1) != 0, dt, 1 + layout);
+            Tensor b = operand(s[1], s[2], (layout & 2) != 0, dt, 11 + layout);
+            String what = dt + " " + java.util.Arrays.toString(s) + " layout " + layout + " threads " + t;
+            check(what + " matmul", a.matmul(b), a, b, null, 0, 1);
+            Tensor c = Tensor.randn(new long[] {s[0], s[2]}, new Generator(5)).to(dt);
+            check(what + " addmm", c.addmm(a, b, 0.5, -2), a, b, c, 0.5, -2);
           }
         }
       }
-    } finally {
-      Threads.setNumThreads(threads);
-    }
+    });
   }
 
   /** A [rows, cols] operand, stored transposed when asked (the BLAS then reads it with the trans flag). */

@@ -107,27 +107,21 @@ class MatmulPropertyTest extends ScopedTest {
    */
   @Test
   void batchesOfLargeProductsMatchEachProductAlone() {
-    int threads = Threads.getNumThreads();
-    try {
-      for (int t : new int[] {1, 2, 3}) {
-        Threads.setNumThreads(t);
-        for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
-          for (long batch : new long[] {1, 2, 3, 5, 8}) {
-            Tensor a = Tensor.randn(new long[] {batch, 32, 288}, new Generator(batch)).to(dt);
-            Tensor b = Tensor.randn(new long[] {288, 64}, new Generator(7)).to(dt);  // broadcast over the batch
-            Tensor c = a.matmul(b);
-            for (long i = 0; i < batch; i++) {
-              double[] want = a.select(0, i).matmul(b).toDoubleArray(), got = c.select(0, i).toDoubleArray();
-              for (int j = 0; j < want.length; j++) {
-                assertEquals(want[j], got[j], 1e-4 * Math.max(1, Math.abs(want[j])), dt + " batch " + batch + " threads " + t + " at " + i);
-              }
+    ThreadCounts.each(t -> {
+      for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+        for (long batch : new long[] {1, 2, 3, 5, 8}) {
+          Tensor a = Tensor.randn(new long[] {batch, 32, 288}, new Generator(batch)).to(dt);
+          Tensor b = Tensor.randn(new long[] {288, 64}, new Generator(7)).to(dt);  // broadcast over the batch
+          Tensor c = a.matmul(b);
+          for (long i = 0; i < batch; i++) {
+            double[] want = a.select(0, i).matmul(b).toDoubleArray(), got = c.select(0, i).toDoubleArray();
+            for (int j = 0; j < want.length; j++) {
+              assertEquals(want[j], got[j], 1e-4 * Math.max(1, Math.abs(want[j])), dt + " batch " + batch + " threads " + t + " at " + i);
             }
           }
         }
       }
-    } finally {
-      Threads.setNumThreads(threads);
-    }
+    });
   }
 
   @Test

@@ -13,19 +13,13 @@ import org.junit.jupiter.api.Test;
 class ShortRunCopyTest extends ScopedTest {
   @Test
   void permutedCopiesMatchTheIndexArithmetic() {
-    int threads = Threads.getNumThreads();
-    try {
-      for (int t : new int[] {1, 2, 3}) {
-        Threads.setNumThreads(t);
-        for (DType dt : new DType[] {DType.FLOAT32, DType.INT8, DType.BFLOAT16, DType.INT64}) {
-          check(dt, new long[] {32, 64, 3, 4, 16}, new int[] {2, 0, 3, 1, 4});  // a GPT head split
-          check(dt, new long[] {32, 4, 64, 16}, new int[] {0, 2, 1, 3});        // and the merge back
-          check(dt, new long[] {7, 300, 5}, new int[] {1, 0, 2});               // odd sizes, 5-element runs
-        }
+    ThreadCounts.each(t -> {
+      for (DType dt : new DType[] {DType.FLOAT32, DType.INT8, DType.BFLOAT16, DType.INT64}) {
+        check(dt, new long[] {32, 64, 3, 4, 16}, new int[] {2, 0, 3, 1, 4});  // a GPT head split
+        check(dt, new long[] {32, 4, 64, 16}, new int[] {0, 2, 1, 3});        // and the merge back
+        check(dt, new long[] {7, 300, 5}, new int[] {1, 0, 2});               // odd sizes, 5-element runs
       }
-    } finally {
-      Threads.setNumThreads(threads);
-    }
+    });
   }
 
   @Test
