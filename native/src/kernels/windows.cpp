@@ -136,49 +136,82 @@ struct KernelSpans {
   }
 };
 
+// Max pooling one output row at a time (Note [Max pooling by rows]): the windows wholly inside the
+// image along the last dim take every kernel offset in turn across the whole row, so the innermost
+// loop is a run of independent compare-and-selects instead of one short window after another; the
+// row's edge windows, clipped by padding, go one by one.
+// Each output still sees its window's elements in (kd, kh, kw) order and PyTorch's rule, without
+// branches (random data would mispredict them): a larger value or a NaN takes over, so the first
+// maximum and the last NaN win.
 template <typename T>
 void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices) {
   using A = opmath_t<T>;
-  const int64_t K = g.window_size(), L = g.positions();
+  const int64_t K = g.window_size(), L = g.positions(), OW = g.out[2], KW = g.kernel[2];
   const KernelSpans sp(g);
+  int64_t inner_lo = 0, inner_hi = 0;  // the outputs [inner_lo, inner_hi) whose window is whole along the last dim
+  while (inner_lo < OW && (sp.lo[2][inner_lo] != 0 || sp.hi[2][inner_lo] != KW)) ++inner_lo;
+  inner_hi = inner_lo;
+  while (inner_hi < OW && sp.lo[2][inner_hi] == 0 && sp.hi[2][inner_hi] == KW) ++inner_hi;
   parallel_for(0, g.batch * g.channels, grain_of(K * L), [&](int64_t b, int64_t e) {
+    std::vector<A> best((size_t)OW);
+    std::vector<int64_t> where((size_t)OW);
+    auto take = [](A v, A& bst, int64_t at, int64_t& wh) {
+      const bool t = (v > bst) | (v != v);  // no short circuit: a flag, not a branch
+      bst = select(t, v, bst);
+      const int64_t m = -int64_t(t);
+      wh = (at & m) | (wh & ~m);
+    };
     for (int64_t u = b; u < e; ++u) {
       const int64_t n = u / g.channels, c = u % g.channels;
       const T* src = image + n * g.image_n + c * g.image_c;
       T* o = out + u * L;
       int64_t* ix = indices + u * L;
       for (int64_t od = 0; od < g.out[0]; ++od)
-        for (int64_t oh = 0; oh < g.out[1]; ++oh)
-          for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-            if (sp.lo[0][od] == sp.hi[0][od] || sp.lo[1][oh] == sp.hi[1][oh] || sp.lo[2][ow] == sp.hi[2][ow]) {
-              *o++ = T{};  // a window wholly in the padding (no checked call makes one): no element, index -1
-              *ix++ = -1;
-              continue;
-            }
-            // Start from the window's first element; then PyTorch's rule, without branches (random
-            // data would mispredict them): a larger value or a NaN takes over (so the last NaN wins).
-            const int64_t d0 = g.at(0, od, sp.lo[0][od]), h0 = g.at(1, oh, sp.lo[1][oh]), w0 = g.at(2, ow, sp.lo[2][ow]);
-            A best = (A)src[d0 * g.image_s[0] + h0 * g.image_s[1] + w0 * g.image_s[2]];
-            int64_t where = (d0 * g.in[1] + h0) * g.in[2] + w0;
-            for (int64_t kd = sp.lo[0][od]; kd < sp.hi[0][od]; ++kd) {
-              const int64_t id = g.at(0, od, kd);
-              for (int64_t kh = sp.lo[1][oh]; kh < sp.hi[1][oh]; ++kh) {
-                const int64_t ih = g.at(1, oh, kh);
-                const T* line = src + id * g.image_s[0] + ih * g.image_s[1];
-                const int64_t row = (id * g.in[1] + ih) * g.in[2];
+        for (int64_t oh = 0; oh < g.out[1]; ++oh, o += OW, ix += OW) {
+          const int64_t d_lo = sp.lo[0][od], d_hi = sp.hi[0][od], h_lo = sp.lo[1][oh], h_hi = sp.hi[1][oh];
+          if (d_lo == d_hi || h_lo == h_hi) {  // windows wholly in the padding (no checked call makes one)
+            for (int64_t ow = 0; ow < OW; ++ow) o[ow] = T{}, ix[ow] = -1;
+            continue;
+          }
+          for (int64_t ow = 0; ow < OW; ++ow) {  // each window starts from its first element
+            if (sp.lo[2][ow] == sp.hi[2][ow]) continue;
+            const int64_t d0 = g.at(0, od, d_lo), h0 = g.at(1, oh, h_lo), w0 = g.at(2, ow, sp.lo[2][ow]);
+            best[(size_t)ow] = (A)src[d0 * g.image_s[0] + h0 * g.image_s[1] + w0 * g.image_s[2]];
+            where[(size_t)ow] = (d0 * g.in[1] + h0) * g.in[2] + w0;
+          }
+          for (int64_t kd = d_lo; kd < d_hi; ++kd) {
+            const int64_t id = g.at(0, od, kd);
+            for (int64_t kh = h_lo; kh < h_hi; ++kh) {
+              const int64_t ih = g.at(1, oh, kh);
+              const T* line = src + id * g.image_s[0] + ih * g.image_s[1];
+              const int64_t row = (id * g.in[1] + ih) * g.in[2];
+              for (int64_t ow = 0; ow < inner_lo; ++ow)
                 for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
                   const int64_t iw = g.at(2, ow, kw);
-                  const A v = (A)line[iw * g.image_s[2]];
-                  const bool take = (v > best) | (v != v);  // no short circuit: a flag, not a branch
-                  best = select(take, v, best);
-                  const int64_t m = -int64_t(take);
-                  where = ((row + iw) & m) | (where & ~m);
+                  take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
                 }
+              for (int64_t kw = 0; kw < KW; ++kw) {  // whole windows: one kernel offset across the row
+                const int64_t first = g.at(2, inner_lo, kw), step = g.stride[2];
+                const T* at = line + first * g.image_s[2];
+                const int64_t s = step * g.image_s[2];
+                A* bst = best.data();
+                int64_t* wh = where.data();
+                for (int64_t ow = inner_lo, iw = first; ow < inner_hi; ++ow, iw += step, at += s)
+                  take((A)*at, bst[ow], row + iw, wh[ow]);
               }
+              for (int64_t ow = inner_hi; ow < OW; ++ow)
+                for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
+                  const int64_t iw = g.at(2, ow, kw);
+                  take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
+                }
             }
-            *o++ = (T)best;
-            *ix++ = where;
           }
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            const bool empty = sp.lo[2][ow] == sp.hi[2][ow];
+            o[ow] = empty ? T{} : (T)best[(size_t)ow];
+            ix[ow] = empty ? -1 : where[(size_t)ow];
+          }
+        }
     }
   });
 }
