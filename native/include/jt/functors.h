@@ -283,10 +283,17 @@ JT_FUNCTOR(gelu_backward, kFloat<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T g, T x, const Params&) { return g * gelu_grad_of(x); }
 };
 
+// relu's backward as one kernel, (grad, result) -> grad where result > 0, else 0: PyTorch's
+// threshold_backward (a NaN result passes its gradient), where the composite took a comparison, a
+// bool-to-float copy and a product
+JT_FUNCTOR(relu_backward, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T g, T r, const Params&) { return r <= T(0) ? T(0) : g; }
+};
+
 #define JT_BINARY_OPS(X)                                                                    \
   X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(maximum)      \
   X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
-  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward)
+  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward)
 
 // ---------------------------------------------------------------- ternary (same-dtype operands)
 JT_FUNCTOR(lerp, kFloat<T>, false)  // start + weight * (end - start), stable at both ends

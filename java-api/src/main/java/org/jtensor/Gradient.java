@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.Derivative;
+import org.jtensor.dispatch.Op;
 
 /**
  * An op's derivative as derivatives.yaml states one, beside the op in the registry: which of the
@@ -69,9 +70,19 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** grad · gelu'(x) as one kernel (Ops.GELU_BACKWARD), recorded when a graph of the backward is built. */
   static Tensor geluBackward(Tensor g, Tensor x) {
-    String op = Ops.GELU_BACKWARD.name;
-    return Tensor.wrap(ElementwiseOps.run(Ops.GELU_BACKWARD, op, null, ElementwiseOps.NO_PARAMS,
-        Operand.of(Tensor.implOf(g, op)), Operand.of(Tensor.implOf(x, op))));
+    return backwardKernel(Ops.GELU_BACKWARD, g, x);
+  }
+
+  /** relu's backward, one kernel: g where relu's result r is above 0, else 0 (PyTorch's threshold_backward). */
+  static Tensor reluBackward(Tensor g, Tensor r) {
+    return backwardKernel(Ops.RELU_BACKWARD, g, r);
+  }
+
+  /** A (grad, saved) -> grad' kernel op run on two tensors. */
+  private static Tensor backwardKernel(Op kernel, Tensor g, Tensor saved) {
+    String op = kernel.name;
+    return Tensor.wrap(ElementwiseOps.run(kernel, op, null, ElementwiseOps.NO_PARAMS,
+        Operand.of(Tensor.implOf(g, op)), Operand.of(Tensor.implOf(saved, op))));
   }
 
   /** gelu''(x) = φ(x)·(2 − x²). */

@@ -77,7 +77,11 @@ final class Ops {
   static final Op TRUNC = unary("trunc", ARITH)
       .withDerivative(ZERO);
   static final Op RELU = unary("relu", ARITH)
-      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().gt(0.0)))));
+      .withDerivative(of(RESULT, (c, g) -> grads(Gradient.reluBackward(g, c.result()))));
+  // relu's backward, one kernel (grad, result) -> grad where result > 0; its own derivative serves double backward
+  static final Op RELU_BACKWARD = Op.elementwise("reluBackward", "relu_backward", 2, ARITH)
+      .withDerivative(of(OTHER, (c, g) -> grads(c.needs(0) ? Gradient.reluBackward(g, c.input(1)) : null,
+      c.needs(1) ? Tensor.zerosLike(g) : null)));
   static final Op GELU = unary("gelu", ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(Gradient.geluBackward(g, c.input(0)))));
   static final Op GELU_TANH = Op.elementwise("gelu", "gelu_tanh", 1, ARITH)
