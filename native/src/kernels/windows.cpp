@@ -173,9 +173,10 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
             for (int64_t ow = 0; ow < OW; ++ow) o[ow] = T{}, ix[ow] = -1;
             continue;
           }
+          const int64_t d0 = g.at(0, od, d_lo), h0 = g.at(1, oh, h_lo);
           for (int64_t ow = 0; ow < OW; ++ow) {  // each window starts from its first element
             if (sp.lo[2][ow] == sp.hi[2][ow]) continue;
-            const int64_t d0 = g.at(0, od, d_lo), h0 = g.at(1, oh, h_lo), w0 = g.at(2, ow, sp.lo[2][ow]);
+            const int64_t w0 = g.at(2, ow, sp.lo[2][ow]);
             best[(size_t)ow] = (A)src[d0 * g.image_s[0] + h0 * g.image_s[1] + w0 * g.image_s[2]];
             where[(size_t)ow] = (d0 * g.in[1] + h0) * g.in[2] + w0;
           }
@@ -185,11 +186,14 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
               const int64_t ih = g.at(1, oh, kh);
               const T* line = src + id * g.image_s[0] + ih * g.image_s[1];
               const int64_t row = (id * g.in[1] + ih) * g.in[2];
-              for (int64_t ow = 0; ow < inner_lo; ++ow)
-                for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
-                  const int64_t iw = g.at(2, ow, kw);
-                  take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
-                }
+              auto clipped = [&](int64_t ow0, int64_t ow1) {  // edge windows, each over its own span
+                for (int64_t ow = ow0; ow < ow1; ++ow)
+                  for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
+                    const int64_t iw = g.at(2, ow, kw);
+                    take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
+                  }
+              };
+              clipped(0, inner_lo);
               for (int64_t kw = 0; kw < KW; ++kw) {  // whole windows: one kernel offset across the row
                 const int64_t first = g.at(2, inner_lo, kw), step = g.stride[2];
                 const T* at = line + first * g.image_s[2];
@@ -199,11 +203,7 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
                 for (int64_t ow = inner_lo, iw = first; ow < inner_hi; ++ow, iw += step, at += s)
                   take((A)*at, bst[ow], row + iw, wh[ow]);
               }
-              for (int64_t ow = inner_hi; ow < OW; ++ow)
-                for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
-                  const int64_t iw = g.at(2, ow, kw);
-                  take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
-                }
+              clipped(inner_hi, OW);
             }
           }
           for (int64_t ow = 0; ow < OW; ++ow) {

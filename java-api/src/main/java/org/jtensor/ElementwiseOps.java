@@ -158,7 +158,7 @@ final class ElementwiseOps {
   }
 
   /** The strides of every operand of a flattened plan: one dim, walked element by element. */
-  private static final long[] FLAT = {1};
+  static final long[] FLAT = {1};
 
   /** The sizes every tensor operand shares (an input's own array, not copied), or null. */
   private static long[] sameSizes(Operand[] in) {

@@ -19,9 +19,6 @@ import org.jtensor.dispatch.OpKind;
 final class FlatElementwise {
   private FlatElementwise() {}
 
-  /** The strides of every operand of a flat plan: one dim, walked element by element. */
-  private static final long[] FLAT = {1};
-
   /**
    * Runs op as ElementwiseOps.run would when the operands allow (out null, or out the first input:
    * an in-place op), returning the result (out itself when given); null when the general path must.
@@ -69,13 +66,13 @@ final class FlatElementwise {
     try {
       ElementwisePlan plan = new ElementwisePlan(name, op, dtype, new long[] {numel}, in.length + 1, params);
       plan.metas[0] = out != null ? first : dst.meta();
-      plan.strides[0] = FLAT;
+      plan.strides[0] = ElementwiseOps.FLAT;
       plan.outputIsNew = out == null;
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         if (o.isTensor()) {
           plan.metas[k + 1] = o.meta;
-          plan.strides[k + 1] = FLAT;
+          plan.strides[k + 1] = ElementwiseOps.FLAT;
         } else {
           plan.setScalar(k + 1, dtype, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
