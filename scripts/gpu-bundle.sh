@@ -21,9 +21,10 @@ rm -rf "$out" target/gpu-bundle.tar.xz && mkdir -p "$out/lib" "$out/native"  # n
 mvn -B -q -pl bindings,java-api,benchmarks package dependency:copy-dependencies -DskipTests -DincludeScope=runtime \
   -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
 cp bindings/target/jtensor-bindings-*.jar java-api/target/jtensor-api-*.jar "$out/lib/"
-# Test scope holds runtime's too; libtorch (conformance data's generator, no CUDA test needs it) stays out.
+# Test scope holds runtime's too; libtorch (conformance data's generator) and JUnit's testkit's AssertJ and
+# Byte Buddy (MemoryAccountingTest's) stay out: no CUDA test needs them.
 mvn -B -q -pl bindings,java-api package dependency:copy-dependencies -DskipTests -DincludeScope=test \
-  -DexcludeGroupIds=org.jtensor -DexcludeArtifactIds=pytorch,pytorch-platform -DoutputDirectory="$PWD/$out/lib"
+  -DexcludeGroupIds=org.jtensor -DexcludeArtifactIds=pytorch,pytorch-platform,assertj-core,byte-buddy -DoutputDirectory="$PWD/$out/lib"
 # The presets' JNI libraries jtensor never loads (OpenBLAS's LAPACK builds; CUDA's NPP, cuSOLVER,
 # cuFFT, cuDNN, ...) are left out of their jars: the bundle must travel beside the tree in the device
 # tool's 64 MiB, so it is held to 56 MiB.
@@ -53,7 +54,7 @@ if [ -f "$native/libjtensor_cuda.so" ]; then
   fi
   for t in $expected cuda_gemm_bench; do cp "$build/$t" "$out/native/"; done
   cp "$native"/libjtensor.so "$native"/libjtensor_cuda.so "$out/native/"
-  strip --strip-unneeded "$out"/native/cuda_*
+  strip --strip-unneeded "$out"/native/cuda_* "$out"/native/*.so  # symbols only: the bundle must fit its 56 MiB
 else
   echo "jtensor: no CUDA build (nvcc missing or -Djt.cuda=OFF): the bundle has no CTest cuda suites" >&2
   echo "built without nvcc or with -Djt.cuda=OFF" >"$out/native/NO_CUDA_BUILD"

@@ -61,6 +61,19 @@ def bandwidth():
     torch.cuda.empty_cache()
 
 
+def attention():
+    g = torch.Generator().manual_seed(0)
+    q, k, v, up = (torch.randn(4, 8, 1024, 64, generator=g).to(dev) for _ in range(4))
+    for t in (q, k, v):
+        t.requires_grad_()
+
+    def step():
+        for _ in range(REPS):
+            F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(up)
+
+    report("sdpaCausalForwardBackward", timed(step, REPS))
+
+
 def gemm():
     torch.backends.cuda.matmul.allow_tf32 = False
     g = torch.Generator().manual_seed(0)
@@ -106,6 +119,7 @@ def training():
 if __name__ == "__main__":
     print(f"peer device {torch.cuda.get_device_name(0)} torch {torch.__version__}", flush=True)
     bandwidth()
+    attention()
     gemm()
     host_costs()
     training()

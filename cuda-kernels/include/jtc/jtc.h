@@ -53,6 +53,12 @@ JTC_API int jtc_windows(const int64_t* plan);
 JTC_API int jtc_max_pool(const int64_t* plan);
 // A norm plan (plans.h): batch, layer or group norm, forward or backward (jt/norm.h, the CPU kernel's algebra).
 JTC_API int jtc_norm(const int64_t* plan);
+// An attention plan (plans.h): fused scaled dot-product attention forward, backward or dropout
+// factors, the CPU kernel's algebra and Philox draws; JT_NO_KERNEL where jtc_attention_fused says 0.
+JTC_API int jtc_attention(const int64_t* plan);
+// 1 when this device runs the fused kernels (modes 0 and 1) for dtype and head sizes e and ev:
+// float32 up to 128, float64 up to 64, within the device's shared memory; else 0.
+JTC_API int jtc_attention_fused(int dtype, int64_t e, int64_t ev);
 
 // ---- bytes between host and device (synchronous for the host's buffer) ----
 JTC_API int jtc_memcpy_d2d(int64_t dst, int64_t src, int64_t nbytes);

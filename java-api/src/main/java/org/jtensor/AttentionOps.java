@@ -19,9 +19,9 @@ import org.jtensor.dispatch.plan.AttentionPacker;
 public final class AttentionOps {
   private AttentionOps() {}
 
-  /** Whether device runs the fused kernels: the CPU. CUDA runs the reference composition. */
-  public static boolean fusedOn(Device device) {
-    return device.isCpu();
+  /** Whether q's device runs the fused kernels for q's dtype and head sizes e and ev (the CPU always; CUDA up to its kernels' head size). */
+  public static boolean fusedOn(Tensor q, long e, long ev) {
+    return Dispatcher.backend(q.device()).fusesAttention(q.dtype(), e, ev);
   }
 
   /** The attention of q, k and v; dropout's factors are drawn from g (seed and a fresh counter). */

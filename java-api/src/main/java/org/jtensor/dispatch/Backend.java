@@ -121,6 +121,11 @@ public interface Backend {
   void attention(String op, int mode, AttentionShape a, TensorImpl q, TensorImpl k, TensorImpl v, TensorImpl mask, TensorImpl out,
                  TensorImpl lse, TensorImpl gradOut, TensorImpl gradQ, TensorImpl gradK, TensorImpl gradV);
 
+  /** Whether {@link #attention} runs (forward and backward) for dtype and head sizes e and ev; nn composes the reference where not. */
+  default boolean fusesAttention(DType dtype, long e, long ev) {
+    return false;
+  }
+
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
 

@@ -25,6 +25,9 @@ final class CudaBackend extends PlanBackend {
   @Override int runSoftmax(long[] plan) { return JtCuda.jtc_softmax(plan); }
   @Override int runWindows(long[] plan) { return JtCuda.jtc_windows(plan); }
   @Override int runNorm(long[] plan) { return JtCuda.jtc_norm(plan); }
+  @Override int runAttention(long[] plan) { return JtCuda.jtc_attention(plan); }
+  /** The kernels' head sizes and the device's shared memory decide (jtc_attention_fused). */
+  @Override public boolean fusesAttention(DType dtype, long e, long ev) { return JtCuda.jtc_attention_fused(dtype.code(), e, ev) != 0; }
   @Override int runMaxPool(long[] plan) { return JtCuda.jtc_max_pool(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtCuda.jtc_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtCuda.jtc_index_advanced(plan, bad); }

@@ -73,6 +73,12 @@ abstract class PlanBackend implements Backend {
     return 3;
   }
 
+  /** The CPU's kernel takes every head size in float32 and float64. */
+  @Override
+  public boolean fusesAttention(DType dtype, long e, long ev) {
+    return dtype == DType.FLOAT32 || dtype == DType.FLOAT64;
+  }
+
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
 

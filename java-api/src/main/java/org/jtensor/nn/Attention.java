@@ -102,7 +102,7 @@ final class Attention {
       }
       boolean maskGrad = mask != null && mask.requiresGrad() && GradMode.isEnabled();
       Tensor out;
-      if (AttentionOps.fusedOn(q.device()) && !maskGrad) {
+      if (AttentionOps.fusedOn(q, e, ev) && !maskGrad) {
         out = AttentionOps.fused(OP, q, k, v, mask, sc, isCausal, dropoutP, g);
       } else {
         // the dropout factors (1/(1 - p) or 0) as dropout makes them from ones

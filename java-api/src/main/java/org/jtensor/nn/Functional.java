@@ -185,7 +185,7 @@ public final class Functional {
   /**
    * torch.nn.functional.scaled_dot_product_attention: softmax(q·kᵀ·scale + mask)·v over query
    * [..., L, E], key [..., S, E], value [..., S, Ev] (leading dims broadcast) into [..., L, Ev], as
-   * one op with fused kernels on the CPU (the [L, S] scores are never stored). attnMask: null, bool
+   * one op with fused kernels on the CPU and CUDA (the [L, S] scores are never stored). attnMask: null, bool
    * (true takes part) or additive, broadcast to [..., L, S]; isCausal keeps key j for query i when
    * j ≤ i (with a mask, both apply); dropoutP drops probabilities (from the default generator); the
    * scale 1/√E. A row whose every key is masked gives 0, as PyTorch's.

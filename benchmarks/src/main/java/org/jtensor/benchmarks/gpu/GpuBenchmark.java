@@ -130,6 +130,47 @@ public class GpuBenchmark {
     synchronize();
   }
 
+  /** Attention operands: [4, 8, T, 64] float32 query, key and value requiring gradients, and the output's gradient (T 1024; 128 in the dry run). */
+  @State(Scope.Benchmark)
+  public static class Heads {
+    static final long T = DRY_RUN ? 128 : 1024;
+    Tensor q, k, v, up;
+
+    @Setup
+    public void setup() {
+      requireCuda();
+      Generator g = new Generator(0);
+      long[] shape = {4, 8, T, 64};
+      Tensor[] made = new Tensor[4];
+      for (int i = 0; i < 4; i++) {
+        try (Tensor host = Tensor.randn(shape, g)) {
+          made[i] = host.to(GPU);
+        }
+      }
+      q = made[0].requiresGrad_();
+      k = made[1].requiresGrad_();
+      v = made[2].requiresGrad_();
+      up = made[3];
+      synchronize();
+    }
+
+    @TearDown
+    public void tearDown() {
+      for (Tensor t : new Tensor[] {q, k, v, up}) t.close();
+    }
+  }
+
+  /** Causal scaled dot-product attention forward and backward (the gradients accumulate into q, k and v, as PyTorch's do). */
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void sdpaCausalForwardBackward(Heads s) {
+    for (int r = 0; r < REPS; r++) {
+      try (Tensor out = Functional.scaledDotProductAttention(s.q, s.k, s.v, null, 0, true)) {
+        out.backward(s.up);
+      }
+    }
+    synchronize();
+  }
+
   /** 8192² operands of random values (PyTorch's figures are on random data): cuBLAS in three dtypes, jtensor's own GEMM in bfloat16. */
   @State(Scope.Benchmark)
   public static class Gemm {

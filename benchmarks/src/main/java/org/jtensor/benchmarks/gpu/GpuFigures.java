@@ -22,6 +22,7 @@ enum GpuFigures {
   LAYER_NORM("layerNormDim1", "layerNorm over dim 1, 16384^2", Unit.BYTES, 8.0 * GpuBenchmark.SIDE * GpuBenchmark.SIDE, 0, 0, null, "-"),
   BATCH_NORM("batchNorm64Channels", "batchNorm (training), [256, 64, 128, 128]", Unit.BYTES, 8.0 * GpuBenchmark.SIDE * GpuBenchmark.SIDE, 0, 0,
       null, "-"),
+  SDPA("sdpaCausalForwardBackward", "SDPA causal fwd+bwd, [4, 8, 1024, 64] float32", Unit.SECONDS, 1, 0, 0, null, "-"),
   MM_F32("matmul gemm=float32", "matmul 8192^2 float32 (TF32 off), cuBLAS", Unit.FLOPS, gemmFlops(), 51.6e12, 0.97 * 51.6e12, null,
       "within 3% of PyTorch"),
   MM_BF16("matmul gemm=bfloat16", "matmul 8192^2 bfloat16, cuBLAS", Unit.FLOPS, gemmFlops(), 786e12, 0.97 * 786e12, null, "within 3% of PyTorch"),

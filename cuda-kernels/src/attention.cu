@@ -1,0 +1,538 @@
+// Scaled dot-product attention on CUDA (plans.h's attention plan), the CPU kernel's algebra
+// (native/src/kernels/vectorized/attention.cpp) in flash-attention-2 form: the [lq, lk] scores are
+// never stored. The forward is a block per 64 query rows walking 64-key tiles with an online
+// softmax; it saves the output and each row's log-sum-exp. The backward is two kernels that
+// recompute each tile's probabilities from the log-sum-exp: a block per 64 keys sums their key and
+// value gradients over the query heads of their group, a block per 64 query rows sums its query
+// gradient over the keys. Neither adds into another block's output, so the gradients are the same
+// bits from run to run (no atomics). Dropout draws the CPU's Philox words, so a seed drops the same
+// scores on both devices.
+//
+// Every tile sits in shared memory with rows of D + 1 elements (D: the head size rounded up to 32,
+// 64 or 128): a column read across 16 lanes then falls in 16 banks. 256 threads hold 4 x 4 of a
+// 64 x 64 score tile, rows ty + 16 i and columns tx + 16 j, so a row's 16 threads are one half-warp.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "jt/dtype.h"
+#include "jt/philox.h"
+#include "jt/plans.h"
+#include "runtime.cuh"
+#include "scratch.cuh"
+
+namespace jt {
+namespace cuda {
+namespace {
+
+constexpr int kTile = 64;          // query rows, and keys, of a tile
+constexpr int kAttnThreads = 256;  // 16 x 16
+constexpr int kScoreLd = kTile + 1;
+
+template <typename T>
+struct AttnArgs {
+  int64_t batch, heads, kv_heads, lq, lk;
+  int e, ev;
+  T scale, keep;  // keep: 1 / (1 - dropout), or 0 when every score is dropped
+  bool causal;
+  int mask_kind;  // 0 none, 1 bool (true takes part), 2 additive in T
+  const void* mask;
+  int64_t ms[4];
+  double dropout;
+  uint64_t seed, counter;
+  const T *q, *k, *v, *grad_out;
+  T *out, *lse, *dsum, *grad_q, *grad_k, *grad_v;
+
+  __device__ int64_t group() const { return heads / kv_heads; }
+};
+
+__device__ inline float exp_of(float x) { return expf(x); }
+__device__ inline double exp_of(double x) { return exp(x); }
+__device__ inline float log_of(float x) { return logf(x); }
+__device__ inline double log_of(double x) { return log(x); }
+
+template <typename T>
+__device__ inline T nan_max(T a, T b) {
+  return (a > b || a != a) ? a : b;  // NaN wins, as the CPU's
+}
+
+__host__ __device__ inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
+
+template <typename T>
+__device__ inline T ninf() {
+  return -INFINITY;
+}
+
+// Rows [0, kTile) and columns [0, D) of a tile: src's rows (width elements apart) where r < rows
+// and c < width, 0 elsewhere (padding rows and columns must be finite: they meet zero probabilities).
+template <typename T, int D>
+__device__ void load_tile(T* dst, const T* src, int rows, int width) {
+  for (int idx = threadIdx.x; idx < kTile * D; idx += kAttnThreads) {
+    const int r = idx / D, c = idx % D;
+    dst[r * (D + 1) + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : T(0);
+  }
+}
+
+// acc[i][j] += the sum over kk < depth of A(ty + 16 i, kk) · B(kk, tx + 16 j), with A(r, kk) at
+// A[r·ar + kk·ak] and B(kk, c) at B[kk·bk + c·bc] in shared memory.
+template <typename T, int C>
+__device__ __forceinline__ void tile_mma(T (&acc)[4][C], const T* A, int ar, int ak, const T* B, int bk, int bc, int depth) {
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+#pragma unroll 4
+  for (int kk = 0; kk < depth; ++kk) {
+    T a[4], b[C];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = A[(ty + 16 * i) * ar + kk * ak];
+#pragma unroll
+    for (int j = 0; j < C; ++j) b[j] = B[kk * bk + (tx + 16 * j) * bc];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int j = 0; j < C; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+  }
+}
+
+// A half-warp's (one row's 16 threads) maximum and sum.
+template <typename T>
+__device__ inline T row_max(T x) {
+#pragma unroll
+  for (int d = 8; d > 0; d /= 2) x = nan_max(x, (T)__shfl_xor_sync(0xffffffffu, x, d));
+  return x;
+}
+template <typename T>
+__device__ inline T row_sum(T x) {
+#pragma unroll
+  for (int d = 8; d > 0; d /= 2) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+
+// The score of query qi and key kj of (b, h) from their dot product: scaled, plus the additive
+// mask, -inf where masked, causal (kj > qi) or outside the tile's valid rows and keys.
+template <typename T>
+__device__ inline T score_of(const AttnArgs<T>& a, T dot, int64_t b, int64_t h, int64_t qi, int64_t kj, bool valid) {
+  if (!valid || (a.causal && kj > qi)) return ninf<T>();
+  T s = dot * a.scale;
+  if (a.mask_kind != 0) {
+    const int64_t off = b * a.ms[0] + h * a.ms[1] + qi * a.ms[2] + kj * a.ms[3];
+    if (a.mask_kind == 1) {
+      if (!static_cast<const bool*>(a.mask)[off]) return ninf<T>();
+    } else {
+      s += static_cast<const T*>(a.mask)[off];
+    }
+  }
+  return s;
+}
+
+// The dropout factor of score (b, h, qi, kj): the CPU's draw, word el % 4 of Philox block
+// counter + el / 4, el the score's flat index; kept (keep) when its top 24 bits / 2^24 >= dropout.
+template <typename T>
+__device__ inline T dropout_factor(const AttnArgs<T>& a, uint64_t el) {
+  uint32_t w[4];
+  philox_block(a.seed, a.counter + el / 4, w);
+  const double u = (double)(w[el % 4] >> 8) * 0x1p-24;
+  return u >= a.dropout ? a.keep : T(0);
+}
+
+template <typename T>
+__device__ inline uint64_t score_index(const AttnArgs<T>& a, int64_t b, int64_t h, int64_t qi, int64_t kj) {
+  return (uint64_t)(((b * a.heads + h) * a.lq + qi) * a.lk + kj);
+}
+
+template <typename T, int D>
+__global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
+  constexpr int C = D / 16, ld = D + 1;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* Q = reinterpret_cast<T*>(smem);
+  T* K = Q + kTile * ld;
+  T* V = K + kTile * ld;
+  T* P = V + kTile * ld;
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
+  const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
+  const int rows = (int)imin(kTile, a.lq - i0);
+  load_tile<T, D>(Q, a.q + (bh * a.lq + i0) * a.e, rows, a.e);
+  T m[4], l[4], o[4][C];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    m[i] = ninf<T>();
+    l[i] = 0;
+#pragma unroll
+    for (int j = 0; j < C; ++j) o[i][j] = 0;
+  }
+  const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;  // later keys are masked for every row
+  for (int64_t j0 = 0; j0 < end; j0 += kTile) {
+    const int cols = (int)imin(kTile, a.lk - j0);
+    const int64_t kv = (b * a.kv_heads + hk) * a.lk + j0;
+    __syncthreads();  // the last tile's K, V and P are read
+    load_tile<T, D>(K, a.k + kv * a.e, cols, a.e);
+    load_tile<T, D>(V, a.v + kv * a.ev, cols, a.ev);
+    __syncthreads();
+    T s[4][4] = {};
+    tile_mma<T, 4>(s, Q, ld, 1, K, 1, ld, a.e);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int r = ty + 16 * i;
+      T top = ninf<T>();
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int c = tx + 16 * j;
+        s[i][j] = score_of(a, s[i][j], b, h, i0 + r, j0 + c, r < rows && c < cols);
+        top = nan_max(top, s[i][j]);
+      }
+      const T mnew = nan_max(row_max(top), m[i]);
+      const bool any = mnew != ninf<T>();  // false: every key so far masked, nothing changes
+      T p[4], sum = 0;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        p[j] = any ? exp_of(s[i][j] - mnew) : T(0);
+        sum += p[j];
+      }
+      sum = row_sum(sum);
+      if (any) {
+        const T corr = exp_of(m[i] - mnew);
+        l[i] = l[i] * corr + sum;
+        m[i] = mnew;
+#pragma unroll
+        for (int j = 0; j < C; ++j) o[i][j] *= corr;
+        if (a.dropout > 0) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            const int c = tx + 16 * j;
+            if (r < rows && c < cols) p[j] *= dropout_factor(a, score_index(a, b, h, i0 + r, j0 + c));
+          }
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) P[r * kScoreLd + tx + 16 * j] = p[j];
+    }
+    __syncthreads();
+    tile_mma<T, C>(o, P, kScoreLd, 1, V, ld, 1, kTile);
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int r = ty + 16 * i;
+    if (r >= rows) continue;
+    const int64_t row = bh * a.lq + i0 + r;
+    const T inv = l[i] == 0 ? T(0) : T(1) / l[i];  // 0: every key masked; NaN stays NaN
+#pragma unroll
+    for (int j = 0; j < C; ++j) {
+      const int d = tx + 16 * j;
+      if (d < a.ev) a.out[row * a.ev + d] = o[i][j] * inv;
+    }
+    if (tx == 0) a.lse[row] = l[i] == 0 ? ninf<T>() : m[i] + log_of(l[i]);
+  }
+}
+
+// D_i = dO_i · O_i for every query row (a warp per row): the sum over keys of P dP.
+template <typename T>
+__global__ void row_dot_kernel(const __grid_constant__ AttnArgs<T> a, int64_t rows) {
+  const int lane = threadIdx.x % 32;
+  const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
+  for (int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
+    T acc = 0;
+    for (int d = lane; d < a.ev; d += 32) acc += a.grad_out[row * a.ev + d] * a.out[row * a.ev + d];
+    for (int s = 16; s > 0; s /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, s);
+    if (lane == 0) a.dsum[row] = acc;
+  }
+}
+
+// The tile's dropped probabilities pd and score gradients ds (rows: queries i0 + ty + 16 i, columns:
+// keys j0 + tx + 16 j), from the Q, dO, K and V tiles and the rows' lse and D in shared memory.
+template <typename T, int D>
+__device__ __forceinline__ void tile_gradients(const AttnArgs<T>& a, const T* Q, const T* dO, const T* K, const T* V, const T* lse,
+                                               const T* dsum, int64_t b, int64_t h, int64_t i0, int rows, int64_t j0, int cols,
+                                               T (&pd)[4][4], T (&ds)[4][4]) {
+  constexpr int ld = D + 1;
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  T s[4][4] = {}, dp[4][4] = {};
+  tile_mma<T, 4>(s, Q, ld, 1, K, 1, ld, a.e);
+  tile_mma<T, 4>(dp, dO, ld, 1, V, 1, ld, a.ev);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int r = ty + 16 * i;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int c = tx + 16 * j;
+      const bool valid = r < rows && c < cols;
+      const T sc = score_of(a, s[i][j], b, h, i0 + r, j0 + c, valid);
+      const T p = lse[r] == ninf<T>() ? T(0) : exp_of(sc - lse[r]);
+      if (a.dropout > 0) {
+        const T z = valid ? dropout_factor(a, score_index(a, b, h, i0 + r, j0 + c)) : T(0);
+        pd[i][j] = p * z;
+        ds[i][j] = p * (dp[i][j] * z - dsum[r]);
+      } else {
+        pd[i][j] = p;
+        ds[i][j] = p * (dp[i][j] - dsum[r]);
+      }
+    }
+  }
+}
+
+// The rows' lse and D of query rows [row0, row0 + rows) into shared memory; -inf and 0 past rows.
+template <typename T>
+__device__ inline void load_rows(const AttnArgs<T>& a, int64_t row0, int rows, T* lse, T* dsum) {
+  if (threadIdx.x < kTile) {
+    const int r = threadIdx.x;
+    lse[r] = r < rows ? a.lse[row0 + r] : ninf<T>();
+    dsum[r] = r < rows ? a.dsum[row0 + r] : T(0);
+  }
+}
+
+// The key and value gradients of 64 keys of (b, kv head): every query tile of the group's heads
+// that sees them.
+template <typename T, int D>
+__global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
+  constexpr int C = D / 16, ld = D + 1;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* K = reinterpret_cast<T*>(smem);
+  T* V = K + kTile * ld;
+  T* Q = V + kTile * ld;
+  T* dO = Q + kTile * ld;
+  T* PD = dO + kTile * ld;
+  T* DS = PD + kTile * kScoreLd;
+  T* lse = DS + kTile * kScoreLd;
+  T* dsum = lse + kTile;
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int64_t kblocks = (a.lk + kTile - 1) / kTile, bhk = blockIdx.x / kblocks, j0 = (blockIdx.x % kblocks) * kTile;
+  const int64_t b = bhk / a.kv_heads, hk = bhk % a.kv_heads, G = a.group();
+  const int cols = (int)imin(kTile, a.lk - j0);
+  load_tile<T, D>(K, a.k + (bhk * a.lk + j0) * a.e, cols, a.e);
+  load_tile<T, D>(V, a.v + (bhk * a.lk + j0) * a.ev, cols, a.ev);
+  T dk[4][C], dv[4][C];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < C; ++j) dk[i][j] = dv[i][j] = 0;
+  for (int64_t g = 0; g < G; ++g) {
+    const int64_t h = hk * G + g;
+    for (int64_t i0 = a.causal ? j0 : 0; i0 < a.lq; i0 += kTile) {  // earlier queries see none of these keys
+      const int rows = (int)imin(kTile, a.lq - i0);
+      const int64_t row0 = (b * a.heads + h) * a.lq + i0;
+      __syncthreads();  // the last tile's Q, dO, PD and DS are read
+      load_tile<T, D>(Q, a.q + row0 * a.e, rows, a.e);
+      load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, a.ev);
+      load_rows(a, row0, rows, lse, dsum);
+      __syncthreads();
+      T pd[4][4], ds[4][4];
+      tile_gradients<T, D>(a, Q, dO, K, V, lse, dsum, b, h, i0, rows, j0, cols, pd, ds);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          PD[(ty + 16 * i) * kScoreLd + tx + 16 * j] = pd[i][j];
+          DS[(ty + 16 * i) * kScoreLd + tx + 16 * j] = ds[i][j];
+        }
+      __syncthreads();
+      // rows of dv and dk are keys: dV += PDᵀ · dO, dK += DSᵀ · Q
+      tile_mma<T, C>(dv, PD, 1, kScoreLd, dO, ld, 1, kTile);
+      tile_mma<T, C>(dk, DS, 1, kScoreLd, Q, ld, 1, kTile);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int r = ty + 16 * i;
+    if (r >= cols) continue;
+    const int64_t row = bhk * a.lk + j0 + r;
+#pragma unroll
+    for (int j = 0; j < C; ++j) {
+      const int d = tx + 16 * j;
+      if (a.grad_k && d < a.e) a.grad_k[row * a.e + d] = dk[i][j] * a.scale;
+      if (a.grad_v && d < a.ev) a.grad_v[row * a.ev + d] = dv[i][j];
+    }
+  }
+}
+
+// The query gradient of 64 query rows of (b, h): dQ = DS · K over every key tile the rows see.
+template <typename T, int D>
+__global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
+  constexpr int C = D / 16, ld = D + 1;
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* Q = reinterpret_cast<T*>(smem);
+  T* dO = Q + kTile * ld;
+  T* K = dO + kTile * ld;
+  T* V = K + kTile * ld;
+  T* DS = V + kTile * ld;
+  T* lse = DS + kTile * kScoreLd;
+  T* dsum = lse + kTile;
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
+  const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
+  const int rows = (int)imin(kTile, a.lq - i0);
+  const int64_t row0 = bh * a.lq + i0;
+  load_tile<T, D>(Q, a.q + row0 * a.e, rows, a.e);
+  load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, a.ev);
+  load_rows(a, row0, rows, lse, dsum);
+  T dq[4][C];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < C; ++j) dq[i][j] = 0;
+  const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;
+  for (int64_t j0 = 0; j0 < end; j0 += kTile) {
+    const int cols = (int)imin(kTile, a.lk - j0);
+    const int64_t kv = (b * a.kv_heads + hk) * a.lk + j0;
+    __syncthreads();  // the last tile's K, V and DS are read
+    load_tile<T, D>(K, a.k + kv * a.e, cols, a.e);
+    load_tile<T, D>(V, a.v + kv * a.ev, cols, a.ev);
+    __syncthreads();
+    T pd[4][4], ds[4][4];
+    tile_gradients<T, D>(a, Q, dO, K, V, lse, dsum, b, h, i0, rows, j0, cols, pd, ds);
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) DS[(ty + 16 * i) * kScoreLd + tx + 16 * j] = ds[i][j];
+    __syncthreads();
+    tile_mma<T, C>(dq, DS, kScoreLd, 1, K, ld, 1, kTile);
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int r = ty + 16 * i;
+    if (r >= rows) continue;
+#pragma unroll
+    for (int j = 0; j < C; ++j) {
+      const int d = tx + 16 * j;
+      if (d < a.e) a.grad_q[(row0 + r) * a.e + d] = dq[i][j] * a.scale;
+    }
+  }
+}
+
+// Mode 2: the dropout factors themselves, [batch, heads, lq, lk].
+template <typename T>
+__global__ void dropout_factors_kernel(const __grid_constant__ AttnArgs<T> a, int64_t n) {
+  for (int64_t el = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; el < n; el += (int64_t)gridDim.x * blockDim.x)
+    a.out[el] = dropout_factor(a, (uint64_t)el);
+}
+
+// Shared memory of each kernel, in bytes, for head size D.
+template <typename T>
+struct Footprint {
+  static size_t tile(int D) { return (size_t)kTile * (D + 1) * sizeof(T); }
+  static size_t scores() { return (size_t)kTile * kScoreLd * sizeof(T); }
+  static size_t forward(int D) { return 3 * tile(D) + scores(); }
+  static size_t key_value(int D) { return 4 * tile(D) + 2 * scores() + 2 * kTile * sizeof(T); }
+  static size_t query(int D) { return 4 * tile(D) + scores() + 2 * kTile * sizeof(T); }
+  static size_t most(int D) { return key_value(D); }
+};
+
+// The head size a kernel is built for: the smallest of 32, 64 and 128 that holds e and ev; 0 if none.
+int head_size_for(int64_t e, int64_t ev) {
+  const int64_t need = e > ev ? e : ev;
+  for (int D : {32, 64, 128})
+    if (need <= D) return D;
+  return 0;
+}
+
+// Whether this device's shared memory holds the kernels of head size D in T (128 in float64 does not fit).
+template <typename T>
+bool fits(int D) {
+  int device = 0, optin = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) return false;
+  return Footprint<T>::most(D) <= (size_t)optin;
+}
+
+template <typename T, int D>
+int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
+  using F = Footprint<T>;
+  const int64_t qtiles = a.batch * a.heads * ((a.lq + kTile - 1) / kTile);
+  const int64_t ktiles = a.batch * a.kv_heads * ((a.lk + kTile - 1) / kTile);
+  if (qtiles > INT32_MAX || ktiles > INT32_MAX) return JT_INVALID;
+  if (mode == 0) {
+    if (qtiles == 0) return JT_OK;
+    int st = status_of(cudaFuncSetAttribute(forward_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::forward(D)));
+    if (st != JT_OK) return st;
+    forward_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, F::forward(D), stream>>>(a);
+    return launch_status();
+  }
+  // mode 1: D_i first, into scratch, then the two gradient kernels in stream order
+  const int64_t rows = a.batch * a.heads * a.lq;
+  Scratch dsum;
+  if (rows > 0 && !dsum.allocate((size_t)rows * sizeof(T))) return JT_OUT_OF_MEMORY;
+  AttnArgs<T> g = a;
+  g.dsum = dsum.data<T>();
+  if (rows > 0) {
+    row_dot_kernel<T><<<blocks_for(rows * 32), kThreads, 0, stream>>>(g, rows);
+    const int st = launch_status();
+    if (st != JT_OK) return st;
+  }
+  if ((g.grad_k || g.grad_v) && ktiles > 0) {
+    int st = status_of(cudaFuncSetAttribute(key_value_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::key_value(D)));
+    if (st != JT_OK) return st;
+    key_value_grad_kernel<T, D><<<(unsigned)ktiles, kAttnThreads, F::key_value(D), stream>>>(g);
+    st = launch_status();
+    if (st != JT_OK) return st;
+  }
+  if (g.grad_q && qtiles > 0) {
+    int st = status_of(cudaFuncSetAttribute(query_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::query(D)));
+    if (st != JT_OK) return st;
+    query_grad_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, F::query(D), stream>>>(g);
+    return launch_status();
+  }
+  return JT_OK;
+}
+
+template <typename T>
+int run(const attention_plan& r) {
+  AttnArgs<T> a{};
+  a.batch = r.batch, a.heads = r.heads, a.kv_heads = r.kv_heads, a.lq = r.lq, a.lk = r.lk;
+  if (a.batch < 0 || a.heads <= 0 || a.kv_heads <= 0 || a.heads % a.kv_heads != 0 || a.lq < 0 || a.lk < 0 || r.e < 0 || r.ev < 0)
+    return JT_INVALID;
+  a.e = (int)r.e, a.ev = (int)r.ev;
+  double scale, dropout;
+  std::memcpy(&scale, &r.scale, 8);
+  std::memcpy(&dropout, &r.dropout, 8);
+  if (!(dropout >= 0 && dropout <= 1)) return JT_INVALID;
+  a.scale = (T)scale, a.dropout = dropout, a.keep = dropout < 1 ? (T)(1.0 / (1.0 - dropout)) : T(0);
+  a.causal = r.causal != 0, a.mask_kind = (int)r.mask_kind, a.mask = reinterpret_cast<const void*>(r.mask);
+  if (a.mask_kind < 0 || a.mask_kind > 2 || (a.mask_kind != 0 && !a.mask)) return JT_INVALID;
+  for (int d = 0; d < 4; ++d) a.ms[d] = r.mask_strides[d];
+  a.seed = (uint64_t)r.seed, a.counter = (uint64_t)r.counter;
+  a.q = reinterpret_cast<const T*>(r.q), a.k = reinterpret_cast<const T*>(r.k), a.v = reinterpret_cast<const T*>(r.v);
+  a.out = reinterpret_cast<T*>(r.out), a.lse = reinterpret_cast<T*>(r.lse);
+  a.grad_out = reinterpret_cast<const T*>(r.grad_out);
+  a.grad_q = reinterpret_cast<T*>(r.grad_q), a.grad_k = reinterpret_cast<T*>(r.grad_k), a.grad_v = reinterpret_cast<T*>(r.grad_v);
+  cudaStream_t stream = current_stream();
+  if (r.mode == 2) {
+    const int64_t n = a.batch * a.heads * a.lq * a.lk;
+    if (n == 0) return JT_OK;
+    dropout_factors_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(a, n);
+    return launch_status();
+  }
+  if (r.mode != 0 && r.mode != 1) return JT_INVALID;
+  const int D = head_size_for(r.e, r.ev);
+  if (D == 0 || !fits<T>(D)) return JT_NO_KERNEL;
+  switch (D) {
+    case 32: return run_sized<T, 32>(a, (int)r.mode, stream);
+    case 64: return run_sized<T, 64>(a, (int)r.mode, stream);
+    default:
+      if constexpr (sizeof(T) == 4) return run_sized<T, 128>(a, (int)r.mode, stream);
+      return JT_NO_KERNEL;
+  }
+}
+
+}  // namespace
+}  // namespace cuda
+}  // namespace jt
+
+using namespace jt;
+using namespace jt::cuda;
+
+int jtc_attention(const int64_t* words) {
+  attention_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  switch ((DType)r.dtype) {
+    case DType::Float32: return run<float>(r);
+    case DType::Float64: return run<double>(r);
+    default: return JT_NO_KERNEL;
+  }
+}
+
+int jtc_attention_fused(int dtype, int64_t e, int64_t ev) {
+  const int D = head_size_for(e, ev);
+  if (D == 0) return 0;
+  switch ((DType)dtype) {
+    case DType::Float32: return fits<float>(D) ? 1 : 0;
+    case DType::Float64: return D <= 64 && fits<double>(D) ? 1 : 0;
+    default: return 0;
+  }
+}
