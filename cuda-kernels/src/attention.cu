@@ -8,13 +8,15 @@
 // bits from run to run (no atomics). Dropout draws the CPU's Philox words, so a seed drops the same
 // scores on both devices.
 //
-// Every tile sits in shared memory with rows of D + 1 elements (D: the head size rounded up to 32,
-// 64 or 128): a column read across 16 lanes then falls in 16 banks. 256 threads hold 4 x 4 of a
-// 64 x 64 score tile, rows ty + 16 i and columns tx + 16 j, so a row's 16 threads are one half-warp.
+// Every tile sits in shared memory with rows of D + 16 bytes (D: the head size rounded up to 32, 64
+// or 128), 16-byte aligned: the products over the head size (q·k, dO·v) read both operands' rows
+// 16 bytes at a time, and 16 lanes reading 16 rows fall in distinct banks. 256 threads hold 4 x 4
+// of a 64 x 64 score tile, rows ty + 16 i and columns tx + 16 j: a row's 16 threads are a half-warp.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
+#include "jt/attention.h"
 #include "jt/dtype.h"
 #include "jt/philox.h"
 #include "jt/plans.h"
@@ -27,23 +29,46 @@ namespace {
 
 constexpr int kTile = 64;          // query rows, and keys, of a tile
 constexpr int kAttnThreads = 256;  // 16 x 16
-constexpr int kScoreLd = kTile + 1;
+
+// Elements of one 16-byte read, and the padding that makes a row 16 bytes longer than its data.
+template <typename T>
+constexpr int kPack = 16 / (int)sizeof(T);
+template <typename T>
+struct alignas(16) Pack {
+  T v[kPack<T>];
+};
+template <typename T>
+__host__ __device__ constexpr int row_ld(int D) { return D + kPack<T>; }
+template <typename T>
+__host__ __device__ constexpr int score_ld() { return kTile + kPack<T>; }
+
+// A kernel's shared memory: `tiles` tiles of 64 rows of row_ld(D), `scores` 64 x 64 score tiles
+// (rows of score_ld), then `rows` runs of 64 per-row values (lse, D). The one statement of where
+// each kernel's tiles lie and of the bytes its launch asks for.
+struct SharedLayout {
+  int tiles, scores, rows;
+  template <typename T>
+  __host__ __device__ size_t bytes(int D) const {
+    return ((size_t)tiles * kTile * row_ld<T>(D) + (size_t)scores * kTile * score_ld<T>() + (size_t)rows * kTile) * sizeof(T);
+  }
+  template <typename T>
+  __device__ T* tile(unsigned char* base, int D, int i) const { return reinterpret_cast<T*>(base) + (size_t)i * kTile * row_ld<T>(D); }
+  template <typename T>
+  __device__ T* score(unsigned char* base, int D, int i) const { return tile<T>(base, D, tiles) + (size_t)i * kTile * score_ld<T>(); }
+  template <typename T>
+  __device__ T* row(unsigned char* base, int D, int i) const { return score<T>(base, D, scores) + (size_t)i * kTile; }
+};
+// forward: Q, K, V and P; key/value gradients: K, V, Q, dO, P·z and dS, lse and D; query gradient: Q, dO, K, V, dS, lse and D
+__host__ __device__ constexpr SharedLayout forward_layout() { return {3, 1, 0}; }
+__host__ __device__ constexpr SharedLayout key_value_layout() { return {4, 2, 2}; }
+__host__ __device__ constexpr SharedLayout query_layout() { return {4, 1, 2}; }
 
 template <typename T>
-struct AttnArgs {
-  int64_t batch, heads, kv_heads, lq, lk;
-  int e, ev;
-  T scale, keep;  // keep: 1 / (1 - dropout), or 0 when every score is dropped
-  bool causal;
-  int mask_kind;  // 0 none, 1 bool (true takes part), 2 additive in T
+struct AttnArgs : AttentionGeometry {
+  T tscale, keep;  // the scale and keep_factor() in T
   const void* mask;
-  int64_t ms[4];
-  double dropout;
-  uint64_t seed, counter;
   const T *q, *k, *v, *grad_out;
   T *out, *lse, *dsum, *grad_q, *grad_k, *grad_v;
-
-  __device__ int64_t group() const { return heads / kv_heads; }
 };
 
 __device__ inline float exp_of(float x) { return expf(x); }
@@ -63,13 +88,13 @@ __device__ inline T ninf() {
   return -INFINITY;
 }
 
-// Rows [0, kTile) and columns [0, D) of a tile: src's rows (width elements apart) where r < rows
+// Rows [0, kTile) and columns [0, D) of a tile (rows row_ld(D) apart): src's rows (width elements apart) where r < rows
 // and c < width, 0 elsewhere (padding rows and columns must be finite: they meet zero probabilities).
 template <typename T, int D>
 __device__ void load_tile(T* dst, const T* src, int rows, int width) {
   for (int idx = threadIdx.x; idx < kTile * D; idx += kAttnThreads) {
     const int r = idx / D, c = idx % D;
-    dst[r * (D + 1) + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : T(0);
+    dst[r * row_ld<T>(D) + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : T(0);
   }
 }
 
@@ -92,6 +117,49 @@ __device__ __forceinline__ void tile_mma(T (&acc)[4][C], const T* A, int ar, int
   }
 }
 
+// acc[i][j] += the sum over kk < depth of A[(ty + 16 i)·lda + kk] · B[(tx + 16 j)·ldb + kk]: rows of A
+// and of B contiguous in kk, read 16 bytes at a time (depth rounds up to whole reads: the tiles'
+// padding columns are 0).
+template <typename T>
+__device__ __forceinline__ void tile_dot(T (&acc)[4][4], const T* A, int lda, const T* B, int ldb, int depth) {
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  for (int kk = 0; kk < depth; kk += kPack<T>) {
+    Pack<T> a[4], b[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = *reinterpret_cast<const Pack<T>*>(A + (ty + 16 * i) * lda + kk);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) b[j] = *reinterpret_cast<const Pack<T>*>(B + (tx + 16 * j) * ldb + kk);
+#pragma unroll
+    for (int u = 0; u < kPack<T>; ++u)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = fma(a[i].v[u], b[j].v[u], acc[i][j]);
+  }
+}
+
+// acc[i][j] += the sum over kk < depth of A[(ty + 16 i)·lda + kk] · B[kk·ldb + tx + 16 j]: A's rows read
+// 16 bytes at a time, B row-major (depth a whole number of reads).
+template <typename T, int C>
+__device__ __forceinline__ void tile_mma_rows(T (&acc)[4][C], const T* A, int lda, const T* B, int ldb, int depth) {
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  for (int kk = 0; kk < depth; kk += kPack<T>) {
+    Pack<T> a[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = *reinterpret_cast<const Pack<T>*>(A + (ty + 16 * i) * lda + kk);
+#pragma unroll
+    for (int u = 0; u < kPack<T>; ++u) {
+      T b[C];
+#pragma unroll
+      for (int j = 0; j < C; ++j) b[j] = B[(kk + u) * ldb + tx + 16 * j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < C; ++j) acc[i][j] = fma(a[i].v[u], b[j], acc[i][j]);
+    }
+  }
+}
+
 // A half-warp's (one row's 16 threads) maximum and sum.
 template <typename T>
 __device__ inline T row_max(T x) {
@@ -111,7 +179,7 @@ __device__ inline T row_sum(T x) {
 template <typename T>
 __device__ inline T score_of(const AttnArgs<T>& a, T dot, int64_t b, int64_t h, int64_t qi, int64_t kj, bool valid) {
   if (!valid || (a.causal && kj > qi)) return ninf<T>();
-  T s = dot * a.scale;
+  T s = dot * a.tscale;
   if (a.mask_kind != 0) {
     const int64_t off = b * a.ms[0] + h * a.ms[1] + qi * a.ms[2] + kj * a.ms[3];
     if (a.mask_kind == 1) {
@@ -123,29 +191,20 @@ __device__ inline T score_of(const AttnArgs<T>& a, T dot, int64_t b, int64_t h, 
   return s;
 }
 
-// The dropout factor of score (b, h, qi, kj): the CPU's draw, word el % 4 of Philox block
-// counter + el / 4, el the score's flat index; kept (keep) when its top 24 bits / 2^24 >= dropout.
+// Score el's dropout factor, keep or 0 (jt/attention.h's draw).
 template <typename T>
 __device__ inline T dropout_factor(const AttnArgs<T>& a, uint64_t el) {
   uint32_t w[4];
-  philox_block(a.seed, a.counter + el / 4, w);
-  const double u = (double)(w[el % 4] >> 8) * 0x1p-24;
-  return u >= a.dropout ? a.keep : T(0);
-}
-
-template <typename T>
-__device__ inline uint64_t score_index(const AttnArgs<T>& a, int64_t b, int64_t h, int64_t qi, int64_t kj) {
-  return (uint64_t)(((b * a.heads + h) * a.lq + qi) * a.lk + kj);
+  philox_block(a.seed, a.counter + attention_draw_block(el), w);
+  return attention_kept(w, el, a.dropout) ? a.keep : T(0);
 }
 
 template <typename T, int D>
 __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr int C = D / 16, ld = D + 1;
+  constexpr int C = D / 16, ld = row_ld<T>(D), sld = score_ld<T>();
+  constexpr SharedLayout L = forward_layout();
   extern __shared__ __align__(16) unsigned char smem[];
-  T* Q = reinterpret_cast<T*>(smem);
-  T* K = Q + kTile * ld;
-  T* V = K + kTile * ld;
-  T* P = V + kTile * ld;
+  T *Q = L.tile<T>(smem, D, 0), *K = L.tile<T>(smem, D, 1), *V = L.tile<T>(smem, D, 2), *P = L.score<T>(smem, D, 0);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
@@ -168,7 +227,7 @@ __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_cons
     load_tile<T, D>(V, a.v + kv * a.ev, cols, a.ev);
     __syncthreads();
     T s[4][4] = {};
-    tile_mma<T, 4>(s, Q, ld, 1, K, 1, ld, a.e);
+    tile_dot<T>(s, Q, ld, K, ld, (int)a.e);
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = ty + 16 * i;
@@ -198,15 +257,15 @@ __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_cons
 #pragma unroll
           for (int j = 0; j < 4; ++j) {
             const int c = tx + 16 * j;
-            if (r < rows && c < cols) p[j] *= dropout_factor(a, score_index(a, b, h, i0 + r, j0 + c));
+            if (r < rows && c < cols) p[j] *= dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c));
           }
         }
       }
 #pragma unroll
-      for (int j = 0; j < 4; ++j) P[r * kScoreLd + tx + 16 * j] = p[j];
+      for (int j = 0; j < 4; ++j) P[r * sld + tx + 16 * j] = p[j];
     }
     __syncthreads();
-    tile_mma<T, C>(o, P, kScoreLd, 1, V, ld, 1, kTile);
+    tile_mma_rows<T, C>(o, P, sld, V, ld, kTile);
   }
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -242,11 +301,11 @@ template <typename T, int D>
 __device__ __forceinline__ void tile_gradients(const AttnArgs<T>& a, const T* Q, const T* dO, const T* K, const T* V, const T* lse,
                                                const T* dsum, int64_t b, int64_t h, int64_t i0, int rows, int64_t j0, int cols,
                                                T (&pd)[4][4], T (&ds)[4][4]) {
-  constexpr int ld = D + 1;
+  constexpr int ld = row_ld<T>(D);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   T s[4][4] = {}, dp[4][4] = {};
-  tile_mma<T, 4>(s, Q, ld, 1, K, 1, ld, a.e);
-  tile_mma<T, 4>(dp, dO, ld, 1, V, 1, ld, a.ev);
+  tile_dot<T>(s, Q, ld, K, ld, (int)a.e);
+  tile_dot<T>(dp, dO, ld, V, ld, (int)a.ev);
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     const int r = ty + 16 * i;
@@ -257,7 +316,7 @@ __device__ __forceinline__ void tile_gradients(const AttnArgs<T>& a, const T* Q,
       const T sc = score_of(a, s[i][j], b, h, i0 + r, j0 + c, valid);
       const T p = lse[r] == ninf<T>() ? T(0) : exp_of(sc - lse[r]);
       if (a.dropout > 0) {
-        const T z = valid ? dropout_factor(a, score_index(a, b, h, i0 + r, j0 + c)) : T(0);
+        const T z = valid ? dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c)) : T(0);
         pd[i][j] = p * z;
         ds[i][j] = p * (dp[i][j] * z - dsum[r]);
       } else {
@@ -282,16 +341,11 @@ __device__ inline void load_rows(const AttnArgs<T>& a, int64_t row0, int rows, T
 // that sees them.
 template <typename T, int D>
 __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr int C = D / 16, ld = D + 1;
+  constexpr int C = D / 16, ld = row_ld<T>(D), sld = score_ld<T>();
+  constexpr SharedLayout L = key_value_layout();
   extern __shared__ __align__(16) unsigned char smem[];
-  T* K = reinterpret_cast<T*>(smem);
-  T* V = K + kTile * ld;
-  T* Q = V + kTile * ld;
-  T* dO = Q + kTile * ld;
-  T* PD = dO + kTile * ld;
-  T* DS = PD + kTile * kScoreLd;
-  T* lse = DS + kTile * kScoreLd;
-  T* dsum = lse + kTile;
+  T *K = L.tile<T>(smem, D, 0), *V = L.tile<T>(smem, D, 1), *Q = L.tile<T>(smem, D, 2), *dO = L.tile<T>(smem, D, 3);
+  T *PD = L.score<T>(smem, D, 0), *DS = L.score<T>(smem, D, 1), *lse = L.row<T>(smem, D, 0), *dsum = L.row<T>(smem, D, 1);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const int64_t kblocks = (a.lk + kTile - 1) / kTile, bhk = blockIdx.x / kblocks, j0 = (blockIdx.x % kblocks) * kTile;
   const int64_t b = bhk / a.kv_heads, hk = bhk % a.kv_heads, G = a.group();
@@ -319,13 +373,13 @@ __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __gr
       for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          PD[(ty + 16 * i) * kScoreLd + tx + 16 * j] = pd[i][j];
-          DS[(ty + 16 * i) * kScoreLd + tx + 16 * j] = ds[i][j];
+          PD[(ty + 16 * i) * sld + tx + 16 * j] = pd[i][j];
+          DS[(ty + 16 * i) * sld + tx + 16 * j] = ds[i][j];
         }
       __syncthreads();
       // rows of dv and dk are keys: dV += PDᵀ · dO, dK += DSᵀ · Q
-      tile_mma<T, C>(dv, PD, 1, kScoreLd, dO, ld, 1, kTile);
-      tile_mma<T, C>(dk, DS, 1, kScoreLd, Q, ld, 1, kTile);
+      tile_mma<T, C>(dv, PD, 1, sld, dO, ld, 1, kTile);
+      tile_mma<T, C>(dk, DS, 1, sld, Q, ld, 1, kTile);
     }
   }
 #pragma unroll
@@ -336,7 +390,7 @@ __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __gr
 #pragma unroll
     for (int j = 0; j < C; ++j) {
       const int d = tx + 16 * j;
-      if (a.grad_k && d < a.e) a.grad_k[row * a.e + d] = dk[i][j] * a.scale;
+      if (a.grad_k && d < a.e) a.grad_k[row * a.e + d] = dk[i][j] * a.tscale;
       if (a.grad_v && d < a.ev) a.grad_v[row * a.ev + d] = dv[i][j];
     }
   }
@@ -345,15 +399,11 @@ __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __gr
 // The query gradient of 64 query rows of (b, h): dQ = DS · K over every key tile the rows see.
 template <typename T, int D>
 __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr int C = D / 16, ld = D + 1;
+  constexpr int C = D / 16, ld = row_ld<T>(D), sld = score_ld<T>();
+  constexpr SharedLayout L = query_layout();
   extern __shared__ __align__(16) unsigned char smem[];
-  T* Q = reinterpret_cast<T*>(smem);
-  T* dO = Q + kTile * ld;
-  T* K = dO + kTile * ld;
-  T* V = K + kTile * ld;
-  T* DS = V + kTile * ld;
-  T* lse = DS + kTile * kScoreLd;
-  T* dsum = lse + kTile;
+  T *Q = L.tile<T>(smem, D, 0), *dO = L.tile<T>(smem, D, 1), *K = L.tile<T>(smem, D, 2), *V = L.tile<T>(smem, D, 3);
+  T *DS = L.score<T>(smem, D, 0), *lse = L.row<T>(smem, D, 0), *dsum = L.row<T>(smem, D, 1);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
@@ -380,9 +430,9 @@ __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_c
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-      for (int j = 0; j < 4; ++j) DS[(ty + 16 * i) * kScoreLd + tx + 16 * j] = ds[i][j];
+      for (int j = 0; j < 4; ++j) DS[(ty + 16 * i) * sld + tx + 16 * j] = ds[i][j];
     __syncthreads();
-    tile_mma<T, C>(dq, DS, kScoreLd, 1, K, ld, 1, kTile);
+    tile_mma_rows<T, C>(dq, DS, sld, K, ld, kTile);
   }
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -391,7 +441,7 @@ __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_c
 #pragma unroll
     for (int j = 0; j < C; ++j) {
       const int d = tx + 16 * j;
-      if (d < a.e) a.grad_q[(row0 + r) * a.e + d] = dq[i][j] * a.scale;
+      if (d < a.e) a.grad_q[(row0 + r) * a.e + d] = dq[i][j] * a.tscale;
     }
   }
 }
@@ -402,17 +452,6 @@ __global__ void dropout_factors_kernel(const __grid_constant__ AttnArgs<T> a, in
   for (int64_t el = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; el < n; el += (int64_t)gridDim.x * blockDim.x)
     a.out[el] = dropout_factor(a, (uint64_t)el);
 }
-
-// Shared memory of each kernel, in bytes, for head size D.
-template <typename T>
-struct Footprint {
-  static size_t tile(int D) { return (size_t)kTile * (D + 1) * sizeof(T); }
-  static size_t scores() { return (size_t)kTile * kScoreLd * sizeof(T); }
-  static size_t forward(int D) { return 3 * tile(D) + scores(); }
-  static size_t key_value(int D) { return 4 * tile(D) + 2 * scores() + 2 * kTile * sizeof(T); }
-  static size_t query(int D) { return 4 * tile(D) + scores() + 2 * kTile * sizeof(T); }
-  static size_t most(int D) { return key_value(D); }
-};
 
 // The head size a kernel is built for: the smallest of 32, 64 and 128 that holds e and ev; 0 if none.
 int head_size_for(int64_t e, int64_t ev) {
@@ -428,20 +467,19 @@ bool fits(int D) {
   int device = 0, optin = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) return false;
-  return Footprint<T>::most(D) <= (size_t)optin;
+  return key_value_layout().bytes<T>(D) <= (size_t)optin;  // the largest of the three
 }
 
 template <typename T, int D>
 int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
-  using F = Footprint<T>;
   const int64_t qtiles = a.batch * a.heads * ((a.lq + kTile - 1) / kTile);
   const int64_t ktiles = a.batch * a.kv_heads * ((a.lk + kTile - 1) / kTile);
   if (qtiles > INT32_MAX || ktiles > INT32_MAX) return JT_INVALID;
   if (mode == 0) {
     if (qtiles == 0) return JT_OK;
-    int st = status_of(cudaFuncSetAttribute(forward_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::forward(D)));
+    int st = status_of(cudaFuncSetAttribute(forward_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)forward_layout().bytes<T>(D)));
     if (st != JT_OK) return st;
-    forward_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, F::forward(D), stream>>>(a);
+    forward_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, forward_layout().bytes<T>(D), stream>>>(a);
     return launch_status();
   }
   // mode 1: D_i first, into scratch, then the two gradient kernels in stream order
@@ -456,16 +494,16 @@ int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
     if (st != JT_OK) return st;
   }
   if ((g.grad_k || g.grad_v) && ktiles > 0) {
-    int st = status_of(cudaFuncSetAttribute(key_value_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::key_value(D)));
+    int st = status_of(cudaFuncSetAttribute(key_value_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)key_value_layout().bytes<T>(D)));
     if (st != JT_OK) return st;
-    key_value_grad_kernel<T, D><<<(unsigned)ktiles, kAttnThreads, F::key_value(D), stream>>>(g);
+    key_value_grad_kernel<T, D><<<(unsigned)ktiles, kAttnThreads, key_value_layout().bytes<T>(D), stream>>>(g);
     st = launch_status();
     if (st != JT_OK) return st;
   }
   if (g.grad_q && qtiles > 0) {
-    int st = status_of(cudaFuncSetAttribute(query_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)F::query(D)));
+    int st = status_of(cudaFuncSetAttribute(query_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)query_layout().bytes<T>(D)));
     if (st != JT_OK) return st;
-    query_grad_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, F::query(D), stream>>>(g);
+    query_grad_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, query_layout().bytes<T>(D), stream>>>(g);
     return launch_status();
   }
   return JT_OK;
@@ -474,19 +512,9 @@ int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
 template <typename T>
 int run(const attention_plan& r) {
   AttnArgs<T> a{};
-  a.batch = r.batch, a.heads = r.heads, a.kv_heads = r.kv_heads, a.lq = r.lq, a.lk = r.lk;
-  if (a.batch < 0 || a.heads <= 0 || a.kv_heads <= 0 || a.heads % a.kv_heads != 0 || a.lq < 0 || a.lk < 0 || r.e < 0 || r.ev < 0)
-    return JT_INVALID;
-  a.e = (int)r.e, a.ev = (int)r.ev;
-  double scale, dropout;
-  std::memcpy(&scale, &r.scale, 8);
-  std::memcpy(&dropout, &r.dropout, 8);
-  if (!(dropout >= 0 && dropout <= 1)) return JT_INVALID;
-  a.scale = (T)scale, a.dropout = dropout, a.keep = dropout < 1 ? (T)(1.0 / (1.0 - dropout)) : T(0);
-  a.causal = r.causal != 0, a.mask_kind = (int)r.mask_kind, a.mask = reinterpret_cast<const void*>(r.mask);
-  if (a.mask_kind < 0 || a.mask_kind > 2 || (a.mask_kind != 0 && !a.mask)) return JT_INVALID;
-  for (int d = 0; d < 4; ++d) a.ms[d] = r.mask_strides[d];
-  a.seed = (uint64_t)r.seed, a.counter = (uint64_t)r.counter;
+  if (!a.read(r)) return JT_INVALID;
+  a.tscale = (T)a.scale, a.keep = (T)a.keep_factor();
+  a.mask = reinterpret_cast<const void*>(r.mask);
   a.q = reinterpret_cast<const T*>(r.q), a.k = reinterpret_cast<const T*>(r.k), a.v = reinterpret_cast<const T*>(r.v);
   a.out = reinterpret_cast<T*>(r.out), a.lse = reinterpret_cast<T*>(r.lse);
   a.grad_out = reinterpret_cast<const T*>(r.grad_out);

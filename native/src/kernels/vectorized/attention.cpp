@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "jt/attention.h"
 #include "jt/jt.h"
 #include "jt/philox.h"
 #include "jt/plans.h"
@@ -114,38 +115,28 @@ inline float exp_shifted(float x) { return exp_nonpositive(x); }  // x <= 0 here
 inline double exp_shifted(double x) { return std::exp(x); }
 
 template <typename T>
-struct Attention {
-  int64_t batch, heads, kv_heads, lq, lk, e, ev, ep, evp;
-  T scale;
-  bool causal;
-  int mask_kind;  // 0 none, 1 bool (true takes part), 2 additive in T
+struct Attention : AttentionGeometry {
+  int64_t ep, evp;  // e and ev rounded up to whole vectors
+  T tscale, keep;   // the scale and keep_factor() in T
   const void* mask;
-  int64_t ms[4];  // the mask's strides over (batch, query head, query, key); 0 where broadcast
-  double dropout;
-  T keep_factor;  // 1 / (1 - dropout), or 0 when everything is dropped
-  uint64_t seed, counter;
   const T *q, *k, *v, *grad_out;
   T *out, *lse, *grad_q, *grad_k, *grad_v;
 
-  int64_t group() const { return heads / kv_heads; }
   const T* q_row(int64_t b, int64_t h, int64_t i) const { return q + ((b * heads + h) * lq + i) * e; }
   int64_t kv_row(int64_t b, int64_t hk, int64_t j) const { return (b * kv_heads + hk) * lk + j; }
 
-  // Each key's dropout factor for query row i of (b, h), keys [j0, j0 + n): keep_factor or 0. Key
-  // j's draw is word e % 4 of Philox block counter + e / 4, e = ((b * heads + h) * lq + i) * lk + j,
-  // its top 24 bits as u in [0, 1); the key is kept when u >= dropout.
+  // Each key's dropout factor for query row i of (b, h), keys [j0, j0 + n): keep or 0 (jt/attention.h's draw).
   void dropout_factors(int64_t b, int64_t h, int64_t i, int64_t j0, int n, T* z) const {
-    const uint64_t first = (uint64_t)(((b * heads + h) * lq + i) * lk + j0);
+    const uint64_t first = score_index(b, h, i, j0);
     uint32_t w[4];
     uint64_t block = ~(uint64_t)0;
     for (int c = 0; c < n; ++c) {
       const uint64_t el = first + (uint64_t)c;
-      if (el / 4 != block) {
-        block = el / 4;
+      if (attention_draw_block(el) != block) {
+        block = attention_draw_block(el);
         philox_block(seed, counter + block, w);
       }
-      const double u = (double)(w[el % 4] >> 8) * 0x1p-24;
-      z[c] = u >= dropout ? keep_factor : T(0);
+      z[c] = attention_kept(w, el, dropout) ? keep : T(0);
     }
   }
 
@@ -157,7 +148,7 @@ struct Attention {
     for (int r = 0; r < rows; ++r) {
       T* sr = s + r * kBlockK;
       const int64_t i = i0 + r;
-      for (int c = 0; c < kBlockK; ++c) sr[c] *= scale;  // (nn.Attention passes scale 1 when e = 0: the scores are exactly 0)
+      for (int c = 0; c < kBlockK; ++c) sr[c] *= tscale;  // (nn.Attention passes scale 1 when e = 0: the scores are exactly 0)
       int limit = cols;
       if (causal) limit = (int)std::max<int64_t>(0, std::min<int64_t>(cols, i - j0 + 1));
       for (int c = limit; c < kBlockK; ++c) sr[c] = ninf;
@@ -338,7 +329,7 @@ struct Attention {
       }
       for (int c = 0; c < cols; ++c) {
         const int64_t row = kv_row(b, hk, j0 + c);
-        if (grad_k) for (int64_t d = 0; d < e; ++d) grad_k[row * e + d] = dk[c * ep + d] * scale;
+        if (grad_k) for (int64_t d = 0; d < e; ++d) grad_k[row * e + d] = dk[c * ep + d] * tscale;
         if (grad_v) for (int64_t d = 0; d < ev; ++d) grad_v[row * ev + d] = dv[c * evp + d];
       }
     }
@@ -347,7 +338,7 @@ struct Attention {
         const int64_t h = hk * G + g;
         for (int64_t i = 0; i < lq; ++i) {
           T* dst_row = grad_q + ((b * heads + h) * lq + i) * e;
-          for (int64_t d = 0; d < e; ++d) dst_row[d] = dq[(g * lq + i) * ep + d] * scale;
+          for (int64_t d = 0; d < e; ++d) dst_row[d] = dq[(g * lq + i) * ep + d] * tscale;
         }
       }
     }
@@ -375,19 +366,10 @@ struct Attention {
 template <typename T>
 int run(const attention_plan& r) {
   Attention<T> a;
-  a.batch = r.batch, a.heads = r.heads, a.kv_heads = r.kv_heads, a.lq = r.lq, a.lk = r.lk, a.e = r.e, a.ev = r.ev;
-  if (a.batch < 0 || a.heads <= 0 || a.kv_heads <= 0 || a.heads % a.kv_heads != 0 || a.lq < 0 || a.lk < 0 || a.e < 0 || a.ev < 0)
-    return JT_INVALID;
+  if (!a.read(r)) return JT_INVALID;
   a.ep = padded<T>(a.e), a.evp = padded<T>(a.ev);
-  double scale, dropout;
-  std::memcpy(&scale, &r.scale, 8);
-  std::memcpy(&dropout, &r.dropout, 8);
-  if (!(dropout >= 0 && dropout <= 1)) return JT_INVALID;
-  a.scale = (T)scale, a.dropout = dropout, a.keep_factor = dropout < 1 ? (T)(1.0 / (1.0 - dropout)) : T(0);
-  a.causal = r.causal != 0, a.mask_kind = (int)r.mask_kind, a.mask = reinterpret_cast<const void*>(r.mask);
-  if (a.mask_kind < 0 || a.mask_kind > 2 || (a.mask_kind != 0 && !a.mask)) return JT_INVALID;
-  for (int d = 0; d < 4; ++d) a.ms[d] = r.mask_strides[d];
-  a.seed = (uint64_t)r.seed, a.counter = (uint64_t)r.counter;
+  a.tscale = (T)a.scale, a.keep = (T)a.keep_factor();
+  a.mask = reinterpret_cast<const void*>(r.mask);
   a.q = reinterpret_cast<const T*>(r.q), a.k = reinterpret_cast<const T*>(r.k), a.v = reinterpret_cast<const T*>(r.v);
   a.out = reinterpret_cast<T*>(r.out), a.lse = reinterpret_cast<T*>(r.lse);
   a.grad_out = reinterpret_cast<const T*>(r.grad_out);
