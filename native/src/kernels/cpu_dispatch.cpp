@@ -24,6 +24,8 @@
   int softmax_run(const SoftmaxPlan& p);               \
   int norm_run(const norm_plan& r);                    \
   int attention_run(const attention_plan& r);          \
+  int windows_run(const windows_plan& r);              \
+  int max_pool_run(const max_pool_plan& r);            \
   int random_kind_id(const char* name);                \
   int random_run(const RandomPlan& p, double* bad);    \
   }                                                    \
@@ -102,6 +104,8 @@ int reduce_run(const RedPlan& p) { JT_FORWARD(reduce_run(p)) }
 int softmax_run(const SoftmaxPlan& p) { JT_FORWARD(softmax_run(p)) }
 int norm_run(const norm_plan& r) { JT_FORWARD(norm_run(r)) }
 int attention_run(const attention_plan& r) { JT_FORWARD(attention_run(r)) }
+int windows_run(const windows_plan& r) { JT_FORWARD(windows_run(r)) }
+int max_pool_run(const max_pool_plan& r) { JT_FORWARD(max_pool_run(r)) }
 int random_kind_id(const char* name) { return baseline::random_kind_id(name); }
 int random_run(const RandomPlan& p, double* bad) { JT_FORWARD(random_run(p, bad)) }
 

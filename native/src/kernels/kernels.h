@@ -76,7 +76,7 @@ struct SoftmaxPlan : AlongDimPlan {
 };
 int softmax_run(const SoftmaxPlan& p);  // JT_NO_KERNEL for a non-floating dtype
 
-// Sliding windows (plans.h's windows and max_pool plans, read as they are; windows.cpp).
+// Sliding windows (plans.h's windows and max_pool plans, read as they are; vectorized/windows.cpp).
 int windows_run(const windows_plan& r);    // JT_NO_KERNEL for a non-floating dtype
 int max_pool_run(const max_pool_plan& r);  // JT_NO_KERNEL for bool
 // Normalization (plans.h's norm plan, jt/norm.h; vectorized/norm.cpp).

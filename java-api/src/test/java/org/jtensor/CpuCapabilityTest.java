@@ -44,6 +44,20 @@ class CpuCapabilityTest extends ScopedTest {
     OPS.put("softmax", t -> t[0].softmax(1));
     OPS.put("logSoftmax dim 0", t -> t[0].logSoftmax(0));
     OPS.put("layerNorm", t -> Functional.layerNorm(t[0], 1, null, null, 1e-5));
+    // sliding windows ([300, 300] as [3, 4, 75, 100]; as [1, 36, 2500] for fold): im2col, col2im, max pooling forward and backward
+    OPS.put("unfold 3x3 stride 2 padding 1", t -> Functional.unfold(t[0].view(3, 4, 75, 100), new long[] {3, 3}, new long[] {1, 1},
+        new long[] {1, 1}, new long[] {2, 2}));
+    OPS.put("fold to 50x50", t -> Functional.fold(t[0].view(1, 36, 2500), new long[] {50, 50}, new long[] {3, 3}, new long[] {1, 1},
+        new long[] {1, 1}, new long[] {1, 1}));
+    OPS.put("maxPool2d 3x3 stride 2 padding 1 ceil", t -> Functional.maxPool2d(t[0].view(3, 4, 75, 100), new long[] {3, 3},
+        new long[] {2, 2}, new long[] {1, 1}, new long[] {1, 1}, true));
+    OPS.put("maxPool2d indices", t -> Functional.maxPool2dWithIndices(t[0].view(3, 4, 75, 100), new long[] {2, 2}, new long[] {2, 2},
+        new long[] {0, 0}, new long[] {1, 1}, false).indices().to(DType.FLOAT64));
+    OPS.put("maxPool2d backward", t -> {
+      Tensor x = t[0].detach().requiresGrad_();
+      Functional.maxPool2d(x.view(3, 4, 75, 100), 2).sum().backward();
+      return x.grad();
+    });
     OPS.put("randn", t -> Tensor.randn(new long[] {257, 129}, new Generator(7)).to(t[0].dtype()));
     OPS.put("rand", t -> Tensor.rand(new long[] {257, 129}, new Generator(8)).to(t[0].dtype()));
   }

@@ -1,7 +1,9 @@
 // Sliding windows on the CPU (windows.h): im2col (each window's elements as a column, for a GEMM),
 // col2im (its adjoint: each image element the sum of the column entries that read it) and max
 // pooling with indices. Parallel over (batch, channel) rows or planes; the innermost loop runs along
-// the last spatial dim, its in-range span found once per line so the copy has no branch.
+// the last spatial dim, its in-range span found once per line so the copy has no branch. Compiled
+// per CPU capability (the comparisons and copies of the last dim's runs take the widest vectors);
+// integer pooling stays the baseline's, as every capability's integer kernels do.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -16,7 +18,15 @@
 #include "kernels/kernels.h"
 #include "parallel.h"
 
-namespace jt {
+#include "kernels/vectorized/capability_namespace.h"
+
+#if !JT_CPU_CAP_IS_BASELINE
+namespace jt::baseline {
+int max_pool_run(const max_pool_plan& r);
+}
+#endif
+
+JT_CPU_CAP_BEGIN
 namespace {
 
 // The output positions o in [0, out) whose read o*stride - padding + k*dilation lies in [0, in): [lo, hi).
@@ -272,7 +282,11 @@ int max_pool_run(const max_pool_plan& r) {
   int st = JT_NO_KERNEL;
   dispatch_dtype((DType)r.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_floating<T>::value || kInt<T>) {
+    if constexpr ((is_floating<T>::value || kInt<T>) && !compiled_in_this_capability<T>) {
+#if !JT_CPU_CAP_IS_BASELINE
+      st = baseline::max_pool_run(r);  // a dtype this capability leaves to the baseline
+#endif
+    } else if constexpr (is_floating<T>::value || kInt<T>) {
       if (r.backward) {
         if (!max_pool_backward<T>(g, reinterpret_cast<T*>(r.image), reinterpret_cast<const T*>(r.out),
                                   reinterpret_cast<const int64_t*>(r.indices))) {
@@ -288,4 +302,4 @@ int max_pool_run(const max_pool_plan& r) {
   return st;
 }
 
-}  // namespace jt
+JT_CPU_CAP_END
