@@ -146,6 +146,53 @@ struct KernelSpans {
   }
 };
 
+// One element of a window in turn, under max pooling's rule: a larger value or a NaN takes over
+// (so the first maximum and the last NaN win), as flags and selects rather than branches.
+template <typename A>
+inline void take_max(A v, A& best, int64_t at, int64_t& where) {
+  const bool t = (v > best) | (v != v);  // no short circuit: a flag, not a branch
+  best = select(t, v, best);
+  const int64_t m = -int64_t(t);
+  where = (at & m) | (where & ~m);
+}
+
+// MaxPool2d(2), the common case: 2 x 2 windows at stride 2 without padding or dilation, rows
+// contiguous, every window whole. Each output's four elements in (kh, kw) order, in registers: no
+// row buffers and no per-window spans (the general loop below spent more on those than on the
+// comparisons). False where the geometry is any other.
+template <typename T>
+bool max_pool_2x2(const WindowGeometry& g, const T* image, T* out, int64_t* indices) {
+  const bool fits = g.kernel[0] == 1 && g.stride[0] == 1 && g.padding[0] == 0 && g.out[0] == g.in[0] && g.kernel[1] == 2 &&
+                    g.kernel[2] == 2 && g.stride[1] == 2 && g.stride[2] == 2 && g.padding[1] == 0 && g.padding[2] == 0 &&
+                    g.dilation[1] == 1 && g.dilation[2] == 1 && g.image_s[2] == 1 && 2 * g.out[1] <= g.in[1] && 2 * g.out[2] <= g.in[2];
+  if (!fits) return false;
+  using A = opmath_t<T>;
+  const int64_t OW = g.out[2], L = g.positions(), W = g.in[2];
+  parallel_for(0, g.batch * g.channels, grain_of(4 * L), [&](int64_t b, int64_t e) {
+    for (int64_t u = b; u < e; ++u) {
+      const T* src = image + (u / g.channels) * g.image_n + (u % g.channels) * g.image_c;
+      T* o = out + u * L;
+      int64_t* ix = indices + u * L;
+      for (int64_t od = 0; od < g.out[0]; ++od)
+        for (int64_t oh = 0; oh < g.out[1]; ++oh, o += OW, ix += OW) {
+          const T* r0 = src + od * g.image_s[0] + 2 * oh * g.image_s[1];
+          const T* r1 = r0 + g.image_s[1];
+          const int64_t at0 = (od * g.in[1] + 2 * oh) * W, at1 = at0 + W;
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            A best = (A)r0[2 * ow];
+            int64_t where = at0 + 2 * ow;
+            take_max((A)r0[2 * ow + 1], best, at0 + 2 * ow + 1, where);
+            take_max((A)r1[2 * ow], best, at1 + 2 * ow, where);
+            take_max((A)r1[2 * ow + 1], best, at1 + 2 * ow + 1, where);
+            o[ow] = (T)best;
+            ix[ow] = where;
+          }
+        }
+    }
+  });
+  return true;
+}
+
 // Max pooling one output row at a time (Note [Max pooling by rows]): the windows wholly inside the
 // image along the last dim take every kernel offset in turn across the whole row, so the innermost
 // loop is a run of independent compare-and-selects instead of one short window after another; the
@@ -155,6 +202,7 @@ struct KernelSpans {
 // maximum and the last NaN win.
 template <typename T>
 void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices) {
+  if (max_pool_2x2(g, image, out, indices)) return;
   using A = opmath_t<T>;
   const int64_t K = g.window_size(), L = g.positions(), OW = g.out[2], KW = g.kernel[2];
   const KernelSpans sp(g);
@@ -165,12 +213,6 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
   parallel_for(0, g.batch * g.channels, grain_of(K * L), [&](int64_t b, int64_t e) {
     std::vector<A> best((size_t)OW);
     std::vector<int64_t> where((size_t)OW);
-    auto take = [](A v, A& bst, int64_t at, int64_t& wh) {
-      const bool t = (v > bst) | (v != v);  // no short circuit: a flag, not a branch
-      bst = select(t, v, bst);
-      const int64_t m = -int64_t(t);
-      wh = (at & m) | (wh & ~m);
-    };
     for (int64_t u = b; u < e; ++u) {
       const int64_t n = u / g.channels, c = u % g.channels;
       const T* src = image + n * g.image_n + c * g.image_c;
@@ -200,7 +242,7 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
                 for (int64_t ow = ow0; ow < ow1; ++ow)
                   for (int64_t kw = sp.lo[2][ow]; kw < sp.hi[2][ow]; ++kw) {
                     const int64_t iw = g.at(2, ow, kw);
-                    take((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
+                    take_max((A)line[iw * g.image_s[2]], best[(size_t)ow], row + iw, where[(size_t)ow]);
                   }
               };
               clipped(0, inner_lo);
@@ -211,7 +253,7 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
                 A* bst = best.data();
                 int64_t* wh = where.data();
                 for (int64_t ow = inner_lo, iw = first; ow < inner_hi; ++ow, iw += step, at += s)
-                  take((A)*at, bst[ow], row + iw, wh[ow]);
+                  take_max((A)*at, bst[ow], row + iw, wh[ow]);
               }
               clipped(inner_hi, OW);
             }

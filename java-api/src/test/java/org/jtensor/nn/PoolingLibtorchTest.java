@@ -185,6 +185,14 @@ class PoolingLibtorchTest {
         assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "values, ceil " + ceil);
         assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "indices, ceil " + ceil);
       }
+      // MaxPool2d(2)'s own path (2 x 2, stride 2, the odd last row dropped), and the general one for a transposed input
+      for (Tensor in : new Tensor[] {x, x.transpose(2, 3).contiguous().transpose(2, 3)}) {
+        ValuesAndIndices got = Functional.maxPool2dWithIndices(in, new long[] {2, 2}, new long[] {2, 2}, new long[] {0, 0}, new long[] {1, 1}, false);
+        T_TensorTensor_T want = torch.max_pool2d_with_indices(LibtorchPeer.of(in), new long[] {2, 2}, new long[] {2, 2}, new long[] {0, 0},
+            new long[] {1, 1}, false);
+        assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "2 x 2 values, strides " + Arrays.toString(in.stride()));
+        assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "2 x 2 indices, strides " + Arrays.toString(in.stride()));
+      }
     }
   }
 
