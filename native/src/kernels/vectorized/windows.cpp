@@ -178,17 +178,14 @@ bool max_pool_2x2(const WindowGeometry& g, const T* image, T* out, int64_t* indi
           const T* r0 = src + od * g.image_s[0] + 2 * oh * g.image_s[1];
           const T* r1 = r0 + g.image_s[1];
           const int64_t at0 = (od * g.in[1] + 2 * oh) * W, at1 = at0 + W, n = OW;  // n: a bound no store can alias
-          for (int64_t ow = 0; ow < n; ++ow) {  // selects, not take_max's bit masks: this form vectorizes
-            const A a = (A)r0[2 * ow], b = (A)r0[2 * ow + 1], c = (A)r1[2 * ow], d = (A)r1[2 * ow + 1];
-            const bool tb = (b > a) | (b != b);
-            A best = tb ? b : a;
-            int64_t where = tb ? at0 + 2 * ow + 1 : at0 + 2 * ow;
-            const bool tc = (c > best) | (c != c);
-            best = tc ? c : best;
-            where = tc ? at1 + 2 * ow : where;
-            const bool td = (d > best) | (d != d);
-            o[ow] = (T)(td ? d : best);
-            ix[ow] = td ? at1 + 2 * ow + 1 : where;
+          for (int64_t ow = 0; ow < n; ++ow) {  // vectorizes; take_max's bit masks keep the scalar tail branch-free too
+            A best = (A)r0[2 * ow];
+            int64_t where = at0 + 2 * ow;
+            take_max((A)r0[2 * ow + 1], best, at0 + 2 * ow + 1, where);
+            take_max((A)r1[2 * ow], best, at1 + 2 * ow, where);
+            take_max((A)r1[2 * ow + 1], best, at1 + 2 * ow + 1, where);
+            o[ow] = (T)best;
+            ix[ow] = where;
           }
         }
     }
