@@ -252,8 +252,8 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
                 const int64_t s = step * g.image_s[2];
                 A* bst = best.data();
                 int64_t* wh = where.data();
-                for (int64_t ow = inner_lo, iw = first; ow < inner_hi; ++ow, iw += step, at += s)
-                  take_max((A)*at, bst[ow], row + iw, wh[ow]);
+                const int64_t from = inner_lo, to = inner_hi;  // locals: bounds no store can alias, so the loop vectorizes
+                for (int64_t ow = from; ow < to; ++ow) take_max((A)at[(ow - from) * s], bst[ow], row + first + (ow - from) * step, wh[ow]);
               }
               clipped(inner_hi, OW);
             }
