@@ -64,11 +64,8 @@ __host__ __device__ constexpr SharedLayout key_value_layout() { return {4, 2, 2}
 __host__ __device__ constexpr SharedLayout query_layout() { return {4, 1, 2}; }
 
 template <typename T>
-struct AttnArgs : AttentionGeometry {
-  T tscale, keep;  // the scale and keep_factor() in T
-  const void* mask;
-  const T *q, *k, *v, *grad_out;
-  T *out, *lse, *dsum, *grad_q, *grad_k, *grad_v;
+struct AttnArgs : AttentionOperands<T> {
+  T* dsum;  // the backward's D_i, in scratch
 };
 
 __device__ inline float exp_of(float x) { return expf(x); }
@@ -96,6 +93,13 @@ __device__ void load_tile(T* dst, const T* src, int rows, int width) {
     const int r = idx / D, c = idx % D;
     dst[r * row_ld<T>(D) + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : T(0);
   }
+}
+
+// Keys [j0, j0 + cols) of kv row block kv0 (= (b·kv_heads + hk)·lk) into K and V.
+template <typename T, int D>
+__device__ inline void load_keys(const AttnArgs<T>& a, T* K, T* V, int64_t kv0, int64_t j0, int cols) {
+  load_tile<T, D>(K, a.k + (kv0 + j0) * a.e, cols, (int)a.e);
+  load_tile<T, D>(V, a.v + (kv0 + j0) * a.ev, cols, (int)a.ev);
 }
 
 // acc[i][j] += the sum over kk < depth of A(ty + 16 i, kk) · B(kk, tx + 16 j), with A(r, kk) at
@@ -221,10 +225,8 @@ __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_cons
   const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;  // later keys are masked for every row
   for (int64_t j0 = 0; j0 < end; j0 += kTile) {
     const int cols = (int)imin(kTile, a.lk - j0);
-    const int64_t kv = (b * a.kv_heads + hk) * a.lk + j0;
     __syncthreads();  // the last tile's K, V and P are read
-    load_tile<T, D>(K, a.k + kv * a.e, cols, a.e);
-    load_tile<T, D>(V, a.v + kv * a.ev, cols, a.ev);
+    load_keys<T, D>(a, K, V, (b * a.kv_heads + hk) * a.lk, j0, cols);
     __syncthreads();
     T s[4][4] = {};
     tile_dot<T>(s, Q, ld, K, ld, (int)a.e);
@@ -327,9 +329,11 @@ __device__ __forceinline__ void tile_gradients(const AttnArgs<T>& a, const T* Q,
   }
 }
 
-// The rows' lse and D of query rows [row0, row0 + rows) into shared memory; -inf and 0 past rows.
-template <typename T>
-__device__ inline void load_rows(const AttnArgs<T>& a, int64_t row0, int rows, T* lse, T* dsum) {
+// Query rows [row0, row0 + rows) for the backward: Q, dO, and the rows' lse and D (-inf and 0 past rows).
+template <typename T, int D>
+__device__ inline void load_queries(const AttnArgs<T>& a, int64_t row0, int rows, T* Q, T* dO, T* lse, T* dsum) {
+  load_tile<T, D>(Q, a.q + row0 * a.e, rows, (int)a.e);
+  load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, (int)a.ev);
   if (threadIdx.x < kTile) {
     const int r = threadIdx.x;
     lse[r] = r < rows ? a.lse[row0 + r] : ninf<T>();
@@ -350,8 +354,7 @@ __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __gr
   const int64_t kblocks = (a.lk + kTile - 1) / kTile, bhk = blockIdx.x / kblocks, j0 = (blockIdx.x % kblocks) * kTile;
   const int64_t b = bhk / a.kv_heads, hk = bhk % a.kv_heads, G = a.group();
   const int cols = (int)imin(kTile, a.lk - j0);
-  load_tile<T, D>(K, a.k + (bhk * a.lk + j0) * a.e, cols, a.e);
-  load_tile<T, D>(V, a.v + (bhk * a.lk + j0) * a.ev, cols, a.ev);
+  load_keys<T, D>(a, K, V, bhk * a.lk, j0, cols);
   T dk[4][C], dv[4][C];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
@@ -363,9 +366,7 @@ __global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __gr
       const int rows = (int)imin(kTile, a.lq - i0);
       const int64_t row0 = (b * a.heads + h) * a.lq + i0;
       __syncthreads();  // the last tile's Q, dO, PD and DS are read
-      load_tile<T, D>(Q, a.q + row0 * a.e, rows, a.e);
-      load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, a.ev);
-      load_rows(a, row0, rows, lse, dsum);
+      load_queries<T, D>(a, row0, rows, Q, dO, lse, dsum);
       __syncthreads();
       T pd[4][4], ds[4][4];
       tile_gradients<T, D>(a, Q, dO, K, V, lse, dsum, b, h, i0, rows, j0, cols, pd, ds);
@@ -409,9 +410,7 @@ __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_c
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
   const int rows = (int)imin(kTile, a.lq - i0);
   const int64_t row0 = bh * a.lq + i0;
-  load_tile<T, D>(Q, a.q + row0 * a.e, rows, a.e);
-  load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, a.ev);
-  load_rows(a, row0, rows, lse, dsum);
+  load_queries<T, D>(a, row0, rows, Q, dO, lse, dsum);
   T dq[4][C];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
@@ -420,10 +419,8 @@ __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_c
   const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;
   for (int64_t j0 = 0; j0 < end; j0 += kTile) {
     const int cols = (int)imin(kTile, a.lk - j0);
-    const int64_t kv = (b * a.kv_heads + hk) * a.lk + j0;
     __syncthreads();  // the last tile's K, V and DS are read
-    load_tile<T, D>(K, a.k + kv * a.e, cols, a.e);
-    load_tile<T, D>(V, a.v + kv * a.ev, cols, a.ev);
+    load_keys<T, D>(a, K, V, (b * a.kv_heads + hk) * a.lk, j0, cols);
     __syncthreads();
     T pd[4][4], ds[4][4];
     tile_gradients<T, D>(a, Q, dO, K, V, lse, dsum, b, h, i0, rows, j0, cols, pd, ds);
@@ -512,13 +509,7 @@ int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
 template <typename T>
 int run(const attention_plan& r) {
   AttnArgs<T> a{};
-  if (!a.read(r)) return JT_INVALID;
-  a.tscale = (T)a.scale, a.keep = (T)a.keep_factor();
-  a.mask = reinterpret_cast<const void*>(r.mask);
-  a.q = reinterpret_cast<const T*>(r.q), a.k = reinterpret_cast<const T*>(r.k), a.v = reinterpret_cast<const T*>(r.v);
-  a.out = reinterpret_cast<T*>(r.out), a.lse = reinterpret_cast<T*>(r.lse);
-  a.grad_out = reinterpret_cast<const T*>(r.grad_out);
-  a.grad_q = reinterpret_cast<T*>(r.grad_q), a.grad_k = reinterpret_cast<T*>(r.grad_k), a.grad_v = reinterpret_cast<T*>(r.grad_v);
+  if (!a.read_operands(r)) return JT_INVALID;
   cudaStream_t stream = current_stream();
   if (r.mode == 2) {
     const int64_t n = a.batch * a.heads * a.lq * a.lk;

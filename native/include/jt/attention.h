@@ -43,6 +43,27 @@ struct AttentionGeometry {
   }
 };
 
+// The geometry with the plan's operands typed as T (the mask stays untyped: bool or T), and the
+// scale and keep factor in T: what every kernel reads from the plan, read once here.
+template <typename T>
+struct AttentionOperands : AttentionGeometry {
+  T tscale, keep;
+  const void* mask;
+  const T *q, *k, *v, *grad_out;
+  T *out, *lse, *grad_q, *grad_k, *grad_v;
+
+  bool read_operands(const attention_plan& r) {
+    if (!read(r)) return false;
+    tscale = (T)scale, keep = (T)keep_factor();
+    mask = reinterpret_cast<const void*>(r.mask);
+    q = reinterpret_cast<const T*>(r.q), k = reinterpret_cast<const T*>(r.k), v = reinterpret_cast<const T*>(r.v);
+    out = reinterpret_cast<T*>(r.out), lse = reinterpret_cast<T*>(r.lse);
+    grad_out = reinterpret_cast<const T*>(r.grad_out);
+    grad_q = reinterpret_cast<T*>(r.grad_q), grad_k = reinterpret_cast<T*>(r.grad_k), grad_v = reinterpret_cast<T*>(r.grad_v);
+    return true;
+  }
+};
+
 // Score el's dropout draw is word el % 4 of Philox block counter + el / 4 (philox.h); its top 24
 // bits as u in [0, 1), the score is kept when u >= dropout.
 JT_HOST_DEVICE inline uint64_t attention_draw_block(uint64_t el) { return el / 4; }

@@ -115,12 +115,12 @@ inline float exp_shifted(float x) { return exp_nonpositive(x); }  // x <= 0 here
 inline double exp_shifted(double x) { return std::exp(x); }
 
 template <typename T>
-struct Attention : AttentionGeometry {
+struct Attention : AttentionOperands<T> {
+  using P = AttentionOperands<T>;  // a dependent base: its members named once here for the kernels below
+  using P::batch, P::heads, P::kv_heads, P::lq, P::lk, P::e, P::ev, P::causal, P::mask_kind, P::ms, P::dropout, P::seed, P::counter;
+  using P::group, P::score_index, P::tscale, P::keep, P::mask, P::q, P::k, P::v, P::grad_out, P::out, P::lse;
+  using P::grad_q, P::grad_k, P::grad_v;
   int64_t ep, evp;  // e and ev rounded up to whole vectors
-  T tscale, keep;   // the scale and keep_factor() in T
-  const void* mask;
-  const T *q, *k, *v, *grad_out;
-  T *out, *lse, *grad_q, *grad_k, *grad_v;
 
   const T* q_row(int64_t b, int64_t h, int64_t i) const { return q + ((b * heads + h) * lq + i) * e; }
   int64_t kv_row(int64_t b, int64_t hk, int64_t j) const { return (b * kv_heads + hk) * lk + j; }
@@ -366,14 +366,8 @@ struct Attention : AttentionGeometry {
 template <typename T>
 int run(const attention_plan& r) {
   Attention<T> a;
-  if (!a.read(r)) return JT_INVALID;
+  if (!a.read_operands(r)) return JT_INVALID;
   a.ep = padded<T>(a.e), a.evp = padded<T>(a.ev);
-  a.tscale = (T)a.scale, a.keep = (T)a.keep_factor();
-  a.mask = reinterpret_cast<const void*>(r.mask);
-  a.q = reinterpret_cast<const T*>(r.q), a.k = reinterpret_cast<const T*>(r.k), a.v = reinterpret_cast<const T*>(r.v);
-  a.out = reinterpret_cast<T*>(r.out), a.lse = reinterpret_cast<T*>(r.lse);
-  a.grad_out = reinterpret_cast<const T*>(r.grad_out);
-  a.grad_q = reinterpret_cast<T*>(r.grad_q), a.grad_k = reinterpret_cast<T*>(r.grad_k), a.grad_v = reinterpret_cast<T*>(r.grad_v);
   switch (r.mode) {
     case 0: a.forward(); return JT_OK;
     case 1: a.backward(); return JT_OK;
