@@ -381,6 +381,12 @@ int jt_attention(const int64_t* words) {
   return guarded([&] { return attention_run(r); });
 }
 
+int jt_conv(const int64_t* words) {
+  conv_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  return guarded([&] { return conv_run(r); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;

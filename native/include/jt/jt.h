@@ -168,6 +168,9 @@ JT_API int jt_norm(const int64_t* plan);
 // An attention plan (plans.h): fused scaled dot-product attention forward, backward or dropout factors;
 // JT_NO_KERNEL for a dtype other than float32/float64.
 JT_API int jt_attention(const int64_t* plan);
+// A conv plan (plans.h): direct stride-1 convolution forward, input or weight gradient;
+// JT_NO_KERNEL for a dtype other than float32/float64.
+JT_API int jt_conv(const int64_t* plan);
 
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);

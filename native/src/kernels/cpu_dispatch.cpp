@@ -24,6 +24,7 @@
   int softmax_run(const SoftmaxPlan& p);               \
   int norm_run(const norm_plan& r);                    \
   int attention_run(const attention_plan& r);          \
+  int conv_run(const conv_plan& r);                    \
   int windows_run(const windows_plan& r);              \
   int max_pool_run(const max_pool_plan& r);            \
   int random_kind_id(const char* name);                \
@@ -104,6 +105,7 @@ int reduce_run(const RedPlan& p) { JT_FORWARD(reduce_run(p)) }
 int softmax_run(const SoftmaxPlan& p) { JT_FORWARD(softmax_run(p)) }
 int norm_run(const norm_plan& r) { JT_FORWARD(norm_run(r)) }
 int attention_run(const attention_plan& r) { JT_FORWARD(attention_run(r)) }
+int conv_run(const conv_plan& r) { JT_FORWARD(conv_run(r)) }
 int windows_run(const windows_plan& r) { JT_FORWARD(windows_run(r)) }
 int max_pool_run(const max_pool_plan& r) { JT_FORWARD(max_pool_run(r)) }
 int random_kind_id(const char* name) { return baseline::random_kind_id(name); }

@@ -85,6 +85,9 @@ int norm_run(const norm_plan& r);  // JT_NO_KERNEL for a non-floating dtype
 // Fused scaled dot-product attention (plans.h's attention plan; vectorized/attention.cpp).
 int attention_run(const attention_plan& r);  // JT_NO_KERNEL for a dtype other than float32/float64
 
+// Direct stride-1 convolution (plans.h's conv plan; vectorized/convolution.cpp).
+int conv_run(const conv_plan& r);  // JT_NO_KERNEL for a dtype other than float32/float64
+
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);
 void store_f64(void* p, DType t, double v);

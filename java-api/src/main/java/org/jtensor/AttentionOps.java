@@ -47,14 +47,9 @@ public final class AttentionOps {
       Device device = f[0].device();
       out = DataOps.empty(name, a.outputShape(), dtype, device);
       lse = DataOps.empty(name, a.lseShape(), dtype, device);
-      Recorder.Pending rec = Recorder.active(in) ? Recorder.begin(Ops.ATTENTION, name, in, null, new Object[] {a, f[3], lse}, null) : null;
-      try {
-        Dispatcher.backend(device).attention(name, AttentionPacker.FORWARD, a, f[0], f[1], f[2], f[3], out, lse, null, null, null, null);
-        if (rec != null) rec.finish(out);
-      } catch (RuntimeException e) {
-        if (rec != null) rec.abort();
-        throw e;
-      }
+      TensorImpl o = out, l = lse;
+      Recorder.runRecorded(Ops.ATTENTION, name, in, new Object[] {a, f[3], l}, o,
+          () -> Dispatcher.backend(device).attention(name, AttentionPacker.FORWARD, a, f[0], f[1], f[2], f[3], o, l, null, null, null, null));
       TensorImpl result = out;
       out = null;
       return Tensor.wrap(result);

@@ -41,6 +41,21 @@ final class Recorder {
     }
   }
 
+  /**
+   * Runs kernel, which writes out from in, with op's node begun before it (saving in) and finished
+   * on out after it, when autograd records; a failed kernel leaves no node. out stays the caller's.
+   */
+  static void runRecorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out, Runnable kernel) {
+    Pending rec = active(in) ? begin(op, name, in, null, args, null) : null;
+    try {
+      kernel.run();
+      if (rec != null) rec.finish(out);
+    } catch (RuntimeException e) {
+      if (rec != null) rec.abort();
+      throw e;
+    }
+  }
+
   /** out= variants are not differentiable, as in PyTorch. */
   static void refuseOut(String name) {
     throw new IllegalArgumentException(name + "(): functions with out=... arguments don't support automatic "

@@ -1,6 +1,7 @@
 package org.jtensor.dispatch;
 
 import org.jtensor.AttentionShape;
+import org.jtensor.ConvShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.NormGroups;
@@ -123,6 +124,21 @@ public interface Backend {
 
   /** Whether {@link #attention} runs (forward and backward) for dtype and head sizes e and ev; nn composes the reference where not. */
   default boolean fusesAttention(DType dtype, long e, long ev) {
+    return false;
+  }
+
+  /**
+   * Direct stride-1 convolution (the conv plan; ConvPacker's modes), every operand contiguous in s's
+   * shapes. FORWARD: y from x, weight and bias (null: none); INPUT_GRAD: x (the input's gradient,
+   * s.paddingWithinReach()) from y (the output's) and weight; WEIGHT_GRAD: weight (its gradient)
+   * from x and y. UnsupportedOperationException where the device has no such kernel.
+   */
+  default void convolution(String op, int mode, ConvShape s, TensorImpl x, TensorImpl weight, TensorImpl bias, TensorImpl y) {
+    throw new UnsupportedOperationException(op + "(): no direct convolution kernel on " + device());
+  }
+
+  /** Whether {@link #convolution} runs for dtype; nn's convolution composes im2col and a GEMM where not. */
+  default boolean convolvesDirectly(DType dtype) {
     return false;
   }
 

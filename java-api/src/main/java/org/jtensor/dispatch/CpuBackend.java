@@ -22,6 +22,9 @@ final class CpuBackend extends PlanBackend {
   @Override int runWindows(long[] plan) { return JtNative.jt_windows(plan); }
   @Override int runNorm(long[] plan) { return JtNative.jt_norm(plan); }
   @Override int runAttention(long[] plan) { return JtNative.jt_attention(plan); }
+  @Override int runConv(long[] plan) { return JtNative.jt_conv(plan); }
+  /** The direct kernels take float32 and float64 (vectorized/convolution.cpp). */
+  @Override public boolean convolvesDirectly(DType dtype) { return dtype == DType.FLOAT32 || dtype == DType.FLOAT64; }
   @Override int runMaxPool(long[] plan) { return JtNative.jt_max_pool(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtNative.jt_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtNative.jt_index_advanced(plan, bad); }

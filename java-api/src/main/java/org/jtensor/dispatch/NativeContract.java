@@ -14,6 +14,7 @@ import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.NormPacker;
 import org.jtensor.dispatch.plan.AttentionPacker;
+import org.jtensor.dispatch.plan.ConvPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
 import org.jtensor.dispatch.plan.ReducePacker;
@@ -132,7 +133,7 @@ public final class NativeContract {
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
       RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT,
       SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT, NormPacker.LAYOUT,
-      AttentionPacker.LAYOUT);
+      AttentionPacker.LAYOUT, ConvPacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

@@ -1,6 +1,7 @@
 package org.jtensor.dispatch;
 
 import org.jtensor.AttentionShape;
+import org.jtensor.ConvShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.NormGroups;
@@ -8,6 +9,7 @@ import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.AttentionPacker;
+import org.jtensor.dispatch.plan.ConvPacker;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -70,6 +72,11 @@ abstract class PlanBackend implements Backend {
 
   /** The fused attention kernel; JT_NO_KERNEL (3) on a device without one. */
   int runAttention(long[] plan) {
+    return 3;
+  }
+
+  /** The direct convolution kernel; JT_NO_KERNEL (3) on a device without one. */
+  int runConv(long[] plan) {
     return 3;
   }
 
@@ -415,6 +422,19 @@ abstract class PlanBackend implements Backend {
         }
       }
       check(runAttention(plan), op, dtype);
+    }
+  }
+
+  @Override
+  public void convolution(String op, int mode, ConvShape s, TensorImpl x, TensorImpl weight, TensorImpl bias, TensorImpl y) {
+    DType dtype = (mode == ConvPacker.INPUT_GRAD ? x : mode == ConvPacker.WEIGHT_GRAD ? weight : y).dtype();
+    long[] plan = ConvPacker.pack(mode, dtype, s), in = s.inputShape(), w = s.weightShape(), out = s.outputShape();
+    try (HeldOperands held = new HeldOperands(op)) {
+      plan[ConvPacker.X] = mode == ConvPacker.INPUT_GRAD ? held.output(x, in, contiguous(in)) : held.address(x, in, contiguous(in));
+      plan[ConvPacker.WEIGHT] = mode == ConvPacker.WEIGHT_GRAD ? held.output(weight, w, contiguous(w)) : held.address(weight, w, contiguous(w));
+      if (bias != null) plan[ConvPacker.BIAS] = held.address(bias, new long[] {s.outChannels()}, new long[] {1});
+      plan[ConvPacker.Y] = mode == ConvPacker.FORWARD ? held.output(y, out, contiguous(out)) : held.address(y, out, contiguous(out));
+      check(runConv(plan), op, dtype);
     }
   }
 

@@ -1,15 +1,19 @@
 package org.jtensor.nn;
 
+import org.jtensor.ConvOps;
+import org.jtensor.ConvShape;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.WindowOps;
 import org.jtensor.Windows;
 
 /**
- * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages:
- * the input's windows as columns (WindowOps.im2col, a native kernel per device) times the weight
- * as a matrix per group (one batched GEMM), plus the bias. Autograd goes through the two: the
- * weight's gradient is a GEMM with the columns, the input's a GEMM then col2im (im2col's adjoint).
+ * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages.
+ * Stride 1 on a device with direct kernels (the CPU) is one op, ConvOps, whose forward and
+ * gradients read the image in place. Otherwise the input's windows become columns
+ * (WindowOps.im2col, a native kernel per device) times the weight as a matrix per group (one
+ * batched GEMM), plus the bias, and autograd goes through the two: the weight's gradient is a
+ * GEMM with the columns, the input's a GEMM then col2im (im2col's adjoint).
  */
 final class Convolution {
   private Convolution() {}
@@ -54,6 +58,13 @@ final class Convolution {
     Windows win = new Windows(x[0], x[1], in, out, kernel, stride, padBefore, dilation);
     try (TensorScope s = TensorScope.open()) {
       Tensor image = batched ? input : input.unsqueeze(0);
+      if (w[0] > 0 && x[1] > 0 && direct(win, input)) {  // no channels: the composition's empty shapes
+        ConvShape shape = new ConvShape(x[0], x[1], w[0], groups, in, kernel, padBefore, padAfter, dilation);
+        if (shape.paddingWithinReach()) {
+          Tensor y = ConvOps.direct(op, image, weight, bias, shape);
+          return s.keep(batched ? y : y.squeeze(0));
+        }
+      }
       long n = x[0], o = w[0], rows = w[1] * win.windowSize(), l = win.positions();
       Tensor columns = pointwise(win) ? image.reshape(n, x[1], l) : WindowOps.im2col(image, win, op);  // [N, C·K, L]
       Tensor y = groups == 1
@@ -160,6 +171,17 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
           + " and weight on " + weight.device() + (bias == null ? "" : " and bias on " + bias.device()));
     }
+  }
+
+  /**
+   * Whether the direct kernels (ConvOps) run this convolution: stride 1, a kernel wider than one
+   * element, a device with them for the dtype. Otherwise im2col and a GEMM; a 1×1 kernel's columns
+   * are the image itself, so its GEMM copies nothing.
+   */
+  private static boolean direct(Windows w, Tensor input) {
+    if (w.windowSize() == 1) return false;
+    for (long v : w.stride) if (v != 1) return false;
+    return ConvOps.directOn(input);
   }
 
   /** 1×1 windows that take every element once, in order: the image itself is the columns. */

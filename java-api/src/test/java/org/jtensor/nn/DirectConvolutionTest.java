@@ -1,0 +1,230 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.Threads;
+import org.jtensor.autograd.Autograd;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The direct stride-1 convolution kernels (ConvOps, vectorized/convolution.cpp) against a plain
+ * float64 loop written here: channel counts that fill the kernels' register blocks and leave
+ * tails, images spanning several blocks of positions, groups, dilations, padding below, at and
+ * beyond the kernel's reach, "same" padding's uneven sides, 1 to 3 spatial dims, float32 and
+ * float64, non-contiguous inputs; the output and the input's, weight's and bias's gradients.
+ */
+class DirectConvolutionTest {
+  @Test
+  void randomStrideOneConvolutionsMatchAPlainLoop() {
+    Random rnd = new Random(31);
+    Generator g = new Generator(31);
+    int direct = 0, composed = 0;
+    for (int trial = 0; trial < 48; trial++) {
+      int nsp = trial % 6 == 5 ? 3 : trial % 6 == 4 ? 1 : 2;
+      long groups = trial % 5 == 3 ? 1 + rnd.nextInt(3) : 1;
+      long cPer = 1 + rnd.nextInt(trial % 2 == 0 ? 12 : 3), oPer = 1 + rnd.nextInt(trial % 3 == 0 ? 20 : 9);
+      long batch = 1 + rnd.nextInt(3);
+      long[] kernel = new long[nsp], before = new long[nsp], after = new long[nsp], dilation = new long[nsp], in = new long[nsp];
+      boolean samePadding = trial % 7 == 6;
+      boolean beyondReach = trial % 8 == 7;
+      for (int d = 0; d < nsp; d++) {
+        kernel[d] = 1 + rnd.nextInt(nsp == 3 ? 3 : 5);
+        dilation[d] = 1 + rnd.nextInt(2);
+      }
+      if (Arrays.stream(kernel).allMatch(k -> k == 1)) kernel[0] = 2;  // a 1×1 kernel is a GEMM over the image itself
+      for (int d = 0; d < nsp; d++) {
+        long reach = dilation[d] * (kernel[d] - 1);
+        if (samePadding) {
+          before[d] = reach / 2;
+          after[d] = reach - before[d];
+        } else {
+          before[d] = after[d] = beyondReach ? reach + 1 : rnd.nextInt((int) reach + 1);
+        }
+        in[d] = Math.max(1, reach + 1 - before[d] - after[d]) + rnd.nextInt(nsp == 3 ? 5 : nsp == 1 ? 70 : 20);
+      }
+      long c = cPer * groups, o = oPer * groups;
+      DType dtype = trial % 2 == 0 ? DType.FLOAT32 : DType.FLOAT64;
+      long[] xShape = ConvolutionLibtorchTest.concat(new long[] {batch, c}, in);
+      long[] wShape = ConvolutionLibtorchTest.concat(new long[] {o, cPer}, kernel);
+      String what = "conv" + nsp + "d " + dtype + " x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " padding "
+          + Arrays.toString(before) + "/" + Arrays.toString(after) + " dilation " + Arrays.toString(dilation) + " groups " + groups;
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = ConvolutionLibtorchTest.layout(Tensor.randn(xShape, g).to(dtype), trial % 3, 1).requiresGrad_();
+        Tensor w = Tensor.randn(wShape, g).to(dtype).requiresGrad_();
+        Tensor b = trial % 4 == 1 ? null : Tensor.randn(new long[] {o}, g).to(dtype).requiresGrad_();
+        long[] ones = new long[nsp];
+        Arrays.fill(ones, 1);
+        Tensor y = samePadding ? conv(nsp, x, w, b, "same", dilation, groups) : conv(nsp, x, w, b, before, dilation, groups);
+        boolean within = !beyondReach;
+        assertEquals(within, y.gradFn().name().equals("ConvolutionBackward0"), what + ": direct kernels used (" + y.gradFn().name() + ")");
+        if (within) direct++;
+        else composed++;
+        Tensor up = Tensor.randn(y.shape(), g).to(dtype);
+        y.mul(up).sum().backward();
+
+        Loop ref = new Loop(nsp, batch, c, o, groups, in, kernel, before, after, dilation);
+        double[] xs = x.toDoubleArray(), ws = w.toDoubleArray(), bs = b == null ? null : b.toDoubleArray(), ups = up.toDoubleArray();
+        double tol = dtype == DType.FLOAT32 ? 2e-5 : 1e-12;
+        assertArrayEquals(ref.outShape(), y.shape(), what + ": shape");
+        close(what + ": output", ref.forward(xs, ws, bs), y.toDoubleArray(), tol);
+        close(what + ": x.grad", ref.inputGrad(ups, ws), x.grad().toDoubleArray(), tol);
+        close(what + ": w.grad", ref.weightGrad(ups, xs), w.grad().toDoubleArray(), tol);
+        if (b != null) close(what + ": b.grad", ref.biasGrad(ups), b.grad().toDoubleArray(), tol);
+      }
+    }
+    assertTrue(direct >= 36 && composed >= 5, "direct " + direct + ", composed " + composed);
+  }
+
+  /** Each output element and each gradient element has one summation order: one thread and two give the same bits. */
+  @Test
+  void theSameBitsWhateverTheThreadCount() {
+    Generator g = new Generator(4);
+    int threads = Threads.getNumThreads();
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {3, 10, 23, 19}, g), w = Tensor.randn(new long[] {17, 10, 3, 3}, g), b = Tensor.randn(new long[] {17}, g);
+      double[][] one = run(x, w, b, 1), two = run(x, w, b, 2);
+      for (int i = 0; i < one.length; i++) assertArrayEquals(one[i], two[i], "result " + i);
+    } finally {
+      Threads.setNumThreads(threads);
+    }
+  }
+
+  /** A gradient that is itself differentiated goes through im2col and GEMMs: the same values as the kernels'. */
+  @Test
+  void secondOrderGradientsMatchTheKernelsFirstOrder() {
+    Generator g = new Generator(9);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = Tensor.randn(new long[] {2, 5, 9, 8}, g).to(DType.FLOAT64).requiresGrad_();
+      Tensor w = Tensor.randn(new long[] {6, 5, 3, 2}, g).to(DType.FLOAT64).requiresGrad_();
+      Tensor y = Functional.conv2d(x, w, null, new long[] {1}, new long[] {1, 1}, new long[] {1, 2}, 1);
+      Tensor up = Tensor.randn(y.shape(), g).to(DType.FLOAT64);
+      List<Tensor> graphed = Autograd.grad(List.of(y), List.of(up), List.of(x, w), true, true, false);
+      List<Tensor> plain = Autograd.grad(List.of(y), List.of(up), List.of(x, w), false, false, false);
+      close("x.grad", plain.get(0).toDoubleArray(), graphed.get(0).toDoubleArray(), 1e-12);
+      close("w.grad", plain.get(1).toDoubleArray(), graphed.get(1).toDoubleArray(), 1e-12);
+      assertTrue(graphed.get(0).requiresGrad() && graphed.get(1).requiresGrad(), "the graphed gradients are differentiable");
+      // and their own gradient exists: d/dw of sum(x.grad) through the composition
+      List<Tensor> second = Autograd.grad(List.of(graphed.get(0).sum()), null, List.of(w), false, false, false);
+      assertArrayEquals(w.shape(), second.get(0).shape());
+    }
+  }
+
+  private static double[][] run(Tensor x0, Tensor w0, Tensor b0, int threads) {
+    Threads.setNumThreads(threads);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor x = x0.detach().requiresGrad_(), w = w0.detach().requiresGrad_(), b = b0.detach().requiresGrad_();
+      Tensor y = Functional.conv2d(x, w, b, new long[] {1}, new long[] {1, 2}, new long[] {1, 1}, 1);
+      y.mul(y).sum().backward();
+      return new double[][] {y.toDoubleArray(), x.grad().toDoubleArray(), w.grad().toDoubleArray(), b.grad().toDoubleArray()};
+    }
+  }
+
+  private static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] padding, long[] dilation, long groups) {
+    return ConvolutionLibtorchTest.conv(nsp, x, w, b, new long[] {1}, padding, dilation, groups);
+  }
+
+  private static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, String padding, long[] dilation, long groups) {
+    long[] one = {1};
+    return nsp == 1 ? Functional.conv1d(x, w, b, one, padding, dilation, groups)
+        : nsp == 2 ? Functional.conv2d(x, w, b, one, padding, dilation, groups) : Functional.conv3d(x, w, b, one, padding, dilation, groups);
+  }
+
+  private static void close(String what, double[] want, double[] got, double tol) {
+    assertEquals(want.length, got.length, what + ": length");
+    double scale = 1;
+    for (double v : want) scale = Math.max(scale, Math.abs(v));
+    for (int i = 0; i < want.length; i++) {
+      if (!(Math.abs(want[i] - got[i]) <= tol * scale)) throw new AssertionError(what + "[" + i + "]: want " + want[i] + ", got " + got[i]);
+    }
+  }
+
+  /** Stride-1 convolution as nested loops over row-major arrays, the spatial dims as three (leading ones of size 1). */
+  private static final class Loop {
+    final long n, c, o, groups;
+    final long[] in = {1, 1, 1}, out = {1, 1, 1}, k = {1, 1, 1}, pad = {0, 0, 0}, dil = {1, 1, 1};
+    final int nsp;
+
+    Loop(int nsp, long n, long c, long o, long groups, long[] in, long[] k, long[] before, long[] after, long[] dil) {
+      this.nsp = nsp;
+      this.n = n;
+      this.c = c;
+      this.o = o;
+      this.groups = groups;
+      for (int d = 0; d < nsp; d++) {
+        int e = 3 - nsp + d;
+        this.in[e] = in[d];
+        this.k[e] = k[d];
+        this.pad[e] = before[d];
+        this.dil[e] = dil[d];
+        this.out[e] = in[d] + before[d] + after[d] - dil[d] * (k[d] - 1);
+      }
+    }
+
+    long[] outShape() {
+      long[] s = new long[2 + nsp];
+      s[0] = n;
+      s[1] = o;
+      for (int d = 0; d < nsp; d++) s[2 + d] = out[3 - nsp + d];
+      return s;
+    }
+
+    /** visitor(xIndex, wIndex, yIndex) for every product of the convolution. */
+    void each(Product p) {
+      long cg = c / groups, og = o / groups, taps = k[0] * k[1] * k[2];
+      for (long b = 0; b < n; b++)
+        for (long u = 0; u < o; u++)
+          for (long q0 = 0; q0 < out[0]; q0++)
+            for (long q1 = 0; q1 < out[1]; q1++)
+              for (long q2 = 0; q2 < out[2]; q2++) {
+                long yi = (((b * o + u) * out[0] + q0) * out[1] + q1) * out[2] + q2;
+                for (long v = 0; v < cg; v++)
+                  for (long t = 0; t < taps; t++) {
+                    long k0 = t / (k[1] * k[2]), k1 = t / k[2] % k[1], k2 = t % k[2];
+                    long i0 = q0 - pad[0] + k0 * dil[0], i1 = q1 - pad[1] + k1 * dil[1], i2 = q2 - pad[2] + k2 * dil[2];
+                    if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2]) continue;
+                    long xi = (((b * c + u / og * cg + v) * in[0] + i0) * in[1] + i1) * in[2] + i2;
+                    p.at((int) xi, (int) ((u * cg + v) * taps + t), (int) yi);
+                  }
+              }
+    }
+
+    double[] forward(double[] x, double[] w, double[] bias) {
+      double[] y = new double[(int) (n * o * out[0] * out[1] * out[2])];
+      if (bias != null) for (int i = 0; i < y.length; i++) y[i] = bias[(int) (i / (out[0] * out[1] * out[2]) % o)];
+      each((xi, wi, yi) -> y[yi] += x[xi] * w[wi]);
+      return y;
+    }
+
+    double[] inputGrad(double[] up, double[] w) {
+      double[] gx = new double[(int) (n * c * in[0] * in[1] * in[2])];
+      each((xi, wi, yi) -> gx[xi] += up[yi] * w[wi]);
+      return gx;
+    }
+
+    double[] weightGrad(double[] up, double[] x) {
+      double[] gw = new double[(int) (o * (c / groups) * k[0] * k[1] * k[2])];
+      each((xi, wi, yi) -> gw[wi] += up[yi] * x[xi]);
+      return gw;
+    }
+
+    double[] biasGrad(double[] up) {
+      double[] gb = new double[(int) o];
+      for (int i = 0; i < up.length; i++) gb[(int) (i / (out[0] * out[1] * out[2]) % o)] += up[i];
+      return gb;
+    }
+  }
+
+  @FunctionalInterface
+  private interface Product {
+    void at(int xi, int wi, int yi);
+  }
+}
