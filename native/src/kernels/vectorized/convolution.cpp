@@ -11,7 +11,10 @@
 // row's end (x ≥ the output's width) are computed and dropped when the block is written out; the
 // weight's gradient reads the output's gradient laid out the same way, zeros at those q's.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #if defined(JT_CPU_CAP_avx512)
@@ -76,6 +79,20 @@ inline T lane_sum(typename Vec<T>::type v) {
 
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+// Whether n values are all finite (no exponent of all ones): an OR of integer tests, which vectorizes.
+template <typename T>
+inline bool all_finite(const T* p, int64_t n) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr U exponent = sizeof(T) == 4 ? (U)0x7f800000u : (U)0x7ff0000000000000ull;
+  U bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    U bits;
+    std::memcpy(&bits, p + i, sizeof bits);
+    bad |= (U)((bits & exponent) == exponent);
+  }
+  return bad == 0;
+}
+
 // n elements; a short row (a 14-wide image's) by a loop, not a call to memcpy per row.
 template <typename T>
 inline void copy_row(T* dst, const T* src, int64_t n) {
@@ -115,17 +132,23 @@ struct Geometry {
   // A padded plane's length: the positions a block computes (rounded up to block) plus the reach and one vector.
   int64_t plane_length(int64_t block, int lanes) const { return round_up(positions, block) + reach + lanes; }
 
-  // Copies channels [c0, c0 + count) of sample n of image (contiguous) into zeroed padded planes of length plane.
+  // Copies channels [c0, c0 + count) of sample n of image (contiguous) into zeroed padded planes of
+  // length plane; false when a copied value is infinite or NaN (checked only when asked: see weight_grad).
   template <typename T>
-  void pad(const T* image, int64_t n, int64_t c0, int64_t count, T* planes, int64_t plane) const {
+  bool pad(const T* image, int64_t n, int64_t c0, int64_t count, T* planes, int64_t plane, bool check = false) const {
     std::fill(planes, planes + count * plane, T(0));
     const int64_t lead = before[0] * ps[0] + before[1] * ps[1] + before[2];
+    bool finite = true;
     for (int64_t c = 0; c < count; ++c) {
       const T* src = image + (n * image_channels + c0 + c) * image_plane();
       T* dst = planes + c * plane + lead;
       for (int64_t a = 0; a < in[0]; ++a)
-        for (int64_t b = 0; b < in[1]; ++b, src += in[2]) copy_row(dst + a * ps[0] + b * ps[1], src, in[2]);
+        for (int64_t b = 0; b < in[1]; ++b, src += in[2]) {
+          copy_row(dst + a * ps[0] + b * ps[1], src, in[2]);
+          if (check) finite &= all_finite(dst + a * ps[0] + b * ps[1], in[2]);
+        }
     }
+    return finite;
   }
 };
 
@@ -259,8 +282,15 @@ void weight_grad_run(int kx, const T* gy, int64_t ldg, const T* image, int64_t p
 // owns (group, input channels, output channels) of grad_w and sums every sample into it in one
 // order (lane by lane over the samples and positions, then the lanes): the same bits whatever the
 // thread count.
+//
+// Note [Positions past a row's end] A flat run of positions includes, past each row's end, ones
+// that no output has: there the output's gradient is 0, but the image it multiplies is the next
+// row's first columns, and 0 · inf is NaN where PyTorch's sum never takes that product. So a
+// sample with an infinite or NaN value declines (false): the caller composes the gradient instead.
+// (The forward and the input's gradient drop those positions' results; the input's gradient
+// multiplies the output's gradient's zero padding by the weight, so an infinite weight declines it.)
 template <typename T>
-void weight_grad(const Geometry& g, const T* x, const T* gy, T* gw) {
+bool weight_grad(const Geometry& g, const T* x, const T* gy, T* gw) {
   constexpr int L = Vec<T>::lanes;
   const int64_t cg = g.image_channels / g.groups, og = g.result_channels / g.groups, taps = g.taps();
   const int64_t span = round_up(g.positions, L), plane = g.plane_length(L, L);
@@ -277,6 +307,7 @@ void weight_grad(const Geometry& g, const T* x, const T* gy, T* gw) {
   }
   c_parts = std::min(c_parts, c_units);
   o_parts = std::min(o_parts, o_units);
+  std::atomic<bool> declined(false);
   parallel_for(0, g.groups * c_parts * o_parts, 1, [&](int64_t t0, int64_t t1) {
     std::vector<T> planes, rows, acc;  // acc: vectors as T (a std::vector of vectors would be code outside the capability)
     for (int64_t task = t0; task < t1; ++task) {
@@ -288,8 +319,8 @@ void weight_grad(const Geometry& g, const T* x, const T* gy, T* gw) {
       planes.assign((size_t)(nc_all * plane), T(0));
       rows.assign((size_t)((o1 - o0) * span), T(0));
       acc.assign((size_t)((o1 - o0) * acc_o * L), T(0));
-      for (int64_t n = 0; n < g.batch; ++n) {
-        g.pad(x, n, gi * cg + c0, nc_all, planes.data(), plane);
+      for (int64_t n = 0; n < g.batch && !declined.load(std::memory_order_relaxed); ++n) {
+        if (!g.pad(x, n, gi * cg + c0, nc_all, planes.data(), plane, true)) declined.store(true, std::memory_order_relaxed);
         for (int64_t o = o0; o < o1; ++o) {  // the output's gradient at its flat padded positions
           const T* src = gy + (n * g.result_channels + gi * og + o) * g.result_plane();
           T* dst = rows.data() + (o - o0) * span;
@@ -322,6 +353,7 @@ void weight_grad(const Geometry& g, const T* x, const T* gy, T* gw) {
         for (int64_t i = 0; i < acc_o; ++i) gw[((gi * og + o) * cg + c0) * taps + i] = lane_sum<T>(load(acc.data() + ((o - o0) * acc_o + i) * L));
     }
   });
+  return !declined.load();
 }
 
 // The plan's geometry, as the forward (or weight gradient) sees it; false for numbers that do not
@@ -387,6 +419,7 @@ int run(const conv_plan& r) {
     case 1: {
       Correlation<T> c;
       if (!read_input_grad(r, f, c.g)) return JT_INVALID;
+      if (!all_finite(weight, f.result_channels * cg * taps)) return JT_VALUE_OUT_OF_RANGE;  // Note [Positions past a row's end]
       c.image = reinterpret_cast<const T*>(r.y);
       c.result = reinterpret_cast<T*>(r.x);
       // result channel u (the input's), image channel v (the output's): the forward's weight [v][u], flipped.
@@ -395,8 +428,8 @@ int run(const conv_plan& r) {
       return JT_OK;
     }
     case 2:
-      weight_grad(f, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight));
-      return JT_OK;
+      return weight_grad(f, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight))
+          ? JT_OK : JT_VALUE_OUT_OF_RANGE;
     default: return JT_INVALID;
   }
 }

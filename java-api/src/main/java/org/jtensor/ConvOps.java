@@ -59,30 +59,38 @@ public final class ConvOps {
     String name = "convolution_backward";
     TensorImpl[] f = TensorImpl.frozen(Tensor.implOf(grad, name), Tensor.implOf(x, name), Tensor.implOf(w, name));
     TensorImpl[] made = new TensorImpl[3];  // grad, x and w as the kernels read them
-    TensorImpl gx = null, gw = null;
+    Tensor[] r = {null, null, gb};
     boolean returned = false;
     try {
       DType dtype = f[1].dtype();
+      Device device = f[1].device();
       for (int i = 0; i < 3; i++) made[i] = DataOps.contiguousAs(name, f[i], dtype);
-      var backend = Dispatcher.backend(f[1].device());
+      var backend = Dispatcher.backend(device);
+      boolean composeX = false, composeW = false;  // a gradient the kernel declined (an infinite or NaN operand)
       if (c.needs(0)) {
-        gx = DataOps.empty(name, s.inputShape(), dtype, f[1].device());
-        backend.convolution(name, ConvPacker.INPUT_GRAD, s, gx, made[2], null, made[0]);
+        TensorImpl gx = DataOps.empty(name, s.inputShape(), dtype, device);
+        r[0] = Tensor.wrap(gx);
+        composeX = !backend.convolution(name, ConvPacker.INPUT_GRAD, s, gx, made[2], null, made[0]);
       }
       if (c.needs(1)) {
-        gw = DataOps.empty(name, s.weightShape(), dtype, f[1].device());
-        backend.convolution(name, ConvPacker.WEIGHT_GRAD, s, made[1], gw, null, made[0]);
+        TensorImpl gw = DataOps.empty(name, s.weightShape(), dtype, device);
+        r[1] = Tensor.wrap(gw);
+        composeW = !backend.convolution(name, ConvPacker.WEIGHT_GRAD, s, made[1], gw, null, made[0]);
       }
-      Tensor[] r = {gx == null ? null : Tensor.wrap(gx), gw == null ? null : Tensor.wrap(gw), gb};
-      gx = gw = null;
+      if (composeX || composeW) {
+        Tensor[] composed = referenceGradients(s, x, w, grad, composeX, composeW);
+        for (int i = 0; i < 2; i++) {
+          if (composed[i] == null) continue;
+          r[i].close();
+          r[i] = composed[i];
+        }
+      }
       returned = true;
       return r;
     } finally {
       TensorImpl.releaseFrozen(f);
       for (TensorImpl t : made) if (t != null) t.release();
-      if (gx != null) gx.release();
-      if (gw != null) gw.release();
-      if (gb != null && !returned) gb.close();
+      if (!returned) for (Tensor t : r) if (t != null) t.close();
     }
   }
 

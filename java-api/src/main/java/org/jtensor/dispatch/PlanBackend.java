@@ -426,7 +426,7 @@ abstract class PlanBackend implements Backend {
   }
 
   @Override
-  public void convolution(String op, int mode, ConvShape s, TensorImpl x, TensorImpl weight, TensorImpl bias, TensorImpl y) {
+  public boolean convolution(String op, int mode, ConvShape s, TensorImpl x, TensorImpl weight, TensorImpl bias, TensorImpl y) {
     DType dtype = (mode == ConvPacker.INPUT_GRAD ? x : mode == ConvPacker.WEIGHT_GRAD ? weight : y).dtype();
     long[] plan = ConvPacker.pack(mode, dtype, s), in = s.inputShape(), w = s.weightShape(), out = s.outputShape();
     try (HeldOperands held = new HeldOperands(op)) {
@@ -434,7 +434,10 @@ abstract class PlanBackend implements Backend {
       plan[ConvPacker.WEIGHT] = mode == ConvPacker.WEIGHT_GRAD ? held.output(weight, w, contiguous(w)) : held.address(weight, w, contiguous(w));
       if (bias != null) plan[ConvPacker.BIAS] = held.address(bias, new long[] {s.outChannels()}, new long[] {1});
       plan[ConvPacker.Y] = mode == ConvPacker.FORWARD ? held.output(y, out, contiguous(out)) : held.address(y, out, contiguous(out));
-      check(runConv(plan), op, dtype);
+      int status = runConv(plan);
+      if (status == 5 && mode != ConvPacker.FORWARD) return false;  // JT_VALUE_OUT_OF_RANGE: a non-finite operand (Backend's note)
+      check(status, op, dtype);
+      return true;
     }
   }
 

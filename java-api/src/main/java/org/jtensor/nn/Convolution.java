@@ -138,10 +138,18 @@ final class Convolution {
 
   // ---- the checks convolution and its transpose share, in PyTorch's order and words ----
 
+  /** The input's rank, and no spatial dim of size 0 (PyTorch's rule: only the batch or the channels may be empty). */
   private static void checkInputRank(String op, int nsp, Tensor input) {
     if (input.dim() != nsp + 1 && input.dim() != nsp + 2) {
       throw new IllegalArgumentException("Expected " + (nsp + 1) + "D (unbatched) or " + (nsp + 2) + "D (batched) input to " + op
           + ", but got input of size: " + WindowArgs.shape(input.shape()));
+    }
+    long[] shape = input.shape();
+    for (int d = shape.length - nsp; d < shape.length; d++) {
+      if (shape[d] == 0) {
+        throw new IllegalArgumentException(op + "(): Only zero batch or zero channel inputs are supported, but got input shape: "
+            + WindowArgs.shape(shape));
+      }
     }
   }
 
