@@ -132,11 +132,11 @@ struct Geometry {
   // A padded plane's length: the positions a block computes (rounded up to block) plus the reach and one vector.
   int64_t plane_length(int64_t block, int lanes) const { return round_up(positions, block) + reach + lanes; }
 
-  // Copies channels [c0, c0 + count) of sample n of image (contiguous) into zeroed padded planes of
-  // length plane; false when a copied value is infinite or NaN (checked only when asked: see weight_grad).
+  // Copies channels [c0, c0 + count) of sample n of image (contiguous) into padded planes of length
+  // plane, zero everywhere else (the caller's buffer, zeroed once: every copy writes the same
+  // places); false when a copied value is infinite or NaN (checked only when asked: see weight_grad).
   template <typename T>
   bool pad(const T* image, int64_t n, int64_t c0, int64_t count, T* planes, int64_t plane, bool check = false) const {
-    std::fill(planes, planes + count * plane, T(0));
     const int64_t lead = before[0] * ps[0] + before[1] * ps[1] + before[2];
     bool finite = true;
     for (int64_t c = 0; c < count; ++c) {
@@ -211,7 +211,7 @@ struct Correlation {
     const int64_t block = kPositions * L, span = round_up(g.positions, block), plane = g.plane_length(block, L);
     const int64_t weights_per_block = image_per_group * g.taps() * kOutBlock;
     parallel_for(0, g.batch * g.groups * blocks, 1, [&](int64_t t0, int64_t t1) {
-      std::vector<T> planes((size_t)(image_per_group * plane)), out((size_t)(kOutBlock * span));
+      std::vector<T> planes((size_t)(image_per_group * plane), T(0)), out((size_t)(kOutBlock * span));  // planes: zeroed once (pad)
       int64_t padded = -1;  // the (sample, group) whose planes are in planes
       for (int64_t task = t0; task < t1; ++task) {
         const int64_t ng = task / blocks, b = task % blocks, n = ng / g.groups, gi = ng % g.groups;
