@@ -22,38 +22,14 @@
 #include "parallel.h"
 
 #include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/vector_types.h"
 
 JT_CPU_CAP_BEGIN
 namespace {
 
-#if defined(JT_CPU_CAP_avx512)
-constexpr int kVectorBytes = 64;
-#elif defined(JT_CPU_CAP_avx2)
-constexpr int kVectorBytes = 32;
-#else
-constexpr int kVectorBytes = 16;
-#endif
-
-template <typename T>
-struct Vec {
-  typedef T type __attribute__((vector_size(kVectorBytes)));
-  static constexpr int lanes = kVectorBytes / (int)sizeof(T);
-};
-
 constexpr int kBlockQ = 32;  // query rows per block
 constexpr int kBlockK = 64;  // keys per block: a whole number of every capability's vectors
 constexpr int kLanes = 16;   // partial maxima and sums of a row of scores
-
-template <typename T>
-inline typename Vec<T>::type load(const T* p) {
-  typename Vec<T>::type v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-inline void store(T* p, typename Vec<T>::type v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 // C[m x n] (+)= A[m x kc] . B[kc x n]; A read as scalars (rows lda apart), B and C as rows of n
 // elements (a multiple of one vector) ldb and ldc apart. Four rows by Cols vectors at a time: the

@@ -17,15 +17,12 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(JT_CPU_CAP_avx512)
-#include <immintrin.h>
-#endif
-
 #include "jt/jt.h"
 #include "kernels/kernels.h"
 #include "parallel.h"
 
 #include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/vector_types.h"
 
 JT_CPU_CAP_BEGIN
 namespace {
@@ -34,41 +31,12 @@ namespace {
 // (accumulators plus the loaded inputs and one broadcast weight within the register file); the
 // weight's gradient kGradOut output channels × kGradIn input channels × up to kTapRun taps of a row.
 #if defined(JT_CPU_CAP_avx512)
-constexpr int kVectorBytes = 64, kOutBlock = 8, kGradOut = 4;
-#elif defined(JT_CPU_CAP_avx2)
-constexpr int kVectorBytes = 32, kOutBlock = 4, kGradOut = 2;
+constexpr int kOutBlock = 8, kGradOut = 4;
 #else
-constexpr int kVectorBytes = 16, kOutBlock = 4, kGradOut = 2;
+constexpr int kOutBlock = 4, kGradOut = 2;
 #endif
 constexpr int kPositions = 3, kGradIn = 2, kTapRun = 3;
 constexpr int64_t kGradChunk = 1024;  // positions per pass of the weight's gradient: its rows stay in L1
-
-template <typename T>
-struct Vec {
-  typedef T type __attribute__((vector_size(kVectorBytes)));
-  static constexpr int lanes = kVectorBytes / (int)sizeof(T);
-};
-
-template <typename T>
-inline typename Vec<T>::type load(const T* p) {
-  typename Vec<T>::type v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// Every lane s, as one broadcast from memory: GCC makes V{} + s an add of 0.0 then a broadcast, and
-// a lane-by-lane fill under AVX-512 a 256-bit broadcast then an insert, each an extra operation per weight.
-template <typename T>
-inline typename Vec<T>::type splat(T s) {
-#if defined(JT_CPU_CAP_avx512)
-  if constexpr (sizeof(T) == 4) return (typename Vec<T>::type)_mm512_set1_ps(s);
-  else return (typename Vec<T>::type)_mm512_set1_pd(s);
-#else
-  typename Vec<T>::type v;
-  for (int i = 0; i < Vec<T>::lanes; ++i) v[i] = s;
-  return v;
-#endif
-}
 
 template <typename T>
 inline T lane_sum(typename Vec<T>::type v) {
@@ -167,13 +135,13 @@ inline void forward_block(const T* image, int64_t plane, int64_t channels, const
       V x[kPositions];
       for (int p = 0; p < kPositions; ++p) x[p] = load(s + p * L);
       for (int o = 0; o < kOutBlock; ++o) {
-        const V wv = splat(w[o]);
+        const T wv = w[o];  // a scalar operand: one broadcast from memory (V{} + w would add 0.0 first)
         for (int p = 0; p < kPositions; ++p) acc[p][o] += x[p] * wv;
       }
     }
   }
   for (int o = 0; o < kOutBlock; ++o)
-    for (int p = 0; p < kPositions; ++p) std::memcpy(out + o * ld + p * L, &acc[p][o], sizeof(V));
+    for (int p = 0; p < kPositions; ++p) store(out + o * ld + p * L, acc[p][o]);
 }
 
 // Modes 0 and 1: the result's channels in blocks of kOutBlock, the weight packed per block as
@@ -265,7 +233,7 @@ void weight_grad_block(const T* gy, int64_t ldg, const T* image, int64_t plane, 
   }
   for (int o = 0; o < NO; ++o)
     for (int c = 0; c < NC; ++c)
-      for (int k = 0; k < KX; ++k) std::memcpy(acc_at + (o * gw_o + c * gw_c + k) * L, &acc[o][c][k], sizeof(V));
+      for (int k = 0; k < KX; ++k) store(acc_at + (o * gw_o + c * gw_c + k) * L, acc[o][c][k]);
 }
 
 template <typename T, int NO, int NC>

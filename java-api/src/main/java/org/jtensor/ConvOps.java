@@ -29,9 +29,9 @@ public final class ConvOps {
     TensorImpl[] dense = new TensorImpl[3];
     TensorImpl out = null;
     try {
-      require(name, "input", f[0], s.inputShape());
-      require(name, "weight", f[1], s.weightShape());
-      if (f[2] != null) require(name, "bias", f[2], new long[] {s.outChannels()});
+      WindowOps.requireShape(name, "input", f[0], s.inputShape());
+      WindowOps.requireShape(name, "weight", f[1], s.weightShape());
+      if (f[2] != null) WindowOps.requireShape(name, "bias", f[2], new long[] {s.outChannels()});
       DType dtype = f[0].dtype();
       for (int i = 0; i < 3; i++) dense[i] = DataOps.contiguousAs(name, f[i], dtype);
       TensorImpl y = out = DataOps.empty(name, s.outputShape(), dtype, f[0].device());
@@ -124,12 +124,5 @@ public final class ConvOps {
     int[] dims = new int[1 + s.spatialDims()];
     for (int d = 1; d < dims.length; d++) dims[d] = d + 1;
     return dims;
-  }
-
-  private static void require(String name, String what, TensorImpl t, long[] shape) {
-    if (!Arrays.equals(t.sizes(), shape)) {
-      throw new IllegalArgumentException(name + "(): expected " + what + " of shape " + Arrays.toString(shape) + ", got "
-          + Arrays.toString(t.sizes()));
-    }
   }
 }

@@ -105,7 +105,8 @@ public final class WindowOps {
     }
   }
 
-  private static void requireShape(String op, String what, TensorImpl t, long[] shape) {
+  /** t's shape is shape, or an IllegalArgumentException naming op and what (ConvOps checks its operands with it too). */
+  static void requireShape(String op, String what, TensorImpl t, long[] shape) {
     if (!Arrays.equals(t.sizes(), shape)) {
       throw new IllegalArgumentException(op + "(): expected " + what + " of shape " + Arrays.toString(shape) + ", got "
           + Arrays.toString(t.sizes()));

@@ -432,7 +432,7 @@ abstract class PlanBackend implements Backend {
     try (HeldOperands held = new HeldOperands(op)) {
       plan[ConvPacker.X] = mode == ConvPacker.INPUT_GRAD ? held.output(x, in, contiguous(in)) : held.address(x, in, contiguous(in));
       plan[ConvPacker.WEIGHT] = mode == ConvPacker.WEIGHT_GRAD ? held.output(weight, w, contiguous(w)) : held.address(weight, w, contiguous(w));
-      if (bias != null) plan[ConvPacker.BIAS] = held.address(bias, new long[] {s.outChannels()}, new long[] {1});
+      plan[ConvPacker.BIAS] = run(held, bias, s.outChannels(), false);
       plan[ConvPacker.Y] = mode == ConvPacker.FORWARD ? held.output(y, out, contiguous(out)) : held.address(y, out, contiguous(out));
       int status = runConv(plan);
       if (status == 5 && mode != ConvPacker.FORWARD) return false;  // JT_VALUE_OUT_OF_RANGE: a non-finite operand (Backend's note)
