@@ -156,6 +156,51 @@ inline void take_max(A v, A& best, int64_t at, int64_t& where) {
   where = (at & m) | (where & ~m);
 }
 
+// Note [Pooling rows by vectors] One output row of MaxPool2d(2), N outputs at a time: each vector
+// reads 2N elements of both input rows, splits them into even and odd columns by shuffles and runs
+// take_max's rule over the four in (kh, kw) order, lane by lane, keeping which of the four won. A
+// row's last vector ends at its last output, overlapping the one before (it writes the same values
+// again), so rows as short as N (a 14- or 7-wide output) run in vectors too, where a loop over the
+// row would run them one element at a time. Reads stay within the two rows' first 2n elements.
+template <typename E, int N>
+struct Lanes {
+  typedef E type __attribute__((vector_size(N * sizeof(E))));
+};
+
+template <typename T, int N>
+void pool_row_2x2(const T* r0, const T* r1, T* o, int64_t* ix, int64_t at0, int64_t at1, int64_t n) {
+  using V = typename Lanes<T, N>::type;
+  using M = decltype(V{} < V{});  // a lane's flag: an integer of T's width
+  using I = typename Lanes<int64_t, N>::type;
+  M even, odd;
+  const M winner_1 = M{} + 1;
+  I lane;
+  for (int i = 0; i < N; ++i) even[i] = 2 * i, odd[i] = 2 * i + 1, lane[i] = i;
+  auto take = [](const V& v, V& best, M& won, const M& code) {
+    const M t = (v > best) | (v != v);
+    best = t ? v : best;
+    won = t ? code : won;
+  };
+  for (int64_t s = 0;; s += N) {
+    if (s + N > n) s = n - N;
+    V a0, a1, b0, b1;
+    std::memcpy(&a0, r0 + 2 * s, sizeof a0);
+    std::memcpy(&a1, r0 + 2 * s + N, sizeof a1);
+    std::memcpy(&b0, r1 + 2 * s, sizeof b0);
+    std::memcpy(&b1, r1 + 2 * s + N, sizeof b1);
+    V best = __builtin_shuffle(a0, a1, even);
+    M won = M{};  // 0..3: (kh, kw) = (won >> 1, won & 1)
+    take(__builtin_shuffle(a0, a1, odd), best, won, winner_1);
+    take(__builtin_shuffle(b0, b1, even), best, won, winner_1 * 2);
+    take(__builtin_shuffle(b0, b1, odd), best, won, winner_1 * 3);
+    std::memcpy(o + s, &best, sizeof best);
+    const I w = __builtin_convertvector(won, I);
+    const I where = at0 + 2 * (s + lane) + (w & 1) + (w >> 1) * (at1 - at0);
+    std::memcpy(ix + s, &where, sizeof where);
+    if (s + N >= n) break;
+  }
+}
+
 // MaxPool2d(2), the common case: 2 x 2 windows at stride 2 without padding or dilation, rows
 // contiguous, every window whole. Each output's four elements in (kh, kw) order, in registers: no
 // row buffers and no per-window spans (the general loop below spent more on those than on the
@@ -178,7 +223,12 @@ bool max_pool_2x2(const WindowGeometry& g, const T* image, T* out, int64_t* indi
           const T* r0 = src + od * g.image_s[0] + 2 * oh * g.image_s[1];
           const T* r1 = r0 + g.image_s[1];
           const int64_t at0 = (od * g.in[1] + 2 * oh) * W, at1 = at0 + W, n = OW;  // n: a bound no store can alias
-          for (int64_t ow = 0; ow < n; ++ow) {  // vectorizes; take_max's bit masks keep the scalar tail branch-free too
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+            if (n >= 16) { pool_row_2x2<T, 16>(r0, r1, o, ix, at0, at1, n); continue; }
+            if (n >= 8) { pool_row_2x2<T, 8>(r0, r1, o, ix, at0, at1, n); continue; }
+            if (n >= 4) { pool_row_2x2<T, 4>(r0, r1, o, ix, at0, at1, n); continue; }
+          }
+          for (int64_t ow = 0; ow < n; ++ow) {  // take_max's bit masks keep the scalar loop branch-free
             A best = (A)r0[2 * ow];
             int64_t where = at0 + 2 * ow;
             take_max((A)r0[2 * ow + 1], best, at0 + 2 * ow + 1, where);

@@ -193,6 +193,23 @@ class PoolingLibtorchTest {
         assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, "2 x 2 values, strides " + Arrays.toString(in.stride()));
         assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, "2 x 2 indices, strides " + Arrays.toString(in.stride()));
       }
+      // MaxPool2d(2) rows of 4 to 20 outputs, in vectors of 4, 8 and 16 with an overlapping last one, both dtypes
+      for (int width : new int[] {9, 16, 29, 32, 40, 41}) {
+        double[] w = new double[2 * 2 * 5 * width];
+        for (int i = 0; i < w.length; i++) {
+          int k = rnd.nextInt(12);
+          w[i] = k == 0 ? Double.NaN : k == 1 ? Double.NEGATIVE_INFINITY : k == 2 ? -0.0 : rnd.nextInt(3);
+        }
+        for (org.jtensor.DType dt : new org.jtensor.DType[] {org.jtensor.DType.FLOAT32, org.jtensor.DType.FLOAT64}) {
+          Tensor in = Tensor.fromArray(w, 2, 2, 5, width).to(dt);
+          ValuesAndIndices got = Functional.maxPool2dWithIndices(in, new long[] {2, 2}, new long[] {2, 2}, new long[] {0, 0}, new long[] {1, 1}, false);
+          T_TensorTensor_T want = torch.max_pool2d_with_indices(LibtorchPeer.of(in), new long[] {2, 2}, new long[] {2, 2}, new long[] {0, 0},
+              new long[] {1, 1}, false);
+          String what = "2 x 2 of width " + width + " " + dt;
+          assertArrayEquals(LibtorchPeer.values(want.get0()), got.values().toDoubleArray(), 0, what + ": values");
+          assertArrayEquals(LibtorchPeer.values(want.get1()), got.indices().toDoubleArray(), 0, what + ": indices");
+        }
+      }
     }
   }
 
