@@ -84,6 +84,39 @@ class DirectConvolutionTest {
     assertTrue(direct >= 36 && composed >= 5, "direct " + direct + ", composed " + composed);
   }
 
+  /**
+   * A vector's worth of output channels a group or more takes the weight gradient with the channels along
+   * the lanes (Note [Weight gradient by output lanes]): both dtypes, 1 to 3 dims, groups, dilation.
+   */
+  @Test
+  void wideOutputChannelsMatchAPlainLoop() {
+    Generator g = new Generator(12);
+    Object[][] cases = {  // x shape, w shape, padding, dilation, groups, dtype
+        {new long[] {2, 3, 9, 11}, new long[] {40, 3, 3, 3}, new long[] {1, 1}, new long[] {1, 1}, 1L, DType.FLOAT32},
+        {new long[] {2, 4, 6, 7}, new long[] {24, 2, 3, 2}, new long[] {1, 0}, new long[] {1, 2}, 2L, DType.FLOAT64},
+        {new long[] {3, 5, 50}, new long[] {16, 5, 5}, new long[] {2}, new long[] {1}, 1L, DType.FLOAT32},
+        {new long[] {1, 2, 4, 5, 6}, new long[] {33, 2, 2, 3, 3}, new long[] {0, 1, 1}, new long[] {1, 1, 2}, 1L, DType.FLOAT32}};
+    for (Object[] c : cases) {
+      long[] xShape = (long[]) c[0], wShape = (long[]) c[1], padding = (long[]) c[2], dilation = (long[]) c[3];
+      long groups = (Long) c[4];
+      DType dtype = (DType) c[5];
+      int nsp = xShape.length - 2;
+      String what = "x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " " + dtype;
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = Tensor.randn(xShape, g).to(dtype).requiresGrad_(), w = Tensor.randn(wShape, g).to(dtype).requiresGrad_();
+        Tensor y = conv(nsp, x, w, null, padding, dilation, groups);
+        assertEquals("ConvolutionBackward0", y.gradFn().name(), what + ": direct kernels used");
+        Tensor up = Tensor.randn(y.shape(), g).to(dtype);
+        y.mul(up).sum().backward();
+        Loop ref = new Loop(nsp, xShape[0], xShape[1], wShape[0], groups, Arrays.copyOfRange(xShape, 2, xShape.length),
+            Arrays.copyOfRange(wShape, 2, wShape.length), padding, padding, dilation);
+        double tol = dtype == DType.FLOAT32 ? 2e-5 : 1e-12;
+        close(what + ": w.grad", ref.weightGrad(up.toDoubleArray(), x.toDoubleArray()), w.grad().toDoubleArray(), tol);
+        close(what + ": x.grad", ref.inputGrad(up.toDoubleArray(), w.toDoubleArray()), x.grad().toDoubleArray(), tol);
+      }
+    }
+  }
+
   /** Each output element and each gradient element has one summation order: one thread and two give the same bits. */
   @Test
   void theSameBitsWhateverTheThreadCount() {
@@ -91,8 +124,15 @@ class DirectConvolutionTest {
     int threads = Threads.getNumThreads();
     try (TensorScope s = TensorScope.open()) {
       Tensor x = Tensor.randn(new long[] {3, 10, 23, 19}, g), w = Tensor.randn(new long[] {17, 10, 3, 3}, g), b = Tensor.randn(new long[] {17}, g);
-      double[][] one = run(x, w, b, 1), two = run(x, w, b, 2);
+      double[][] one = run(x, w, b, 1, 1), two = run(x, w, b, 1, 2);
       for (int i = 0; i < one.length; i++) assertArrayEquals(one[i], two[i], "result " + i);
+      Tensor xd = Tensor.randn(new long[] {2, 6, 12, 11}, g).to(DType.FLOAT64), wd = Tensor.randn(new long[] {24, 3, 3, 3}, g).to(DType.FLOAT64);
+      Tensor bd = Tensor.randn(new long[] {24}, g).to(DType.FLOAT64);
+      double[][] oneD = run(xd, wd, bd, 2, 1), twoD = run(xd, wd, bd, 2, 2), threeD = run(xd, wd, bd, 2, 3);
+      for (int i = 0; i < oneD.length; i++) {
+        assertArrayEquals(oneD[i], twoD[i], "float64, groups 2: result " + i);
+        assertArrayEquals(oneD[i], threeD[i], "float64, groups 2, 3 threads: result " + i);
+      }
     } finally {
       Threads.setNumThreads(threads);
     }
@@ -118,11 +158,11 @@ class DirectConvolutionTest {
     }
   }
 
-  private static double[][] run(Tensor x0, Tensor w0, Tensor b0, int threads) {
+  private static double[][] run(Tensor x0, Tensor w0, Tensor b0, long groups, int threads) {
     Threads.setNumThreads(threads);
     try (TensorScope s = TensorScope.open()) {
       Tensor x = x0.detach().requiresGrad_(), w = w0.detach().requiresGrad_(), b = b0.detach().requiresGrad_();
-      Tensor y = Functional.conv2d(x, w, b, new long[] {1}, new long[] {1, 2}, new long[] {1, 1}, 1);
+      Tensor y = Functional.conv2d(x, w, b, new long[] {1}, new long[] {1, 2}, new long[] {1, 1}, groups);
       y.mul(y).sum().backward();
       return new double[][] {y.toDoubleArray(), x.grad().toDoubleArray(), w.grad().toDoubleArray(), b.grad().toDoubleArray()};
     }

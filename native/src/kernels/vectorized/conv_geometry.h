@@ -1,0 +1,96 @@
+// The direct convolution's geometry over flat padded planes (Note [Flat padded planes] in
+// convolution.cpp), shared by its forward and input-gradient kernels (convolution.cpp) and its
+// weight-gradient kernels (conv_weight_grad.cpp). Compiled into each CPU capability's namespace.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/vectorized/capability_namespace.h"
+
+JT_CPU_CAP_BEGIN
+namespace conv {
+
+inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// Whether n values are all finite (no exponent of all ones): an OR of integer tests, which vectorizes.
+template <typename T>
+inline bool all_finite(const T* p, int64_t n) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr U exponent = sizeof(T) == 4 ? (U)0x7f800000u : (U)0x7ff0000000000000ull;
+  U bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    U bits;
+    std::memcpy(&bits, p + i, sizeof bits);
+    bad |= (U)((bits & exponent) == exponent);
+  }
+  return bad == 0;
+}
+
+// n elements; a short row (a 14-wide image's) by a loop, not a call to memcpy per row.
+template <typename T>
+inline void copy_row(T* dst, const T* src, int64_t n) {
+  if (n >= 32) {
+    std::memcpy(dst, src, (size_t)n * sizeof(T));
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  }
+}
+
+// One correlation image → result over flat padded planes; the spatial dims as three, leading ones of size 1.
+struct Geometry {
+  int64_t batch = 0, groups = 1, image_channels = 0, result_channels = 0;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, kernel[3] = {1, 1, 1}, before[3] = {0, 0, 0}, dilation[3] = {1, 1, 1};
+  int64_t ps[3] = {0, 0, 1};  // the padded plane's strides
+  int64_t positions = 0;      // flat q's computed: out[0] rows of padded planes
+  int64_t reach = 0;          // the last tap's offset
+  std::vector<int64_t> row_offsets;  // per (k0, k1): its taps' offset before the last dim's
+
+  int64_t taps() const { return kernel[0] * kernel[1] * kernel[2]; }
+  int64_t image_plane() const { return in[0] * in[1] * in[2]; }
+  int64_t result_plane() const { return out[0] * out[1] * out[2]; }
+
+  // padded sizes give out = padded - dilation·(kernel - 1) (the caller checked it is at least 1).
+  void finish() {
+    int64_t padded[3];
+    for (int d = 0; d < 3; ++d) padded[d] = out[d] + dilation[d] * (kernel[d] - 1);
+    ps[1] = padded[2];
+    ps[0] = padded[1] * padded[2];
+    positions = out[0] * ps[0];
+    row_offsets.clear();
+    for (int64_t a = 0; a < kernel[0]; ++a)
+      for (int64_t b = 0; b < kernel[1]; ++b) row_offsets.push_back(a * dilation[0] * ps[0] + b * dilation[1] * ps[1]);
+    reach = row_offsets.back() + (kernel[2] - 1) * dilation[2];
+  }
+
+  // A padded plane's length: the positions a block computes (rounded up to block) plus the reach and one vector.
+  int64_t plane_length(int64_t block, int lanes) const { return round_up(positions, block) + reach + lanes; }
+
+  // Copies channels [c0, c0 + count) of sample n of image (contiguous) into padded planes of length
+  // plane, zero everywhere else (the caller's buffer, zeroed once: every copy writes the same
+  // places); false when a copied value is infinite or NaN (checked only when asked: see weight_grad).
+  template <typename T>
+  bool pad(const T* image, int64_t n, int64_t c0, int64_t count, T* planes, int64_t plane, bool check = false) const {
+    const int64_t lead = before[0] * ps[0] + before[1] * ps[1] + before[2];
+    bool finite = true;
+    for (int64_t c = 0; c < count; ++c) {
+      const T* src = image + (n * image_channels + c0 + c) * image_plane();
+      T* dst = planes + c * plane + lead;
+      for (int64_t a = 0; a < in[0]; ++a)
+        for (int64_t b = 0; b < in[1]; ++b, src += in[2]) {
+          copy_row(dst + a * ps[0] + b * ps[1], src, in[2]);
+          if (check) finite &= all_finite(dst + a * ps[0] + b * ps[1], in[2]);
+        }
+    }
+    return finite;
+  }
+};
+
+// The weight's gradient (mode 2) into gw [O, C/groups, taps]; false when it declines (Note
+// [Positions past a row's end]). conv_weight_grad.cpp chooses the kernel by shape.
+template <typename T>
+bool weight_grad(const Geometry& g, const T* x, const T* gy, T* gw);
+
+}  // namespace conv
+JT_CPU_CAP_END
