@@ -14,4 +14,4 @@ if [ ! -e "$DATA/train-images-idx3-ubyte.gz" ]; then
 fi
 bash scripts/sample.sh --data "$DATA" --model mlp --epochs 10 --out fashion-mnist-out/mlp "$@"
 bash scripts/sample.sh --data "$DATA" --model cnn --epochs 10 --out fashion-mnist-out/cnn "$@"
-bash scripts/sample.sh --data "$DATA" --model resnet --epochs 10 --out fashion-mnist-out/resnet "$@"
+bash scripts/sample.sh --data "$DATA" --model resnet --epochs 10 --schedule cosine --out fashion-mnist-out/resnet "$@"

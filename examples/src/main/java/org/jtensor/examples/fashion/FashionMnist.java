@@ -16,6 +16,8 @@ import org.jtensor.nn.Functional;
 import org.jtensor.nn.Module;
 import org.jtensor.optim.Adam;
 import org.jtensor.optim.AdamW;
+import org.jtensor.optim.CosineAnnealingLR;
+import org.jtensor.optim.LRScheduler;
 import org.jtensor.optim.Optimizer;
 import org.jtensor.optim.SGD;
 
@@ -46,14 +48,16 @@ public final class FashionMnist {
     Metrics metrics = new Metrics();
     try (Idx.Split train = Idx.load(o.data(), "train"); Idx.Split test = Idx.load(o.data(), "t10k");
          Module model = Models.create(o.model(), g); Optimizer opt = optimizer(o, model.parameters())) {
-      System.out.printf(Locale.ROOT, "Fashion-MNIST (%s): %d training, %d test images; model %s, %s lr %g, batch %d, %d threads%n",
+      LRScheduler schedule = o.schedule().equals("cosine") ? new CosineAnnealingLR(opt, o.epochs(), 0) : null;
+      System.out.printf(Locale.ROOT, "Fashion-MNIST (%s): %d training, %d test images; model %s, %s lr %g (%s), batch %d, %d threads%n",
           o.data() == null ? "bundled sample" : o.data(), train.size(), test.size(), o.model(), o.optimizer(), o.lr(),
-          o.batchSize(), Threads.getNumThreads());
+          o.schedule(), o.batchSize(), Threads.getNumThreads());
       Memory.resetPeakMemoryStats(Device.CPU);
       for (int epoch = 1; epoch <= o.epochs(); epoch++) {
         long start = System.nanoTime();
         double trainLoss = trainEpoch(model, opt, train, o.batchSize(), g, epoch, o.epochs());
         double seconds = (System.nanoTime() - start) / 1e9;
+        if (schedule != null) schedule.step();
         double[] eval = evaluate(model, test, 1000);
         metrics.add(new Metrics.Epoch(epoch, trainLoss, eval[0], eval[1], seconds, train.size() / seconds));
         System.out.printf(Locale.ROOT, "epoch %d: train loss %.4f, test loss %.4f, test accuracy %.2f%%, %.1f s, %.0f images/s%n",

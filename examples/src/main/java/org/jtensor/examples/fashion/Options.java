@@ -3,11 +3,12 @@ package org.jtensor.examples.fashion;
 import java.nio.file.Path;
 
 /** The main job's command line: every option has a default, so no arguments trains on the bundled sample. */
-record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, long seed, int threads,
-               Path out) {
+record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, String schedule, long seed,
+               int threads, Path out) {
   static final String USAGE = String.join("\n",
       "usage: fashion-mnist [--data DIR] [--model mlp|cnn|resnet] [--epochs N] [--batch-size N] [--lr X]",
-      "                     [--optimizer adam|adamw|sgd] [--seed N] [--threads N] [--out DIR]",
+      "                     [--optimizer adam|adamw|sgd] [--schedule constant|cosine] [--seed N] [--threads N]",
+      "                     [--out DIR]",
       "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
       "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
       "               (5,000 training and 1,000 test images)",
@@ -15,12 +16,14 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       "  --epochs     default 10         --batch-size  default 128",
       "  --lr         default 1e-3 (adam/adamw), 0.1 (sgd)",
       "  --optimizer  adam (default), adamw or sgd (momentum 0.9)",
+      "  --schedule   constant (default) or cosine: the learning rate anneals to 0 over the epochs",
+      "               (CosineAnnealingLR with T_max = epochs, stepped once an epoch)",
       "  --seed       default 0          --threads     default: all cores",
       "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out");
 
   static Options parse(String[] args) {
     Path data = null, out = Path.of("fashion-mnist-out");
-    String model = "mlp", optimizer = "adam";
+    String model = "mlp", optimizer = "adam", schedule = "constant";
     int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors();
     double lr = Double.NaN;
     long seed = 0;
@@ -37,6 +40,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
           case "--batch-size": batch = positive(a, Integer.parseInt(v)); break;
           case "--lr": lr = Double.parseDouble(v); break;
           case "--optimizer": optimizer = oneOf(a, v, "adam", "adamw", "sgd"); break;
+          case "--schedule": schedule = oneOf(a, v, "constant", "cosine"); break;
           case "--seed": seed = Long.parseLong(v); break;
           case "--threads": threads = positive(a, Integer.parseInt(v)); break;
           case "--out": out = Path.of(v); break;
@@ -48,7 +52,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
     }
     if (Double.isNaN(lr)) lr = optimizer.equals("sgd") ? 0.1 : 1e-3;
     if (!(lr > 0)) throw new IllegalArgumentException("--lr must be positive, got " + lr);
-    return new Options(data, model, epochs, batch, lr, optimizer, seed, threads, out);
+    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, out);
   }
 
   private static String oneOf(String option, String v, String... allowed) {

@@ -1,7 +1,10 @@
-"""PyTorch's side of the main job's --model resnet on this machine: the same small ResNet (3x3 stem
-of 16 channels, torchvision BasicBlocks 16, 32/2, 64/2, global average pooling, linear), Adam 1e-3,
-batch 128, pixels / 255, a fresh random order per epoch, 2 threads. Prints each epoch's seconds and
-test accuracy. Usage: torch_fashion_resnet.py DATA_DIR [EPOCHS] [THREADS]"""
+"""PyTorch's side of the main job on this machine (scripts/sample.sh --data DIR --model resnet|cnn):
+the same models, Adam 1e-3, batch 128, pixels / 255, a fresh random order per epoch, 2 threads.
+resnet: a 3x3 stem of 16 channels, torchvision BasicBlocks 16, 32/2, 64/2, global average pooling,
+linear; cnn: conv16-relu-pool-conv32-relu-pool-fc128-relu-fc10. With SCHEDULE cosine the learning
+rate follows CosineAnnealingLR(T_max = EPOCHS), stepped once an epoch (the main job's --schedule
+cosine). Prints each epoch's seconds and test accuracy.
+Usage: torch_fashion_mnist.py DATA_DIR [EPOCHS] [THREADS] [constant|cosine] [resnet|cnn]"""
 import gzip
 import sys
 import time
@@ -14,6 +17,8 @@ import torch.nn.functional as F
 data = sys.argv[1]
 epochs = int(sys.argv[2]) if len(sys.argv) > 2 else 10
 torch.set_num_threads(int(sys.argv[3]) if len(sys.argv) > 3 else 2)
+schedule = sys.argv[4] if len(sys.argv) > 4 else "constant"
+model_name = sys.argv[5] if len(sys.argv) > 5 else "resnet"
 
 
 def idx(name, off):
@@ -42,10 +47,15 @@ class BasicBlock(nn.Module):
 
 
 torch.manual_seed(0)
-model = nn.Sequential(nn.Conv2d(1, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
-                      BasicBlock(16, 16, 1), BasicBlock(16, 32, 2), BasicBlock(32, 64, 2),
-                      nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+if model_name == "cnn":
+    model = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(),
+                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
+else:
+    model = nn.Sequential(nn.Conv2d(1, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                          BasicBlock(16, 16, 1), BasicBlock(16, 32, 2), BasicBlock(32, 64, 2),
+                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
 opt = torch.optim.Adam(model.parameters(), 1e-3)
+sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, epochs) if schedule == "cosine" else None
 for epoch in range(1, epochs + 1):
     model.train()
     t0 = time.perf_counter()
@@ -56,8 +66,10 @@ for epoch in range(1, epochs + 1):
         loss = F.cross_entropy(model(xtr[b]), ytr[b])
         loss.backward()
         opt.step()
+    if sched is not None:
+        sched.step()
     secs = time.perf_counter() - t0
     model.eval()
     with torch.no_grad():
         correct = sum((model(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item() for i in range(0, len(xte), 1000))
-    print(f"peer resnet epoch {epoch}: {secs:.1f} s, test accuracy {100 * correct / len(xte):.2f}%", flush=True)
+    print(f"peer {model_name} epoch {epoch}: {secs:.1f} s, test accuracy {100 * correct / len(xte):.2f}%", flush=True)
