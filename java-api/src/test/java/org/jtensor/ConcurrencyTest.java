@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.DoubleSupplier;
 import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.Test;
@@ -23,15 +24,39 @@ class ConcurrencyTest {
   private static final int N = 64;
   private static final double V = 3.0;
 
+  /**
+   * Even rounds close before the summing thread may start (it must be refused); odd rounds close
+   * once it has begun to sum, so the close meets a running sum (which must come out exact, or be
+   * refused if the close won). Both outcomes are asserted to have happened: a run in which no close
+   * ever met a sum would prove nothing.
+   */
   @Test
   void theIssuesReproducerSumsExactlyOrRaisesIllegalState() throws InterruptedException {
-    int sums = 0, refused = 0;
+    int sums = 0, refused = 0, refusedEarly = 0;
     for (int i = 0; i < 300; i++) {
       Tensor x = Tensor.ones(1 << 22);
       AtomicReference<Object> outcome = new AtomicReference<>();
-      Thread t = new Thread(() -> outcome.set(sumOrError(x)));
+      CountDownLatch go = new CountDownLatch(1), summing = new CountDownLatch(1);
+      Thread t = new Thread(() -> {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          outcome.set(e);
+          return;
+        }
+        summing.countDown();
+        outcome.set(sumOrError(x));
+      });
       t.start();
-      x.close();
+      if (i % 2 == 0) {
+        x.close();
+        go.countDown();
+      } else {
+        go.countDown();
+        summing.await();
+        LockSupport.parkNanos(i / 2 % 5 * 100_000L);  // 0-0.4 ms into a sum of 4 Mi elements
+        x.close();
+      }
       Memory.emptyCache(Device.CPU);
       try (Tensor fresh = Tensor.full(new long[] {1 << 22}, 7.0, DType.FLOAT32)) {  // may take the freed bytes
         t.join();
@@ -47,9 +72,12 @@ class ConcurrencyTest {
       } else {
         assertEquals(IllegalStateException.class, o.getClass(), () -> "unexpected " + o);
         refused++;
+        if (i % 2 == 0) refusedEarly++;
       }
     }
     assertEquals(300, sums + refused);
+    assertEquals(150, refusedEarly, "a tensor closed before its sum starts is refused every time");
+    assertTrue(sums > 0, "sums met by a close came out exact");
     System.out.println("reproducer: " + sums + " exact sums, " + refused + " IllegalStateException");
   }
 
