@@ -1,5 +1,5 @@
 // The vectors of the capability a vectorized/ file is compiled for (GCC vector extensions, as wide
-// as the capability's registers) and their unaligned loads and stores. Include it after
+// as the capability's registers, or of a given lane count) and their unaligned loads and stores. Include it after
 // capability_namespace.h: it opens jt::<capability> itself, so each capability's copy stays its own.
 #pragma once
 #include <cstring>
@@ -17,10 +17,17 @@ constexpr int kVectorBytes = 32;
 constexpr int kVectorBytes = 16;
 #endif
 
+// N elements of E as one GCC vector (any N a power of two; wider than the registers, GCC splits it).
+template <typename E, int N>
+struct Lanes {
+  typedef E type __attribute__((vector_size(N * sizeof(E))));
+};
+
+// The capability's own width.
 template <typename T>
 struct Vec {
-  typedef T type __attribute__((vector_size(kVectorBytes)));
   static constexpr int lanes = kVectorBytes / (int)sizeof(T);
+  using type = typename Lanes<T, lanes>::type;
 };
 
 template <typename T>

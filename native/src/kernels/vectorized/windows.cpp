@@ -19,6 +19,7 @@
 #include "parallel.h"
 
 #include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/vector_types.h"
 
 #if !JT_CPU_CAP_IS_BASELINE
 namespace jt::baseline {
@@ -162,11 +163,6 @@ inline void take_max(A v, A& best, int64_t at, int64_t& where) {
 // row's last vector ends at its last output, overlapping the one before (it writes the same values
 // again), so rows as short as N (a 14- or 7-wide output) run in vectors too, where a loop over the
 // row would run them one element at a time. Reads stay within the two rows' first 2n elements.
-template <typename E, int N>
-struct Lanes {
-  typedef E type __attribute__((vector_size(N * sizeof(E))));
-};
-
 template <typename T, int N>
 void pool_row_2x2(const T* r0, const T* r1, T* o, int64_t* ix, int64_t at0, int64_t at1, int64_t n) {
   using V = typename Lanes<T, N>::type;
