@@ -24,11 +24,11 @@ namespace {
 // takes two loaded vectors and each weight ends as a vector of lane sums, added up at the end. With
 // the lanes along the output channels (by_output_lanes), a sample's gy is first transposed to
 // [q][o], and each FMA takes one loaded vector of o's and one broadcast image element, as the
-// forward broadcasts its weights: the accumulators are the gradient itself, the loads half as many
-// and aligned. It was 5-20% faster at the CNN's and the ResNet's shapes (docs/performance.md,
-// session 16), but it fills its lanes only with a vector's worth of output channels a group, so
-// depthwise and narrow convolutions (and one input channel, which leaves too few tasks) keep
-// by_positions.
+// forward broadcasts its weights: the accumulators are the gradient itself, and the vector loads
+// fewer and aligned. It took 0.35-0.95 of by_positions' time at the CNN's and the ResNet's shapes
+// (docs/performance.md, session 16), but it fills its lanes only with a vector's worth of output
+// channels a group, so depthwise and narrow convolutions (and one input channel, which leaves too
+// few tasks) keep by_positions.
 #if defined(JT_CPU_CAP_avx512)
 constexpr int kGradOut = 4, kLaneOut = 4;
 #else
