@@ -91,15 +91,16 @@ class DirectConvolutionTest {
   @Test
   void wideOutputChannelsMatchAPlainLoop() {
     Generator g = new Generator(12);
-    Object[][] cases = {  // x shape, w shape, padding, dilation, groups, dtype
-        {new long[] {2, 3, 9, 11}, new long[] {40, 3, 3, 3}, new long[] {1, 1}, new long[] {1, 1}, 1L, DType.FLOAT32},
-        {new long[] {2, 4, 6, 7}, new long[] {24, 2, 3, 2}, new long[] {1, 0}, new long[] {1, 2}, 2L, DType.FLOAT64},
-        {new long[] {3, 5, 50}, new long[] {16, 5, 5}, new long[] {2}, new long[] {1}, 1L, DType.FLOAT32},
-        {new long[] {1, 2, 4, 5, 6}, new long[] {33, 2, 2, 3, 3}, new long[] {0, 1, 1}, new long[] {1, 1, 2}, 1L, DType.FLOAT32}};
-    for (Object[] c : cases) {
-      long[] xShape = (long[]) c[0], wShape = (long[]) c[1], padding = (long[]) c[2], dilation = (long[]) c[3];
-      long groups = (Long) c[4];
-      DType dtype = (DType) c[5];
+    record Case(long[] xShape, long[] wShape, long[] padding, long[] dilation, long groups, DType dtype) {}
+    Case[] cases = {
+        new Case(new long[] {2, 3, 9, 11}, new long[] {40, 3, 3, 3}, new long[] {1, 1}, new long[] {1, 1}, 1, DType.FLOAT32),
+        new Case(new long[] {2, 4, 6, 7}, new long[] {24, 2, 3, 2}, new long[] {1, 0}, new long[] {1, 2}, 2, DType.FLOAT64),
+        new Case(new long[] {3, 5, 50}, new long[] {16, 5, 5}, new long[] {2}, new long[] {1}, 1, DType.FLOAT32),
+        new Case(new long[] {1, 2, 4, 5, 6}, new long[] {33, 2, 2, 3, 3}, new long[] {0, 1, 1}, new long[] {1, 1, 2}, 1, DType.FLOAT32)};
+    for (Case c : cases) {
+      long[] xShape = c.xShape(), wShape = c.wShape(), padding = c.padding(), dilation = c.dilation();
+      long groups = c.groups();
+      DType dtype = c.dtype();
       int nsp = xShape.length - 2;
       String what = "x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " " + dtype;
       try (TensorScope s = TensorScope.open()) {
