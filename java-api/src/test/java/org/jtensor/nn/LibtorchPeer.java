@@ -12,6 +12,11 @@ final class LibtorchPeer {
 
   static {
     torch.manual_seed(0);
+    // The peer is libtorch's own kernels, not oneDNN's: on some hosts oneDNN's AVX-512 convolutions
+    // in this build answer wrongly (conv_transpose2d's output[0] 0.0 where the sum it stands for is
+    // 0.0804, jtensor's value; conv3d input gradients off by 2x), and which kernel oneDNN picks
+    // depends on the CPU, so a host could fail jtensor for libtorch's fault.
+    torch.globalContext().setUserEnabledMkldnn(false);
   }
 
   /** A float32 libtorch tensor with t's values and shape (a copy). */
