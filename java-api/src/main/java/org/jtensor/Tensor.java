@@ -7,6 +7,8 @@ import java.util.List;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
+import org.jtensor.memory.LeakDetector;
+import org.jtensor.memory.LeakLevel;
 
 /**
  * A strided view over a flat storage, PyTorch's tensor model: dtype, shape, stride and storage
@@ -33,6 +35,10 @@ public final class Tensor
   private final TensorImpl impl;
   @SuppressWarnings("unused") // through CLOSED
   private volatile boolean closed;
+  // Who closed this handle, for the error of a later use: the TensorScope that closed it, or where
+  // close() was called (a Throwable, under leak detection PARANOID), or CLOSE_CALLED.
+  private volatile Object closedBy;
+  private static final Object CLOSE_CALLED = new Object();
 
   private Tensor(TensorImpl impl) {
     this.impl = impl;
@@ -46,8 +52,29 @@ public final class Tensor
 
   /** The impl, for the library's own packages; fails on a closed handle. */
   TensorImpl impl(String op) {
-    if (closed) throw new IllegalStateException(op + "(): tensor is closed");
+    if (closed) throw closedError(op);
     return impl;
+  }
+
+  /** The error of a use after close, saying what closed the handle and how to keep it. */
+  IllegalStateException closedError(String op) {
+    Object by = closedBy;
+    if (by instanceof TensorScope s) {
+      Throwable opened = s.openedAt();
+      return new IllegalStateException(op + "(): tensor is closed: the TensorScope it was made in has closed"
+          + (opened != null ? " (the cause shows where that scope was opened)" : "")
+          + ". To use a tensor after its scope, return scope.keep(t) from inside the scope, or TensorScope.escape(t) for "
+          + "state that outlives every scope." + (opened != null ? "" : " Run with -Djtensor.leakDetection=PARANOID to "
+          + "see where the scope was opened."), opened);
+    }
+    if (by instanceof Throwable closedAt) {
+      return new IllegalStateException(op + "(): tensor is closed: close() was called on it (the cause shows where)", closedAt);
+    }
+    if (by == CLOSE_CALLED) {
+      return new IllegalStateException(op + "(): tensor is closed: close() was called on it (run with "
+          + "-Djtensor.leakDetection=PARANOID to see where)");
+    }
+    return new IllegalStateException(op + "(): tensor is closed");
   }
 
   /** A tensor argument's impl: a null is refused as a bad argument, a closed tensor as closed. */
@@ -66,6 +93,14 @@ public final class Tensor
   /** Releases this handle's reference; idempotent. */
   @Override
   public void close() {
+    closeBy(LeakDetector.level() == LeakLevel.PARANOID
+        ? new Throwable("close() was called here") : CLOSE_CALLED);
+  }
+
+  /** close(), recording who closed it (a TensorScope, where close() ran, or CLOSE_CALLED). */
+  void closeBy(Object by) {
+    if (closed) return;
+    closedBy = by;  // before the flag: a use that sees the handle closed sees who closed it
     if (CLOSED.compareAndSet(this, false, true)) impl.release();
   }
 

@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jtensor.memory.LeakDetector;
+import org.jtensor.memory.LeakLevel;
 
 /**
  * Closes every tensor created inside it that was not kept:
@@ -19,11 +21,18 @@ public final class TensorScope implements AutoCloseable {
   private final ArrayDeque<TensorScope> stack;
   private final Thread owner;  // a scope's lists are its thread's alone: no other thread may touch them
   private final List<Tensor> owned = new ArrayList<>();
+  private final Throwable openedAt;  // under leak detection PARANOID: for the error of a tensor used after this scope
   private boolean closed;
 
   private TensorScope(ArrayDeque<TensorScope> stack) {
     this.stack = stack;
     this.owner = Thread.currentThread();
+    this.openedAt = LeakDetector.level() == LeakLevel.PARANOID ? new Throwable("the TensorScope was opened here") : null;
+  }
+
+  /** Where this scope was opened, under leak detection PARANOID; null otherwise. */
+  Throwable openedAt() {
+    return openedAt;
   }
 
   public static TensorScope open() {
@@ -92,7 +101,7 @@ public final class TensorScope implements AutoCloseable {
     RuntimeException first = null;
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {
-        owned.get(i).close();
+        owned.get(i).closeBy(this);
       } catch (RuntimeException e) {
         if (first == null) first = e;
       }
