@@ -73,7 +73,7 @@ public final class DeviceMemory {
     if (code < 0) return new StorageImpl(this, 0, nbytes, what);
     if (failCountdown > 0 && injectedFailure()) throw outOfMemory(nbytes);
     long h = pinned != null ? pinned.newStorage(nbytes) : NativeMemory.allocate(code, nbytes);
-    if (h == 0 && pinned == null) h = allocateAfterCollectingBuffers(nbytes);
+    if (h == 0 && pinned == null) h = allocateAfterCollecting(nbytes);
     if (h == 0) throw outOfMemory(nbytes);
     return new StorageImpl(this, h, nbytes, what);
   }
@@ -102,13 +102,18 @@ public final class DeviceMemory {
   }
 
   /**
-   * A storage that only garbage ByteBuffers (asByteBuffer) still hold goes back when the collector
-   * finds them, which a heap with little else to do may not for a long time: a loop over closed
-   * tensors' buffers ran out under a memory limit. So when memory is out and such buffers exist,
-   * collect and retry for up to about half a second, as the JDK does for direct buffers
+   * Memory is out, but storages that only garbage holds may be waiting for the collector: tensors
+   * never closed (the leak detector frees them once collected, Note [Collecting for unscoped code]
+   * in LeakCollector) and storages only garbage ByteBuffers (asByteBuffer) still hold. So collect,
+   * free what was found and retry; for the buffers, whose cleaner gives them back on its own
+   * thread, keep retrying for up to about half a second, as the JDK does for direct buffers
    * (java.nio.Bits.reserveMemory). 0 when memory is still out.
    */
-  private long allocateAfterCollectingBuffers(long nbytes) {
+  private long allocateAfterCollecting(long nbytes) {
+    if (LeakCollector.collectForRetry()) {
+      long h = NativeMemory.allocate(code, nbytes);
+      if (h != 0) return h;
+    }
     if (!device.isCpu() || !StorageImpl.anyExported()) return 0;
     System.gc();
     for (long sleepMs = 1; sleepMs <= 256; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection

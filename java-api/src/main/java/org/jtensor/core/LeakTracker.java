@@ -49,7 +49,7 @@ public final class LeakTracker {
 
   /** A storage's reference: released by its owner, or found unreachable by the GC. */
   static final class Track extends PhantomReference<Object> {
-    final long handle;
+    final long handle, nbytes;
     final Object what;
     Throwable createdAt;  // PARANOID only; dropped once released or reported
     // A wrapped storage's owner release, run after the native free if the storage leaks; else null.
@@ -67,9 +67,10 @@ public final class LeakTracker {
       }
     }
 
-    Track(Object owner, long handle, Object what, Throwable createdAt, Runnable onFree) {
+    Track(Object owner, long handle, long nbytes, Object what, Throwable createdAt, Runnable onFree) {
       super(owner, QUEUE);
       this.handle = handle;
+      this.nbytes = nbytes;
       this.what = what;
       this.createdAt = createdAt;
       this.onFree = onFree;
@@ -83,6 +84,7 @@ public final class LeakTracker {
     void release() {
       DONE.setRelease(this, true);
       clear();
+      LeakCollector.released(nbytes);
       onFree = null;  // no race with the detector: a cleared reference is never enqueued
       createdAt = null;
     }
@@ -158,29 +160,65 @@ public final class LeakTracker {
    * Tracks a native storage owned by owner; null when detection is disabled. onFree (may be null)
    * runs after the native free if the storage leaks, as it does after a release by its owner.
    */
-  static Track track(Object owner, long handle, Object what, Runnable onFree) {
+  static Track track(Object owner, long handle, long nbytes, Object what, Runnable onFree) {
     LeakLevel l = level;
     if (l == LeakLevel.DISABLED) return null;
-    Track t = new Track(owner, handle, what, l == LeakLevel.PARANOID ? new Throwable("created here") : null, onFree);
+    Track t = new Track(owner, handle, nbytes, what, l == LeakLevel.PARANOID ? new Throwable("created here") : null, onFree);
     MINE.get().add(t);
+    LeakCollector.allocated(nbytes);
     return t;
+  }
+
+  /**
+   * After a collection the caller asked for (LeakCollector): frees every storage it found
+   * unreachable, on this thread, and returns how many. The collection hands its references to the
+   * JDK's Reference Handler, which queues them one by one: a sentinel made before it shows when
+   * that has begun, then the queue is taken until it stays empty for a millisecond. Whatever the
+   * detector's own thread took meanwhile is waited for.
+   */
+  static long collectAndDrain() {
+    ReferenceQueue<Object> sentinelQueue = new ReferenceQueue<>();
+    PhantomReference<Object> sentinel = new PhantomReference<>(new Object(), sentinelQueue);
+    System.gc();
+    long freed = 0;
+    try {
+      sentinelQueue.remove(100);  // none with -XX:+DisableExplicitGC: then what is queued already
+      for (Track t; (t = (Track) QUEUE.remove(1)) != null; ) if (take(t)) freed++;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    java.lang.ref.Reference.reachabilityFence(sentinel);
+    while (RECOVERING.get() > 0) Thread.onSpinWait();
+    return freed;
+  }
+
+  private static final java.util.concurrent.atomic.AtomicInteger RECOVERING = new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Frees and reports a queued storage unless another thread already did; whether this one did. */
+  private static boolean take(Track t) {
+    if (t.done) return false;
+    t.done = true;
+    RECOVERING.incrementAndGet();
+    try {
+      recover(t);
+    } catch (Throwable e) {  // whatever one leak does, the next is still freed
+      LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
+    } finally {
+      RECOVERING.decrementAndGet();
+    }
+    return true;
   }
 
   private static void drain() {
     for (;;) {
       Track t;
       try {
-        t = (Track) QUEUE.remove();
+        t = (Track) QUEUE.remove(LeakReports.WINDOW_MILLIS);
       } catch (InterruptedException e) {
         continue;  // the detector is the process's: an interrupt (a thread-pool shutdown, say) must not end it
       }
-      if (t.done) continue;
-      t.done = true;
-      try {
-        recover(t);
-      } catch (Throwable e) {  // whatever one leak does, the next is still freed
-        LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
-      }
+      if (t != null) take(t);
+      LeakReports.flushIfDue();
     }
   }
 
@@ -188,9 +226,10 @@ public final class LeakTracker {
   private static void recover(Track t) {
     try {
       NativeMemory.release(t.handle);
+      LeakCollector.released(t.nbytes);
     } finally {
       try {
-        report(String.valueOf(t.what), t.createdAt);
+        report(t);
       } catch (Throwable e) {  // a listener that throws (a test's fail()) must not stop recovery
         LOG.log(java.util.logging.Level.WARNING, "the leak listener threw; leak recovery goes on", e);
       } finally {
@@ -200,13 +239,10 @@ public final class LeakTracker {
     }
   }
 
-  private static void report(String what, Throwable createdAt) {
+  private static void report(Track t) {
     LEAKS.incrementAndGet();
-    String msg = "LEAK: " + what + " was garbage-collected without close(); jtensor freed it. "
-        + (createdAt == null ? "Run with -Djtensor.leakDetection=PARANOID to see where it was created."
-                             : "It was created at:");
-    LOG.log(java.util.logging.Level.WARNING, msg, createdAt);
+    LeakReports.leaked(t.what, t.nbytes, t.createdAt);
     Consumer<String> l = listener;
-    if (l != null) l.accept(msg);
+    if (l != null) l.accept(LeakReports.message(t.what, t.createdAt));
   }
 }

@@ -57,7 +57,7 @@ public final class StorageImpl extends RefCounted {
     if (onFree != null) ON_FREE.setRelease(this, onFree);  // an ordinary storage pays no store, let alone a fence
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
-    this.track = handle == 0 ? null : LeakTracker.track(this, handle, what, onFree);
+    this.track = handle == 0 ? null : LeakTracker.track(this, handle, nbytes, what, onFree);
   }
 
   /** Whether writes into these bytes are refused. */

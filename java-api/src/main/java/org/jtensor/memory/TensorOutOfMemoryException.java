@@ -1,6 +1,7 @@
 package org.jtensor.memory;
 
 import java.util.Map;
+import org.jtensor.core.ByteCounts;
 
 /** The caching allocator could not serve a request even after it freed its cache and retried. */
 public final class TensorOutOfMemoryException extends RuntimeException {
@@ -10,7 +11,7 @@ public final class TensorOutOfMemoryException extends RuntimeException {
 
   /** limitBytes: the allocator's memory limit, 0 when none is set. */
   public TensorOutOfMemoryException(String device, long requestedBytes, long limitBytes, Map<String, Long> stats) {
-    this(device, "tried to allocate " + formatBytes(requestedBytes), requestedBytes, limitBytes, stats);
+    this(device, "tried to allocate " + ByteCounts.format(requestedBytes), requestedBytes, limitBytes, stats);
   }
 
   /**
@@ -31,9 +32,9 @@ public final class TensorOutOfMemoryException extends RuntimeException {
   private TensorOutOfMemoryException(String device, String what, long requestedBytes, long limitBytes,
                                      Map<String, Long> stats) {
     super(String.format("%s out of memory: %s; %s allocated, %s reserved by jtensor%s",
-        device, what, formatBytes(stats.getOrDefault("allocated_bytes.all.current", 0L)),
-        formatBytes(stats.getOrDefault("reserved_bytes.all.current", 0L)),
-        limitBytes > 0 ? " of its limit of " + formatBytes(limitBytes)
+        device, what, ByteCounts.format(stats.getOrDefault("allocated_bytes.all.current", 0L)),
+        ByteCounts.format(stats.getOrDefault("reserved_bytes.all.current", 0L)),
+        limitBytes > 0 ? " of its limit of " + ByteCounts.format(limitBytes)
             + " (set by Memory.setMemoryLimit or JT_ALLOC_CONF=memory_limit_mb)"
                        : "; the system refused the memory"));
     this.stats = stats;
@@ -47,12 +48,5 @@ public final class TensorOutOfMemoryException extends RuntimeException {
 
   public long requestedBytes() {
     return requestedBytes;
-  }
-
-  private static String formatBytes(long b) {
-    if (b >= 1L << 30) return String.format("%.2f GiB", b / (double) (1L << 30));
-    if (b >= 1L << 20) return String.format("%.2f MiB", b / (double) (1L << 20));
-    if (b >= 1L << 10) return String.format("%.2f KiB", b / (double) (1L << 10));
-    return b + " bytes";
   }
 }
