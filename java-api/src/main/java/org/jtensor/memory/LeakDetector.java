@@ -12,7 +12,7 @@ import org.jtensor.core.LeakTracker;
  *
  * <p>Code that never closes its tensors leaves them to the garbage collector, which a small Java
  * heap may not run for a long time while native memory grows. So the detector also counts the
- * bytes it tracks, and when they have grown half again since the last collection (by 16 MiB at
+ * bytes it tracks, and when they have grown half again over their low-water mark (by 16 MiB at
  * least, {@code -Djtensor.collectOnGrowthMiB}), or when an allocation fails, it runs
  * {@code System.gc()} and frees what was found before the allocation goes on (Note [Collecting for
  * unscoped code] in core/LeakCollector). Closing tensors, or a {@code TensorScope} per step, is
