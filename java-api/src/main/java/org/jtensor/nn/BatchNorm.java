@@ -2,16 +2,21 @@ package org.jtensor.nn;
 
 import org.jtensor.DType;
 import org.jtensor.Tensor;
+import org.jtensor.autograd.GradMode;
 
 /**
  * Batch normalization over the channels of dim 1 (torch.nn.BatchNorm1d for [N, C] or [N, C, L],
- * BatchNorm2d for [N, C, H, W]): learned scale and shift, running mean and variance as buffers,
- * momentum 0.1, eps 1e-5 by default.
+ * BatchNorm2d for [N, C, H, W]) with PyTorch's arguments, buffers and state-dict names: learned
+ * scale and shift ("weight", "bias") when affine; "running_mean", "running_var" and
+ * "num_batches_tracked" when tracking running statistics. momentum 0.1 and eps 1e-5 by default; a
+ * null momentum averages the running statistics cumulatively (factor 1 / num_batches_tracked).
+ * Without running statistics the batch's own statistics normalize in eval mode too, as in PyTorch.
  */
 public class BatchNorm extends Module {
   private final int inputDims;
-  private final double momentum, eps;
-  private final Tensor weight, bias, runningMean, runningVar;
+  private final Double momentum;
+  private final double eps;
+  private final Tensor weight, bias, runningMean, runningVar, numBatchesTracked;
 
   /** BatchNorm1d: input [N, C] or [N, C, L]. */
   public static BatchNorm batchNorm1d(long channels) {
@@ -24,14 +29,23 @@ public class BatchNorm extends Module {
   }
 
   public BatchNorm(long channels, int inputDims, double momentum, double eps) {
+    this(channels, inputDims, eps, (Double) momentum, true, true);
+  }
+
+  /** PyTorch's (num_features, eps, momentum, affine, track_running_stats); inputDims 4 for 2-d, anything else for 1-d. */
+  public BatchNorm(long numFeatures, int inputDims, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
+    if (numFeatures < 1) throw new IllegalArgumentException("BatchNorm: num_features must be positive, got " + numFeatures);
     this.inputDims = inputDims;
     this.momentum = momentum;
     this.eps = eps;
     try {
-      weight = registerParameter("weight", Tensor.ones(new long[] {channels}, DType.FLOAT32));
-      bias = registerParameter("bias", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
-      runningMean = registerBuffer("running_mean", Tensor.zeros(new long[] {channels}, DType.FLOAT32));
-      runningVar = registerBuffer("running_var", Tensor.ones(new long[] {channels}, DType.FLOAT32));
+      weight = affine ? registerParameter("weight", Tensor.ones(new long[] {numFeatures}, DType.FLOAT32)) : null;
+      bias = affine ? registerParameter("bias", Tensor.zeros(new long[] {numFeatures}, DType.FLOAT32)) : null;
+      runningMean = trackRunningStats ? registerBuffer("running_mean", Tensor.zeros(new long[] {numFeatures}, DType.FLOAT32)) : null;
+      runningVar = trackRunningStats ? registerBuffer("running_var", Tensor.ones(new long[] {numFeatures}, DType.FLOAT32)) : null;
+      // Optional on load: a state dict saved before the buffer existed (PyTorch's version 1, jtensor's
+      // before issue 21) loads and keeps the count, as PyTorch's _load_from_state_dict does.
+      numBatchesTracked = trackRunningStats ? registerOptionalBuffer("num_batches_tracked", Tensor.zeros(new long[] {}, DType.INT64)) : null;
     } catch (RuntimeException | Error e) {
       abandon(e);
       throw e;
@@ -45,6 +59,15 @@ public class BatchNorm extends Module {
       throw new IllegalArgumentException("BatchNorm: expected " + (inputDims == 4 ? "4D" : "2D or 3D") + " input (got "
           + input.dim() + "D input)");
     }
-    return Functional.batchNorm(input, runningMean, runningVar, weight, bias, isTraining(), momentum, eps);
+    double factor = momentum == null ? 0.0 : momentum;
+    if (isTraining() && numBatchesTracked != null) {
+      try (GradMode.Scope off = GradMode.noGrad()) {
+        numBatchesTracked.add_(1L);
+      }
+      if (momentum == null) factor = 1.0 / numBatchesTracked.item();
+    }
+    // The batch's statistics in training, and always without running ones (they are then null).
+    boolean batchStats = isTraining() || runningMean == null;
+    return Functional.batchNorm(input, runningMean, runningVar, weight, bias, batchStats, factor, eps);
   }
 }

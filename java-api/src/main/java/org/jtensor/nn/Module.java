@@ -20,6 +20,9 @@ public abstract class Module implements AutoCloseable {
   private final Map<String, Tensor> parameters = new LinkedHashMap<>();
   private final Map<String, Tensor> buffers = new LinkedHashMap<>();
   private final Map<String, Module> children = new LinkedHashMap<>();
+  // Buffers a state dict may lack (saved before they existed): loading leaves them as they are, as
+  // PyTorch's BatchNorm does for num_batches_tracked in a version-1 state dict.
+  private final java.util.Set<String> optionalOnLoad = new java.util.HashSet<>();
   private boolean training = true;
   private boolean closed;
 
@@ -59,6 +62,16 @@ public abstract class Module implements AutoCloseable {
     buffers.put(name, t);
     return t;
   }
+
+  /** A buffer that a state dict may lack: loading one without it keeps the buffer's value and reports no missing key. */
+  protected final Tensor registerOptionalBuffer(String name, Tensor t) {
+    registerBuffer(name, t);
+    optionalOnLoad.add(name);
+    return t;
+  }
+
+  /** The keys a non-strict {@link #loadStateDict(Map, boolean)} skipped, as PyTorch's _IncompatibleKeys. */
+  public record IncompatibleKeys(List<String> missingKeys, List<String> unexpectedKeys) {}
 
   protected final <M extends Module> M registerModule(String name, M m) {
     checkName(name);
@@ -124,22 +137,37 @@ public abstract class Module implements AutoCloseable {
     return out;
   }
 
+  /** {@link #loadStateDict(Map, boolean)} with strict = true. */
+  public final IncompatibleKeys loadStateDict(Map<String, Tensor> state) {
+    return loadStateDict(state, true);
+  }
+
   /**
-   * Copies each entry into the parameter or buffer of that name (load_state_dict, strict): a
-   * missing or unexpected key, a shape that differs or a read-only destination is refused before anything is copied.
+   * Copies each entry into the parameter or buffer of that name (load_state_dict). Strict: a
+   * missing or unexpected key is refused, in PyTorch's words; not strict: the keys both sides have
+   * are loaded and the others returned. Either way a shape that differs or a read-only destination
+   * is refused, and nothing is copied unless everything can be.
    */
-  public final void loadStateDict(Map<String, Tensor> state) {
+  public final IncompatibleKeys loadStateDict(Map<String, Tensor> state, boolean strict) {
+    if (state == null) throw new IllegalArgumentException("loadStateDict(): expected a state dict, got null");
     Map<String, Tensor> own = new LinkedHashMap<>();
     collect("", own, true, true);
     List<String> missing = new ArrayList<>(), unexpected = new ArrayList<>();
-    for (String k : own.keySet()) if (!state.containsKey(k)) missing.add(k);
-    for (String k : state.keySet()) if (!own.containsKey(k)) unexpected.add(k);
-    if (!missing.isEmpty() || !unexpected.isEmpty()) {
-      throw new IllegalArgumentException("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName()
-          + ": Missing key(s): " + missing + ". Unexpected key(s): " + unexpected + ".");
-    }
+    Map<String, Tensor> load = new LinkedHashMap<>();
     for (Map.Entry<String, Tensor> e : own.entrySet()) {
+      if (state.containsKey(e.getKey())) load.put(e.getKey(), e.getValue());
+      else if (!optionalAt(e.getKey())) missing.add(e.getKey());
+    }
+    for (String k : state.keySet()) if (!own.containsKey(k)) unexpected.add(k);
+    if (strict && (!missing.isEmpty() || !unexpected.isEmpty())) {
+      StringBuilder m = new StringBuilder("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName() + ":");
+      if (!missing.isEmpty()) m.append("\n\tMissing key(s) in state_dict: ").append(quoted(missing)).append(". ");
+      if (!unexpected.isEmpty()) m.append("\n\tUnexpected key(s) in state_dict: ").append(quoted(unexpected)).append(". ");
+      throw new IllegalArgumentException(m.toString());
+    }
+    for (Map.Entry<String, Tensor> e : load.entrySet()) {
       Tensor src = state.get(e.getKey());
+      if (src == null) throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is null");
       if (!java.util.Arrays.equals(src.shape(), e.getValue().shape())) {
         throw new IllegalArgumentException("loadStateDict(): size mismatch for " + e.getKey() + ": copying a param with shape "
             + java.util.Arrays.toString(src.shape()) + ", the shape in current model is "
@@ -153,8 +181,23 @@ public abstract class Module implements AutoCloseable {
       }
     }
     try (GradMode.Scope off = GradMode.noGrad()) {
-      for (Map.Entry<String, Tensor> e : own.entrySet()) e.getValue().copy_(state.get(e.getKey()));
+      for (Map.Entry<String, Tensor> e : load.entrySet()) e.getValue().copy_(state.get(e.getKey()));
     }
+    return new IncompatibleKeys(List.copyOf(missing), List.copyOf(unexpected));
+  }
+
+  /** Whether the dotted key names a buffer its module registered as optional on load. */
+  private boolean optionalAt(String key) {
+    int dot = key.indexOf('.');
+    if (dot < 0) return optionalOnLoad.contains(key);
+    Module child = children.get(key.substring(0, dot));
+    return child != null && child.optionalAt(key.substring(dot + 1));
+  }
+
+  private static String quoted(List<String> keys) {
+    StringBuilder b = new StringBuilder();
+    for (String k : keys) b.append(b.length() == 0 ? "" : ", ").append('"').append(k).append('"');
+    return b.toString();
   }
 
   public Module train() {

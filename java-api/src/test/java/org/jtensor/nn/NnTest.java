@@ -43,7 +43,7 @@ class NnTest {
         assertArrayEquals(a.namedParameters().get(k).toDoubleArray(), b.namedParameters().get(k).toDoubleArray(), 0);
       }
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.loadStateDict(Map.of()));
-      assertTrue(e.getMessage().contains("Missing key(s): [0.weight, 0.bias, 2.weight, 2.bias]"), e.getMessage());
+      assertTrue(e.getMessage().contains("Missing key(s) in state_dict: \"0.weight\", \"0.bias\", \"2.weight\", \"2.bias\"."), e.getMessage());
     }
   }
 
