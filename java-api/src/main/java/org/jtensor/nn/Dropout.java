@@ -8,6 +8,15 @@ public final class Dropout extends Module {
   private final double p;
   private final Generator g;
 
+  /** PyTorch's Dropout(): p = 0.5, drawing from the default generator. */
+  public Dropout() {
+    this(0.5);
+  }
+
+  public Dropout(double p) {
+    this(p, Generator.defaultGenerator());
+  }
+
   public Dropout(double p, Generator g) {
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("Dropout(): dropout probability has to be between 0 and 1, but got " + p);
     this.p = p;

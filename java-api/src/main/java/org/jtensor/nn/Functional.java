@@ -243,6 +243,23 @@ public final class Functional {
     }
   }
 
+  /**
+   * embedding with PyTorch's padding_idx: lookups of paddingIdx (in [0, rows)) return its row but
+   * pass no gradient to it.
+   */
+  public static Tensor embedding(Tensor indices, Tensor weight, long paddingIdx) {
+    long rows = weight.shape()[0];
+    if (paddingIdx < 0 || paddingIdx >= rows) {
+      throw new IllegalArgumentException("embedding(): Padding_idx must be within num_embeddings, got " + paddingIdx + " for " + rows);
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor looked = embedding(indices, weight);
+      if (!looked.requiresGrad()) return s.keep(looked);
+      Tensor keep = indices.ne(paddingIdx).unsqueeze(-1);  // where the gradient flows
+      return s.keep(Tensor.where(keep, looked, looked.detach()));
+    }
+  }
+
   public static Tensor relu(Tensor x) {
     return x.relu();
   }

@@ -8,6 +8,16 @@ public final class Linear extends Module {
   private final Tensor weight;
   private final Tensor bias;
 
+  /** PyTorch's Linear(in_features, out_features): a bias, initialised from the default generator. */
+  public Linear(long inFeatures, long outFeatures) {
+    this(inFeatures, outFeatures, true, Generator.defaultGenerator());
+  }
+
+  /** Linear(in_features, out_features, bias=...), from the default generator. */
+  public Linear(long inFeatures, long outFeatures, boolean withBias) {
+    this(inFeatures, outFeatures, withBias, Generator.defaultGenerator());
+  }
+
   public Linear(long inFeatures, long outFeatures, Generator g) {
     this(inFeatures, outFeatures, true, g);
   }

@@ -7,6 +7,11 @@ public final class MaxPool1d extends Module {
   private final long[] kernel;
   private final LayerOptions options;
 
+  /** MaxPool1d(kernel_size): stride the kernel, no padding. */
+  public MaxPool1d(int kernel) {
+    this(kernel, LayerOptions.of());
+  }
+
   public MaxPool1d(long kernel, LayerOptions options) {
     this.kernel = new long[] {kernel};
     this.options = options;

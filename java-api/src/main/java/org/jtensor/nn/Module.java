@@ -15,6 +15,9 @@ import org.jtensor.autograd.GradMode;
  * (state that is not trained, such as running means) and submodules, a train/eval flag, and
  * {@link #forward}. The module owns its parameters and buffers: {@link #parameters()} hands out the
  * module's own handles (do not close them), {@link #close()} frees them all.
+ *
+ * <p>To extend it, import it by name ({@code import org.jtensor.nn.Module;}): {@code java.lang.Module}
+ * has the same simple name, so with only {@code import org.jtensor.nn.*;} the name is ambiguous.
  */
 public abstract class Module implements AutoCloseable {
   private final Map<String, Tensor> parameters = new LinkedHashMap<>();
