@@ -117,6 +117,9 @@ JT_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(a))
 JT_FLOAT_UNARY(sin, std::sin(a))
 JT_FLOAT_UNARY(cos, std::cos(a))
 JT_FLOAT_UNARY(tan, std::tan(a))
+JT_FLOAT_UNARY(asin, std::asin(a))
+JT_FLOAT_UNARY(acos, std::acos(a))
+JT_FLOAT_UNARY(atan, std::atan(a))
 JT_FLOAT_UNARY(tanh, tanh_of(a))
 JT_FLOAT_UNARY(sigmoid, T(1) / (T(1) + exp_of(-a)))
 JT_FLOAT_UNARY(erf, erf_of(a))
@@ -130,6 +133,10 @@ JT_FLOAT_UNARY(silu, a / (T(1) + exp_of(-a)))
 // softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
 JT_FLOAT_UNARY(softplus, a * p.get<T>(0) > p.get<T>(1) ? a : std::log1p(std::exp(a * p.get<T>(0))) / p.get<T>(0))
 JT_FLOAT_UNARY(leaky_relu, a > T(0) ? a : a * p.get<T>(0))
+// elu(alpha = f[0]): alpha (e^x - 1) at and below 0, through expm1 as PyTorch's
+JT_FLOAT_UNARY(elu, a > T(0) ? a : p.get<T>(0) * std::expm1(a))
+// nan_to_num: NaN, +inf and -inf replaced by f[0], f[1], f[2] (the caller gives the dtype's max and lowest by default)
+JT_FLOAT_UNARY(nan_to_num, a != a ? p.get<T>(0) : a - a == a - a ? a : a > T(0) ? p.get<T>(1) : p.get<T>(2))
 JT_FUNCTOR(relu, kNumeric<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
     if constexpr (kFloat<T>) if (a != a) return a;
@@ -157,12 +164,27 @@ JT_FUNCTOR(logical_not, true, true)
 JT_FUNCTOR(isnan, true, true)
   template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) { return a != a; }
 };
+// x - x is 0 for every finite x (and every integer), NaN for an infinity or a NaN: no libm call, so
+// one definition serves the host and the device.
+JT_FUNCTOR(isinf, true, true)
+  template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) {
+    if constexpr (kFloat<T>) return a == a && !(a - a == a - a);
+    else return false;
+  }
+};
+JT_FUNCTOR(isfinite, true, true)
+  template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) {
+    if constexpr (kFloat<T>) return a - a == a - a;
+    else return true;
+  }
+};
 
 #define JT_UNARY_OPS(X)                                                                       \
   X(neg) X(abs) X(sign) X(reciprocal) X(exp) X(exp2) X(log) X(log2) X(log1p) X(expm1) X(sqrt) \
-  X(rsqrt) X(sin) X(cos) X(tan) X(tanh) X(sigmoid) X(erf) X(floor) X(ceil) X(round) X(trunc)   \
-  X(gelu) X(gelu_tanh) X(silu) X(softplus) X(leaky_relu) X(relu) X(clamp_scalar)              \
-  X(bitwise_not) X(logical_not) X(isnan)
+  X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(tanh) X(sigmoid) X(erf) X(floor)    \
+  X(ceil) X(round) X(trunc) X(gelu) X(gelu_tanh) X(silu) X(softplus) X(leaky_relu) X(elu)      \
+  X(nan_to_num) X(relu) X(clamp_scalar) X(bitwise_not) X(logical_not) X(isnan) X(isinf)        \
+  X(isfinite)
 
 // ---------------------------------------------------------------- binary
 // add/sub take alpha (f[0] / i[0]): a + alpha * b
@@ -241,6 +263,9 @@ JT_FUNCTOR(pow, kNumeric<T>, false)
     }
   }
 };
+JT_FUNCTOR(atan2, kFloat<T>, false)  // integer inputs arrive as floats
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return std::atan2(a, b); }
+};
 JT_FUNCTOR(maximum, kNumeric<T> || kBool<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
     if constexpr (kFloat<T>) if (a != a || b != b) return a != a ? a : b;
@@ -291,7 +316,7 @@ JT_FUNCTOR(relu_backward, kFloat<T>, false)
 };
 
 #define JT_BINARY_OPS(X)                                                                    \
-  X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(maximum)      \
+  X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(atan2) X(maximum) \
   X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
   X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward)
 

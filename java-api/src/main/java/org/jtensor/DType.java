@@ -130,7 +130,7 @@ public enum DType {
   }
 
   /** The largest finite value of a floating dtype. */
-  private double maxFinite() {
+  double maxFinite() {
     switch (this) {
       case FLOAT16: return 65504.0;
       case BFLOAT16: return 0x1.fep127;

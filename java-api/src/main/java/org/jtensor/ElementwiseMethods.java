@@ -168,6 +168,8 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor logicalXor(Tensor o) { return binary(Ops.LOGICAL_XOR, t(o, "logicalXor")); }
   default Tensor logicalNot() { return unary(Ops.LOGICAL_NOT); }
   default Tensor isnan() { return unary(Ops.ISNAN); }
+  default Tensor isinf() { return unary(Ops.ISINF); }
+  default Tensor isfinite() { return unary(Ops.ISFINITE); }
   default Tensor bitwiseAnd(Tensor o) { return binary(Ops.BITWISE_AND, t(o, "bitwiseAnd")); }
   default Tensor bitwiseOr(Tensor o) { return binary(Ops.BITWISE_OR, t(o, "bitwiseOr")); }
   default Tensor bitwiseXor(Tensor o) { return binary(Ops.BITWISE_XOR, t(o, "bitwiseXor")); }
@@ -191,6 +193,10 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor sin() { return unary(Ops.SIN); }
   default Tensor cos() { return unary(Ops.COS); }
   default Tensor tan() { return unary(Ops.TAN); }
+  default Tensor asin() { return unary(Ops.ASIN); }
+  default Tensor acos() { return unary(Ops.ACOS); }
+  default Tensor atan() { return unary(Ops.ATAN); }
+  default Tensor atan2(Tensor other) { return binary(Ops.ATAN2, t(other, "atan2")); }
   default Tensor tanh() { return unary(Ops.TANH); }
   default Tensor tanh_() { return unary_(Ops.TANH); }
   default Tensor sigmoid() { return unary(Ops.SIGMOID); }
@@ -220,6 +226,18 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor softplus(double beta, double threshold) { return unary(Ops.SOFTPLUS, beta, threshold); }
   default Tensor leakyRelu(double negativeSlope) { return unary(Ops.LEAKY_RELU, negativeSlope); }
   default Tensor leakyRelu() { return leakyRelu(0.01); }
+  default Tensor elu() { return elu(1.0); }
+  default Tensor elu(double alpha) { return unary(Ops.ELU, alpha); }
+  /** NaN to 0, +inf and -inf to the dtype's largest and lowest finite values (torch.nan_to_num). */
+  default Tensor nanToNum() { return nanToNum(0.0, null, null); }
+  /** NaN to nan, +inf to posinf, -inf to neginf; a null bound is the dtype's largest (lowest) finite value. */
+  default Tensor nanToNum(double nan, Double posinf, Double neginf) {
+    TensorImpl t = impl("nanToNum");
+    DType d = t.dtype();
+    if (!d.isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs("nanToNum", t, d, t.device(), false));  // no NaN or infinity: a copy
+    double max = d.maxFinite();
+    return unary(Ops.NAN_TO_NUM, nan, posinf == null ? max : posinf, neginf == null ? -max : neginf);
+  }
 
   // ---- clamp, lerp ----
   /** clamp(min, max); a NaN bound is skipped (use clampMin/clampMax for one side). */

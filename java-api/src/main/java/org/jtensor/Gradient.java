@@ -142,6 +142,12 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return Tensor.where(x.eq(0.0).logicalAnd(y.ge(0.0)), Tensor.zerosLike(d), d);
   }
 
+  /** atan2(y, x): y's gradient g·x / (x² + y²), x's -g·y / (x² + y²). */
+  static Tensor[] atan2(Tensor g, Tensor y, Tensor x, boolean needY, boolean needX) {
+    Tensor r = g.div(x.mul(x).add(y.mul(y)));
+    return grads(needY ? r.mul(x) : null, needX ? r.mul(y).neg() : null);
+  }
+
   /** maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties. */
   static Tensor[] maxMin(Tensor g, Tensor x, Tensor y, boolean max) {
     Tensor wins = max ? x.gt(y) : x.lt(y);

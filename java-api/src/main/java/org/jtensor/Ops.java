@@ -62,6 +62,12 @@ final class Ops {
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).sin()).neg())));
   static final Op TAN = unary("tan", TO_FLOAT)
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result()).add(1.0)))));
+  static final Op ASIN = unary("asin", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(oneMinus(c.input(0).mul(c.input(0))).rsqrt()))));
+  static final Op ACOS = unary("acos", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(oneMinus(c.input(0).mul(c.input(0))).rsqrt()).neg())));
+  static final Op ATAN = unary("atan", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0).mul(c.input(0)).add(1.0)))));
   static final Op TANH = unary("tanh", TO_FLOAT)
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(oneMinus(c.result().mul(c.result()))))));
   static final Op SIGMOID = unary("sigmoid", TO_FLOAT)
@@ -96,6 +102,12 @@ final class Ops {
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.softplusDerivative(c.input(0), c.param(0), c.param(1))))));
   static final Op LEAKY_RELU = Op.elementwise("leakyRelu", "leaky_relu", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.param(0))))));
+  // elu(alpha): x above 0, alpha (e^x - 1) else; below 0 the derivative is alpha e^x = result + alpha
+  static final Op ELU = Op.elementwise("elu", "elu", 1, TO_FLOAT)
+      .withDerivative(of(SELF | RESULT, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.result().add(c.param(0)))))));
+  // nanToNum(nan, posinf, neginf): the derivative passes where the input is finite, as PyTorch's
+  static final Op NAN_TO_NUM = Op.elementwise("nanToNum", "nan_to_num", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).isfinite()))));
   static final Op CLAMP = Op.elementwise("clamp", "clamp_scalar", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
   static final Op CLAMP_MIN = Op.elementwise("clampMin", "clamp_scalar", 1, ARITH)
@@ -105,6 +117,8 @@ final class Ops {
   static final Op BITWISE_NOT = Op.elementwise("bitwiseNot", "bitwise_not", 1, ARITH);
   static final Op LOGICAL_NOT = Op.elementwise("logicalNot", "logical_not", 1, PREDICATE);
   static final Op ISNAN = unary("isnan", PREDICATE);
+  static final Op ISINF = unary("isinf", PREDICATE);
+  static final Op ISFINITE = unary("isfinite", PREDICATE);
 
   // ---- elementwise, binary ----
   static final Op ADD = binary("add", ARITH)
@@ -127,6 +141,8 @@ final class Ops {
   static final Op POW = binary("pow", ARITH)
       .withDerivative(of(SELF | OTHER | RESULT, (c, g) -> grads(c.needs(0) ? Gradient.powSelf(g, c.input(0), c.input(1)) : null,
       c.needs(1) ? Gradient.powExponent(g, c.input(0), c.input(1), c.result()) : null)));
+  static final Op ATAN2 = binary("atan2", TO_FLOAT)
+      .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.atan2(g, c.input(0), c.input(1), c.needs(0), c.needs(1))));
   static final Op MAXIMUM = binary("maximum", ARITH)
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), true)));
   static final Op MINIMUM = binary("minimum", ARITH)

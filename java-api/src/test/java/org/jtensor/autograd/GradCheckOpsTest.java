@@ -81,6 +81,11 @@ class GradCheckOpsTest {
     cs.add(c("sin", x -> x.get(0).sin(), true, leaf(-2, 2, false, 4)));
     cs.add(c("cos", x -> x.get(0).cos(), true, leaf(-2, 2, false, 4)));
     cs.add(c("tan", x -> x.get(0).tan(), true, leaf(-1, 1, false, 4)));
+    cs.add(c("asin", x -> x.get(0).asin(), true, leaf(-0.8, 0.8, false, 4)));
+    cs.add(c("acos", x -> x.get(0).acos(), true, leaf(-0.8, 0.8, true, 2, 2)));
+    cs.add(c("atan", x -> x.get(0).atan(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("elu", x -> x.get(0).elu(0.7), true, leaf(-2, 2, false, 6)));
+    cs.add(c("nanToNum", x -> x.get(0).nanToNum(0.0, 1.0, -1.0), true, leaf(-2, 2, false, 4)));
     cs.add(c("tanh", x -> x.get(0).tanh(), true, leaf(-2, 2, true, 2, 2)));
     cs.add(c("sigmoid", x -> x.get(0).sigmoid(), true, leaf(-2, 2, false, 4)));
     cs.add(c("erf", x -> x.get(0).erf(), true, leaf(-2, 2, false, 4)));
@@ -97,6 +102,7 @@ class GradCheckOpsTest {
     cs.add(c("add alpha", x -> x.get(0).add(x.get(1), 2.5), true, leaf(-1, 1, true, 3, 2), leaf(-1, 1, false, 2)));
     cs.add(c("sub", x -> x.get(0).sub(x.get(1)), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, false, 1, 3)));
     cs.add(c("mul", x -> x.get(0).mul(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("atan2", x -> x.get(0).atan2(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(0.5, 2, true, 2, 3)));
     cs.add(c("div", x -> x.get(0).div(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(0.5, 2, true, 2, 3)));
     cs.add(c("pow", x -> x.get(0).pow(x.get(1)), true, leaf(0.5, 2, false, 4), leaf(-1, 2, false, 4)));
     cs.add(c("pow scalar", x -> x.get(0).pow(3.0), true, leaf(-2, 2, false, 4)));
