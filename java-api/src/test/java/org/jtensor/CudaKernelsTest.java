@@ -99,12 +99,12 @@ class CudaKernelsTest {
    */
   static final List<String> ELEMENTWISE_OPS = List.of(
       "neg", "abs", "sign", "reciprocal", "exp", "exp2", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt",
-      "sin", "cos", "tan", "tanh", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "relu",
+      "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "relu",
       "reluBackward/relu_backward", "gelu", "gelu/gelu_tanh", "geluBackward/gelu_backward", "silu", "softplus",
-      "leakyRelu/leaky_relu", "clamp/clamp_scalar",
+      "leakyRelu/leaky_relu", "elu", "nanToNum/nan_to_num", "clamp/clamp_scalar",
       "clampMin/clamp_scalar", "clampMax/clamp_scalar", "bitwiseNot/bitwise_not", "logicalNot/logical_not",
-      "isnan", "add", "sub", "mul", "div", "div/div_trunc", "div/div_floor", "floorDivide/div_floor",
-      "remainder", "pow", "maximum", "minimum", "bitwiseAnd/bitwise_and", "bitwiseOr/bitwise_or",
+      "isnan", "isinf", "isfinite", "add", "sub", "mul", "div", "div/div_trunc", "div/div_floor", "floorDivide/div_floor",
+      "remainder", "pow", "atan2", "maximum", "minimum", "bitwiseAnd/bitwise_and", "bitwiseOr/bitwise_or",
       "bitwiseXor/bitwise_xor", "eq", "ne", "lt", "le", "gt", "ge", "logicalAnd/logical_and",
       "logicalOr/logical_or", "logicalXor/logical_xor", "lerp", "clamp", "where", "maskedFill/where");
 
