@@ -192,6 +192,19 @@ public sealed interface IndexingMethods permits Tensor {
         Operand.of(Tensor.implOf(mask, "maskedFill")), fill, Operand.of(t)));
   }
 
+  /** maskedFill with a 0-dim tensor value (which receives the masked positions' gradient), cast to this dtype. */
+  default Tensor maskedFill(Tensor mask, Tensor value) {
+    TensorImpl t = impl("maskedFill");
+    checkMask("maskedFill", mask);
+    if (Tensor.implOf(value, "maskedFill").dim() != 0) {
+      throw new IllegalArgumentException("maskedFill(): only supports a 0-dimensional value tensor, but got tensor with "
+          + value.dim() + " dimension(s).");
+    }
+    try (Tensor v = value.to(t.dtype())) {
+      return Tensor.where(mask, v, self());
+    }
+  }
+
   default Tensor maskedFill_(Tensor mask, double value) {
     TensorImpl t = impl("maskedFill_");
     checkMask("maskedFill_", mask);

@@ -143,8 +143,10 @@ public sealed interface ReductionMethods permits Tensor {
   /** Index of the first maximum in the flattened tensor, 0-dim int64. */
   default Tensor argmax() { return arg(Ops.ARGMAX, null, false); }
   default Tensor argmax(int dim, boolean keepdim) { return arg(Ops.ARGMAX, dim, keepdim); }
+  default Tensor argmax(int dim) { return argmax(dim, false); }
   default Tensor argmin() { return arg(Ops.ARGMIN, null, false); }
   default Tensor argmin(int dim, boolean keepdim) { return arg(Ops.ARGMIN, dim, keepdim); }
+  default Tensor argmin(int dim) { return argmin(dim, false); }
 
   private Tensor arg(Op op, Integer dim, boolean keepdim) {
     return Tensor.wrap(ReductionOps.argReduce(op, impl(op.name), dim, keepdim, false)[0]);
@@ -198,11 +200,22 @@ public sealed interface ReductionMethods permits Tensor {
       else if (p == Double.NEGATIVE_INFINITY) r = a.amin(dims, keepdim);
       else if (p == 0) r = a.ne(0L).to(x.dtype()).sum(dims, keepdim);
       else if (p == 1) r = a.sum(dims, keepdim);
-      else if (p == 2) r = a.mul(a).sum(dims, keepdim).sqrt();
-      else r = a.pow(p).sum(dims, keepdim).pow(1.0 / p);
+      else r = rootAwayFromZero(p == 2 ? a.mul(a).sum(dims, keepdim) : a.pow(p).sum(dims, keepdim), p);
       return s.keep(r);
     }
   }
+  /**
+   * sum^(1/p), with the gradient 0 where the sum is 0 (a zero vector's norm), as PyTorch's norm (a NaN
+   * or infinite sum stays as it is): the
+   * root's derivative there is infinite, and times the zero below it would be NaN. The root reads
+   * 1 where the sum is 0, and the outer where passes no gradient to it there.
+   */
+  private static Tensor rootAwayFromZero(Tensor sum, double p) {
+    Tensor nonzero = sum.ne(0.0);  // NaN and infinity included: they propagate
+    Tensor safe = Tensor.where(nonzero, sum, 1.0);
+    return Tensor.where(nonzero, p == 2 ? safe.sqrt() : safe.pow(1.0 / p), 0.0);
+  }
+
   /** log(sum(exp(x))) over dims, computed around the maximum so it neither overflows nor underflows. */
   default Tensor logsumexp(int dim, boolean keepdim) { return logsumexp(one(dim), keepdim); }
   default Tensor logsumexp(int[] dims, boolean keepdim) {

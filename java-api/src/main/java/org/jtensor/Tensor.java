@@ -656,6 +656,14 @@ public final class Tensor
     }
   }
 
+  /** a where condition is true, else b: where(condition, scalar, tensor), as torch.where(c, 1.0, x). */
+  public static Tensor where(Tensor condition, double a, Tensor b) {
+    implOf(condition, "where");
+    try (Tensor not = condition.logicalNot()) {
+      return where(not, b, a);
+    }
+  }
+
   public static Tensor where(Tensor condition, Tensor a, double b) {
     return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
         Operand.of(implOf(a, "where")), Operand.of(b)));

@@ -124,6 +124,38 @@ public sealed interface ViewMethods permits Tensor {
     return Tensor.wrap(ViewOps.movedim(impl("movedim"), source, destination));
   }
 
+  /** torch.roll: elements shifted along each dim, wrapping around; no dims: over the flattened tensor, shape kept. */
+  default Tensor roll(long[] shifts, int[] dims) {
+    Tensor self = self();
+    if (dims.length == 0) {
+      if (shifts.length != 1) throw new IllegalArgumentException("roll(): shifts must have one value when no dims are given, got " + shifts.length);
+      try (TensorScope s = TensorScope.open()) {
+        return s.keep(self.flatten(0, -1).roll(shifts, new int[] {0}).view(self.shape()));
+      }
+    }
+    if (shifts.length != dims.length) {
+      throw new IllegalArgumentException("roll(): shifts and dimensions must align. shifts: " + shifts.length + ", dims:" + dims.length);
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor r = self;
+      for (int i = 0; i < dims.length; i++) {
+        int d = dims[i] < 0 ? dims[i] + self.dim() : dims[i];
+        if (d < 0 || d >= self.dim()) {
+          throw new IndexOutOfBoundsException("roll(): Dimension out of range (expected to be in range of [" + -self.dim() + ", "
+              + (self.dim() - 1) + "], but got " + dims[i] + ")");
+        }
+        long n = self.shape()[d];
+        long k = n == 0 ? 0 : Math.floorMod(shifts[i], n);
+        if (k != 0) r = Tensor.cat(java.util.List.of(r.narrow(d, n - k, k), r.narrow(d, 0, n - k)), d);
+      }
+      return s.keep(r == self ? self.clone() : r);
+    }
+  }
+
+  default Tensor roll(long shift, int dim) {
+    return roll(new long[] {shift}, new int[] {dim});
+  }
+
   default Tensor narrow(int dim, long start, long length) {
     return Tensor.wrap(ViewOps.narrow(impl("narrow"), dim, start, length));
   }

@@ -323,6 +323,46 @@ public final class Functional {
     return Losses.crossEntropy(logits, target, ignoreIndex, labelSmoothing, reduction);
   }
 
+  /** crossEntropy with class weights (null: none); a floating-point target holds class probabilities shaped as the logits. */
+  public static Tensor crossEntropy(Tensor logits, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing,
+                                    Reduction reduction) {
+    return Losses.crossEntropy(logits, target, weight, ignoreIndex, labelSmoothing, reduction);
+  }
+
+  /**
+   * torch.nn.functional.cosine_similarity along dim: each input divided by its norm clamped below at
+   * eps, as PyTorch 2 computes it, then the products summed.
+   */
+  public static Tensor cosineSimilarity(Tensor x1, Tensor x2, int dim, double eps) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor n1 = x1.norm(2.0, new int[] {dim}, true).clampMin(eps), n2 = x2.norm(2.0, new int[] {dim}, true).clampMin(eps);
+      return s.keep(x1.div(n1).mul(x2.div(n2)).sum(dim));
+    }
+  }
+
+  /** Mean absolute error (torch.nn.functional.l1_loss). */
+  public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+    return Losses.l1Loss(input, target, reduction);
+  }
+
+  /** torch.nn.functional.smooth_l1_loss: quadratic below beta, linear above. */
+  public static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+    return Losses.smoothL1Loss(input, target, reduction, beta);
+  }
+
+  /** torch.nn.functional.huber_loss: quadratic up to delta, linear (slope delta) above. */
+  public static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+    return Losses.huberLoss(input, target, reduction, delta);
+  }
+
+  /**
+   * torch.nn.functional.kl_div(input, target, reduction, log_target) with input log-probabilities;
+   * batchMean is reduction="batchmean" (the sum over the batch size, the mathematically right mean).
+   */
+  public static Tensor klDiv(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
+    return Losses.klDiv(input, target, reduction, batchMean, logTarget);
+  }
+
   /** Mean squared error. */
   public static Tensor mseLoss(Tensor input, Tensor target) {
     return Losses.mseLoss(input, target);

@@ -41,6 +41,102 @@ final class Losses {
     }
   }
 
+  /**
+   * crossEntropy with class weights (null: none) and, where target is floating point (the logits'
+   * shape), class probabilities rather than indices, as PyTorch's: a weighted mean divides by the
+   * counted rows' target weights, a probability mean by the rows.
+   */
+  static Tensor crossEntropy(Tensor logits, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing, Reduction reduction) {
+    if (weight == null && !target.dtype().isFloatingPoint()) return crossEntropy(logits, target, ignoreIndex, labelSmoothing, reduction);
+    String op = "crossEntropy";
+    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
+      throw new IllegalArgumentException(op + "(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
+    }
+    if (logits.dim() < 1) throw new IllegalArgumentException(op + "(): expected logits with a class dim, got a 0-dim tensor");
+    int classDim = logits.dim() == 1 ? 0 : 1;
+    long classes = logits.shape()[classDim];
+    if (weight != null && (weight.dim() != 1 || weight.numel() != classes)) {
+      throw new IllegalArgumentException(op + "(): weight tensor should be defined either for all " + classes
+          + " classes or no classes but got weight tensor of shape: " + Arrays.toString(weight.shape()));
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor logp = logits.logSoftmax(classDim);
+      if (target.dtype().isFloatingPoint()) {  // probabilities over the classes, shaped as the logits
+        if (!Arrays.equals(target.shape(), logits.shape())) {
+          throw new IllegalArgumentException(op + "(): Expected input batch_size and target batch_size to match: target of shape "
+              + Arrays.toString(target.shape()) + " for input of shape " + Arrays.toString(logits.shape()));
+        }
+        Tensor t = labelSmoothing == 0 ? target : target.mul(1 - labelSmoothing).add(labelSmoothing / classes);
+        Tensor terms = logp.mul(t);
+        if (weight != null) terms = terms.mul(classWise(weight, logits.dim(), classDim));
+        Tensor losses = terms.sum(classDim).neg();
+        return s.keep(reduction == Reduction.MEAN ? losses.sum().div((double) (losses.numel())) : fold(losses, reduction));
+      }
+      Tensor[] flat = flatten(op, logp, target);
+      Tensor[] nll = targetNll(flat, ignoreIndex);
+      Tensor valid = nll[1];
+      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
+      Tensor w = weight.to(logits.dtype()).indexSelect(0, safe).mul(valid);  // each row's target weight, 0 where ignored
+      Tensor losses = nll[0].mul(w);
+      if (labelSmoothing > 0) {
+        Tensor smooth = flat[0].mul(weight.to(logits.dtype()).unsqueeze(0)).sum(1).neg().mul(valid);
+        losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
+      }
+      switch (reduction) {
+        case NONE: return s.keep(losses.reshape(target.shape()));
+        case SUM: return s.keep(losses.sum());
+        default: return s.keep(losses.sum().div(w.sum()));
+      }
+    }
+  }
+
+  /** weight [C] shaped to broadcast along classDim of a dims-dimensional tensor. */
+  private static Tensor classWise(Tensor weight, int dims, int classDim) {
+    long[] shape = new long[dims];
+    Arrays.fill(shape, 1);
+    shape[classDim] = weight.numel();
+    return weight.reshape(shape);
+  }
+
+  static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(fold(input.sub(target).abs(), reduction));
+    }
+  }
+
+  /** 0.5·d²/β where |d| < β, else |d| − 0.5·β; β = 0 is l1Loss. */
+  static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+    if (!(beta >= 0)) throw new IllegalArgumentException("smoothL1Loss(): smooth_l1_loss does not support negative values for beta, got " + beta);
+    if (beta == 0) return l1Loss(input, target, reduction);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor d = input.sub(target), a = d.abs();
+      return s.keep(fold(Tensor.where(a.lt(beta), d.mul(d).mul(0.5 / beta), a.sub(0.5 * beta)), reduction));
+    }
+  }
+
+  /** 0.5·d² where |d| ≤ δ, else δ·(|d| − 0.5·δ). */
+  static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+    if (!(delta > 0)) throw new IllegalArgumentException("huberLoss(): huber_loss does not support non-positive values for delta, got " + delta);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor d = input.sub(target), a = d.abs();
+      return s.keep(fold(Tensor.where(a.le(delta), d.mul(d).mul(0.5), a.sub(0.5 * delta).mul(delta)), reduction));
+    }
+  }
+
+  /**
+   * Kullback-Leibler divergence of input (log-probabilities) from target: target·(log target −
+   * input), 0 where target is 0 (or exp(target)·(target − input) with logTarget). batchMean divides
+   * the sum by the batch size (PyTorch's reduction="batchmean"), else reduction folds it.
+   */
+  static Tensor klDiv(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor pointwise = logTarget ? target.exp().mul(target.sub(input))
+          : Tensor.where(target.gt(0.0), target.mul(target.log().sub(input)), input.mul(0.0));
+      if (batchMean) return s.keep(pointwise.sum().div((double) (input.dim() == 0 ? 1 : input.shape()[0])));
+      return s.keep(fold(pointwise, reduction));
+    }
+  }
+
   static Tensor mseLoss(Tensor input, Tensor target) {
     return mseLoss(input, target, Reduction.MEAN);
   }
