@@ -48,6 +48,9 @@ final class TensorFormatter {
       f.measure();
       body = f.str(0, 0, 7);
     }
+    AutogradMeta m = AutogradMeta.peek(t);
+    if (m != null && m.gradFn != null) suffixes.add("grad_fn=<" + m.gradFn.name() + ">");  // nodes carry PyTorch's names (AddBackward0)
+    else if (m != null && m.requiresGrad) suffixes.add("requires_grad=True");
     StringBuilder sb = new StringBuilder("tensor(").append(body);
     int lastLine = sb.length() - sb.lastIndexOf("\n") + 1;
     for (String s : suffixes) {

@@ -39,6 +39,18 @@ class PrintingTest {
   }
 
   @Test
+  void requiresGradAndGradFnAsPyTorchPrintsThem() {  // issue 21 point 4
+    try (TensorScope s = TensorScope.open()) {
+      Tensor leaf = Tensor.fromArray(new float[] {1, 2}).requiresGrad_(true);
+      assertEquals("tensor([1., 2.], requires_grad=True)", leaf.toString());
+      assertEquals("tensor([2., 3.], grad_fn=<AddBackward0>)", leaf.add(1.0).toString());
+      assertEquals("tensor(3., grad_fn=<SumBackward0>)", leaf.sum().toString());
+      assertEquals("tensor([2., 4.], dtype=torch.float64, grad_fn=<MulBackward0>)", leaf.to(DType.FLOAT64).mul(2.0).toString());
+      assertEquals("tensor([1., 2.])", leaf.detach().toString());
+    }
+  }
+
+  @Test
   void emptySummarizedAndMeta() {
     assertEquals("tensor([])", repr(Tensor.empty(0)));
     assertEquals("tensor([], size=(0, 3))", repr(Tensor.empty(0, 3)));

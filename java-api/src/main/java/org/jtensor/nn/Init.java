@@ -22,8 +22,99 @@ public final class Init {
 
   /** xavier_uniform_: bound = gain·√(6 / (fanIn + fanOut)), fanOut dim 0 times the receptive field. */
   public static Tensor xavierUniform_(Tensor t, double gain, Generator g) {
-    long fanOut = fanIn(t) / t.shape()[1] * t.shape()[0];
-    return uniform_(t, gain * Math.sqrt(6.0 / (fanIn(t) + fanOut)), g);
+    return uniform_(t, gain * Math.sqrt(6.0 / (fanIn(t) + fanOut(t))), g);
+  }
+
+  /** N(mean, std²) (torch.nn.init.normal_). */
+  public static Tensor normal_(Tensor t, double mean, double std, Generator g) {
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      return t.normal_(mean, std, g);
+    }
+  }
+
+  public static Tensor normal_(Tensor t, double mean, double std) {
+    return normal_(t, mean, std, Generator.defaultGenerator());
+  }
+
+  public static Tensor uniform_(Tensor t, double bound) {
+    return uniform_(t, bound, Generator.defaultGenerator());
+  }
+
+  public static Tensor constant_(Tensor t, double value) {
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      return t.fill_(value);
+    }
+  }
+
+  public static Tensor zeros_(Tensor t) {
+    return constant_(t, 0.0);
+  }
+
+  public static Tensor ones_(Tensor t) {
+    return constant_(t, 1.0);
+  }
+
+  /**
+   * torch.nn.init.calculate_gain: 1 for linear, conv and sigmoid, 5/3 for tanh, √2 for relu,
+   * √(2 / (1 + param²)) for leaky_relu (param the negative slope, 0.01 when NaN), 3/4 for selu.
+   */
+  public static double calculateGain(String nonlinearity, double param) {
+    switch (nonlinearity) {
+      case "linear": case "conv1d": case "conv2d": case "conv3d": case "conv_transpose1d": case "conv_transpose2d":
+      case "conv_transpose3d": case "sigmoid": return 1.0;
+      case "tanh": return 5.0 / 3;
+      case "relu": return Math.sqrt(2.0);
+      case "leaky_relu": {
+        double slope = Double.isNaN(param) ? 0.01 : param;
+        return Math.sqrt(2.0 / (1 + slope * slope));
+      }
+      case "selu": return 3.0 / 4;
+      default: throw new IllegalArgumentException("calculateGain(): Unsupported nonlinearity " + nonlinearity);
+    }
+  }
+
+  /**
+   * kaiming_normal_(tensor, a, mode, nonlinearity): N(0, std²) with std = gain / √fan, fan the
+   * fan in or out as mode ("fan_in" or "fan_out") says, gain calculateGain(nonlinearity, a).
+   */
+  public static Tensor kaimingNormal_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
+    return normal_(t, 0.0, calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode)), g);
+  }
+
+  /** kaiming_normal_ with PyTorch's defaults (a 0, fan_in, leaky_relu) from the default generator. */
+  public static Tensor kaimingNormal_(Tensor t) {
+    return kaimingNormal_(t, 0.0, "fan_in", "leaky_relu", Generator.defaultGenerator());
+  }
+
+  /** kaiming_uniform_(tensor, a, mode, nonlinearity): U(±gain·√(3 / fan)). */
+  public static Tensor kaimingUniform_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
+    return uniform_(t, calculateGain(nonlinearity, a) * Math.sqrt(3.0 / fan(t, mode)), g);
+  }
+
+  /** xavier_normal_: N(0, std²) with std = gain·√(2 / (fanIn + fanOut)). */
+  public static Tensor xavierNormal_(Tensor t, double gain, Generator g) {
+    return normal_(t, 0.0, gain * Math.sqrt(2.0 / (fanIn(t) + fanOut(t))), g);
+  }
+
+  public static Tensor xavierNormal_(Tensor t) {
+    return xavierNormal_(t, 1.0, Generator.defaultGenerator());
+  }
+
+  public static Tensor xavierUniform_(Tensor t) {
+    return xavierUniform_(t, 1.0, Generator.defaultGenerator());
+  }
+
+  private static long fan(Tensor t, String mode) {
+    switch (mode) {
+      case "fan_in": return fanIn(t);
+      case "fan_out": return fanOut(t);
+      default: throw new IllegalArgumentException("kaiming init: Mode " + mode + " not supported, please use one of fan_in, fan_out");
+    }
+  }
+
+  /** Dim 0 times the receptive field, as _calculate_fan_in_and_fan_out. */
+  public static long fanOut(Tensor t) {
+    return fanIn(t) / t.shape()[1] * t.shape()[0];
   }
 
   /** Dim 1 times the receptive field (every dim past 1), as _calculate_fan_in_and_fan_out. */

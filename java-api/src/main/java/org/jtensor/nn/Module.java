@@ -203,6 +203,13 @@ public abstract class Module implements AutoCloseable {
     return b.toString();
   }
 
+  /** Calls fn on every submodule, depth first, then on this module (torch's module.apply, for custom initialisation); returns this. */
+  public final Module apply(java.util.function.Consumer<Module> fn) {
+    for (Module m : children.values()) m.apply(fn);
+    fn.accept(this);
+    return this;
+  }
+
   public Module train() {
     return train(true);
   }
