@@ -247,11 +247,23 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ReadOnly ro = new ReadOnly();
     for (Method m : org.jtensor.nn.Init.class.getMethods()) {
       if (!m.getName().endsWith("_")) continue;
-      Class<?>[] p = m.getParameterTypes();
-      assertEquals(List.of(Tensor.class, double.class, Generator.class), List.of(p), "a new initializer: give it arguments here");
-      expectRefused("Init." + m.getName(), "uniform_", ro, ro.t, () -> {
+      // Every initializer, whatever its arguments: a tensor, numbers, a mode and a nonlinearity, a generator.
+      Object[] args = new Object[m.getParameterCount()];
+      java.util.Iterator<String> words = List.of("fan_in", "relu").iterator();
+      for (int i = 0; i < args.length; i++) {
+        Class<?> type = m.getParameterTypes()[i];
+        if (type == Tensor.class) args[i] = ro.t;
+        else if (type == double.class) args[i] = 1.0;
+        else if (type == Generator.class) args[i] = Generator.manualSeed(2);
+        else if (type == String.class) args[i] = words.next();
+        else throw new AssertionError("a new initializer's argument type " + type + ": give it a value here");
+      }
+      String name = m.getName();
+      String writer = name.startsWith("constant") || name.startsWith("zeros") || name.startsWith("ones") ? "fill_"
+          : name.contains("ormal") ? "normal_" : "uniform_";
+      expectRefused("Init." + name + java.util.Arrays.toString(m.getParameterTypes()), writer, ro, ro.t, () -> {
         try {
-          m.invoke(null, ro.t, 1.0, Generator.manualSeed(2));
+          m.invoke(null, args);
         } catch (InvocationTargetException e) {
           if (e.getCause() instanceof RuntimeException r) throw r;
           throw new AssertionError(e.getCause());
