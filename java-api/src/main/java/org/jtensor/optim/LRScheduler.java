@@ -59,4 +59,9 @@ public abstract class LRScheduler {
   public final double lastLr() {
     return optimizer.lr();
   }
+
+  /** PyTorch's get_last_lr(): the rate of each parameter group (jtensor's optimizers have one). */
+  public final java.util.List<Double> getLastLr() {
+    return java.util.List.of(optimizer.lr());
+  }
 }

@@ -1,0 +1,84 @@
+package org.jtensor.optim;
+
+import java.util.List;
+
+/**
+ * torch.optim.lr_scheduler.ReduceLROnPlateau: multiplies the optimizer's rate by factor once a
+ * metric has not improved for more than patience steps, then waits cooldown steps before counting
+ * again; never below minLr, and no change smaller than eps. An improvement beats the best by more
+ * than threshold, relative ("rel": best·(1 ∓ threshold)) or absolute ("abs": best ∓ threshold).
+ * Unlike the closed-form schedules it depends on the metrics seen, so it is not an LRScheduler.
+ */
+public final class ReduceLROnPlateau {
+  private final Optimizer optimizer;
+  private final boolean max, relative;
+  private final double factor, threshold, minLr, eps;
+  private final int patience, cooldown;
+  private double best;
+  private int badEpochs, cooldownLeft, lastEpoch;
+
+  /** PyTorch's defaults: mode "min", factor 0.1, patience 10, threshold 1e-4 "rel", cooldown 0, minLr 0, eps 1e-8. */
+  public ReduceLROnPlateau(Optimizer optimizer) {
+    this(optimizer, "min", 0.1, 10, 1e-4, "rel", 0, 0.0, 1e-8);
+  }
+
+  public ReduceLROnPlateau(Optimizer optimizer, String mode, double factor, int patience, double threshold, String thresholdMode,
+                           int cooldown, double minLr, double eps) {
+    String name = "ReduceLROnPlateau()";
+    if (optimizer == null) throw new IllegalArgumentException(name + ": expected an Optimizer, got null");
+    if (!"min".equals(mode) && !"max".equals(mode)) throw new IllegalArgumentException(name + ": mode " + mode + " is unknown!");
+    if (!"rel".equals(thresholdMode) && !"abs".equals(thresholdMode)) {
+      throw new IllegalArgumentException(name + ": threshold mode " + thresholdMode + " is unknown!");
+    }
+    if (!(factor < 1.0)) throw new IllegalArgumentException(name + ": Factor should be < 1.0.");
+    if (patience < 0 || cooldown < 0 || !(minLr >= 0)) {
+      throw new IllegalArgumentException(name + ": patience, cooldown and min_lr must be non-negative");
+    }
+    this.optimizer = optimizer;
+    this.max = "max".equals(mode);
+    this.relative = "rel".equals(thresholdMode);
+    this.factor = factor;
+    this.patience = patience;
+    this.threshold = threshold;
+    this.cooldown = cooldown;
+    this.minLr = minLr;
+    this.eps = eps;
+    this.best = max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+  }
+
+  /** One epoch's metric (a validation loss, say): counts it against the best and lowers the rate when it is due. */
+  public void step(double metric) {
+    lastEpoch++;
+    if (better(metric)) {
+      best = metric;
+      badEpochs = 0;
+    } else {
+      badEpochs++;
+    }
+    if (cooldownLeft > 0) {
+      cooldownLeft--;
+      badEpochs = 0;  // bad epochs in cooldown do not count
+    }
+    if (badEpochs > patience) {
+      double old = optimizer.lr(), lowered = Math.max(old * factor, minLr);
+      if (old - lowered > eps) optimizer.setLr(lowered);
+      cooldownLeft = cooldown;
+      badEpochs = 0;
+    }
+  }
+
+  private boolean better(double a) {
+    if (Double.isNaN(a)) return false;
+    if (relative) return max ? a > best * (threshold + 1) : a < best * (1 - threshold);
+    return max ? a > best + threshold : a < best - threshold;
+  }
+
+  /** The optimizer's rate now (PyTorch's get_last_lr, one group). */
+  public List<Double> getLastLr() {
+    return List.of(optimizer.lr());
+  }
+
+  public int lastEpoch() {
+    return lastEpoch;
+  }
+}
