@@ -37,6 +37,16 @@ public final class Index {
   }
 
   /** start:end (Python's slice), with ints as a user types them. */
+  /** x[start:] with an int start: {@code Index.slice(1, null)} (the Long form needs 1L). */
+  public static Index slice(int start, Long end) {
+    return slice((long) start, end, null);
+  }
+
+  /** x[:end] with an int end: {@code Index.slice(null, 2)}. */
+  public static Index slice(Long start, int end) {
+    return slice(start, (long) end, null);
+  }
+
   public static Index slice(int start, int end) {
     return slice((long) start, (long) end, 1L);
   }
