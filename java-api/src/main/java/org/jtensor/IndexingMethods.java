@@ -124,6 +124,21 @@ public sealed interface IndexingMethods permits Tensor {
     return self();
   }
 
+  /** scatter with one value for every indexed slot (torch's scatter_(dim, index, value)); it is cast to this dtype. */
+  default Tensor scatter(int dim, Tensor index, double value) {
+    TensorImpl t = impl("scatter");
+    try (Tensor src = Tensor.full(Tensor.implOf(index, "scatter").sizes().clone(), value, t.dtype(), t.device())) {
+      return scatter(dim, index, src);
+    }
+  }
+
+  default Tensor scatter_(int dim, Tensor index, double value) {
+    TensorImpl t = impl("scatter_");
+    try (Tensor src = Tensor.full(Tensor.implOf(index, "scatter_").sizes().clone(), value, t.dtype(), t.device())) {
+      return scatter_(dim, index, src);
+    }
+  }
+
   /** Like scatter, but every src value adds into its slot. */
   default Tensor scatterAdd(int dim, Tensor index, Tensor src) {
     return Tensor.wrap(IndexAlongOps.scatter("scatterAdd", impl("scatterAdd"), dim, Tensor.implOf(index, "scatterAdd"), Tensor.implOf(src, "scatterAdd"), true, false));

@@ -340,6 +340,13 @@ public final class Functional {
     }
   }
 
+  /** torch.nn.functional.normalize: x over its p-norm along dim, the norm clamped below at eps. */
+  public static Tensor normalize(Tensor x, double p, int dim, double eps) {
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(x.div(x.norm(p, new int[] {dim}, true).clampMin(eps)));
+    }
+  }
+
   /** Mean absolute error (torch.nn.functional.l1_loss). */
   public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
     return Losses.l1Loss(input, target, reduction);
