@@ -57,6 +57,18 @@ public sealed interface ReductionMethods permits Tensor {
 
   default ValuesAndIndices sort(int dim) { return sort(dim, false); }
 
+  /** The lower median of every element (torch.median()); NaN if any element is. */
+  default Tensor median() { return OrderStatistics.median(self()); }
+  /** The lower median along dim and its position (torch.median(dim)); a row with NaN gives NaN. */
+  default ValuesAndIndices median(int dim, boolean keepdim) { return OrderStatistics.median(self(), dim, keepdim); }
+  /** torch.quantile(q) of every element, linear interpolation. */
+  default Tensor quantile(double q) { try (Tensor l = Tensor.full(new long[] {}, q, DType.FLOAT64)) { return OrderStatistics.quantile(self(), l, null, false); } }
+  /** torch.quantile(q, dim, keepdim): q a 0-dim or 1-D tensor of levels (a 1-D q's levels come first). */
+  default Tensor quantile(Tensor q, Integer dim, boolean keepdim) { return OrderStatistics.quantile(self(), q, dim, keepdim); }
+  /** torch.bincount(weights, minlength): weights may be null. */
+  default Tensor bincount(Tensor weights, long minlength) { return OrderStatistics.bincount(self(), weights, minlength); }
+  default Tensor bincount() { return bincount(null, 0); }
+
   default ValuesAndIndices sort() { return sort(-1, false); }
 
   /** The positions that sort along dim (int64). */
