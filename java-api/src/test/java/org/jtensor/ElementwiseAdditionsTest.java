@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.jtensor.io.Tensors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,20 +19,20 @@ import org.junit.jupiter.api.Test;
  * PyTorch's upstream gradient. Their gradchecks are GradCheckOpsTest's.
  */
 class ElementwiseAdditionsTest extends ScopedTest {
-  private static Map<?, ?> fixtures;
+  private static PtFixture fixtures;
 
   @BeforeAll
   static void load() throws Exception {
-    fixtures = (Map<?, ?>) Tensors.loadObject(Path.of(ElementwiseAdditionsTest.class.getResource("/elementwise/fixtures.pt").toURI()));
+    fixtures = PtFixture.load(ElementwiseAdditionsTest.class, "/elementwise/fixtures.pt");
   }
 
   @AfterAll
   static void close() {
-    Tensors.closeAll(fixtures);
+    fixtures.close();
   }
 
   private static Tensor f(String name) {
-    return (Tensor) fixtures.get(name);
+    return fixtures.tensor(name);
   }
 
   private static final Map<String, Function<List<Tensor>, Tensor>> OPS = Map.ofEntries(
@@ -61,8 +59,8 @@ class ElementwiseAdditionsTest extends ScopedTest {
     assertEquals(22, cases.size());
     for (Object c : cases) {
       String name = (String) c;
-      boolean grad = fixtures.containsKey(name + ".up");
-      Tensor x = f(name + ".x").clone().requiresGrad_(grad), y = fixtures.containsKey(name + ".y") ? f(name + ".y").clone().requiresGrad_(grad) : null;
+      boolean grad = fixtures.has(name + ".up");
+      Tensor x = f(name + ".x").clone().requiresGrad_(grad), y = fixtures.has(name + ".y") ? f(name + ".y").clone().requiresGrad_(grad) : null;
       Tensor out = op(name).apply(y == null ? List.of(x) : List.of(x, y)), want = f(name + ".out");
       assertEquals(want.dtype(), out.dtype(), name + ": dtype");
       assertArrayEquals(want.shape(), out.shape(), name + ": shape");

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
-import java.util.Map;
-import org.jtensor.io.Tensors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,20 +15,20 @@ import org.junit.jupiter.api.Test;
  * with keepdim; bincount's counts, float32 weights and minlength; median's and quantile's gradients.
  */
 class OrderStatisticsTest extends ScopedTest {
-  private static Map<?, ?> f;
+  private static PtFixture f;
 
   @BeforeAll
   static void load() throws Exception {
-    f = (Map<?, ?>) Tensors.loadObject(Path.of(OrderStatisticsTest.class.getResource("/orderstats/fixtures.pt").toURI()));
+    f = PtFixture.load(OrderStatisticsTest.class, "/orderstats/fixtures.pt");
   }
 
   @AfterAll
   static void close() {
-    Tensors.closeAll(f);
+    f.close();
   }
 
   private static Tensor t(String name) {
-    return (Tensor) f.get(name);
+    return f.tensor(name);
   }
 
   private static void same(Tensor want, Tensor got, String what) {

@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.jtensor.io.Tensors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,20 +24,20 @@ import org.junit.jupiter.api.Test;
  * tensor value; argmax(dim). Values and every input's gradient for PyTorch's upstream gradient.
  */
 class EverydayOpsTest extends ScopedTest {
-  private static Map<?, ?> fixtures;
+  private static PtFixture fixtures;
 
   @BeforeAll
   static void load() throws Exception {
-    fixtures = (Map<?, ?>) Tensors.loadObject(Path.of(EverydayOpsTest.class.getResource("/losses/fixtures.pt").toURI()));
+    fixtures = PtFixture.load(EverydayOpsTest.class, "/losses/fixtures.pt");
   }
 
   @AfterAll
   static void close() {
-    Tensors.closeAll(fixtures);
+    fixtures.close();
   }
 
   private static Tensor f(String name) {
-    return (Tensor) fixtures.get(name);
+    return fixtures.tensor(name);
   }
 
   /** Case name → jtensor's call on (a, b), with the case's index for its extra tensors. */
@@ -85,9 +84,9 @@ class EverydayOpsTest extends ScopedTest {
     assertEquals(22, cases.size());
     for (int i = 0; i < cases.size(); i++) {
       String name = (String) cases.get(i);
-      boolean grad = fixtures.containsKey(i + ".up"), gradB = fixtures.containsKey(i + ".grad_b");
+      boolean grad = fixtures.has(i + ".up"), gradB = fixtures.has(i + ".grad_b");
       Tensor a = f(i + ".a").clone().requiresGrad_(grad);
-      Tensor b = fixtures.containsKey(i + ".b") ? f(i + ".b").clone().requiresGrad_(gradB) : null;
+      Tensor b = fixtures.has(i + ".b") ? f(i + ".b").clone().requiresGrad_(gradB) : null;
       Tensor out = call(name, i, a, b), want = f(i + ".out");
       assertEquals(want.dtype(), out.dtype(), name + ": dtype");
       assertArrayEquals(want.shape(), out.shape(), name + ": shape");
