@@ -340,6 +340,18 @@ public final class Functional {
     }
   }
 
+  /**
+   * torch.nn.functional.pad(x, pad, mode, value): pad holds (before, after) pairs from the last dim
+   * backwards; mode "constant" (value; a negative pad crops), "reflect", "replicate" or "circular".
+   */
+  public static Tensor pad(Tensor x, long[] pad, String mode, double value) {
+    return Padding.pad(x, pad, mode, value);
+  }
+
+  public static Tensor pad(Tensor x, long... pad) {
+    return Padding.pad(x, pad, "constant", 0.0);
+  }
+
   /** torch.nn.functional.normalize: x over its p-norm along dim, the norm clamped below at eps. */
   public static Tensor normalize(Tensor x, double p, int dim, double eps) {
     try (TensorScope s = TensorScope.open()) {
