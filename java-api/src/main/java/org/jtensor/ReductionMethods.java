@@ -68,6 +68,10 @@ public sealed interface ReductionMethods permits Tensor {
   /** torch.bincount(weights, minlength): weights may be null. */
   default Tensor bincount(Tensor weights, long minlength) { return OrderStatistics.bincount(self(), weights, minlength); }
   default Tensor bincount() { return bincount(null, 0); }
+  /** torch.unique(x): the distinct values, sorted. */
+  default Tensor unique() { try (Unique u = Unique.of(self(), false, false)) { return u.values().detach(); } }
+  /** torch.unique(x, return_inverse, return_counts): the parts not asked for are null. */
+  default Unique unique(boolean returnInverse, boolean returnCounts) { return Unique.of(self(), returnInverse, returnCounts); }
 
   default ValuesAndIndices sort() { return sort(-1, false); }
 

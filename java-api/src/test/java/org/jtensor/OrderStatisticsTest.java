@@ -70,6 +70,22 @@ class OrderStatisticsTest extends ScopedTest {
   }
 
   @Test
+  void uniqueAsPyTorch() {  // torch.unique(x, return_inverse=True, return_counts=True), printed by PyTorch 2.13
+    Tensor x = Tensor.fromArray(new long[] {2, 1, 2, 3, 1, 1}).reshape(2, 3);
+    try (Unique u = x.unique(true, true)) {
+      assertArrayEquals(new long[] {1, 2, 3}, u.values().toLongArray());
+      assertArrayEquals(new long[] {2, 3}, u.inverse().shape());
+      assertArrayEquals(new long[] {1, 0, 1, 2, 0, 0}, u.inverse().toLongArray());
+      assertArrayEquals(new long[] {3, 2, 1}, u.counts().toLongArray());
+    }
+    assertArrayEquals(new double[] {-0.5, 0.0, 1.5}, Tensor.fromArray(new double[] {1.5, -0.5, 1.5, 0.0, -0.0}).unique().toDoubleArray(), 0);
+    try (Unique u = x.unique(false, false)) {
+      assertEquals(null, u.inverse());
+      assertEquals(null, u.counts());
+    }
+  }
+
+  @Test
   void bincountAsPyTorch() {
     Tensor b = t("b"), w = t("w");
     same(t("bincount"), b.bincount(), "bincount");
