@@ -352,6 +352,16 @@ public final class Functional {
     return Padding.pad(x, pad, "constant", 0.0);
   }
 
+  /** torch.nn.functional.interpolate to size (one value or one per spatial dim): "nearest", "linear", "bilinear", "trilinear". */
+  public static Tensor interpolate(Tensor x, long[] size, String mode, boolean alignCorners) {
+    return Interpolation.interpolate(x, size, null, mode, alignCorners);
+  }
+
+  /** interpolate by scaleFactor (one value or one per spatial dim; the output floor(in · factor)). */
+  public static Tensor interpolate(Tensor x, double[] scaleFactor, String mode, boolean alignCorners) {
+    return Interpolation.interpolate(x, null, scaleFactor, mode, alignCorners);
+  }
+
   /** torch.nn.functional.normalize: x over its p-norm along dim, the norm clamped below at eps. */
   public static Tensor normalize(Tensor x, double p, int dim, double eps) {
     try (TensorScope s = TensorScope.open()) {
