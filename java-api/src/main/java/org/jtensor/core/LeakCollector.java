@@ -51,7 +51,8 @@ public final class LeakCollector {
   static void allocated(long nbytes) {
     if (!COUNTING) return;
     long live = LIVE.addAndGet(nbytes);
-    if (live > threshold && onGrowth && COLLECTING.tryLock()) {
+    // Not from inside a collection: a wrapped storage's release, run while draining, may allocate.
+    if (live > threshold && onGrowth && !COLLECTING.isHeldByCurrentThread() && COLLECTING.tryLock()) {
       try {
         if (LIVE.get() > threshold) collectLocked(true);
       } finally {
