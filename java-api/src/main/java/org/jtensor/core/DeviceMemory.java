@@ -115,7 +115,7 @@ public final class DeviceMemory {
       if (h != 0) return h;
     }
     if (!device.isCpu() || !StorageImpl.anyExported()) return 0;
-    System.gc();
+    if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED) System.gc();  // else collectForRetry has just collected
     for (long sleepMs = 1; sleepMs <= 256; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection
       long h = NativeMemory.allocate(code, nbytes);
       if (h != 0 || !StorageImpl.anyExported()) return h;

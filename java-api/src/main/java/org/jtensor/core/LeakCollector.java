@@ -43,7 +43,7 @@ public final class LeakCollector {
   // set (0: none). Updated without a lock from any thread: a heuristic's inputs, not accounting.
   private static volatile long low, uselessFloor;
   private static final ReentrantLock COLLECTING = new ReentrantLock();
-  private static final AtomicLong COLLECTIONS = new AtomicLong(), NANOS = new AtomicLong(), FREED = new AtomicLong();
+  private static final AtomicLong COLLECTIONS = new AtomicLong(), NANOS = new AtomicLong();
 
   private LeakCollector() {}
 
@@ -113,7 +113,6 @@ public final class LeakCollector {
     low = after;
     retune();
     COLLECTIONS.incrementAndGet();
-    FREED.addAndGet(freed);
     NANOS.addAndGet(System.nanoTime() - start);
     return freed;
   }
@@ -135,20 +134,5 @@ public final class LeakCollector {
   /** Time spent in them, in nanoseconds. */
   public static long collectionNanos() {
     return NANOS.get();
-  }
-
-  /** Storages they freed. */
-  public static long storagesFreed() {
-    return FREED.get();
-  }
-
-  /** Bytes of the storages the leak detector tracks that are still live (not released, not freed). */
-  public static long liveBytes() {
-    return LIVE.get();
-  }
-
-  /** The live bytes past which the next collection runs. */
-  public static long threshold() {
-    return threshold;
   }
 }
