@@ -126,17 +126,21 @@ public sealed interface IndexingMethods permits Tensor {
 
   /** scatter with one value for every indexed slot (torch's scatter_(dim, index, value)); it is cast to this dtype. */
   default Tensor scatter(int dim, Tensor index, double value) {
-    TensorImpl t = impl("scatter");
-    try (Tensor src = Tensor.full(Tensor.implOf(index, "scatter").sizes().clone(), value, t.dtype(), t.device())) {
+    try (Tensor src = filledLike("scatter", index, value)) {
       return scatter(dim, index, src);
     }
   }
 
   default Tensor scatter_(int dim, Tensor index, double value) {
-    TensorImpl t = impl("scatter_");
-    try (Tensor src = Tensor.full(Tensor.implOf(index, "scatter_").sizes().clone(), value, t.dtype(), t.device())) {
+    try (Tensor src = filledLike("scatter_", index, value)) {
       return scatter_(dim, index, src);
     }
+  }
+
+  /** value in index's shape, in this tensor's dtype and on its device: a scalar scatter's source. */
+  private Tensor filledLike(String op, Tensor index, double value) {
+    TensorImpl t = impl(op);
+    return Tensor.full(Tensor.implOf(index, op).sizes().clone(), value, t.dtype(), t.device());
   }
 
   /** Like scatter, but every src value adds into its slot. */

@@ -221,10 +221,10 @@ public sealed interface ReductionMethods permits Tensor {
     }
   }
   /**
-   * sum^(1/p), with the gradient 0 where the sum is 0 (a zero vector's norm), as PyTorch's norm (a NaN
-   * or infinite sum stays as it is): the
-   * root's derivative there is infinite, and times the zero below it would be NaN. The root reads
-   * 1 where the sum is 0, and the outer where passes no gradient to it there.
+   * sum^(1/p), with the gradient 0 where the sum is 0 (a zero vector's norm), as PyTorch's norm; a
+   * NaN or infinite sum stays as it is. The root's derivative at 0 is infinite, and times the zero
+   * below it would be NaN: the root reads 1 where the sum is 0, and the outer where passes it no
+   * gradient there.
    */
   private static Tensor rootAwayFromZero(Tensor sum, double p) {
     Tensor nonzero = sum.ne(0.0);  // NaN and infinity included: they propagate

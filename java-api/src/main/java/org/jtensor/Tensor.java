@@ -604,12 +604,12 @@ public final class Tensor
     return wrap(IndexAlongOps.cat(tensors, dim));
   }
 
-  /** Joins same-shaped tensors along a new dim. */
   /** torch.stack(tensors): along a new dim 0. */
   public static Tensor stack(java.util.List<Tensor> tensors) {
     return stack(tensors, 0);
   }
 
+  /** Joins same-shaped tensors along a new dim. */
   public static Tensor stack(java.util.List<Tensor> tensors, int dim) {
     if (tensors == null) throw new IllegalArgumentException("stack(): tensors must not be null");
     if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");

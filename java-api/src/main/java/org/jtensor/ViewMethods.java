@@ -139,14 +139,10 @@ public sealed interface ViewMethods permits Tensor {
     try (TensorScope s = TensorScope.open()) {
       Tensor r = self;
       for (int i = 0; i < dims.length; i++) {
-        int d = dims[i] < 0 ? dims[i] + self.dim() : dims[i];
-        if (d < 0 || d >= self.dim()) {
-          throw new IndexOutOfBoundsException("roll(): Dimension out of range (expected to be in range of [" + -self.dim() + ", "
-              + (self.dim() - 1) + "], but got " + dims[i] + ")");
-        }
+        int d = Shapes.wrapDim("roll", dims[i], self.dim());
         long n = self.shape()[d];
         long k = n == 0 ? 0 : Math.floorMod(shifts[i], n);
-        if (k != 0) r = Tensor.cat(java.util.List.of(r.narrow(d, n - k, k), r.narrow(d, 0, n - k)), d);
+        if (k != 0) r = Tensor.cat(List.of(r.narrow(d, n - k, k), r.narrow(d, 0, n - k)), d);
       }
       return s.keep(r == self ? self.clone() : r);
     }

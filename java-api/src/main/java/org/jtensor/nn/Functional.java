@@ -330,13 +330,12 @@ public final class Functional {
   }
 
   /**
-   * torch.nn.functional.cosine_similarity along dim: each input divided by its norm clamped below at
-   * eps, as PyTorch 2 computes it, then the products summed.
+   * torch.nn.functional.cosine_similarity along dim: each input normalized (its 2-norm clamped below
+   * at eps, as PyTorch 2 computes it), then the products summed.
    */
   public static Tensor cosineSimilarity(Tensor x1, Tensor x2, int dim, double eps) {
     try (TensorScope s = TensorScope.open()) {
-      Tensor n1 = x1.norm(2.0, new int[] {dim}, true).clampMin(eps), n2 = x2.norm(2.0, new int[] {dim}, true).clampMin(eps);
-      return s.keep(x1.div(n1).mul(x2.div(n2)).sum(dim));
+      return s.keep(normalize(x1, 2.0, dim, eps).mul(normalize(x2, 2.0, dim, eps)).sum(dim));
     }
   }
 

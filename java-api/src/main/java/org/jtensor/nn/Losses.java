@@ -26,10 +26,7 @@ final class Losses {
   }
 
   static Tensor crossEntropy(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
-    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
-      throw new IllegalArgumentException("crossEntropy(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
-    }
-    if (logits.dim() < 1) throw new IllegalArgumentException("crossEntropy(): expected logits with a class dim, got a 0-dim tensor");
+    checkCrossEntropy(logits, labelSmoothing);
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
       if (labelSmoothing == 0) return s.keep(nllLoss(logp, target, ignoreIndex, reduction));
@@ -49,10 +46,7 @@ final class Losses {
   static Tensor crossEntropy(Tensor logits, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing, Reduction reduction) {
     if (weight == null && !target.dtype().isFloatingPoint()) return crossEntropy(logits, target, ignoreIndex, labelSmoothing, reduction);
     String op = "crossEntropy";
-    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
-      throw new IllegalArgumentException(op + "(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
-    }
-    if (logits.dim() < 1) throw new IllegalArgumentException(op + "(): expected logits with a class dim, got a 0-dim tensor");
+    checkCrossEntropy(logits, labelSmoothing);
     int classDim = logits.dim() == 1 ? 0 : 1;
     long classes = logits.shape()[classDim];
     if (weight != null && (weight.dim() != 1 || weight.numel() != classes)) {
@@ -74,12 +68,11 @@ final class Losses {
       }
       Tensor[] flat = flatten(op, logp, target);
       Tensor[] nll = targetNll(flat, ignoreIndex);
-      Tensor valid = nll[1];
-      Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
-      Tensor w = weight.to(logits.dtype()).indexSelect(0, safe).mul(valid);  // each row's target weight, 0 where ignored
+      Tensor valid = nll[1], classWeight = weight.to(logits.dtype());
+      Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
       Tensor losses = nll[0].mul(w);
       if (labelSmoothing > 0) {
-        Tensor smooth = flat[0].mul(weight.to(logits.dtype()).unsqueeze(0)).sum(1).neg().mul(valid);
+        Tensor smooth = flat[0].mul(classWeight.unsqueeze(0)).sum(1).neg().mul(valid);
         losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
       }
       switch (reduction) {
@@ -88,6 +81,13 @@ final class Losses {
         default: return s.keep(losses.sum().div(w.sum()));
       }
     }
+  }
+
+  private static void checkCrossEntropy(Tensor logits, double labelSmoothing) {
+    if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
+      throw new IllegalArgumentException("crossEntropy(): label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
+    }
+    if (logits.dim() < 1) throw new IllegalArgumentException("crossEntropy(): expected logits with a class dim, got a 0-dim tensor");
   }
 
   /** weight [C] shaped to broadcast along classDim of a dims-dimensional tensor. */
@@ -164,11 +164,14 @@ final class Losses {
     }
   }
 
-  /** −log p of each row's target ([M], ignored rows read class 0) and which rows count (bool [M]), from [M, C] and [M]. */
+  /**
+   * −log p of each row's target ([M], ignored rows read class 0), which rows count (bool [M]) and
+   * the class each row read (int64 [M]), from [M, C] and [M].
+   */
   private static Tensor[] targetNll(Tensor[] flat, long ignoreIndex) {
     Tensor valid = flat[1].ne(ignoreIndex);
     Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
-    return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid};
+    return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid, safe};
   }
 
   private static Tensor fold(Tensor losses, Reduction reduction) {

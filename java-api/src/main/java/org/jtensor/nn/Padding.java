@@ -2,7 +2,6 @@ package org.jtensor.nn;
 
 import java.util.Arrays;
 import java.util.List;
-import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 
@@ -75,6 +74,6 @@ final class Padding {
         default -> Math.floorMod(j, n);  // circular
       };
     }
-    return x.indexSelect(d, Tensor.fromArray(idx).to(DType.INT64).to(x.device()));
+    return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }
 }
