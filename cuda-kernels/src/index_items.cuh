@@ -35,6 +35,9 @@ JT_HOST_DEVICE inline bool wrap_index(int64_t& v, int64_t size) {
   return true;
 }
 
+// Whether v is a position in [0, size): the along-one-dim ops refuse negative indices, as PyTorch's do.
+JT_HOST_DEVICE inline bool in_range(int64_t v, int64_t size) { return (uint64_t)v < (uint64_t)size; }
+
 // Keeps the lowest position reported: atomic on the device; on the host an emulated grid runs one
 // item at a time.
 JT_HOST_DEVICE inline void note_bad(uint64_t* word, uint64_t pos) {
@@ -126,8 +129,8 @@ template <typename T, int MODE>
 JT_HOST_DEVICE bool along_item(const AlongArgs& a, int64_t i) {
   int64_t off[3];
   a.g.offsets(i, off);
-  int64_t v = load_index(a.index, a.wide, off[1]);
-  if (!wrap_index(v, a.dim_size)) return false;
+  const int64_t v = load_index(a.index, a.wide, off[1]);
+  if (!in_range(v, a.dim_size)) return false;
   T* s = reinterpret_cast<T*>(a.self + off[0] + v * a.dim_stride);
   T* o = reinterpret_cast<T*>(a.other + off[2]);
   if constexpr (MODE == kGather) *o = *s;
@@ -140,8 +143,7 @@ JT_HOST_DEVICE bool along_item(const AlongArgs& a, int64_t i) {
 JT_HOST_DEVICE inline bool along_index_ok(const AlongArgs& a, int64_t i) {
   int64_t off;
   a.check.offsets(i, &off);
-  int64_t v = load_index(a.index, a.wide, off);
-  return wrap_index(v, a.dim_size);
+  return in_range(load_index(a.index, a.wide, off), a.dim_size);
 }
 
 // The index's byte offset at a reported position: of the check walk, or of the iteration shape.

@@ -116,12 +116,15 @@ void gemm() {
 
 void indexing() {
   Buf<float> self({10, 11, 12, 13}), out(std::vector<float>(3));
-  Buf<int64_t> idx({3, -4, 1}), bad_idx({0, 4, 1});
+  Buf<int64_t> idx({3, 0, 1}), negative_idx({3, -4, 1}), bad_idx({0, 4, 1});
   int64_t bad[2] = {0, 0};
   V gather = cat({{JT_PLAN_VERSION, jt_index_along_mode("gather"), Float32, Int64, 1, 0, 4, self.addr(), idx.addr(), out.addr()},
                   {3}, {1}, {1}, {1}});
   CHECK_EQ(jt_index_along(gather.data(), bad), JT_OK);
   CHECK(out.p[0] == 13 && out.p[1] == 10 && out.p[2] == 11);
+  gather[8] = negative_idx.addr();  // a negative index is refused, as PyTorch's gather refuses it
+  CHECK_EQ(jt_index_along(gather.data(), bad), JT_INDEX_OUT_OF_RANGE);
+  CHECK(bad[0] == -4);
   Buf<float> src({1, 2, 3});
   V scatter = cat({{JT_PLAN_VERSION, jt_index_along_mode("scatter"), Float32, Int64, 1, 0, 4, self.addr(), bad_idx.addr(),
                     src.addr()}, {3}, {1}, {1}, {1}});

@@ -37,7 +37,7 @@ bool indices_valid(const AlongPlan& p, int64_t* bad) {
     }
     for (int64_t i = b; i < e; ++i) {
       const int64_t v = index[off];
-      if (v < -size || v >= size) {
+      if ((uint64_t)v >= (uint64_t)size) {  // negative too: see position()
         if (report) *bad = v;
         return false;
       }
@@ -57,15 +57,12 @@ bool indices_valid(const AlongPlan& p, int64_t* bad) {
   return ok.load() || scan(0, count, true);
 }
 
-// v as a position in [0, size), wrapped when negative; false when out of range (CHECK). One
-// unsigned compare in the common case: the arithmetic wrap costs a third of a random gather.
+// Whether v is a position in [0, size) (checked only when CHECK). PyTorch's index_select, gather,
+// scatter, scatter_add and index_add_ refuse negative indices (advanced indexing wraps them:
+// index_advanced.cpp), so one unsigned compare serves.
 template <bool CHECK>
-inline bool position(int64_t& v, int64_t size) {
-  if ((uint64_t)v >= (uint64_t)size) {
-    if (CHECK && (v < -size || v >= size)) return false;
-    v += size;
-  }
-  return true;
+inline bool position(int64_t v, int64_t size) {
+  return !CHECK || (uint64_t)v < (uint64_t)size;
 }
 
 // Rows are every dim but the last; f(self_offset, other_offset) runs for elements [jb, je) of
@@ -91,7 +88,7 @@ bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_
       ob += c * p.other_strides[k];
     }
     if (is_last == 0) {  // one index for the whole row
-      int64_t v = index[ib];
+      const int64_t v = index[ib];
       if (!position<CHECK>(v, size)) return false;
       const int64_t s0 = sb + v * ss_dim;
       if (ss_last == 1 && os_last == 1) {
@@ -102,13 +99,13 @@ bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_
     } else if (is_last == 1 && os_last == 1 && ss_last == 0) {  // an index per element, along the row
       const I* ip = index + ib;
       for (int64_t j = jb; j < je; ++j) {
-        int64_t v = ip[j];
+        const int64_t v = ip[j];
         if (!position<CHECK>(v, size)) return false;
         f(sb + v * ss_dim, ob + j);
       }
     } else {
       for (int64_t j = jb; j < je; ++j) {
-        int64_t v = index[ib + j * is_last];
+        const int64_t v = index[ib + j * is_last];
         if (!position<CHECK>(v, size)) return false;
         f(sb + v * ss_dim + j * ss_last, ob + j * os_last);
       }

@@ -89,6 +89,17 @@ abstract class PlanBackend implements Backend {
   /** Status 4: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
 
+  /**
+   * A bad index of an along-one-dim op, in PyTorch's words for that op: index_select and
+   * index_add_ say "index out of range in self", the others name the index (negative ones
+   * included: none of these ops wraps them, as PyTorch's do not).
+   */
+  private static IndexOutOfBoundsException alongIndexOutOfRange(IndexAlong c, long index) {
+    String where = "index " + index + " is out of bounds for dimension " + c.dim + " with size " + c.selfSizes[c.dim];
+    boolean selfWords = c.name.equals("indexSelect") || c.name.equals("indexAdd_") || c.name.equals("indexAdd");
+    return new IndexOutOfBoundsException(c.name + "(): " + (selfWords ? "index out of range in self (" + where + ")" : where));
+  }
+
   /** Status 4: bad[0] the first out-of-range index, bad[1] which index tensor held it. */
   abstract int runIndexAdvanced(long[] plan, long[] bad);
 
@@ -230,10 +241,7 @@ abstract class PlanBackend implements Backend {
           new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
       long[] bad = new long[1];
       int status = runIndexAlong(plan, bad);
-      if (status == 4) {
-        throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + c.dim
-            + " with size " + c.selfSizes[c.dim]);
-      }
+      if (status == 4) throw alongIndexOutOfRange(c, bad[0]);
       check(status, c.name, c.self.dtype());
     }
   }

@@ -20,7 +20,7 @@ final class IndexFamily {
     switch (f.rnd.nextInt(14)) {
       case 0 -> {
         Pool.Entry idx = f.pool.add(a.indexTensor(new long[] {a.between(0, 4)}, size));
-        f.op("indexSelect", new Object[] {x, d, idx}, () -> t(x).indexSelect(d, t(idx)), IndexRefs.indexSelect(x, d, idx));
+        f.op("indexSelect", new Object[] {x, d, idx}, () -> t(x).indexSelect(d, t(idx)), IndexRefs.indexSelect(x, d, idx, false));
       }
       case 1 -> {
         Pool.Entry idx = f.pool.add(a.indexTensor(like(f, shape), size));
@@ -60,7 +60,7 @@ final class IndexFamily {
         Pool.Entry idx = f.pool.add(a.indexTensor(new long[] {a.between(0, 3)}, shape.length == 0 ? 0 : shape[0]));
         if (idx == null) return;
         Index[] ix = a.chance(3) ? new Index[] {Index.all(), Index.of(t(idx))} : new Index[] {Index.of(t(idx))};
-        f.op("get", new Object[] {x, ix}, () -> t(x).get(ix), ix.length == 1 ? IndexRefs.indexSelect(x, 0, idx) : null);
+        f.op("get", new Object[] {x, ix}, () -> t(x).get(ix), ix.length == 1 ? IndexRefs.indexSelect(x, 0, idx, true) : null);
       }
       case 10 -> {
         Pool.Entry idx = f.pool.add(a.indexTensor(new long[] {a.between(0, 3)}, shape.length == 0 ? 0 : shape[0]));

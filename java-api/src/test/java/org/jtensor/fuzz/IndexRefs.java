@@ -4,8 +4,8 @@ package org.jtensor.fuzz;
 final class IndexRefs {
   private IndexRefs() {}
 
-  /** result[..., i, ...] = x[..., idx[i], ...] along dim d (negative indices count from the end). */
-  static Fuzz.Check indexSelect(Pool.Entry x, int d, Pool.Entry idx) {
+  /** result[..., i, ...] = x[..., idx[i], ...] along dim d; indexSelect refuses a negative index (no result to check), x[idx] wraps it. */
+  static Fuzz.Check indexSelect(Pool.Entry x, int d, Pool.Entry idx, boolean wrapsNegative) {
     return result -> {
       Vals r = Vals.of(result), v = new Vals(x.t()), ix = new Vals(idx.t());
       if (v.shape.length == 0) {
@@ -19,7 +19,7 @@ final class IndexRefs {
       for (int o = 0; o < r.numel(); o++) {
         long[] at = Vals.unflat(o, shape);
         long i = ix.l[(int) at[dim]];
-        at[dim] = i < 0 ? i + v.shape[dim] : i;
+        at[dim] = wrapsNegative && i < 0 ? i + v.shape[dim] : i;
         expectEqual(r, o, v, Vals.flat(at, v.shape));
       }
     };
@@ -37,7 +37,7 @@ final class IndexRefs {
           continue;
         }
         int dim = d < 0 ? d + v.shape.length : d;
-        at[dim] = ix.l[o] < 0 ? ix.l[o] + v.shape[dim] : ix.l[o];  // jtensor wraps negative indices here (PyTorch refuses them)
+        at[dim] = ix.l[o];  // a negative index is refused, as PyTorch's gather refuses it
         expectEqual(r, o, v, Vals.flat(at, v.shape));
       }
     };
