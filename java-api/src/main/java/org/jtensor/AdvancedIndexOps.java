@@ -113,6 +113,7 @@ final class AdvancedIndexOps {
         return;
       }
       DataOps.checkWritable("set", p.view);
+      DataOps.checkNoOverlap("set", t, value);  // as PyTorch's index_put_, though the values are staged below
       long[] shape = resultShape("set", p);
       long[] broadcast = Shapes.broadcastShapes("set", shape, value.sizes());
       if (!Arrays.equals(broadcast, shape)) {

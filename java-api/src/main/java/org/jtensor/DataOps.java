@@ -130,8 +130,7 @@ final class DataOps {
         return;
       }
       if (o == Overlap.PARTIAL) {
-        throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and "
-            + "the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+        throw new IllegalArgumentException(op + "(): " + OVERLAP_WORDS);
       }
       if (o == Overlap.TOO_HARD) {
         TensorImpl tmp = cloneAs(op, expanded, src.dtype(), src.device(), true);
@@ -150,6 +149,20 @@ final class DataOps {
   }
 
   enum Overlap { NONE, FULL, PARTIAL, TOO_HARD }
+
+  /** PyTorch's words when an op would read what it writes. */
+  static final String OVERLAP_WORDS = "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+      + "a single memory location. Please clone() the tensor before performing the operation.";
+
+  /**
+   * PyTorch's assert_no_overlap, for the index writers (scatter_, scatterAdd_, indexAdd_, an
+   * advanced-index set): an operand sharing any element with the tensor written is refused, a full
+   * alias too (elementwise ops and copy_ allow that one).
+   */
+  static void checkNoOverlap(String op, TensorImpl written, TensorImpl read) {
+    Overlap o = overlap(written, read);
+    if (o == Overlap.PARTIAL || o == Overlap.FULL) throw new IllegalArgumentException(op + "(): " + OVERLAP_WORDS);
+  }
 
   /** PyTorch's get_overlap_status, with "too hard" for strided aliases of one storage. */
   static Overlap overlap(TensorImpl a, TensorImpl b) {

@@ -241,8 +241,7 @@ final class ElementwiseOps {
     int item = out.dtype().itemSize();
     for (Operand o : in) {
       if (o.isTensor() && o.tensor != out && DataOps.overlap(outMeta, item, o.meta, o.tensor.dtype().itemSize()) == DataOps.Overlap.PARTIAL) {
-        throw new IllegalArgumentException(op + "(): unsupported operation: some elements of the input tensor and the "
-            + "written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+        throw new IllegalArgumentException(op + "(): " + DataOps.OVERLAP_WORDS);
       }
     }
   }

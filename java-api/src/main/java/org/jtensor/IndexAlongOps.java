@@ -132,7 +132,10 @@ final class IndexAlongOps {
     Devices.requireSame(op, self.device(), src.device());
     int d = Shapes.wrapDim(op, dim, self.dim());
     checkIndexShape(op, self, d, index, src);
-    if (inPlace) DataOps.checkWritable(op, self);
+    if (inPlace) {
+      DataOps.checkWritable(op, self);
+      DataOps.checkNoOverlap(op, self, src);
+    }
     TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
     Recorder.Pending rec = null;  // begun after the clone: a failed one leaves no half-made node holding self and src
@@ -180,6 +183,7 @@ final class IndexAlongOps {
     }
     int d = Shapes.wrapDim(op, dim, self.dim());
     DataOps.checkWritable(op, self);
+    DataOps.checkNoOverlap(op, self, source);
     long[] want = sizes(self).clone();
     want[d] = index.numel();
     if (!java.util.Arrays.equals(want, sizes(source))) {

@@ -1,5 +1,8 @@
 package org.jtensor;
 
+import static org.jtensor.WriterMethods.key;
+import static org.jtensor.WriterMethods.looksLikeWriter;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -30,9 +31,6 @@ import org.junit.jupiter.api.Test;
  * with no entry in the table below fails this test instead of slipping through unchecked.
  */
 class ReadOnlyWritePathsTest extends ScopedTest {
-  /** Public methods with a writer's name that write no element (metadata only). */
-  private static final Set<String> NOT_WRITERS = Set.of("requiresGrad_", "detach_", "set_", "setData", "setGrad");
-
   /** Arguments for one writer, given the read-only target; for an Out form, args[last] is the target. */
   private static final Map<String, Function<Tensor, Object[]>> ARGS = new LinkedHashMap<>();
 
@@ -91,19 +89,6 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("set[Tensor, Index[]]", t -> new Object[] {like(t), new Index[] {Index.ellipsis()}});
     ARGS.put("set[Index[], Tensor]", t -> new Object[] {new Index[] {Index.of(Tensor.fromArray(new long[] {0, 0}))},
                                                        Tensor.scalar(3.0)});
-  }
-
-  private static String key(Method m) {
-    StringBuilder sb = new StringBuilder(m.getName()).append('[');
-    Class<?>[] p = m.getParameterTypes();
-    for (int i = 0; i < p.length; i++) sb.append(i == 0 ? "" : ", ").append(p[i].getSimpleName());
-    return sb.append(']').toString();
-  }
-
-  private static boolean looksLikeWriter(Method m) {
-    String n = m.getName();
-    return !Modifier.isStatic(m.getModifiers()) && (n.endsWith("_") || n.endsWith("Out") || n.startsWith("set"))
-        && !NOT_WRITERS.contains(n);
   }
 
   private static List<Method> writers() {
@@ -167,16 +152,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
         Object[] args = ARGS.get(key(m)).apply(target);
         boolean out = m.getName().endsWith("Out");
         Tensor receiver = out ? like(target) : target;
-        expectRefused(key(m) + " on " + v.getKey(), m.getName(), ro, target, () -> {
-          try {
-            m.invoke(receiver, args);
-          } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            throw new AssertionError(e.getCause());
-          } catch (IllegalAccessException e) {
-            throw new AssertionError(e);
-          }
-        });
+        expectRefused(key(m) + " on " + v.getKey(), m.getName(), ro, target, () -> WriterMethods.invoke(m, receiver, args));
       }
     }
     assertArrayEquals(new float[] {1, 2, 3, 4}, ro.t.toFloatArray());
@@ -262,16 +238,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
       String name = m.getName();
       String writer = name.startsWith("constant") || name.startsWith("zeros") || name.startsWith("ones") ? "fill_"
           : name.contains("ormal") ? "normal_" : "uniform_";
-      expectRefused("Init." + name + java.util.Arrays.toString(m.getParameterTypes()), writer, ro, ro.t, () -> {
-        try {
-          m.invoke(null, args);
-        } catch (InvocationTargetException e) {
-          if (e.getCause() instanceof RuntimeException r) throw r;
-          throw new AssertionError(e.getCause());
-        } catch (IllegalAccessException e) {
-          throw new AssertionError(e);
-        }
-      });
+      expectRefused("Init." + name + java.util.Arrays.toString(m.getParameterTypes()), writer, ro, ro.t,
+          () -> WriterMethods.invoke(m, null, args));
     }
     Set<String> storageWriters = new TreeSet<>();
     for (Method m : Storage.class.getMethods()) {
