@@ -26,6 +26,11 @@ final class AutogradMeta implements AutogradSlot {
   }
 
   @Override
+  public boolean rewroteViewsSince(AutogradSlot view) {
+    return rebases != (view == null ? 0 : ((AutogradMeta) view).baseRebases);
+  }
+
+  @Override
   public synchronized void release() {
     if (released) return;
     released = true;
@@ -49,6 +54,21 @@ final class AutogradMeta implements AutogradSlot {
 
   static AutogradMeta peek(TensorImpl t) {
     return (AutogradMeta) t.autograd();
+  }
+
+  /**
+   * t's metadata as PyTorch sees it: a view whose base an in-place op on another view has given
+   * a new history since the view took its own gets its gradFn regenerated first (a strided view of
+   * the base's history), made for a view that had none.
+   */
+  static AutogradMeta current(TensorImpl t) {
+    AutogradMeta m = peek(t);
+    TensorImpl base = t.base();
+    AutogradMeta bm = base == null ? null : peek(base);
+    if (bm == null || !bm.rewroteViewsSince(m)) return m;
+    m = of(t);
+    Recorder.regenerate(t, m, bm);
+    return m;
   }
 
   /** Makes node this tensor's gradFn (the caller's ownership moves in); returns the previous one, for the caller to release. */

@@ -52,13 +52,13 @@ public sealed interface AutogradMethods permits Tensor {
 
   /** Whether this tensor is a leaf: it requires no grad, or it requires grad and no op made it. */
   default boolean isLeaf() {
-    AutogradMeta m = AutogradMeta.peek(impl("isLeaf"));
+    AutogradMeta m = AutogradMeta.current(impl("isLeaf"));
     return m == null || m.isLeaf();
   }
 
   /** The node of the op that made this tensor; null for a leaf. */
   default Node gradFn() {
-    AutogradMeta m = AutogradMeta.peek(impl("gradFn"));
+    AutogradMeta m = AutogradMeta.current(impl("gradFn"));
     return m == null ? null : m.gradFn;
   }
 

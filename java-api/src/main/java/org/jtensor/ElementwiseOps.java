@@ -53,7 +53,7 @@ final class ElementwiseOps {
     TensorImpl.Meta outMeta = out == null ? null : snapshotOf(out, in);
     if (out != null) checkOut(name, out, outMeta, shape, result, in);
     long numel = Shapes.numel(name, shape);
-    if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1]);
+    if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1], compute);
     Recorder.Pending rec = null;                   // the op's graph node, when autograd records it
     if (Recorder.active(in) || (out != null && out.requiresGrad() && Recorder.active(out))) {
       if (out != null && name.equals(op.outName)) Recorder.refuseOut(name);
@@ -116,10 +116,11 @@ final class ElementwiseOps {
     }
   }
 
-  private static void checkNonzeroDivisor(String name, Operand divisor) {
+  /** A scalar divisor counts as the kernel reads it, wrapped to the dtype (int8 % 256 divides by 0), as PyTorch's does. */
+  private static void checkNonzeroDivisor(String name, Operand divisor, DType compute) {
     boolean zero;
     if (!divisor.isTensor()) {
-      zero = divisor.kind == Operand.Kind.DOUBLE ? divisor.d == 0 : divisor.l == 0;
+      zero = divisor.kind == Operand.Kind.DOUBLE ? divisor.d == 0 : wrapsToZero(divisor.l, compute);
     } else {
       TensorImpl isZero = run(Ops.EQ, name, null, new double[0], divisor, Operand.of(0L));
       try {
@@ -134,6 +135,15 @@ final class ElementwiseOps {
       }
     }
     if (zero) throw new ArithmeticException(name + "(): ZeroDivisionError: integer division or modulo by zero");
+  }
+
+  private static boolean wrapsToZero(long v, DType dtype) {
+    switch (dtype.itemSize()) {
+      case 1: return (byte) v == 0;
+      case 2: return (short) v == 0;
+      case 4: return (int) v == 0;
+      default: return v == 0;
+    }
   }
 
   /** Operands of one tensor (x.mul(x)) read it through the first one's snapshot: the op sees one geometry of x. */

@@ -83,7 +83,7 @@ final class Factories {
     long n = Shapes.numel("fromArray", s);
     if (n != length) {
       throw new IllegalArgumentException("fromArray(): shape " + Shapes.str(s) + " holds " + n
-          + " elements but the array has " + length);
+          + " elements but the array has " + length + (s.length == 0 ? " (an empty shape is 0-dim; fromArray(data) with no shape is 1-D)" : ""));
     }
     TensorImpl t = DataOps.empty("fromArray", s, dtype, Device.CPU);
     if (n > 0) Dispatcher.backend(Device.CPU).write("fromArray", t, data);

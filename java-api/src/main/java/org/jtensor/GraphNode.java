@@ -24,12 +24,8 @@ abstract class GraphNode extends Node {
 
   /** Where t's gradient goes: its gradFn's slot, a leaf's accumulator, or null when it needs none. */
   static Edge gradientEdge(TensorImpl t) {
-    AutogradMeta m = AutogradMeta.peek(t);
+    AutogradMeta m = AutogradMeta.current(t);  // a view whose base an in-place op has rewritten since: refreshed
     if (m == null || !m.requiresGrad) return null;
-    if (t.base() != null && m.gradFn != null) {  // a view whose base an in-place op has rewritten since: refresh it
-      AutogradMeta bm = AutogradMeta.peek(t.base());
-      if (bm != null && bm.rebases != m.baseRebases) Recorder.regenerate(t, m, bm);
-    }
     synchronized (m) {
       if (m.gradFn != null) return new Edge(m.gradFn, m.outputNr);
       if (m.accumulator == null) m.accumulator = new AccumulateGrad(m, t.sizes().clone(), t.dtype(), t.device());

@@ -31,7 +31,8 @@ final class Recorder {
    * needs nothing saved before their kernel runs.
    */
   static TensorImpl recorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out) {
-    if (!out.dtype().isFloatingPoint() || !active(in)) return out;
+    if (!out.dtype().isFloatingPoint()) return out;
+    if (!active(in)) return unrecordedView(out);
     try {
       begin(op, name, in, null, args, null).finish(out);
       return out;
@@ -39,6 +40,14 @@ final class Recorder {
       out.release();
       throw e;
     }
+  }
+
+  /** A view made with nothing recorded (grad mode off) takes no history its base has now (AutogradMeta.current). */
+  static TensorImpl unrecordedView(TensorImpl out) {
+    TensorImpl base = out.base();
+    AutogradMeta bm = base == null ? null : AutogradMeta.peek(base);
+    if (bm != null && bm.rebases != 0) AutogradMeta.of(out).baseRebases = bm.rebases;
+    return out;
   }
 
   /**

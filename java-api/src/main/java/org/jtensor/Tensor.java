@@ -224,33 +224,79 @@ public final class Tensor
     return wrap(Factories.eye(n, m, dtype, Device.CPU));
   }
 
-  /** A float32 tensor of the given shape (1-D when no shape is given) holding data. */
+  // fromArray(data) is 1-D (torch.tensor of a list); fromArray(data, shape) takes the shape as given,
+  // so an empty one, fromArray(new float[] {3}, new long[0]), is 0-dim (torch.tensor(3.)). Each
+  // element type has both overloads: a call with no shape never reaches the varargs form, so an
+  // empty shape there can only have been written out.
+
+  /** A 1-D float32 tensor holding data. */
+  public static Tensor fromArray(float[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A float32 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(float[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.FLOAT32));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.FLOAT32));
   }
 
+  /** A 1-D float64 tensor holding data. */
+  public static Tensor fromArray(double[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A float64 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(double[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.FLOAT64));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.FLOAT64));
   }
 
+  /** A 1-D int64 tensor holding data. */
+  public static Tensor fromArray(long[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int64 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(long[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT64));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT64));
   }
 
+  /** A 1-D int32 tensor holding data. */
+  public static Tensor fromArray(int[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int32 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(int[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT32));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT32));
   }
 
+  /** A 1-D int16 tensor holding data. */
+  public static Tensor fromArray(short[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int16 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(short[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT16));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT16));
   }
 
+  /** A 1-D int8 tensor holding data. */
+  public static Tensor fromArray(byte[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int8 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(byte[] data, long... shape) {
-    return wrap(Factories.fromArray(data, nonNull(data).length, shapeOr1d(shape, data.length), DType.INT8));
+    return wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT8));
   }
 
+  /** A 1-D bool tensor holding data. */
+  public static Tensor fromArray(boolean[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A bool tensor of the given shape holding data (0-dim for an empty shape, with one element). */
   public static Tensor fromArray(boolean[] data, long... shape) {
-    return wrap(Factories.fromBooleans(data, shapeOr1d(shape, nonNull(data).length)));
+    return wrap(Factories.fromBooleans(nonNull(data), shapeArg(shape)));
   }
 
   /** A [rows, cols] float32 tensor from a rectangular 2-D array (a ragged one is refused); each row is copied once. */
@@ -294,9 +340,9 @@ public final class Tensor
     return wrap(ArrayInterop.fromBuffer(direct, dtype, shape));
   }
 
-  private static long[] shapeOr1d(long[] shape, int length) {
+  private static long[] shapeArg(long[] shape) {
     if (shape == null) throw new IllegalArgumentException("fromArray(): argument 'shape' must not be null");
-    return shape.length == 0 ? new long[] {length} : shape;
+    return shape;
   }
 
   private static <A> A nonNull(A data) {

@@ -48,7 +48,7 @@ final class TensorFormatter {
       f.measure();
       body = f.str(0, 0, 7);
     }
-    AutogradMeta m = AutogradMeta.peek(t);
+    AutogradMeta m = AutogradMeta.current(t);
     if (m != null && m.gradFn != null) suffixes.add("grad_fn=<" + m.gradFn.name() + ">");  // nodes carry PyTorch's names (AddBackward0)
     else if (m != null && m.requiresGrad) suffixes.add("requires_grad=True");
     StringBuilder sb = new StringBuilder("tensor(").append(body);

@@ -26,7 +26,7 @@ final class ViewOps {
   /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
   private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl.Meta m, long[] sz, long[] st, long off) {
     TensorImpl v = t.viewOf(m, sz, st, off);
-    return Recorder.active(t) ? recorded(op, t, v, m.strides.clone(), m.offset, st.clone(), off) : v;
+    return Recorder.active(t) ? recorded(op, t, v, m.strides.clone(), m.offset, st.clone(), off) : Recorder.unrecordedView(v);
   }
 
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */

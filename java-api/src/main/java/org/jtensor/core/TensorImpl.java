@@ -283,10 +283,13 @@ public final class TensorImpl extends RefCounted {
     autograd = slot;
   }
 
-  /** Fast path of every op: false unless autograd metadata says so. */
+  /** Fast path of every op: false unless autograd metadata says so (its own, or its base's for a view: AutogradSlot). */
   public boolean requiresGrad() {
     AutogradSlot a = autograd;
-    return a != null && a.requiresGrad();
+    if (a != null && a.requiresGrad()) return true;
+    TensorImpl b = base;
+    AutogradSlot ba = b == null ? null : b.autograd;
+    return ba != null && ba.rewroteViewsSince(a);
   }
 
   @Override
