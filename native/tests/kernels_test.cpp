@@ -3,6 +3,7 @@
 // index or probability). Buffers come from the caching allocator, so under the sanitizer build a
 // read past a tensor's bytes or into a freed block is caught.
 #include <climits>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -270,7 +271,51 @@ void softmax() {
 
 }  // namespace
 
+// The direct convolution's scratch comes from the caching allocator: refused past the memory
+// limit, each mode answers JT_OUT_OF_MEMORY (no exception on a worker thread, no write past a
+// buffer); with the limit lifted, the forward equals a plain loop.
+void convolution_scratch() {
+  const int64_t C = 16, H = 40, taps = 9;
+  std::vector<float> xs((size_t)(C * H * H)), ws((size_t)(C * C * taps));
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = (float)((int64_t)(i * 7919 % 13) - 6) / 8;
+  for (size_t i = 0; i < ws.size(); ++i) ws[i] = (float)((int64_t)(i * 104729 % 11) - 5) / 16;
+  Buf<float> x(xs), w(ws), y(std::vector<float>((size_t)(C * H * H))), gw(std::vector<float>(ws.size()));
+  auto plan = [&](int64_t mode) {
+    return cat({{JT_PLAN_VERSION, mode, Float32, 2, 1, C, C, 1, x.addr(), mode == 2 ? gw.addr() : w.addr(), 0, y.addr()},
+                {H, H}, {H, H}, {3, 3}, {1, 1}, {1, 1}, {1, 1}});
+  };
+  const int64_t limit = jt_memory_limit(JT_DEVICE_CPU);
+  jt_empty_cache(JT_DEVICE_CPU);
+  jt_set_memory_limit(JT_DEVICE_CPU, 1);  // no new segment; the free space left in the buffers' filled below
+  std::vector<int64_t> fillers;
+  for (int64_t s; (s = jt_storage_new(JT_DEVICE_CPU, 64 << 10)) != 0;) fillers.push_back(s);
+  for (int64_t mode = 0; mode < 3; ++mode) {
+    const int st = jt_conv(plan(mode).data());
+    if (st != JT_OUT_OF_MEMORY) std::printf("mode %d: status %d\n", (int)mode, st);
+    CHECK_EQ(st, JT_OUT_OF_MEMORY);
+  }
+  for (int64_t s : fillers) jt_storage_release(s);
+  jt_set_memory_limit(JT_DEVICE_CPU, limit);
+  CHECK_EQ(jt_conv(plan(0).data()), JT_OK);
+  int bad = 0;
+  for (int64_t o = 0; o < C; o += 5)
+    for (int64_t a = 0; a < H; a += 3)
+      for (int64_t b = 0; b < H; b += 7) {
+        double want = 0;
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = 0; j < 3; ++j) {
+              const int64_t r = a + i - 1, q = b + j - 1;
+              if (r >= 0 && r < H && q >= 0 && q < H) want += (double)xs[(size_t)((c * H + r) * H + q)] * ws[(size_t)(((o * C + c) * 3 + i) * 3 + j)];
+            }
+        bad += std::fabs(y.p[(o * H + a) * H + b] - want) > 1e-3 * (1 + std::fabs(want));
+      }
+  CHECK_EQ(bad, 0);
+  for (int64_t mode = 1; mode < 3; ++mode) CHECK_EQ(jt_conv(plan(mode).data()), JT_OK);
+}
+
 int main() {
+  convolution_scratch();
   elementwise();
   reduce_scan_fill_copy();
   gemm();

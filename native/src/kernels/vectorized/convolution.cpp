@@ -12,6 +12,7 @@
 // weight's gradient reads the output's gradient laid out the same way, zeros at those q's.
 // The geometry of those planes is conv_geometry.h's.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,7 @@ JT_CPU_CAP_BEGIN
 namespace {
 
 using conv::all_finite;
+using conv::Scratch;
 using conv::Geometry;
 using conv::round_up;
 
@@ -93,25 +95,33 @@ struct Correlation {
       for (int64_t k = 0; k < g.kernel[2]; ++k) off.push_back(r + k * g.dilation[2]);
   }
 
-  void run() const {
+  // JT_OK, or JT_OUT_OF_MEMORY when scratch was refused (nothing useful written).
+  int run() const {
     constexpr int L = Vec<T>::lanes;
     const int64_t block = kPositions * L, span = round_up(g.positions, block), plane = g.plane_length(block, L);
     const int64_t weights_per_block = image_per_group * g.taps() * kOutBlock;
+    std::atomic<int> status(JT_OK);
     parallel_for(0, g.batch * g.groups * blocks, 1, [&](int64_t t0, int64_t t1) {
-      std::vector<T> planes((size_t)(image_per_group * plane), T(0)), out((size_t)(kOutBlock * span));  // planes: zeroed once (pad)
+      Scratch<T> planes_at(image_per_group * plane), out_at(kOutBlock * span);  // planes: zeroed once (pad)
+      T *planes = planes_at.data(), *out = out_at.data();
+      if (!planes || !out) {
+        status.store(JT_OUT_OF_MEMORY);
+        return;
+      }
       int64_t padded = -1;  // the (sample, group) whose planes are in planes
       for (int64_t task = t0; task < t1; ++task) {
         const int64_t ng = task / blocks, b = task % blocks, n = ng / g.groups, gi = ng % g.groups;
         if (ng != padded) {
-          g.pad(image, n, gi * image_per_group, image_per_group, planes.data(), plane);
+          g.pad(image, n, gi * image_per_group, image_per_group, planes, plane);
           padded = ng;
         }
         const T* w = packed.data() + (gi * blocks + b) * weights_per_block;
         for (int64_t q = 0; q < span; q += block)
-          forward_block(planes.data() + q, plane, image_per_group, off.data(), (int64_t)off.size(), w, out.data() + q, span);
-        write(n, gi * result_per_group + b * kOutBlock, std::min<int64_t>(kOutBlock, result_per_group - b * kOutBlock), out.data(), span);
+          forward_block(planes + q, plane, image_per_group, off.data(), (int64_t)off.size(), w, out + q, span);
+        write(n, gi * result_per_group + b * kOutBlock, std::min<int64_t>(kOutBlock, result_per_group - b * kOutBlock), out, span);
       }
     });
+    return status.load();
   }
 
   // The block's channels [u0, u0 + count) of sample n: each output row from its padded row, plus the bias.
@@ -186,8 +196,7 @@ int run(const conv_plan& r) {
       c.result = reinterpret_cast<T*>(r.y);
       c.bias = reinterpret_cast<const T*>(r.bias);
       c.pack([&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + u) * cg + v) * taps + t]; });
-      c.run();
-      return JT_OK;
+      return c.run();
     }
     case 1: {
       Correlation<T> c;
@@ -197,12 +206,10 @@ int run(const conv_plan& r) {
       c.result = reinterpret_cast<T*>(r.x);
       // result channel u (the input's), image channel v (the output's): the forward's weight [v][u], flipped.
       c.pack([&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + v) * cg + u) * taps + (taps - 1 - t)]; });
-      c.run();
-      return JT_OK;
+      return c.run();
     }
     case 2:
-      return conv::weight_grad(f, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight))
-          ? JT_OK : JT_VALUE_OUT_OF_RANGE;
+      return conv::weight_grad(f, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight));
     default: return JT_INVALID;
   }
 }
