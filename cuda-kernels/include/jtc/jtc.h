@@ -5,15 +5,17 @@
 #pragma once
 #include <stdint.h>
 
+#include "jt/jt.h"  // jt_status
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define JTC_API __attribute__((visibility("default")))
 
-// Kernel entry points answer jt.h's jt_status codes, or JTC_CUDA_ERROR: the runtime refused a
-// launch or a copy (jtc_last_error names it).
-enum { JTC_CUDA_ERROR = 6 };
+// Kernel entry points answer jt.h's jt_status codes, JTC_CUDA_ERROR (jt.h's JT_CUDA_ERROR) when
+// the runtime refused a launch or a copy (jtc_last_error names it).
+enum { JTC_CUDA_ERROR = JT_CUDA_ERROR };
 
 // The CUDA runtime's error of the calling thread's last failed call here, as
 // "cudaErrorName: description"; "" when none.

@@ -14,9 +14,17 @@ extern "C" {
 // write, an offset outside its storage) or JT_NO_KERNEL (no kernel for the op and dtype).
 // JT_INDEX_OUT_OF_RANGE: an index tensor held a value outside its dim (reported, nothing written).
 // JT_VALUE_OUT_OF_RANGE: an input tensor held a value outside the op's domain (reported, nothing written).
+// JT_CUDA_ERROR (libjtensor_cuda only): the CUDA runtime refused a launch or a copy (jtc_last_error).
+// The one list of the codes, in code order; Java's KernelStatus is checked against it at load.
+#define JT_FORALL_STATUSES(X) \
+  X(OK) X(OUT_OF_MEMORY) X(INVALID) X(NO_KERNEL) X(INDEX_OUT_OF_RANGE) X(VALUE_OUT_OF_RANGE) X(CUDA_ERROR)
 enum jt_status {
-  JT_OK = 0, JT_OUT_OF_MEMORY = 1, JT_INVALID = 2, JT_NO_KERNEL = 3, JT_INDEX_OUT_OF_RANGE = 4, JT_VALUE_OUT_OF_RANGE = 5
+#define JT_STATUS_ENUM(name) JT_##name,
+  JT_FORALL_STATUSES(JT_STATUS_ENUM)
+#undef JT_STATUS_ENUM
 };
+JT_API int jt_status_count(void);
+JT_API const char* jt_status_name(int code);  // "out_of_memory"; nullptr for an unknown code
 
 // ---- plans (jt/plans.h): each kernel below takes one int64 array laid out as its list there ----
 JT_API int jt_plan_version(void);

@@ -77,6 +77,8 @@ public final class JtNative {
   // ---- kernels ----
   public static native int jt_plan_version();
   public static native String jt_plan_layout(String name);
+  public static native int jt_status_count();
+  public static native String jt_status_name(int code);
   public static native int jt_copy(@Cast("const int64_t*") long[] plan);
   public static native int jt_fill(@Cast("const int64_t*") long[] plan);
   public static native void jt_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);

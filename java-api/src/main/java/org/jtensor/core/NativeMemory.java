@@ -71,7 +71,7 @@ final class NativeMemory {
   }
 
   static boolean resize(long handle, long nbytes) {
-    return JtNative.jt_storage_resize(handle, nbytes) == 0;
+    return KernelStatus.of(JtNative.jt_storage_resize(handle, nbytes)) == KernelStatus.OK;
   }
 
   static void recordStream(long handle, long stream) {

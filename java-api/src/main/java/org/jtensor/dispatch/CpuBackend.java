@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.core.KernelStatus;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtNative;
@@ -114,14 +115,13 @@ final class CpuBackend extends PlanBackend {
     }
   }
 
-  /** A kernel's status (jt.h): 1 scratch memory refused, 2 a plan native code refused, 3 no kernel (4 is the caller's). */
+  /** A kernel's status: scratch memory refused, no kernel, else a plan native code refused (an index out of range is the caller's). */
   @Override
   void check(int status, String op, DType dtype) {
-    switch (status) {
-      case 0: return;
-      case 3: throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
-      case 1: throw memory().outOfMemory(op);
-      default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
-    }
+    KernelStatus s = KernelStatus.of(status);
+    if (s == KernelStatus.OK) return;
+    if (s == KernelStatus.NO_KERNEL) throw new UnsupportedOperationException(op + " has no CPU kernel for " + dtype);
+    if (s == KernelStatus.OUT_OF_MEMORY) throw memory().outOfMemory(op);
+    throw new IllegalStateException(op + " failed in native code (" + (s == null ? "status " + status : s) + ") on " + dtype);
   }
 }

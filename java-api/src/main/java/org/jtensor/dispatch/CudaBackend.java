@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.core.KernelStatus;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtCuda;
@@ -133,15 +134,14 @@ final class CudaBackend extends PlanBackend {
     return new UnsupportedOperationException(op + " has no CUDA kernel for " + dtype);
   }
 
-  /** A kernel's status (jt.h, jtc.h): 1 memory refused, 3 no kernel, 6 the CUDA runtime's error. */
+  /** A kernel's status: memory refused, no kernel, the CUDA runtime's error, else a plan native code refused. */
   @Override
   void check(int status, String op, DType dtype) {
-    switch (status) {
-      case 0: return;
-      case 1: throw memory().outOfMemory(op);
-      case 3: throw noKernel(op, dtype);
-      case 6: throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
-      default: throw new IllegalStateException(op + " failed in native code (status " + status + ") on " + dtype);
-    }
+    KernelStatus s = KernelStatus.of(status);
+    if (s == KernelStatus.OK) return;
+    if (s == KernelStatus.OUT_OF_MEMORY) throw memory().outOfMemory(op);
+    if (s == KernelStatus.NO_KERNEL) throw noKernel(op, dtype);
+    if (s == KernelStatus.CUDA_ERROR) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+    throw new IllegalStateException(op + " failed in native code (" + (s == null ? "status " + status : s) + ") on " + dtype);
   }
 }

@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.core.KernelStatus;
 import org.jtensor.bindings.JtCuda;
 import org.jtensor.core.TensorImpl;
 
@@ -23,7 +24,7 @@ public final class DeviceTransfer {
       long d = held.flatOutput(dst), s = held.flatAddress(src);
       long nbytes = n * dst.dtype().itemSize();
       int status = toDevice ? JtCuda.jtc_memcpy_to_device(d, s, nbytes) : JtCuda.jtc_memcpy_to_host(d, s, nbytes);
-      if (status != 0) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
+      if (KernelStatus.of(status) != KernelStatus.OK) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
     }
   }
 

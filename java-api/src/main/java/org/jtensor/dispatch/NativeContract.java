@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.core.KernelStatus;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -128,6 +129,30 @@ public final class NativeContract {
     @Override public String layout(String plan) { return JtNative.jt_plan_layout(plan); }
   };
 
+  /** The native status codes (jt.h), as the C API gives them. */
+  interface StatusTable {
+    int count();
+    String name(int code);
+  }
+
+  static final StatusTable JNI_STATUSES = new StatusTable() {
+    @Override public int count() { return JtNative.jt_status_count(); }
+    @Override public String name(int code) { return JtNative.jt_status_name(code); }
+  };
+
+  static void checkStatuses(StatusTable table) {
+    KernelStatus[] javaSide = KernelStatus.values();
+    for (int code = 0; code < Math.max(javaSide.length, table.count()); code++) {
+      String javaName = code < javaSide.length ? javaSide[code].name().toLowerCase(java.util.Locale.ROOT) : null;
+      String nativeName = code < table.count() ? table.name(code) : null;
+      if (javaName == null || !javaName.equals(nativeName)) {
+        throw new IllegalStateException("jtensor: org.jtensor.core.KernelStatus and jt.h's status codes disagree at code " + code
+            + ": Java says " + (javaName == null ? "nothing" : "'" + javaName + "'") + ", native code "
+            + (nativeName == null ? "nothing" : "'" + nativeName + "'"));
+      }
+    }
+  }
+
   /** Every plan Java packs. */
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
@@ -141,6 +166,7 @@ public final class NativeContract {
    */
   public static void verify(List<Op> ops) {
     checkPlans(PLANS, JNI_PLANS);
+    checkStatuses(JNI_STATUSES);
     CpuKernels.install(check(ops, JNI));
   }
 

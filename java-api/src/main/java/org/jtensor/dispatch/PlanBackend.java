@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.core.KernelStatus;
 import org.jtensor.AttentionShape;
 import org.jtensor.ConvShape;
 import org.jtensor.DType;
@@ -132,7 +133,7 @@ abstract class PlanBackend implements Backend {
     return m;
   }
 
-  /** Raises a kernel's status (jt.h's jt_status) unless it is 0. */
+  /** Raises a kernel's status (KernelStatus's code) unless it is OK. */
   abstract void check(int status, String op, DType dtype);
 
   @Override
@@ -241,7 +242,7 @@ abstract class PlanBackend implements Backend {
           new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
       long[] bad = new long[1];
       int status = runIndexAlong(plan, bad);
-      if (status == 4) throw alongIndexOutOfRange(c, bad[0]);
+      if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) throw alongIndexOutOfRange(c, bad[0]);
       check(status, c.name, c.self.dtype());
     }
   }
@@ -256,7 +257,7 @@ abstract class PlanBackend implements Backend {
       long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
       double[] bad = new double[1];
       int status = runRandom(plan, bad);
-      if (status == 5) {
+      if (KernelStatus.of(status) == KernelStatus.VALUE_OUT_OF_RANGE) {
         throw new IllegalArgumentException(r.name + "(): Expected p_in >= 0 && p_in <= 1 to be true, but got " + bad[0]);
       }
       check(status, r.name, r.dst.dtype());
@@ -279,7 +280,7 @@ abstract class PlanBackend implements Backend {
       long[] plan = IndexAdvancedPacker.pack(c.put, c.self.dtype(), c.shape, self, c.selfStrides, other, c.otherStrides, indices);
       long[] bad = new long[2];
       int status = runIndexAdvanced(plan, bad);
-      if (status == 4) {
+      if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) {
         int dim = c.indices.get((int) bad[1]).dim();
         throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + dim
             + " with size " + c.self.sizes()[dim]);
@@ -359,7 +360,7 @@ abstract class PlanBackend implements Backend {
       long i = held.output(gradIn, imageShape, imageStrides), o = held.address(gradOut, pooled, pooledStrides),
           x = held.address(indices, pooled, pooledStrides);
       int status = runMaxPool(WindowsPacker.packMaxPool(true, gradIn.dtype(), w, i, imageStrides, o, x));
-      if (status == 4) throw new IndexOutOfBoundsException(op + "(): an index outside its input plane");
+      if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) throw new IndexOutOfBoundsException(op + "(): an index outside its input plane");
       check(status, op, gradIn.dtype());
     }
   }
@@ -443,7 +444,7 @@ abstract class PlanBackend implements Backend {
       plan[ConvPacker.BIAS] = run(held, bias, s.outChannels(), false);
       plan[ConvPacker.Y] = mode == ConvPacker.FORWARD ? held.output(y, out, contiguous(out)) : held.address(y, out, contiguous(out));
       int status = runConv(plan);
-      if (status == 5 && mode != ConvPacker.FORWARD) return false;  // JT_VALUE_OUT_OF_RANGE: a non-finite operand (Backend's note)
+      if (KernelStatus.of(status) == KernelStatus.VALUE_OUT_OF_RANGE && mode != ConvPacker.FORWARD) return false;  // a non-finite operand (Backend's note)
       check(status, op, dtype);
       return true;
     }

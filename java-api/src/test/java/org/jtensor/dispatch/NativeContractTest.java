@@ -159,4 +159,26 @@ class NativeContractTest {
         }));
     assertEquals("jtensor: Java packs plans of layout version 1 but the native library reads version 2", versioned.getMessage());
   }
+
+  @Test
+  void kernelStatusMatchesTheNativeStatusCodes() {
+    NativeContract.checkStatuses(NativeContract.JNI_STATUSES);
+    assertEquals("index_out_of_range", NativeContract.JNI_STATUSES.name(org.jtensor.core.KernelStatus.INDEX_OUT_OF_RANGE.code()));
+    IllegalStateException swapped = assertThrows(IllegalStateException.class, () -> NativeContract.checkStatuses(
+        new NativeContract.StatusTable() {
+          @Override public int count() { return NativeContract.JNI_STATUSES.count(); }
+          @Override public String name(int code) {
+            return code == 4 ? "value_out_of_range" : code == 5 ? "index_out_of_range" : NativeContract.JNI_STATUSES.name(code);
+          }
+        }));
+    assertEquals("jtensor: org.jtensor.core.KernelStatus and jt.h's status codes disagree at code 4: Java says "
+        + "'index_out_of_range', native code 'value_out_of_range'", swapped.getMessage());
+    IllegalStateException added = assertThrows(IllegalStateException.class, () -> NativeContract.checkStatuses(
+        new NativeContract.StatusTable() {
+          @Override public int count() { return NativeContract.JNI_STATUSES.count() + 1; }
+          @Override public String name(int code) { return code == count() - 1 ? "timed_out" : NativeContract.JNI_STATUSES.name(code); }
+        }));
+    assertEquals("jtensor: org.jtensor.core.KernelStatus and jt.h's status codes disagree at code 7: Java says nothing, "
+        + "native code 'timed_out'", added.getMessage());
+  }
 }
