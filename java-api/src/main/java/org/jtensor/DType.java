@@ -1,54 +1,40 @@
 package org.jtensor;
 
-import org.jtensor.dispatch.NativeContract;
-
 /**
  * Element types, in the order of native {@code jt::DType} (the ordinal is the native code).
  * Promotion follows PyTorch's {@code promote_types}: bool &lt; integers &lt; floating point, uint8
  * with int8 widens to int16, float16 with bfloat16 widens to float32.
  */
 public enum DType {
-  // Java states only the promotion order and the Java primitive that carries an element across
-  // JNI (bulk reads and writes copy raw bytes into byte[]/short[]/...); item sizes, names and
-  // kinds are read from the native dtype table (jt/dtype.h) when this class loads, and each
-  // native item size must equal its carrier's width.
-  BOOL(0, Byte.BYTES),
-  UINT8(1, Byte.BYTES),
-  INT8(2, Byte.BYTES),
-  INT16(3, Short.BYTES),
-  INT32(4, Integer.BYTES),
-  INT64(5, Long.BYTES),
-  FLOAT16(1, Short.BYTES),
-  BFLOAT16(1, Short.BYTES),
-  FLOAT32(2, Float.BYTES),
-  FLOAT64(3, Double.BYTES);
+  // Each constant states its kind, its order within the kind (promotion) and its item size, the
+  // width of the Java primitive that carries an element across JNI (bulk reads and writes copy raw
+  // bytes into byte[]/short[]/...); its name is the constant's in lower case. The native dtype
+  // table (jt/dtype.h) states the same facts for C++: dispatch.NativeContract compares the two
+  // before any kernel runs, and a difference stops the load. A leaf type: it imports nothing.
+  BOOL(Kind.BOOL, 0, Byte.BYTES),
+  UINT8(Kind.INTEGRAL, 1, Byte.BYTES),
+  INT8(Kind.INTEGRAL, 2, Byte.BYTES),
+  INT16(Kind.INTEGRAL, 3, Short.BYTES),
+  INT32(Kind.INTEGRAL, 4, Integer.BYTES),
+  INT64(Kind.INTEGRAL, 5, Long.BYTES),
+  FLOAT16(Kind.FLOATING, 1, Short.BYTES),
+  BFLOAT16(Kind.FLOATING, 1, Short.BYTES),
+  FLOAT32(Kind.FLOATING, 2, Float.BYTES),
+  FLOAT64(Kind.FLOATING, 3, Double.BYTES);
 
   /** The category used by promotion: a higher category always wins over a lower one. */
   public enum Kind { BOOL, INTEGRAL, FLOATING }
 
+  private final Kind kind;
   private final int rank;  // order within the kind
-  private final int carrierBytes;
-  private int itemSize;    // set once, from the native table, before any other class sees a DType
-  private Kind kind;
-  private String typeName;
+  private final int itemSize;
+  private final String typeName;
 
-  DType(int rank, int carrierBytes) {
+  DType(Kind kind, int rank, int itemSize) {
+    this.kind = kind;
     this.rank = rank;
-    this.carrierBytes = carrierBytes;
-  }
-
-  /** The width of the Java primitive that carries one element across JNI. */
-  public int carrierBytes() {
-    return carrierBytes;
-  }
-
-  static {
-    for (NativeContract.DTypeEntry e : NativeContract.dtypeTable(values())) {
-      DType t = values()[e.code()];
-      t.itemSize = e.itemSize();
-      t.kind = Kind.values()[e.kind()];
-      t.typeName = e.name();
-    }
+    this.itemSize = itemSize;
+    this.typeName = name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** PyTorch's default floating dtype, which Java {@code double} scalars promote to. */

@@ -74,40 +74,47 @@ public final class NativeContract {
     @Override public int kind(int code) { return JtNative.jt_dtype_kind(code); }
   };
 
-  /** One row of the native dtype table: what DType reads at load. */
-  public record DTypeEntry(int code, String name, int itemSize, int kind) {}
-
   /**
-   * The native dtype table, checked against Java's constants: same count, and code i is the
-   * constant at ordinal i under the same name. Called by DType's class initializer, so it may
-   * use only the constants' {@code name()} and {@code ordinal()}.
+   * The native dtype table against DType's constants: same count, and code i is the constant at
+   * ordinal i, with its name, item size and kind.
    */
-  public static List<DTypeEntry> dtypeTable(DType[] constants) {
-    return checkDTypes(constants, JNI_DTYPES);
-  }
-
-  static List<DTypeEntry> checkDTypes(DType[] constants, DTypeTable table) {
+  static void checkDTypes(DType[] constants, DTypeTable table) {
     if (table.count() != constants.length) {
       throw new IllegalStateException("jtensor: the native dtype table has " + table.count()
           + " dtypes but org.jtensor.DType has " + constants.length);
     }
-    List<DTypeEntry> rows = new java.util.ArrayList<>();
     for (DType t : constants) {
       int code = t.ordinal();
-      String javaName = t.name().toLowerCase(java.util.Locale.ROOT);
       String name = table.name(code);
       int size = table.itemSize(code), kind = table.kind(code);
-      if (!javaName.equals(name)) {
-        throw dtypeMismatch(javaName, "native dtype code " + code + " is '" + name + "'");
+      if (!t.typeName().equals(name)) {
+        throw dtypeMismatch(t.typeName(), "native dtype code " + code + " is '" + name + "'");
       }
-      if (size != t.carrierBytes()) {
-        throw dtypeMismatch(javaName, "its native item size is " + size + " bytes but the Java primitive that carries it is "
-            + t.carrierBytes() + " bytes wide");
+      if (size != t.itemSize()) {
+        throw dtypeMismatch(t.typeName(), "its native item size is " + size + " bytes but the Java primitive that carries it is "
+            + t.itemSize() + " bytes wide");
       }
-      if (kind < 0 || kind > 2) throw dtypeMismatch(javaName, "the native table gives kind " + kind);
-      rows.add(new DTypeEntry(code, name, size, kind));
+      if (kind != t.kind().ordinal()) {
+        throw dtypeMismatch(t.typeName(), "the native table gives kind " + kind + ", Java " + t.kind() + " (" + t.kind().ordinal() + ")");
+      }
     }
-    return rows;
+  }
+
+  private static volatile boolean libraryChecked;
+
+  /**
+   * The facts the library and Java both state (the dtype table, the status codes, the plan
+   * layouts), compared once before a backend runs its first kernel: each backend's class calls it.
+   */
+  static void checkLibrary() {
+    if (libraryChecked) return;
+    synchronized (NativeContract.class) {
+      if (libraryChecked) return;
+      checkDTypes(DType.values(), JNI_DTYPES);
+      checkStatuses(JNI_STATUSES);
+      checkPlans(PLANS, JNI_PLANS);
+      libraryChecked = true;
+    }
   }
 
   private static IllegalStateException dtypeMismatch(String dtype, String what) {
@@ -165,8 +172,7 @@ public final class NativeContract {
    * plan layouts, then hands the CPU backend the kernel ids. Runs when the registry loads.
    */
   public static void verify(List<Op> ops) {
-    checkPlans(PLANS, JNI_PLANS);
-    checkStatuses(JNI_STATUSES);
+    checkLibrary();
     CpuKernels.install(check(ops, JNI));
   }
 

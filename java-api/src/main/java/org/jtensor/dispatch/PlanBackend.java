@@ -35,6 +35,7 @@ abstract class PlanBackend implements Backend {
   private final DeviceMemory memory;
 
   PlanBackend(Device device) {
+    NativeContract.checkLibrary();  // before this backend's first kernel: what Java and native code both state agrees
     this.device = device;
     this.memory = DeviceMemory.of(device);
   }

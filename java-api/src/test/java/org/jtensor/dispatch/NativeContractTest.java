@@ -94,14 +94,12 @@ class NativeContractTest {
   }
 
   @Test
-  void dtypeReadsItsSizesNamesAndKindsFromTheNativeTable() {
-    List<NativeContract.DTypeEntry> rows = NativeContract.checkDTypes(DType.values(), NativeContract.JNI_DTYPES);
-    assertEquals(DType.values().length, rows.size());
-    for (NativeContract.DTypeEntry e : rows) {
-      DType t = DType.values()[e.code()];
-      assertEquals(e.itemSize(), t.itemSize(), t.name());
-      assertEquals(e.name(), t.typeName());
-      assertEquals(DType.Kind.values()[e.kind()], t.kind());
+  void dtypeStatesWhatTheNativeTableStates() {
+    NativeContract.checkDTypes(DType.values(), NativeContract.JNI_DTYPES);
+    for (DType t : DType.values()) {
+      assertEquals(NativeContract.JNI_DTYPES.itemSize(t.code()), t.itemSize(), t.name());
+      assertEquals(NativeContract.JNI_DTYPES.name(t.code()), t.typeName());
+      assertEquals(NativeContract.JNI_DTYPES.kind(t.code()), t.kind().ordinal());
     }
     assertEquals(2, DType.BFLOAT16.itemSize());
     assertEquals("bfloat16", DType.BFLOAT16.toString());
@@ -115,6 +113,16 @@ class NativeContractTest {
         }));
     assertEquals("jtensor: org.jtensor.DType and the native dtype table disagree on dtype 'float32': its native item size is 8"
         + " bytes but the Java primitive that carries it is 4 bytes wide", e.getMessage());
+  }
+
+  @Test
+  void aDTypeKindThatDiffersStopsTheLoad() {
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeContract.checkDTypes(DType.values(),
+        new DoctoredDTypes() {
+          @Override public int kind(int code) { return code == DType.BOOL.code() ? 1 : super.kind(code); }
+        }));
+    assertEquals("jtensor: org.jtensor.DType and the native dtype table disagree on dtype 'bool': the native table gives kind 1, "
+        + "Java BOOL (0)", e.getMessage());
   }
 
   @Test
