@@ -15,5 +15,5 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fortunes
   fi
 done
-mvn -B -q install -DskipTests
+mvn -B -Djt.build.jobs="$(nproc)" -q install -DskipTests
 mvn -B -q -f examples/pom.xml exec:java -Dexec.mainClass=org.jtensor.examples.gpt.Gpt -Dexec.args="$*"

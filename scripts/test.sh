@@ -7,6 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
-mvn -B verify "$@"
+mvn -B -Djt.build.jobs="$(nproc)" verify "$@"
 bash scripts/gpu-rehearsal.sh
 bash scripts/sanitize.sh

@@ -54,4 +54,12 @@ public class ViewBenchmark {
   public int jniCall() {
     return JtNative.jt_get_num_threads();
   }
+
+  /** A plan of another layout version, refused at its first word: the cost of a call that pins its array (@CriticalRegion). */
+  private final long[] stalePlan = {-1, 0, 0, 0, 1, 0};
+
+  @Benchmark
+  public int jniCriticalRegionCall() {
+    return JtNative.jt_elementwise(stalePlan);
+  }
 }
