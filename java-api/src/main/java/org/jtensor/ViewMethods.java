@@ -152,6 +152,67 @@ public sealed interface ViewMethods permits Tensor {
     return roll(new long[] {shift}, new int[] {dim});
   }
 
+  /** torch.flip: a copy with the elements' order reversed along each of dims (each named once). */
+  default Tensor flip(int... dims) {
+    Tensor self = self();
+    int n = self.dim();
+    boolean[] seen = new boolean[Math.max(n, 1)];
+    try (TensorScope s = TensorScope.open()) {
+      Tensor r = self;
+      for (int dim : dims) {
+        int d = Shapes.wrapDim("flip", dim, n);
+        if (seen[d]) throw new IllegalArgumentException("flip(): dim " + d + " appears multiple times in the list of dims");
+        seen[d] = true;
+        long size = n == 0 ? 1 : self.shape()[d];
+        if (size > 1) r = r.indexSelect(d, Tensor.arange(size - 1, -1, -1, DType.INT64).to(self.device()));
+      }
+      return s.keep(r == self ? self.clone() : r);
+    }
+  }
+
+  /**
+   * torch.Tensor.repeat: a copy tiled repeats[i] times along dim i; with more repeats than dims,
+   * the tensor is first seen with leading dims of size 1.
+   */
+  default Tensor repeat(long... repeats) {
+    Tensor self = self();
+    long[] shape = self.shape();
+    int k = repeats.length;
+    if (k < shape.length) {
+      throw new IllegalArgumentException("repeat(): Number of dimensions of repeat dims can not be smaller than number of "
+          + "dimensions of tensor");
+    }
+    long[] padded = new long[k], out = new long[k], pairs = new long[2 * k], tiled = new long[2 * k];
+    java.util.Arrays.fill(padded, 1);
+    System.arraycopy(shape, 0, padded, k - shape.length, shape.length);
+    for (int i = 0; i < k; i++) out[i] = padded[i] * repeats[i];
+    for (int i = 0; i < k; i++) {
+      if (repeats[i] < 0) {
+        throw new IllegalArgumentException("repeat(): Trying to create tensor with negative dimension " + out[i] + ": "
+            + java.util.Arrays.toString(out));
+      }
+      pairs[2 * i] = 1;
+      pairs[2 * i + 1] = padded[i];
+      tiled[2 * i] = repeats[i];
+      tiled[2 * i + 1] = padded[i];
+    }
+    try (TensorScope s = TensorScope.open()) {  // [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...], copied, then viewed
+      Tensor copy = self.reshape(pairs).expand(tiled).contiguous();
+      if (copy.isAliasOf(self)) copy = copy.clone();  // every repeat 1: still a copy, as PyTorch's
+      return s.keep(copy.view(out));
+    }
+  }
+
+  /** torch.tile: repeat, with dims padded by leading 1s when fewer than the tensor's dims. */
+  default Tensor tile(long... dims) {
+    int n = self().dim();
+    if (dims.length >= n) return repeat(dims);
+    long[] padded = new long[n];
+    java.util.Arrays.fill(padded, 1);
+    System.arraycopy(dims, 0, padded, n - dims.length, dims.length);
+    return repeat(padded);
+  }
+
   default Tensor narrow(int dim, long start, long length) {
     return Tensor.wrap(ViewOps.narrow(impl("narrow"), dim, start, length));
   }
