@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.jtensor.core.Shapes;
 
 /**
  * matmul in every form and layout against a plain triple loop; mm, bmm, addmm, dot, outer, linear;
@@ -47,7 +46,7 @@ class MatmulPropertyTest extends ScopedTest {
   private static int check(Tensor a, Tensor b, Tensor c, DType dt) {
     Tensor a2 = a.dim() == 1 ? a.unsqueeze(0) : a, b2 = b.dim() == 1 ? b.unsqueeze(1) : b;
     long[] ba = java.util.Arrays.copyOf(a2.shape(), a2.dim() - 2), bb = java.util.Arrays.copyOf(b2.shape(), b2.dim() - 2);
-    long[] batch = Shapes.broadcastShapes("t", ba, bb);
+    long[] batch = ShapeOracle.broadcast(ba, bb);
     long m = a2.size(-2), k = a2.size(-1), n = b2.size(-1);
     long[] full = java.util.Arrays.copyOf(batch, batch.length + 2);
     full[batch.length] = m;

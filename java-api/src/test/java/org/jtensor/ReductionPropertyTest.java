@@ -136,9 +136,9 @@ class ReductionPropertyTest extends ScopedTest {
     boolean[] red = new boolean[shape.length];
     if (dims == null || dims.length == 0) java.util.Arrays.fill(red, true);
     else for (int d : dims) red[d] = true;
-    long[] outShape = ReductionOps.outputShape(x.shape(), red, keep);
+    long[] outShape = ShapeOracle.reduced(x.shape(), red, keep);
     assertArrayEquals(outShape, r.shape(), op + " shape");
-    long[] keptShape = ReductionOps.outputShape(x.shape(), red, true);
+    long[] keptShape = ShapeOracle.reduced(x.shape(), red, true);
     int count = 0;
     for (long e = 0; e < RefView.arange(outShape).numel(); e++) {
       long[] o = RefView.unflat(e, keptShape);
