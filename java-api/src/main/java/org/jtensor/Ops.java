@@ -219,8 +219,8 @@ final class Ops {
   static final Op DIAGONAL = Op.composite("diagonal", 1).withDerivative(Gradient.STRIDED);
   static final Op UNFOLD = Op.composite("unfold", 1).withDerivative(Gradient.STRIDED);
   static final Op AS_STRIDED = Op.composite("asStrided", 1).withDerivative(Gradient.STRIDED);
-  static final Op CLONE = Op.composite("clone", 1).withDerivative(of(0, (c, g) -> grads(g)));  // also contiguous, to(dtype)
-  // to(Device): the gradient goes back to the input's device (OpNode.fit moves it): ToCopyBackward0
+  static final Op CLONE = Op.composite("clone", 1).withDerivative(of(0, (c, g) -> grads(g)));  // also contiguous
+  // to(Device) and to(DType): the gradient goes back to the input's device and dtype (OpNode.fit): ToCopyBackward0
   static final Op TO_COPY = Op.composite("toCopy", 1).withDerivative(of(0, (c, g) -> grads(g)));
   static final Op COPY_ = Op.composite("copy", 2).withDerivative(of(0, (c, g) -> grads(null, g)));  // self is overwritten
   static final Op FILL_ = Op.composite("fill", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));

@@ -604,7 +604,7 @@ public final class Tensor
   public Tensor to(DType dtype) {
     TensorImpl t = impl("to");
     if (t.dtype() == dtype) return same("to");
-    return wrap(DataOps.cloneRecorded(Ops.CLONE, "to", t, dtype, false));
+    return wrap(DataOps.cloneRecorded(Ops.TO_COPY, "to", t, dtype, false));  // ToCopyBackward0, as PyTorch names it
   }
 
   /**

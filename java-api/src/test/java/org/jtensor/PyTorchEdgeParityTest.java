@@ -79,4 +79,15 @@ class PyTorchEdgeParityTest extends ScopedTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new float[] {1, 2}, new long[0]));
     assertTrue(e.getMessage().startsWith("fromArray(): "), e.getMessage());
   }
+
+  /** x.to(torch.float64) on a float32 leaf: grad_fn=<ToCopyBackward0>, and the gradient comes back as float32. */
+  @Test
+  void aDtypeConversionIsToCopyBackward0() {
+    Tensor x = Tensor.ones(2).requiresGrad_(true);
+    Tensor y = x.to(DType.FLOAT64);
+    assertEquals("ToCopyBackward0", y.gradFn().name());
+    y.mul(3.0).sum().backward();
+    assertEquals(DType.FLOAT32, x.grad().dtype());
+    assertArrayEquals(new float[] {3, 3}, x.grad().toFloatArray());
+  }
 }
