@@ -51,10 +51,10 @@ public final class TensorDataset implements Dataset<List<Tensor>> {
     return tensors;
   }
 
-  /** The rows at index (int64), one indexSelect per tensor: the default collate of those samples. */
+  /** The rows at index (int64, CPU), one indexSelect per tensor: the default collate of those samples. */
   List<Tensor> rows(Tensor index) {
     List<Tensor> out = new ArrayList<>(tensors.size());
-    for (Tensor t : tensors) out.add(t.indexSelect(0, index));
+    for (Tensor t : tensors) out.add(t.indexSelect(0, t.device().isCpu() ? index : index.to(t.device())));  // indices on the data's device
     return out;
   }
 }
