@@ -2,8 +2,9 @@
  * jtensor's API: {@code org.jtensor} (Tensor, DType, Device, Storage, Index, Generator, scopes),
  * {@code org.jtensor.memory} (allocator statistics, leak detection, out-of-memory) and
  * {@code org.jtensor.autograd} (GradMode, Autograd, the graph's Node and Edge, GradCheck),
- * {@code org.jtensor.nn} (Module, layers, Functional), {@code org.jtensor.optim} and {@code org.jtensor.io}
- * (files: PyTorch's .pt, safetensors, NumPy's .npy/.npz). Everything else
+ * {@code org.jtensor.nn} (Module, layers, Functional), {@code org.jtensor.optim}, {@code org.jtensor.io}
+ * (files: PyTorch's .pt, safetensors, NumPy's .npy/.npz) and {@code org.jtensor.data} (Dataset,
+ * TensorDataset, DataLoader). Everything else
  * is the implementation behind them and is not exported: {@code org.jtensor.core} (TensorImpl,
  * StorageImpl, reference counting, shape arithmetic) and {@code org.jtensor.dispatch} (the op
  * registry's types, backends, plans). On the class path these are reachable, but they are not API.
@@ -22,4 +23,5 @@ module org.jtensor {
   exports org.jtensor.nn;
   exports org.jtensor.optim;
   exports org.jtensor.io;
+  exports org.jtensor.data;
 }

@@ -3,9 +3,6 @@ package org.jtensor;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.jtensor.memory.LeakDetector;
 import org.jtensor.memory.Memory;
 import org.jtensor.nn.Functional;
@@ -78,21 +75,8 @@ class UnscopedTrainingTest {
       Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU) + (256L << 20));
       LeakDetector.collect();  // the growth heuristic afresh, whatever the JVM's earlier tests did
       long leaksBefore = LeakDetector.leaksReported();
-      List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-      Logger leakLog = Logger.getLogger("org.jtensor.leak");
-      Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-          logged.add(r.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-      leakLog.addHandler(capture);
+      LogCapture capture = LogCapture.of("org.jtensor.leak");
+      List<String> logged = capture.messages();
       long start = System.nanoTime();
       long collections = LeakDetector.collections(), nanos = LeakDetector.collectionNanos();
       long unscoped = peak(m, STEPS, false);
@@ -100,7 +84,7 @@ class UnscopedTrainingTest {
           unscoped / 1048576.0, scoped / 1048576.0, LeakDetector.collections() - collections,
           (LeakDetector.collectionNanos() - nanos) / 1e6);
       LeakDetector.collect();  // the last steps' tensors, before the accounting's check
-      leakLog.removeHandler(capture);
+      capture.close();
       long leaks = LeakDetector.leaksReported() - leaksBefore, windows = (System.nanoTime() - start) / 10_000_000_000L + 2;
       assertTrue(unscoped <= 2 * scoped, "unscoped peak " + (unscoped >> 20) + " MiB against the scoped loop's "
           + (scoped >> 20) + " MiB");

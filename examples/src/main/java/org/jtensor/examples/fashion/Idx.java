@@ -10,7 +10,7 @@ import java.util.zip.GZIPInputStream;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 
-/** The IDX files of (Fashion-)MNIST, gzipped or not: images as float32 [N, 1, 28, 28] in [0, 1], labels as int64 [N]. */
+/** The IDX files of (Fashion-)MNIST, gzipped or not: images as their bytes, uint8 [N, 1, 28, 28] (FashionImages decodes them per item), labels as int64 [N]. */
 final class Idx {
   private Idx() {}
 
@@ -33,12 +33,11 @@ final class Idx {
     byte[] labels = read(dir, prefix + "-labels-idx1-ubyte", 0x801);
     int n = labels.length;
     if (images.length != n * 784) throw new IOException(prefix + ": " + images.length / 784 + " images for " + n + " labels");
-    float[] px = new float[images.length];
-    for (int i = 0; i < px.length; i++) px[i] = (images[i] & 0xff) / 255f;
     long[] ys = new long[n];
     for (int i = 0; i < n; i++) ys[i] = labels[i];
-    Tensor x = Tensor.fromArray(px, n, 1, 28, 28);
-    return new Split(x, Tensor.fromArray(ys));
+    try (Tensor signed = Tensor.fromArray(images, n, 1, 28, 28)) {  // fromArray(byte[]) gives int8; the bits are the pixels
+      return new Split(signed.view(DType.UINT8), Tensor.fromArray(ys));
+    }
   }
 
   /** The payload of one IDX file after its header, whose magic number and dims are checked. */

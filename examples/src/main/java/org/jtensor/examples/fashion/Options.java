@@ -4,11 +4,11 @@ import java.nio.file.Path;
 
 /** The main job's command line: every option has a default, so no arguments trains on the bundled sample. */
 record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, String schedule, long seed,
-               int threads, Path out) {
+               int threads, int workers, boolean augment, Path out) {
   static final String USAGE = String.join("\n",
       "usage: fashion-mnist [--data DIR] [--model mlp|cnn|resnet] [--epochs N] [--batch-size N] [--lr X]",
       "                     [--optimizer adam|adamw|sgd] [--schedule constant|cosine] [--seed N] [--threads N]",
-      "                     [--out DIR]",
+      "                     [--workers N] [--augment] [--out DIR]",
       "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
       "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
       "               (5,000 training and 1,000 test images)",
@@ -19,17 +19,26 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       "  --schedule   constant (default) or cosine: the learning rate anneals to 0 over the epochs",
       "               (CosineAnnealingLR with T_max = epochs, stepped once an epoch)",
       "  --seed       default 0          --threads     default: all cores",
+      "  --workers    DataLoader threads that decode (and augment) batches ahead of the step; default 0:",
+      "               each batch is made on the training thread. The batches are the same for any count",
+      "  --augment    RandomCrop(28, padding=2) and RandomHorizontalFlip per training image, drawn from",
+      "               (seed, epoch, index); default off",
       "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out");
 
   static Options parse(String[] args) {
     Path data = null, out = Path.of("fashion-mnist-out");
     String model = "mlp", optimizer = "adam", schedule = "constant";
-    int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors();
+    int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors(), workers = 0;
+    boolean augment = false;
     double lr = Double.NaN;
     long seed = 0;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("-h") || a.equals("--help")) throw new IllegalArgumentException(USAGE);
+      if (a.equals("--augment")) {  // a flag: no value
+        augment = true;
+        continue;
+      }
       if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
       String v = args[++i];
       try {
@@ -43,6 +52,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
           case "--schedule": schedule = oneOf(a, v, "constant", "cosine"); break;
           case "--seed": seed = Long.parseLong(v); break;
           case "--threads": threads = positive(a, Integer.parseInt(v)); break;
+          case "--workers": workers = Integer.parseInt(v); break;
           case "--out": out = Path.of(v); break;
           default: throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
         }
@@ -52,7 +62,8 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
     }
     if (Double.isNaN(lr)) lr = optimizer.equals("sgd") ? 0.1 : 1e-3;
     if (!(lr > 0)) throw new IllegalArgumentException("--lr must be positive, got " + lr);
-    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, out);
+    if (workers < 0) throw new IllegalArgumentException("--workers must be 0 or more, got " + workers);
+    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, workers, augment, out);
   }
 
   private static String oneOf(String option, String v, String... allowed) {

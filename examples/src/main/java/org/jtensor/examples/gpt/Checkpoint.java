@@ -15,8 +15,8 @@ import org.jtensor.optim.Optimizer;
 /**
  * A training checkpoint as one PyTorch .pt file: {"model": state dict, "optimizer": the optimizer's
  * state dict (PyTorch's layout), "step", "config", "vocab", "rng": [seed, offset] of the training
- * generator, "losses": [[step, train, val], ...]}. Everything a run depends on, so --resume
- * continues bit for bit; torch.load(weights_only=True) reads it.
+ * generator, "losses": [[step, train, val], ...]}. Everything a run depends on (the training windows'
+ * order follows from rng's seed and the step), so --resume continues bit for bit; torch.load(weights_only=True) reads it.
  */
 final class Checkpoint {
   private Checkpoint() {}

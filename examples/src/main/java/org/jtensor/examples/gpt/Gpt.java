@@ -14,6 +14,9 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.Threads;
 import org.jtensor.autograd.GradMode;
+import org.jtensor.data.Batch;
+import org.jtensor.data.BatchIterator;
+import org.jtensor.data.DataLoader;
 import org.jtensor.nn.Functional;
 import org.jtensor.nn.GradClipping;
 import org.jtensor.optim.AdamW;
@@ -34,6 +37,9 @@ import org.knowm.xchart.XYChartBuilder;
  */
 public final class Gpt {
   private Gpt() {}
+
+  /** Mixed into the run's seed for the training windows' order. */
+  private static final long DATA_SEED = 0xda7aL;
 
   public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true");
@@ -85,16 +91,22 @@ public final class Gpt {
         double val = losses.isEmpty() ? Double.NaN : losses.get(losses.size() - 1)[2];
         long start = System.nanoTime(), chars = 0;
         long last = Math.min(o.steps(), o.stopAfter());
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("training").setInitialMax(o.steps()).setStyle(ProgressBarStyle.ASCII)
+        // The windows' order comes from a generator of its own, seeded by the run's seed (a resumed run's, from its rng), so
+        // step s always trains on the run's batch s - 1 whatever the dropout drew
+        Generator order = new Generator(g.initialSeed() ^ DATA_SEED);
+        try (DataLoader<List<Tensor>> windows = TextWindows.loader(data.train, config.context(), o.batch(), order, "training");
+             ProgressBar bar = new ProgressBarBuilder().setTaskName("training").setInitialMax(o.steps()).setStyle(ProgressBarStyle.ASCII)
             .continuousUpdate().build()) {
           bar.stepTo(first - 1);
+          BatchIterator batches = TextWindows.resumeAt(windows, first - 1);
           for (long step = first; step <= last; step++) {
             model.train();
             opt.zeroGrad();
             double loss;
+            if (!batches.hasNext()) batches = windows.iterator();  // the next epoch: a new order
+            Batch b = batches.next();  // lent until the next one
             try (TensorScope s = TensorScope.open()) {
-              Tensor[] xy = TextData.batch(data.train, o.batch(), config.context(), g);
-              Tensor l = crossEntropy(model.forward(xy[0]), xy[1], config.vocab());
+              Tensor l = crossEntropy(model.forward(b.get(0)), b.get(1), config.vocab());
               l.backward();
               loss = l.item();
               GradClipping.clipGradNorm_(model.parameters(), 1.0);
@@ -191,20 +203,22 @@ public final class Gpt {
     return Functional.crossEntropy(logits.reshape(-1, vocab), targets.reshape(-1));
   }
 
-  /** The mean loss over --eval-batches batches drawn from a generator of their own (the same every time; training's draws untouched). */
+  /** The mean loss over the first --eval-batches batches of an order drawn from a generator of their own (the same every time; training's draws untouched). */
   private static double evaluate(CharGpt model, Tensor ids, GptOptions o) {
     model.eval();
-    Generator g = new Generator(o.seed() ^ 0x5eedL);
     double sum = 0;
-    try (GradMode.Scope off = GradMode.noGrad()) {
-      for (int i = 0; i < o.evalBatches(); i++) {
+    int n = 0;
+    try (GradMode.Scope off = GradMode.noGrad();
+         DataLoader<List<Tensor>> windows = TextWindows.loader(ids, model.config.context(), o.batch(), new Generator(o.seed() ^ 0x5eedL), "evaluation");
+         BatchIterator batches = windows.iterator()) {
+      for (; n < o.evalBatches() && batches.hasNext(); n++) {
+        Batch b = batches.next();
         try (TensorScope s = TensorScope.open()) {
-          Tensor[] xy = TextData.batch(ids, o.batch(), model.config.context(), g);
-          sum += crossEntropy(model.forward(xy[0]), xy[1], model.config.vocab()).item();
+          sum += crossEntropy(model.forward(b.get(0)), b.get(1), model.config.vocab()).item();
         }
       }
     }
-    return sum / o.evalBatches();
+    return sum / n;
   }
 
   /**

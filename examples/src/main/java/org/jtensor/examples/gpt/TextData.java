@@ -9,14 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.jtensor.DType;
-import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 
 /**
  * A text as character ids: the vocabulary (its distinct characters, sorted), the first 90% for
- * training and the rest for validation, random windows of it as batches, and the unigram
+ * training and the rest for validation ({@link TextWindows} makes its batches), and the unigram
  * baseline (the validation text's cross-entropy under the training text's character frequencies).
  */
 final class TextData implements AutoCloseable {
@@ -91,16 +89,6 @@ final class TextData implements AutoCloseable {
     StringBuilder b = new StringBuilder();
     for (long id : ids) b.append(vocab.charAt((int) id));
     return b.toString();
-  }
-
-  /** {inputs, targets}, each [batch, t]: windows at random offsets of ids, the targets one character later. */
-  static Tensor[] batch(Tensor ids, int batch, long t, Generator g) {
-    long n = ids.shape()[0];
-    Tensor starts = Tensor.rand(new long[] {batch, 1}, DType.FLOAT64, g).mul(n - t - 1).to(DType.INT64);  // truncation: the floor of a non-negative value
-    Tensor at = starts.add(Tensor.arange(t).unsqueeze(0));  // [batch, t]
-    Tensor x = ids.indexSelect(0, at.reshape(-1)).reshape(batch, t);
-    Tensor y = ids.indexSelect(0, at.add(1).reshape(-1)).reshape(batch, t);
-    return new Tensor[] {x, y};
   }
 
   /** Cross-entropy (nats per character) of the validation text under the training text's character frequencies. */

@@ -1,0 +1,73 @@
+package org.jtensor.data;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.Tensor;
+
+/** Turning samples into a {@link Batch}: PyTorch's {@code default_collate}, for the types a Java dataset returns. */
+public final class Collate {
+  private Collate() {}
+
+  /**
+   * Stacks the samples along a new dim 0: Tensors into one tensor, Numbers into a 1-D tensor (int64
+   * for integers, float64 for Float/Double, bool for Boolean, as {@code torch.tensor(batch)}), and
+   * Lists field by field into a batch of as many tensors. The samples are left open: the loader's
+   * scope closes them. Any other sample type needs a collate function of its own.
+   */
+  public static Batch defaultCollate(List<?> samples) {
+    if (samples == null || samples.isEmpty()) throw new IllegalArgumentException("defaultCollate(): expected at least one sample");
+    Object first = samples.get(0);
+    if (!(first instanceof List<?> fields)) return Batch.of(field(samples, "sample"));
+    List<List<Object>> columns = new ArrayList<>();
+    for (int f = 0; f < fields.size(); f++) columns.add(new ArrayList<>(samples.size()));
+    for (int i = 0; i < samples.size(); i++) {
+      if (!(samples.get(i) instanceof List<?> row) || row.size() != fields.size()) {
+        throw new IllegalArgumentException("defaultCollate(): each element in list of batch should be of equal size: sample 0 has "
+            + fields.size() + " fields, sample " + i + " has " + (samples.get(i) instanceof List<?> r ? r.size() + " fields" : "type " + typeOf(samples.get(i))));
+      }
+      for (int f = 0; f < row.size(); f++) columns.get(f).add(row.get(f));
+    }
+    List<Tensor> out = new ArrayList<>(columns.size());
+    for (int f = 0; f < columns.size(); f++) out.add(field(columns.get(f), "field " + f));
+    return Batch.of(out);
+  }
+
+  /** One field of every sample, stacked. */
+  private static Tensor field(List<?> values, String what) {
+    Object first = values.get(0);
+    if (first instanceof Tensor) {
+      List<Tensor> ts = new ArrayList<>(values.size());
+      for (Object v : values) ts.add((Tensor) require(v, Tensor.class, what));
+      return Tensor.stack(ts);
+    }
+    int n = values.size();
+    if (first instanceof Double || first instanceof Float) {
+      double[] d = new double[n];
+      for (int i = 0; i < n; i++) d[i] = ((Number) require(values.get(i), Number.class, what)).doubleValue();
+      return Tensor.fromArray(d);
+    }
+    if (first instanceof Long || first instanceof Integer || first instanceof Short || first instanceof Byte) {
+      long[] l = new long[n];
+      for (int i = 0; i < n; i++) l[i] = ((Number) require(values.get(i), Number.class, what)).longValue();
+      return Tensor.fromArray(l);
+    }
+    if (first instanceof Boolean) {
+      boolean[] b = new boolean[n];
+      for (int i = 0; i < n; i++) b[i] = (Boolean) require(values.get(i), Boolean.class, what);
+      return Tensor.fromArray(b);
+    }
+    throw new IllegalArgumentException("defaultCollate(): a " + what + " must be a Tensor, a Number, a Boolean or a List of them, got "
+        + typeOf(first) + "; give the DataLoader a collate function for it");
+  }
+
+  private static Object require(Object v, Class<?> type, String what) {
+    if (!type.isInstance(v)) {
+      throw new IllegalArgumentException("defaultCollate(): every " + what + " must be a " + type.getSimpleName() + " as the first is, got " + typeOf(v));
+    }
+    return v;
+  }
+
+  private static String typeOf(Object v) {
+    return v == null ? "null" : v.getClass().getName();
+  }
+}
