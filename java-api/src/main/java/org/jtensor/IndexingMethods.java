@@ -35,6 +35,7 @@ public sealed interface IndexingMethods permits Tensor {
 
   default Tensor set(Index[] idx, Number value) {
     TensorImpl t = impl("set");
+    if (value == null) throw new IllegalArgumentException("set(): value must be a number or a tensor, not null");
     if (value instanceof Double || value instanceof Float) AdvancedIndexOps.fill(t, idx, value.doubleValue(), false, 0);
     else AdvancedIndexOps.fill(t, idx, 0, true, value.longValue());
     return self();

@@ -58,8 +58,8 @@ public sealed interface ViewMethods permits Tensor {
 
   default Tensor flatten(int startDim, int endDim) {
     TensorImpl t = impl("flatten");
+    int s = Shapes.wrapDim("flatten", startDim, t.dim()), e = Shapes.wrapDim("flatten", endDim, t.dim());  // 0-dim: [-1, 0]
     if (t.dim() == 0) return reshape(1);
-    int s = Shapes.wrapDim("flatten", startDim, t.dim()), e = Shapes.wrapDim("flatten", endDim, t.dim());
     if (s > e) throw new IllegalArgumentException("flatten(): flatten() has invalid args: start_dim cannot come after end_dim");
     if (s == e) return self().same("flatten");
     long[] shape = new long[t.dim() - (e - s)];

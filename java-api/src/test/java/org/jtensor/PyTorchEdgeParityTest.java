@@ -90,4 +90,23 @@ class PyTorchEdgeParityTest extends ScopedTest {
     assertEquals(DType.FLOAT32, x.grad().dtype());
     assertArrayEquals(new float[] {3, 3}, x.grad().toFloatArray());
   }
+
+  /** torch.tensor(3.).flatten(0, 1) raises IndexError (dims of a 0-dim tensor are in [-1, 0]); flatten(0, 0) is [1]. Found by the strict fuzzer. */
+  @Test
+  void aZeroDimFlattenChecksItsDims() {
+    Tensor s = Tensor.scalar(3.0);
+    assertArrayEquals(new long[] {1}, s.flatten(0, 0).shape());
+    assertArrayEquals(new long[] {1}, s.flatten(-1, -1).shape());
+    assertThrows(IllegalArgumentException.class, () -> s.flatten(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> s.flatten(2, 5));
+  }
+
+  /** x[0] = None raises TypeError in PyTorch; set with a null number was a NullPointerException. Found by the strict fuzzer. */
+  @Test
+  void aNullNumberIsRefusedByName() {
+    Tensor x = Tensor.zeros(3);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> x.set(new Index[] {Index.at(0)}, (Number) null));
+    assertEquals("set(): value must be a number or a tensor, not null", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> x.set((Number) null, Index.at(1)));
+  }
 }
