@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 21 point 4's elementwise ops against PyTorch 2.13 (resources/elementwise/fixtures.pt from
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Test;
  * PyTorch's upstream gradient. Their gradchecks are GradCheckOpsTest's.
  */
 class ElementwiseAdditionsTest extends ScopedTest {
-  private static PtFixture fixtures;
-
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = PtFixture.load(ElementwiseAdditionsTest.class, "/elementwise/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    fixtures.close();
-  }
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/elementwise/fixtures.pt");
 
   private static Tensor f(String name) {
     return fixtures.tensor(name);

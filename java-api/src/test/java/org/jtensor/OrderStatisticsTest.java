@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * median, quantile and bincount against PyTorch 2.13 (resources/orderstats/fixtures.pt from
@@ -15,17 +14,8 @@ import org.junit.jupiter.api.Test;
  * with keepdim; bincount's counts, float32 weights and minlength; median's and quantile's gradients.
  */
 class OrderStatisticsTest extends ScopedTest {
-  private static PtFixture f;
-
-  @BeforeAll
-  static void load() throws Exception {
-    f = PtFixture.load(OrderStatisticsTest.class, "/orderstats/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    f.close();
-  }
+  @RegisterExtension
+  static final PtFixture f = new PtFixture("/orderstats/fixtures.pt");
 
   private static Tensor t(String name) {
     return f.tensor(name);

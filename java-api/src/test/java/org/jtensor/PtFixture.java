@@ -3,21 +3,33 @@ package org.jtensor;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jtensor.io.Tensors;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A test resource written by torch.save (a dict of tensors, lists and numbers), loaded once for a
- * test class: {@code static PtFixture f = PtFixture.load(MyTest.class, "/losses/fixtures.pt")} in
- * {@code @BeforeAll}, {@code f.close()} in {@code @AfterAll}.
+ * test class and closed after it: {@code @RegisterExtension static final PtFixture f = new
+ * PtFixture("/losses/fixtures.pt");}. Registered after the memory rule, it closes its tensors
+ * before that rule's class-level check runs.
  */
-public final class PtFixture implements AutoCloseable {
-  private final Map<?, ?> entries;
+public final class PtFixture implements BeforeAllCallback, AfterAllCallback {
+  private final String resource;
+  private Map<?, ?> entries;
 
-  private PtFixture(Map<?, ?> entries) {
-    this.entries = entries;
+  public PtFixture(String resource) {
+    this.resource = resource;
   }
 
-  public static PtFixture load(Class<?> owner, String resource) throws Exception {
-    return new PtFixture((Map<?, ?>) Tensors.loadObject(Path.of(owner.getResource(resource).toURI())));
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    entries = (Map<?, ?>) Tensors.loadObject(Path.of(context.getRequiredTestClass().getResource(resource).toURI()));
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    Tensors.closeAll(entries);
+    entries = null;
   }
 
   public Tensor tensor(String name) {
@@ -32,10 +44,5 @@ public final class PtFixture implements AutoCloseable {
 
   public boolean has(String name) {
     return entries.containsKey(name);
-  }
-
-  @Override
-  public void close() {
-    Tensors.closeAll(entries);
   }
 }

@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.jtensor.autograd.GradCheck;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * flip, repeat and tile against PyTorch 2.13 (resources/rearrange/fixtures.pt from
@@ -17,17 +16,8 @@ import org.junit.jupiter.api.Test;
  * result is a copy, never a view of its input.
  */
 class RearrangeTest extends ScopedTest {
-  private static PtFixture f;
-
-  @BeforeAll
-  static void load() throws Exception {
-    f = PtFixture.load(RearrangeTest.class, "/rearrange/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    f.close();
-  }
+  @RegisterExtension
+  static final PtFixture f = new PtFixture("/rearrange/fixtures.pt");
 
   private static Tensor apply(String op, long[] args, Tensor x) {
     switch (op) {

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * conv2d -> max_pool2d -> batch_norm (training) -> layer_norm at batch 4 against PyTorch 2.13
@@ -16,17 +15,8 @@ import org.junit.jupiter.api.Test;
  * the libtorch presets' oneDNN went wrong; NnLibtorchTest reproduces that in libtorch alone).
  */
 class ConvBlockTest extends ScopedTest {
-  private static PtFixture f;
-
-  @BeforeAll
-  static void load() throws Exception {
-    f = PtFixture.load(ConvBlockTest.class, "/conv_block/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    f.close();
-  }
+  @RegisterExtension
+  static final PtFixture f = new PtFixture("/conv_block/fixtures.pt");
 
   @Test
   void aBatchOfFourMatchesPyTorch() {

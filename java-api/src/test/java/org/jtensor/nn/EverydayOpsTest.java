@@ -12,9 +12,8 @@ import java.util.function.BiFunction;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 21 point 4's losses and everyday ops against PyTorch 2.13 (resources/losses/fixtures.pt from
@@ -24,17 +23,8 @@ import org.junit.jupiter.api.Test;
  * tensor value; argmax(dim). Values and every input's gradient for PyTorch's upstream gradient.
  */
 class EverydayOpsTest extends ScopedTest {
-  private static PtFixture fixtures;
-
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = PtFixture.load(EverydayOpsTest.class, "/losses/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    fixtures.close();
-  }
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/losses/fixtures.pt");
 
   private static Tensor f(String name) {
     return fixtures.tensor(name);

@@ -8,9 +8,8 @@ import java.util.List;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Functional.interpolate against PyTorch 2.13 (resources/interpolate/fixtures.pt from
@@ -18,17 +17,8 @@ import org.junit.jupiter.api.Test;
  * bilinear with and without alignCorners, down- and up-sampling, trilinear; values and gradients.
  */
 class InterpolateTest extends ScopedTest {
-  private static PtFixture f;
-
-  @BeforeAll
-  static void load() throws Exception {
-    f = PtFixture.load(InterpolateTest.class, "/interpolate/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    f.close();
-  }
+  @RegisterExtension
+  static final PtFixture f = new PtFixture("/interpolate/fixtures.pt");
 
   private static long[] longs(Object v) {
     return v == null ? null : ((List<?>) v).stream().mapToLong(n -> ((Number) n).longValue()).toArray();

@@ -9,23 +9,13 @@ import java.util.List;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Functional.pad in every mode against PyTorch 2.13 (resources/pad/fixtures.pt from make_fixtures.py): values and the input's gradient. */
 class PadTest extends ScopedTest {
-  private static PtFixture f;
-
-  @BeforeAll
-  static void load() throws Exception {
-    f = PtFixture.load(PadTest.class, "/pad/fixtures.pt");
-  }
-
-  @AfterAll
-  static void close() {
-    f.close();
-  }
+  @RegisterExtension
+  static final PtFixture f = new PtFixture("/pad/fixtures.pt");
 
   @Test
   void everyModeMatchesPyTorch() {
