@@ -46,7 +46,7 @@ final class Recorder {
   static TensorImpl unrecordedView(TensorImpl out) {
     TensorImpl base = out.base();
     AutogradMeta bm = base == null ? null : AutogradMeta.peek(base);
-    if (bm != null && bm.rebases != 0) AutogradMeta.of(out).baseRebases = bm.rebases;
+    if (bm != null && bm.rewroteViewsSince(null)) AutogradMeta.of(out).baseRebases = bm.rebases;
     return out;
   }
 

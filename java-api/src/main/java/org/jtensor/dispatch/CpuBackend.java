@@ -1,11 +1,11 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.core.KernelStatus;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtNative;
-import org.jtensor.core.TensorImpl;
+import org.jtensor.core.KernelStatus;
 import org.jtensor.core.StorageImpl;
+import org.jtensor.core.TensorImpl;
 
 /** CPU: each call packs one plan of longs and crosses JNI once; native code picks the dtype loop. */
 final class CpuBackend extends PlanBackend {

@@ -1,9 +1,9 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.core.KernelStatus;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.bindings.JtCuda;
+import org.jtensor.core.KernelStatus;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
 

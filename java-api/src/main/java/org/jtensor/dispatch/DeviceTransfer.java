@@ -1,7 +1,7 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.core.KernelStatus;
 import org.jtensor.bindings.JtCuda;
+import org.jtensor.core.KernelStatus;
 import org.jtensor.core.TensorImpl;
 
 /** Bytes between the host and a CUDA device: the one primitive a copy across devices needs. */

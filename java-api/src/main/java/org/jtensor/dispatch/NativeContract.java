@@ -1,11 +1,13 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.core.KernelStatus;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jtensor.DType;
 import org.jtensor.bindings.JtNative;
+import org.jtensor.core.KernelStatus;
+import org.jtensor.dispatch.plan.AttentionPacker;
+import org.jtensor.dispatch.plan.ConvPacker;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -14,15 +16,13 @@ import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
 import org.jtensor.dispatch.plan.NormPacker;
-import org.jtensor.dispatch.plan.AttentionPacker;
-import org.jtensor.dispatch.plan.ConvPacker;
-import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.PlanLayout;
+import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
-import org.jtensor.dispatch.plan.WindowsPacker;
 import org.jtensor.dispatch.plan.SortPacker;
+import org.jtensor.dispatch.plan.WindowsPacker;
 
 /**
  * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.Ops); what

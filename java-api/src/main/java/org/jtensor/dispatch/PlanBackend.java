@@ -1,6 +1,5 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.core.KernelStatus;
 import org.jtensor.AttentionShape;
 import org.jtensor.ConvShape;
 import org.jtensor.DType;
@@ -8,6 +7,7 @@ import org.jtensor.Device;
 import org.jtensor.NormGroups;
 import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
+import org.jtensor.core.KernelStatus;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.AttentionPacker;
 import org.jtensor.dispatch.plan.ConvPacker;
@@ -88,7 +88,7 @@ abstract class PlanBackend implements Backend {
     return dtype == DType.FLOAT32 || dtype == DType.FLOAT64;
   }
 
-  /** Status 4: bad[0] the first out-of-range index, nothing written. */
+  /** INDEX_OUT_OF_RANGE: bad[0] the first out-of-range index, nothing written. */
   abstract int runIndexAlong(long[] plan, long[] bad);
 
   /**
@@ -98,17 +98,17 @@ abstract class PlanBackend implements Backend {
    */
   private static IndexOutOfBoundsException alongIndexOutOfRange(IndexAlong c, long index) {
     String where = "index " + index + " is out of bounds for dimension " + c.dim + " with size " + c.selfSizes[c.dim];
-    boolean selfWords = c.name.equals("indexSelect") || c.name.equals("indexAdd_") || c.name.equals("indexAdd");
+    boolean selfWords = c.name.equals("indexSelect") || c.name.equals("indexAdd_");
     return new IndexOutOfBoundsException(c.name + "(): " + (selfWords ? "index out of range in self (" + where + ")" : where));
   }
 
-  /** Status 4: bad[0] the first out-of-range index, bad[1] which index tensor held it. */
+  /** INDEX_OUT_OF_RANGE: bad[0] the first out-of-range index, bad[1] which index tensor held it. */
   abstract int runIndexAdvanced(long[] plan, long[] bad);
 
   /** found[0]: how many non-zero elements (written when the plan has an output). */
   abstract int runNonzero(long[] plan, long[] found);
 
-  /** Status 5: bad[0] the first probability outside [0, 1], nothing written. */
+  /** VALUE_OUT_OF_RANGE: bad[0] the first probability outside [0, 1], nothing written. */
   abstract int runRandom(long[] plan, double[] bad);
 
   abstract int runArange(long dst, int dtype, long n, int integral, long startBits, long stepBits);
