@@ -21,7 +21,7 @@ public final class ElementwiseReference {
     }
   }
 
-  static double erf(double x) {  // Abramowitz-Stegun 7.1.26 is too coarse; use a series/continued fraction
+  public static double erf(double x) {  // Abramowitz-Stegun 7.1.26 is too coarse; use a series/continued fraction
     double t = Math.abs(x);
     if (t < 2.5) {
       double sum = t, term = t, t2 = t * t;

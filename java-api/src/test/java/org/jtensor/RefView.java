@@ -7,16 +7,16 @@ import java.util.Arrays;
  * for every logical element in row-major order, the base element it must show. Each op is written
  * from its meaning (which element goes where), never from stride arithmetic.
  */
-final class RefView {
-  final long[] shape;
-  final long[] map;
+public final class RefView {  // public: the fuzzer's view models (org.jtensor.fuzz.ViewModels) reuse it
+  public final long[] shape;
+  public final long[] map;
 
   RefView(long[] shape, long[] map) {
     this.shape = shape;
     this.map = map;
   }
 
-  static RefView arange(long[] shape) {
+  public static RefView arange(long[] shape) {
     long n = 1;
     for (long s : shape) n *= s;
     long[] m = new long[(int) n];
@@ -117,7 +117,7 @@ final class RefView {
     });
   }
 
-  RefView diagonal(long offset, int a, int b) {
+  public RefView diagonal(long offset, int a, int b) {
     long len = offset >= 0 ? Math.max(Math.min(shape[a], shape[b] - offset), 0) : Math.max(Math.min(shape[a] + offset, shape[b]), 0);
     long[] rest = new long[shape.length - 2];
     for (int d = 0, j = 0; d < shape.length; d++) if (d != a && d != b) rest[j++] = shape[d];
@@ -135,7 +135,7 @@ final class RefView {
     });
   }
 
-  RefView unfold(int d, long size, long step) {
+  public RefView unfold(int d, long size, long step) {
     long[] out = Arrays.copyOf(shape, shape.length + 1);
     out[d] = (shape[d] - size) / step + 1;
     out[shape.length] = size;

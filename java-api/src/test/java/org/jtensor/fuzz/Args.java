@@ -100,6 +100,11 @@ final class Args {
 
   /** A fresh contiguous tensor of small values (integers for integral dtypes, eighths for floats). */
   Tensor fresh(long[] shape, DType dtype) {
+    return build(values(shape, dtype), shape, dtype);
+  }
+
+  /** The values of a fresh tensor: eighths in [-3, 3] for floats, integers in [-4, 4] (uint8: [0, 4], bool: 0 and 1). */
+  double[] values(long[] shape, DType dtype) {
     long n = 1;
     for (long s : shape) n *= Math.max(s, 0);
     double[] v = new double[(int) n];
@@ -107,6 +112,11 @@ final class Args {
       v[i] = dtype.isFloatingPoint() ? Math.round((rnd.nextDouble() * 6 - 3) * 8) / 8.0 : between(-4, 4);
       if (dtype == DType.UINT8 || dtype == DType.BOOL) v[i] = Math.abs(v[i]) % 2 == 0 ? Math.abs(v[i]) : 1;
     }
+    return v;
+  }
+
+  /** These values (exact in every dtype) as a tensor of this shape and dtype. */
+  static Tensor build(double[] v, long[] shape, DType dtype) {
     try (Tensor d = Tensor.fromArray(v, shape)) {
       return d.to(dtype);
     }

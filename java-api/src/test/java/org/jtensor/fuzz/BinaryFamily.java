@@ -1,45 +1,48 @@
 package org.jtensor.fuzz;
 
 import static org.jtensor.fuzz.Fuzz.t;
+import static org.jtensor.fuzz.Valid.open;
 
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongBinaryOperator;
+import org.jtensor.DType;
 import org.jtensor.Tensor;
+import org.jtensor.fuzz.UnaryFamily.Takes;
 
 /** Binary elementwise ops: tensor-tensor with broadcasting and mixed dtypes, tensor-scalar, in-place and out=. */
 final class BinaryFamily {
   private BinaryFamily() {}
 
   /** One binary op as the fuzzer calls it, with its reference (fl null: computed in floating point). */
-  private record Bin(String name, TT tt, TD td, TL tl, DoubleBinaryOperator fd, LongBinaryOperator fl, boolean compare) {}
+  private record Bin(String name, Takes takes, TT tt, TD td, TL tl, DoubleBinaryOperator fd, LongBinaryOperator fl, boolean compare) {}
 
   private interface TT { Tensor apply(Tensor a, Tensor b); }
   private interface TD { Tensor apply(Tensor a, double b); }
   private interface TL { Tensor apply(Tensor a, long b); }
 
   private static final Bin[] OPS = {
-      new Bin("add", Tensor::add, Tensor::add, Tensor::add, (x, y) -> x + y, (x, y) -> x + y, false),
-      new Bin("sub", Tensor::sub, Tensor::sub, Tensor::sub, (x, y) -> x - y, (x, y) -> x - y, false),
-      new Bin("mul", Tensor::mul, Tensor::mul, Tensor::mul, (x, y) -> x * y, (x, y) -> x * y, false),
-      new Bin("div", Tensor::div, Tensor::div, Tensor::div, (x, y) -> x / y, null, false),
-      new Bin("floorDivide", Tensor::floorDivide, Tensor::floorDivide, Tensor::floorDivide,
+      new Bin("add", Takes.ALL, Tensor::add, Tensor::add, Tensor::add, (x, y) -> x + y, (x, y) -> x + y, false),
+      new Bin("sub", Takes.NUM, Tensor::sub, Tensor::sub, Tensor::sub, (x, y) -> x - y, (x, y) -> x - y, false),
+      new Bin("mul", Takes.ALL, Tensor::mul, Tensor::mul, Tensor::mul, (x, y) -> x * y, (x, y) -> x * y, false),
+      new Bin("div", Takes.ALL, Tensor::div, Tensor::div, Tensor::div, (x, y) -> x / y, null, false),
+      new Bin("floorDivide", Takes.NUM, Tensor::floorDivide, Tensor::floorDivide, Tensor::floorDivide,
           BinaryFamily::floorDiv, Refs.FLOOR_DIV, false),
-      new Bin("remainder", Tensor::remainder, Tensor::remainder, Tensor::remainder, BinaryFamily::pyMod, Refs.FLOOR_MOD, false),
-      new Bin("maximum", Tensor::maximum, null, null, (x, y) -> Math.max(x, y), Math::max, false),
-      new Bin("minimum", Tensor::minimum, null, null, (x, y) -> Math.min(x, y), Math::min, false),
-      new Bin("eq", Tensor::eq, Tensor::eq, Tensor::eq, (x, y) -> x == y ? 1 : 0, (x, y) -> x == y ? 1 : 0, true),
-      new Bin("ne", Tensor::ne, Tensor::ne, Tensor::ne, (x, y) -> x != y ? 1 : 0, (x, y) -> x != y ? 1 : 0, true),
-      new Bin("lt", Tensor::lt, Tensor::lt, Tensor::lt, (x, y) -> x < y ? 1 : 0, (x, y) -> x < y ? 1 : 0, true),
-      new Bin("le", Tensor::le, Tensor::le, Tensor::le, (x, y) -> x <= y ? 1 : 0, (x, y) -> x <= y ? 1 : 0, true),
-      new Bin("gt", Tensor::gt, Tensor::gt, Tensor::gt, (x, y) -> x > y ? 1 : 0, (x, y) -> x > y ? 1 : 0, true),
-      new Bin("ge", Tensor::ge, Tensor::ge, Tensor::ge, (x, y) -> x >= y ? 1 : 0, (x, y) -> x >= y ? 1 : 0, true),
-      new Bin("logicalAnd", Tensor::logicalAnd, null, null, (x, y) -> x != 0 && y != 0 ? 1 : 0, (x, y) -> x != 0 && y != 0 ? 1 : 0, true),
-      new Bin("logicalOr", Tensor::logicalOr, null, null, (x, y) -> x != 0 || y != 0 ? 1 : 0, (x, y) -> x != 0 || y != 0 ? 1 : 0, true),
-      new Bin("logicalXor", Tensor::logicalXor, null, null, (x, y) -> (x != 0) != (y != 0) ? 1 : 0, (x, y) -> (x != 0) != (y != 0) ? 1 : 0, true),
-      new Bin("bitwiseAnd", Tensor::bitwiseAnd, null, Tensor::bitwiseAnd, null, (x, y) -> x & y, false),
-      new Bin("bitwiseOr", Tensor::bitwiseOr, null, Tensor::bitwiseOr, null, (x, y) -> x | y, false),
-      new Bin("bitwiseXor", Tensor::bitwiseXor, null, Tensor::bitwiseXor, null, (x, y) -> x ^ y, false),
-      new Bin("pow", Tensor::pow, Tensor::pow, Tensor::pow, null, null, false),
+      new Bin("remainder", Takes.NUM, Tensor::remainder, Tensor::remainder, Tensor::remainder, BinaryFamily::pyMod, Refs.FLOOR_MOD, false),
+      new Bin("maximum", Takes.ALL, Tensor::maximum, null, null, Math::max, Math::max, false),
+      new Bin("minimum", Takes.ALL, Tensor::minimum, null, null, Math::min, Math::min, false),
+      new Bin("eq", Takes.ALL, Tensor::eq, Tensor::eq, Tensor::eq, (x, y) -> x == y ? 1 : 0, (x, y) -> x == y ? 1 : 0, true),
+      new Bin("ne", Takes.ALL, Tensor::ne, Tensor::ne, Tensor::ne, (x, y) -> x != y ? 1 : 0, (x, y) -> x != y ? 1 : 0, true),
+      new Bin("lt", Takes.ALL, Tensor::lt, Tensor::lt, Tensor::lt, (x, y) -> x < y ? 1 : 0, (x, y) -> x < y ? 1 : 0, true),
+      new Bin("le", Takes.ALL, Tensor::le, Tensor::le, Tensor::le, (x, y) -> x <= y ? 1 : 0, (x, y) -> x <= y ? 1 : 0, true),
+      new Bin("gt", Takes.ALL, Tensor::gt, Tensor::gt, Tensor::gt, (x, y) -> x > y ? 1 : 0, (x, y) -> x > y ? 1 : 0, true),
+      new Bin("ge", Takes.ALL, Tensor::ge, Tensor::ge, Tensor::ge, (x, y) -> x >= y ? 1 : 0, (x, y) -> x >= y ? 1 : 0, true),
+      new Bin("logicalAnd", Takes.ALL, Tensor::logicalAnd, null, null, (x, y) -> x != 0 && y != 0 ? 1 : 0, (x, y) -> x != 0 && y != 0 ? 1 : 0, true),
+      new Bin("logicalOr", Takes.ALL, Tensor::logicalOr, null, null, (x, y) -> x != 0 || y != 0 ? 1 : 0, (x, y) -> x != 0 || y != 0 ? 1 : 0, true),
+      new Bin("logicalXor", Takes.ALL, Tensor::logicalXor, null, null, (x, y) -> (x != 0) != (y != 0) ? 1 : 0, (x, y) -> (x != 0) != (y != 0) ? 1 : 0, true),
+      new Bin("bitwiseAnd", Takes.INTB, Tensor::bitwiseAnd, null, Tensor::bitwiseAnd, null, (x, y) -> x & y, false),
+      new Bin("bitwiseOr", Takes.INTB, Tensor::bitwiseOr, null, Tensor::bitwiseOr, null, (x, y) -> x | y, false),
+      new Bin("bitwiseXor", Takes.INTB, Tensor::bitwiseXor, null, Tensor::bitwiseXor, null, (x, y) -> x ^ y, false),
+      new Bin("pow", Takes.NUM, Tensor::pow, Tensor::pow, Tensor::pow, BinaryFamily::pow, BinaryFamily::ipow, false),
   };
 
   static void step(Fuzz f) {
@@ -50,59 +53,86 @@ final class BinaryFamily {
     if (form < 5 || (op.td == null && op.tl == null)) {
       Pool.Entry y = other(f, x);
       if (y == null) return;
-      f.op(op.name, new Object[] {x, y}, () -> op.tt.apply(t(x), t(y)), check(op, x, y));
+      f.op(valid(op, x, y), op.name, new Object[] {x, y}, () -> op.tt.apply(t(x), t(y)), check(op, x, y));
     } else if (form < 8) {
       if (op.tl != null && (op.td == null || a.chance(2))) {
         long v = a.longScalar();
-        f.op(op.name, new Object[] {x, v + "L"}, () -> op.tl.apply(t(x), v), check(op, x, v));
+        f.op(valid(op, x, v), op.name, new Object[] {x, v + "L"}, () -> op.tl.apply(t(x), v), check(op, x, v));
       } else {
         double v = a.scalar();
-        f.op(op.name, new Object[] {x, v}, () -> op.td.apply(t(x), v), check(op, x, v));
+        f.op(valid(op, x, v), op.name, new Object[] {x, v}, () -> op.td.apply(t(x), v), check(op, x, v));
       }
     } else {
-      inPlaceOrOut(f, x);
+      BinaryWrites.step(f, x);
     }
   }
 
+  /** The reference of the op named name (add, sub, mul, div...) on x and y. */
+  static Fuzz.Check check(String name, Pool.Entry x, Object y) {
+    for (Bin op : OPS) if (op.name.equals(name)) return check(op, x, y);
+    throw new IllegalArgumentException(name);
+  }
+
+  /**
+   * Whether the op named name takes x and y (valid as an out-of-place call) and computes in a type
+   * that casts to target's (null: no target, the op makes its result).
+   */
+  static boolean takes(String name, Pool.Entry x, Pool.Entry y, Pool.Entry target) {
+    for (Bin op : OPS) {
+      if (op.name.equals(name)) {
+        return valid(op, x, y)
+            && (target == null || Valid.canCast(name.equals("div") ? Valid.floatResult(x, y) : x.t().resultType(y.t()), target));
+      }
+    }
+    throw new IllegalArgumentException(name);
+  }
+
   private static Fuzz.Check check(Bin op, Pool.Entry x, Object y) {
-    if (op.fd == null && op.fl == null) return null;
     return Refs.binary(x, y, op.fd == null ? (p, q) -> { throw new AssertionError(op.name + " succeeded on floats"); } : op.fd,
         op.fl, op.compare);
   }
 
+  /** Both open, shapes that broadcast, dtypes the op takes, and no integer division by 0 or power below 0. */
+  private static boolean valid(Bin op, Pool.Entry x, Object y) {
+    if (!open(x) || !op.takes.accepts(x.t().dtype())) return false;
+    DType comp;
+    if (y instanceof Pool.Entry e) {
+      if (!Valid.broadcast(x, e) || !op.takes.accepts(e.t().dtype())) return false;
+      comp = x.t().resultType(e.t());
+    } else {
+      comp = y instanceof Long v ? x.t().resultType((long) v) : x.t().resultType((double) (Double) y);
+    }
+    if (op.fd == null && comp.isFloatingPoint()) return false;  // bitwise ops on floats
+    boolean divides = op.name.equals("floorDivide") || op.name.equals("remainder");
+    if (comp.isFloatingPoint() || !(divides || op.name.equals("pow"))) return true;
+    return divides ? Valid.noZero(y, comp) : Valid.noNegative(y);
+  }
+
   /** A second operand: a pooled tensor, or a fresh one whose shape broadcasts with x's. */
   static Pool.Entry other(Fuzz f, Pool.Entry x) {
-    if (x.t().isClosed() || f.args.chance(3)) return f.args.arg();
+    if (x == null || x.t().isClosed() || f.args.chance(3)) return f.args.arg();
+    return fresh(f, x, f.args.dtype());
+  }
+
+  /** A fresh tensor of this dtype whose shape broadcasts to x's (x's trailing dims, some of them 1). */
+  static Pool.Entry fresh(Fuzz f, Pool.Entry x, DType dtype) {
     long[] s = x.t().shape();
     int drop = f.rnd.nextInt(s.length + 1);
     long[] b = new long[s.length - drop];
     for (int i = 0; i < b.length; i++) b[i] = f.args.chance(3) ? 1 : s[drop + i];
-    return f.pool.add(f.args.fresh(b, f.args.dtype()));
+    return f.pool.add(f.args.fresh(b, dtype));
   }
 
-  private static void inPlaceOrOut(Fuzz f, Pool.Entry x) {
-    Args a = f.args;
-    Pool.Entry y = other(f, x);
-    if (y == null) return;
-    Pool.Entry out = a.chance(4) ? x : a.arg();
-    double v = a.scalar();
-    switch (f.rnd.nextInt(12)) {
-      case 0 -> f.op("add_", new Object[] {x, y}, () -> t(x).add_(t(y)), null);
-      case 1 -> f.op("add_", new Object[] {x, y, v}, () -> t(x).add_(t(y), v), null);
-      case 2 -> f.op("sub_", new Object[] {x, y}, () -> t(x).sub_(t(y)), null);
-      case 3 -> f.op("mul_", new Object[] {x, y}, () -> t(x).mul_(t(y)), null);
-      case 4 -> f.op("div_", new Object[] {x, y}, () -> t(x).div_(t(y)), null);
-      case 5 -> f.op("mul_", new Object[] {x, v}, () -> t(x).mul_(v), null);
-      case 6 -> f.op("addOut", new Object[] {x, y, out}, () -> t(x).addOut(t(y), t(out)), null);
-      case 7 -> f.op("subOut", new Object[] {x, y, out}, () -> t(x).subOut(t(y), t(out)), null);
-      case 8 -> f.op("mulOut", new Object[] {x, y, out}, () -> t(x).mulOut(t(y), t(out)), null);
-      case 9 -> f.op("divOut", new Object[] {x, y, out}, () -> t(x).divOut(t(y), t(out)), null);
-      case 10 -> f.op("add", new Object[] {x, y, v}, () -> t(x).add(t(y), v), null);
-      default -> {
-        String mode = a.chance(10) ? "bogus" : a.chance(2) ? "trunc" : "floor";
-        f.op("div", new Object[] {x, y, mode}, () -> t(x).div(t(y), mode), null);
-      }
-    }
+  /** An operand of x's dtype (lerp's end and weight), now and then a pooled one. */
+  static Pool.Entry sameDtype(Fuzz f, Pool.Entry x) {
+    if (!open(x) || f.args.chance(6)) return f.args.arg();
+    return fresh(f, x, x.t().dtype());
+  }
+
+  /** A bool condition that broadcasts with x, now and then a pooled tensor of any dtype. */
+  static Pool.Entry mask(Fuzz f, Pool.Entry x) {
+    if (!open(x) || f.args.chance(6)) return f.args.arg();
+    return fresh(f, x, DType.BOOL);
   }
 
   /** PyTorch's div_floor for floats: through fmod, so that 1.375 // -inf is -1 as in Python. */
@@ -118,5 +148,19 @@ final class BinaryFamily {
   static double pyMod(double x, double y) {
     double m = x % y;
     return m != 0 && (y < 0) != (m < 0) ? m + y : m;
+  }
+
+  /** C's pow, which differs from Math.pow at 1^NaN and (-1)^±inf (both 1). */
+  static double pow(double x, double y) {
+    if (x == 1 || (x == -1 && Double.isInfinite(y))) return 1;
+    return Math.pow(x, y);
+  }
+
+  /** Integer power with wrap-around; a negative exponent gives 1, -1 or 0 as PyTorch's integer pow. */
+  static long ipow(long b, long e) {
+    if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) == 0 ? 1 : -1) : 0;
+    long r = 1;
+    for (long base = b, k = e; k > 0; k >>= 1, base *= base) if ((k & 1) != 0) r *= base;
+    return r;
   }
 }

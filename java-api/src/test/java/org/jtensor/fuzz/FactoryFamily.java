@@ -13,36 +13,49 @@ final class FactoryFamily {
     long[] s = a.shape();
     DType dt = a.dtype();
     double v = a.scalar();
+    boolean sizes = FactoryRefs.sizes(s);
     switch (f.rnd.nextInt(17)) {
-      case 0, 1, 2, 3 -> f.op("fresh", new Object[] {s, dt}, () -> a.fresh(s, dt), null);
-      case 4 -> f.op("zeros", new Object[] {s, dt}, () -> Tensor.zeros(s, dt), null);
-      case 5 -> f.op("ones", new Object[] {s, dt}, () -> Tensor.ones(s, dt), null);
-      case 6 -> f.op("full", new Object[] {s, v, dt}, () -> Tensor.full(s, v, dt), null);
-      case 7 -> f.op("empty", new Object[] {s, dt}, () -> Tensor.empty(s, dt).zero_(), null);
+      case 0, 1, 2, 3 -> {
+        double[] vals = a.values(s, dt);
+        f.op(sizes, "fresh", new Object[] {s, dt}, () -> Args.build(vals, s, dt), FactoryRefs.values("fresh", s, dt, i -> vals[i]));
+      }
+      case 4 -> f.op(sizes, "zeros", new Object[] {s, dt}, () -> Tensor.zeros(s, dt), FactoryRefs.filled("zeros", s, dt, 0L));
+      case 5 -> f.op(sizes, "ones", new Object[] {s, dt}, () -> Tensor.ones(s, dt), FactoryRefs.filled("ones", s, dt, 1L));
+      case 6 -> f.op(sizes && FactoryRefs.fits(v, dt), "full", new Object[] {s, v, dt}, () -> Tensor.full(s, v, dt),
+          FactoryRefs.filled("full", s, dt, v));
+      case 7 -> f.op(sizes, "empty", new Object[] {s, dt}, () -> Tensor.empty(s, dt).zero_(), FactoryRefs.filled("empty().zero_", s, dt, 0L));
       case 8 -> {
         long st = a.between(-3, 3), en = a.between(-3, 12), step = a.chance(10) ? 0 : a.between(-2, 3);
-        f.op("arange", new Object[] {st, en, step, dt}, () -> Tensor.arange(st, en, step, dt), null);
+        boolean ok = step != 0 && (step > 0 ? en >= st : en <= st) && dt != DType.BOOL;
+        f.op(ok, "arange", new Object[] {st, en, step, dt}, () -> Tensor.arange(st, en, step, dt), FactoryRefs.arange(st, en, step, dt));
       }
       case 9 -> {
         long n = a.between(-1, 5);
-        f.op("linspace", new Object[] {v, 2.0, n, dt}, () -> Tensor.linspace(v, 2.0, n, dt), null);
+        f.op(n >= 0, "linspace", new Object[] {v, 2.0, n, dt}, () -> Tensor.linspace(v, 2.0, n, dt), FactoryRefs.linspace(v, 2.0, n, dt));
       }
       case 10 -> {
         long n = a.between(-1, 4), m = a.between(-1, 4);
-        f.op("eye", new Object[] {n, m, dt}, () -> Tensor.eye(n, m, dt), null);
+        f.op(n >= 0 && m >= 0, "eye", new Object[] {n, m, dt}, () -> Tensor.eye(n, m, dt), FactoryRefs.eye(n, m, dt));
       }
-      case 11 -> f.op("scalar", new Object[] {v, dt}, () -> Tensor.scalar(v, dt), null);
-      case 12 -> f.op("rand", new Object[] {s, dt}, () -> Tensor.rand(s, dt, f.gen), null);
-      case 13 -> f.op("randn", new Object[] {s, dt}, () -> Tensor.randn(s, dt, f.gen), null);
+      case 11 -> f.op(FactoryRefs.fits(v, dt), "scalar", new Object[] {v, dt}, () -> Tensor.scalar(v, dt),
+          FactoryRefs.filled("scalar", new long[0], dt, v));
+      case 12 -> f.op(sizes && dt.isFloatingPoint(), "rand", new Object[] {s, dt}, () -> Tensor.rand(s, dt, f.gen),
+          RandomRefs.draw("rand", f.gen, g -> Tensor.rand(s, dt, g), null, s, dt, RandomRefs.within(0, 1, false)));
+      case 13 -> f.op(sizes && dt.isFloatingPoint(), "randn", new Object[] {s, dt}, () -> Tensor.randn(s, dt, f.gen),
+          RandomRefs.draw("randn", f.gen, g -> Tensor.randn(s, dt, g), null, s, dt, RandomRefs.normal(1)));
       case 14 -> {
         long lo = a.between(-5, 2), hi = a.chance(10) ? lo : lo + a.between(1, 6);
-        f.op("randint", new Object[] {lo, hi, s, dt}, () -> Tensor.randint(lo, hi, s, dt, f.gen), null);
+        boolean ok = sizes && lo < hi && FactoryRefs.fits(lo, dt) && FactoryRefs.fits(hi - 1, dt) && dt != DType.BOOL;
+        f.op(ok, "randint", new Object[] {lo, hi, s, dt}, () -> Tensor.randint(lo, hi, s, dt, f.gen),
+            RandomRefs.draw("randint", f.gen, g -> Tensor.randint(lo, hi, s, dt, g), null, s, dt, RandomRefs.integers(lo, hi)));
       }
       case 15 -> {
         Pool.Entry x = a.input();
-        f.op("zerosLike", new Object[] {x}, () -> Tensor.zerosLike(Fuzz.t(x)), null);
+        f.op(Valid.open(x), "zerosLike", new Object[] {x}, () -> Tensor.zerosLike(Fuzz.t(x)), (result, in) ->
+            FactoryRefs.filled("zerosLike", in.of(x).shape, in.of(x).dtype, 0L).verify(result, in));
       }
-      default -> f.op("emptyStrided", new Object[] {s, dt}, () -> Tensor.emptyStrided(s, s.clone(), dt, Device.CPU).fill_(1L), null);
+      default -> f.op(sizes, "emptyStrided", new Object[] {s, dt}, () -> Tensor.emptyStrided(s, s.clone(), dt, Device.CPU).fill_(1L),
+          FactoryRefs.strided(s, s.clone(), dt));
     }
   }
 }

@@ -11,15 +11,16 @@ import org.jtensor.ValuesAndIndices;
 
 /**
  * One seed's run: its random stream, pool and generator, and {@link #op} which calls one public
- * op, classifies what it threw, checks a sample of its results and pools what it returned.
+ * op, classifies what it threw, checks its result against a reference and pools what it returned.
  */
 final class Fuzz {
-  /** A reference check of a successful result; throws AssertionError on a mismatch. */
+  /**
+   * A reference check of a successful result, from the inputs' values read before the call;
+   * throws AssertionError on a mismatch.
+   */
   interface Check {
-    void verify(Object result);
+    void verify(Object result, Before in);
   }
-
-  static final int CHECK_EVERY = 10;
 
   final long seed;
   final Random rnd;
@@ -28,7 +29,8 @@ final class Fuzz {
   final Args args;
   private final Outcomes out;
   long opIndex;
-  private long checkable;
+  /** The family whose step is running: its calls are counted under this name. */
+  String family = "factory";
 
   Fuzz(long seed, Outcomes out) {
     this.seed = seed;
@@ -39,22 +41,42 @@ final class Fuzz {
     this.out = out;
   }
 
-  /** Runs name(args) through call; a Pool.Entry among args is an input. */
+  /** A call whose arguments were drawn at random: a documented refusal is a fine outcome. */
   void op(String name, Object[] callArgs, Supplier<Object> call, Check check) {
+    op(false, name, callArgs, call, check);
+  }
+
+  /** A call valid by construction (live inputs, matching shapes and dtypes, indices in range): it must succeed. */
+  void valid(String name, Object[] callArgs, Supplier<Object> call, Check check) {
+    op(true, name, callArgs, call, check);
+  }
+
+  /**
+   * Runs name(args) through call; a Pool.Entry among args is an input. A valid call that throws,
+   * any call that throws an undocumented type, and a result the check rejects are failures.
+   */
+  void op(boolean valid, String name, Object[] callArgs, Supplier<Object> call, Check check) {
     opIndex++;
     out.ops++;
+    Outcomes.Tally tally = out.tally(family);
+    tally.calls++;
+    if (valid) tally.valid++;
     boolean closedInput = false;
     for (Object a : callArgs) {
       if (a instanceof Pool.Entry e && e.t().isClosed()) closedInput = true;
     }
     String desc = describe(name, callArgs);
+    Before before = check == null ? null : Before.capture(callArgs);
     Object result;
     try {
       result = call.get();
     } catch (Throwable e) {
       if (Outcomes.documented(e)) {
         out.threw(e);
-        if (e.getMessage() == null || e.getMessage().isEmpty()) {
+        tally.refused++;
+        if (valid) {
+          out.fail(seed, opIndex, desc, "a call valid by construction was refused: " + e, e);
+        } else if (e.getMessage() == null || e.getMessage().isEmpty()) {
           out.fail(seed, opIndex, desc, e.getClass().getSimpleName() + " without a message", e);
         }
       } else {
@@ -62,18 +84,20 @@ final class Fuzz {
       }
       return;
     }
+    tally.succeeded++;
     try {
       String badBool = closedInput ? null : badBoolBytes(result, callArgs);
       if (closedInput) {
         out.fail(seed, opIndex, desc, "succeeded on a closed tensor", null);
       } else if (badBool != null) {
         out.fail(seed, opIndex, desc, badBool, null);
-      } else if (check != null && ++checkable % CHECK_EVERY == 0) {
+      } else if (check != null) {
         try {
-          check.verify(result);
+          check.verify(result, before);
           out.checked++;
+          tally.checked++;
         } catch (Throwable e) {  // a wrong value, or the reference's own reading of the result failed
-          out.fail(seed, opIndex, desc, "wrong result: " + e.getMessage(), e instanceof AssertionError ? null : e);
+          out.fail(seed, opIndex, desc + before.describe(), "wrong result: " + e.getMessage(), e instanceof AssertionError ? null : e);
         }
       }
     } finally {

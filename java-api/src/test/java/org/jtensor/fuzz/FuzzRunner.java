@@ -9,39 +9,47 @@ import org.jtensor.memory.Memory;
  * then every tensor closed and the allocator's live bytes checked against the seed's start.
  */
 final class FuzzRunner {
-  /** The families with their weights (out of their sum): each step runs one op (a scope runs a few). */
-  private static final Object[][] FAMILIES = {
-      {8, (Consumer<Fuzz>) FactoryFamily::step},
-      {20, (Consumer<Fuzz>) ViewFamily::step},
-      {18, (Consumer<Fuzz>) BinaryFamily::step},
-      {12, (Consumer<Fuzz>) UnaryFamily::step},
-      {12, (Consumer<Fuzz>) ReductionFamily::step},
-      {8, (Consumer<Fuzz>) MatmulFamily::step},
-      {12, (Consumer<Fuzz>) IndexFamily::step},
-      {10, (Consumer<Fuzz>) LifecycleFamily::step},
+  /** A family's name (its counts are kept under it), weight (out of the sum) and step (one op; a scope runs a few). */
+  record Family(String name, int weight, Consumer<Fuzz> step) {}
+
+  static final Family[] FAMILIES = {
+      new Family("factory", 8, FactoryFamily::step),
+      new Family("view", 20, ViewFamily::step),
+      new Family("binary", 18, BinaryFamily::step),
+      new Family("unary", 12, UnaryFamily::step),
+      new Family("reduction", 12, ReductionFamily::step),
+      new Family("matmul", 8, MatmulFamily::step),
+      new Family("index", 12, IndexFamily::step),
+      new Family("lifecycle", 10, LifecycleFamily::step),
   };
 
   private FuzzRunner() {}
 
   /** Runs opsPerSeed ops for each seed, accumulating into out. */
-  @SuppressWarnings("unchecked")
   static void run(long[] seeds, long opsPerSeed, Outcomes out) {
+    run(seeds, opsPerSeed, out, FAMILIES);
+  }
+
+  /** The same over these families (the first one also fills an almost empty pool): a test can sabotage one. */
+  static void run(long[] seeds, long opsPerSeed, Outcomes out, Family[] families) {
     int total = 0;
-    for (Object[] fam : FAMILIES) total += (Integer) fam[0];
+    for (Family fam : families) total += fam.weight();
     for (long seed : seeds) {
       long before = Memory.memoryAllocated(Device.CPU);
       Fuzz f = new Fuzz(seed, out);
       try {
         while (f.opIndex < opsPerSeed) {
           if (f.pool.size() < 4) {
-            FactoryFamily.step(f);
+            f.family = families[0].name();
+            families[0].step().accept(f);
             continue;
           }
           int pick = f.rnd.nextInt(total);
-          for (Object[] fam : FAMILIES) {
-            pick -= (Integer) fam[0];
+          for (Family fam : families) {
+            pick -= fam.weight();
             if (pick < 0) {
-              ((Consumer<Fuzz>) fam[1]).accept(f);
+              f.family = fam.name();
+              fam.step().accept(f);
               break;
             }
           }

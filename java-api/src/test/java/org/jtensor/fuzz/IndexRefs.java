@@ -6,8 +6,8 @@ final class IndexRefs {
 
   /** result[..., i, ...] = x[..., idx[i], ...] along dim d; indexSelect refuses a negative index (no result to check), x[idx] wraps it. */
   static Fuzz.Check indexSelect(Pool.Entry x, int d, Pool.Entry idx, boolean wrapsNegative) {
-    return result -> {
-      Vals r = Vals.of(result), v = new Vals(x.t()), ix = new Vals(idx.t());
+    return (result, in) -> {
+      Vals r = Vals.of(result), v = in.of(x), ix = in.of(idx);
       if (v.shape.length == 0) {
         expectEqual(r, 0, v, 0);
         return;
@@ -27,8 +27,8 @@ final class IndexRefs {
 
   /** result[p] = x[p with p[d] replaced by idx[p]]. */
   static Fuzz.Check gather(Pool.Entry x, int d, Pool.Entry idx) {
-    return result -> {
-      Vals r = Vals.of(result), v = new Vals(x.t()), ix = new Vals(idx.t());
+    return (result, in) -> {
+      Vals r = Vals.of(result), v = in.of(x), ix = in.of(idx);
       Vals.expectShape(ix.shape, r, "gather");
       for (int o = 0; o < r.numel(); o++) {
         long[] at = Vals.unflat(o, ix.shape);
@@ -45,8 +45,8 @@ final class IndexRefs {
 
   /** value where the mask is true, x elsewhere, x and mask broadcast together (PyTorch's expand_outplace); value as x's dtype stores it. */
   static Fuzz.Check maskedFill(Pool.Entry x, Pool.Entry mask, double value) {
-    return result -> {
-      Vals r = Vals.of(result), v = new Vals(x.t()), m = new Vals(mask.t());
+    return (result, in) -> {
+      Vals r = Vals.of(result), v = in.of(x), m = in.of(mask);
       long[] shape = Refs.broadcast(v.shape, m.shape);
       Vals.expectShape(shape, r, "maskedFill");
       for (int o = 0; o < r.numel(); o++) {

@@ -11,8 +11,8 @@ import java.util.TreeMap;
 import org.jtensor.memory.TensorOutOfMemoryException;
 
 /**
- * What the fuzzer saw: exceptions by type, checked results, and the failures, each with what it
- * takes to replay it (seed, op index, the op as called).
+ * What the fuzzer saw: exceptions by type, checked results, counts per family, and the failures,
+ * each with what it takes to replay it (seed, op index, the op as called).
  */
 final class Outcomes {
   /** DESIGN §7: the only exception types any public op may throw (exact classes, not subclasses). */
@@ -26,26 +26,39 @@ final class Outcomes {
 
   private static final int MAX_FAILURES = 25;
 
+  /** One family's calls: how many, how many valid by construction, succeeded, checked, refused. */
+  static final class Tally {
+    long calls, valid, succeeded, checked, refused;
+  }
+
   long ops;
   long checked;
   int seeds;
   final Map<String, Long> thrown = new TreeMap<>();
+  final Map<String, Tally> families = new TreeMap<>();
   private final List<String> failures = new ArrayList<>();
   private final Set<String> failureKinds = new LinkedHashSet<>();
   private long failureCount;
+  private String last;
 
   static boolean documented(Throwable e) {
     return DOCUMENTED.contains(e.getClass());
+  }
+
+  Tally tally(String family) {
+    return families.computeIfAbsent(family, k -> new Tally());
   }
 
   void threw(Throwable e) {
     thrown.merge(e.getClass().getSimpleName(), 1L, Long::sum);
   }
 
-  /** Records a failure; the same kind (what went wrong in which op) is listed once. */
+  /** Records a failure; the same kind (what went wrong in which op, numbers and dtypes aside) is listed once. */
   void fail(long seed, long opIndex, String op, String what, Throwable cause) {
     failureCount++;
-    String kind = what + " in " + op.replaceAll("\\(.*", "");
+    last = what + " in " + op;
+    String kind = what.replaceAll("\\[[^\\]]*\\]|-?[0-9][0-9.]*(E-?[0-9]+)?|-?Infinity|NaN|\\b(bool|u?int\\d+|b?float\\d+)\\b", "#")
+        + " in " + op.replaceAll("(?s)\\(.*", "");
     if (!failureKinds.add(kind) || failures.size() >= MAX_FAILURES) return;
     StringBuilder sb = new StringBuilder()
         .append("seed ").append(seed).append(" op #").append(opIndex).append(": ").append(what)
@@ -60,6 +73,11 @@ final class Outcomes {
 
   long failureCount() {
     return failureCount;
+  }
+
+  /** The latest failure (what, then the op as called), or null: for the fuzzer's own tests. */
+  String lastFailure() {
+    return last;
   }
 
   String failureReport() {

@@ -15,8 +15,8 @@ final class ReduceRefs {
 
   /** Reduce x over dims (empty: all), keepdim; integral results are compared exactly, floats within a tolerance. */
   static Fuzz.Check reduce(Pool.Entry x, int[] dims, boolean keepdim, Reducer f, double tolScale) {
-    return result -> {
-      Vals r = Vals.of(result), v = new Vals(x.t());
+    return (result, in) -> {
+      Vals r = Vals.of(result), v = in.of(x);
       boolean[] red = reduced(v.shape.length, dims);
       List<long[]> outShape = new ArrayList<>();
       long[] keep = v.shape.clone();
@@ -33,7 +33,7 @@ final class ReduceRefs {
         for (int k = 0; k < xs.length; k++) {
           xs[k] = v.d[g.get(k)];
           if (ls != null) ls[k] = v.l[g.get(k)];
-          abs += Math.abs(xs[k]);
+          if (Double.isFinite(xs[k])) abs += Math.abs(xs[k]);  // the tolerance's scale: an infinity or NaN must not make it NaN
         }
         double e = f.apply(xs, ls, r.dtype);
         if (r.integral()) {
@@ -94,10 +94,68 @@ final class ReduceRefs {
   }
 
   static double var(double[] xs, long[] ls, DType t) {
-    if (xs.length == 0) return Double.NaN;
+    return var(xs, 1);
+  }
+
+  /** The sum of squared deviations over max(0, n - correction): PyTorch's divisor, infinite or NaN at 0. */
+  static double var(double[] xs, long correction) {
+    if (xs.length == 0) return Double.NaN;  // PyTorch's trivial reduction, whatever the correction
     double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0;
     for (double v : xs) s += (v - m) * (v - m);
-    return s / (xs.length - 1);
+    return s / Math.max(0, xs.length - correction);
+  }
+
+  static Reducer std(long correction) {
+    return (xs, ls, t) -> Math.sqrt(var(xs, correction));
+  }
+
+  static double amin(double[] xs, long[] ls, DType t) {
+    double m = Double.POSITIVE_INFINITY;
+    for (double v : xs) m = Double.isNaN(v) || Double.isNaN(m) ? Double.NaN : Math.min(m, v);
+    return ls != null && xs.length > 0 ? java.util.Arrays.stream(ls).min().getAsLong() : m;
+  }
+
+  /**
+   * The product; an integral one wraps as int64 does (a result past 2^52 is not compared); below
+   * float64 each partial product is float32, PyTorch's math type, so one past its range is infinite.
+   */
+  static double prod(double[] xs, long[] ls, DType t) {
+    if (ls != null && !t.isFloatingPoint()) {
+      long p = 1;
+      for (long v : ls) p *= v;
+      return p;
+    }
+    double p = 1;
+    for (double v : xs) p = t == DType.FLOAT64 ? p * v : (float) (p * v);
+    return p;
+  }
+
+  /**
+   * The vector p-norm: p = 0 counts the nonzero elements, p = inf is the largest magnitude. Below
+   * float64 the powers and their sum are float32 (PyTorch's accumulator), so |x|^p past its range is infinite.
+   */
+  static Reducer norm(double p) {
+    return (xs, ls, t) -> {
+      double s = 0;
+      for (double v : xs) {
+        double a = Math.abs(v);
+        if (p == 0) s += a != 0 ? 1 : 0;  // NaN is nonzero
+        else if (Double.isNaN(a) || Double.isNaN(s)) s = Double.NaN;
+        else if (Double.isInfinite(p)) s = Math.max(s, a);
+        else s = t == DType.FLOAT64 ? s + Math.pow(a, p) : (float) (s + (float) Math.pow(a, p));
+      }
+      return p == 0 || Double.isInfinite(p) || p == 1 ? s : Math.pow(s, 1 / p);
+    };
+  }
+
+  static double any(double[] xs, long[] ls, DType t) {
+    for (double v : xs) if (v != 0) return 1;  // NaN is true
+    return 0;
+  }
+
+  static double all(double[] xs, long[] ls, DType t) {
+    for (double v : xs) if (v == 0) return 0;
+    return 1;
   }
 
   static double logsumexp(double[] xs, long[] ls, DType t) {
@@ -118,10 +176,20 @@ final class ReduceRefs {
     return best;
   }
 
+  /** The first position of the minimum (NaN counts as the minimum), as PyTorch's argmin. */
+  static double argmin(double[] xs, long[] ls, DType t) {
+    int best = 0;
+    for (int k = 1; k < xs.length; k++) {
+      if (Double.isNaN(xs[best])) break;
+      if (Double.isNaN(xs[k]) || (ls != null ? ls[k] < ls[best] : xs[k] < xs[best])) best = k;
+    }
+    return best;
+  }
+
   /** An op along one dim (softmax, cumsum): f maps each line of values along dim to the result's line. */
   static Fuzz.Check along(Pool.Entry x, int dim, java.util.function.UnaryOperator<double[]> f) {
-    return result -> {
-      Vals r = Vals.of(result), v = new Vals(x.t());
+    return (result, in) -> {
+      Vals r = Vals.of(result), v = in.of(x);
       Vals.expectShape(v.shape, r, "along a dim");
       long[] keep = v.shape.clone();
       if (keep.length > 0) keep[dim < 0 ? dim + keep.length : dim] = 1;
@@ -139,6 +207,7 @@ final class ReduceRefs {
         for (int k = 0; k < xs.length; k++) {
           double e = Vals.round(es[k], r.dtype), a = r.d[g.get(k)];
           double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + 3e-5 * abs;
+          if (r.integral() && Math.abs(es[k]) >= 0x1p52) continue;  // a product past a double's integers
           if (r.integral() ? a != e : !Vals.close(a, e, tol)) throw Vals.mismatch("along dim " + dim, g.get(k), a, e);
         }
       }
@@ -156,6 +225,13 @@ final class ReduceRefs {
     double lse = logsumexp(xs, null, DType.FLOAT64);
     double[] r = new double[xs.length];
     for (int k = 0; k < xs.length; k++) r[k] = xs[k] - lse;
+    return r;
+  }
+
+  static double[] cumprod(double[] xs) {
+    double[] r = new double[xs.length];
+    double p = 1;
+    for (int k = 0; k < xs.length; k++) r[k] = p *= xs[k];
     return r;
   }
 

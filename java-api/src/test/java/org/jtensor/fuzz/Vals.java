@@ -37,10 +37,31 @@ final class Vals {
     switch (t) {
       case FLOAT64: return v;
       case FLOAT32: return (float) v;
-      case BFLOAT16: return bf16((float) v);
-      case FLOAT16: return half((float) v);
-      default: return wrap((long) v, t);
+      case BFLOAT16: return bf16(toOddFloat(v));
+      case FLOAT16: return half(toOddFloat(v));
+      default: return wrap(toLong(v, t), t);
     }
+  }
+
+  /**
+   * v as a float rounded to odd: a second rounding to 16 bits is then exact (round once from
+   * double, as the library's conversion does, not twice through float32).
+   */
+  private static float toOddFloat(double v) {
+    float f = (float) v;
+    if (f != v && f != 0 && !Float.isNaN(f) && !Float.isInfinite(f) && (Float.floatToRawIntBits(f) & 1) == 0) {
+      boolean up = (f < v) == (f > 0);
+      f = Float.intBitsToFloat(Float.floatToRawIntBits(f) + (up ? 1 : -1));
+    }
+    return f;
+  }
+
+  /**
+   * A floating value converted to an integral dtype's integer: truncated (NaN to 0, beyond int64
+   * saturated, as the library defines what C++ leaves undefined), or for bool whether it is nonzero (NaN is).
+   */
+  static long toLong(double v, DType t) {
+    return t == DType.BOOL ? (v != 0 ? 1 : 0) : (long) v;
   }
 
   static long wrap(long v, DType t) {
@@ -93,6 +114,16 @@ final class Vals {
   static void expectShape(long[] expected, Vals got, String what) {
     if (!Arrays.equals(expected, got.shape)) {
       throw new AssertionError(what + ": shape " + Arrays.toString(got.shape) + ", expected " + Arrays.toString(expected));
+    }
+  }
+
+  /**
+   * Element i of r against an exact integer e, as r's dtype stores it (an integer result wraps, a
+   * floating one rounds).
+   */
+  static void expectExact(Vals r, int i, long e, String what) {
+    if (r.integral() ? r.l[i] != wrap(e, r.dtype) : Double.compare(r.d[i], round((double) e, r.dtype)) != 0) {
+      throw mismatch(what, i, r.integral() ? r.l[i] : r.d[i], r.integral() ? wrap(e, r.dtype) : round((double) e, r.dtype));
     }
   }
 

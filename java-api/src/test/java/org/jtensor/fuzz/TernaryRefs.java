@@ -1,0 +1,112 @@
+package org.jtensor.fuzz;
+
+import org.jtensor.DType;
+
+/** References for clamp, lerp and where: each element from its operands' elements, broadcast, in the result's dtype. */
+final class TernaryRefs {
+  private TernaryRefs() {}
+
+  /** What one element of the result is, from the operands' elements (as the result's dtype stores them). */
+  private interface Elem {
+    double apply(double[] xs);
+  }
+
+  /**
+   * The operands (Pool.Entry, or a Double for a scalar) broadcast and combined by f: exactly (a
+   * selection: clamp, where), or within the dtype's tolerance of the operands' magnitude (lerp).
+   */
+  private static Fuzz.Check elementwise(String what, Object[] operands, boolean exact, Elem f) {
+    return (result, in) -> {
+      Vals r = Vals.of(result);
+      Vals[] v = new Vals[operands.length];
+      long[] shape = new long[0];
+      for (int k = 0; k < v.length; k++) {
+        if (operands[k] instanceof Pool.Entry e) {
+          v[k] = in.of(e);
+          shape = Refs.broadcast(shape, v[k].shape);
+        }
+      }
+      Vals.expectShape(shape, r, what);
+      double[] xs = new double[v.length];
+      for (int i = 0; i < r.numel(); i++) {
+        long[] idx = Vals.unflat(i, shape);
+        for (int k = 0; k < v.length; k++) {
+          xs[k] = Vals.round(v[k] == null ? (Double) operands[k] : v[k].d[Vals.flat(Refs.squash(idx, v[k].shape), v[k].shape)], r.dtype);
+        }
+        double e = Vals.round(f.apply(xs), r.dtype), scale = Math.abs(e);
+        for (double x : xs) scale += Math.abs(x);
+        if (!Vals.close(r.d[i], e, exact ? 0 : Vals.rtol(r.dtype) * scale + Vals.atol(r.dtype))) {
+          throw Vals.mismatch(what + " of " + java.util.Arrays.toString(xs), i, r.d[i], e);
+        }
+      }
+    };
+  }
+
+  /**
+   * clamp(lo, hi) with scalar bounds: a NaN bound is no bound (jtensor's clampMin/clampMax); lo above
+   * hi gives hi. A bound is converted to the result's dtype, which PyTorch refuses when it overflows
+   * (a float: beyond the finite range; an integer: beyond the dtype, uint8 taking -255..255 wrapped).
+   * An integer result takes integer bounds only: a fractional one promotes to a float result (and
+   * is refused in place, where the dtype cannot change).
+   */
+  static Fuzz.Check clamp(Pool.Entry x, double lo, double hi) {
+    return (result, in) -> {
+      DType t = ((org.jtensor.Tensor) result).dtype();
+      double[] b = {lo, hi};
+      for (int k = 0; k < 2; k++) {
+        if (Double.isNaN(b[k])) continue;
+        if (!holds(b[k], t)) {
+          throw new AssertionError("clamp gave " + t + " under the bound " + b[k] + ": PyTorch refuses a bound that overflows"
+              + " the dtype, and promotes a fractional one (refused in place)");
+        }
+        b[k] = t.isFloatingPoint() ? Vals.round(b[k], t) : Vals.wrap((long) b[k], t);
+      }
+      elementwise("clamp", new Object[] {x}, true, xs -> clampOne(xs[0], b[0], b[1])).verify(result, in);
+    };
+  }
+
+  /** Whether a clamp of x by these bounds is valid by construction: x open and not bool, each bound held by x's dtype. */
+  static boolean clampTakes(Pool.Entry x, double lo, double hi) {
+    if (!Valid.open(x) || x.t().dtype() == DType.BOOL) return false;
+    return (Double.isNaN(lo) || holds(lo, x.t().dtype())) && (Double.isNaN(hi) || holds(hi, x.t().dtype()));
+  }
+
+  /** A bound the dtype holds: a convertible one, and for an integer dtype an integer (a fractional one promotes). */
+  static boolean holds(double b, DType t) {
+    return Valid.converts(b, t) && (t.isFloatingPoint() || b == Math.rint(b));
+  }
+
+  /** clamp with tensor bounds: a NaN anywhere gives NaN (PyTorch's clamp propagates NaN from its bounds). */
+  static Fuzz.Check clampTensors(Pool.Entry x, Pool.Entry lo, Pool.Entry hi) {
+    return elementwise("clamp", new Object[] {x, lo, hi}, true, xs -> Double.isNaN(xs[1]) || Double.isNaN(xs[2]) ? Double.NaN
+        : clampOne(xs[0], xs[1], xs[2]));
+  }
+
+  private static double clampOne(double x, double lo, double hi) {
+    if (Double.isNaN(x)) return x;
+    double v = Double.isNaN(lo) ? x : Math.max(x, lo);
+    return Double.isNaN(hi) ? v : Math.min(v, hi);
+  }
+
+  /** lerp: x + w (e - x) for w below 0.5, e - (e - x)(1 - w) above, as PyTorch computes it; w is a Pool.Entry or a Double. */
+  static Fuzz.Check lerp(Pool.Entry x, Pool.Entry e, Object w) {
+    return (result, in) -> {
+      boolean f64 = ((org.jtensor.Tensor) result).dtype() == DType.FLOAT64;
+      elementwise("lerp", new Object[] {x, e, w}, false, xs -> {
+        double a = xs[0], b = xs[1], wt = xs[2];
+        if (f64) return Math.abs(wt) < 0.5 ? a + wt * (b - a) : b - (b - a) * (1 - wt);
+        float fa = (float) a, fb = (float) b, fw = (float) wt;  // PyTorch's math type below float64: an overflow shows
+        return Math.abs(fw) < 0.5f ? fa + fw * (fb - fa) : fb - (fb - fa) * (1 - fw);
+      }).verify(result, in);
+    };
+  }
+
+  /** where(c, a, b): a where c is true, else b; b a Pool.Entry or a Double. */
+  static Fuzz.Check where(Pool.Entry c, Pool.Entry a, Object b) {
+    Fuzz.Check values = elementwise("where", new Object[] {c, a, b}, true, xs -> xs[0] != 0 ? xs[1] : xs[2]);
+    return (result, in) -> {
+      if (in.of(c).dtype != DType.BOOL) throw new AssertionError("where took a " + in.of(c).dtype + " condition");
+      values.verify(result, in);
+    };
+  }
+}
