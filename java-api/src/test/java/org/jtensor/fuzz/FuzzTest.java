@@ -1,13 +1,16 @@
 package org.jtensor.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The API fuzzer (issues 7 and 22). Calls valid by construction must succeed, and every result is
- * compared with a reference. CI mode: 5 seeds x 44,000 ops. By hand, longer:
+ * The API fuzzer (issues 7 and 22). Calls valid by construction must succeed, every result is
+ * compared with a reference, and each family must stay above its floors ({@link Floors}, printed
+ * as a table). CI mode: 5 seeds x 44,000 ops. By hand, longer:
  * {@code mvn -o test -pl java-api -Dtest=FuzzTest -Djtensor.fuzz.ops=2000000 -Djtensor.fuzz.seeds=1,2,3,...}
  * (ops in total, shared by the seeds; seeds as a list, or a count such as {@code 20}).
  * A failure prints its seed and op index: {@code -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=INDEX} replays it.
@@ -24,7 +27,10 @@ class FuzzTest {
     long start = System.nanoTime();
     FuzzRunner.run(seeds, (ops + seeds.length - 1) / seeds.length, out);
     System.out.println(out.summary((System.nanoTime() - start) / 1_000_000));
-    assertEquals(0, out.failureCount(), out.failureReport());
+    System.out.print(Floors.table(out));
+    List<String> below = Floors.violations(out);
+    assertAll(() -> assertEquals(0, out.failureCount(), out.failureReport()),
+        () -> assertEquals(List.of(), below, "families below their floors (shares of calls; see Floors)"));
   }
 
   /** "1,2,3" is those seeds; a single number n is seeds 1..n. */
