@@ -80,9 +80,11 @@ final class Outcomes {
     return last;
   }
 
+  /** The failures, one of each kind, and the latest (a replay's, which ends at the op replayed). */
   String failureReport() {
     return failureCount + " failure(s), " + failures.size() + " distinct shown"
-        + " (replay: -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=OPINDEX+1)\n" + String.join("\n", failures);
+        + " (replay: -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=OPINDEX+1)\n" + String.join("\n", failures)
+        + (last == null ? "" : "\nthe latest: " + last);
   }
 
   String summary(long millis) {
