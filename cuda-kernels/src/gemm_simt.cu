@@ -30,8 +30,8 @@ __device__ inline Acc mac(Acc acc, Acc a, Acc b) {
 // alpha * acc + beta * C's old value (not read when beta is 0: C may hold NaN), as T.
 template <typename T, typename Acc>
 __device__ inline void store_result(T* c, Acc acc, double alpha, double beta) {
-  if constexpr (std::is_same<T, bool>::value) {  // the CPU's bool: any product, or the old value kept
-    *c = acc != 0 || (beta != 0 && load_elem(c));
+  if constexpr (std::is_same<T, bool>::value) {  // the CPU's bool: alpha and beta read as bools
+    *c = (alpha != 0 && acc != 0) || (beta != 0 && load_elem(c));
   } else if constexpr (std::is_integral<Acc>::value) {
     uint64_t v = (uint64_t)(int64_t)alpha * (uint64_t)acc;
     if (beta != 0) v += (uint64_t)(int64_t)beta * (uint64_t)(int64_t)*c;

@@ -315,10 +315,17 @@ JT_FUNCTOR(relu_backward, kFloat<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T g, T r, const Params&) { return r <= T(0) ? T(0) : g; }
 };
 
+// lerp with a scalar weight (f[0]), which float16/bfloat16 take in float as PyTorch's opmath does
+JT_FUNCTOR(lerp_scalar, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params& p) {
+    T w = p.get<T>(0);
+    return std::abs(w) < T(0.5) ? a + w * (b - a) : b - (b - a) * (T(1) - w);
+  }
+};
 #define JT_BINARY_OPS(X)                                                                    \
   X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(atan2) X(maximum) \
   X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
-  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward)
+  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward) X(lerp_scalar)
 
 // ---------------------------------------------------------------- ternary (same-dtype operands)
 JT_FUNCTOR(lerp, kFloat<T>, false)  // start + weight * (end - start), stable at both ends

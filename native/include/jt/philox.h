@@ -13,7 +13,8 @@ namespace jt {
 
 // The draw kinds, found by name from Java (jt_random_kind); element e's block and words:
 enum class RandomKind : int {
-  Uniform53 = 0,        // a + (b - a) * u, u from words (0,1) or (2,3) of block e / 2: 53 bits
+  Uniform53 = 0,        // a + (b - a) * u, u from words (0,1) or (2,3) of block e / 2: 53 bits (into
+                        // float32/float16/bfloat16: the top 24/11/8 bits of word 0 or 2)
   Uniform24 = 1,        // (word e % 4 of block e / 4) >> 8, times 2^-24, as a float
   Normal = 2,           // a + b * Box-Muller(block e / 2): cos for even e, sin for odd
   Integers = 3,         // low + (64 bits of words (0,1) or (2,3) of block e / 2) mod range, unsigned
@@ -105,9 +106,19 @@ inline JT_HOST_DEVICE double random_value(const RandomDraw& d, const uint32_t w[
   }
 }
 
+// Significand bits of a floating T (53 for the rest): a uniform draw into T takes only these, as
+// PyTorch's uniform_real_distribution does, so that u is exact in T and rand stays below 1.
+template <typename T>
+constexpr int kUniformDigits = std::is_same<T, Half>::value ? 11 : std::is_same<T, BFloat16>::value ? 8
+                             : std::is_same<T, float>::value ? 24 : 53;
+
 // The same, converted to the draw's dtype T as every backend stores it.
 template <typename T>
 inline JT_HOST_DEVICE T random_element(const RandomDraw& d, const uint32_t w[4], int j, double prob) {
+  if (kUniformDigits<T> < 53 && d.kind == RandomKind::Uniform53) {  // the top digits of words 0 or 2
+    const double u = (double)(((j & 1) ? w[2] : w[0]) >> (32 - kUniformDigits<T>)) / (double)(1u << kUniformDigits<T>);  // exact
+    return convert<T, double>(fp::add(d.a, fp::mul(fp::sub(d.b, d.a), u)));
+  }
   int64_t exact = 0;
   const double v = random_value(d, w, j, prob, &exact);
   return d.kind == RandomKind::Integers ? convert<T, int64_t>(exact) : convert<T, double>(v);

@@ -129,13 +129,21 @@ void gemm_loops(const GemmPlan& p) {
       for (int64_t q = 0; q < p.k; ++q) {
         A av = (A)load_elem(Ab + oa + i * p.a_row + q * p.a_col);
         const T* brow = Bb + ob + q * p.b_row;
-        for (int64_t j = 0; j < p.n; ++j) acc[j] += av * (A)load_elem(brow + j * p.b_col);
+        for (int64_t j = 0; j < p.n; ++j) {
+          if constexpr (std::is_integral<A>::value) acc[j] = (A)((uint64_t)acc[j] + (uint64_t)av * (uint64_t)(A)load_elem(brow + j * p.b_col));
+          else acc[j] += av * (A)load_elem(brow + j * p.b_col);
+        }
       }
       T* crow = Cb + oc + i * p.c_row;
       for (int64_t j = 0; j < p.n; ++j) {
         A prev = p.beta == 0 ? A(0) : (A)load_elem(crow + j * p.c_col);
-        if constexpr (std::is_same<T, bool>::value) crow[j * p.c_col] = (acc[j] != 0) || (p.beta != 0 && prev != 0);
-        else crow[j * p.c_col] = (T)((A)p.alpha * acc[j] + (A)p.beta * prev);
+        if constexpr (std::is_same<T, bool>::value) {  // alpha and beta read as bools, as PyTorch's alpha.to<bool>()
+          crow[j * p.c_col] = (p.alpha != 0 && acc[j] != 0) || (p.beta != 0 && prev != 0);
+        } else if constexpr (std::is_integral<T>::value) {  // two's complement wrap-around (signed overflow is undefined)
+          crow[j * p.c_col] = (T)(int64_t)((uint64_t)(int64_t)p.alpha * (uint64_t)acc[j] + (uint64_t)(int64_t)p.beta * (uint64_t)prev);
+        } else {
+          crow[j * p.c_col] = (T)((A)p.alpha * acc[j] + (A)p.beta * prev);
+        }
       }
     }
   });

@@ -92,6 +92,15 @@ public enum DType {
     if (!fits) throw overflow(op, Double.toString(v));
   }
 
+  /**
+   * checkFits of a scalar as jtensor's double arguments read it: an integer value (within int64) as
+   * a Python int, anything else as a Python float.
+   */
+  public void checkScalar(String op, double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 0x1p63) checkFits(op, (long) v);
+    else checkFits(op, v);
+  }
+
   /** checked_convert of a Python int: unsigned dtypes also take negatives that wrap once (-1 into uint8). */
   public void checkFits(String op, long v) {
     boolean fits;
@@ -104,6 +113,15 @@ public enum DType {
 
   private IllegalArgumentException overflow(String op, String value) {
     return new IllegalArgumentException(op + "(): value " + value + " cannot be converted to type " + this + " without overflow");
+  }
+
+  /**
+   * The dtype a kernel computes this one in (PyTorch's opmath_type): float32 for float16 and
+   * bfloat16, the dtype itself otherwise. Some scalars (lerp's weight, addmm's alpha and beta) are
+   * converted to it rather than to the tensor's dtype.
+   */
+  public DType opMath() {
+    return this == FLOAT16 || this == BFLOAT16 ? FLOAT32 : this;
   }
 
   /** The range of an integral dtype. */

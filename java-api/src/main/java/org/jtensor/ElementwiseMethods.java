@@ -49,15 +49,16 @@ public sealed interface ElementwiseMethods permits Tensor {
     return Operand.of(Tensor.implOf(x, op));
   }
 
-  /** PyTorch: alpha must be integral when the computation is. */
+  /** PyTorch: alpha must be integral when the computation is, and convert to its dtype without overflow. */
   private double alpha(String op, Operand other, double alpha) {
-    if (alpha != Math.rint(alpha)) {
-      TypePromotion p = TypePromotion.start().tensor(impl(op));
-      other.promote(p);
-      if (!p.result().isFloatingPoint()) {
-        throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
-      }
+    if (alpha == 1) return alpha;
+    TypePromotion p = TypePromotion.start().tensor(impl(op));
+    other.promote(p);
+    DType computation = p.result();
+    if (alpha != Math.rint(alpha) && !computation.isFloatingPoint()) {
+      throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
     }
+    computation.checkScalar(op, alpha);
     return alpha;
   }
 
@@ -245,8 +246,14 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor clampMin(double min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN); }
   default Tensor clampMax(double max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max); }
   default Tensor clamp_(double min, double max) {
-    TensorImpl t = impl(Ops.CLAMP.inPlaceName);
-    ElementwiseOps.run(Ops.CLAMP, Ops.CLAMP.inPlaceName, t, bounds(min, max), Operand.of(t));
+    Op op = Ops.CLAMP;
+    TensorImpl t = impl(op.inPlaceName);
+    if (!t.dtype().isFloatingPoint() && (floatBound(min) || floatBound(max))) {
+      throw new IllegalArgumentException(op.inPlaceName + "(): result type " + DType.DEFAULT_FLOAT + " can't be cast to the desired output type "
+          + t.dtype() + " (bounds " + min + ", " + max + ")");
+    }
+    checkBounds(op.inPlaceName, t.dtype(), min, max);
+    ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), Operand.of(t));
     return self();
   }
   /** clamp with tensor bounds, broadcast together with self. */
@@ -257,9 +264,8 @@ public sealed interface ElementwiseMethods permits Tensor {
 
   private Tensor clampScalar(Op op, double min, double max) {
     TensorImpl t = impl(op.name);
-    boolean floatBounds = (!Double.isNaN(min) && min != Math.rint(min)) || (!Double.isNaN(max) && max != Math.rint(max));
-    Operand self = Operand.of(t);
-    if (floatBounds && !t.dtype().isFloatingPoint()) {  // a float bound promotes an integer tensor
+    if (!t.dtype().isFloatingPoint() && (floatBound(min) || floatBound(max))) {  // a float bound promotes an integer tensor
+      checkBounds(op.name, DType.DEFAULT_FLOAT, min, max);
       TensorImpl f = DataOps.cloneAs(op.name, t, DType.DEFAULT_FLOAT, t.device(), false);
       try {
         return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
@@ -267,19 +273,31 @@ public sealed interface ElementwiseMethods permits Tensor {
         f.release();
       }
     }
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), self));
+    checkBounds(op.name, t.dtype(), min, max);
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(t)));
+  }
+
+  /** A bound PyTorch would take as a Python float: one with a fraction, or an infinity (NaN is no bound). */
+  private static boolean floatBound(double b) {
+    return !Double.isNaN(b) && (b != Math.rint(b) || Double.isInfinite(b));
+  }
+
+  /** Each present bound converts to the result's dtype without overflow, as PyTorch's checked conversion. */
+  private static void checkBounds(String op, DType result, double min, double max) {
+    if (!Double.isNaN(min)) result.checkScalar(op, min);
+    if (!Double.isNaN(max)) result.checkScalar(op, max);
   }
 
   private static double[] bounds(double min, double max) {
     return new double[] {Double.isNaN(min) ? 0 : min, Double.isNaN(max) ? 0 : max, Double.isNaN(min) ? 0 : 1, Double.isNaN(max) ? 0 : 1};
   }
 
-  /** self + weight * (end - self). */
+  /** self + weight * (end - self); float16/bfloat16 take the weight in float32, their math type, as PyTorch. */
   default Tensor lerp(Tensor end, double weight) {
-    TensorImpl s = impl("lerp");
-    try (Tensor w = Tensor.full(new long[0], weight, s.dtype().isFloatingPoint() ? s.dtype() : DType.DEFAULT_FLOAT, s.device())) {
-      return lerp(end, w);
-    }
+    Op op = Ops.LERP_SCALAR;
+    TensorImpl s = impl(op.name);
+    s.dtype().opMath().checkFits(op.name, weight);
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), t(end, op.name)));
   }
 
   default Tensor lerp(Tensor end, Tensor weight) {

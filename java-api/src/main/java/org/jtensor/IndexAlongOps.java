@@ -181,6 +181,7 @@ final class IndexAlongOps {
     if (!self.dtype().isFloatingPoint() && alpha != Math.rint(alpha)) {
       throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
     }
+    self.dtype().checkScalar(op, alpha);
     int d = Shapes.wrapDim(op, dim, self.dim());
     DataOps.checkWritable(op, self);
     DataOps.checkNoOverlap(op, self, source);

@@ -60,6 +60,7 @@ public sealed interface LinalgMethods permits Tensor {
       throw new IllegalArgumentException(op + "(): For integral input tensors, arguments beta and alpha must not be floating point numbers, "
           + "got beta " + beta + " and alpha " + alpha);
     }
+    LinalgOps.checkAlphaBeta(op, a.dtype(), beta, alpha);
     try (TensorScope s = TensorScope.open()) {
       Tensor product = batch1.bmm(batch2);
       long[] want = product.shape(), have = org.jtensor.core.Shapes.broadcastShapes(op, self.shape(), want);

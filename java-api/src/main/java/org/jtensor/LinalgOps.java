@@ -131,11 +131,21 @@ final class LinalgOps {
     }
   }
 
+  /**
+   * PyTorch converts a product's alpha and beta to its math type (float32 for float16 and bfloat16,
+   * the dtype itself otherwise) and refuses those that overflow it.
+   */
+  static void checkAlphaBeta(String op, DType dtype, double beta, double alpha) {
+    dtype.opMath().checkScalar(op, beta);
+    dtype.opMath().checkScalar(op, alpha);
+  }
+
   /** beta * input + alpha * (m1 @ m2), input broadcast to the product's shape. */
   static TensorImpl addmm(TensorImpl input, TensorImpl m1, TensorImpl m2, double beta, double alpha) {
     requireDims("addmm", "mat1", m1, 2);
     requireDims("addmm", "mat2", m2, 2);
     checkDtypes("addmm", m1, m2);
+    checkAlphaBeta("addmm", m1.dtype(), beta, alpha);
     if (m1.sizes()[1] != m2.sizes()[0]) {
       throw new IllegalArgumentException("addmm(): mat1 and mat2 shapes cannot be multiplied (" + m1.sizes()[0] + "x"
           + m1.sizes()[1] + " and " + m2.sizes()[0] + "x" + m2.sizes()[1] + ")");

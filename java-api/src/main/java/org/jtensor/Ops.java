@@ -164,6 +164,8 @@ final class Ops {
   static final Op LERP = Op.elementwise("lerp", "lerp", 3, ARITH)
       .withDerivative(of(SELF | OTHER | THIRD, (c, g) -> grads(c.needs(0) ? g.mul(oneMinus(c.input(2))) : null,
       c.needs(1) ? g.mul(c.input(2)) : null, c.needs(2) ? g.mul(c.input(1).sub(c.input(0))) : null)));
+  static final Op LERP_SCALAR = Op.elementwise("lerp", "lerp_scalar", 2, ARITH)
+      .withDerivative(of(0, (c, g) -> grads(c.needs(0) ? g.mul(1 - c.param(0)) : null, c.needs(1) ? g.mul(c.param(0)) : null)));
   static final Op CLAMP_TENSORS = Op.elementwise("clamp", "clamp", 3, ARITH)
       .withDerivative(of(SELF | OTHER | THIRD, (c, g) -> Gradient.clampTensors(c, g)));
   static final Op WHERE_OP = Op.elementwise("where", "where", 3, WHERE)

@@ -32,8 +32,8 @@ public sealed interface RandomMethods permits Tensor {
   /** Fills self with values uniform in [from, to). */
   default Tensor uniform_(double from, double to, Generator g) {
     TensorImpl t = impl("uniform_");
-    if (!(from <= to)) throw new IllegalArgumentException("uniform_(): expects from <= to, but got from=" + from + " to=" + to);
     requireFloat("uniform_", t);
+    RandomOps.checkUniformBounds(t.dtype(), from, to);
     DataOps.checkWritable("uniform_", t);
     RandomOps.draw("uniform_", t, RandomDraw.Kind.UNIFORM53, g, from, to);
     return self();

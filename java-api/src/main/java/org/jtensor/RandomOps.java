@@ -36,6 +36,20 @@ final class RandomOps {
     t.bumpVersion();  // a frozen view shares its tensor's version counter
   }
 
+  /** PyTorch's check_uniform_bounds: from and to finite in the dtype, from <= to, and to - from within its range. */
+  static void checkUniformBounds(DType dtype, double from, double to) {
+    double max = dtype.maxFinite();
+    if (!(from >= -max && from <= max)) throw new IllegalArgumentException("uniform_(): from is out of bounds for " + dtype + ", got " + from);
+    if (!(to >= -max && to <= max)) throw new IllegalArgumentException("uniform_(): to is out of bounds for " + dtype + ", got " + to);
+    if (!(from <= to)) {
+      throw new IllegalArgumentException("uniform_(): expects to return a [from, to) range, but found from=" + from + " > to=" + to);
+    }
+    if (!(to - from <= max)) {
+      throw new IllegalArgumentException("uniform_(): expects to-from <= the largest " + dtype + ", but found to=" + to + " and from=" + from
+          + " which result in to-from to exceed the limit");
+    }
+  }
+
   static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, double a, double b) {
     draw(op, t, kind, g, Double.doubleToRawLongBits(a), Double.doubleToRawLongBits(b), null);
   }

@@ -182,26 +182,38 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor all(int[] dims, boolean keepdim) { return reduce(Ops.ALL, dims, keepdim, 1.0); }
 
   // ---- composites ----
-  /** Variance with Bessel's correction by default (correction = 1). */
+  /**
+   * Variance with Bessel's correction by default (correction = 1), accumulated in float64 and
+   * rounded to the dtype at the end, as PyTorch's CPU Welford accumulates in double: squares that
+   * underflow or a sum past float32's range do not change the answer.
+   */
   default Tensor var() { return var(null, 1, false); }
   default Tensor var(int dim) { return var(one(dim), 1, false); }
   default Tensor var(int[] dims, long correction, boolean keepdim) {
-    Tensor x = self();
-    TensorImpl t = impl("var");
-    requireFloat("var", t);
-    long n = ReductionOps.count(t, dims);
+    DType dtype = impl("var").dtype();
     try (TensorScope s = TensorScope.open()) {
-      Tensor dev = x.sub(x.mean(dims, true));
-      Tensor sq = dev.mul(dev).sum(dims, keepdim);
-      return s.keep(sq.div((double) Math.max(n - correction, 0)));
+      return s.keep(varianceInFloat64("var", dims, correction, keepdim).to(dtype));
     }
   }
   default Tensor std() { return std(null, 1, false); }
   default Tensor std(int dim) { return std(one(dim), 1, false); }
+  /** The square root of var's float64 variance, taken before rounding to the dtype (a variance past float32's range still has a finite std). */
   default Tensor std(int[] dims, long correction, boolean keepdim) {
+    DType dtype = impl("std").dtype();
     try (TensorScope s = TensorScope.open()) {
-      return s.keep(var(dims, correction, keepdim).sqrt());
+      return s.keep(varianceInFloat64("std", dims, correction, keepdim).sqrt().to(dtype));
     }
+  }
+
+  private Tensor varianceInFloat64(String op, int[] dims, long correction, boolean keepdim) {
+    TensorImpl t = impl(op);
+    requireFloat(op, t);
+    long n = ReductionOps.count(t, dims);
+    Tensor x = self().to(DType.FLOAT64);
+    Tensor dev = x.sub(x.mean(dims, true));
+    Tensor sq = dev.mul(dev).sum(dims, keepdim);
+    // an empty reduction is NaN whatever the correction (0 / 0), as PyTorch fills it
+    return sq.div(n == 0 ? 0.0 : (double) Math.max(n - correction, 0));
   }
   /** The 2-norm of all elements. */
   default Tensor norm() { return norm(2.0, null, false); }

@@ -177,9 +177,13 @@ final class ReductionOps {
     TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel
     int rank = m.sizes.length;
     boolean[] reduced = dim == null ? reducedDims(name, rank, null) : reducedDims(name, rank, new int[] {dim});
-    if (m.numel == 0) {
-      throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0"
-          + " or a non-empty dim; got a tensor of size " + Shapes.str(m.sizes));
+    if (m.numel == 0) {  // PyTorch refuses only an empty reduced dim; empty kept dims give an empty result
+      if (dim == null) throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0.");
+      for (int d = 0; d < rank; d++) {
+        if (reduced[d] && m.sizes[d] == 0) {
+          throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
+        }
+      }
     }
     long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(op.name, shape, op.reduceKind.out(t.dtype()), t.device());
@@ -188,7 +192,7 @@ final class ReductionOps {
     try {
       long[] st = new long[rank];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
-      Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, m, st, reduced, 1.0);
+      if (m.numel > 0) Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, m, st, reduced, 1.0);
       if (values != null && values.dtype().isFloatingPoint() && Recorder.active(t)) {
         // values gathered at the indices: the gradient goes back to those positions
         rec = Recorder.begin(op, name, new TensorImpl[] {t}, null,

@@ -106,7 +106,7 @@ class CudaKernelsTest {
       "isnan", "isinf", "isfinite", "add", "sub", "mul", "div", "div/div_trunc", "div/div_floor", "floorDivide/div_floor",
       "remainder", "pow", "atan2", "maximum", "minimum", "bitwiseAnd/bitwise_and", "bitwiseOr/bitwise_or",
       "bitwiseXor/bitwise_xor", "eq", "ne", "lt", "le", "gt", "ge", "logicalAnd/logical_and",
-      "logicalOr/logical_or", "logicalXor/logical_xor", "lerp", "clamp", "where", "maskedFill/where");
+      "logicalOr/logical_or", "logicalXor/logical_xor", "lerp", "lerp/lerp_scalar", "clamp", "where", "maskedFill/where");
 
   /** An op's entry in ELEMENTWISE_OPS: its name, and its kernel where that differs (div's rounding modes, gelu's tanh form). */
   private static String key(Op op) {

@@ -53,6 +53,18 @@ final class PhiloxReference {
     return out;
   }
 
+  /** A uniform draw into a dtype of `digits` significand bits below float64: the top bits of word 0 (even elements) or 2 (odd). */
+  double[] uniformDigits(int n, int digits) {
+    double[] out = new double[n];
+    long start = reserve((n + 1) / 2);
+    int[] w = new int[4];
+    for (int i = 0; i < n; i++) {
+      block(key, start + i / 2, w);
+      out[i] = (w[(i & 1) * 2] >>> (32 - digits)) / (double) (1 << digits);
+    }
+    return out;
+  }
+
   float[] uniform24(int n) {
     float[] out = new float[n];
     long start = reserve((n + 3) / 4);

@@ -43,7 +43,7 @@ public final class GradClipping {
             + "non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, "
             + "set errorIfNonfinite to false");
       }
-      Tensor coef = total.add(1e-6).reciprocal().mul(maxNorm).clamp(-Double.MAX_VALUE, 1.0);
+      Tensor coef = total.add(1e-6).reciprocal().mul(maxNorm).clampMax(1.0);
       for (Tensor g : grads) g.mul_(coef.to(g.device()).to(g.dtype()));
       return s.keep(total);
     }

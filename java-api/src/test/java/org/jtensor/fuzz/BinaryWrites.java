@@ -76,10 +76,10 @@ final class BinaryWrites {
 
   /**
    * PyTorch's alpha rules: an integer (or bool) result takes only an integer alpha, converted to its
-   * dtype without overflow; a floating one any alpha its math type (float32 for the 16-bit floats) holds.
+   * dtype without overflow; a floating one any alpha its dtype holds (float16 refuses 70000, as PyTorch's add).
    */
   static boolean alphaHolds(DType comp, double v) {
-    if (comp.isFloatingPoint()) return FactoryRefs.fits(v, comp == DType.FLOAT64 ? comp : DType.FLOAT32);
+    if (comp.isFloatingPoint()) return FactoryRefs.fits(v, comp);
     return v == Math.rint(v) && TernaryRefs.holds(v, comp);
   }
 

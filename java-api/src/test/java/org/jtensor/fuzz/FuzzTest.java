@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * as a table). CI mode: 5 seeds x 44,000 ops. By hand, longer:
  * {@code mvn -o test -pl java-api -Dtest=FuzzTest -Djtensor.fuzz.ops=2000000 -Djtensor.fuzz.seeds=1,2,3,...}
  * (ops in total, shared by the seeds; seeds as a list, or a count such as {@code 20}).
- * A failure prints its seed and op index: {@code -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=INDEX} replays it.
+ * A failure prints its seed and op index: {@code -Djtensor.fuzz.seeds=SEED, -Djtensor.fuzz.ops=INDEX+1} replays it (the comma: that one seed).
  */
 class FuzzTest {
   private static final long DEFAULT_OPS = 220_000;

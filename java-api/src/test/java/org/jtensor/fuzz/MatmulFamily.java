@@ -29,7 +29,9 @@ final class MatmulFamily {
         Pool.Entry c = f.pool.add(a.fresh(a.chance(2) ? new long[] {m, n} : new long[] {n}, dt));
         Pool.Entry x = f.pool.add(a.fresh(new long[] {m, k}, dt)), y = f.pool.add(a.fresh(new long[] {k, n}, dt2));
         double beta = a.scalar(), alpha = a.scalar();
-        boolean ok = Valid.sameDtype(c, x, y) && dt != DType.BOOL && (dt.isFloatingPoint() || (integral(beta) && integral(alpha)));
+        DType opmath = dt.isFloatingPoint() && dt != DType.FLOAT64 ? DType.FLOAT32 : dt;  // PyTorch converts alpha and beta to it
+        boolean ok = Valid.sameDtype(c, x, y) && dt != DType.BOOL && (dt.isFloatingPoint() || (integral(beta) && integral(alpha)))
+            && Valid.converts(beta, opmath) && Valid.converts(alpha, opmath);
         f.op(ok, "addmm", new Object[] {c, x, y, beta, alpha}, () -> t(c).addmm(t(x), t(y), beta, alpha),
             MatmulRefs.addmm(c, x, y, beta, alpha));
       }

@@ -83,7 +83,7 @@ final class Outcomes {
   /** The failures, one of each kind, and the latest (a replay's, which ends at the op replayed). */
   String failureReport() {
     return failureCount + " failure(s), " + failures.size() + " distinct shown"
-        + " (replay: -Djtensor.fuzz.seeds=SEED -Djtensor.fuzz.ops=OPINDEX+1)\n" + String.join("\n", failures)
+        + " (replay: -Djtensor.fuzz.seeds=SEED, -Djtensor.fuzz.ops=OPINDEX+1; the comma makes SEED one seed, not seeds 1..SEED)\n" + String.join("\n", failures)
         + (last == null ? "" : "\nthe latest: " + last);
   }
 

@@ -94,11 +94,16 @@ final class ReduceRefs {
   }
 
   static double var(double[] xs, long[] ls, DType t) {
-    return var(xs, 1);
+    return var(xs, 1, t);
   }
 
-  /** The sum of squared deviations over max(0, n - correction): PyTorch's divisor, infinite or NaN at 0. */
-  static double var(double[] xs, long correction) {
+  /**
+   * The sum of squared deviations from the mean over max(0, n - correction): PyTorch's divisor,
+   * infinite or NaN at 0. All in double, as PyTorch's CPU Welford along a dim accumulates (its
+   * all-dims path takes a float32 mean, so gives inf for [3e38, 3e38] where this gives 0); the
+   * caller rounds the result (for std, its square root) to the dtype.
+   */
+  static double var(double[] xs, long correction, DType t) {
     if (xs.length == 0) return Double.NaN;  // PyTorch's trivial reduction, whatever the correction
     double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0;
     for (double v : xs) s += (v - m) * (v - m);
@@ -106,7 +111,7 @@ final class ReduceRefs {
   }
 
   static Reducer std(long correction) {
-    return (xs, ls, t) -> Math.sqrt(var(xs, correction));
+    return (xs, ls, t) -> Math.sqrt(var(xs, correction, t));
   }
 
   static double amin(double[] xs, long[] ls, DType t) {
