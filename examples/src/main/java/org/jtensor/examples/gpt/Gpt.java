@@ -148,12 +148,18 @@ public final class Gpt {
   /**
    * --benchmark: the training step of the model the options describe (vocabulary 81, random ids),
    * median of 20 after 60 of warm-up, and greedy generation through the KV cache (tokens per
-   * second); benchmarks/peers/torch_gpt_peer.py times the same model in PyTorch. The warm-up is
+   * second, cold and warm); benchmarks/peers/torch_gpt_peer.py times the same model in PyTorch. The warm-up is
    * the JVM's: its JIT compiles for the first ~8 s of a run (measured: C2 busy on one of two cores
    * until then, the step ~110 ms at steps 5-25 and ~75 ms from step 30 on), which PyTorch, with no JIT,
    * does not pay; a training run's steps are the steady ones.
    */
   private static final int WARM_UP_STEPS = 60;
+  /**
+   * Generation: the first rounds of context - 1 tokens timed whole ("generationCold", the JIT still
+   * compiling the one-token path), then the median of 20 rounds after 100 of warm-up (measured: the
+   * rate settles within about 70 rounds, ~4,400 tokens, about two seconds).
+   */
+  private static final int COLD_ROUNDS = 5, GENERATION_WARM_ROUNDS = 100;
 
   static void benchmark(GptOptions o) {
     Threads.setNumThreads(o.threads());
@@ -175,21 +181,29 @@ public final class Gpt {
       }
       System.out.printf(Locale.ROOT, "jtensor gptStep %.2f%n", median(java.util.Arrays.copyOfRange(ms, WARM_UP_STEPS, ms.length)));
       model.eval();
-      double[] gen = new double[7];
       long n = c.context() - 1;
+      long t0 = System.nanoTime();
+      for (int r = 0; r < COLD_ROUNDS; r++) generate(model, c, n);
+      System.out.printf(Locale.ROOT, "jtensor generationCold %.0f%n", COLD_ROUNDS * n / ((System.nanoTime() - t0) / 1e9));
+      double[] gen = new double[GENERATION_WARM_ROUNDS + 20];
       for (int r = 0; r < gen.length; r++) {
-        long t0 = System.nanoTime();
-        long next = 0;
-        try (GradMode.Scope off = GradMode.noGrad(); KvCache cache = new KvCache((int) c.layers())) {
-          for (int i = 0; i < n; i++) {
-            try (TensorScope s = TensorScope.open()) {
-              next = (long) model.step(Tensor.fromArray(new long[] {next}, 1, 1), cache).reshape(-1).argmax().item();
-            }
-          }
-        }
-        gen[r] = (System.nanoTime() - t0) / 1e9;
+        long r0 = System.nanoTime();
+        generate(model, c, n);
+        gen[r] = (System.nanoTime() - r0) / 1e9;
       }
-      System.out.printf(Locale.ROOT, "jtensor generation %.0f%n", n / median(java.util.Arrays.copyOfRange(gen, 2, gen.length)));
+      System.out.printf(Locale.ROOT, "jtensor generation %.0f%n", n / median(java.util.Arrays.copyOfRange(gen, GENERATION_WARM_ROUNDS, gen.length)));
+    }
+  }
+
+  /** n tokens, greedy, one at a time through a fresh KV cache. */
+  private static void generate(CharGpt model, GptConfig c, long n) {
+    long next = 0;
+    try (GradMode.Scope off = GradMode.noGrad(); KvCache cache = new KvCache((int) c.layers())) {
+      for (int i = 0; i < n; i++) {
+        try (TensorScope s = TensorScope.open()) {
+          next = (long) model.step(Tensor.fromArray(new long[] {next}, 1, 1), cache).reshape(-1).argmax().item();
+        }
+      }
     }
   }
 
