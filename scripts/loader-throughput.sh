@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The main job's images per second with DataLoader workers against none, --augment on (the per-image
 # decode, crop and flip are the loader's work): ROUNDS rounds, each running the job with 0 workers then
-# with WORKERS, alternating so machine noise falls on both; a run's rate is the mean of its epochs after
-# the first (the JIT's). Prints each run, each round's ratio and the median ratio, and beside each round the
+# with WORKERS, alternating so machine noise falls on both; a run's rate is the mean of its second half
+# of epochs (measured: on 2 cores the JIT's compiler threads take a third of the CPU through the first
+# three or four epochs of the full set, more with a worker beside the step). Prints each run, each
+# round's ratio and the median ratio, and beside each round the
 # machine's load average as it started (workers need a free core: on a shared machine, read the ratios
 # of the rounds that had one).
 # usage: bash scripts/loader-throughput.sh [ROUNDS=3] [WORKERS=1] [job options, e.g. --threads 1]
-# Reads the full Fashion-MNIST when /usr/share/datasets/fashion-mnist has it (3 epochs), else the bundled
+# Reads the full Fashion-MNIST when /usr/share/datasets/fashion-mnist has it (6 epochs), else the bundled
 # sample (8 epochs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +18,12 @@ rounds=${1:-3}; workers=${2:-1}; shift $(( $# < 2 ? $# : 2 ))
 mvn -B -q -pl bindings,java-api,examples -Djt.cuda=OFF package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 cp="examples/target/classes:$(cat examples/target/classpath.txt)"
 full=/usr/share/datasets/fashion-mnist data=() epochs=8
-if [ -f "$full/train-images-idx3-ubyte.gz" ] || [ -f "$full/train-images-idx3-ubyte" ]; then data=(--data "$full"); epochs=3; fi
+if [ -f "$full/train-images-idx3-ubyte.gz" ] || [ -f "$full/train-images-idx3-ubyte" ]; then data=(--data "$full"); epochs=6; fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-rate() {  # mean images/s of epochs 2.. of one run
+rate() {  # mean images/s of the second half of one run's epochs (metrics.csv: a header, then one line an epoch)
   java -cp "$cp" org.jtensor.examples.fashion.FashionMnist "${data[@]}" --epochs "$epochs" --augment --workers "$1" --out "$out" "${@:2}" > /dev/null 2>&1
-  awk -F, 'NR > 2 { s += $6; n++ } END { printf "%.0f", s / n }' "$out/metrics.csv"
+  awk -F, -v first=$(( epochs / 2 + 2 )) 'NR >= first { s += $6; n++ } END { printf "%.0f", s / n }' "$out/metrics.csv"
 }
 echo "Fashion-MNIST loop, --augment, ${data[1]:-bundled sample}, $epochs epochs a run, options: ${*:-none}"
 ratios=()

@@ -56,13 +56,13 @@ void CachingAllocator::recycle(Block* b) { spare_blocks_.push_back(b); }
 Block* CachingAllocator::allocate(size_t nbytes) {
   if (nbytes == 0) return nullptr;
   if (nbytes > (SIZE_MAX >> 2)) {  // no segment size arithmetic may overflow
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<AdaptiveMutex> lock(mutex_);
     stats_.num_ooms++;
     return nullptr;
   }
   const size_t size = round_size(nbytes);
   const bool small = size <= kSmallSize;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   Block* b = nullptr;
   if (size <= kQuickMax && (b = quick_[quick_class(size)])) {  // exact size: nothing to split
     quick_[quick_class(size)] = b->quick_next;
@@ -156,7 +156,7 @@ Block* CachingAllocator::split(Block* b, size_t size) {
 void CachingAllocator::free(Block* b) {
   if (!b) return;
   JT_POISON(b->ptr, b->size);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   const bool small = b->small;
   const int64_t bs = (int64_t)b->size;
   stats_.block_freed(small, bs, b->size >= max_split_size_);
@@ -239,28 +239,28 @@ void CachingAllocator::release_cached_blocks() {
 }
 
 void CachingAllocator::empty_cache() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   release_cached_blocks();
 }
 
 void CachingAllocator::set_memory_limit(size_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   memory_limit_ = bytes;
 }
 
 size_t CachingAllocator::memory_limit() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   return memory_limit_;
 }
 
 void CachingAllocator::set_max_split_size(size_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   max_split_size_ = bytes < kLargeBuffer ? kLargeBuffer : bytes;
   stats_.max_split_size = (int64_t)max_split_size_;
 }
 
 DeviceStats CachingAllocator::stats() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   flush_quick();  // report the merged state
   DeviceStats s = stats_;
   s.max_split_size = max_split_size_ == SIZE_MAX ? -1 : (int64_t)max_split_size_;
@@ -268,18 +268,18 @@ DeviceStats CachingAllocator::stats() {
 }
 
 void CachingAllocator::reset_peak_stats() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   flush_quick();
   stats_.reset_peak();
 }
 
 void CachingAllocator::reset_accumulated_stats() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   stats_.reset_accumulated();
 }
 
 int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
   flush_quick();
   std::vector<int64_t> v{(int64_t)segments_.size()};
   std::vector<Block*> segs = segments_;

@@ -10,10 +10,13 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+
+#include "allocator/adaptive_mutex.h"
 #include <set>
 #include <string>
 #include <vector>
 
+#include "allocator/adaptive_mutex.h"
 #include "allocator/alloc_conf.h"
 #include "allocator/stats.h"
 
@@ -144,7 +147,7 @@ class CachingAllocator {
   Block* quick_[kQuickClasses] = {};
   size_t quick_count_ = 0;
 
-  std::mutex mutex_;
+  AdaptiveMutex mutex_;  // Note [Adaptive mutex]
   Pool small_blocks_, large_blocks_;
   std::vector<Block*> segments_;   // head block of each live segment
   std::vector<Block*> spare_blocks_;  // recycled Block objects: no heap traffic on the cached path
