@@ -168,8 +168,8 @@ class ElementwisePropertyTest extends ScopedTest {
     if (Double.isNaN(ref)) return Double.isNaN(got);
     if (Double.isInfinite(ref)) return got == ref || Math.abs(got) > 1e4;  // overflow in a narrow type
     double tol = t == DType.FLOAT64 ? 1e-12 : t == DType.FLOAT32 ? 2e-6 : t == DType.FLOAT16 ? 2e-3 : 1.6e-2;
-    if (t == DType.FLOAT16 && Math.abs(ref) > 65504) return Double.isInfinite(got) || Math.abs(got - ref) <= tol * Math.abs(ref);
-    return Math.abs(got - ref) <= tol * Math.max(Math.abs(ref), t == DType.FLOAT64 ? 1e-300 : 1e-3) + (t == DType.FLOAT32 ? 1e-6 : 0);
+    if (t == DType.FLOAT16 && Math.abs(ref) > 65504) return Double.isInfinite(got) || Close.within(got, ref, tol * Math.abs(ref));
+    return Close.within(got, ref, tol * Math.max(Math.abs(ref), t == DType.FLOAT64 ? 1e-300 : 1e-3) + (t == DType.FLOAT32 ? 1e-6 : 0));
   }
 
   private static double value(Tensor t, long[] outIdx) {

@@ -155,8 +155,7 @@ class ReductionPropertyTest extends ScopedTest {
         want = ElementwiseReference.narrow((long) want, r.dtype());
         tol = 0;
       }
-      // "not within tol", not "beyond tol": a NaN where a number is wanted fails (NaN > tol is false)
-      if (!(Double.isNaN(want) && Double.isNaN(got)) && !(Math.abs(got - want) <= tol) && got != want) {
+      if (!Close.within(got, want, tol)) {  // the shared rule: a NaN where a number is wanted fails
         fail(op + " on " + x.dtype() + java.util.Arrays.toString(shape) + " dims " + java.util.Arrays.toString(dims) + " at "
             + java.util.Arrays.toString(o) + ": got " + got + ", want " + want);
       }

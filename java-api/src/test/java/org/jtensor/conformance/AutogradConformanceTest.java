@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
+import org.jtensor.Close;
 import org.jtensor.DeviceParity;
 import org.jtensor.Index;
 import org.jtensor.Tensor;
@@ -83,7 +84,7 @@ class AutogradConformanceTest {
     check(got.length == want.size(), what + ": " + got.length + " values, expected " + want.size());
     for (int i = 0; i < got.length; i++) {
       double w = Conformance.number(want.get(i));
-      check(Math.abs(got[i] - w) <= 1e-5 * Math.max(1, Math.abs(w)), what + " value " + i + ": " + got[i] + " vs " + w);
+      check(Close.within(got[i], w, 1e-5 * Math.max(1, Math.abs(w))), what + " value " + i + ": " + got[i] + " vs " + w);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jtensor.Close;
 import org.jtensor.DType;
 import org.jtensor.DeviceParity;
 import org.jtensor.Tensor;
@@ -87,8 +88,7 @@ class OpsConformanceTest {
         double tol = out.dtype() == DType.FLOAT32 || out.dtype() == DType.FLOAT64 ? 1e-5 : 1e-2;
         for (int i = 0; i < got.length; i++) {
           double w = Conformance.number(vals.get(i));
-          boolean same = Double.isNaN(w) ? Double.isNaN(got[i]) : (got[i] == w || Math.abs(got[i] - w) <= tol * Math.max(1, Math.abs(w)));
-          check(same, "value " + i + ": " + got[i] + " vs " + w);
+          check(Close.within(got[i], w, tol * Math.max(1, Math.abs(w))), "value " + i + ": " + got[i] + " vs " + w);
         }
       } else {
         check(Arrays.equals(out.toLongArray(), longs(want.get("values"))), "values " + Arrays.toString(out.toLongArray()));

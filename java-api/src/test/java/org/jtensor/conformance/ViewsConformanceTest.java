@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Arrays;
 import java.util.List;
+import org.jtensor.Close;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Index;
@@ -165,7 +166,7 @@ class ViewsConformanceTest {
       check(got.length == vals.size(), op + " values length");
       for (int i = 0; i < got.length; i++) {
         double want = Conformance.number(vals.get(i));
-        check(Math.abs(got[i] - want) <= 1e-5 * Math.abs(want), op + " value " + i + ": " + got[i] + " vs " + want);
+        check(Close.within(got[i], want, 1e-5 * Math.abs(want)), op + " value " + i + ": " + got[i] + " vs " + want);
       }
     } else {
       check(Arrays.equals(t.toLongArray(), longs(vals)), op + " values " + Arrays.toString(t.toLongArray()));

@@ -106,9 +106,7 @@ final class Vals {
 
   /** Whether actual matches expected within tol; NaN matches NaN, an infinity only itself. */
   static boolean close(double actual, double expected, double tol) {
-    if (Double.isNaN(expected) || Double.isNaN(actual)) return Double.isNaN(expected) && Double.isNaN(actual);
-    if (Double.isInfinite(expected) || Double.isInfinite(actual)) return actual == expected;
-    return Math.abs(actual - expected) <= tol;
+    return org.jtensor.Close.within(actual, expected, tol);
   }
 
   static void expectShape(long[] expected, Vals got, String what) {

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jtensor.Close;
 import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.ScopedTest;
@@ -775,12 +776,7 @@ class AttentionHostileTest extends ScopedTest {
 
   /** Equal where both are NaN or the same infinity, else within tol · (1 + |want|). */
   private static void assertClose(double[] want, double[] got, double tol, String what) {
-    assertEquals(want.length, got.length, what + ": length");
-    for (int i = 0; i < want.length; i++) {
-      double w = want[i], g = got[i];
-      boolean ok = Double.isNaN(w) ? Double.isNaN(g) : Double.isInfinite(w) ? w == g : Math.abs(w - g) <= tol * (1 + Math.abs(w));
-      if (!ok) fail(what + ": element " + i + " expected " + w + " but got " + g);
-    }
+    Close.assertElements(what, want, got, w -> tol * (1 + Math.abs(w)));
   }
 
   /** The oracle's results: out [n, h, l, ev]; with an upstream gradient, those of q, k, v and the scores (= the mask's). */

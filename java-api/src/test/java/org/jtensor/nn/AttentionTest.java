@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
+import org.jtensor.Close;
 import org.jtensor.AttentionOps;
 import org.jtensor.Cpu;
 import org.jtensor.DType;
@@ -104,7 +105,7 @@ class AttentionTest extends ScopedTest {
     double[] out = Functional.scaledDotProductAttention(q, k, v, null, p, false, null, false, g).toDoubleArray();
     long zeros = Arrays.stream(out).filter(x -> x == 0).count();
     double kept = 1.0 / (1 - p) / s;
-    for (double x : out) assertTrue(x == 0 || Math.abs(x - kept) < 1e-6, "a probability neither dropped nor scaled: " + x);
+    for (double x : out) assertTrue(x == 0 || Close.within(x, kept, 1e-6), "a probability neither dropped nor scaled: " + x);
     double fraction = zeros / (double) out.length, sd = Math.sqrt(p * (1 - p) / out.length);
     assertEquals(p, fraction, 5 * sd, "fraction dropped");
     double[] again = Functional.scaledDotProductAttention(q, k, v, null, p, false, null, false, g).toDoubleArray();

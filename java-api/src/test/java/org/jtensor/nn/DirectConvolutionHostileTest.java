@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jtensor.Close;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
@@ -373,8 +374,6 @@ class DirectConvolutionHostileTest extends ScopedTest {
   }
 
   private static void close(String what, double[] want, double[] got, double tol) {
-    double scale = 1;
-    for (double v : want) scale = Math.max(scale, Math.abs(v));
-    assertArrayEquals(want, got, tol * scale, what);
+    Close.assertElements(what, want, got, Close.ofLargest(tol, want));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.jtensor.Close;
 import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
@@ -180,12 +181,7 @@ class DirectConvolutionTest {
   }
 
   private static void close(String what, double[] want, double[] got, double tol) {
-    assertEquals(want.length, got.length, what + ": length");
-    double scale = 1;
-    for (double v : want) scale = Math.max(scale, Math.abs(v));
-    for (int i = 0; i < want.length; i++) {
-      if (!(Math.abs(want[i] - got[i]) <= tol * scale)) throw new AssertionError(what + "[" + i + "]: want " + want[i] + ", got " + got[i]);
-    }
+    Close.assertElements(what, want, got, Close.ofLargest(tol, want));
   }
 
   /** Stride-1 convolution as nested loops over row-major arrays, the spatial dims as three (leading ones of size 1). */

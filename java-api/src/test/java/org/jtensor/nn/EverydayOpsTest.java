@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import org.jtensor.Close;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
@@ -63,9 +64,7 @@ class EverydayOpsTest extends ScopedTest {
 
   /** Within 1e-12 of the largest magnitude (a zero row's cosine gradient is 1/eps-sized). */
   private static void close(double[] want, double[] got, String what) {
-    double scale = 1;
-    for (double v : want) scale = Math.max(scale, Math.abs(v));
-    assertArrayEquals(want, got, 1e-12 * scale, what);
+    Close.assertElements(what, want, got, Close.ofLargest(1e-12, want));
   }
 
   @Test
