@@ -97,13 +97,7 @@ final class AdvancedIndexOps {
         if (pos != null) pos.release();
       }
     }
-    try {
-      assign(t, idx, value);
-    } catch (RuntimeException e) {
-      if (rec != null) rec.abort();
-      throw e;
-    }
-    if (rec != null) rec.finish(t);
+    Recorder.complete(rec, () -> assign(t, idx, value), t, null);
   }
 
   private static void assign(TensorImpl t, Index[] idx, TensorImpl value) {

@@ -138,22 +138,20 @@ final class IndexAlongOps {
     }
     TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
-    Recorder.Pending rec = null;  // begun after the clone: a failed one leaves no half-made node holding self and src
+    Recorder.Pending rec;  // begun after the clone: a failed one leaves no half-made node holding self and src
     try {
-      if (self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)) {
-        rec = Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
-            new Object[] {d, index}, inPlace ? original : null);
-      }
+      rec = self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)
+          ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
+              new Object[] {d, index}, inPlace ? original : null) : null;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+    return Recorder.complete(rec, () -> {
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), target, sizes(target),
           strides(target), index, strides(index), src, strides(src)), false);
       out.bumpVersion();
-      if (rec != null) rec.finish(out);
-      return out;
-    } catch (RuntimeException e) {
-      out.release();
-      if (rec != null) rec.abort();
-      throw e;
-    }
+    }, out, out);
   }
 
   /**
@@ -195,21 +193,19 @@ final class IndexAlongOps {
     Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(original, originalSource)
         ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {original, originalSource}, new double[] {alpha},
             new Object[] {d, index}, original) : null;
-    try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
-      Tensor src = Tensor.wrap(retained(source));
-      Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
-      // bool * long promotes to int64: back to self's dtype (source && alpha != 0, PyTorch's
-      // alpha.to<bool>()), since the kernel reads the values as elements of self's dtype
-      if (scaled.dtype() != self.dtype()) scaled = scaled.to(self.dtype());
-      TensorImpl values = scaled.impl(op);
-      run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
-          index, sliceStrides(index, want.length, d), values, strides(values)), false);
-      self.bumpVersion();  // the snapshot shares original's version counter
-    } catch (RuntimeException e) {
-      if (rec != null) rec.abort();
-      throw e;
-    }
-    if (rec != null) rec.finish(original);
+    Recorder.complete(rec, () -> {
+      try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
+        Tensor src = Tensor.wrap(retained(source));
+        Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
+        // bool * long promotes to int64: back to self's dtype (source && alpha != 0, PyTorch's
+        // alpha.to<bool>()), since the kernel reads the values as elements of self's dtype
+        if (scaled.dtype() != self.dtype()) scaled = scaled.to(self.dtype());
+        TensorImpl values = scaled.impl(op);
+        run(new IndexAlong(op, IndexAlong.Mode.ACCUMULATE, d, want, self, sizes(self), strides(self),
+            index, sliceStrides(index, want.length, d), values, strides(values)), false);
+        self.bumpVersion();  // the snapshot shares original's version counter
+      }
+    }, original, null);
   }
 
 

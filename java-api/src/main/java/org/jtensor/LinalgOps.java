@@ -152,20 +152,18 @@ final class LinalgOps {
     }
     long m = m1.sizes()[0], n = m2.sizes()[1];
     TensorImpl c = DataOps.empty("addmm", new long[] {m, n}, m1.dtype(), m1.device());
-    Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding the inputs
+    Recorder.Pending rec;  // begun after the allocation: a failed one leaves no half-made node holding the inputs
     try {
-      if (m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)) {
-        rec = Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null);
-      }
+      rec = m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)
+          ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null) : null;
+    } catch (RuntimeException e) {
+      c.release();
+      throw e;
+    }
+    return Recorder.complete(rec, () -> {
       if (beta != 0) DataOps.copyInto("addmm", c, input);
       else Shapes.broadcastShapes("addmm", new long[] {m, n}, input.sizes());
       gemm("addmm", m1, m2, c, new long[0], m, n, m1.sizes()[1], alpha, beta);
-      if (rec != null) rec.finish(c);
-      return c;
-    } catch (RuntimeException e) {
-      c.release();
-      if (rec != null) rec.abort();
-      throw e;
-    }
+    }, c, c);
   }
 }

@@ -73,13 +73,8 @@ public final class NormOps {
       Recorder.Pending rec = Recorder.active(x, w, b)
           ? Recorder.begin(Ops.NORM, name, new TensorImpl[] {x, w, b}, null, new Object[] {g, fixed, eps, made[3], made[4], w != null}, null)
           : null;
-      try {
-        Dispatcher.backend(device).norm(name, g, fixed, eps, made[0], made[1], made[2], made[3], made[4], made[5]);
-        if (rec != null) rec.finish(made[5]);
-      } catch (RuntimeException e) {
-        if (rec != null) rec.abort();
-        throw e;
-      }
+      Recorder.complete(rec, () -> Dispatcher.backend(device).norm(name, g, fixed, eps, made[0], made[1], made[2], made[3], made[4], made[5]),
+          made[5], null);  // on failure, made[] is released by the finally below
       TensorImpl[] out = {made[5], made[3], made[4]};
       made[3] = made[4] = made[5] = null;
       return out;

@@ -55,11 +55,22 @@ final class Recorder {
    * on out after it, when autograd records; a failed kernel leaves no node. out stays the caller's.
    */
   static void runRecorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out, Runnable kernel) {
-    Pending rec = active(in) ? begin(op, name, in, null, args, null) : null;
+    complete(active(in) ? begin(op, name, in, null, args, null) : null, kernel, out, null);
+  }
+
+  /**
+   * The one "run the kernel, then finish the node, else abort it" sequence: runs kernel, then
+   * finishes rec (null when nothing records) on out and returns out. If the kernel or the finish
+   * fails, rec is dropped, made (the output the op allocated, or null when the caller owns what
+   * was written) is released, and the failure goes on.
+   */
+  static TensorImpl complete(Pending rec, Runnable kernel, TensorImpl out, TensorImpl made) {
     try {
       kernel.run();
       if (rec != null) rec.finish(out);
+      return out;
     } catch (RuntimeException e) {
+      if (made != null) made.release();
       if (rec != null) rec.abort();
       throw e;
     }

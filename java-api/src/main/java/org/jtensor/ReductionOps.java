@@ -65,19 +65,17 @@ final class ReductionOps {
     long[] shape = outputShape(m.sizes, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(name, shape, outType, t.device());
-    Recorder.Pending rec = null;  // begun after the allocation: a failed one leaves no half-made node holding t
+    Recorder.Pending rec;  // begun after the allocation: a failed one leaves no half-made node holding t
     try {
-      if (outType.isFloatingPoint() && Recorder.active(t)) {
-        rec = Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null);
-      }
-      Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale);
-      if (rec != null) rec.finish(out);
-      return out;
+      rec = outType.isFloatingPoint() && Recorder.active(t)
+          ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null;
     } catch (RuntimeException e) {
       out.release();
-      if (rec != null) rec.abort();
       throw e;
     }
+    return Recorder.complete(rec,
+        () -> Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale),
+        out, out);
   }
 
   /** A running reduction (cumsum, cumprod) along dim; its dtype is the registry's rule for op. */
@@ -114,17 +112,15 @@ final class ReductionOps {
 
   /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
   private static TensorImpl alongDim(Op op, TensorImpl t, int d, TensorImpl r, Runnable kernel) {
-    Recorder.Pending rec = r.dtype().isFloatingPoint() && Recorder.active(t)
-        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
+    Recorder.Pending rec;
     try {
-      kernel.run();
-      if (rec != null) rec.finish(r);
-      return r;
+      rec = r.dtype().isFloatingPoint() && Recorder.active(t)
+          ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
     } catch (RuntimeException e) {
       r.release();
-      if (rec != null) rec.abort();
       throw e;
     }
+    return Recorder.complete(rec, kernel, r, r);
   }
 
   /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */

@@ -583,13 +583,7 @@ public final class Tensor
 
   /** Runs an op that overwrites this tensor, finishing its graph node (if any) after it, or dropping it on failure. */
   private void overwrite(Recorder.Pending rec, Runnable op) {
-    try {
-      op.run();
-    } catch (RuntimeException e) {
-      if (rec != null) rec.abort();
-      throw e;
-    }
-    if (rec != null) rec.finish(impl);
+    Recorder.complete(rec, op, impl, null);
   }
 
   public Tensor fill_(boolean value) {
