@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kThreadsSimt) gemm_simt_kernel(const __grid_co
 #pragma unroll
       for (int j = 0; j < kMicro; ++j) {
         const int64_t gn = tile.n0 + tx + 16 * j;
-        if (gn < g.n) store_result(C + oc + gm * g.c_row + gn * g.c_col, acc[i][j], g.alpha, g.beta);
+        if (gn < g.n) store_result(C + oc + gm * g.c_row + gn * g.c_col, acc[i][j], g.k == 0 ? 0.0 : g.alpha, g.beta);  // k = 0: beta * C, whatever alpha
       }
     }
   }

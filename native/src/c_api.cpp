@@ -263,6 +263,10 @@ int jt_elementwise(const int64_t* words) {
       const int64_t desc = r.scalars[2 * k + 1];
       if ((desc >> 1) < 0 || (desc >> 1) >= kNumDTypes) return JT_INVALID;
       slots[k] = element_bits((DType)(desc >> 1), (int)(desc & 1), r.scalars[2 * k]);
+      // a float32 scalar of a float16/bfloat16 op: kept in the op's math type (EwPlan::opmath_scalars)
+      if ((DType)(desc >> 1) == DType::Float32 && ((DType)r.dtype == DType::Float16 || (DType)r.dtype == DType::BFloat16)) {
+        p.opmath_scalars |= 1u << k;
+      }
     }
     p.ptr[k] = scalar ? reinterpret_cast<char*>(slots + k) : reinterpret_cast<char*>(r.addresses[k]);
     p.strides[k] = scalar ? kZeros : r.strides + k * p.ndim;

@@ -18,6 +18,9 @@ struct EwPlan {
   const int64_t* sizes;
   const int64_t* strides[4];
   Params params;
+  // Bit k: operand k is a scalar slot holding a float32, the math type of a float16/bfloat16 op
+  // (PyTorch converts a scalar to the op's math type, not to the tensor's dtype).
+  unsigned opmath_scalars = 0;
 };
 
 int elementwise_op_id(const char* name);  // -1 when unknown

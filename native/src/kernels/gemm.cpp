@@ -141,8 +141,8 @@ void gemm_loops(const GemmPlan& p) {
           crow[j * p.c_col] = (p.alpha != 0 && acc[j] != 0) || (p.beta != 0 && prev != 0);
         } else if constexpr (std::is_integral<T>::value) {  // two's complement wrap-around (signed overflow is undefined)
           crow[j * p.c_col] = (T)(int64_t)((uint64_t)(int64_t)p.alpha * (uint64_t)acc[j] + (uint64_t)(int64_t)p.beta * (uint64_t)prev);
-        } else {
-          crow[j * p.c_col] = (T)((A)p.alpha * acc[j] + (A)p.beta * prev);
+        } else {  // no product at all (k = 0) is beta * C whatever alpha is, as PyTorch's (inf * 0 would be NaN)
+          crow[j * p.c_col] = (T)((p.k == 0 ? A(0) : (A)p.alpha * acc[j]) + (A)p.beta * prev);
         }
       }
     }

@@ -270,10 +270,12 @@ int elementwise_run(const EwPlan& p) {
 #else
   if (!k.loop) return baseline::elementwise_run(p);  // a dtype this capability leaves to the baseline
 #endif
+  Kernel kk = k;  // a float32 scalar slot of a 16-bit float op passes to its float loop as it is
+  for (int i = 1; i <= k.inputs; ++i) if ((p.opmath_scalars >> i & 1) && k.io[i].converts) kk.io[i] = io_of<float>();
   switch (k.inputs) {
-    case 1: walk<2>(p, k); break;
-    case 2: walk<3>(p, k); break;
-    default: walk<4>(p, k); break;
+    case 1: walk<2>(p, kk); break;
+    case 2: walk<3>(p, kk); break;
+    default: walk<4>(p, kk); break;
   }
   return 0;
 }

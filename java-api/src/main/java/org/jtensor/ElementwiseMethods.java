@@ -295,13 +295,24 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** self + weight * (end - self); float16/bfloat16 take the weight in float32, their math type, as PyTorch. */
   default Tensor lerp(Tensor end, double weight) {
     Op op = Ops.LERP_SCALAR;
-    TensorImpl s = impl(op.name);
+    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name);
+    sameDtypeAs(op.name, s, e, "end");
     s.dtype().opMath().checkFits(op.name, weight);
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), t(end, op.name)));
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), Operand.of(e)));
   }
 
+  /** end and weight of self's dtype, as PyTorch's lerp requires (it does not promote). */
   default Tensor lerp(Tensor end, Tensor weight) {
     Op op = Ops.LERP;
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(end, op.name), t(weight, op.name)));
+    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name), w = Tensor.implOf(weight, op.name);
+    sameDtypeAs(op.name, s, e, "end");
+    sameDtypeAs(op.name, s, w, "weight");
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(s), Operand.of(e), Operand.of(w)));
+  }
+
+  private static void sameDtypeAs(String op, TensorImpl self, TensorImpl other, String name) {
+    if (other.dtype() != self.dtype()) {
+      throw new IllegalArgumentException(op + "(): expected dtype " + self.dtype() + " for `" + name + "` but got dtype " + other.dtype());
+    }
   }
 }

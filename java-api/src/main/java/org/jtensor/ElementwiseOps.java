@@ -28,6 +28,18 @@ final class ElementwiseOps {
    * With out null, returns a new result the caller owns; otherwise writes out (in-place or out=)
    * and returns it without adding a reference.
    */
+  /**
+   * The dtype a scalar operand reaches the kernel in. PyTorch's mul and true div of a float16/bfloat16
+   * tensor read the scalar as given, in float32, the op's math type (rounded to float16, 1e6 would
+   * be inf and 0 * 1e6 NaN); its other ops, add and sub among them, round it to the tensor's dtype
+   * first. So: float32 for mul and div of a 16-bit float on the CPU, the op's dtype otherwise (CUDA's
+   * kernels still take the op's dtype: docs/reliability.md).
+   */
+  static DType scalarDtype(DType want, Op op, Device device) {
+    boolean halfMath = want == DType.FLOAT16 || want == DType.BFLOAT16;
+    return halfMath && (op == Ops.MUL || op == Ops.DIV) && device.isCpu() ? DType.FLOAT32 : want;
+  }
+
   static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
     OpKind kind = op.kind;
     oneSnapshotPerTensor(in);
@@ -94,7 +106,7 @@ final class ElementwiseOps {
           plan.metas[k + 1] = m;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(m, shape);
         } else {
-          plan.setScalar(k + 1, want, o.d, o.l, o.kind != Operand.Kind.DOUBLE);
+          plan.setScalar(k + 1, scalarDtype(want, op, device), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
       if (numel > 0) backend.elementwise(plan);  // holds every operand and checks its bounds

@@ -86,6 +86,16 @@ class FuzzFindingsParityTest extends ScopedTest {
     assertTrue(Double.isInfinite(r.toDoubleArray()[0]));
   }
 
+  /** torch.addmm(c, zeros(1, 0), zeros(0, 1), beta=-0.125, alpha=inf) is beta * c: with no product at all, alpha is not applied. */
+  @Test
+  void addmmWithAnEmptyInnerDimIsBetaTimesInputWhateverAlpha() {
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64}) {
+      Tensor c = Tensor.full(new long[] {1}, 1.875, dt);
+      Tensor r = c.addmm(Tensor.zeros(new long[] {1, 0}, dt), Tensor.zeros(new long[] {0, 1}, dt), -0.125, Double.POSITIVE_INFINITY);
+      assertEquals(-0.234375, r.toDoubleArray()[0], 1e-3, dt.toString());
+    }
+  }
+
   /** bool addmm reads alpha and beta as bools (PyTorch's alpha.to<bool>()): alpha 0 drops the product. */
   @Test
   void boolAddmmWithAlphaZeroKeepsOnlyTheInput() {
@@ -163,5 +173,37 @@ class FuzzFindingsParityTest extends ScopedTest {
     assertArrayEquals(new double[] {0, 0}, start.lerp(start, 70000.0).toDoubleArray(), "no inf * 0: the weight is not rounded to float16");
     refused("lerp(): value 1.0E300 cannot be converted to type float32 without overflow", () -> start.lerp(end, 1e300));
     assertArrayEquals(new float[] {0.25f, 0.75f}, Tensor.zeros(2).lerp(Tensor.fromArray(new float[] {1, 3}), 0.25).toFloatArray());
+  }
+
+  /** torch.lerp(ones(2), tensor([3., 4.], dtype=float64), 0.5) raises "expected dtype float for `end` but got dtype double": lerp does not promote. */
+  @Test
+  void lerpRefusesAnEndOrWeightOfAnotherDtype() {
+    Tensor f = Tensor.ones(2), d = Tensor.ones(new long[] {2}, DType.FLOAT64);
+    refused("lerp(): expected dtype float32 for `end` but got dtype float64", () -> f.lerp(d, 0.5));
+    refused("lerp(): expected dtype float32 for `weight` but got dtype float64", () -> f.lerp(f, d));
+    refused("lerp(): expected dtype float64 for `end` but got dtype float32", () -> d.lerp(f, d));
+    assertThrows(UnsupportedOperationException.class, () -> Tensor.fromArray(new long[] {1, 2}).lerp(Tensor.fromArray(new long[] {3, 4}), 0.5),
+        "torch: lerp_kernel_scalar not implemented for 'Long'");
+  }
+
+  /**
+   * A float16/bfloat16 mul or div takes its scalar in float32, its math type, as PyTorch's: zeros(2,
+   * half) * -2**31 is [-0., -0.] and ones(2, half) * 1e-6 * 1e6 is 1.0137 there (rounded to float16
+   * first, the scalar would be inf: NaN and inf). PyTorch's add and sub round it to float16 first:
+   * (ones + 70000) - 70000 is inf - inf, NaN. Both the small-op path and the general one.
+   */
+  @Test
+  void aSixteenBitFloatOpTakesItsScalarInFloat32() {
+    Tensor h = Tensor.zeros(new long[] {2}, DType.FLOAT16);
+    assertArrayEquals(new double[] {-0.0, -0.0}, h.mul(-2147483648L).toDoubleArray());
+    assertArrayEquals(new double[] {0, 0}, h.mul(1e6).toDoubleArray());
+    Tensor one = Tensor.ones(new long[] {2}, DType.FLOAT16);
+    assertArrayEquals(new double[] {1.013671875, 1.013671875}, one.mul(1e-6).mul(1e6).toDoubleArray());
+    Tensor wide = Tensor.ones(new long[] {3, 1}, DType.FLOAT16).expand(3, 4);  // not contiguous: the general path
+    for (double v : wide.mul(1e6).div(1e6).toDoubleArray()) assertTrue(Double.isInfinite(v), "1e6 rounds to inf in float16: " + v);
+    for (double v : wide.mul(1e-3).mul(1e3).toDoubleArray()) assertEquals(1.0, v, 1e-3);
+    for (double v : one.add(70000.0).sub(70000.0).toDoubleArray()) assertTrue(Double.isNaN(v), "add/sub round 70000 to inf first, as torch: " + v);
+    Tensor b = Tensor.zeros(new long[] {2}, DType.BFLOAT16);
+    for (double v : b.mul(1e39).toDoubleArray()) assertTrue(Double.isNaN(v), "1e39 overflows float32 too: 0 * inf, as torch");
   }
 }

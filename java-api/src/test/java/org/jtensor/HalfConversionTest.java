@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * A double becomes float16 or bfloat16 in one place (native jt::convert): a scalar operand, a
- * fill and a copy from float64 all give the same bits, and those bits are the double rounded
+ * A double becomes float16 or bfloat16 in one place (native jt::convert): a scalar operand (of
+ * add), a fill and a copy from float64 all give the same bits, and those bits are the double rounded
  * once to nearest-even, as an independent reference written here computes them.
  */
 class HalfConversionTest {
@@ -92,8 +92,9 @@ class HalfConversionTest {
     return t == DType.FLOAT16 ? 65504 : 0x1.fep127;
   }
 
+  /** zeros + v: add rounds its scalar to the tensor's dtype, as PyTorch's (mul and div keep it in float32, their math type). */
   private static long scalarOperandBits(DType t, double v) {
-    try (Tensor one = Tensor.ones(new long[] {1}, t); Tensor r = one.mul(v)) {
+    try (Tensor zero = Tensor.zeros(new long[] {1}, t); Tensor r = zero.add(v)) {
       return bits(r)[0];
     }
   }
