@@ -10,8 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-
-#include "allocator/adaptive_mutex.h"
 #include <set>
 #include <string>
 #include <vector>

@@ -270,12 +270,17 @@ int elementwise_run(const EwPlan& p) {
 #else
   if (!k.loop) return baseline::elementwise_run(p);  // a dtype this capability leaves to the baseline
 #endif
-  Kernel kk = k;  // a float32 scalar slot of a 16-bit float op passes to its float loop as it is
-  for (int i = 1; i <= k.inputs; ++i) if ((p.opmath_scalars >> i & 1) && k.io[i].converts) kk.io[i] = io_of<float>();
+  const Kernel* run = &k;
+  Kernel with_opmath_scalars;  // only when a plan has one: the small-op path copies nothing
+  if (p.opmath_scalars) {  // a float32 scalar slot of a 16-bit float op passes to its float loop as it is
+    with_opmath_scalars = k;
+    for (int i = 1; i <= k.inputs; ++i) if ((p.opmath_scalars >> i & 1) && k.io[i].converts) with_opmath_scalars.io[i] = io_of<float>();
+    run = &with_opmath_scalars;
+  }
   switch (k.inputs) {
-    case 1: walk<2>(p, kk); break;
-    case 2: walk<3>(p, kk); break;
-    default: walk<4>(p, kk); break;
+    case 1: walk<2>(p, *run); break;
+    case 2: walk<3>(p, *run); break;
+    default: walk<4>(p, *run); break;
   }
   return 0;
 }

@@ -24,11 +24,6 @@ final class ElementwiseOps {
   private ElementwiseOps() {}
 
   /**
-   * Runs op, which the user called name (op.name, or its in-place or out= variant: errors say it).
-   * With out null, returns a new result the caller owns; otherwise writes out (in-place or out=)
-   * and returns it without adding a reference.
-   */
-  /**
    * The dtype a scalar operand reaches the kernel in. PyTorch's mul and true div of a float16/bfloat16
    * tensor read the scalar as given, in float32, the op's math type (rounded to float16, 1e6 would
    * be inf and 0 * 1e6 NaN); its other ops, add and sub among them, round it to the tensor's dtype
@@ -36,10 +31,14 @@ final class ElementwiseOps {
    * kernels still take the op's dtype: docs/reliability.md).
    */
   static DType scalarDtype(DType want, Op op, Device device) {
-    boolean halfMath = want == DType.FLOAT16 || want == DType.BFLOAT16;
-    return halfMath && (op == Ops.MUL || op == Ops.DIV) && device.isCpu() ? DType.FLOAT32 : want;
+    return (op == Ops.MUL || op == Ops.DIV) && device.isCpu() ? want.opMath() : want;
   }
 
+  /**
+   * Runs op, which the user called name (op.name, or its in-place or out= variant: errors say it).
+   * With out null, returns a new result the caller owns; otherwise writes out (in-place or out=)
+   * and returns it without adding a reference.
+   */
   static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
     OpKind kind = op.kind;
     oneSnapshotPerTensor(in);
