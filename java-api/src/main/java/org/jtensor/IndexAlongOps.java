@@ -138,16 +138,9 @@ final class IndexAlongOps {
     }
     TensorImpl out = inPlace ? retained(original) : DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
-    Recorder.Pending rec;  // begun after the clone: a failed one leaves no half-made node holding self and src
-    try {
-      rec = self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)
-          ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
-              new Object[] {d, index}, inPlace ? original : null) : null;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
-    return Recorder.complete(rec, () -> {
+    return Recorder.complete(() -> self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)
+        ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
+            new Object[] {d, index}, inPlace ? original : null) : null, () -> {
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), target, sizes(target),
           strides(target), index, strides(index), src, strides(src)), false);
       out.bumpVersion();

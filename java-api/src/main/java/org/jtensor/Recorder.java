@@ -65,6 +65,22 @@ final class Recorder {
    * was written) is released, and the failure goes on.
    */
   static TensorImpl complete(Pending rec, Runnable kernel, TensorImpl out, TensorImpl made) {
+    return complete(() -> rec, kernel, out, made);
+  }
+
+  /**
+   * The same for an op that allocated its output first: begin (which gives the node, or null when
+   * nothing records) runs after the allocation, so a failed one leaves no half-made node holding
+   * the inputs; its failure releases made too.
+   */
+  static TensorImpl complete(java.util.function.Supplier<Pending> begin, Runnable kernel, TensorImpl out, TensorImpl made) {
+    Pending rec;
+    try {
+      rec = begin.get();
+    } catch (RuntimeException e) {
+      if (made != null) made.release();
+      throw e;
+    }
     try {
       kernel.run();
       if (rec != null) rec.finish(out);

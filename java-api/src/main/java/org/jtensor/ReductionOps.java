@@ -30,6 +30,13 @@ final class ReductionOps {
     return r;
   }
 
+  /** A reduction with no identity (amax, argmax, max along a dim) refuses an empty reduced dim, as PyTorch. */
+  private static void requireNonEmptyReducedDims(String name, long[] sizes, boolean[] reduced) {
+    for (int d = 0; d < reduced.length; d++) {
+      if (reduced[d] && sizes[d] == 0) throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
+    }
+  }
+
   static long[] outputShape(long[] sizes, boolean[] reduced, boolean keepdim) {
     int k = 0;
     for (int d = 0; d < reduced.length; d++) if (keepdim || !reduced[d]) k++;
@@ -55,25 +62,12 @@ final class ReductionOps {
   static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double scale) {
     TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel (Note [Metadata snapshot])
     boolean[] reduced = reducedDims(name, m.sizes.length, dims);
-    if ((op == Ops.AMAX || op == Ops.AMIN) && m.numel == 0) {
-      for (int d = 0; d < reduced.length; d++) {
-        if (reduced[d] && m.sizes[d] == 0) {
-          throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
-        }
-      }
-    }
+    if ((op == Ops.AMAX || op == Ops.AMIN) && m.numel == 0) requireNonEmptyReducedDims(name, m.sizes, reduced);
     long[] shape = outputShape(m.sizes, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(name, shape, outType, t.device());
-    Recorder.Pending rec;  // begun after the allocation: a failed one leaves no half-made node holding t
-    try {
-      rec = outType.isFloatingPoint() && Recorder.active(t)
-          ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
-    return Recorder.complete(rec,
+    return Recorder.complete(() -> outType.isFloatingPoint() && Recorder.active(t)
+            ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null,
         () -> Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale),
         out, out);
   }
@@ -112,15 +106,8 @@ final class ReductionOps {
 
   /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
   private static TensorImpl alongDim(Op op, TensorImpl t, int d, TensorImpl r, Runnable kernel) {
-    Recorder.Pending rec;
-    try {
-      rec = r.dtype().isFloatingPoint() && Recorder.active(t)
-          ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null;
-    } catch (RuntimeException e) {
-      r.release();
-      throw e;
-    }
-    return Recorder.complete(rec, kernel, r, r);
+    return Recorder.complete(() -> r.dtype().isFloatingPoint() && Recorder.active(t)
+        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null, kernel, r, r);
   }
 
   /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */
@@ -175,11 +162,7 @@ final class ReductionOps {
     boolean[] reduced = dim == null ? reducedDims(name, rank, null) : reducedDims(name, rank, new int[] {dim});
     if (m.numel == 0) {  // PyTorch refuses only an empty reduced dim; empty kept dims give an empty result
       if (dim == null) throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0.");
-      for (int d = 0; d < rank; d++) {
-        if (reduced[d] && m.sizes[d] == 0) {
-          throw new IllegalArgumentException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
-        }
-      }
+      requireNonEmptyReducedDims(name, m.sizes, reduced);
     }
     long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(op.name, shape, op.reduceKind.out(t.dtype()), t.device());
