@@ -1,6 +1,7 @@
 """PyTorch's side of WindowsBenchmark, NormBenchmark and TrainingStepBenchmark's CNN on the CPU (2
 threads, as jtensor's machine has): conv2d [32, 64, 56, 56] x [64, 64, 3, 3] padding 1 and
-max_pool2d(2) of [32, 64, 56, 56], batch_norm (training) and group_norm(32) of the same, layer_norm
+max_pool2d(2) of [32, 64, 56, 56], the ResNet's downsampling convs (3x3 stride 2 of [128, 16, 28,
+28] to 32 channels plus the 1x1 stride-2 shortcut), batch_norm (training) and group_norm(32) of the same, layer_norm
 of [4096, 768], each then sum().backward(); a ResNet BasicBlock step at [32, 64, 32, 32] (Adam);
 and the CNN training step at batch 128 (Adam). Optional cases to run: python3 ... THREADS [CASE...]. Prints
 `peer CASE MS` lines, the median of timed rounds after warm-up. Run it before and after jtensor's
@@ -26,6 +27,16 @@ b = torch.zeros(64, requires_grad=True)
 def conv():
     F.conv2d(x, w, b, padding=1).sum().backward()
     x.grad = w.grad = b.grad = None
+
+
+sx = torch.randn(128, 16, 28, 28, requires_grad=True)
+sw = (torch.randn(32, 16, 3, 3) * 0.1).requires_grad_()
+shortcut = (torch.randn(32, 16, 1, 1) * 0.1).requires_grad_()
+
+
+def strided_conv():
+    (F.conv2d(sx, sw, None, 2, 1) + F.conv2d(sx, shortcut, None, 2, 0)).sum().backward()
+    sx.grad = sw.grad = shortcut.grad = None
 
 
 def pool():
@@ -83,6 +94,7 @@ def step():
 
 print(f"peer torch {torch.__version__} threads {torch.get_num_threads()}", flush=True)
 cases = [("conv2dForwardBackward", conv, 15, 3), ("maxPool2dForwardBackward", pool, 15, 3),
+         ("stridedConvForwardBackward", strided_conv, 15, 3),
          ("batchNorm2dForwardBackward", batch_norm, 15, 3), ("groupNormForwardBackward", group_norm, 15, 3),
          ("layerNormForwardBackward", layer_norm, 15, 3), ("basicBlockStep", basic_block, 10, 3),
          ("cnnStep", step, 60, 20)]

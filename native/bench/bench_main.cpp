@@ -1,4 +1,5 @@
-// Native benchmark suite: the allocator's cached path and the copy kernel against memcpy.
+// Native benchmark suite: the allocator's cached path and the copy kernel against memcpy, indexing,
+// and the direct convolution's two layouts.
 // Prints one line per benchmark; figures are ratios to a peer measured in the same run.
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +16,7 @@
 using bench::best_ns_per_op;
 
 void bench_indexing();  // bench_indexing.cpp
+void bench_conv();      // bench_conv.cpp
 
 static void* P(int64_t storage) { return reinterpret_cast<void*>(jt_storage_data(storage)); }
 
@@ -83,5 +85,6 @@ int main() {
   a.free(sb);
   a.free(db);
   bench_indexing();
+  bench_conv();
   return 0;
 }

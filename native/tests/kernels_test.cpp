@@ -280,20 +280,23 @@ void convolution_scratch() {
   for (size_t i = 0; i < xs.size(); ++i) xs[i] = (float)((int64_t)(i * 7919 % 13) - 6) / 8;
   for (size_t i = 0; i < ws.size(); ++i) ws[i] = (float)((int64_t)(i * 104729 % 11) - 5) / 16;
   Buf<float> x(xs), w(ws), y(std::vector<float>((size_t)(C * H * H))), gw(std::vector<float>(ws.size()));
-  auto plan = [&](int64_t mode) {
+  // stride 2: the channels-in-lanes kernels (conv_lanes.cpp), whose scratch is refused the same way
+  auto plan = [&](int64_t mode, int64_t stride = 1) {
+    const int64_t out = (H - 1) / stride + 1;
     return cat({{JT_PLAN_VERSION, mode, Float32, 2, 1, C, C, 1, x.addr(), mode == 2 ? gw.addr() : w.addr(), 0, y.addr()},
-                {H, H}, {H, H}, {3, 3}, {1, 1}, {1, 1}, {1, 1}});
+                {H, H}, {out, out}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {stride, stride}});
   };
   const int64_t limit = jt_memory_limit(JT_DEVICE_CPU);
   jt_empty_cache(JT_DEVICE_CPU);
   jt_set_memory_limit(JT_DEVICE_CPU, 1);  // no new segment; the free space left in the buffers' filled below
   std::vector<int64_t> fillers;
   for (int64_t s; (s = jt_storage_new(JT_DEVICE_CPU, 64 << 10)) != 0;) fillers.push_back(s);
-  for (int64_t mode = 0; mode < 3; ++mode) {
-    const int st = jt_conv(plan(mode).data());
-    if (st != JT_OUT_OF_MEMORY) std::printf("mode %d: status %d\n", (int)mode, st);
-    CHECK_EQ(st, JT_OUT_OF_MEMORY);
-  }
+  for (int64_t stride = 1; stride <= 2; ++stride)
+    for (int64_t mode = 0; mode < 3; ++mode) {
+      const int st = jt_conv(plan(mode, stride).data());
+      if (st != JT_OUT_OF_MEMORY) std::printf("stride %d mode %d: status %d\n", (int)stride, (int)mode, st);
+      CHECK_EQ(st, JT_OUT_OF_MEMORY);
+    }
   for (int64_t s : fillers) jt_storage_release(s);
   jt_set_memory_limit(JT_DEVICE_CPU, limit);
   CHECK_EQ(jt_conv(plan(0).data()), JT_OK);
@@ -312,6 +315,7 @@ void convolution_scratch() {
       }
   CHECK_EQ(bad, 0);
   for (int64_t mode = 1; mode < 3; ++mode) CHECK_EQ(jt_conv(plan(mode).data()), JT_OK);
+  for (int64_t mode = 0; mode < 3; ++mode) CHECK_EQ(jt_conv(plan(mode, 2).data()), JT_OK);
 }
 
 int main() {

@@ -119,15 +119,15 @@
   F(mask_kind) F(dropout) F(seed) F(counter) F(q) F(k) F(v) F(mask) F(out) F(lse) F(grad_out) F(grad_q) \
   F(grad_k) F(grad_v) A(mask_strides, 4)
 
-// Direct convolution, stride 1 (vectorized/convolution.cpp), over contiguous x [batch, channels,
+// Direct convolution (vectorized/convolution.cpp, conv_lanes.cpp), over contiguous x [batch, channels,
 // in_sizes...], y [batch, out_channels, out_sizes...] and weight [out_channels, channels / groups,
-// kernel...] in dtype (float32 or float64): out = in + pad_before + pad_after - dilation·(kernel - 1).
-// mode 0: y = x ⋆ weight + bias (bias [out_channels], 0 when absent). mode 1: x = the input's
-// gradient from y, the output's (each pad at most dilation·(kernel - 1)). mode 2: weight = its
-// gradient from x and y (bias unused).
+// kernel...] in dtype (float32 or float64): out = (in + pad_before + pad_after - dilation·(kernel - 1)
+// - 1) / stride + 1. mode 0: y = x ⋆ weight + bias (bias [out_channels], 0 when absent). mode 1: x =
+// the input's gradient from y, the output's (at stride 1 each pad at most dilation·(kernel - 1)).
+// mode 2: weight = its gradient from x and y (bias unused).
 #define JT_CONV_PLAN(F, A) \
   F(version) F(mode) F(dtype) F(nsp) F(batch) F(channels) F(out_channels) F(groups) F(x) F(weight) F(bias) F(y) \
-  A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(pad_before, nsp) A(pad_after, nsp) A(dilation, nsp)
+  A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(pad_before, nsp) A(pad_after, nsp) A(dilation, nsp) A(stride, nsp)
 
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \

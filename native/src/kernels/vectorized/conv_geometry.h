@@ -3,12 +3,16 @@
 // weight-gradient kernels (conv_weight_grad.cpp). Compiled into each CPU capability's namespace.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
 #include "allocator/scratch.h"
+#include "jt/plans.h"
+#include "parallel.h"
 #include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/vector_types.h"
 
 JT_CPU_CAP_BEGIN
 namespace conv {
@@ -56,6 +60,87 @@ inline void copy_row(T* dst, const T* src, int64_t n) {
   } else {
     for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
   }
+}
+
+// Each group's weights as input channels in units of c_unit × output channels (or output vectors)
+// in units of o_unit, split into about 4 tasks a thread, as evenly between the two as their counts
+// allow. A task owns whole weights, so the split (which follows the thread count) changes no sum.
+struct TaskSplit {
+  int64_t c_count, c_unit, o_count, o_unit, c_units, o_units, c_parts = 1, o_parts = 1;
+
+  TaskSplit(int64_t c_count_, int64_t c_unit_, int64_t o_count_, int64_t o_unit_, int64_t groups)
+      : c_count(c_count_), c_unit(c_unit_), o_count(o_count_), o_unit(o_unit_),
+        c_units((c_count + c_unit - 1) / c_unit), o_units((o_count + o_unit - 1) / o_unit) {
+    const int64_t want = std::max<int64_t>(1, 4 * std::max(1, get_num_threads()) / groups);
+    while (c_parts * o_parts < want && (c_parts < c_units || o_parts < o_units)) {
+      const bool split_c = o_parts >= o_units || (c_parts < c_units && c_units / c_parts >= o_units / o_parts);
+      (split_c ? c_parts : o_parts) *= 2;
+    }
+    c_parts = std::min(c_parts, c_units);
+    o_parts = std::min(o_parts, o_units);
+  }
+
+  int64_t per_group() const { return c_parts * o_parts; }
+
+  // Task t's group and its channels [c0, c1) and [o0, o1); false when it has none.
+  bool at(int64_t t, int64_t& gi, int64_t& c0, int64_t& c1, int64_t& o0, int64_t& o1) const {
+    gi = t / per_group();
+    const int64_t cp = t % per_group() / o_parts, op = t % o_parts;
+    c0 = cp * c_units / c_parts * c_unit, c1 = std::min(c_count, (cp + 1) * c_units / c_parts * c_unit);
+    o0 = op * o_units / o_parts * o_unit, o1 = std::min(o_count, (op + 1) * o_units / o_parts * o_unit);
+    return c0 < c1 && o0 < o1;
+  }
+};
+
+// One round of transpose_block: rows i and i + K (i & K == 0) swap their off-diagonal K-lane halves.
+template <typename T, int K>
+inline void transpose_round(typename Vec<T>::type* r) {
+  using V = typename Vec<T>::type;
+  constexpr int L = Vec<T>::lanes;
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  typedef I M __attribute__((vector_size(sizeof(V))));
+  M lo, hi;  // indices into (a = r[i], b = r[i + K]): a's below L, b's L + j
+#pragma GCC unroll 16
+  for (int j = 0; j < L; ++j) {
+    lo[j] = (I)((j & K) ? L + j - K : j);
+    hi[j] = (I)((j & K) ? L + j : j + K);
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < L; ++i) {
+    if (i & K) continue;
+    const V a = r[i], b = r[i + K];
+    r[i] = __builtin_shuffle(a, b, lo);
+    r[i + K] = __builtin_shuffle(a, b, hi);
+  }
+  if constexpr (K > 1) transpose_round<T, K / 2>(r);
+}
+
+// dst[j·dst_ld + i] = src[i·src_ld + j] for i, j < lanes: one vector-square block transposed in
+// log2(lanes) rounds of two-vector shuffles (the layout changes of the convolutions' kernels with
+// channels along the lanes, which a loop of scalar moves made a tenth of a weight gradient's time).
+template <typename T>
+inline void transpose_block(const T* src, int64_t src_ld, T* dst, int64_t dst_ld) {
+  constexpr int L = Vec<T>::lanes;
+  typename Vec<T>::type r[L];
+#pragma GCC unroll 16
+  for (int i = 0; i < L; ++i) r[i] = load(src + i * src_ld);
+  transpose_round<T, L / 2>(r);
+#pragma GCC unroll 16
+  for (int i = 0; i < L; ++i) store(dst + i * dst_ld, r[i]);
+}
+
+// dst[j·dst_ld + i] = src[i·src_ld + j] for i < rows, j < cols: vector-square blocks, the edges one by one.
+template <typename T>
+inline void transpose(const T* src, int64_t src_ld, int64_t rows, int64_t cols, T* dst, int64_t dst_ld) {
+  constexpr int L = Vec<T>::lanes;
+  const int64_t rb = rows / L * L, cb = cols / L * L;
+  for (int64_t i = 0; i < rb; i += L) {
+    for (int64_t j = 0; j < cb; j += L) transpose_block(src + i * src_ld + j, src_ld, dst + j * dst_ld + i, dst_ld);
+    for (int64_t j = cb; j < cols; ++j)
+      for (int64_t k = i; k < i + L; ++k) dst[j * dst_ld + k] = src[k * src_ld + j];
+  }
+  for (int64_t i = rb; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) dst[j * dst_ld + i] = src[i * src_ld + j];
 }
 
 // One correlation image → result over flat padded planes; the spatial dims as three, leading ones of size 1.
@@ -112,6 +197,10 @@ struct Geometry {
 // conv_weight_grad.cpp chooses the kernel by shape.
 template <typename T>
 int weight_grad(const Geometry& g, const T* x, const T* gy, T* gw);
+
+// Modes 0 to 2 with the channels along the lanes, at any stride (conv_lanes.cpp, Note [Channels in lanes]).
+template <typename T>
+int run_in_lanes(const conv_plan& r);
 
 }  // namespace conv
 JT_CPU_CAP_END

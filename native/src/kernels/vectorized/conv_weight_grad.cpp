@@ -50,36 +50,6 @@ inline T lane_sum(typename Vec<T>::type v) {
   return s;
 }
 
-// Each group's weights as input channels in units of c_unit × output channels (or output vectors)
-// in units of o_unit, split into about 4 tasks a thread, as evenly between the two as their counts
-// allow. A task owns whole weights, so the split (which follows the thread count) changes no sum.
-struct TaskSplit {
-  int64_t c_count, c_unit, o_count, o_unit, c_units, o_units, c_parts = 1, o_parts = 1;
-
-  TaskSplit(int64_t c_count_, int64_t c_unit_, int64_t o_count_, int64_t o_unit_, int64_t groups)
-      : c_count(c_count_), c_unit(c_unit_), o_count(o_count_), o_unit(o_unit_),
-        c_units((c_count + c_unit - 1) / c_unit), o_units((o_count + o_unit - 1) / o_unit) {
-    const int64_t want = std::max<int64_t>(1, 4 * std::max(1, get_num_threads()) / groups);
-    while (c_parts * o_parts < want && (c_parts < c_units || o_parts < o_units)) {
-      const bool split_c = o_parts >= o_units || (c_parts < c_units && c_units / c_parts >= o_units / o_parts);
-      (split_c ? c_parts : o_parts) *= 2;
-    }
-    c_parts = std::min(c_parts, c_units);
-    o_parts = std::min(o_parts, o_units);
-  }
-
-  int64_t per_group() const { return c_parts * o_parts; }
-
-  // Task t's group and its channels [c0, c1) and [o0, o1); false when it has none.
-  bool at(int64_t t, int64_t& gi, int64_t& c0, int64_t& c1, int64_t& o0, int64_t& o1) const {
-    gi = t / per_group();
-    const int64_t cp = t % per_group() / o_parts, op = t % o_parts;
-    c0 = cp * c_units / c_parts * c_unit, c1 = std::min(c_count, (cp + 1) * c_units / c_parts * c_unit);
-    o0 = op * o_units / o_parts * o_unit, o1 = std::min(o_count, (op + 1) * o_units / o_parts * o_unit);
-    return c0 < c1 && o0 < o1;
-  }
-};
-
 // acc[o][c][k] (vectors of T, in memory between calls: gw_o, gw_c and 1 vectors apart) += gy[o][q] ·
 // image[c][q + k·step] lane by lane, over q in [0, count) (a multiple of one vector). The lanes
 // are summed once, when every sample has been added (weight_grad).
@@ -256,22 +226,13 @@ int by_output_lanes(const Geometry& g, const T* x, const T* gy, T* gw) {
       for (int64_t u = u0; u < u1; ++u) {
         const int64_t n = n0 + u / g.groups, gi = u % g.groups;
         if (!g.pad(x, n, gi * cg, cg, X + u * cg * plane, plane, true)) declined.store(true, std::memory_order_relaxed);
-        // gy [o][position] to yt [q][o], a vector's worth of o's at a time: each q's row is
-        // written whole from that many sequential reads (a column at a time strode a cache line
-        // per element: 18% of this kernel's time at [32, 64, 32, 32])
+        // gy [o][position] to yt [q][o], row by row in vector-square blocks (a column at a time
+        // strode a cache line per element: 18% of this kernel's time at [32, 64, 32, 32])
         T* yt = Y + u * positions * ldy;
         const int64_t rp = g.result_plane();
-        for (int64_t o0 = 0; o0 < og; o0 += L) {
-          const int64_t no = std::min<int64_t>(L, og - o0);
-          const T* src = gy + (n * g.result_channels + gi * og + o0) * rp;
-          int64_t p = 0;  // the position in the result's plane
-          for (int64_t a = 0; a < g.out[0]; ++a)
-            for (int64_t b = 0; b < g.out[1]; ++b) {
-              T* row = yt + (a * g.ps[0] + b * g.ps[1]) * ldy + o0;
-              for (int64_t i = 0; i < g.out[2]; ++i, ++p)
-                for (int64_t k = 0; k < no; ++k) row[i * ldy + k] = src[k * rp + p];
-            }
-        }
+        const T* src = gy + (n * g.result_channels + gi * og) * rp;
+        for (int64_t a = 0; a < g.out[0]; ++a)
+          for (int64_t b = 0; b < g.out[1]; ++b, src += g.out[2]) transpose(src, rp, og, g.out[2], yt + (a * g.ps[0] + b * g.ps[1]) * ldy, ldy);
       }
     });
     if (declined.load()) break;

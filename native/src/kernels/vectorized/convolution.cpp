@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "jt/jt.h"
@@ -156,7 +157,7 @@ bool read_forward(const conv_plan& r, Geometry& g) {
     g.kernel[e] = r.kernel[d];
     g.before[e] = r.pad_before[d];
     g.dilation[e] = r.dilation[d];
-    if (g.in[e] < 1 || g.kernel[e] < 1 || g.dilation[e] < 1 || g.before[e] < 0 || r.pad_after[d] < 0) return false;
+    if (g.in[e] < 1 || g.kernel[e] < 1 || g.dilation[e] < 1 || g.before[e] < 0 || r.pad_after[d] < 0 || r.stride[d] != 1) return false;
     if (g.out[e] < 1 || g.out[e] != g.in[e] + g.before[e] + r.pad_after[d] - g.dilation[e] * (g.kernel[e] - 1)) return false;
   }
   g.finish();
@@ -182,8 +183,34 @@ bool read_input_grad(const conv_plan& r, const Geometry& f, Geometry& g) {
   return true;
 }
 
+// Whether the plan goes to the channels-in-lanes kernels (Note [Channels in lanes]): every stride
+// but 1, and at stride 1 where they were faster (jt_bench's conv lines, docs/performance.md,
+// session 20): the forward with two vectors of output channels a group or more (0.6-0.75 of the
+// planes' time at 14 × 14 and 7 × 7, 0.95 at 32 × 32; with one vector, 16 channels, the planes
+// were faster); the input's gradient with two vectors of input channels and an output plane below
+// 32 × 32 (its scattered sums cost more on larger planes); the weight's gradient with a vector of
+// output channels and two input channels or more (0.65-0.93). JT_CONV_LANES=0 or 1, read each
+// call, forces one at stride 1 (to measure the two).
+template <typename T>
+bool in_lanes(const conv_plan& r) {
+  int64_t out_plane = 1;
+  for (int64_t d = 0; d < r.nsp; ++d) {
+    if (r.stride[d] != 1) return true;
+    out_plane *= r.out_sizes[d];
+  }
+  if (const char* forced = std::getenv("JT_CONV_LANES")) return std::atoi(forced) == 1;
+  const int64_t groups = std::max<int64_t>(1, r.groups), cg = r.channels / groups, og = r.out_channels / groups;
+  constexpr int64_t L = Vec<T>::lanes;
+  switch (r.mode) {
+    case 0: return og >= 2 * L;
+    case 1: return cg >= 2 * L && out_plane < 32 * 32;
+    default: return og >= L && cg >= 2;
+  }
+}
+
 template <typename T>
 int run(const conv_plan& r) {
+  if (in_lanes<T>(r)) return conv::run_in_lanes<T>(r);
   Geometry f;
   if (!read_forward(r, f)) return JT_INVALID;
   const T* weight = reinterpret_cast<const T*>(r.weight);

@@ -1,15 +1,14 @@
 package org.jtensor;
 
-import java.util.Arrays;
 import org.jtensor.autograd.GradMode;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.plan.ConvPacker;
 
 /**
- * Stride-1 convolution as one registry op (Ops.CONVOLUTION) with direct kernels: no im2col columns
- * and no GEMM packing in the forward or either gradient (vectorized/convolution.cpp, Note [Flat
- * padded planes]). nn's Convolution has checked the arguments and calls it where the device
+ * Convolution as one registry op (Ops.CONVOLUTION) with direct kernels: no im2col columns and no
+ * GEMM packing in the forward or either gradient (vectorized/convolution.cpp, Note [Flat padded
+ * planes], and conv_lanes.cpp, Note [Channels in lanes]). nn's Convolution has checked the arguments and calls it where the device
  * convolves directly; elsewhere, and for a gradient that is itself to be differentiated, the same
  * convolution is im2col and a GEMM ({@link #referenceGradients}).
  */
@@ -99,10 +98,7 @@ public final class ConvOps {
    * in differentiable ops: gradW = grad · columnsᵀ summed over the batch, gradX = col2im(Wᵀ · grad).
    */
   static Tensor[] referenceGradients(ConvShape s, Tensor x, Tensor w, Tensor grad, boolean wantX, boolean wantW) {
-    int nsp = s.spatialDims();
-    long[] ones = new long[nsp];
-    Arrays.fill(ones, 1);
-    Windows win = new Windows(s.batch(), s.channels(), s.inSizes(), s.outSizes(), s.kernel(), ones, s.padBefore(), s.dilation());
+    Windows win = new Windows(s.batch(), s.channels(), s.inSizes(), s.outSizes(), s.kernel(), s.stride(), s.padBefore(), s.dilation());
     long n = s.batch(), g = s.groups(), og = s.outChannels() / g, rows = s.channels() / g * win.windowSize(), l = win.positions();
     try (TensorScope scope = TensorScope.open()) {
       Tensor gy = grad.reshape(n, g, og, l);

@@ -257,7 +257,7 @@ final class Ops {
       WindowOps.maxPoolBackward(g, (org.jtensor.Windows) c.arg(0), (Tensor) c.arg(1)))));
   static final Op MAX_POOL_BACKWARD = Op.composite("maxPoolBackward", 1).withDerivative(of(0, (c, g) -> grads(
       Gradient.maxPoolBackwardBackward(g, (org.jtensor.Windows) c.arg(0), (Tensor) c.arg(1)))));
-  /** Stride-1 convolution with direct kernels (ConvOps; kernel: conv): saves x and weight; args: the ConvShape. */
+  /** Convolution with direct kernels (ConvOps; kernel: conv): saves x and weight; args: the ConvShape. */
   static final Op CONVOLUTION = Op.composite("convolution", 3).withDerivative(of(SELF | OTHER, ConvOps::backward));
   /** Batch, layer and group norm (NormOps; kernel: norm): saves x and weight; args: the NormGroups, fixed, eps, mean, rstd, has weight. */
   static final Op NORM = Op.composite("norm", 3).withDerivative(of(SELF | OTHER, NormOps::backward));

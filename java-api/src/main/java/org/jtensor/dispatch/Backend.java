@@ -128,7 +128,7 @@ public interface Backend {
   }
 
   /**
-   * Direct stride-1 convolution (the conv plan; ConvPacker's modes), every operand contiguous in s's
+   * Direct convolution (the conv plan; ConvPacker's modes), every operand contiguous in s's
    * shapes. FORWARD: y from x, weight and bias (null: none); INPUT_GRAD: x (the input's gradient,
    * s.paddingWithinReach()) from y (the output's) and weight; WEIGHT_GRAD: weight (its gradient)
    * from x and y. False where a gradient declines (an infinite or NaN weight for INPUT_GRAD, input

@@ -9,8 +9,8 @@ import org.jtensor.Windows;
 
 /**
  * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages.
- * Stride 1 on a device with direct kernels (the CPU) is one op, ConvOps, whose forward and
- * gradients read the image in place. Otherwise the input's windows become columns
+ * On a device with direct kernels (the CPU) it is one op, ConvOps, whose forward and gradients
+ * read the image in place. Otherwise the input's windows become columns
  * (WindowOps.im2col, a native kernel per device) times the weight as a matrix per group (one
  * batched GEMM), plus the bias, and autograd goes through the two: the weight's gradient is a
  * GEMM with the columns, the input's a GEMM then col2im (im2col's adjoint).
@@ -59,7 +59,7 @@ final class Convolution {
     try (TensorScope s = TensorScope.open()) {
       Tensor image = batched ? input : input.unsqueeze(0);
       if (w[0] > 0 && x[1] > 0 && direct(win, input)) {  // no channels: the composition's empty shapes
-        ConvShape shape = new ConvShape(x[0], x[1], w[0], groups, in, kernel, padBefore, padAfter, dilation);
+        ConvShape shape = new ConvShape(x[0], x[1], w[0], groups, in, kernel, padBefore, padAfter, dilation, stride);
         if (shape.paddingWithinReach()) {
           Tensor y = ConvOps.direct(op, image, weight, bias, shape);
           return s.keep(batched ? y : y.squeeze(0));
@@ -182,13 +182,12 @@ final class Convolution {
   }
 
   /**
-   * Whether the direct kernels (ConvOps) run this convolution: stride 1, a kernel wider than one
-   * element, a device with them for the dtype. Otherwise im2col and a GEMM; a 1×1 kernel's columns
-   * are the image itself, so its GEMM copies nothing.
+   * Whether the direct kernels (ConvOps) run this convolution: a device with them for the dtype,
+   * unless the windows are the image's elements one by one (a 1×1 kernel at stride 1, whose
+   * columns are the image itself, so its GEMM copies nothing). Otherwise im2col and a GEMM.
    */
   private static boolean direct(Windows w, Tensor input) {
-    if (w.windowSize() == 1) return false;
-    for (long v : w.stride) if (v != 1) return false;
+    if (pointwise(w)) return false;
     return ConvOps.directOn(input);
   }
 

@@ -119,6 +119,62 @@ class DirectConvolutionTest {
     }
   }
 
+  /**
+   * Strided convolutions take the channels-in-lanes kernels (Note [Channels in lanes]), as do
+   * stride-1 ones with two vectors' worth of channels a group: strides 2 and 3 per dim, padding
+   * below, at and beyond the kernel's reach, 1×1 kernels, dilation, groups, output channels that
+   * fill register blocks and leave tails, inputs whose last rows no window reads, both dtypes, 1 to
+   * 3 dims; the output and every gradient against the plain loop.
+   */
+  @Test
+  void stridedAndWideConvolutionsMatchAPlainLoop() {
+    Random rnd = new Random(77);
+    Generator g = new Generator(77);
+    for (int trial = 0; trial < 40; trial++) {
+      int nsp = trial % 8 == 7 ? 3 : trial % 8 == 6 ? 1 : 2;
+      long groups = trial % 5 == 4 ? 2 : 1;
+      boolean wide = trial % 4 == 3;  // stride 1, channels enough for the lanes at stride 1
+      long cPer = wide ? 33 + rnd.nextInt(8) : 1 + rnd.nextInt(trial % 2 == 0 ? 20 : 6);
+      long oPer = wide ? 32 + rnd.nextInt(40) : 1 + rnd.nextInt(trial % 3 == 0 ? 70 : 20);
+      long batch = 1 + rnd.nextInt(3);
+      long[] kernel = new long[nsp], pad = new long[nsp], dilation = new long[nsp], stride = new long[nsp], in = new long[nsp];
+      for (int d = 0; d < nsp; d++) {
+        kernel[d] = trial % 6 == 1 ? 1 : 1 + rnd.nextInt(nsp == 3 ? 3 : 4);
+        dilation[d] = 1 + rnd.nextInt(2);
+        stride[d] = wide ? 1 : 1 + rnd.nextInt(3);
+        long reach = dilation[d] * (kernel[d] - 1);
+        pad[d] = trial % 7 == 5 ? reach + 1 : rnd.nextInt((int) reach + 1);
+        in[d] = Math.max(1, reach + 1 - 2 * pad[d]) + rnd.nextInt(nsp == 3 ? 6 : nsp == 1 ? 40 : 16);
+      }
+      if (!wide && Arrays.stream(stride).allMatch(v -> v == 1)) stride[0] = 2;
+      long c = cPer * groups, o = oPer * groups;
+      DType dtype = trial % 2 == 0 ? DType.FLOAT32 : DType.FLOAT64;
+      long[] xShape = ConvolutionLibtorchTest.concat(new long[] {batch, c}, in);
+      long[] wShape = ConvolutionLibtorchTest.concat(new long[] {o, cPer}, kernel);
+      String what = "conv" + nsp + "d " + dtype + " x" + Arrays.toString(xShape) + " w" + Arrays.toString(wShape) + " padding "
+          + Arrays.toString(pad) + " dilation " + Arrays.toString(dilation) + " stride " + Arrays.toString(stride) + " groups " + groups;
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = ConvolutionLibtorchTest.layout(Tensor.randn(xShape, g).to(dtype), trial % 3, 1).requiresGrad_();
+        Tensor w = Tensor.randn(wShape, g).to(dtype).requiresGrad_();
+        Tensor b = trial % 4 == 1 ? null : Tensor.randn(new long[] {o}, g).to(dtype).requiresGrad_();
+        Tensor y = ConvolutionLibtorchTest.conv(nsp, x, w, b, stride, pad, dilation, groups);
+        boolean pointwise = Arrays.stream(kernel).allMatch(v -> v == 1) && Arrays.stream(stride).allMatch(v -> v == 1);
+        boolean within = !Arrays.stream(stride).allMatch(v -> v == 1) || trial % 7 != 5;
+        assertEquals(!pointwise && within, y.gradFn().name().equals("ConvolutionBackward0"), what + ": direct kernels (" + y.gradFn().name() + ")");
+        Tensor up = Tensor.randn(y.shape(), g).to(dtype);
+        y.mul(up).sum().backward();
+        Loop ref = new Loop(nsp, batch, c, o, groups, in, kernel, pad, pad, dilation, stride);
+        double[] xs = x.toDoubleArray(), ws = w.toDoubleArray(), ups = up.toDoubleArray();
+        double tol = dtype == DType.FLOAT32 ? 2e-5 : 1e-12;
+        assertArrayEquals(ref.outShape(), y.shape(), what + ": shape");
+        close(what + ": output", ref.forward(xs, ws, b == null ? null : b.toDoubleArray()), y.toDoubleArray(), tol);
+        close(what + ": x.grad", ref.inputGrad(ups, ws), x.grad().toDoubleArray(), tol);
+        close(what + ": w.grad", ref.weightGrad(ups, xs), w.grad().toDoubleArray(), tol);
+        if (b != null) close(what + ": b.grad", ref.biasGrad(ups), b.grad().toDoubleArray(), tol);
+      }
+    }
+  }
+
   /** Each output element and each gradient element has one summation order: one thread and two give the same bits. */
   @Test
   void theSameBitsWhateverTheThreadCount() {
@@ -134,6 +190,15 @@ class DirectConvolutionTest {
       for (int i = 0; i < oneD.length; i++) {
         assertArrayEquals(oneD[i], twoD[i], "float64, groups 2: result " + i);
         assertArrayEquals(oneD[i], threeD[i], "float64, groups 2, 3 threads: result " + i);
+      }
+      // the channels-in-lanes kernels: strided, and at stride 1 with 40 channels each side
+      Tensor xl = Tensor.randn(new long[] {3, 40, 13, 11}, g), wl = Tensor.randn(new long[] {40, 40, 3, 3}, g), bl = Tensor.randn(new long[] {40}, g);
+      for (long stride : new long[] {1, 2}) {
+        double[][] oneL = run(xl, wl, bl, 1, 1, stride), twoL = run(xl, wl, bl, 1, 2, stride), threeL = run(xl, wl, bl, 1, 3, stride);
+        for (int i = 0; i < oneL.length; i++) {
+          assertArrayEquals(oneL[i], twoL[i], "lanes, stride " + stride + ": result " + i);
+          assertArrayEquals(oneL[i], threeL[i], "lanes, stride " + stride + ", 3 threads: result " + i);
+        }
       }
     } finally {
       Threads.setNumThreads(threads);
@@ -161,10 +226,14 @@ class DirectConvolutionTest {
   }
 
   private static double[][] run(Tensor x0, Tensor w0, Tensor b0, long groups, int threads) {
+    return run(x0, w0, b0, groups, threads, 1);
+  }
+
+  private static double[][] run(Tensor x0, Tensor w0, Tensor b0, long groups, int threads, long stride) {
     Threads.setNumThreads(threads);
     try (TensorScope s = TensorScope.open()) {
       Tensor x = x0.detach().requiresGrad_(), w = w0.detach().requiresGrad_(), b = b0.detach().requiresGrad_();
-      Tensor y = Functional.conv2d(x, w, b, new long[] {1}, new long[] {1, 2}, new long[] {1, 1}, groups);
+      Tensor y = Functional.conv2d(x, w, b, new long[] {stride}, new long[] {1, 2}, new long[] {1, 1}, groups);
       y.mul(y).sum().backward();
       return new double[][] {y.toDoubleArray(), x.grad().toDoubleArray(), w.grad().toDoubleArray(), b.grad().toDoubleArray()};
     }
@@ -187,10 +256,14 @@ class DirectConvolutionTest {
   /** Stride-1 convolution as nested loops over row-major arrays, the spatial dims as three (leading ones of size 1). */
   private static final class Loop {
     final long n, c, o, groups;
-    final long[] in = {1, 1, 1}, out = {1, 1, 1}, k = {1, 1, 1}, pad = {0, 0, 0}, dil = {1, 1, 1};
+    final long[] in = {1, 1, 1}, out = {1, 1, 1}, k = {1, 1, 1}, pad = {0, 0, 0}, dil = {1, 1, 1}, stride = {1, 1, 1};
     final int nsp;
 
     Loop(int nsp, long n, long c, long o, long groups, long[] in, long[] k, long[] before, long[] after, long[] dil) {
+      this(nsp, n, c, o, groups, in, k, before, after, dil, ones(nsp));
+    }
+
+    Loop(int nsp, long n, long c, long o, long groups, long[] in, long[] k, long[] before, long[] after, long[] dil, long[] stride) {
       this.nsp = nsp;
       this.n = n;
       this.c = c;
@@ -202,7 +275,8 @@ class DirectConvolutionTest {
         this.k[e] = k[d];
         this.pad[e] = before[d];
         this.dil[e] = dil[d];
-        this.out[e] = in[d] + before[d] + after[d] - dil[d] * (k[d] - 1);
+        this.stride[e] = stride[d];
+        this.out[e] = (in[d] + before[d] + after[d] - dil[d] * (k[d] - 1) - 1) / stride[d] + 1;
       }
     }
 
@@ -226,7 +300,8 @@ class DirectConvolutionTest {
                 for (long v = 0; v < cg; v++)
                   for (long t = 0; t < taps; t++) {
                     long k0 = t / (k[1] * k[2]), k1 = t / k[2] % k[1], k2 = t % k[2];
-                    long i0 = q0 - pad[0] + k0 * dil[0], i1 = q1 - pad[1] + k1 * dil[1], i2 = q2 - pad[2] + k2 * dil[2];
+                    long i0 = q0 * stride[0] - pad[0] + k0 * dil[0], i1 = q1 * stride[1] - pad[1] + k1 * dil[1];
+                    long i2 = q2 * stride[2] - pad[2] + k2 * dil[2];
                     if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2]) continue;
                     long xi = (((b * c + u / og * cg + v) * in[0] + i0) * in[1] + i1) * in[2] + i2;
                     p.at((int) xi, (int) ((u * cg + v) * taps + t), (int) yi);
@@ -258,6 +333,12 @@ class DirectConvolutionTest {
       for (int i = 0; i < up.length; i++) gb[(int) (i / (out[0] * out[1] * out[2]) % o)] += up[i];
       return gb;
     }
+  }
+
+  private static long[] ones(int n) {
+    long[] r = new long[n];
+    Arrays.fill(r, 1);
+    return r;
   }
 
   @FunctionalInterface

@@ -3,13 +3,13 @@ package org.jtensor.dispatch.plan;
 import org.jtensor.ConvShape;
 import org.jtensor.DType;
 
-/** The conv plan (direct stride-1 convolution; jt/plans.h): the mode, the geometry, one address per operand (0 for none). */
+/** The conv plan (direct convolution; jt/plans.h): the mode, the geometry, one address per operand (0 for none). */
 public final class ConvPacker {
   private ConvPacker() {}
 
   public static final PlanLayout LAYOUT = new PlanLayout("conv",
       "version", "mode", "dtype", "nsp", "batch", "channels", "out_channels", "groups", "x", "weight", "bias", "y",
-      "in_sizes[nsp]", "out_sizes[nsp]", "kernel[nsp]", "pad_before[nsp]", "pad_after[nsp]", "dilation[nsp]");
+      "in_sizes[nsp]", "out_sizes[nsp]", "kernel[nsp]", "pad_before[nsp]", "pad_after[nsp]", "dilation[nsp]", "stride[nsp]");
   /** Modes: y from x, weight and bias; x (the input's gradient) from y (the output's) and weight; weight (its gradient) from x and y. */
   public static final int FORWARD = 0, INPUT_GRAD = 1, WEIGHT_GRAD = 2;
   private static final int MODE = LAYOUT.at("mode"), DTYPE = LAYOUT.at("dtype"), NSP = LAYOUT.at("nsp"), BATCH = LAYOUT.at("batch"),
@@ -19,7 +19,7 @@ public final class ConvPacker {
 
   /** A plan with every address 0. */
   public static long[] pack(int mode, DType dtype, ConvShape s) {
-    long[] p = LAYOUT.allocate(6 * s.spatialDims());
+    long[] p = LAYOUT.allocate(7 * s.spatialDims());
     p[MODE] = mode;
     p[DTYPE] = dtype.code();
     p[NSP] = s.spatialDims();
@@ -28,7 +28,7 @@ public final class ConvPacker {
     p[OUT_CHANNELS] = s.outChannels();
     p[GROUPS] = s.groups();
     int at = LAYOUT.header();
-    for (long[] a : new long[][] {s.inSizes(), s.outSizes(), s.kernel(), s.padBefore(), s.padAfter(), s.dilation()}) at = PlanLayout.put(p, at, a);
+    for (long[] a : new long[][] {s.inSizes(), s.outSizes(), s.kernel(), s.padBefore(), s.padAfter(), s.dilation(), s.stride()}) at = PlanLayout.put(p, at, a);
     return p;
   }
 }

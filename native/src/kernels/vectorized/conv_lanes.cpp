@@ -1,0 +1,274 @@
+// Direct convolution with channels along the vector lanes, at any stride: modes 0, 1 and 2 of
+// plans.h's conv plan over channels-last copies of the operands (Note [Channels in lanes]).
+//
+// Note [Channels in lanes] The flat padded planes of convolution.cpp put consecutive output
+// positions in a vector's lanes, so that at stride 1 a vector of outputs reads a vector of
+// consecutive inputs. That needs stride 1, and it wastes lanes where a plane is small: a 7 × 7
+// output is 63 flat positions of a 9-wide padded plane, computed in register blocks of 48, so half
+// the lanes compute nothing (a ResNet's deeper layers). Here a sample is copied channels-last into a
+// zero-padded grid ([position][channel]); the lanes hold output channels (the forward and the
+// weight's gradient) or input channels (the input's gradient), and each product broadcasts one
+// element of the other operand. Output position o's window starts at a fixed grid position
+// window[o] whatever the stride, and tap t reads window[o] + tap[t]:
+// - forward: y[o][u] = Σ_t Σ_c x[window[o] + tap[t]][c] · w[u][c][t], a tile of positions × vectors of
+//   u in registers;
+// - input gradient (the adjoint, any stride): per tap, gx[window[o] + tap[t]][c] += Σ_u gy[o][u] ·
+//   w[u][c][t] for vectors of c, added into a channels-last grid that is then copied out;
+// - weight gradient: gw[u][c][t] = Σ_n Σ_o x[window[o] + tap[t]][c] · gy[o][u], input channels × taps
+//   × vectors of u in registers.
+// No position is computed that the output lacks, so no product is taken that PyTorch's sums do
+// not take (nothing declines, unlike Note [Positions past a row's end]). Each result element is
+// summed in one order whatever the thread count: a task owns whole output elements.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "jt/jt.h"
+#include "parallel.h"
+
+#include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/conv_lanes.h"
+#include "kernels/vectorized/vector_types.h"
+
+JT_CPU_CAP_BEGIN
+namespace conv {
+namespace lanes {
+namespace {
+
+// ---- forward ----
+
+// The weights as the tiles read them: per group and block of kMaxVectors vectors along the lanes
+// (lane channels l < count), [i][k][nv·L] for i < ni, k < nk, nv the block's vectors, at(gi, i, k,
+// l) each entry; zeros past count. Blocks are kMaxVectors·L·ni·nk apart.
+template <typename T, typename At>
+std::vector<T> pack(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
+  constexpr int L = Vec<T>::lanes;
+  const int64_t vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
+  std::vector<T> packed((size_t)(groups * blocks * per_block), T(0));
+  for (int64_t gi = 0; gi < groups; ++gi)
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t nv = std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors);
+      T* w = packed.data() + (gi * blocks + b) * per_block;
+      for (int64_t i = 0; i < ni; ++i)
+        for (int64_t k = 0; k < nk; ++k)
+          for (int64_t j = 0; j < nv * L; ++j) {
+            const int64_t l = b * kMaxVectors * L + j;
+            if (l < count) w[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
+          }
+    }
+  return packed;
+}
+
+
+// tile[p][NV·L] = Σ_c Σ_t x[p][c·plane + tap[t]] · w[c][t][NV·L]: x[p] is position p's window start in channel 0's plane.
+template <typename T, int NP, int NV>
+void forward_tile(const T* const* xs, const int64_t* tap, int64_t taps, int64_t cin, int64_t plane, const T* w, T* tile) {
+  using V = typename Vec<T>::type;
+  constexpr int L = Vec<T>::lanes;
+  V acc[NP][NV];
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) acc[p][v] = V{};
+  const T* x[NP];
+  for (int p = 0; p < NP; ++p) x[p] = xs[p];
+  for (int64_t c = 0; c < cin; ++c) {
+    for (int64_t t = 0; t < taps; ++t, w += NV * L) {
+      const int64_t off = tap[t];
+      V wv[NV];
+      for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
+      for (int p = 0; p < NP; ++p) {
+        const T xv = x[p][off];  // a scalar operand: one broadcast from memory
+        for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * xv;
+      }
+    }
+    for (int p = 0; p < NP; ++p) x[p] += plane;
+  }
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) store(tile + (p * NV + v) * L, acc[p][v]);
+}
+
+// Positions [o0, o1) of one sample and group for a block of NV vectors of output channels
+// (count of them real), written to y at that block's first channel (planes `plane` apart), plus bias.
+template <typename T, int NV>
+void forward_positions(const Grid& g, const T* planes, const int64_t* tap, const T* w, int64_t o0, int64_t o1, const T* bias,
+                       int64_t count, T* y) {
+  constexpr int NP = tile_positions<NV>(), L = Vec<T>::lanes;
+  alignas(64) T tile[NP * NV * L];
+  const int64_t plane = g.out_plane();
+  const T* xs[NP];
+  for (int64_t o = o0; o < o1; o += NP) {
+    const int64_t m = std::min<int64_t>(NP, o1 - o);
+    for (int p = 0; p < NP; ++p) xs[p] = planes + g.window[o + std::min<int64_t>(p, m - 1)];  // past the end: the last again
+    forward_tile<T, NP, NV>(xs, tap, g.taps(), g.cg, g.size(), w, tile);
+    for (int64_t u = 0; u < count; ++u) {
+      const T add = bias ? bias[u] : T(0);
+      T* dst = y + u * plane + o;
+      for (int64_t p = 0; p < m; ++p) dst[p] = tile[p * NV * L + u] + add;
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y) {
+  constexpr int L = Vec<T>::lanes;
+  const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane();
+  const int64_t ov = (og + L - 1) / L, blocks = (ov + kMaxVectors - 1) / kMaxVectors, per_block = taps * cg * kMaxVectors * L;
+  // each (group, block) of output vectors packed [c][t][nv·L]
+  const std::vector<T> packed = pack<T>(g.groups, og, cg, taps, [&](int64_t gi, int64_t c, int64_t t, int64_t u) {
+    return weight[((gi * og + u) * cg + c) * taps + t];
+  });
+  const int64_t samples = g.batch * g.groups;
+  const int64_t parts = std::max<int64_t>(1, std::min<int64_t>((plane + 7) / 8, (4 * get_num_threads() + samples - 1) / std::max<int64_t>(1, samples)));
+  std::atomic<int> status(JT_OK);
+  parallel_for(0, samples * parts, 1, [&](int64_t t0, int64_t t1) {
+    Scratch<T> planes_at(g.size() * cg);  // zeroed once: every copy writes the same places
+    T* planes = planes_at.data();
+    if (!planes) {
+      status.store(JT_OUT_OF_MEMORY);
+      return;
+    }
+    int64_t copied = -1;  // the (sample, group) in planes
+    for (int64_t task = t0; task < t1; ++task) {
+      const int64_t ng = task / parts, part = task % parts, n = ng / g.groups, gi = ng % g.groups;
+      if (ng != copied) {
+        g.to_planes(x, g.channels, n, gi * cg, cg, planes);
+        copied = ng;
+      }
+      const int64_t o0 = part * plane / parts, o1 = (part + 1) * plane / parts;
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t nv = std::min<int64_t>(kMaxVectors, ov - b * kMaxVectors), u0 = b * kMaxVectors * L;
+        const int64_t count = std::min<int64_t>(nv * L, og - u0);
+        const T* w = packed.data() + (gi * blocks + b) * per_block;
+        const T* bb = bias ? bias + gi * og + u0 : nullptr;
+        T* dst = y + (n * g.out_channels + gi * og + u0) * plane;
+        switch (nv) {
+          case 1: forward_positions<T, 1>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
+          case 2: forward_positions<T, 2>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
+#if defined(JT_CPU_CAP_avx512)
+          case 3: forward_positions<T, 3>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
+          case 4: forward_positions<T, 4>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
+#endif
+          default: break;
+        }
+      }
+    }
+  });
+  return status.load();
+}
+
+namespace {
+
+// ---- the input's gradient ----
+
+// d[p][NV·L] += Σ_u gy[p][u·plane] · w[u][NV·L] for NP positions: one tap's products.
+template <typename T, int NP, int NV>
+void scatter_tile(const T* const* gys, int64_t plane, int64_t count, const T* w, T* const* d) {
+  using V = typename Vec<T>::type;
+  constexpr int L = Vec<T>::lanes;
+  V acc[NP][NV];
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) acc[p][v] = V{};
+  const T* gy[NP];
+  for (int p = 0; p < NP; ++p) gy[p] = gys[p];
+  for (int64_t u = 0; u < count; ++u, w += NV * L) {
+    V wv[NV];
+    for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
+    for (int p = 0; p < NP; ++p) {
+      const T gv = *gy[p];
+      gy[p] += plane;
+      for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * gv;
+    }
+  }
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) store(d[p] + v * L, load(d[p] + v * L) + acc[p][v]);
+}
+
+// Every tap's products of one sample and group into grid (rows NV·L apart) for a block of NV
+// vectors of input channels, from gy (the group's first channel of the output's gradient, in
+// place); a tile's positions past the end read the last one's and add into sink.
+template <typename T, int NV>
+void scatter_sample(const Grid& g, const T* gy, const T* w, T* grid, T* sink) {
+  constexpr int NP = tile_positions<NV>(), L = Vec<T>::lanes;
+  const int64_t plane = g.out_plane(), og = g.og;
+  const T* gys[NP];
+  T* d[NP];
+  for (int64_t t = 0; t < g.taps(); ++t, w += og * NV * L)  // taps outer: the tap's weights stay in L1
+    for (int64_t o = 0; o < plane; o += NP) {
+      const int64_t m = std::min<int64_t>(NP, plane - o);
+      for (int p = 0; p < NP; ++p) {
+        gys[p] = gy + o + std::min<int64_t>(p, m - 1);
+        d[p] = p < m ? grid + (g.window[o + p] + g.tap[t]) * NV * L : sink;
+      }
+      scatter_tile<T, NP, NV>(gys, plane, og, w, d);
+    }
+}
+
+}  // namespace
+
+template <typename T>
+int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
+  constexpr int L = Vec<T>::lanes;
+  const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane();
+  const int64_t cv = (cg + L - 1) / L, blocks = (cv + kMaxVectors - 1) / kMaxVectors, per_block = taps * og * kMaxVectors * L;
+  // each (group, block) of input vectors packed [t][u][nv·L]
+  const std::vector<T> packed = pack<T>(g.groups, cg, taps, og, [&](int64_t gi, int64_t t, int64_t u, int64_t c) {
+    return weight[((gi * og + u) * cg + c) * taps + t];
+  });
+  std::atomic<int> status(JT_OK);
+  parallel_for(0, g.batch * g.groups * blocks, 1, [&](int64_t t0, int64_t t1) {
+    Scratch<T> grid_at(g.size() * kMaxVectors * L + kMaxVectors * L);  // the last vectors: the sink
+    T* grid = grid_at.data();
+    if (!grid) {
+      status.store(JT_OUT_OF_MEMORY);
+      return;
+    }
+    for (int64_t task = t0; task < t1; ++task) {
+      const int64_t ng = task / blocks, b = task % blocks, n = ng / g.groups, gi = ng % g.groups;
+      const int64_t nv = std::min<int64_t>(kMaxVectors, cv - b * kMaxVectors), c0 = b * kMaxVectors * L;
+      std::memset(grid, 0, (size_t)(g.size() * nv * L) * sizeof(T));
+      T* sink = grid + g.size() * kMaxVectors * L;
+      const T* w = packed.data() + (gi * blocks + b) * per_block;
+      const T* gyn = gy + (n * g.out_channels + gi * og) * plane;
+      switch (nv) {
+        case 1: scatter_sample<T, 1>(g, gyn, w, grid, sink); break;
+        case 2: scatter_sample<T, 2>(g, gyn, w, grid, sink); break;
+#if defined(JT_CPU_CAP_avx512)
+        case 3: scatter_sample<T, 3>(g, gyn, w, grid, sink); break;
+        case 4: scatter_sample<T, 4>(g, gyn, w, grid, sink); break;
+#endif
+        default: break;
+      }
+      g.from_grid(grid, nv * L, gx, g.channels, n, gi * cg + c0, std::min<int64_t>(nv * L, cg - c0));
+    }
+  });
+  return status.load();
+}
+
+template int forward<float>(const Grid&, const float*, const float*, const float*, float*);
+template int forward<double>(const Grid&, const double*, const double*, const double*, double*);
+template int input_grad<float>(const Grid&, const float*, const float*, float*);
+template int input_grad<double>(const Grid&, const double*, const double*, double*);
+
+}  // namespace lanes
+
+template <typename T>
+int run_in_lanes(const conv_plan& r) {
+  lanes::Grid g;
+  if (!g.read(r)) return JT_INVALID;
+  switch (r.mode) {
+    case 0: return lanes::forward(g, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.weight), reinterpret_cast<const T*>(r.bias),
+                           reinterpret_cast<T*>(r.y));
+    case 1: return lanes::input_grad(g, reinterpret_cast<const T*>(r.y), reinterpret_cast<const T*>(r.weight), reinterpret_cast<T*>(r.x));
+    case 2: return lanes::weight_grad(g, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight));
+    default: return JT_INVALID;
+  }
+}
+
+template int run_in_lanes<float>(const conv_plan&);
+template int run_in_lanes<double>(const conv_plan&);
+
+}  // namespace conv
+JT_CPU_CAP_END

@@ -1,0 +1,133 @@
+// The geometry and register blocks of the direct convolution with channels along the vector lanes
+// (Note [Channels in lanes] in conv_lanes.cpp), shared by its forward and input-gradient kernels
+// (conv_lanes.cpp) and its weight-gradient kernel (conv_lanes_weight_grad.cpp). Compiled into each
+// CPU capability's namespace.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "jt/plans.h"
+#include "kernels/vectorized/capability_namespace.h"
+#include "kernels/vectorized/conv_geometry.h"
+#include "kernels/vectorized/vector_types.h"
+
+JT_CPU_CAP_BEGIN
+namespace conv {
+namespace lanes {
+
+// Register blocks: at most kMaxVectors vectors of channels a tile, kAccumulators accumulators.
+#if defined(JT_CPU_CAP_avx512)
+constexpr int kMaxVectors = 4, kAccumulators = 24;
+#else
+constexpr int kMaxVectors = 2, kAccumulators = 12;
+#endif
+
+// A tile's positions for NV vectors (forward and input gradient): one pointer a position, so few.
+template <int NV>
+constexpr int tile_positions() {
+  return NV == 1 ? 8 : kAccumulators / NV > 8 ? 8 : kAccumulators / NV;
+}
+
+// The weight gradient's input channels a tile for kt taps and nv vectors of output channels.
+constexpr int tile_channels(int kt, int nv) {
+  return kAccumulators / (kt * nv) > 8 ? 8 : kAccumulators / (kt * nv) < 1 ? 1 : kAccumulators / (kt * nv);
+}
+
+// The geometry: spatial dims as three (leading ones of size 1), the padded input as a grid of
+// every position a window reads.
+struct Grid {
+  int64_t batch = 0, groups = 1, channels = 0, out_channels = 0, cg = 0, og = 0;
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, before[3] = {0, 0, 0};
+  int64_t extent[3] = {1, 1, 1};  // stride·(out − 1) + dilation·(kernel − 1) + 1
+  int64_t gs[3] = {0, 0, 1};      // the grid's strides, in positions
+  std::vector<int64_t> tap;       // per tap (row-major over the kernel), its offset from a window's start
+  std::vector<int64_t> window;    // per output position (row-major), its window's start in the grid
+
+  int64_t taps() const { return (int64_t)tap.size(); }
+  int64_t in_plane() const { return in[0] * in[1] * in[2]; }
+  int64_t out_plane() const { return out[0] * out[1] * out[2]; }
+  int64_t size() const { return extent[0] * extent[1] * extent[2]; }
+  // The input's elements the grid holds per dim: those before the grid's end.
+  int64_t held(int d) const { return std::max<int64_t>(0, std::min(in[d], extent[d] - before[d])); }
+
+  // False for numbers that describe no convolution (Java checks them first; this guards the kernel).
+  bool read(const conv_plan& r) {
+    if (r.nsp < 1 || r.nsp > 3 || r.batch < 0 || r.channels < 1 || r.out_channels < 1 || r.groups < 1) return false;
+    if (r.channels % r.groups != 0 || r.out_channels % r.groups != 0) return false;
+    batch = r.batch, groups = r.groups, channels = r.channels, out_channels = r.out_channels;
+    cg = channels / groups, og = out_channels / groups;
+    int64_t kernel[3] = {1, 1, 1}, dilation[3] = {1, 1, 1}, stride[3] = {1, 1, 1};
+    const int first = 3 - (int)r.nsp;
+    for (int d = 0; d < (int)r.nsp; ++d) {
+      const int e = first + d;
+      in[e] = r.in_sizes[d], out[e] = r.out_sizes[d], kernel[e] = r.kernel[d], before[e] = r.pad_before[d];
+      dilation[e] = r.dilation[d], stride[e] = r.stride[d];
+      if (in[e] < 1 || kernel[e] < 1 || dilation[e] < 1 || stride[e] < 1 || before[e] < 0 || r.pad_after[d] < 0) return false;
+      const int64_t span = in[e] + before[e] + r.pad_after[d] - dilation[e] * (kernel[e] - 1);
+      if (span < 1 || out[e] != (span - 1) / stride[e] + 1) return false;
+      extent[e] = stride[e] * (out[e] - 1) + dilation[e] * (kernel[e] - 1) + 1;
+    }
+    gs[1] = extent[2];
+    gs[0] = extent[1] * extent[2];
+    tap.clear();
+    for (int64_t a = 0; a < kernel[0]; ++a)
+      for (int64_t b = 0; b < kernel[1]; ++b)
+        for (int64_t k = 0; k < kernel[2]; ++k) tap.push_back(a * dilation[0] * gs[0] + b * dilation[1] * gs[1] + k * dilation[2]);
+    window.clear();
+    for (int64_t a = 0; a < out[0]; ++a)
+      for (int64_t b = 0; b < out[1]; ++b)
+        for (int64_t x = 0; x < out[2]; ++x) window.push_back(a * stride[0] * gs[0] + b * stride[1] * gs[1] + x * stride[2]);
+    return true;
+  }
+
+  // Channels [c0, c0 + count) of sample n of t ([batch, total, in...]) into padded planes of
+  // size() each: row by row, only the input's positions (the caller zeroed the planes once, and
+  // every copy writes the same places).
+  template <typename T>
+  void to_planes(const T* t, int64_t total, int64_t n, int64_t c0, int64_t count, T* planes) const {
+    const int64_t h0 = held(0), h1 = held(1), h2 = held(2), lead = before[0] * gs[0] + before[1] * gs[1] + before[2];
+    for (int64_t c = 0; c < count; ++c) {
+      const T* src = t + (n * total + c0 + c) * in_plane();
+      T* dst = planes + c * size() + lead;
+      for (int64_t a = 0; a < h0; ++a)
+        for (int64_t b = 0; b < h1; ++b) copy_row(dst + a * gs[0] + b * gs[1], src + (a * in[1] + b) * in[2], h2);
+    }
+  }
+
+  // The input's gradient from a channels-last grid: its columns [0, count) (rows ld apart) into
+  // channels [c0, c0 + count) of sample n of t ([batch, total, in...]), 0 for positions past the
+  // grid (no window reads them). Row by row, in vector-square blocks.
+  template <typename T>
+  void from_grid(const T* grid, int64_t ld, T* t, int64_t total, int64_t n, int64_t c0, int64_t count) const {
+    const int64_t h0 = held(0), h1 = held(1), h2 = held(2);
+    T* sample = t + (n * total + c0) * in_plane();
+    for (int64_t a = 0; a < in[0]; ++a)
+      for (int64_t b = 0; b < in[1]; ++b) {
+        const int64_t m = a < h0 && b < h1 ? h2 : 0;
+        const T* src = grid + ((a + before[0]) * gs[0] + (b + before[1]) * gs[1] + before[2]) * ld;
+        T* dst = sample + (a * in[1] + b) * in[2];
+        transpose(src, ld, m, count, dst, in_plane());
+        for (int64_t c = 0; c < count; ++c)
+          for (int64_t x = m; x < in[2]; ++x) dst[c * in_plane() + x] = T(0);
+      }
+  }
+};
+
+// Channels [u0, u0 + count) of sample n of t ([batch, total, out...]) as rows [o][ld] (columns [0, count)).
+template <typename T>
+void to_rows(const Grid& g, const T* t, int64_t total, int64_t n, int64_t u0, int64_t count, T* rows, int64_t ld) {
+  const int64_t plane = g.out_plane();
+  transpose(t + (n * total + u0) * plane, plane, count, plane, rows, ld);
+}
+
+template <typename T>
+int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y);
+template <typename T>
+int input_grad(const Grid& g, const T* gy, const T* weight, T* gx);
+template <typename T>
+int weight_grad(const Grid& g, const T* x, const T* gy, T* gw);
+
+}  // namespace lanes
+}  // namespace conv
+JT_CPU_CAP_END
