@@ -1,8 +1,8 @@
 // The stream caching allocator behind the device-neutral DeviceAllocator interface, for a device
 // library (CUDA) to register: register_device_allocator(CUDA, make_stream_device_allocator(p)).
 #pragma once
-#include "allocator/device_allocator.h"
-#include "allocator/device_provider.h"
+#include "jt/device_allocator.h"
+#include "jt/device_provider.h"
 
 namespace jt {
 

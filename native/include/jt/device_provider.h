@@ -27,4 +27,12 @@ class DeviceProvider {
   virtual int device_index() = 0;
 };
 
+// Where page-locked memory comes from: cudaHostAlloc/cudaFreeHost for CUDA, a fake in tests.
+class HostProvider {
+ public:
+  virtual ~HostProvider() = default;
+  virtual void* host_alloc(size_t nbytes) = 0;  // nullptr when refused
+  virtual void host_free(void* ptr) = 0;
+};
+
 }  // namespace jt

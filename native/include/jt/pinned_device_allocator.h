@@ -2,8 +2,8 @@
 // pinned block is a CPU storage like any other (storage_new_on): freed, resized and recorded on
 // streams (jt_storage_record_stream) through the storage, as PyTorch's pin_memory() tensors are.
 #pragma once
-#include "allocator/device_allocator.h"
-#include "allocator/pinned_host_allocator.h"
+#include "jt/device_allocator.h"
+#include "jt/device_provider.h"  // HostProvider, DeviceProvider
 
 namespace jt {
 
