@@ -1,8 +1,7 @@
-// DeviceProvider (native/src/allocator/device_provider.h) over the CUDA runtime: what the
+// DeviceProvider (jt/device_provider.h) over the CUDA runtime: what the
 // stream-aware caching allocator asks of one device, in cudaMalloc, cudaFree, events and streams.
 #pragma once
-#include "allocator/device_provider.h"
-#include "allocator/pinned_host_allocator.h"
+#include "jt/device_provider.h"
 
 namespace jt {
 namespace cuda {

@@ -12,9 +12,9 @@
 #include <cstdint>
 
 #include "index_items.cuh"
+#include "jt/index_limits.h"  // kMaxAdvancedIndices
 #include "jt/jt.h"
 #include "jt/plans.h"
-#include "kernels/index_advanced.h"  // kMaxAdvancedIndices
 
 namespace jt {
 namespace cuda {

@@ -1,9 +1,9 @@
-// nonzero and its count (the nonzero plan): the chunked scheme of kernels/nonzero_chunks.h, a
+// nonzero and its count (the nonzero plan): the chunked scheme of jt/nonzero_chunks.h, a
 // thread per chunk of at least 1024 elements, at most 65536 chunks (their counts cross to the host,
 // which needs the total to size the output, as PyTorch's nonzero does).
 #include <vector>
 
-#include "kernels/nonzero_chunks.h"
+#include "jt/nonzero_chunks.h"
 #include "runtime.cuh"
 #include "scratch.cuh"
 

@@ -11,7 +11,7 @@
 #include "reduce_args.cuh"
 #include "jt/functors.h"
 #include "jt/plans.h"
-#include "kernels/reduce.h"  // the op codes, kReduceNames' order
+#include "jt/reduce_ops.h"  // the op codes, kReduceNames' order
 #include "runtime.cuh"
 
 namespace jt {

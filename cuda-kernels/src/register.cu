@@ -3,12 +3,12 @@
 // allocator whose blocks are CPU storages (pin_memory).
 #include <mutex>
 
-#include "allocator/device_allocator.h"
-#include "allocator/pinned_device_allocator.h"
-#include "allocator/stream_device_allocator.h"
 #include "cuda_provider.cuh"
+#include "jt/device_allocator.h"
+#include "jt/pinned_device_allocator.h"
+#include "jt/storage.h"
+#include "jt/stream_device_allocator.h"
 #include "runtime.cuh"
-#include "storage.h"
 
 using namespace jt;
 

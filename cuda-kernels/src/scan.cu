@@ -1,9 +1,8 @@
 // cumsum/cumprod along one dim (the scan plan), with the CPU's accumulator and output types
-// (kernels/scan_types.h). Many short lines: a thread per line (scan_logic.cuh), which reads
+// (jt/scan_types.h). Many short lines: a thread per line (scan_logic.cuh), which reads
 // coalesced when the dim is not the innermost. Few long lines: a block per line, scanning tiles of
 // blockDim elements with warp shuffles and carrying each tile's total into the next.
 #include "jt/jt.h"
-#include "kernels/kernels.h"
 #include "runtime.cuh"
 #include "scan_logic.cuh"
 

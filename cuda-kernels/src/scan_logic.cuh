@@ -5,7 +5,7 @@
 
 #include "jt/functors.h"
 #include "jt/plans.h"
-#include "kernels/scan_types.h"
+#include "jt/scan_types.h"
 #include "lines.cuh"
 
 namespace jt {

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstddef>
 
-#include "allocator/device_allocator.h"
+#include "jt/device_allocator.h"
 
 namespace jt {
 namespace cuda {

@@ -1,5 +1,5 @@
 // softmax/log_softmax along one dim (the softmax plan), with the CPU kernel's accumulator types and
-// NaN rules (kernels/softmax_math.h). Lines along the innermost dim, or too few lines to fill the
+// NaN rules (jt/softmax_math.h). Lines along the innermost dim, or too few lines to fill the
 // device a thread each: a warp per line (short lines) or a block per line (long ones), each thread
 // folding a strided share of the line (16-byte packs where aligned) into a running max and sum in
 // one read, the shares merged by warp shuffles (and shared memory across warps), then the outputs

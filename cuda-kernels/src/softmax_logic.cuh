@@ -8,7 +8,7 @@
 
 #include "jt/plans.h"
 #include "jt/functors.h"
-#include "kernels/softmax_math.h"
+#include "jt/softmax_math.h"
 #include "lines.cuh"
 
 namespace jt {

@@ -9,7 +9,7 @@
 
 #include "jt/functors.h"
 #include "jt/plans.h"
-#include "kernels/sort_order.h"
+#include "jt/sort_order.h"
 #include "lines.cuh"
 
 namespace jt {

@@ -6,6 +6,7 @@
 
 #include "jt/jt.h"
 #include "jt/plans.h"
+#include "jt/storage.h"
 #include "allocator/foreign_allocator.h"
 #include "allocator/stats.h"
 #include "kernels/cpu_capability.h"
@@ -18,7 +19,6 @@
 #include "kernels/kernels.h"
 #include "kernels/reduce.h"
 #include "parallel.h"
-#include "storage.h"
 
 using namespace jt;
 

@@ -1,4 +1,4 @@
-#include "storage.h"
+#include "jt/storage.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <set>
 
-#include "allocator/device_provider.h"
 #include "allocator/pinned_host_allocator.h"
+#include "jt/device_provider.h"
 
 struct FakeEvent {
   jt::StreamId stream;

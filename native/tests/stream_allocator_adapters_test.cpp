@@ -9,13 +9,13 @@
 #include <thread>
 #include <vector>
 
-#include "allocator/pinned_device_allocator.h"
 #include "allocator/stream_caching_allocator.h"
-#include "allocator/stream_device_allocator.h"
 #include "check.h"
 #include "fake_device_provider.h"
 #include "jt/jt.h"
-#include "storage.h"
+#include "jt/pinned_device_allocator.h"
+#include "jt/storage.h"
+#include "jt/stream_device_allocator.h"
 
 using jt::StreamBlock;
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "allocator/stream_caching_allocator.h"
-#include "allocator/stream_device_allocator.h"
+#include "jt/stream_device_allocator.h"
 #include "check.h"
 #include "fake_device_provider.h"
 #include "jt/jt.h"

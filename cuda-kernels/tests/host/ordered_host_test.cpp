@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "jt/jt.h"
-#include "kernels/nonzero_chunks.h"
+#include "jt/nonzero_chunks.h"
 #include "scan_logic.cuh"
 #include "sort_logic.cuh"
 

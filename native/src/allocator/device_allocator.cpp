@@ -1,4 +1,4 @@
-#include "allocator/device_allocator.h"
+#include "jt/device_allocator.h"
 
 #include <atomic>
 #include <cstring>

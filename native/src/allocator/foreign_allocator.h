@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "allocator/device_allocator.h"
+#include "jt/device_allocator.h"
 
 namespace jt {
 

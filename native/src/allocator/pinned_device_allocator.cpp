@@ -1,7 +1,8 @@
-#include "allocator/pinned_device_allocator.h"
+#include "jt/pinned_device_allocator.h"
 
 #include <cstring>
 
+#include "allocator/pinned_host_allocator.h"
 #include "allocator/stats.h"
 
 namespace jt {

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "allocator/device_allocator.h"
-#include "allocator/device_provider.h"
 #include "allocator/stats.h"
+#include "jt/device_allocator.h"
+#include "jt/device_provider.h"  // HostProvider too
 
 // libjtensor_cuda.so uses the class from libjtensor.so (built with hidden visibility).
 #ifndef JT_CXX_API
@@ -20,14 +20,6 @@
 #endif
 
 namespace jt {
-
-// Where page-locked memory comes from: cudaHostAlloc/cudaFreeHost for CUDA, a fake in tests.
-class HostProvider {
- public:
-  virtual ~HostProvider() = default;
-  virtual void* host_alloc(size_t nbytes) = 0;  // nullptr when refused
-  virtual void host_free(void* ptr) = 0;
-};
 
 struct PinnedStats {
   Stat allocation, allocated_bytes, segment, reserved_bytes;  // blocks handed out; blocks held

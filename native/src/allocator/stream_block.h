@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "allocator/caching_allocator.h"  // NodeRecycler
-#include "allocator/device_provider.h"
+#include "jt/device_provider.h"
 
 namespace jt {
 

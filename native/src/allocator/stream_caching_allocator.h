@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "allocator/alloc_conf.h"
-#include "allocator/device_provider.h"
 #include "allocator/stats.h"
 #include "allocator/stream_block.h"
+#include "jt/device_provider.h"
 
 namespace jt {
 

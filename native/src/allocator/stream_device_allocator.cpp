@@ -1,4 +1,4 @@
-#include "allocator/stream_device_allocator.h"
+#include "jt/stream_device_allocator.h"
 
 #include <cstdlib>
 

@@ -5,10 +5,9 @@
 #include <cstdint>
 
 #include "jt/dtype.h"
+#include "jt/index_limits.h"  // kMaxAdvancedIndices
 
 namespace jt {
-
-constexpr int kMaxAdvancedIndices = 64;
 
 struct AdvancedIndex {
   const char* data;

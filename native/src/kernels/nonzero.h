@@ -1,9 +1,9 @@
 // nonzero on the CPU: the coordinates of a strided tensor's non-zero elements, row-major, by the
-// chunked scheme CUDA shares (kernels/nonzero_chunks.h).
+// chunked scheme CUDA shares (jt/nonzero_chunks.h).
 #pragma once
 #include <cstdint>
 
-#include "kernels/nonzero_chunks.h"
+#include "jt/nonzero_chunks.h"
 
 namespace jt {
 

@@ -4,13 +4,9 @@
 
 #include "jt/dtype.h"
 #include "jt/functors.h"
+#include "jt/reduce_ops.h"  // ReduceOp, kReduceNames
 
 namespace jt {
-
-// Numbered here only: Java finds each by its name in kReduceNames (same order).
-enum ReduceOp { kReduceSum, kReduceProd, kReduceAmax, kReduceAmin, kReduceAny, kReduceAll, kReduceArgmax, kReduceArgmin,
-                kNumReduceOps };
-inline constexpr const char* kReduceNames[kNumReduceOps] = {"sum", "prod", "amax", "amin", "any", "all", "argmax", "argmin"};
 
 // Output dtypes: sum/prod of integers and bool give int64, otherwise the input dtype; any/all give
 // bool; argmax/argmin give int64 indices (and, when values is set, the values in the input dtype).

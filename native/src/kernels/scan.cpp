@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "jt/functors.h"
+#include "jt/scan_types.h"
 #include "kernels/kernels.h"
-#include "kernels/scan_types.h"
 #include "parallel.h"
 
 namespace jt {

@@ -1,5 +1,5 @@
 // sort along one dim: each line's (value, position) pairs sorted by value, lines in parallel.
-// PyTorch's order (kernels/sort_order.h); stable keeps equal values in their input order.
+// PyTorch's order (jt/sort_order.h); stable keeps equal values in their input order.
 // Values are written as the exact input elements.
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "jt/functors.h"
+#include "jt/sort_order.h"
 #include "kernels/kernels.h"
-#include "kernels/sort_order.h"
 #include "parallel.h"
 
 namespace jt {

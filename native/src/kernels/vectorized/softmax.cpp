@@ -9,9 +9,9 @@
 
 #include "jt/functors.h"
 #include "jt/jt.h"
+#include "jt/softmax_math.h"
 #include "kernels/fast_exp.h"
 #include "kernels/kernels.h"
-#include "kernels/softmax_math.h"
 #include "parallel.h"
 
 #include "kernels/vectorized/capability_namespace.h"

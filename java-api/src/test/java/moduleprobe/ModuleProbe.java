@@ -17,10 +17,13 @@ public final class ModuleProbe {
     try (Tensor x = Tensor.arange(6).reshape(2, 3); Tensor y = x.matmul(x.t()); Tensor s = y.sum()) {
       require(s.item() == 50 + 2 * 14 + 5, "arange(6).reshape(2,3) @ its transpose sums to 83, got " + s.item());
     }
-    for (String internal : new String[] {"org.jtensor.core", "org.jtensor.dispatch", "org.jtensor.dispatch.plan"}) {
+    for (String internal : new String[] {"org.jtensor.ops", "org.jtensor.access", "org.jtensor.core", "org.jtensor.dispatch",
+        "org.jtensor.dispatch.plan"}) {
       require(!api.isExported(internal), internal + " is not exported");
     }
+    require(api.isExported("org.jtensor.cuda"), "org.jtensor.cuda is exported");
     refused("org.jtensor.dispatch.Dispatcher", "backend", Device.class, Device.CPU);
+    refused("org.jtensor.access.SharedSecrets", "api", null, null);
     refused("org.jtensor.bindings.JtNative", "jt_dtype_count", null, null);
     System.out.println("OK");
   }

@@ -9,6 +9,9 @@ import org.jtensor.autograd.GradMode;
 import org.jtensor.autograd.Node;
 import org.jtensor.autograd.RemovableHandle;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.AutogradMeta;
+import org.jtensor.ops.GraphNode;
+import org.jtensor.ops.Recorder;
 
 /**
  * Tensor's autograd surface, PyTorch's names in Java case: requiresGrad_, grad, backward, gradFn,

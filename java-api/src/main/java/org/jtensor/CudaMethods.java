@@ -1,6 +1,11 @@
 package org.jtensor;
 
 import org.jtensor.core.TensorImpl;
+import org.jtensor.cuda.CudaEvent;
+import org.jtensor.cuda.CudaStream;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.PinnedTransfers;
+import org.jtensor.ops.Recorder;
 
 /**
  * Pinned memory, asynchronous copies to a GPU and recordStream, as PyTorch's tensor methods.

@@ -2,6 +2,11 @@ package org.jtensor;
 
 import org.jtensor.dispatch.Op;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.TypePromotion;
 
 /**
  * Tensor's elementwise operations, PyTorch's names in Java case. Kept apart from Tensor so each

@@ -1,12 +1,12 @@
 package org.jtensor;
 
+import org.jtensor.access.IndexTerm.Kind;
+
 /**
  * One entry of an indexing expression, as Python's {@code x[...]}: basic entries (at, slice,
  * all, none, ellipsis) give views; a tensor entry (integer indices or a boolean mask) gives a copy.
  */
 public final class Index {
-  enum Kind { AT, SLICE, NONE, ELLIPSIS, TENSOR }
-
   final Kind kind;
   final long at;
   final Long start, end;

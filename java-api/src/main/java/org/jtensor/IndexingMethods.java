@@ -2,6 +2,12 @@ package org.jtensor;
 
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
+import org.jtensor.ops.AdvancedIndexOps;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.IndexAlongOps;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
 
 /** Tensor's indexing ops, inherited by {@link Tensor}. */
 public sealed interface IndexingMethods permits Tensor {

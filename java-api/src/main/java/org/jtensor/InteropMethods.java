@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import java.nio.ByteBuffer;
+import org.jtensor.ops.ArrayInterop;
 
 /**
  * A tensor's data as nested Java arrays and as a direct buffer over its bytes. Inherited by

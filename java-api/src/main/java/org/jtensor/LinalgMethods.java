@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.LinalgOps;
 
 /** Tensor's matrix products, inherited by {@link Tensor}. */
 public sealed interface LinalgMethods permits Tensor {

@@ -2,6 +2,9 @@ package org.jtensor;
 
 import org.jtensor.dispatch.RandomDraw;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.RandomOps;
+import org.jtensor.ops.Sampling;
 
 /**
  * Tensor's random ops, inherited by {@link Tensor}. Values come from a seeded {@link Generator}

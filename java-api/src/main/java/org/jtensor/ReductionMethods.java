@@ -3,6 +3,9 @@ package org.jtensor;
 import org.jtensor.dispatch.Op;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.OrderStatistics;
+import org.jtensor.ops.ReductionOps;
 
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is

@@ -7,6 +7,7 @@ import java.nio.channels.WritableByteChannel;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.StorageImpl;
+import org.jtensor.ops.StorageBytes;
 
 /**
  * A handle to a tensor's untyped storage (a flat run of bytes), as torch's UntypedStorage.

@@ -4,11 +4,27 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import org.jtensor.access.SharedSecrets;
+import org.jtensor.cuda.Cuda;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
 import org.jtensor.memory.LeakDetector;
 import org.jtensor.memory.LeakLevel;
+import org.jtensor.ops.ArrayInterop;
+import org.jtensor.ops.AutogradMeta;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.Einsum;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.Factories;
+import org.jtensor.ops.IndexAlongOps;
+import org.jtensor.ops.LinearOp;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.Recorder;
+import org.jtensor.ops.TensorFormatter;
+import org.jtensor.ops.TypePromotion;
+import org.jtensor.ops.ViewOps;
 
 /**
  * A strided view over a flat storage, PyTorch's tensor model: dtype, shape, stride and storage
@@ -25,6 +41,7 @@ public final class Tensor
   private static final VarHandle CLOSED;
 
   static {
+    SharedSecrets.setApiAccess(new PackageAccess());  // Note [Shared secrets]: how org.jtensor.ops reaches wrap, implOf, ...
     try {
       CLOSED = MethodHandles.lookup().findVarHandle(Tensor.class, "closed", boolean.class);
     } catch (ReflectiveOperationException e) {

@@ -4,6 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jtensor.core.Shapes;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.Recorder;
+import org.jtensor.ops.SplitOps;
+import org.jtensor.ops.ViewOps;
 
 /**
  * Tensor's views (PyTorch's view ops) and splits: each result shares this tensor's storage; only

@@ -1,5 +1,6 @@
 package org.jtensor;
 
+import org.jtensor.cuda.Cuda;
 import org.jtensor.dispatch.CudaMatmul;
 
 /**

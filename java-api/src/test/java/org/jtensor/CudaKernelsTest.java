@@ -12,9 +12,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.cuda.Cuda;
 import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.OpKind;
 import org.jtensor.memory.Memory;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.Factories;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

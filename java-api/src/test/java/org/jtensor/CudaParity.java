@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jtensor.memory.TensorOutOfMemoryException;
+import org.jtensor.ops.ViewOps;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 

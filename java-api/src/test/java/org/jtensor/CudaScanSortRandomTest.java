@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import java.util.Random;
 import java.util.function.BiFunction;
 import org.jtensor.dispatch.RandomDraw;
+import org.jtensor.ops.Factories;
+import org.jtensor.ops.RandomOps;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Random;
 import org.jtensor.dispatch.CudaMatmul;
 import org.jtensor.memory.Memory;
+import org.jtensor.ops.Factories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -16,6 +16,7 @@ import org.jtensor.ElementwiseReference.F1;
 import org.jtensor.ElementwiseReference.F2;
 import org.jtensor.ElementwiseReference.I1;
 import org.jtensor.ElementwiseReference.I2;
+import org.jtensor.ops.ViewOps;
 import org.junit.jupiter.api.Test;
 
 /**

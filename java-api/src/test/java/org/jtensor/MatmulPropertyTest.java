@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import org.jtensor.ops.ViewOps;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jtensor.memory.Memory;
+import org.jtensor.ops.ViewOps;
 import org.junit.jupiter.api.Test;
 
 /** In-place and out= casting rules, output layouts, META, random ops, dispatch errors. */

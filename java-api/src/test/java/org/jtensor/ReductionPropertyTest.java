@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.Random;
+import org.jtensor.ops.ViewOps;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import java.util.Arrays;
+import org.jtensor.ops.ViewOps;
 
 /**
  * An independent model of a view for the property test: no strides at all, just the shape and,

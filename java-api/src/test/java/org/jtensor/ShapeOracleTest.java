@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.SplittableRandom;
 import org.jtensor.core.Shapes;
+import org.jtensor.ops.ReductionOps;
 import org.junit.jupiter.api.Test;
 
 /** The property tests' shape oracle on PyTorch's own examples, then beside the library's code over random shapes. */

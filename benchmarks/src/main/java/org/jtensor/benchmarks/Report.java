@@ -16,8 +16,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  */
 public final class Report {
   public static void main(String[] args) throws Exception {
-    if (!org.jtensor.Cuda.isAvailable()) {
-      System.out.println("GPU benchmarks skipped: CUDA unavailable: " + org.jtensor.Cuda.unavailableReason());
+    if (!org.jtensor.cuda.Cuda.isAvailable()) {
+      System.out.println("GPU benchmarks skipped: CUDA unavailable: " + org.jtensor.cuda.Cuda.unavailableReason());
       String[] more = java.util.Arrays.copyOf(args, args.length + 2);
       more[args.length] = "-e";
       more[args.length + 1] = "org\\.jtensor\\.benchmarks\\.gpu\\.";

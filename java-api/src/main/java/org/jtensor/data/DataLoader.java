@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.logging.Logger;
-import org.jtensor.Cuda;
 import org.jtensor.Generator;
+import org.jtensor.cuda.Cuda;
 
 /**
  * Batches of a {@link Dataset}, as {@code torch.utils.data.DataLoader}: built with

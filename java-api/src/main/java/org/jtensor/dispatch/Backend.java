@@ -1,14 +1,14 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.AttentionShape;
-import org.jtensor.ConvShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.NormGroups;
-import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.plan.AttentionShape;
+import org.jtensor.dispatch.plan.ConvShape;
+import org.jtensor.dispatch.plan.NormGroups;
+import org.jtensor.dispatch.plan.Windows;
 
 /**
  * One device's implementation of the byte-touching primitives. The Dispatcher picks the Backend

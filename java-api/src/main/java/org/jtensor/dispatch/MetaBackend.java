@@ -1,13 +1,13 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.AttentionShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.NormGroups;
-import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.plan.AttentionShape;
+import org.jtensor.dispatch.plan.NormGroups;
+import org.jtensor.dispatch.plan.Windows;
 
 /** META: shapes, strides and dtypes without bytes. Writes do nothing; reads have nothing to read. */
 final class MetaBackend implements Backend {

@@ -25,7 +25,7 @@ import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.dispatch.plan.WindowsPacker;
 
 /**
- * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.Ops); what
+ * Note [One fact, two languages] What an op is lives in the Java registry (org.jtensor.ops.Ops); what
  * a kernel does lives in the native tables. Where both must know a fact (an op's arity, whether
  * it returns bool, the dtype a reduction writes), the two are compared here when the registry
  * loads, and any disagreement stops the load with a message naming the op: a kernel can never

@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * One op as the registry (org.jtensor.Ops) states it, as an entry of PyTorch's native_functions.yaml
+ * One op as the registry (org.jtensor.ops.Ops) states it, as an entry of PyTorch's native_functions.yaml
  * or an MLX Primitive: the name the user calls, the native kernel it runs, how many tensor inputs
  * that kernel takes, how its dtypes promote and what dtype it returns, and its derivative. Its
  * in-place and out= variants are named name + "_" and name + "Out".

@@ -1,16 +1,14 @@
 package org.jtensor.dispatch;
 
-import org.jtensor.AttentionShape;
-import org.jtensor.ConvShape;
 import org.jtensor.DType;
 import org.jtensor.Device;
-import org.jtensor.NormGroups;
-import org.jtensor.Windows;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.KernelStatus;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.AttentionPacker;
+import org.jtensor.dispatch.plan.AttentionShape;
 import org.jtensor.dispatch.plan.ConvPacker;
+import org.jtensor.dispatch.plan.ConvShape;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -18,12 +16,14 @@ import org.jtensor.dispatch.plan.GemmPacker;
 import org.jtensor.dispatch.plan.IndexAdvancedPacker;
 import org.jtensor.dispatch.plan.IndexAlongPacker;
 import org.jtensor.dispatch.plan.NonzeroPacker;
+import org.jtensor.dispatch.plan.NormGroups;
 import org.jtensor.dispatch.plan.NormPacker;
 import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
 import org.jtensor.dispatch.plan.SortPacker;
+import org.jtensor.dispatch.plan.Windows;
 import org.jtensor.dispatch.plan.WindowsPacker;
 
 /**

@@ -1,13 +1,13 @@
 package org.jtensor.nn;
 
 import java.util.Arrays;
-import org.jtensor.AttentionOps;
 import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
 import org.jtensor.core.Shapes;
+import org.jtensor.ops.AttentionOps;
 
 /**
  * torch.nn.functional.scaled_dot_product_attention's argument rules: query [..., L, E], key

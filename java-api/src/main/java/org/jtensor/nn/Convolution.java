@@ -1,11 +1,11 @@
 package org.jtensor.nn;
 
-import org.jtensor.ConvOps;
-import org.jtensor.ConvShape;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
-import org.jtensor.WindowOps;
-import org.jtensor.Windows;
+import org.jtensor.dispatch.plan.ConvShape;
+import org.jtensor.dispatch.plan.Windows;
+import org.jtensor.ops.ConvOps;
+import org.jtensor.ops.WindowOps;
 
 /**
  * conv1d/conv2d/conv3d (torch.nn.functional.conv*d) with PyTorch's argument rules and messages.

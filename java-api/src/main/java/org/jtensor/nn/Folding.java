@@ -2,8 +2,8 @@ package org.jtensor.nn;
 
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
-import org.jtensor.WindowOps;
-import org.jtensor.Windows;
+import org.jtensor.dispatch.plan.Windows;
+import org.jtensor.ops.WindowOps;
 
 /** torch.nn.functional.unfold and fold (im2col and col2im over two spatial dims) with PyTorch's checks and messages. */
 final class Folding {

@@ -2,11 +2,11 @@ package org.jtensor.nn;
 
 import java.util.Arrays;
 import org.jtensor.DType;
-import org.jtensor.NormGroups;
-import org.jtensor.NormOps;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
+import org.jtensor.dispatch.plan.NormGroups;
+import org.jtensor.ops.NormOps;
 
 /** The normalizations behind Functional's public ones (layerNorm, batchNorm, groupNorm), with PyTorch's checks. */
 final class Normalization {

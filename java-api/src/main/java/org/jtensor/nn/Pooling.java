@@ -3,8 +3,8 @@ package org.jtensor.nn;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.ValuesAndIndices;
-import org.jtensor.WindowOps;
-import org.jtensor.Windows;
+import org.jtensor.dispatch.plan.Windows;
+import org.jtensor.ops.WindowOps;
 
 /**
  * max_pool1d/2d/3d (torch.nn.functional) with PyTorch's argument rules, output sizes (ceil mode

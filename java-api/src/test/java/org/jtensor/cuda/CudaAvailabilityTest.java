@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.util.List;
-import org.jtensor.Cuda;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Tensor;

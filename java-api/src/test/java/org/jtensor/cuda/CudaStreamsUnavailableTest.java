@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import org.junit.jupiter.api.function.Executable;
-import org.jtensor.Cuda;
-import org.jtensor.CudaEvent;
-import org.jtensor.CudaStream;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Tensor;

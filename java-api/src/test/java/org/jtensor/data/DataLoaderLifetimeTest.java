@@ -10,12 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jtensor.Cuda;
 import org.jtensor.Device;
 import org.jtensor.LogCapture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.cuda.Cuda;
 import org.jtensor.memory.Memory;
 import org.junit.jupiter.api.Test;
 

@@ -23,7 +23,7 @@ class NativeContractTest {
   }
 
   private static List<Op> registry() {
-    try (Tensor t = Tensor.ones(1); Tensor u = t.neg()) {  // loads the registry (org.jtensor.Ops)
+    try (Tensor t = Tensor.ones(1); Tensor u = t.neg()) {  // loads the registry (org.jtensor.ops.Ops)
       return Op.registered();
     }
   }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.List;
 import org.jtensor.Close;
-import org.jtensor.AttentionOps;
+import org.jtensor.ops.AttentionOps;
 import org.jtensor.Cpu;
 import org.jtensor.DType;
 import org.jtensor.Device;

@@ -249,7 +249,7 @@ class NormalizationLibtorchTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> Functional.batchNorm(x, null, null, null, null, false, 0.1, 1e-5));
       assertTrue(e.getMessage().contains("running_mean must be defined in evaluation mode"), e.getMessage());
-      assertThrows(IllegalArgumentException.class, () -> new org.jtensor.NormGroups(1L << 62, 4, 1, 1, true));
+      assertThrows(IllegalArgumentException.class, () -> new org.jtensor.dispatch.plan.NormGroups(1L << 62, 4, 1, 1, true));
     }
   }
 

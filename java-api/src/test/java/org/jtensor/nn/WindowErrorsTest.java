@@ -116,16 +116,16 @@ class WindowErrorsTest extends ScopedTest {
   @Test
   void handMadeGeometriesStayInsideTheImage() {
     Tensor x = Tensor.randn(1, 2, 3, 3);
-    org.jtensor.Windows past = new org.jtensor.Windows(1, 2, new long[] {3, 3}, new long[] {6, 6}, new long[] {2, 2}, new long[] {2, 2},
+    org.jtensor.dispatch.plan.Windows past = new org.jtensor.dispatch.plan.Windows(1, 2, new long[] {3, 3}, new long[] {6, 6}, new long[] {2, 2}, new long[] {2, 2},
         new long[] {0, 0}, new long[] {1, 1});
-    Tensor cols = org.jtensor.WindowOps.im2col(x, past, "unfold");
+    Tensor cols = org.jtensor.ops.WindowOps.im2col(x, past, "unfold");
     assertArrayEquals(new long[] {1, 8, 36}, cols.shape());
     assertEquals(0.0, cols.getDouble(0, 0, 35));  // a window wholly outside the image: zeros
-    org.jtensor.ValuesAndIndices r = org.jtensor.WindowOps.maxPool(x, past, "maxPool");
+    org.jtensor.ValuesAndIndices r = org.jtensor.ops.WindowOps.maxPool(x, past, "maxPool");
     assertEquals(-1L, r.indices().getLong(0, 0, 5, 5));  // no element: index -1
-    Tensor back = org.jtensor.WindowOps.col2im(cols, past, "fold");
+    Tensor back = org.jtensor.ops.WindowOps.col2im(cols, past, "fold");
     assertArrayEquals(new long[] {1, 2, 3, 3}, back.shape());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new org.jtensor.Windows(1, 1, new long[] {3},
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new org.jtensor.dispatch.plan.Windows(1, 1, new long[] {3},
         new long[] {1}, new long[] {0}, new long[] {1}, new long[] {0}, new long[] {1}));
     assertEquals("windows: sizes and padding must be non-negative, kernel, stride and dilation positive; got in [3], out [1], kernel [0], "
         + "stride [1], padding [0], dilation [1]", e.getMessage());

@@ -1,7 +1,7 @@
 package org.jtensor.benchmarks.gpu;
 
 import java.util.concurrent.TimeUnit;
-import org.jtensor.Cuda;
+import org.jtensor.cuda.Cuda;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;

@@ -1,6 +1,5 @@
 package org.jtensor.dispatch.plan;
 
-import org.jtensor.AttentionShape;
 import org.jtensor.DType;
 
 /**

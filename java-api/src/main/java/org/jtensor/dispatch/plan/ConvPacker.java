@@ -1,6 +1,5 @@
 package org.jtensor.dispatch.plan;
 
-import org.jtensor.ConvShape;
 import org.jtensor.DType;
 
 /** The conv plan (direct convolution; jt/plans.h): the mode, the geometry, one address per operand (0 for none). */

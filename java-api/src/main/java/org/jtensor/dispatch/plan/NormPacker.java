@@ -1,7 +1,6 @@
 package org.jtensor.dispatch.plan;
 
 import org.jtensor.DType;
-import org.jtensor.NormGroups;
 
 /**
  * The norm plan (batch, layer and group norm; jt/norm.h): the grouping, the flags and eps, then

@@ -1,7 +1,6 @@
 package org.jtensor.dispatch.plan;
 
 import org.jtensor.DType;
-import org.jtensor.Windows;
 
 /**
  * The windows plan (im2col, fold false; col2im, fold true) and the max_pool plan: both describe the

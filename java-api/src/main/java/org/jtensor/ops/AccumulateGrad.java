@@ -1,0 +1,43 @@
+package org.jtensor.ops;
+
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.Tensor;
+import org.jtensor.autograd.Edge;
+import org.jtensor.autograd.GradMode;
+
+/**
+ * A leaf's sink (PyTorch's AccumulateGrad): the first gradient becomes grad (taken over when no
+ * one else can see it, copied otherwise, so grad always has a storage of its own); later ones are
+ * added in place, or out of place under createGraph so that grad keeps its graph.
+ */
+final class AccumulateGrad extends GraphNode {
+  private final AutogradMeta leaf;
+  private final long[] shape;
+  private final DType dtype;
+  private final Device device;
+
+  AccumulateGrad(AutogradMeta leaf, long[] shape, DType dtype, Device device) {
+    super(new Edge[0]);
+    this.leaf = leaf;
+    this.shape = shape;
+    this.dtype = dtype;
+    this.device = device;
+  }
+
+  @Override
+  public String name() {
+    return "AccumulateGrad";
+  }
+
+  @Override
+  protected int numOutputs() {
+    return 1;
+  }
+
+  @Override
+  protected Tensor[] apply(Tensor[] gradOutputs) {
+    leaf.accumulate(OpNode.fit(gradOutputs[0], shape, dtype, device), GradMode.isEnabled(), true);
+    return new Tensor[0];
+  }
+}

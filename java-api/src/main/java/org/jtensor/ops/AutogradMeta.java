@@ -1,0 +1,137 @@
+package org.jtensor.ops;
+
+import org.jtensor.Tensor;
+import org.jtensor.core.AutogradSlot;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * A tensor's autograd metadata (PyTorch's AutogradMeta), made only for tensors that take part:
+ * a leaf that requires grad has no gradFn and accumulates into grad; a result of a recorded op
+ * has its gradFn and output number. It owns one reference to grad and one to gradFn, given back
+ * when the tensor's last reference goes.
+ */
+public final class AutogradMeta implements AutogradSlot {
+  public volatile boolean requiresGrad;
+  public TensorImpl grad;            // owned; own storage
+  public GraphNode gradFn;           // owned; null for a leaf
+  public int outputNr;
+  public AccumulateGrad accumulator; // a leaf's, made on first use; holds no tensor, so it needs no owner count
+  public boolean retainsGrad;
+  volatile boolean released;
+  int rebases;     // a base's: how many in-place ops on its views have rewritten its history
+  int baseRebases; // a view's: its base's rebases when its gradFn was made
+
+  @Override
+  public boolean requiresGrad() {
+    return requiresGrad;
+  }
+
+  @Override
+  public boolean rewroteViewsSince(AutogradSlot view) {
+    return rebases != (view == null ? 0 : ((AutogradMeta) view).baseRebases);
+  }
+
+  @Override
+  public synchronized void release() {
+    if (released) return;
+    released = true;
+    if (grad != null) grad.release();
+    grad = null;
+    if (gradFn != null) gradFn.releaseOwnership();
+    gradFn = null;
+  }
+
+  /** t's metadata, made if it has none. */
+  public static AutogradMeta of(TensorImpl t) {
+    synchronized (t) {
+      AutogradMeta m = (AutogradMeta) t.autograd();
+      if (m == null) {
+        m = new AutogradMeta();
+        t.setAutograd(m);
+      }
+      return m;
+    }
+  }
+
+  public static AutogradMeta peek(TensorImpl t) {
+    return (AutogradMeta) t.autograd();
+  }
+
+  /**
+   * t's metadata as PyTorch sees it: a view whose base an in-place op on another view has given
+   * a new history since the view took its own gets its gradFn regenerated first (a strided view of
+   * the base's history), made for a view that had none.
+   */
+  public static AutogradMeta current(TensorImpl t) {
+    AutogradMeta m = peek(t);
+    TensorImpl base = t.base();
+    AutogradMeta bm = base == null ? null : peek(base);
+    if (bm == null || !bm.rewroteViewsSince(m)) return m;
+    m = of(t);
+    Recorder.regenerate(t, m, bm);
+    return m;
+  }
+
+  /** Makes node this tensor's gradFn (the caller's ownership moves in); returns the previous one, for the caller to release. */
+  synchronized GraphNode install(GraphNode node, int outputNr) {
+    GraphNode old = gradFn;
+    gradFn = node;
+    this.outputNr = outputNr;
+    requiresGrad = true;
+    return old;
+  }
+
+  public boolean isLeaf() {
+    return gradFn == null;
+  }
+
+  /** Replaces grad (taking ownership of g, which may be null) and gives back the old one. */
+  public synchronized void setGrad(TensorImpl g) {
+    TensorImpl old = grad;
+    grad = released ? null : g;
+    if (released && g != null) g.release();
+    if (old != null) old.release();
+  }
+
+  /**
+   * Adds g to grad (AccumulateGrad's rule): the first gradient becomes grad, taken over when
+   * mayTakeOver and no one else can see it, copied otherwise, so grad always has a storage of its
+   * own; later ones are added in place, or out of place under createGraph so grad keeps its graph.
+   */
+  public synchronized void accumulate(Tensor g, boolean createGraph, boolean mayTakeOver) {
+    if (released) return;
+    TensorImpl gi = Handles.impl(g, "backward");
+    if (grad == null) {
+      if (mayTakeOver && !createGraph && ownedByNoOneElse(gi)) {
+        gi.retain();
+        setGrad(gi);
+      } else {
+        try (Tensor copy = createGraph ? g.clone() : g.detach().clone()) {
+          TensorImpl ci = Handles.impl(copy, "backward");
+          ci.retain();
+          setGrad(ci);
+        }
+      }
+      return;
+    }
+    grad.retain();
+    try (Tensor old = Handles.wrap(grad)) {
+      // A read-only grad (one setGrad gave, over a mapped file) cannot take the sum in place: it gets a new tensor.
+      if (!createGraph && !grad.requiresGrad() && !grad.storage().isReadOnly()) {
+        old.add_(g);
+        return;
+      }
+      try (Tensor sum = old.add(g)) {
+        TensorImpl si = Handles.impl(sum, "backward");
+        si.retain();
+        setGrad(si);
+      }
+    }
+  }
+
+  /** Only the caller's handle sees g, its storage is its alone, and it has no graph: it can become grad as it is. */
+  private static boolean ownedByNoOneElse(TensorImpl g) {
+    return g.refCount() == 1 && g.storage().refCount() == 1 && g.base() == null && g.isContiguous()
+        && g.storageOffset() == 0 && !g.requiresGrad();
+  }
+}

@@ -1,0 +1,119 @@
+package org.jtensor.ops;
+
+import org.jtensor.DType;
+import org.jtensor.Device;
+import org.jtensor.Generator;
+import org.jtensor.dispatch.RandomDraw;
+
+import org.jtensor.dispatch.Dispatcher;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
+
+/** The creation functions behind Tensor's static factories. */
+public final class Factories {
+  private Factories() {}
+
+  public static TensorImpl full(String op, long[] shape, double value, DType dtype, Device device) {
+    dtype.checkFits(op, value);
+    TensorImpl t = DataOps.empty(op, shape, dtype, device);
+    DataOps.fill(op, t, value);
+    return t;
+  }
+
+  public static TensorImpl full(String op, long[] shape, long value, DType dtype, Device device) {
+    dtype.checkFits(op, value);
+    TensorImpl t = DataOps.empty(op, shape, dtype, device);
+    DataOps.fill(op, t, value);
+    return t;
+  }
+
+  /** PyTorch's arange size: ceil((end - start) / step), with the step's sign checked. */
+  static long arangeSize(double start, double end, double step) {
+    if (step == 0) throw new IllegalArgumentException("arange(): step must be nonzero");
+    if (!Double.isFinite(start) || !Double.isFinite(end)) {
+      throw new IllegalArgumentException("arange(): unsupported range: " + start + " -> " + end);
+    }
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+      throw new IllegalArgumentException("arange(): upper bound and larger bound inconsistent with step sign");
+    }
+    double n = Math.ceil((end - start) / step);
+    if (n > Long.MAX_VALUE / 2) throw new IllegalArgumentException("arange(): too many elements: " + n);
+    return (long) n;
+  }
+
+  public static TensorImpl arange(long start, long end, long step, DType dtype, Device device) {
+    if (step == 0) throw new IllegalArgumentException("arange(): step must be nonzero");
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+      throw new IllegalArgumentException("arange(): upper bound and larger bound inconsistent with step sign");
+    }
+    long span = end - start;  // exact for every pair that does not overflow
+    if ((end > start) != (span > 0) && end != start) throw new IllegalArgumentException("arange(): range overflows int64");
+    long n = span / step + (span % step != 0 ? 1 : 0);
+    TensorImpl t = DataOps.empty("arange", new long[] {n}, dtype, device);
+    if (n > 0) Dispatcher.backend(device).arange(t, start, step);
+    return t;
+  }
+
+  public static TensorImpl arange(double start, double end, double step, DType dtype, Device device) {
+    long n = arangeSize(start, end, step);
+    TensorImpl t = DataOps.empty("arange", new long[] {n}, dtype, device);
+    if (n > 0) Dispatcher.backend(device).arange(t, start, step);
+    return t;
+  }
+
+  public static TensorImpl linspace(double start, double end, long steps, DType dtype, Device device) {
+    if (steps < 0) throw new IllegalArgumentException("linspace(): number of steps must be non-negative, got " + steps);
+    TensorImpl t = DataOps.empty("linspace", new long[] {steps}, dtype, device);
+    if (steps > 0) Dispatcher.backend(device).linspace(t, start, end);
+    return t;
+  }
+
+  public static TensorImpl eye(long n, long m, DType dtype, Device device) {
+    if (n < 0 || m < 0) throw new IllegalArgumentException("eye(): n and m must be >= 0, got " + n + ", " + m);
+    TensorImpl t = full("eye", new long[] {n, m}, 0L, dtype, device);
+    TensorImpl diag = ViewOps.diagonal(t, 0, 0, 1);
+    try {
+      DataOps.fill("eye", diag, 1L);
+    } finally {
+      diag.release();
+    }
+    return t;
+  }
+
+  /** A tensor of exactly this shape holding a Java array's values; element sizes must match. */
+  public static TensorImpl fromArray(Object data, int length, long[] shape, DType dtype) {
+    long[] s = shape.clone();
+    long n = Shapes.numel("fromArray", s);
+    if (n != length) {
+      throw new IllegalArgumentException("fromArray(): shape " + Shapes.str(s) + " holds " + n
+          + " elements but the array has " + length + (s.length == 0 ? " (an empty shape is 0-dim; fromArray(data) with no shape is 1-D)" : ""));
+    }
+    TensorImpl t = DataOps.empty("fromArray", s, dtype, Device.CPU);
+    if (n > 0) Dispatcher.backend(Device.CPU).write("fromArray", t, data);
+    return t;
+  }
+
+  public static TensorImpl fromBooleans(boolean[] data, long[] shape) {
+    byte[] b = new byte[data.length];
+    for (int i = 0; i < b.length; i++) b[i] = (byte) (data[i] ? 1 : 0);
+    return fromArray(b, b.length, shape, DType.BOOL);
+  }
+
+  public static TensorImpl random(long[] shape, DType dtype, Generator g, boolean normal) {
+    String op = normal ? "randn" : "rand";
+    if (!dtype.isFloatingPoint()) {
+      throw new IllegalArgumentException(op + "(): expects a floating point dtype, got " + dtype);
+    }
+    RandomDraw.Kind kind = normal ? RandomDraw.Kind.NORMAL : dtype == DType.FLOAT32 ? RandomDraw.Kind.UNIFORM24 : RandomDraw.Kind.UNIFORM53;
+    // uniform on [0, 1), or N(0, 1): a = 0, b = 1
+    return RandomOps.drawNew(op, shape, dtype, kind, g, Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(1.0));
+  }
+
+  public static TensorImpl randint(long low, long high, long[] shape, DType dtype, Generator g) {
+    if (low >= high) {
+      throw new IllegalArgumentException("randint(): random_ expects 'from' to be less than 'to', but got from=" + low + " >= to=" + high);
+    }
+    if (high - low <= 0) throw new IllegalArgumentException("randint(): range [" + low + ", " + high + ") overflows int64");
+    return RandomOps.drawNew("randint", shape, dtype, RandomDraw.Kind.INTEGERS, g, low, high - low);
+  }
+}

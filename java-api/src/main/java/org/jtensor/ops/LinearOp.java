@@ -1,0 +1,81 @@
+package org.jtensor.ops;
+
+import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
+import org.jtensor.core.Shapes;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * torch.nn.functional.linear as one op: y = x·Wᵀ + b over x's leading dims, one GEMM writing onto
+ * the broadcast bias (PyTorch's addmm), recorded as one node whose derivative (Ops.LINEAR) gives
+ * W's gradient as gᵀ·x directly in W's layout.
+ */
+public final class LinearOp {
+  private LinearOp() {}
+
+  /** x, w and b each read through one snapshot (frozen views; one for a tensor passed twice); autograd records on them. */
+  public static TensorImpl linear(TensorImpl x, TensorImpl w, TensorImpl b) {
+    TensorImpl[] f = TensorImpl.frozen(x, w, b);
+    try {
+      return linear(x, w, b, f[0], f[1], f[2]);
+    } finally {
+      TensorImpl.releaseFrozen(f);
+    }
+  }
+
+  private static TensorImpl linear(TensorImpl ox, TensorImpl ow, TensorImpl ob, TensorImpl x, TensorImpl w, TensorImpl b) {
+    String op = "linear";
+    if (w.dim() != 2) throw new IllegalArgumentException(op + "(): weight must be 2-D here, got " + w.dim() + "-D");
+    if (x.dim() < 1) throw new IllegalArgumentException(op + "(): input must be at least 1-D");
+    long in = w.sizes()[1], out = w.sizes()[0];
+    if (x.sizes()[x.dim() - 1] != in) {
+      throw new IllegalArgumentException(op + "(): mat1 and mat2 shapes cannot be multiplied (" + rows(x) + "x"
+          + x.sizes()[x.dim() - 1] + " and " + in + "x" + out + ")");
+    }
+    LinalgOps.checkDtypes(op, x, w);
+    if (b != null && (b.dim() != 1 || b.sizes()[0] != out)) {
+      throw new IllegalArgumentException(op + "(): bias must have shape [" + out + "], got " + Shapes.str(b.sizes()));
+    }
+    long m = rows(x);
+    long[] shape = x.sizes().clone();
+    shape[shape.length - 1] = out;
+    TensorImpl y = DataOps.empty("linear", shape, x.dtype(), x.device());
+    Recorder.Pending rec;  // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
+    try {
+      rec = x.dtype().isFloatingPoint() && Recorder.active(ox, ow, ob)
+          ? Recorder.begin(Ops.LINEAR, op, ob == null ? new TensorImpl[] {ox, ow} : new TensorImpl[] {ox, ow, ob}, null, null, null) : null;
+    } catch (RuntimeException e) {
+      y.release();
+      throw e;
+    }
+    try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
+      TensorImpl x2 = Handles.implOf(Handles.wrap(retained(x)).reshape(m, in), op);
+      TensorImpl y2 = y.unsafeView(new long[] {m, out}, new long[] {out, 1}, 0);
+      TensorImpl wt = ViewOps.t(w);
+      try {
+        if (b != null) DataOps.copyInto(op, y2, b);
+        LinalgOps.gemm(op, x2, wt, y2, new long[0], m, out, in, 1.0, b == null ? 0.0 : 1.0);
+      } finally {
+        y2.release();
+        wt.release();
+      }
+      if (rec != null) rec.finish(y);
+      return y;
+    } catch (RuntimeException e) {
+      y.release();
+      if (rec != null) rec.abort();
+      throw e;
+    }
+  }
+
+  private static TensorImpl retained(TensorImpl t) {
+    t.retain();
+    return t;
+  }
+
+  private static long rows(TensorImpl x) {
+    long r = 1;
+    for (int d = 0; d < x.dim() - 1; d++) r *= x.sizes()[d];
+    return r;
+  }
+}

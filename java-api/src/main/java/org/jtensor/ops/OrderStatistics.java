@@ -1,0 +1,111 @@
+package org.jtensor.ops;
+
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.ValuesAndIndices;
+import org.jtensor.core.Shapes;
+
+/**
+ * median, quantile and bincount, composed from sort, gather and scatterAdd (so their gradients are
+ * theirs), with PyTorch's rules: a median is the lower of the two middle values, a row holding NaN
+ * has NaN as its median and quantiles (and the first NaN's position as the median's index), and
+ * quantile interpolates linearly between the order statistics at q·(n − 1).
+ */
+public final class OrderStatistics {
+  private OrderStatistics() {}
+
+  /** The lower median along dim with its position; a row with NaN gives NaN at its first NaN. */
+  public static ValuesAndIndices median(Tensor x, int dim, boolean keepdim) {
+    String op = "median";
+    int d = Shapes.wrapDim(op, dim, x.dim());
+    long n = x.dim() == 0 ? 1 : x.shape()[d];
+    if (n == 0) throw new IllegalArgumentException(op + "(): Expected reduction dim " + dim + " to have non-zero size.");
+    try (TensorScope s = TensorScope.open()) {
+      Tensor xs = x.dim() == 0 ? x.reshape(1) : x;
+      int dd = x.dim() == 0 ? 0 : d;
+      ValuesAndIndices sorted = xs.sort(dd, false);  // NaN last, stable: the first NaN in order is the first NaN
+      Tensor nans = xs.isnan().sum(new int[] {dd}, true);
+      Tensor k = Tensor.where(nans.gt(0L), nans.neg().add(n), (n - 1) / 2).to(DType.INT64);  // the position to read
+      Tensor values = sorted.values().gather(dd, k), indices = sorted.indices().gather(dd, k);
+      if (!keepdim || x.dim() == 0) {
+        values = x.dim() == 0 ? values.reshape() : values.squeeze(dd);
+        indices = x.dim() == 0 ? indices.reshape() : indices.squeeze(dd);
+      }
+      return new ValuesAndIndices(s.keep(values), s.keep(indices));
+    }
+  }
+
+  /** The lower median of every element (NaN if any is). */
+  public static Tensor median(Tensor x) {
+    if (x.numel() == 0) throw new IllegalArgumentException("median(): input must not be empty");
+    try (TensorScope s = TensorScope.open(); ValuesAndIndices m = median(x.reshape(-1), 0, false)) {
+      return s.keep(m.values().clone());
+    }
+  }
+
+  /**
+   * quantile(q) along dim (null: of every element): q a 0-dim or 1-D tensor of levels in [0, 1]; a
+   * 1-D q puts its levels first in the result, as PyTorch's.
+   */
+  public static Tensor quantile(Tensor x, Tensor q, Integer dim, boolean keepdim) {
+    String op = "quantile";
+    if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException(op + "(): input tensor must be either float or double dtype");
+    if (q.dim() > 1) throw new IllegalArgumentException(op + "(): q must be a scalar or 1D tensor");
+    double[] levels = q.toDoubleArray();
+    for (double v : levels) {
+      if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException(op + "(): q values must be in the range [0, 1]");
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor xs = dim == null ? x.reshape(-1) : x;
+      int d = dim == null ? 0 : Shapes.wrapDim(op, dim, x.dim());
+      long n = xs.dim() == 0 ? 1 : xs.shape()[d];
+      if (n == 0) throw new IllegalArgumentException(op + "(): input tensor must be non-empty");
+      if (xs.dim() == 0) xs = xs.reshape(1);
+      Tensor sorted = xs.sort(d, false).values();
+      Tensor hasNan = xs.isnan().any(d, true);
+      java.util.List<Tensor> each = new java.util.ArrayList<>();
+      for (double level : levels) {
+        double pos = level * (n - 1);
+        long lo = (long) Math.floor(pos), hi = (long) Math.ceil(pos);
+        Tensor a = sorted.narrow(d, lo, 1), b = sorted.narrow(d, hi, 1);
+        Tensor v = a.add(b.sub(a).mul(pos - lo));  // lerp, as PyTorch's linear interpolation
+        v = Tensor.where(hasNan, Double.NaN, v);
+        if (!keepdim) v = v.squeeze(d);
+        else if (dim == null) v = v.reshape(ones(x.dim()));
+        each.add(v);
+      }
+      return s.keep(q.dim() == 0 ? each.get(0) : Tensor.stack(each, 0));
+    }
+  }
+
+  private static long[] ones(int n) {
+    long[] s = new long[n];
+    java.util.Arrays.fill(s, 1);
+    return s;
+  }
+
+  /**
+   * Counts of each value of a 1-D non-negative integer tensor (or the sums of weights at them),
+   * max(x) + 1 long at least minlength: int64 counts, or the weights' dtype (float32 weights stay
+   * float32, as PyTorch's).
+   */
+  public static Tensor bincount(Tensor x, Tensor weights, long minlength) {
+    String op = "bincount";
+    if (x.dim() != 1 || x.dtype().isFloatingPoint() || x.dtype() == DType.BOOL) {
+      throw new IllegalArgumentException(op + "(): bincount only supports 1-d non-negative integral inputs.");
+    }
+    if (minlength < 0) throw new IllegalArgumentException(op + "(): minlength should be >= 0");
+    if (weights != null && (weights.dim() != 1 || weights.numel() != x.numel())) {
+      throw new IllegalArgumentException(op + "(): weights should be 1-d and have the same length as input");
+    }
+    try (TensorScope s = TensorScope.open()) {
+      long max = x.numel() == 0 ? -1 : (long) x.amax().item(), min = x.numel() == 0 ? 0 : (long) x.amin().item();
+      if (min < 0) throw new IllegalArgumentException(op + "(): bincount only supports 1-d non-negative integral inputs.");
+      long length = Math.max(max + 1, minlength);
+      DType out = weights == null ? DType.INT64 : weights.dtype().isFloatingPoint() ? weights.dtype() : DType.FLOAT64;
+      Tensor src = weights == null ? Tensor.ones(new long[] {x.numel()}, out, x.device()) : weights.to(out);
+      return s.keep(Tensor.zeros(new long[] {length}, out, x.device()).scatterAdd(0, x.to(DType.INT64), src));
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package org.jtensor.ops;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
+
+/** Ops that cut a tensor into a list of views: split, chunk, unbind, tensor_split. */
+public final class SplitOps {
+  private SplitOps() {}
+
+  public static List<TensorImpl> split(TensorImpl t, long splitSize, long dim) {
+    requireDims("split", t);
+    int d = Shapes.wrapDim("split", dim, t.dim());
+    long size = t.sizes()[d];
+    if (splitSize < 0) throw new IllegalArgumentException("split(): split_size must be >= 0, got " + splitSize);
+    if (splitSize == 0 && size != 0) {
+      throw new IllegalArgumentException("split(): split_size can only be 0 if dimension size is 0, but got dimension size of " + size);
+    }
+    long pieces = splitSize == 0 ? 1 : Math.max((size + splitSize - 1) / splitSize, 1);
+    long[] sizes = new long[(int) pieces];
+    for (int i = 0; i < pieces; i++) sizes[i] = Math.min(splitSize, size - i * splitSize);
+    return narrowAll(t, d, sizes);
+  }
+
+  public static List<TensorImpl> splitWithSizes(TensorImpl t, long[] sizes, long dim) {
+    requireDims("split", t);
+    int d = Shapes.wrapDim("split", dim, t.dim());
+    long sum = 0;
+    for (long s : sizes) {
+      if (s < 0) {
+        throw new IllegalArgumentException("split(): split expects split_sizes have only "
+            + "non-negative entries, but got split_sizes=" + Shapes.str(sizes));
+      }
+      sum += s;
+    }
+    if (sum != t.sizes()[d]) {
+      throw new IllegalArgumentException("split(): split expects split_sizes to sum exactly to "
+          + t.sizes()[d] + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
+    }
+    return narrowAll(t, d, sizes);
+  }
+
+  public static List<TensorImpl> chunk(TensorImpl t, long chunks, long dim) {
+    if (t.dim() == 0) throw new IllegalArgumentException("chunk(): chunk expects at least a 1-dimensional tensor");
+    if (chunks <= 0) throw new IllegalArgumentException("chunk(): chunk expects `chunks` to be greater than 0, got: " + chunks);
+    int d = Shapes.wrapDim("chunk", dim, t.dim());
+    long size = t.sizes()[d];
+    long splitSize = (size + chunks - 1) / chunks;
+    if (splitSize == 0 && size == 0) {  // keep the number of (empty) chunks, as PyTorch does
+      return narrowAll(t, d, new long[(int) Math.min(chunks, Integer.MAX_VALUE - 8)]);
+    }
+    return split(t, splitSize, d);
+  }
+
+  public static List<TensorImpl> unbind(TensorImpl t, long dim) {
+    if (t.dim() == 0) throw new IllegalArgumentException("unbind(): Dimension specified as 0 but tensor has no dimensions");
+    int d = Shapes.wrapDim("unbind", dim, t.dim());
+    List<TensorImpl> out = new ArrayList<>();
+    for (long i = 0; i < t.sizes()[d]; i++) out.add(ViewOps.select(t, d, i));
+    return out;
+  }
+
+  /** tensor_split into n parts: the first (size % n) parts are one larger. */
+  public static List<TensorImpl> tensorSplit(TensorImpl t, long sections, long dim) {
+    requireDims("tensorSplit", t);
+    if (sections <= 0) throw new IllegalArgumentException("tensorSplit(): number of sections must be larger than 0, got " + sections);
+    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
+    long size = t.sizes()[d];
+    long[] sizes = new long[(int) sections];
+    for (int i = 0; i < sections; i++) sizes[i] = size / sections + (i < size % sections ? 1 : 0);
+    return narrowAll(t, d, sizes);
+  }
+
+  /** tensor_split at indices: piece i is [indices[i-1], indices[i]), clamped as slicing is. */
+  public static List<TensorImpl> tensorSplitAt(TensorImpl t, long[] indices, long dim) {
+    requireDims("tensorSplit", t);
+    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
+    List<TensorImpl> out = new ArrayList<>();
+    long start = 0;
+    for (long idx : indices) {
+      out.add(ViewOps.slice(t, d, start, idx, 1));
+      start = idx;
+    }
+    out.add(ViewOps.slice(t, d, start, Long.MAX_VALUE, 1));
+    return out;
+  }
+
+  private static List<TensorImpl> narrowAll(TensorImpl t, int d, long[] sizes) {
+    List<TensorImpl> out = new ArrayList<>(sizes.length);
+    long start = 0;
+    for (long s : sizes) {
+      out.add(ViewOps.slice(t, d, start, start + s, 1));
+      start += s;
+    }
+    return out;
+  }
+
+  private static void requireDims(String op, TensorImpl t) {
+    if (t.dim() == 0) throw new IllegalArgumentException(op + "(): expects at least a 1-dimensional tensor");
+  }
+}

@@ -1,0 +1,407 @@
+package org.jtensor.ops;
+
+import java.util.Arrays;
+import org.jtensor.DType;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.core.Shapes;
+
+/**
+ * View ops: new sizes, strides and offset over the same storage, never a copy. PyTorch's rules.
+ * Each reads the tensor's metadata once ({@code Meta m = t.meta()}) and builds the view over that
+ * snapshot's storage (viewOf), so a set_ on another thread gives a view of the tensor before or
+ * after it, never one geometry over the other storage.
+ */
+public final class ViewOps {
+  private ViewOps() {}
+
+  static TensorImpl alias(TensorImpl t) {
+    TensorImpl.Meta m = t.meta();
+    return recorded(Ops.ALIAS, t, t.viewOf(m, m.sizes.clone(), m.strides.clone(), m.offset));
+  }
+
+  /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
+  private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v, Object... args) {
+    return Recorder.recorded(op, op.name, new TensorImpl[] {t}, args, v);
+  }
+
+  /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
+  private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl.Meta m, long[] sz, long[] st, long off) {
+    TensorImpl v = t.viewOf(m, sz, st, off);
+    return Recorder.active(t) ? recorded(op, t, v, m.strides.clone(), m.offset, st.clone(), off) : Recorder.unrecordedView(v);
+  }
+
+  /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
+  public static TensorImpl viewIfPossible(TensorImpl t, TensorImpl.Meta m, long[] shape) {
+    long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
+    return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
+  }
+
+  public static TensorImpl view(TensorImpl t, long[] size) {
+    TensorImpl.Meta m = t.meta();
+    long[] shape = Shapes.inferSize("view", size, m.numel);
+    Shapes.checkDims("view", shape.length);
+    long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
+    if (st == null) {
+      throw new IllegalArgumentException("view(): view size is not compatible with input tensor's size and stride "
+          + "(at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    }
+    return recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
+  }
+
+  /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
+  public static TensorImpl viewDtype(TensorImpl t, DType to) {
+    TensorImpl.Meta m = t.meta();
+    int from = t.dtype().itemSize(), size = to.itemSize();
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
+    long off = m.offset;
+    String op = "view";
+    if (from != size) {
+      int n = sz.length;
+      if (n == 0) {
+        throw new IllegalArgumentException(op + "(): self.dim() cannot be 0 to view " + t.dtype() + " as " + to
+            + " (different element sizes)");
+      }
+      if (st[n - 1] != 1) {
+        throw new IllegalArgumentException(op + "(): self.stride(-1) must be 1 to view " + t.dtype() + " as " + to
+            + " (different element sizes), but got " + st[n - 1]);
+      }
+      if (from > size) {
+        int r = from / size;
+        for (int d = 0; d < n - 1; d++) st[d] *= r;
+        sz[n - 1] *= r;
+        off *= r;
+      } else {
+        int r = size / from;
+        if (sz[n - 1] % r != 0) {
+          throw new IllegalArgumentException(op + "(): self.size(-1) must be divisible by " + r + " to view "
+              + t.dtype() + " as " + to + " (different element sizes), but got " + sz[n - 1]);
+        }
+        if (off % r != 0) {
+          throw new IllegalArgumentException(op + "(): self.storage_offset() must be divisible by " + r + " to view "
+              + t.dtype() + " as " + to + " (different element sizes), but got " + off);
+        }
+        for (int d = 0; d < n - 1; d++) {
+          if (st[d] % r != 0) {
+            throw new IllegalArgumentException(op + "(): self.stride(" + d + ") must be divisible by " + r
+                + " to view " + t.dtype() + " as " + to + " (different element sizes), but got " + st[d]);
+          }
+          st[d] /= r;
+        }
+        sz[n - 1] /= r;
+        off /= r;
+      }
+    }
+    Shapes.numel(op, sz);  // a size past 2^63 (expand(2^60, 4).view(int8)) is view's to name, before anything is retained
+    return recorded(Ops.VIEW_DTYPE, t, t.viewOf(m, to, sz, st, off));
+  }
+
+  public static TensorImpl transpose(TensorImpl t, long d0, long d1) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    int a = Shapes.wrapDim("transpose", d0, n), b = Shapes.wrapDim("transpose", d1, n);
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
+    if (n > 0) {
+      swap(sz, a, b);
+      swap(st, a, b);
+    }
+    return recorded(Ops.TRANSPOSE, t, t.viewOf(m, sz, st, m.offset), n > 0 ? a : 0, n > 0 ? b : 0);
+  }
+
+  public static TensorImpl t(TensorImpl t) {
+    if (t.dim() > 2) {
+      throw new IllegalArgumentException("t(): expects a tensor with <= 2 dimensions, but self is " + t.dim() + "D");
+    }
+    return t.dim() < 2 ? alias(t) : transpose(t, 0, 1);
+  }
+
+  public static TensorImpl mT(TensorImpl t) {
+    if (t.dim() < 2) {
+      throw new IllegalArgumentException("mT(): tensor.mT is only supported on matrices or batches of matrices. Got "
+          + t.dim() + "-D tensor.");
+    }
+    return transpose(t, -2, -1);
+  }
+
+  public static TensorImpl permute(TensorImpl t, int[] dims) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    if (dims.length != n) {
+      throw new IllegalArgumentException("permute(): number of dims don't match in permute: inpum.sizes.length = " + n
+          + " is not equal to len(dims) = " + dims.length);
+    }
+    long[] sz = new long[n], st = new long[n];
+    int[] wrapped = new int[n];
+    boolean[] seen = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      int d = wrapped[i] = Shapes.wrapDim("permute", dims[i], n);
+      if (seen[d]) throw new IllegalArgumentException("permute(): repeated dim in permute: " + Arrays.toString(dims));
+      seen[d] = true;
+      sz[i] = m.sizes[d];
+      st[i] = m.strides[d];
+    }
+    return recorded(Ops.PERMUTE, t, t.viewOf(m, sz, st, m.offset), (Object) wrapped);
+  }
+
+  public static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
+    int n = t.dim();
+    if (src.length != dst.length) {
+      throw new IllegalArgumentException("movedim(): Invalid source or destination dims: source ("
+          + Arrays.toString(src) + " dims) should contain the same number of dims as destination ("
+          + Arrays.toString(dst) + " dims)");
+    }
+    int[] order = new int[Math.max(n, 1)];
+    Arrays.fill(order, -1);
+    boolean[] used = new boolean[Math.max(n, 1)];
+    for (int i = 0; i < src.length; i++) {
+      int s = Shapes.wrapDim("movedim", src[i], n), d = Shapes.wrapDim("movedim", dst[i], n);
+      if (used[s]) throw new IllegalArgumentException("movedim(): repeated dim in `source` (" + Arrays.toString(src) + ")");
+      if (order[d] != -1) throw new IllegalArgumentException("movedim(): repeated dim in `destination` (" + Arrays.toString(dst) + ")");
+      used[s] = true;
+      order[d] = s;
+    }
+    if (n == 0) return alias(t);
+    int next = 0;
+    for (int d = 0; d < n; d++) {
+      if (order[d] != -1) continue;
+      while (used[next]) next++;
+      order[d] = next++;
+    }
+    return permute(t, order);
+  }
+
+  public static TensorImpl narrow(TensorImpl t, long dim, long start, long length) {
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("narrow(): narrow() cannot be applied to a 0-dim tensor.");
+    if (length < 0) throw new IllegalArgumentException("narrow(): narrow(): length must be non-negative.");
+    int d = Shapes.wrapDim("narrow", dim, m.sizes.length);
+    long size = m.sizes[d];
+    if (start < -size || start > size) {
+      throw new IndexOutOfBoundsException("narrow(): start out of range (expected to be in range of [" + (-size)
+          + ", " + size + "], but got " + start + ")");
+    }
+    if (start < 0) start += size;
+    if (start > size - length) {
+      throw new IllegalArgumentException("narrow(): start (" + start + ") + length (" + length
+          + ") exceeds dimension size (" + size + ").");
+    }
+    return slice(t, d, start, start + length, 1);
+  }
+
+  public static TensorImpl select(TensorImpl t, long dim, long index) {
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("select(): select() cannot be applied to a 0-dim tensor.");
+    int d = Shapes.wrapDim("select", dim, m.sizes.length);
+    long size = m.sizes[d];
+    if (index < -size || index >= size) {
+      throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
+          + Shapes.str(m.sizes) + " at dimension " + d);
+    }
+    if (index < 0) index += size;
+    long[] sz = remove(m.sizes, d), st = remove(m.strides, d);
+    return strided(Ops.SELECT, t, m, sz, st, m.offset + index * m.strides[d]);
+  }
+
+  /** Python-style slicing with clamping; null start/end mean the ends, Long.MAX_VALUE means "to the end". */
+  public static TensorImpl slice(TensorImpl t, long dim, Long startOrNull, Long endOrNull, long step) {
+    TensorImpl.Meta m = t.meta();
+    if (m.sizes.length == 0) throw new IllegalArgumentException("slice(): slice() cannot be applied to a 0-dim tensor.");
+    if (step <= 0) throw new IllegalArgumentException("slice(): slice step must be positive, got " + step);
+    int d = Shapes.wrapDim("slice", dim, m.sizes.length);
+    long size = m.sizes[d];
+    long start = startOrNull == null ? 0 : startOrNull, end = endOrNull == null ? size : endOrNull;
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    if (start < 0) start = 0;
+    else if (start >= size) start = size;
+    if (end < start) end = start;
+    else if (end >= size) end = size;
+    long[] sz = m.sizes.clone(), st = m.strides.clone();
+    sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow, whatever the step
+    st[d] = steppedStride("slice", st[d], step, sz[d]);
+    return strided(Ops.SLICE, t, m, sz, st, m.offset + start * m.strides[d]);
+  }
+
+  /**
+   * stride * step, the stride of a dim walked every step elements. With at most one element left
+   * that stride never addresses anything, so a product past 64 bits (a step near Long.MAX_VALUE)
+   * saturates instead of failing, where PyTorch's own product would overflow.
+   */
+  private static long steppedStride(String op, long stride, long step, long newSize) {
+    long hi = Math.multiplyHigh(stride, step), lo = stride * step;
+    if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return lo;
+    if (newSize > 1) throw new IllegalArgumentException(op + "(): stride " + stride + " times step " + step + " overflows 64 bits");
+    return Long.MAX_VALUE;
+  }
+
+  public static TensorImpl unsqueeze(TensorImpl t, long dim) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    if (dim < -(n + 1) || dim > n) {
+      throw new IllegalArgumentException("unsqueeze(): Dimension out of range (expected to be in range of ["
+          + (-(n + 1)) + ", " + n + "], but got " + dim + ")");
+    }
+    int d = (int) (dim < 0 ? dim + n + 1 : dim);
+    Shapes.checkDims("unsqueeze", n + 1);
+    long stride = d >= n ? 1 : m.sizes[d] * m.strides[d];
+    return recorded(Ops.UNSQUEEZE, t, t.viewOf(m, insert(m.sizes, d, 1), insert(m.strides, d, stride), m.offset));
+  }
+
+  /** squeeze() with no dims removes every size-1 dim; with dims, only those listed that have size 1. */
+  public static TensorImpl squeeze(TensorImpl t, int[] dims) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    boolean[] drop = new boolean[n];
+    if (dims == null) {
+      for (int d = 0; d < n; d++) drop[d] = m.sizes[d] == 1;
+    } else {
+      boolean[] seen = new boolean[Math.max(n, 1)];
+      for (int dim : dims) {
+        int d = Shapes.wrapDim("squeeze", dim, n);
+        if (seen[d]) throw new IllegalArgumentException("squeeze(): dim " + d + " appears multiple times in the list of dims");
+        seen[d] = true;
+        if (n > 0) drop[d] = m.sizes[d] == 1;
+      }
+    }
+    int k = 0;
+    for (boolean b : drop) if (!b) k++;
+    long[] sz = new long[k], st = new long[k];
+    for (int d = 0, j = 0; d < n; d++) {
+      if (drop[d]) continue;
+      sz[j] = m.sizes[d];
+      st[j++] = m.strides[d];
+    }
+    return recorded(Ops.SQUEEZE, t, t.viewOf(m, sz, st, m.offset));
+  }
+
+  public static TensorImpl expand(TensorImpl t, long[] size) {
+    return expand(t, t.meta(), size);
+  }
+
+  /** expand of the snapshot m of t (a caller that read t's shape from m). */
+  static TensorImpl expand(TensorImpl t, TensorImpl.Meta m, long[] size) {
+    int n = size.length, tn = m.sizes.length;
+    if (n < tn) {
+      throw new IllegalArgumentException("expand(): the number of sizes provided (" + n
+          + ") must be greater or equal to the number of dimensions in the tensor (" + tn + ")");
+    }
+    Shapes.checkDims("expand", n);
+    long[] sz = new long[n], st = new long[n];
+    for (int i = n - 1; i >= 0; i--) {
+      int d = tn - n + i;
+      long have = d >= 0 ? m.sizes[d] : 1;
+      long stride = d >= 0 ? m.strides[d] : (i == n - 1 ? 1 : sz[i + 1] * st[i + 1]);
+      long target = size[i];
+      if (target == -1) {
+        if (d < 0) {
+          throw new IllegalArgumentException("expand(): The expanded size of the tensor (-1) isn't allowed in a "
+              + "leading, non-existing dimension " + i);
+        }
+        target = have;
+      }
+      if (target < 0) {
+        throw new IllegalArgumentException("expand(): the expanded size " + target + " at dimension " + i
+            + " must be >= 0 (or -1 to keep the size)");
+      }
+      if (have != target) {
+        if (have != 1) {
+          throw new IllegalArgumentException("expand(): The expanded size of the tensor (" + target
+              + ") must match the existing size (" + have + ") at non-singleton dimension " + i + ".  Target sizes: "
+              + Shapes.str(size) + ".  Tensor sizes: " + Shapes.str(m.sizes));
+        }
+        stride = 0;
+      }
+      sz[i] = target;
+      st[i] = stride;
+    }
+    Shapes.numel("expand", sz);
+    return recorded(Ops.EXPAND, t, t.viewOf(m, sz, st, m.offset));
+  }
+
+  public static TensorImpl unfold(TensorImpl t, long dim, long size, long step) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    int d = Shapes.wrapDim("unfold", dim, n);
+    long dimSize = n == 0 ? 1 : m.sizes[d];
+    if (size > dimSize) {
+      throw new IllegalArgumentException("unfold(): maximum size for tensor at dimension " + d + " is " + dimSize
+          + " but size is " + size);
+    }
+    if (size < 0) throw new IllegalArgumentException("unfold(): size is " + size + " but must be >= 0");
+    if (step <= 0) throw new IllegalArgumentException("unfold(): step is " + step + " but must be > 0");
+    if (n == 0) return strided(Ops.UNFOLD, t, m, new long[] {size}, new long[] {1}, m.offset);
+    long[] sz = Arrays.copyOf(m.sizes, n + 1), st = Arrays.copyOf(m.strides, n + 1);
+    sz[d] = (dimSize - size) / step + 1;
+    st[d] = steppedStride("unfold", m.strides[d], step, sz[d]);
+    sz[n] = size;
+    st[n] = m.strides[d];
+    Shapes.checkDims("unfold", n + 1);
+    return strided(Ops.UNFOLD, t, m, sz, st, m.offset);
+  }
+
+  public static TensorImpl diagonal(TensorImpl t, long offset, long dim1, long dim2) {
+    TensorImpl.Meta m = t.meta();
+    int n = m.sizes.length;
+    int a = Shapes.wrapDim("diagonal", dim1, n), b = Shapes.wrapDim("diagonal", dim2, n);
+    if (a == b) throw new IllegalArgumentException("diagonal(): diagonal dimensions cannot be identical " + dim1 + ", " + dim2);
+    long sa = m.sizes[a], sb = m.sizes[b];
+    long len = offset >= 0 ? Math.max(Math.min(sa, sb - offset), 0) : Math.max(Math.min(sa + offset, sb), 0);
+    long off = m.offset;
+    if (len > 0) off += offset >= 0 ? offset * m.strides[b] : -offset * m.strides[a];
+    long[] sz = new long[n - 1], st = new long[n - 1];
+    for (int d = 0, j = 0; d < n; d++) {
+      if (d == a || d == b) continue;
+      sz[j] = m.sizes[d];
+      st[j++] = m.strides[d];
+    }
+    sz[n - 2] = len;
+    st[n - 2] = m.strides[a] + m.strides[b];
+    return strided(Ops.DIAGONAL, t, m, sz, st, off);
+  }
+
+  public static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
+    TensorImpl.Meta m = t.meta();
+    checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), m.storage.nbytes());
+    return strided(Ops.AS_STRIDED, t, m, size.clone(), stride.clone(), offset);
+  }
+
+  /** as_strided's and set_'s rules: matching lengths, no negative stride or offset, inside the storage. */
+  public static void checkStridedGeometry(String op, long[] size, long[] stride, long offset, int itemSize, long storageBytes) {
+    if (size.length != stride.length) {
+      throw new IllegalArgumentException(op + "(): mismatch in length of strides and shape: " + Shapes.str(size)
+          + " vs " + Shapes.str(stride));
+    }
+    Shapes.checkDims(op, size.length);
+    for (long s : stride) {
+      if (s < 0) throw new IllegalArgumentException(op + "(): Negative strides are not supported at the moment, got strides: " + Shapes.str(stride));
+    }
+    if (offset < 0) throw new IllegalArgumentException(op + "(): Tensor: invalid storage offset " + offset);
+    Shapes.numel(op, size);
+    long need = Shapes.storageBytesNeeded(op, size, stride, offset, itemSize);
+    if (need > storageBytes) {
+      throw new IllegalArgumentException(op + "(): setStorage: sizes " + Shapes.str(size) + ", strides "
+          + Shapes.str(stride) + ", storage offset " + offset + ", and itemsize " + itemSize
+          + " requiring a storage size of " + need + " are out of bounds for storage of size " + storageBytes);
+    }
+  }
+
+  public static void swap(long[] a, int i, int j) {
+    long x = a[i];
+    a[i] = a[j];
+    a[j] = x;
+  }
+
+  public static long[] remove(long[] a, int i) {
+    long[] r = new long[a.length - 1];
+    System.arraycopy(a, 0, r, 0, i);
+    System.arraycopy(a, i + 1, r, i, a.length - i - 1);
+    return r;
+  }
+
+  public static long[] insert(long[] a, int i, long v) {
+    long[] r = new long[a.length + 1];
+    System.arraycopy(a, 0, r, 0, i);
+    r[i] = v;
+    System.arraycopy(a, i, r, i + 1, a.length - i);
+    return r;
+  }
+}
