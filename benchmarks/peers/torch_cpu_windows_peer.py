@@ -5,7 +5,11 @@ max_pool2d(2) of [32, 64, 56, 56], the ResNet's downsampling convs (3x3 stride 2
 of [4096, 768], each then sum().backward(); a ResNet BasicBlock step at [32, 64, 32, 32] (Adam);
 and the CNN training step at batch 128 (Adam). Optional cases to run: python3 ... THREADS [CASE...]. Prints
 `peer CASE MS` lines, the median of timed rounds after warm-up. Run it before and after jtensor's
-JMH run in one command and report the ratio: python3 torch_cpu_windows_peer.py [THREADS]"""
+JMH run in one command and report the ratio: python3 torch_cpu_windows_peer.py [THREADS]
+PyTorch's CPU blocks come from glibc's malloc, which mmaps large ones and unmaps them on free, so
+a case that allocates the same activations each round page-faults them in every round (conv2d
+here: ~530 ms against ~75 ms): run it also under MALLOC_MMAP_THRESHOLD_=1000000000
+MALLOC_TRIM_THRESHOLD_=1000000000 and compare with that figure too (docs/performance.md, session 20)."""
 import sys
 
 import torch
