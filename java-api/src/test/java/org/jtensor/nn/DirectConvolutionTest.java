@@ -175,6 +175,49 @@ class DirectConvolutionTest {
     }
   }
 
+  /**
+   * The lanes' edges: a stride past the input (one window), a window as large as the padded input,
+   * batch 0 (empty output, zero weight gradient), a 1-wide image strided along the other dim, only
+   * the weight requiring grad, and one tensor as both input and weight.
+   */
+  @Test
+  void stridedEdgeCasesMatchAPlainLoop() {
+    Generator g = new Generator(5);
+    record Case(long[] x, long[] w, long[] stride, long[] pad) {}
+    Case[] cases = {
+        new Case(new long[] {2, 3, 5, 4}, new long[] {20, 3, 2, 2}, new long[] {7, 9}, new long[] {0, 1}),
+        new Case(new long[] {1, 4, 6, 6}, new long[] {17, 4, 8, 8}, new long[] {3, 3}, new long[] {1, 1}),
+        new Case(new long[] {0, 3, 9, 9}, new long[] {8, 3, 3, 3}, new long[] {2, 2}, new long[] {1, 1}),
+        new Case(new long[] {3, 2, 1, 33}, new long[] {40, 2, 1, 5}, new long[] {1, 4}, new long[] {0, 2})};
+    for (Case c : cases) {
+      String what = "x" + Arrays.toString(c.x()) + " w" + Arrays.toString(c.w()) + " stride " + Arrays.toString(c.stride());
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = Tensor.randn(c.x(), g).requiresGrad_(), w = Tensor.randn(c.w(), g).requiresGrad_();
+        Tensor y = Functional.conv2d(x, w, null, c.stride(), c.pad(), new long[] {1, 1}, 1);
+        assertEquals("ConvolutionBackward0", y.gradFn().name(), what + ": direct kernels used");
+        Tensor up = Tensor.randn(y.shape(), g);
+        y.mul(up).sum().backward();
+        Loop ref = new Loop(2, c.x()[0], c.x()[1], c.w()[0], 1, Arrays.copyOfRange(c.x(), 2, 4), Arrays.copyOfRange(c.w(), 2, 4), c.pad(),
+            c.pad(), new long[] {1, 1}, c.stride());
+        assertArrayEquals(ref.outShape(), y.shape(), what + ": shape");
+        close(what + ": output", ref.forward(x.toDoubleArray(), w.toDoubleArray(), null), y.toDoubleArray(), 2e-5);
+        close(what + ": x.grad", ref.inputGrad(up.toDoubleArray(), w.toDoubleArray()), x.grad().toDoubleArray(), 2e-5);
+        close(what + ": w.grad", ref.weightGrad(up.toDoubleArray(), x.toDoubleArray()), w.grad().toDoubleArray(), 2e-5);
+      }
+    }
+    try (TensorScope s = TensorScope.open()) {  // one tensor as input and weight, only it requiring grad
+      Tensor t = Tensor.randn(new long[] {33, 33, 3, 3}, g).requiresGrad_();
+      Tensor y = Functional.conv2d(t, t, null, new long[] {2}, new long[] {1}, new long[] {1}, 1);
+      Tensor up = Tensor.randn(y.shape(), g);
+      y.mul(up).sum().backward();
+      Loop ref = new Loop(2, 33, 33, 33, 1, new long[] {3, 3}, new long[] {3, 3}, new long[] {1, 1}, new long[] {1, 1}, new long[] {1, 1},
+          new long[] {2, 2});
+      double[] ts = t.toDoubleArray(), ups = up.toDoubleArray(), gx = ref.inputGrad(ups, ts), gw = ref.weightGrad(ups, ts);
+      for (int i = 0; i < gx.length; i++) gx[i] += gw[i];
+      close("one tensor as x and w: grad", gx, t.grad().toDoubleArray(), 2e-5);
+    }
+  }
+
   /** Each output element and each gradient element has one summation order: one thread and two give the same bits. */
   @Test
   void theSameBitsWhateverTheThreadCount() {
