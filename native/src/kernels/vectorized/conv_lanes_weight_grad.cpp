@@ -92,7 +92,6 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
   // leaves channels to the one-channel tiles (a 1 × 1 kernel's tile takes 8 channels, not 4)
   const int unit = tile_channels((int)std::min<int64_t>(3, taps), (int)std::min<int64_t>(ov, kMaxVectors));
   const TaskSplit split(cg, unit, ov, kMaxVectors, g.groups);
-  std::vector<int64_t> window(g.window), tap(g.tap);
   for (int64_t n0 = 0; n0 < g.batch; n0 += group_n) {
     const int64_t n1 = std::min(g.batch, n0 + group_n);
     parallel_for(0, n1 - n0, 1, [&](int64_t u0, int64_t u1) {
@@ -113,8 +112,8 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
             for (int64_t t = 0; t < taps; t += 3) {
               const int kt = (int)std::min<int64_t>(3, taps - t);
               T* acc = A + (gi * cg * taps + t) * acc_t + vb * L;
-              const int64_t* tp = tap.data() + t;
-              const int64_t* wd = window.data();
+              const int64_t* tp = g.tap.data() + t;
+              const int64_t* wd = g.window.data();
               switch (nv) {
                 case 1: weight_taps<T, 1>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
                 case 2: weight_taps<T, 2>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
