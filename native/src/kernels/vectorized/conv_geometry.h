@@ -20,16 +20,17 @@ namespace conv {
 inline int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 // n elements of T from the CPU caching allocator, from a 64-byte boundary (a vector of output
-// channels then never straddles a cache line), zeroed; data() is null when memory is out. The
-// blocks come back warm call after call: a std::vector of megabytes was mapped, faulted in and
-// unmapped by every call (a third of the weight gradient's time at [32, 64, 32, 32]).
+// channels then never straddles a cache line), zeroed unless asked not to (a buffer every element
+// of which is written before it is read); data() is null when memory is out. The blocks come back
+// warm call after call: a std::vector of megabytes was mapped, faulted in and unmapped by every
+// call (a third of the weight gradient's time at [32, 64, 32, 32]).
 template <typename T>
 class Scratch {
  public:
-  explicit Scratch(int64_t n) : buffer_((size_t)n * sizeof(T) + 64) {
+  explicit Scratch(int64_t n, bool zeroed = true) : buffer_((size_t)n * sizeof(T) + 64) {
     if (!buffer_.data()) return;
     data_ = reinterpret_cast<T*>((reinterpret_cast<uintptr_t>(buffer_.data()) + 63) & ~uintptr_t(63));
-    std::memset(data_, 0, (size_t)n * sizeof(T));
+    if (zeroed) std::memset(data_, 0, (size_t)n * sizeof(T));
   }
   T* data() const { return data_; }
 

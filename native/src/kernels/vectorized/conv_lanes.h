@@ -114,11 +114,14 @@ struct Grid {
   }
 };
 
-// Channels [u0, u0 + count) of sample n of t ([batch, total, out...]) as rows [o][ld] (columns [0, count)).
+// Channels [u0, u0 + count) of sample n of t ([batch, total, out...]) as rows [o][ld]: columns [0,
+// count), then zeros to width.
 template <typename T>
-void to_rows(const Grid& g, const T* t, int64_t total, int64_t n, int64_t u0, int64_t count, T* rows, int64_t ld) {
+void to_rows(const Grid& g, const T* t, int64_t total, int64_t n, int64_t u0, int64_t count, T* rows, int64_t ld, int64_t width) {
   const int64_t plane = g.out_plane();
   transpose(t + (n * total + u0) * plane, plane, count, plane, rows, ld);
+  for (int64_t o = 0; o < plane; ++o)  // the last vector's lanes past count: zeros (its sums are dropped, but no NaN or denormal to load)
+    for (int64_t u = count; u < width; ++u) rows[o * ld + u] = T(0);
 }
 
 template <typename T>

@@ -84,7 +84,8 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
   const int64_t ov = (og + L - 1) / L, ldy = g.groups * ov * L, grid = g.size() * channels;
   const int64_t per_sample = (grid + plane * ldy) * (int64_t)sizeof(T);
   const int64_t group_n = std::max<int64_t>(1, std::min<int64_t>(g.batch, kGroupBytes / per_sample));
-  Scratch<T> xs(group_n * grid), ys(group_n * plane * ldy), as(g.groups * cg * taps * ov * L);  // zeroed: padding stays 0
+  // x's planes and the sums zeroed (the planes' padding stays 0); gy's rows are written whole before they are read
+  Scratch<T> xs(group_n * grid), ys(group_n * plane * ldy, false), as(g.groups * cg * taps * ov * L);
   T *X = xs.data(), *Y = ys.data(), *A = as.data();
   if (!X || !Y || !A) return JT_OUT_OF_MEMORY;
   const int64_t acc_t = ov * L, acc_c = taps * acc_t;
@@ -97,7 +98,7 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
     parallel_for(0, n1 - n0, 1, [&](int64_t u0, int64_t u1) {
       for (int64_t u = u0; u < u1; ++u) {
         g.to_planes(x, channels, n0 + u, 0, channels, X + u * grid);
-        for (int64_t gi = 0; gi < g.groups; ++gi) to_rows(g, gy, g.out_channels, n0 + u, gi * og, og, Y + u * plane * ldy + gi * ov * L, ldy);
+        for (int64_t gi = 0; gi < g.groups; ++gi) to_rows(g, gy, g.out_channels, n0 + u, gi * og, og, Y + u * plane * ldy + gi * ov * L, ldy, ov * L);
       }
     });
     parallel_for(0, g.groups * split.per_group(), 1, [&](int64_t t0, int64_t t1) {
