@@ -64,15 +64,15 @@ inline void copy_row(T* dst, const T* src, int64_t n) {
 }
 
 // Each group's weights as input channels in units of c_unit × output channels (or output vectors)
-// in units of o_unit, split into about 4 tasks a thread, as evenly between the two as their counts
+// in units of o_unit, split into about per_thread tasks a thread, as evenly between the two as their counts
 // allow. A task owns whole weights, so the split (which follows the thread count) changes no sum.
 struct TaskSplit {
   int64_t c_count, c_unit, o_count, o_unit, c_units, o_units, c_parts = 1, o_parts = 1;
 
-  TaskSplit(int64_t c_count_, int64_t c_unit_, int64_t o_count_, int64_t o_unit_, int64_t groups)
+  TaskSplit(int64_t c_count_, int64_t c_unit_, int64_t o_count_, int64_t o_unit_, int64_t groups, int per_thread = 4)
       : c_count(c_count_), c_unit(c_unit_), o_count(o_count_), o_unit(o_unit_),
         c_units((c_count + c_unit - 1) / c_unit), o_units((o_count + o_unit - 1) / o_unit) {
-    const int64_t want = std::max<int64_t>(1, 4 * std::max(1, get_num_threads()) / groups);
+    const int64_t want = std::max<int64_t>(1, per_thread * std::max(1, get_num_threads()) / groups);
     while (c_parts * o_parts < want && (c_parts < c_units || o_parts < o_units)) {
       const bool split_c = o_parts >= o_units || (c_parts < c_units && c_units / c_parts >= o_units / o_parts);
       (split_c ? c_parts : o_parts) *= 2;

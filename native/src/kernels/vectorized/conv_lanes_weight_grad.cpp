@@ -20,8 +20,6 @@ namespace conv {
 namespace lanes {
 namespace {
 
-constexpr int64_t kGroupBytes = 4 << 20;  // samples are copied this many bytes at a time
-
 // acc[c][t][NV·L] += x[window[o] + tap[t] + c] · gy[o][NV·L] over a sample's positions o (x
 // channels-last, window and tap in elements: the channels are constant displacements, so the
 // broadcasts need no address registers of their own).
@@ -72,64 +70,64 @@ void weight_taps(int kt, const T* x, int64_t plane, const int64_t* window, int64
   }
 }
 
-// Samples kGroupBytes at a time are copied (x into channels-last grids, gy into rows [o][u] of
-// every group's output vectors), then each task adds its (group, input channels, output vectors)
-// products of those samples into A[group][c][t][u], sample after sample, position after position.
 }  // namespace
 
+// One parallel pass: each task owns (group, input channels, output vectors) of the sums
+// A[group][c][t][u] and, sample after sample, copies its own input channels into padded planes and
+// its own output channels of gy into rows [o][u], then adds that sample's products. No pass per
+// group of samples to copy them first, so no hand-off between the threads but the one.
 template <typename T>
 int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
   constexpr int L = Vec<T>::lanes;
-  const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane(), channels = g.channels;
-  const int64_t ov = (og + L - 1) / L, ldy = g.groups * ov * L, grid = g.size() * channels;
-  const int64_t per_sample = (grid + plane * ldy) * (int64_t)sizeof(T);
-  const int64_t group_n = std::max<int64_t>(1, std::min<int64_t>(g.batch, kGroupBytes / per_sample));
-  // x's planes and the sums zeroed (the planes' padding stays 0); gy's rows are written whole before they are read
-  Scratch<T> xs(group_n * grid), ys(group_n * plane * ldy, false), as(g.groups * cg * taps * ov * L);
-  T *X = xs.data(), *Y = ys.data(), *A = as.data();
-  if (!X || !Y || !A) return JT_OUT_OF_MEMORY;
-  const int64_t acc_t = ov * L, acc_c = taps * acc_t;
+  const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane();
+  const int64_t ov = (og + L - 1) / L, acc_t = ov * L, acc_c = taps * acc_t;
+  Scratch<T> as(g.groups * cg * taps * acc_t);
+  T* A = as.data();
+  if (!A) return JT_OUT_OF_MEMORY;
   // input channels in units of a full tile's (up to three taps, the block's vectors): no split
   // leaves channels to the one-channel tiles (a 1 × 1 kernel's tile takes 8 channels, not 4)
   const int unit = tile_channels((int)std::min<int64_t>(3, taps), (int)std::min<int64_t>(ov, kMaxVectors));
-  const TaskSplit split(cg, unit, ov, kMaxVectors, g.groups);
-  for (int64_t n0 = 0; n0 < g.batch; n0 += group_n) {
-    const int64_t n1 = std::min(g.batch, n0 + group_n);
-    parallel_for(0, n1 - n0, 1, [&](int64_t u0, int64_t u1) {
-      for (int64_t u = u0; u < u1; ++u) {
-        g.to_planes(x, channels, n0 + u, 0, channels, X + u * grid);
-        for (int64_t gi = 0; gi < g.groups; ++gi) to_rows(g, gy, g.out_channels, n0 + u, gi * og, og, Y + u * plane * ldy + gi * ov * L, ldy, ov * L);
+  // a task a thread: each copies its own share of every sample, so more tasks would copy gy's rows more often
+  const TaskSplit split(cg, unit, ov, kMaxVectors, g.groups, 1);
+  std::atomic<int> status(JT_OK);
+  parallel_for(0, g.groups * split.per_group(), 1, [&](int64_t t0, int64_t t1) {
+    for (int64_t task = t0; task < t1; ++task) {
+      int64_t gi, c0, c1, v0, v1;
+      if (!split.at(task, gi, c0, c1, v0, v1)) continue;
+      const int64_t nc = c1 - c0, ldy = (v1 - v0) * L, u0 = v0 * L, count = std::min(og - u0, ldy);
+      // the planes zeroed once (their padding stays 0); the rows written whole before they are read
+      Scratch<T> planes_at(nc * g.size()), rows_at(plane * ldy, false);
+      T *planes = planes_at.data(), *rows = rows_at.data();
+      if (!planes || !rows) {
+        status.store(JT_OUT_OF_MEMORY);
+        return;
       }
-    });
-    parallel_for(0, g.groups * split.per_group(), 1, [&](int64_t t0, int64_t t1) {
-      for (int64_t task = t0; task < t1; ++task) {
-        int64_t gi, c0, c1, v0, v1;
-        if (!split.at(task, gi, c0, c1, v0, v1)) continue;
-        for (int64_t n = n0; n < n1; ++n) {
-          const T* xn = X + (n - n0) * grid + gi * cg * g.size();
-          for (int64_t vb = v0; vb < v1; vb += kMaxVectors) {
-            const int nv = (int)std::min<int64_t>(kMaxVectors, v1 - vb);
-            const T* yn = Y + (n - n0) * plane * ldy + gi * ov * L + vb * L;
-            for (int64_t t = 0; t < taps; t += 3) {
-              const int kt = (int)std::min<int64_t>(3, taps - t);
-              T* acc = A + (gi * cg * taps + t) * acc_t + vb * L;
-              const int64_t* tp = g.tap.data() + t;
-              const int64_t* wd = g.window.data();
-              switch (nv) {
-                case 1: weight_taps<T, 1>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
-                case 2: weight_taps<T, 2>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
+      for (int64_t n = 0; n < g.batch; ++n) {
+        g.to_planes(x, g.channels, n, gi * cg + c0, nc, planes);
+        to_rows(g, gy, g.out_channels, n, gi * og + u0, count, rows, ldy, ldy);
+        for (int64_t vb = v0; vb < v1; vb += kMaxVectors) {
+          const int nv = (int)std::min<int64_t>(kMaxVectors, v1 - vb);
+          const T* yn = rows + (vb - v0) * L;
+          for (int64_t t = 0; t < taps; t += 3) {
+            const int kt = (int)std::min<int64_t>(3, taps - t);
+            T* acc = A + ((gi * cg + c0) * taps + t) * acc_t + vb * L;
+            const int64_t* tp = g.tap.data() + t;
+            const int64_t* wd = g.window.data();
+            switch (nv) {
+              case 1: weight_taps<T, 1>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
+              case 2: weight_taps<T, 2>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
 #if defined(JT_CPU_CAP_avx512)
-                case 3: weight_taps<T, 3>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
-                case 4: weight_taps<T, 4>(kt, xn, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, c0, c1); break;
+              case 3: weight_taps<T, 3>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
+              case 4: weight_taps<T, 4>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
 #endif
-                default: break;
-              }
+              default: break;
             }
           }
         }
       }
-    });
-  }
+    }
+  });
+  if (status.load() != JT_OK) return status.load();
   for (int64_t gi = 0; gi < g.groups; ++gi)
     for (int64_t u = 0; u < og; ++u)
       for (int64_t c = 0; c < cg; ++c)
