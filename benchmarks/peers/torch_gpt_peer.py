@@ -7,7 +7,10 @@ and generation through a KV cache, one token at a time (greedy, so both sides do
 Prints `peer gptStep MS` (median), `peer generationCold TOKENS_PER_S` (the first 5 rounds of 63
 tokens) and `peer generation TOKENS_PER_S` (the median round after 100 of warm-up). Run it before and after
 `scripts/gpt.sh --benchmark` in one command and report the ratios.
-python3 torch_gpt_peer.py [THREADS [LAYERS EMBD HEADS]]"""
+With --autocast bf16 the step's forward pass and loss run under torch.autocast("cpu", torch.bfloat16)
+(backward after it, as jtensor's gpt.sh --autocast bf16 does) and the line reads
+`peer gptStep autocast bfloat16 MS`.
+python3 torch_gpt_peer.py [--autocast bf16] [THREADS [LAYERS EMBD HEADS]]"""
 import sys
 import time
 
@@ -17,8 +20,14 @@ import torch.nn.functional as F
 
 from peer_timing import median_ms
 
-torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
-LAYERS, EMBD, HEADS = (int(v) for v in sys.argv[2:5]) if len(sys.argv) > 4 else (2, 64, 4)
+args = sys.argv[1:]
+AUTOCAST = None
+if "--autocast" in args:
+    i = args.index("--autocast")
+    AUTOCAST = {"bf16": torch.bfloat16, "bfloat16": torch.bfloat16, "fp16": torch.float16, "float16": torch.float16}[args[i + 1]]
+    del args[i:i + 2]
+torch.set_num_threads(int(args[0]) if len(args) > 0 else 2)
+LAYERS, EMBD, HEADS = (int(v) for v in args[1:4]) if len(args) > 3 else (2, 64, 4)
 VOCAB, CONTEXT, BATCH = 81, 64, 32
 # generation as jtensor's --benchmark times it: the first rounds whole ("cold"), then the median
 # of 20 after warm-up rounds (jtensor's JIT compiles the one-token path within about 70 rounds)
@@ -66,7 +75,8 @@ opt = torch.optim.AdamW(model.parameters(), lr=3e-3, betas=(0.9, 0.99), weight_d
 def step():
     ids = torch.randint(0, VOCAB, (BATCH, CONTEXT + 1))
     opt.zero_grad(set_to_none=True)
-    loss = F.cross_entropy(model(ids[:, :-1]).reshape(-1, VOCAB), ids[:, 1:].reshape(-1))
+    with torch.autocast("cpu", AUTOCAST or torch.bfloat16, enabled=AUTOCAST is not None):
+        loss = F.cross_entropy(model(ids[:, :-1]).reshape(-1, VOCAB), ids[:, 1:].reshape(-1))
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
@@ -80,7 +90,8 @@ def generate(n=CONTEXT - 1):
             nxt = model(nxt, caches, i)[:, -1].argmax(-1, keepdim=True)
 
 
-print(f"peer gptStep {median_ms(step, 20, warm=60):.2f}", flush=True)  # warm-up as jtensor's (its JIT)
+LABEL = "" if AUTOCAST is None else " autocast " + str(AUTOCAST).removeprefix("torch.")
+print(f"peer gptStep{LABEL} {median_ms(step, 20, warm=60):.2f}", flush=True)  # warm-up as jtensor's (its JIT)
 t0 = time.perf_counter()
 for _ in range(COLD_ROUNDS):
     generate()

@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.LinalgOps;
 
 /** Tensor's matrix products, inherited by {@link Tensor}. */
@@ -43,6 +44,11 @@ public sealed interface LinalgMethods permits Tensor {
    * broadcastable to [b, n, p]; with beta 0, self is ignored (NaN and inf in it do not propagate).
    */
   default Tensor baddbmm(Tensor batch1, Tensor batch2, double beta, double alpha) {
+    return Autocasting.apply("baddbmm", c -> ((LinalgMethods) c[0]).baddbmmAs(c[1], c[2], beta, alpha), (Tensor) this, batch1, batch2);
+  }
+
+  /** baddbmm on the operands autocast left (Note [Autocast]). */
+  private Tensor baddbmmAs(Tensor batch1, Tensor batch2, double beta, double alpha) {
     Tensor self = (Tensor) this;
     String op = "baddbmm";
     TensorImpl a = Tensor.implOf(batch1, op), b = Tensor.implOf(batch2, op), c = impl(op);

@@ -3,6 +3,7 @@ package org.jtensor;
 import org.jtensor.dispatch.Op;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
+import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.OrderStatistics;
 import org.jtensor.ops.ReductionOps;
@@ -127,7 +128,7 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor prod() { return prod(null, false); }
   default Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
   default Tensor prod(int[] dims, boolean keepdim) {
-    return reduce(Ops.PROD, dims, keepdim, 1.0);
+    return Autocasting.apply("prod", c -> ((ReductionMethods) c[0]).reduce(Ops.PROD, dims, keepdim, 1.0), (Tensor) this);
   }
   default Tensor mean() { return mean(null, false); }
   default Tensor mean(int dim) { return mean(one(dim), false); }

@@ -18,6 +18,7 @@ import org.jtensor.ops.Einsum;
 import org.jtensor.ops.ElementwiseOps;
 import org.jtensor.ops.Factories;
 import org.jtensor.ops.IndexAlongOps;
+import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.LinearOp;
 import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
@@ -689,6 +690,10 @@ public final class Tensor
 
   /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
   public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+    return Autocasting.apply("linear", c -> linearAs(c[0], c[1], c[2]), input, weight, bias);
+  }
+
+  private static Tensor linearAs(Tensor input, Tensor weight, Tensor bias) {
     TensorImpl w = implOf(weight, "linear");
     if (w.dim() != 2 && w.dim() != 1) {
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");

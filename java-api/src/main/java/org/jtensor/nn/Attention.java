@@ -8,6 +8,7 @@ import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
 import org.jtensor.core.Shapes;
 import org.jtensor.ops.AttentionOps;
+import org.jtensor.ops.Autocasting;
 
 /**
  * torch.nn.functional.scaled_dot_product_attention's argument rules: query [..., L, E], key
@@ -25,6 +26,12 @@ final class Attention {
 
   static Tensor attention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal, Double scale,
                           boolean enableGqa, Generator g) {
+    return Autocasting.apply("scaledDotProductAttention", c -> attentionAs(c[0], c[1], c[2], c[3], dropoutP, isCausal, scale, enableGqa, g),
+        query, key, value, attnMask);
+  }
+
+  private static Tensor attentionAs(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP, boolean isCausal,
+                                    Double scale, boolean enableGqa, Generator g) {
     for (Tensor t : new Tensor[] {query, key, value}) {
       if (t == null) throw new IllegalArgumentException(OP + "(): query, key and value are required, got null");
     }

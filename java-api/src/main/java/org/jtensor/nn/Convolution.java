@@ -4,6 +4,7 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.dispatch.plan.ConvShape;
 import org.jtensor.dispatch.plan.Windows;
+import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.ConvOps;
 import org.jtensor.ops.WindowOps;
 
@@ -21,6 +22,12 @@ final class Convolution {
   /** padding given per side: before[d] zeros before and after[d] after each spatial dim (they differ only for "same"). */
   static Tensor conv(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] before, long[] after, long[] dilationArg,
                      long groups) {
+    return Autocasting.apply("conv" + nsp + "d", c -> convAs(nsp, c[0], c[1], c[2], strideArg, before, after, dilationArg, groups),
+        input, weight, bias);
+  }
+
+  private static Tensor convAs(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] before, long[] after,
+                               long[] dilationArg, long groups) {
     String op = "conv" + nsp + "d";
     long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);
     long[] padBefore = WindowArgs.expand(op, "padding", before, nsp), padAfter = WindowArgs.expand(op, "padding", after, nsp);
@@ -85,6 +92,12 @@ final class Convolution {
    */
   static Tensor convTranspose(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] paddingArg,
                               long[] outputPaddingArg, long groups, long[] dilationArg) {
+    return Autocasting.apply("convTranspose" + nsp + "d",
+        c -> convTransposeAs(nsp, c[0], c[1], c[2], strideArg, paddingArg, outputPaddingArg, groups, dilationArg), input, weight, bias);
+  }
+
+  private static Tensor convTransposeAs(int nsp, Tensor input, Tensor weight, Tensor bias, long[] strideArg, long[] paddingArg,
+                                        long[] outputPaddingArg, long groups, long[] dilationArg) {
     String op = "conv_transpose" + nsp + "d";
     long[] stride = WindowArgs.expand(op, "stride", strideArg, nsp), padding = WindowArgs.expand(op, "padding", paddingArg, nsp);
     long[] outPad = WindowArgs.expand(op, "output_padding", outputPaddingArg, nsp), dilation = WindowArgs.expand(op, "dilation", dilationArg, nsp);

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.ops.Autocasting;
 
 /** The losses behind Functional's public ones (nllLoss, crossEntropy, mseLoss, the binary cross entropies), with PyTorch's checks. */
 final class Losses {
@@ -14,6 +15,10 @@ final class Losses {
   }
 
   static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
+    return Autocasting.apply("nllLoss", c -> nllLossAs(c[0], c[1], ignoreIndex, reduction), logProbs, target);
+  }
+
+  private static Tensor nllLossAs(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       Tensor[] flat = flatten("nllLoss", logProbs, target);
       Tensor[] nll = targetNll(flat, ignoreIndex);
@@ -26,6 +31,10 @@ final class Losses {
   }
 
   static Tensor crossEntropy(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
+    return Autocasting.apply("crossEntropy", c -> crossEntropyAs(c[0], c[1], ignoreIndex, labelSmoothing, reduction), logits, target);
+  }
+
+  private static Tensor crossEntropyAs(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
     checkCrossEntropy(logits, labelSmoothing);
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
@@ -44,6 +53,10 @@ final class Losses {
    * counted rows' target weights, a probability mean by the rows.
    */
   static Tensor crossEntropy(Tensor logits, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing, Reduction reduction) {
+    return Autocasting.apply("crossEntropy", c -> crossEntropyAs(c[0], c[1], c[2], ignoreIndex, labelSmoothing, reduction), logits, target, weight);
+  }
+
+  private static Tensor crossEntropyAs(Tensor logits, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing, Reduction reduction) {
     if (weight == null && !target.dtype().isFloatingPoint()) return crossEntropy(logits, target, ignoreIndex, labelSmoothing, reduction);
     String op = "crossEntropy";
     checkCrossEntropy(logits, labelSmoothing);
@@ -99,6 +112,10 @@ final class Losses {
   }
 
   static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+    return Autocasting.apply("l1Loss", c -> l1LossAs(c[0], c[1], reduction), input, target);
+  }
+
+  private static Tensor l1LossAs(Tensor input, Tensor target, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       return s.keep(fold(input.sub(target).abs(), reduction));
     }
@@ -106,6 +123,10 @@ final class Losses {
 
   /** 0.5·d²/β where |d| < β, else |d| − 0.5·β; β = 0 is l1Loss. */
   static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+    return Autocasting.apply("smoothL1Loss", c -> smoothL1LossAs(c[0], c[1], reduction, beta), input, target);
+  }
+
+  private static Tensor smoothL1LossAs(Tensor input, Tensor target, Reduction reduction, double beta) {
     if (!(beta >= 0)) throw new IllegalArgumentException("smoothL1Loss(): smooth_l1_loss does not support negative values for beta, got " + beta);
     if (beta == 0) return l1Loss(input, target, reduction);
     try (TensorScope s = TensorScope.open()) {
@@ -116,6 +137,10 @@ final class Losses {
 
   /** 0.5·d² where |d| ≤ δ, else δ·(|d| − 0.5·δ). */
   static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+    return Autocasting.apply("huberLoss", c -> huberLossAs(c[0], c[1], reduction, delta), input, target);
+  }
+
+  private static Tensor huberLossAs(Tensor input, Tensor target, Reduction reduction, double delta) {
     if (!(delta > 0)) throw new IllegalArgumentException("huberLoss(): huber_loss does not support non-positive values for delta, got " + delta);
     try (TensorScope s = TensorScope.open()) {
       Tensor d = input.sub(target), a = d.abs();
@@ -129,6 +154,10 @@ final class Losses {
    * the sum by the batch size (PyTorch's reduction="batchmean"), else reduction folds it.
    */
   static Tensor klDiv(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
+    return Autocasting.apply("klDiv", c -> klDivAs(c[0], c[1], reduction, batchMean, logTarget), input, target);
+  }
+
+  private static Tensor klDivAs(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
     try (TensorScope s = TensorScope.open()) {
       Tensor pointwise = logTarget ? target.exp().mul(target.sub(input))
           : Tensor.where(target.gt(0.0), target.mul(target.log().sub(input)), input.mul(0.0));
@@ -142,6 +171,10 @@ final class Losses {
   }
 
   static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
+    return Autocasting.apply("mseLoss", c -> mseLossAs(c[0], c[1], reduction), input, target);
+  }
+
+  private static Tensor mseLossAs(Tensor input, Tensor target, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       Tensor d = input.sub(target);
       return s.keep(fold(d.mul(d), reduction));
@@ -149,6 +182,10 @@ final class Losses {
   }
 
   static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Reduction reduction) {
+    return Autocasting.apply("binaryCrossEntropy", c -> binaryCrossEntropyAs(c[0], c[1], reduction), probs, target);
+  }
+
+  private static Tensor binaryCrossEntropyAs(Tensor probs, Tensor target, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       Tensor logP = probs.log().clampMin(-100);
       Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
@@ -158,6 +195,10 @@ final class Losses {
   }
 
   static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
+    return Autocasting.apply("binaryCrossEntropyWithLogits", c -> binaryCrossEntropyWithLogitsAs(c[0], c[1], reduction), logits, target);
+  }
+
+  private static Tensor binaryCrossEntropyWithLogitsAs(Tensor logits, Tensor target, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
       Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
       return s.keep(fold(loss, reduction));

@@ -17,6 +17,11 @@ public final class LinalgOps {
    * dim is dropped from the result; leading (batch) dims broadcast.
    */
   public static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
+    if (op.equals("dot")) return recordedProduct(op, a, b);  // dot is on no autocast list
+    return Autocasting.applyImpl(op, c -> recordedProduct(op, c[0], c[1]), a, b);
+  }
+
+  private static TensorImpl recordedProduct(String op, TensorImpl a, TensorImpl b) {
     Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
     // each operand read through one snapshot (one for both in a.matmul(a)); autograd records on a and b
     TensorImpl[] f = TensorImpl.frozen(a, b);
@@ -143,6 +148,10 @@ public final class LinalgOps {
 
   /** beta * input + alpha * (m1 @ m2), input broadcast to the product's shape. */
   public static TensorImpl addmm(TensorImpl input, TensorImpl m1, TensorImpl m2, double beta, double alpha) {
+    return Autocasting.applyImpl("addmm", c -> addmmAs(c[0], c[1], c[2], beta, alpha), input, m1, m2);
+  }
+
+  private static TensorImpl addmmAs(TensorImpl input, TensorImpl m1, TensorImpl m2, double beta, double alpha) {
     requireDims("addmm", "mat1", m1, 2);
     requireDims("addmm", "mat2", m2, 2);
     checkDtypes("addmm", m1, m2);

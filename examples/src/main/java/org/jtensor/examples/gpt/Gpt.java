@@ -9,6 +9,9 @@ import java.util.Locale;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.jtensor.Autocast;
+import org.jtensor.DType;
+import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -85,9 +88,10 @@ public final class Gpt {
           org.jtensor.io.Tensors.closeAll(resumed.raw());
         }
         System.out.printf(Locale.ROOT, "GPT on %s: %d training / %d validation characters, vocabulary %d; %d layers x %d wide, "
-            + "%d heads, context %d, %,d parameters; batch %d, %d steps%s, %d threads%n", data.source, data.train.numel(), data.val.numel(),
+            + "%d heads, context %d, %,d parameters; batch %d, %d steps%s, %d threads%s%n", data.source, data.train.numel(), data.val.numel(),
             config.vocab(), config.layers(), config.embd(), config.heads(), config.context(), parameterCount(model), o.batch(), o.steps(),
-            resumed == null ? "" : " (resumed at step " + resumed.step() + ")", Threads.getNumThreads());
+            resumed == null ? "" : " (resumed at step " + resumed.step() + ")", Threads.getNumThreads(),
+            o.autocast() == null ? "" : ", autocast " + o.autocast());
         double val = losses.isEmpty() ? Double.NaN : losses.get(losses.size() - 1)[2];
         long start = System.nanoTime(), chars = 0;
         long last = Math.min(o.steps(), o.stopAfter());
@@ -106,8 +110,8 @@ public final class Gpt {
             if (!batches.hasNext()) batches = windows.iterator();  // the next epoch: a new order
             Batch b = batches.next();  // lent until the next one
             try (TensorScope s = TensorScope.open()) {
-              Tensor l = crossEntropy(model.forward(b.get(0)), b.get(1), config.vocab());
-              l.backward();
+              Tensor l = loss(model, b.get(0), b.get(1), config.vocab(), o.autocast());
+              l.backward();  // after the autocast scope, as PyTorch's recipe: gradients come back in each op's dtype
               loss = l.item();
               GradClipping.clipGradNorm_(model.parameters(), 1.0);
             }
@@ -173,13 +177,13 @@ public final class Gpt {
         try (TensorScope s = TensorScope.open()) {
           Tensor ids = Tensor.randint(0, c.vocab(), new long[] {o.batch(), c.context() + 1}, g);
           Tensor x = ids.narrow(1, 0, c.context()), y = ids.narrow(1, 1, c.context());
-          crossEntropy(model.forward(x), y, c.vocab()).backward();
+          loss(model, x, y, c.vocab(), o.autocast()).backward();
           GradClipping.clipGradNorm_(model.parameters(), 1.0);
         }
         opt.step();
         ms[i] = (System.nanoTime() - t0) / 1e6;
       }
-      System.out.printf(Locale.ROOT, "jtensor gptStep %.2f%n", median(java.util.Arrays.copyOfRange(ms, WARM_UP_STEPS, ms.length)));
+      System.out.printf(Locale.ROOT, "jtensor gptStep%s %.2f%n", o.autocast() == null ? "" : " autocast " + o.autocast(), median(java.util.Arrays.copyOfRange(ms, WARM_UP_STEPS, ms.length)));
       model.eval();
       long n = c.context() - 1;
       long t0 = System.nanoTime();
@@ -213,6 +217,14 @@ public final class Gpt {
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
+  /** The mean cross-entropy of the model's next-character logits, the forward pass under autocast to dtype where one is given. */
+  private static Tensor loss(CharGpt model, Tensor x, Tensor y, long vocab, DType autocast) {
+    if (autocast == null) return crossEntropy(model.forward(x), y, vocab);
+    try (Autocast a = Autocast.enable(Device.CPU, autocast)) {
+      return crossEntropy(model.forward(x), y, vocab);  // float32: crossEntropy is on autocast's float32 list
+    }
+  }
+
   private static Tensor crossEntropy(Tensor logits, Tensor targets, long vocab) {
     return Functional.crossEntropy(logits.reshape(-1, vocab), targets.reshape(-1));
   }
@@ -228,7 +240,7 @@ public final class Gpt {
       for (; n < o.evalBatches() && batches.hasNext(); n++) {
         Batch b = batches.next();
         try (TensorScope s = TensorScope.open()) {
-          sum += crossEntropy(model.forward(b.get(0)), b.get(1), model.config.vocab()).item();
+          sum += loss(model, b.get(0), b.get(1), model.config.vocab(), o.autocast()).item();
         }
       }
     }

@@ -1,11 +1,12 @@
 package org.jtensor.examples.gpt;
 
 import java.nio.file.Path;
+import org.jtensor.DType;
 
 /** gpt.sh's command line. */
 record GptOptions(String data, int steps, int batch, long context, long embd, long heads, long layers, double dropout, double lr,
                   int warmup, int evalEvery, int evalBatches, Path out, Path resume, long seed, int threads, int sampleTokens,
-                  double temperature, int topK, int stopAfter) {
+                  double temperature, int topK, int stopAfter, DType autocast) {
   static final String USAGE = String.join("\n",
       "usage: scripts/gpt.sh [options]   (a character-level GPT: trains, evaluates, saves, samples)",
       "  --data TEXT|fortunes  a UTF-8 text file, or Debian's fortunes (installed when missing); default: the bundled GNU licences",
@@ -22,12 +23,13 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
       "  --stop-after N        stop after step N (a checkpoint is written there), to resume later",
       "  --seed N --threads N  (default 1234, 2)",
       "  --sample N            characters to generate at the end (default 400), --temperature X (0.8), --top-k N (10)",
+      "  --autocast bf16|fp16|off  the forward pass and loss under Autocast: matrix products in that dtype (default off)",
       "  --benchmark           time the training step and KV-cache generation instead (see benchmarks/peers/torch_gpt_peer.py)");
 
   /** The same options resuming from file (null: from scratch). */
   GptOptions withResume(Path file) {
     return new GptOptions(data, steps, batch, context, embd, heads, layers, dropout, lr, warmup, evalEvery, evalBatches, out, file, seed,
-        threads, sampleTokens, temperature, topK, stopAfter);
+        threads, sampleTokens, temperature, topK, stopAfter, autocast);
   }
 
   static GptOptions parse(String[] args) {
@@ -36,6 +38,7 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
     long context = 64, embd = 64, heads = 4, layers = 2, seed = 1234;
     double dropout = 0, lr = 3e-3, temperature = 0.8;
     Path out = Path.of("gpt-out"), resume = null;
+    DType autocast = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (i + 1 >= args.length) throw new IllegalArgumentException("gpt: " + a + " needs a value\n" + USAGE);
@@ -62,6 +65,12 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
           case "--sample" -> sample = Integer.parseInt(v);
           case "--temperature" -> temperature = Double.parseDouble(v);
           case "--top-k" -> topK = Integer.parseInt(v);
+          case "--autocast" -> autocast = switch (v) {
+            case "bf16", "bfloat16" -> DType.BFLOAT16;
+            case "fp16", "float16" -> DType.FLOAT16;
+            case "off" -> null;
+            default -> throw new IllegalArgumentException("gpt: --autocast expects bf16, fp16 or off, got " + v);
+          };
           default -> throw new IllegalArgumentException("gpt: unknown option " + a + "\n" + USAGE);
         }
       } catch (NumberFormatException e) {
@@ -74,6 +83,6 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
           + "temperature > 0\n" + USAGE);
     }
     return new GptOptions(data, steps, batch, context, embd, heads, layers, dropout, lr, warmup, evalEvery, evalBatches, out, resume, seed,
-        threads, sample, temperature, topK, stopAfter);
+        threads, sample, temperature, topK, stopAfter, autocast);
   }
 }
