@@ -1,21 +1,22 @@
-// Direct convolution with channels along the vector lanes, at any stride: modes 0, 1 and 2 of
-// plans.h's conv plan over channels-last copies of the operands (Note [Channels in lanes]).
+// Direct convolution with channels along the vector lanes, at any stride: modes 0 and 1 of
+// plans.h's conv plan (mode 2 is conv_lanes_weight_grad.cpp), Note [Channels in lanes].
 //
 // Note [Channels in lanes] The flat padded planes of convolution.cpp put consecutive output
 // positions in a vector's lanes, so that at stride 1 a vector of outputs reads a vector of
 // consecutive inputs. That needs stride 1, and it wastes lanes where a plane is small: a 7 × 7
 // output is 63 flat positions of a 9-wide padded plane, computed in register blocks of 48, so half
-// the lanes compute nothing (a ResNet's deeper layers). Here a sample is copied channels-last into a
-// zero-padded grid ([position][channel]); the lanes hold output channels (the forward and the
-// weight's gradient) or input channels (the input's gradient), and each product broadcasts one
-// element of the other operand. Output position o's window starts at a fixed grid position
-// window[o] whatever the stride, and tap t reads window[o] + tap[t]:
-// - forward: y[o][u] = Σ_t Σ_c x[window[o] + tap[t]][c] · w[u][c][t], a tile of positions × vectors of
-//   u in registers;
-// - input gradient (the adjoint, any stride): per tap, gx[window[o] + tap[t]][c] += Σ_u gy[o][u] ·
-//   w[u][c][t] for vectors of c, added into a channels-last grid that is then copied out;
-// - weight gradient: gw[u][c][t] = Σ_n Σ_o x[window[o] + tap[t]][c] · gy[o][u], input channels × taps
-//   × vectors of u in registers.
+// the lanes compute nothing (a ResNet's deeper layers). Here the lanes hold output channels (the
+// forward and the weight's gradient) or input channels (the input's gradient), and each product
+// broadcasts one element of the other operand. The input is copied into zero-padded planes of the
+// grid every window reads (Grid, conv_lanes.h); output position o's window starts at a fixed grid
+// position window[o] whatever the stride, and tap t reads window[o] + tap[t]:
+// - forward: y[u][o] = Σ_c Σ_t x[c][window[o] + tap[t]] · w[u][c][t], a tile of positions ×
+//   vectors of u in registers, transposed into y's planes as it is written;
+// - input gradient (the adjoint, any stride): per tap, gx[window[o] + tap[t]][c] += Σ_u gy[u][o] ·
+//   w[u][c][t] for vectors of c, gy read in place, added into a channels-last grid that is then
+//   transposed out;
+// - weight gradient: gw[u][c][t] = Σ_n Σ_o x[c][window[o] + tap[t]] · gy[o][u], input channels ×
+//   taps × vectors of u in registers, gy transposed to rows [o][u] first.
 // No position is computed that the output lacks, so no product is taken that PyTorch's sums do
 // not take (nothing declines, unlike Note [Positions past a row's end]). Each result element is
 // summed in one order whatever the thread count: a task owns whole output elements.

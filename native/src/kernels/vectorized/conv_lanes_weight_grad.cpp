@@ -1,6 +1,6 @@
 // The weight's gradient (mode 2 of plans.h's conv plan) with the output channels along the vector
 // lanes, at any stride (Note [Channels in lanes] in conv_lanes.cpp): gw[u][c][t] = Σ_n Σ_o
-// x[window[o] + tap[t]][c] · gy[o][u], input channels × taps × vectors of u in registers. Each
+// x[c][window[o] + tap[t]] · gy[o][u], input channels × taps × vectors of u in registers. Each
 // weight's sum runs sample after sample, position after position, whatever the thread count.
 #include <algorithm>
 #include <atomic>
