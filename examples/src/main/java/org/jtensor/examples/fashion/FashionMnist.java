@@ -47,6 +47,10 @@ public final class FashionMnist {
       return;
     }
     Threads.setNumThreads(o.threads());
+    if (o.benchmark()) {
+      StepBenchmark.run(o);
+      return;
+    }
     Generator g = new Generator(o.seed());
     Metrics metrics = new Metrics();
     try (Idx.Split train = Idx.load(o.data(), "train"); Idx.Split test = Idx.load(o.data(), "t10k");
@@ -89,7 +93,7 @@ public final class FashionMnist {
     System.out.println("wrote " + o.out().resolve("metrics.csv") + ", metrics.json and curves.png");
   }
 
-  private static Optimizer optimizer(Options o, List<Tensor> params) {
+  static Optimizer optimizer(Options o, List<Tensor> params) {
     switch (o.optimizer()) {
       case "sgd": return new SGD(params, o.lr(), 0.9);
       case "adamw": return new AdamW(params, o.lr());

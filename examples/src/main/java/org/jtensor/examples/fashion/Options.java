@@ -4,11 +4,11 @@ import java.nio.file.Path;
 
 /** The main job's command line: every option has a default, so no arguments trains on the bundled sample. */
 record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, String schedule, long seed,
-               int threads, int workers, boolean augment, Path out) {
+               int threads, int workers, boolean augment, Path out, boolean benchmark) {
   static final String USAGE = String.join("\n",
       "usage: fashion-mnist [--data DIR] [--model mlp|cnn|resnet] [--epochs N] [--batch-size N] [--lr X]",
       "                     [--optimizer adam|adamw|sgd] [--schedule constant|cosine] [--seed N] [--threads N]",
-      "                     [--workers N] [--augment] [--out DIR]",
+      "                     [--workers N] [--augment] [--out DIR] [--benchmark]",
       "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
       "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
       "               (5,000 training and 1,000 test images)",
@@ -23,20 +23,25 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       "               each batch is made on the training thread. The batches are the same for any count",
       "  --augment    RandomCrop(28, padding=2) and RandomHorizontalFlip per training image, drawn from",
       "               (seed, epoch, index); default off",
-      "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out");
+      "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out",
+      "  --benchmark  time the model's training step on a random batch instead (no data read): forward,",
+      "               backward and optimizer step, medians of 40 steps after 100 of warm-up, printed as",
+      "               `jtensor step MODEL forward F backward B step S ms` (benchmarks/peers/",
+      "               torch_fashion_mnist.py --benchmark MODEL is PyTorch's same)");
 
   static Options parse(String[] args) {
     Path data = null, out = Path.of("fashion-mnist-out");
     String model = "mlp", optimizer = "adam", schedule = "constant";
     int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors(), workers = 0;
-    boolean augment = false;
+    boolean augment = false, benchmark = false;
     double lr = Double.NaN;
     long seed = 0;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("-h") || a.equals("--help")) throw new IllegalArgumentException(USAGE);
-      if (a.equals("--augment")) {  // a flag: no value
-        augment = true;
+      if (a.equals("--augment") || a.equals("--benchmark")) {  // flags: no value
+        augment |= a.equals("--augment");
+        benchmark |= a.equals("--benchmark");
         continue;
       }
       if (i + 1 >= args.length) throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
@@ -63,7 +68,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
     if (Double.isNaN(lr)) lr = optimizer.equals("sgd") ? 0.1 : 1e-3;
     if (!(lr > 0)) throw new IllegalArgumentException("--lr must be positive, got " + lr);
     if (workers < 0) throw new IllegalArgumentException("--workers must be 0 or more, got " + workers);
-    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, workers, augment, out);
+    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, workers, augment, out, benchmark);
   }
 
   private static String oneOf(String option, String v, String... allowed) {
