@@ -144,6 +144,13 @@ inline void transpose(const T* src, int64_t src_ld, int64_t rows, int64_t cols, 
     for (int64_t j = 0; j < cols; ++j) dst[j * dst_ld + i] = src[i * src_ld + j];
 }
 
+// The conv plan's counts describe a convolution: 1 to 3 spatial dims, channels on both sides that
+// the groups divide (each layout's reader then checks its sizes; Java checked them all first).
+inline bool counts_valid(const conv_plan& r) {
+  return r.nsp >= 1 && r.nsp <= 3 && r.batch >= 0 && r.channels >= 1 && r.out_channels >= 1 && r.groups >= 1 &&
+         r.channels % r.groups == 0 && r.out_channels % r.groups == 0;
+}
+
 // One correlation image → result over flat padded planes; the spatial dims as three, leading ones of size 1.
 struct Geometry {
   int64_t batch = 0, groups = 1, image_channels = 0, result_channels = 0;

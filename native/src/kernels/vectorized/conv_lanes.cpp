@@ -42,26 +42,33 @@ namespace {
 
 // The weights as the tiles read them: per group and block of kMaxVectors vectors along the lanes
 // (lane channels l < count), [i][k][nv·L] for i < ni, k < nk, nv the block's vectors, at(gi, i, k,
-// l) each entry; zeros past count. Blocks are kMaxVectors·L·ni·nk apart.
-template <typename T, typename At>
-std::vector<T> pack(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
-  constexpr int L = Vec<T>::lanes;
-  const int64_t vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
-  std::vector<T> packed((size_t)(groups * blocks * per_block), T(0));
-  for (int64_t gi = 0; gi < groups; ++gi)
-    for (int64_t b = 0; b < blocks; ++b) {
-      const int64_t nv = std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors);
-      T* w = packed.data() + (gi * blocks + b) * per_block;
-      for (int64_t i = 0; i < ni; ++i)
-        for (int64_t k = 0; k < nk; ++k)
-          for (int64_t j = 0; j < nv * L; ++j) {
-            const int64_t l = b * kMaxVectors * L + j;
-            if (l < count) w[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
-          }
-    }
-  return packed;
-}
+// l) each entry; zeros past count.
+template <typename T>
+struct Packed {
+  int64_t vectors = 0, blocks = 0, per_block = 0;  // along the lanes a group; blocks of them; entries a block
+  std::vector<T> w;
 
+  template <typename At>
+  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
+    constexpr int L = Vec<T>::lanes;
+    vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
+    w.assign((size_t)(groups * blocks * per_block), T(0));
+    for (int64_t gi = 0; gi < groups; ++gi)
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t nv = vectors_in(b);
+        T* dst = w.data() + (gi * blocks + b) * per_block;
+        for (int64_t i = 0; i < ni; ++i)
+          for (int64_t k = 0; k < nk; ++k)
+            for (int64_t j = 0; j < nv * L; ++j) {
+              const int64_t l = b * kMaxVectors * L + j;
+              if (l < count) dst[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
+            }
+      }
+  }
+
+  int64_t vectors_in(int64_t b) const { return std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors); }
+  const T* block(int64_t gi, int64_t b) const { return w.data() + (gi * blocks + b) * per_block; }
+};
 
 // tile[p][NV·L] = Σ_c Σ_t x[p][c·plane + tap[t]] · w[c][t][NV·L]: x[p] is position p's window start in channel 0's plane.
 template <typename T, int NP, int NV>
@@ -116,9 +123,8 @@ template <typename T>
 int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y) {
   constexpr int L = Vec<T>::lanes;
   const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane();
-  const int64_t ov = (og + L - 1) / L, blocks = (ov + kMaxVectors - 1) / kMaxVectors, per_block = taps * cg * kMaxVectors * L;
   // each (group, block) of output vectors packed [c][t][nv·L]
-  const std::vector<T> packed = pack<T>(g.groups, og, cg, taps, [&](int64_t gi, int64_t c, int64_t t, int64_t u) {
+  const Packed<T> packed(g.groups, og, cg, taps, [&](int64_t gi, int64_t c, int64_t t, int64_t u) {
     return weight[((gi * og + u) * cg + c) * taps + t];
   });
   const int64_t samples = g.batch * g.groups;
@@ -139,21 +145,12 @@ int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y) {
         copied = ng;
       }
       const int64_t o0 = part * plane / parts, o1 = (part + 1) * plane / parts;
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t nv = std::min<int64_t>(kMaxVectors, ov - b * kMaxVectors), u0 = b * kMaxVectors * L;
-        const int64_t count = std::min<int64_t>(nv * L, og - u0);
-        const T* w = packed.data() + (gi * blocks + b) * per_block;
+      for (int64_t b = 0; b < packed.blocks; ++b) {
+        const int64_t nv = packed.vectors_in(b), u0 = b * kMaxVectors * L, count = std::min<int64_t>(nv * L, og - u0);
+        const T* w = packed.block(gi, b);
         const T* bb = bias ? bias + gi * og + u0 : nullptr;
         T* dst = y + (n * g.out_channels + gi * og + u0) * plane;
-        switch (nv) {
-          case 1: forward_positions<T, 1>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
-          case 2: forward_positions<T, 2>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
-#if defined(JT_CPU_CAP_avx512)
-          case 3: forward_positions<T, 3>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
-          case 4: forward_positions<T, 4>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); break;
-#endif
-          default: break;
-        }
+        with_vectors(nv, [&](auto NV) { forward_positions<T, NV>(g, planes, g.tap.data(), w, o0, o1, bb, count, dst); });
       }
     }
   });
@@ -213,11 +210,11 @@ template <typename T>
 int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
   constexpr int L = Vec<T>::lanes;
   const int64_t taps = g.taps(), cg = g.cg, og = g.og, plane = g.out_plane();
-  const int64_t cv = (cg + L - 1) / L, blocks = (cv + kMaxVectors - 1) / kMaxVectors, per_block = taps * og * kMaxVectors * L;
   // each (group, block) of input vectors packed [t][u][nv·L]
-  const std::vector<T> packed = pack<T>(g.groups, cg, taps, og, [&](int64_t gi, int64_t t, int64_t u, int64_t c) {
+  const Packed<T> packed(g.groups, cg, taps, og, [&](int64_t gi, int64_t t, int64_t u, int64_t c) {
     return weight[((gi * og + u) * cg + c) * taps + t];
   });
+  const int64_t blocks = packed.blocks;
   std::atomic<int> status(JT_OK);
   parallel_for(0, g.batch * g.groups * blocks, 1, [&](int64_t t0, int64_t t1) {
     Scratch<T> grid_at(g.size() * kMaxVectors * L + kMaxVectors * L);  // the last vectors: the sink
@@ -228,20 +225,12 @@ int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
     }
     for (int64_t task = t0; task < t1; ++task) {
       const int64_t ng = task / blocks, b = task % blocks, n = ng / g.groups, gi = ng % g.groups;
-      const int64_t nv = std::min<int64_t>(kMaxVectors, cv - b * kMaxVectors), c0 = b * kMaxVectors * L;
+      const int64_t nv = packed.vectors_in(b), c0 = b * kMaxVectors * L;
       std::memset(grid, 0, (size_t)(g.size() * nv * L) * sizeof(T));
       T* sink = grid + g.size() * kMaxVectors * L;
-      const T* w = packed.data() + (gi * blocks + b) * per_block;
+      const T* w = packed.block(gi, b);
       const T* gyn = gy + (n * g.out_channels + gi * og) * plane;
-      switch (nv) {
-        case 1: scatter_sample<T, 1>(g, gyn, w, grid, sink); break;
-        case 2: scatter_sample<T, 2>(g, gyn, w, grid, sink); break;
-#if defined(JT_CPU_CAP_avx512)
-        case 3: scatter_sample<T, 3>(g, gyn, w, grid, sink); break;
-        case 4: scatter_sample<T, 4>(g, gyn, w, grid, sink); break;
-#endif
-        default: break;
-      }
+      with_vectors(nv, [&](auto NV) { scatter_sample<T, NV>(g, gyn, w, grid, sink); });
       g.from_grid(grid, nv * L, gx, g.channels, n, gi * cg + c0, std::min<int64_t>(nv * L, cg - c0));
     }
   });

@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "jt/plans.h"
@@ -23,15 +24,30 @@ constexpr int kMaxVectors = 4, kAccumulators = 24;
 constexpr int kMaxVectors = 2, kAccumulators = 12;
 #endif
 
-// A tile's positions for NV vectors (forward and input gradient): one pointer a position, so few.
+// A tile's positions for NV vectors (forward and input gradient): one pointer a position, so at most 8.
 template <int NV>
 constexpr int tile_positions() {
-  return NV == 1 ? 8 : kAccumulators / NV > 8 ? 8 : kAccumulators / NV;
+  return std::min(8, kAccumulators / NV);
 }
 
 // The weight gradient's input channels a tile for kt taps and nv vectors of output channels.
 constexpr int tile_channels(int kt, int nv) {
-  return kAccumulators / (kt * nv) > 8 ? 8 : kAccumulators / (kt * nv) < 1 ? 1 : kAccumulators / (kt * nv);
+  return std::clamp(kAccumulators / (kt * nv), 1, 8);
+}
+
+// f(std::integral_constant<int, nv>{}) for a block's nv vectors (1 to kMaxVectors): the one place
+// the kernels' vector counts become template arguments.
+template <typename F>
+inline void with_vectors(int64_t nv, F&& f) {
+  switch (nv) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+#if defined(JT_CPU_CAP_avx512)
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+#endif
+    default: break;
+  }
 }
 
 // The geometry: spatial dims as three (leading ones of size 1), the padded input as a grid of
@@ -53,8 +69,7 @@ struct Grid {
 
   // False for numbers that describe no convolution (Java checks them first; this guards the kernel).
   bool read(const conv_plan& r) {
-    if (r.nsp < 1 || r.nsp > 3 || r.batch < 0 || r.channels < 1 || r.out_channels < 1 || r.groups < 1) return false;
-    if (r.channels % r.groups != 0 || r.out_channels % r.groups != 0) return false;
+    if (!counts_valid(r)) return false;
     batch = r.batch, groups = r.groups, channels = r.channels, out_channels = r.out_channels;
     cg = channels / groups, og = out_channels / groups;
     int64_t kernel[3] = {1, 1, 1}, dilation[3] = {1, 1, 1}, stride[3] = {1, 1, 1};

@@ -113,15 +113,7 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
             T* acc = A + ((gi * cg + c0) * taps + t) * acc_t + vb * L;
             const int64_t* tp = g.tap.data() + t;
             const int64_t* wd = g.window.data();
-            switch (nv) {
-              case 1: weight_taps<T, 1>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
-              case 2: weight_taps<T, 2>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
-#if defined(JT_CPU_CAP_avx512)
-              case 3: weight_taps<T, 3>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
-              case 4: weight_taps<T, 4>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); break;
-#endif
-              default: break;
-            }
+            with_vectors(nv, [&](auto NV) { weight_taps<T, NV>(kt, planes, g.size(), wd, plane, tp, yn, ldy, acc, acc_c, acc_t, 0, nc); });
           }
         }
       }

@@ -143,8 +143,7 @@ struct Correlation {
 // The plan's geometry, as the forward (or weight gradient) sees it; false for numbers that do not
 // describe a stride-1 convolution (Java checks them first; this guards the kernel).
 bool read_forward(const conv_plan& r, Geometry& g) {
-  if (r.nsp < 1 || r.nsp > 3 || r.batch < 0 || r.channels < 1 || r.out_channels < 1 || r.groups < 1) return false;
-  if (r.channels % r.groups != 0 || r.out_channels % r.groups != 0) return false;
+  if (!conv::counts_valid(r)) return false;
   g.batch = r.batch;
   g.groups = r.groups;
   g.image_channels = r.channels;

@@ -130,7 +130,7 @@ public interface Backend {
   /**
    * Direct convolution (the conv plan; ConvPacker's modes), every operand contiguous in s's
    * shapes. FORWARD: y from x, weight and bias (null: none); INPUT_GRAD: x (the input's gradient,
-   * s.paddingWithinReach()) from y (the output's) and weight; WEIGHT_GRAD: weight (its gradient)
+   * s.takesDirectInputGradient()) from y (the output's) and weight; WEIGHT_GRAD: weight (its gradient)
    * from x and y. False where a gradient declines (an infinite or NaN weight for INPUT_GRAD, input
    * for WEIGHT_GRAD: the kernels would multiply it by zeros PyTorch never multiplies; the caller
    * composes that gradient). UnsupportedOperationException where the device has no such kernel.

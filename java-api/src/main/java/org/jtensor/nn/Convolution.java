@@ -67,7 +67,7 @@ final class Convolution {
       Tensor image = batched ? input : input.unsqueeze(0);
       if (w[0] > 0 && x[1] > 0 && direct(win, input)) {  // no channels: the composition's empty shapes
         ConvShape shape = new ConvShape(x[0], x[1], w[0], groups, in, kernel, padBefore, padAfter, dilation, stride);
-        if (shape.paddingWithinReach()) {
+        if (shape.takesDirectInputGradient()) {
           Tensor y = ConvOps.direct(op, image, weight, bias, shape);
           return s.keep(batched ? y : y.squeeze(0));
         }

@@ -57,7 +57,7 @@ public final class ConvOps {
     ConvShape s = (ConvShape) c.arg(0);
     Tensor x = c.input(0), w = c.input(1);
     Tensor gb = c.needs(2) ? grad.sum(spatialAndBatchDims(s)) : null;
-    if (GradMode.isEnabled() || !s.paddingWithinReach() && c.needs(0)) {
+    if (GradMode.isEnabled() || !s.takesDirectInputGradient() && c.needs(0)) {
       Tensor[] r = referenceGradients(s, x, w, grad, c.needs(0), c.needs(1));
       return new Tensor[] {r[0], r[1], gb};
     }

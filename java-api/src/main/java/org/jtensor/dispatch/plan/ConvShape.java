@@ -61,7 +61,7 @@ public record ConvShape(long batch, long channels, long outChannels, long groups
    * channels-in-lanes kernels); at stride 1 it is itself a correlation, so no side may be padded by
    * more than the kernel's reach.
    */
-  public boolean paddingWithinReach() {
+  public boolean takesDirectInputGradient() {
     for (long s : stride) if (s != 1) return true;
     for (int d = 0; d < inSizes.length; d++) {
       long reach = dilation[d] * (kernel[d] - 1);
