@@ -574,7 +574,7 @@ public final class Tensor
   /** Copies src (broadcast, converted) into this tensor; under autograd, src's gradient flows back through it. */
   public Tensor copy_(Tensor src) {
     TensorImpl self = impl("copy_"), s = implOf(src, "copy_");
-    Recorder.Pending rec = Recorder.active(self, s) ? Recorder.begin(Ops.COPY_, "copy_", new TensorImpl[] {self, s}, null, null, self) : null;
+    Recorder.Pending rec = Recorder.active(self, s) ? Recorder.begin(Ops.COPY_, "copy_", new TensorImpl[] {self, s}, null, null, null, self) : null;
     overwrite(rec, () -> DataOps.copyInto("copy_", self, s));
     return this;
   }
@@ -596,7 +596,7 @@ public final class Tensor
   }
 
   private static Recorder.Pending fillRecord(TensorImpl self) {
-    return Recorder.active(self) ? Recorder.begin(Ops.FILL_, "fill_", new TensorImpl[] {self}, null, null, self) : null;
+    return Recorder.active(self) ? Recorder.begin(Ops.FILL_, "fill_", new TensorImpl[] {self}, null, null, null, self) : null;
   }
 
   /** Runs an op that overwrites this tensor, finishing its graph node (if any) after it, or dropping it on failure. */

@@ -54,7 +54,7 @@ public final class AdvancedIndexOps {
         throw e;
       }
       try {
-        return Recorder.recorded(Ops.INDEX, "get", new TensorImpl[] {p.view}, new Object[] {pos}, out);
+        return Recorder.recorded(Ops.INDEX, "get", new TensorImpl[] {p.view}, null, new TensorImpl[] {pos}, out);
       } finally {
         pos.release();
       }
@@ -97,7 +97,7 @@ public final class AdvancedIndexOps {
       TensorImpl pos = null;
       try {
         pos = get(numbers, idx);
-        rec = Recorder.begin(Ops.INDEX_PUT, "set", new TensorImpl[] {t, value}, null, new Object[] {pos}, t);
+        rec = Recorder.begin(Ops.INDEX_PUT, "set", new TensorImpl[] {t, value}, null, null, new TensorImpl[] {pos}, t);
       } finally {
         numbers.release();
         if (pos != null) pos.release();

@@ -55,7 +55,7 @@ public final class AttentionOps {
       out = DataOps.empty(name, a.outputShape(), dtype, device);
       lse = DataOps.empty(name, a.lseShape(), dtype, device);
       TensorImpl o = out, l = lse;
-      Recorder.runRecorded(Ops.ATTENTION, name, in, new Object[] {a, f[3], l}, o,
+      Recorder.runRecorded(Ops.ATTENTION, name, in, a, new TensorImpl[] {f[3], l}, o,
           () -> Dispatcher.backend(device).attention(name, AttentionPacker.FORWARD, a, f[0], f[1], f[2], f[3], o, l, null, null, null, null));
       TensorImpl result = out;
       out = null;
@@ -69,8 +69,8 @@ public final class AttentionOps {
 
   /** Ops.ATTENTION's derivative: the backward kernel, or under createGraph the same formula in differentiable ops. */
   static Tensor[] backward(Gradient.Context c, Tensor grad) {
-    AttentionShape a = (AttentionShape) c.arg(0);
-    Tensor mask = (Tensor) c.arg(1), lse = (Tensor) c.arg(2);
+    AttentionShape a = c.args(AttentionShape.class);
+    Tensor mask = c.savedArg(0), lse = c.savedArg(1);
     Tensor q = c.input(0), k = c.input(1), v = c.input(2), out = c.result();
     if (GradMode.isEnabled()) {
       Tensor factors = a.dropout() > 0 ? dropoutFactors(a, q.dtype(), q.device()) : null;

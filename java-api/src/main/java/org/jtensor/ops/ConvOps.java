@@ -40,7 +40,7 @@ public final class ConvOps {
       DType dtype = f[0].dtype();
       for (int i = 0; i < 3; i++) dense[i] = DataOps.contiguousAs(name, f[i], dtype);
       TensorImpl y = out = DataOps.empty(name, s.outputShape(), dtype, f[0].device());
-      Recorder.runRecorded(Ops.CONVOLUTION, name, in, new Object[] {s}, y,
+      Recorder.runRecorded(Ops.CONVOLUTION, name, in, s, null, y,
           () -> Dispatcher.backend(f[0].device()).convolution(name, ConvPacker.FORWARD, s, dense[0], dense[1], dense[2], y));
       TensorImpl result = out;
       out = null;
@@ -54,7 +54,7 @@ public final class ConvOps {
 
   /** Ops.CONVOLUTION's derivative: the gradient kernels, or under createGraph im2col and GEMMs in differentiable ops. */
   static Tensor[] backward(Gradient.Context c, Tensor grad) {
-    ConvShape s = (ConvShape) c.arg(0);
+    ConvShape s = c.args(ConvShape.class);
     Tensor x = c.input(0), w = c.input(1);
     Tensor gb = c.needs(2) ? grad.sum(spatialAndBatchDims(s)) : null;
     if (GradMode.isEnabled() || !s.takesDirectInputGradient() && c.needs(0)) {

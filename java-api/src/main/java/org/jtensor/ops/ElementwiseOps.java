@@ -67,10 +67,12 @@ public final class ElementwiseOps {
     if (out != null) checkOut(name, out, outMeta, shape, result, in);
     long numel = Shapes.numel(name, shape);
     if (numel > 0 && !compute.isFloatingPoint() && !device.isMeta() && Ops.dividesIntegers(op)) checkNonzeroDivisor(name, in[1], compute);
+    // Recorder.complete's sequence (begin, kernel, finish, else abort) written out: every small op
+    // comes through here, and passing the kernel below as a lambda would allocate one per call.
     Recorder.Pending rec = null;                   // the op's graph node, when autograd records it
     if (Recorder.active(in) || (out != null && out.requiresGrad() && Recorder.active(out))) {
       if (out != null && name.equals(op.outName)) Recorder.refuseOut(name);
-      if (result.isFloatingPoint()) rec = Recorder.begin(op, name, in, params, null, out);
+      if (result.isFloatingPoint()) rec = Recorder.begin(op, name, in, params, out);
     }
     List<TensorImpl> temps = null;                 // released whatever happens
     TensorImpl fresh = null;                       // the new result, released only on failure

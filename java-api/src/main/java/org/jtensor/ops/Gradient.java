@@ -4,6 +4,10 @@ import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.dispatch.Derivative;
 import org.jtensor.dispatch.Op;
+import org.jtensor.ops.NodeArgs.Along;
+import org.jtensor.ops.NodeArgs.Cat;
+import org.jtensor.ops.NodeArgs.Reduced;
+import org.jtensor.ops.NodeArgs.Strided;
 
 /**
  * An op's derivative as derivatives.yaml states one, beside the op in the registry: which of the
@@ -38,8 +42,11 @@ record Gradient(int saves, Formula formula) implements Derivative {
     /** A scalar operand's value. */
     double scalar(int k);
 
-    /** The op's non-tensor arguments (dims, sizes, index tensors), as the op recorded them. */
-    Object arg(int k);
+    /** The op's arguments (its family's NodeArgs record, or a geometry), as the op recorded them. */
+    <A> A args(Class<A> type);
+
+    /** Tensor argument k saved with the node (an index, sort's positions), or null where the op passed none. */
+    Tensor savedArg(int k);
 
     /** Whether input k needs a gradient: formulas skip the work for those that do not. */
     boolean needs(int k);
@@ -165,11 +172,11 @@ record Gradient(int saves, Formula formula) implements Derivative {
         c.needs(1) ? g.mul(x.lt(lo)) : null, c.needs(2) ? g.mul(x.gt(hi)) : null);
   }
 
-  // ---- reductions: args are (boolean[] reduced, boolean keepdim, double scale) as ReductionOps records them ----
+  // ---- reductions: args are a NodeArgs.Reduced as ReductionOps records it ----
 
   /** g laid back over the input's shape: reduced dims restored as size 1, then expanded. */
   static Tensor expandBack(Context c, Tensor g) {
-    boolean[] reduced = (boolean[]) c.arg(0);
+    boolean[] reduced = c.args(Reduced.class).dims();
     long[] shape = c.inputShape(0);
     long[] kept = shape.clone();
     for (int d = 0; d < kept.length; d++) if (reduced[d]) kept[d] = 1;
@@ -178,7 +185,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** sum and mean (a scaled sum). */
   static Tensor[] sumBackward(Context c, Tensor g) {
-    double scale = (Double) c.arg(2);
+    double scale = c.args(Reduced.class).scale();
     Tensor e = expandBack(c, g);
     return grads(scale == 1 ? e : e.mul(scale));
   }
@@ -187,15 +194,14 @@ record Gradient(int saves, Formula formula) implements Derivative {
   static Tensor[] extremeBackward(Context c, Tensor g) {
     Tensor x = c.input(0);
     Tensor mask = x.eq(expandBack(c, c.result()));
-    boolean[] reduced = (boolean[]) c.arg(0);
-    Tensor count = mask.sum(dimsOf(reduced), true);
+    Tensor count = mask.sum(dimsOf(c.args(Reduced.class).dims()), true);
     return grads(expandBack(c, g).mul(mask).div(count));
   }
 
   /** prod: result / x where x is not zero; where it is, the product of the others (nonzero only if it is the only zero). */
   static Tensor[] prodBackward(Context c, Tensor g) {
     Tensor x = c.input(0);
-    int[] dims = dimsOf((boolean[]) c.arg(0));
+    int[] dims = dimsOf(c.args(Reduced.class).dims());
     Tensor ge = expandBack(c, g);
     Tensor isZero = x.eq(0.0);
     Tensor plain = ge.mul(expandBack(c, c.result())).div(x);
@@ -205,12 +211,12 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(Tensor.where(isZero, atZero, plain));
   }
 
-  /** max/min along a dim with indices: the gradient goes to the selected positions. */
+  /** max/min along a dim with indices (the saved argument): the gradient goes to the selected positions. */
   static Tensor[] selectedBackward(Context c, Tensor g) {
-    boolean[] reduced = (boolean[]) c.arg(0);
-    boolean keepdim = (Boolean) c.arg(1);
-    Tensor idx = (Tensor) c.arg(2);
-    int dim = dimsOf(reduced)[0];
+    Reduced r = c.args(Reduced.class);
+    Tensor idx = c.savedArg(0);
+    int dim = dimsOf(r.dims())[0];
+    boolean keepdim = r.keepdim();
     Tensor gk = keepdim ? g : g.unsqueeze(dim);
     Tensor ik = keepdim ? idx : idx.unsqueeze(dim);
     return grads(Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(dim, ik, gk));
@@ -223,7 +229,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j = total − cumsum_i + g_i. */
   static Tensor[] cumsumBackward(Context c, Tensor g) {
-    int dim = (Integer) c.arg(0);
+    int dim = c.args(Along.class).dim();
     if (c.inputShape(0).length == 0) return grads(g.clone());
     return grads(reverseCumsum(g, dim));
   }
@@ -233,7 +239,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
    * Π_{k'<k} x_k' · Σ_{j≥k} g_j·Π_{k<k'≤j} x_k'; after it, zero (every product holds x_k = 0).
    */
   static Tensor[] cumprodBackward(Context c, Tensor g) {
-    int dim = (Integer) c.arg(0);
+    int dim = c.args(Along.class).dim();
     if (c.inputShape(0).length == 0) return grads(g.clone());
     Tensor x = c.input(0), r = c.result();
     Tensor zeros = x.eq(0.0);
@@ -272,12 +278,13 @@ record Gradient(int saves, Formula formula) implements Derivative {
   /**
    * Any strided view (slice, select, diagonal, unfold, asStrided): the gradient is laid out over
    * the storage positions the view reads, summed where it reads one twice (overlapping windows),
-   * and read back at the input's positions (as PyTorch's as_strided_backward). args: the input's
-   * strides and offset, the view's strides and offset, as ViewOps records them.
+   * and read back at the input's positions (as PyTorch's as_strided_backward). args: a
+   * NodeArgs.Strided, both geometries as ViewOps records them.
    */
   static final Gradient STRIDED = of(0, (c, g) -> {
-    long[] inSizes = c.inputShape(0), inStrides = (long[]) c.arg(0), outStrides = (long[]) c.arg(2);
-    long inOffset = (Long) c.arg(1), outOffset = (Long) c.arg(3);
+    Strided a = c.args(Strided.class);
+    long[] inSizes = c.inputShape(0), inStrides = a.inStrides(), outStrides = a.outStrides();
+    long inOffset = a.inOffset(), outOffset = a.outOffset();
     long span = Math.max(end(inSizes, inStrides, inOffset), end(g.shape(), outStrides, outOffset));
     if (!overlaps(inSizes, inStrides) && !overlaps(g.shape(), outStrides)) {
       // each storage position holds at most one input and one output element (select, narrow,
@@ -364,13 +371,13 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** cat: each input's slice of the gradient. */
   static Tensor[] catBackward(Context c, Tensor g) {
-    int dim = (Integer) c.arg(0);
-    long[] sizes = (long[]) c.arg(1);
+    Cat a = c.args(Cat.class);
+    long[] sizes = a.sizes();
     Tensor[] out = new Tensor[sizes.length];
     long at = 0;
     for (int i = 0; i < sizes.length; i++) {
       if (sizes[i] == 0 && c.inputShape(i).length == 1) continue;  // a skipped empty 1-D input: no gradient
-      if (c.needs(i)) out[i] = g.narrow(dim, at, sizes[i]);
+      if (c.needs(i)) out[i] = g.narrow(a.dim(), at, sizes[i]);
       at += sizes[i];
     }
     return out;

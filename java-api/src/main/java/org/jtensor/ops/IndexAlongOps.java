@@ -78,7 +78,7 @@ public final class IndexAlongOps {
     try {
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, sliceStrides(index, shape.length, d), out, contiguousStrides(shape)), true);
-      return Recorder.recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {original}, new Object[] {d, index}, out);
+      return Recorder.recorded(Ops.INDEX_SELECT, op, new TensorImpl[] {original}, new NodeArgs.Along(d), new TensorImpl[] {index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -106,7 +106,7 @@ public final class IndexAlongOps {
       long[] shape = sizes(index);
       run(new IndexAlong(op, IndexAlong.Mode.GATHER, d, shape, self, sizes(self), strides(self),
           index, strides(index), out, contiguousStrides(shape)), true);
-      return Recorder.recorded(Ops.GATHER, op, new TensorImpl[] {original}, new Object[] {d, index}, out);
+      return Recorder.recorded(Ops.GATHER, op, new TensorImpl[] {original}, new NodeArgs.Along(d), new TensorImpl[] {index}, out);
     } catch (RuntimeException e) {
       out.release();
       throw e;
@@ -143,7 +143,7 @@ public final class IndexAlongOps {
     TensorImpl target = inPlace ? self : out;  // in place: written through the snapshot (it shares original's version)
     return Recorder.complete(() -> self.dtype().isFloatingPoint() && Recorder.active(original, originalSrc)
         ? Recorder.begin(add ? Ops.SCATTER_ADD : Ops.SCATTER, op, new TensorImpl[] {original, originalSrc}, null,
-            new Object[] {d, index}, inPlace ? original : null) : null, () -> {
+            new NodeArgs.Along(d), new TensorImpl[] {index}, inPlace ? original : null) : null, () -> {
       run(new IndexAlong(op, add ? IndexAlong.Mode.ACCUMULATE : IndexAlong.Mode.SCATTER, d, sizes(index), target, sizes(target),
           strides(target), index, strides(index), src, strides(src)), false);
       out.bumpVersion();
@@ -188,7 +188,7 @@ public final class IndexAlongOps {
     if (Shapes.numel(op, want) == 0) return;
     Recorder.Pending rec = self.dtype().isFloatingPoint() && Recorder.active(original, originalSource)
         ? Recorder.begin(Ops.INDEX_ADD, op, new TensorImpl[] {original, originalSource}, new double[] {alpha},
-            new Object[] {d, index}, original) : null;
+            new NodeArgs.Along(d), new TensorImpl[] {index}, original) : null;
     Recorder.complete(rec, () -> {
       try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
         Tensor src = Handles.wrap(retained(source));
@@ -332,7 +332,7 @@ public final class IndexAlongOps {
       in[i] = element("cat", tensors, i);
       sizes[i] = frozen[i].dim() == 1 && frozen[i].sizes()[0] == 0 ? 0 : frozen[i].sizes()[d];
     }
-    return Recorder.recorded(Ops.CAT, "cat", in, new Object[] {d, sizes}, out);
+    return Recorder.recorded(Ops.CAT, "cat", in, new NodeArgs.Cat(d, sizes), out);
   }
 
   private static TensorImpl element(String op, List<Tensor> tensors, int i) {

@@ -163,7 +163,7 @@ public final class LinalgOps {
     long m = m1.sizes()[0], n = m2.sizes()[1];
     TensorImpl c = DataOps.empty("addmm", new long[] {m, n}, m1.dtype(), m1.device());
     return Recorder.complete(() -> m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)
-        ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null) : null, () -> {
+        ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null, null) : null, () -> {
       if (beta != 0) DataOps.copyInto("addmm", c, input);
       else Shapes.broadcastShapes("addmm", new long[] {m, n}, input.sizes());
       gemm("addmm", m1, m2, c, new long[0], m, n, m1.sizes()[1], alpha, beta);

@@ -40,32 +40,23 @@ public final class LinearOp {
     long[] shape = x.sizes().clone();
     shape[shape.length - 1] = out;
     TensorImpl y = DataOps.empty("linear", shape, x.dtype(), x.device());
-    Recorder.Pending rec;  // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
-    try {
-      rec = x.dtype().isFloatingPoint() && Recorder.active(ox, ow, ob)
-          ? Recorder.begin(Ops.LINEAR, op, ob == null ? new TensorImpl[] {ox, ow} : new TensorImpl[] {ox, ow, ob}, null, null, null) : null;
-    } catch (RuntimeException e) {
-      y.release();
-      throw e;
-    }
-    try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
-      TensorImpl x2 = Handles.implOf(Handles.wrap(retained(x)).reshape(m, in), op);
-      TensorImpl y2 = y.unsafeView(new long[] {m, out}, new long[] {out, 1}, 0);
-      TensorImpl wt = ViewOps.t(w);
-      try {
-        if (b != null) DataOps.copyInto(op, y2, b);
-        LinalgOps.gemm(op, x2, wt, y2, new long[0], m, out, in, 1.0, b == null ? 0.0 : 1.0);
-      } finally {
-        y2.release();
-        wt.release();
+    TensorImpl[] inputs = ob == null ? new TensorImpl[] {ox, ow} : new TensorImpl[] {ox, ow, ob};  // autograd records on these
+    // begun after the allocation (a failed one leaves no half-made node holding x and w), before grad mode goes off
+    return Recorder.complete(() -> x.dtype().isFloatingPoint() && Recorder.active(inputs)
+        ? Recorder.begin(Ops.LINEAR, op, inputs, null, null, null, null) : null, () -> {
+      try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
+        TensorImpl x2 = Handles.implOf(Handles.wrap(retained(x)).reshape(m, in), op);
+        TensorImpl y2 = y.unsafeView(new long[] {m, out}, new long[] {out, 1}, 0);
+        TensorImpl wt = ViewOps.t(w);
+        try {
+          if (b != null) DataOps.copyInto(op, y2, b);
+          LinalgOps.gemm(op, x2, wt, y2, new long[0], m, out, in, 1.0, b == null ? 0.0 : 1.0);
+        } finally {
+          y2.release();
+          wt.release();
+        }
       }
-      if (rec != null) rec.finish(y);
-      return y;
-    } catch (RuntimeException e) {
-      y.release();
-      if (rec != null) rec.abort();
-      throw e;
-    }
+    }, y, y);
   }
 
   private static TensorImpl retained(TensorImpl t) {

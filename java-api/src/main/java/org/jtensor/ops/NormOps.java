@@ -75,7 +75,8 @@ public final class NormOps {
       made[4] = fixed ? DataOps.contiguousAs(name, f[4], stats) : DataOps.empty(name, g.statsShape(), stats, device);
       made[5] = DataOps.empty(name, f[0].sizes(), dtype, device);
       Recorder.Pending rec = Recorder.active(x, w, b)
-          ? Recorder.begin(Ops.NORM, name, new TensorImpl[] {x, w, b}, null, new Object[] {g, fixed, eps, made[3], made[4], w != null}, null)
+          ? Recorder.begin(Ops.NORM, name, new TensorImpl[] {x, w, b}, null, new NodeArgs.Norm(g, fixed, eps, w != null),
+              new TensorImpl[] {made[3], made[4]}, null)
           : null;
       Recorder.complete(rec, () -> Dispatcher.backend(device).norm(name, g, fixed, eps, made[0], made[1], made[2], made[3], made[4], made[5]),
           made[5], null);  // on failure, made[] is released by the finally below
@@ -93,10 +94,11 @@ public final class NormOps {
    * differentiated (createGraph), the same formula in differentiable ops.
    */
   static Tensor[] backward(Gradient.Context c, Tensor grad) {
-    NormGroups g = (NormGroups) c.arg(0);
-    boolean fixed = (Boolean) c.arg(1), hasWeight = (Boolean) c.arg(5);
-    Tensor x = c.input(0), w = hasWeight ? c.input(1) : null, mean = (Tensor) c.arg(3), rstd = (Tensor) c.arg(4);
-    if (GradMode.isEnabled()) return NormGradients.differentiable(c, grad, g, fixed, (Double) c.arg(2), x, w, mean, rstd);
+    NodeArgs.Norm a = c.args(NodeArgs.Norm.class);
+    NormGroups g = a.groups();
+    boolean fixed = a.fixed();
+    Tensor x = c.input(0), w = a.hasWeight() ? c.input(1) : null, mean = c.savedArg(0), rstd = c.savedArg(1);
+    if (GradMode.isEnabled()) return NormGradients.differentiable(c, grad, g, fixed, a.eps(), x, w, mean, rstd);
     String name = "normBackward";
     TensorImpl[] f = TensorImpl.frozen(impl(grad, name), impl(x, name), impl(w, name), impl(mean, name), impl(rstd, name));
     TensorImpl[] made = new TensorImpl[8];  // grad, x, weight, mean, rstd as the kernel reads them; gradX, gradWeight, gradBias

@@ -20,7 +20,8 @@ final class OpNode extends GraphNode {
   private final double[] scalars;       // scalar operands by input index (NaN-free: only read where one was)
   private final boolean[] scalarIsLong;
   private final double[] params;
-  private final Object[] args;
+  private final Object args;             // the op family's NodeArgs record (or a geometry), read by the derivative
+  private final SavedTensor[] savedArgs; // tensor arguments saved with the node (an index), null entries where none
   private final long[][] shapes;
   private final DType[] dtypes;
   private final Device[] devices;
@@ -30,7 +31,8 @@ final class OpNode extends GraphNode {
   private Device outDevice = Device.CPU;
 
   OpNode(String opName, Gradient gradient, Edge[] next, SavedTensor[] inputs, double[] scalars, boolean[] scalarIsLong,
-         double[] params, Object[] args, long[][] shapes, DType[] dtypes, Device[] devices, int numOutputs) {
+         double[] params, Object args, SavedTensor[] savedArgs, long[][] shapes, DType[] dtypes, Device[] devices,
+         int numOutputs) {
     super(next);
     this.name = pascal(opName) + "Backward0";
     this.gradient = gradient;
@@ -40,6 +42,7 @@ final class OpNode extends GraphNode {
     this.scalarIsLong = scalarIsLong;
     this.params = params;
     this.args = args;
+    this.savedArgs = savedArgs;
     this.shapes = shapes;
     this.dtypes = dtypes;
     this.devices = devices;
@@ -111,7 +114,7 @@ final class OpNode extends GraphNode {
   protected void releaseVariables() {
     for (SavedTensor s : inputs) if (s != null) s.release();
     for (SavedTensor s : results) if (s != null) s.release();
-    if (args != null) for (Object a : args) if (a instanceof SavedTensor s) s.release();
+    if (savedArgs != null) for (SavedTensor s : savedArgs) if (s != null) s.release();
   }
 
   private static String pascal(String op) {
@@ -186,13 +189,16 @@ final class OpNode extends GraphNode {
     }
 
     @Override
-    public Object arg(int k) {
-      if (args[k] instanceof SavedTensor st) {
-        if (argHandles == null) argHandles = new Tensor[args.length];
-        if (argHandles[k] == null) argHandles[k] = st.unpack(OpNode.this, false);
-        return argHandles[k];
-      }
-      return args[k];
+    public <A> A args(Class<A> type) {
+      return type.cast(args);
+    }
+
+    @Override
+    public Tensor savedArg(int k) {
+      if (savedArgs == null || savedArgs[k] == null) return null;
+      if (argHandles == null) argHandles = new Tensor[savedArgs.length];
+      if (argHandles[k] == null) argHandles[k] = savedArgs[k].unpack(OpNode.this, false);
+      return argHandles[k];
     }
 
     @Override

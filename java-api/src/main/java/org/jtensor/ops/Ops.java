@@ -6,6 +6,10 @@ import org.jtensor.dispatch.NativeContract;
 import org.jtensor.dispatch.Op;
 import org.jtensor.dispatch.OpKind;
 import org.jtensor.dispatch.ReduceKind;
+import org.jtensor.dispatch.plan.Windows;
+import org.jtensor.ops.NodeArgs.Along;
+import org.jtensor.ops.NodeArgs.Permute;
+import org.jtensor.ops.NodeArgs.Transpose;
 
 import static org.jtensor.dispatch.OpKind.ARITH;
 import static org.jtensor.dispatch.OpKind.PREDICATE;
@@ -197,13 +201,13 @@ public final class Ops {
       .withDerivative(of(0, Gradient::cumsumBackward));
   public static final Op CUMPROD = Op.scan("cumprod", "cumprod")
       .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
-  /** softmax/log_softmax along dim (kernel: softmax; args: dim), differentiated from the saved result. */
+  /** softmax/log_softmax along dim (kernel: softmax; args: Along), differentiated from the saved result. */
   public static final Op SOFTMAX = Op.composite("softmax", 1).withDerivative(of(RESULT, (c, g) -> {
     Tensor y = c.result();
-    return grads(y.mul(g.sub(g.mul(y).sum((Integer) c.arg(0), true))));
+    return grads(y.mul(g.sub(g.mul(y).sum(c.args(Along.class).dim(), true))));
   }));
   public static final Op LOG_SOFTMAX = Op.composite("logSoftmax", 1).withDerivative(of(RESULT, (c, g) ->
-      grads(g.sub(c.result().exp().mul(g.sum((Integer) c.arg(0), true))))));
+      grads(g.sub(c.result().exp().mul(g.sum(c.args(Along.class).dim(), true))))));
 
   // ---- views (no kernel: new geometry over the same storage) and copies ----
   static final Op ALIAS = Op.composite("alias", 1).withDerivative(of(0, (c, g) -> grads(g)));
@@ -213,9 +217,12 @@ public final class Ops {
   static final Op SQUEEZE = Op.composite("squeeze", 1).withDerivative(Gradient.RESHAPE);
   static final Op VIEW_DTYPE = Op.composite("viewDtype", 1);  // reinterpreted bytes: no derivative
   static final Op TRANSPOSE = Op.composite("transpose", 1)
-      .withDerivative(of(0, (c, g) -> grads(g.transpose((Integer) c.arg(0), (Integer) c.arg(1)))));
+      .withDerivative(of(0, (c, g) -> {
+        Transpose a = c.args(Transpose.class);
+        return grads(g.transpose(a.dim0(), a.dim1()));
+      }));
   static final Op PERMUTE = Op.composite("permute", 1)
-      .withDerivative(of(0, (c, g) -> grads(g.permute(Gradient.inverse((int[]) c.arg(0))))));
+      .withDerivative(of(0, (c, g) -> grads(g.permute(Gradient.inverse(c.args(Permute.class).dims())))));
   static final Op EXPAND = Op.composite("expand", 1).withDerivative(of(0, (c, g) -> grads(g)));  // summed back by the node
   static final Op SLICE = Op.composite("slice", 1).withDerivative(Gradient.STRIDED);
   static final Op SELECT = Op.composite("select", 1).withDerivative(Gradient.STRIDED);
@@ -241,53 +248,53 @@ public final class Ops {
   /** x·Wᵀ + b (LinearOp): saves x and W; W's gradient is gᵀ·x in W's own layout, b's the sum over rows. */
   static final Op LINEAR = Op.composite("linear", 3).withDerivative(of(SELF | OTHER, Gradient::linearBackward));
 
-  // ---- indexing along one dim (kernel: index_along); args: dim, then the saved index ----
+  // ---- indexing along one dim (kernel: index_along); args: Along, saved: the index ----
   static final Op INDEX_SELECT = Op.composite("indexSelect", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).indexAdd_((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).indexAdd_(c.args(Along.class).dim(), c.savedArg(0), g))));
   static final Op GATHER = Op.composite("gather", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatterAdd((Integer) c.arg(0), (Tensor) c.arg(1), g))));
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatterAdd(c.args(Along.class).dim(), c.savedArg(0), g))));
   static final Op SCATTER = Op.composite("scatter", 2).withDerivative(of(0, (c, g) -> grads(
-      c.needs(0) ? g.scatter((Integer) c.arg(0), (Tensor) c.arg(1), Tensor.zeros(c.inputShape(1), g.dtype(), g.device())) : null,
-      c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
-  // ---- sliding windows (WindowOps); args: the Windows, then max pooling's saved indices ----
+      c.needs(0) ? g.scatter(c.args(Along.class).dim(), c.savedArg(0), Tensor.zeros(c.inputShape(1), g.dtype(), g.device())) : null,
+      c.needs(1) ? g.gather(c.args(Along.class).dim(), c.savedArg(0)) : null)));
+  // ---- sliding windows (WindowOps); args: the Windows, saved: max pooling's indices ----
   static final Op IM2COL = Op.composite("im2col", 1).withDerivative(of(0, (c, g) -> grads(
-      WindowOps.col2im(g, (org.jtensor.dispatch.plan.Windows) c.arg(0), "im2col_backward"))));
+      WindowOps.col2im(g, c.args(Windows.class), "im2col_backward"))));
   static final Op COL2IM = Op.composite("col2im", 1).withDerivative(of(0, (c, g) -> grads(
-      WindowOps.im2col(g, (org.jtensor.dispatch.plan.Windows) c.arg(0), "col2im_backward"))));
+      WindowOps.im2col(g, c.args(Windows.class), "col2im_backward"))));
   static final Op MAX_POOL = Op.composite("maxPool", 1).withDerivative(of(0, (c, g) -> grads(
-      WindowOps.maxPoolBackward(g, (org.jtensor.dispatch.plan.Windows) c.arg(0), (Tensor) c.arg(1)))));
+      WindowOps.maxPoolBackward(g, c.args(Windows.class), c.savedArg(0)))));
   static final Op MAX_POOL_BACKWARD = Op.composite("maxPoolBackward", 1).withDerivative(of(0, (c, g) -> grads(
-      Gradient.maxPoolBackwardBackward(g, (org.jtensor.dispatch.plan.Windows) c.arg(0), (Tensor) c.arg(1)))));
+      Gradient.maxPoolBackwardBackward(g, c.args(Windows.class), c.savedArg(0)))));
   /** Convolution with direct kernels (ConvOps; kernel: conv): saves x and weight; args: the ConvShape. */
   static final Op CONVOLUTION = Op.composite("convolution", 3).withDerivative(of(SELF | OTHER, ConvOps::backward));
-  /** Batch, layer and group norm (NormOps; kernel: norm): saves x and weight; args: the NormGroups, fixed, eps, mean, rstd, has weight. */
+  /** Batch, layer and group norm (NormOps; kernel: norm): saves x and weight; args: a NodeArgs.Norm, saved: mean and rstd. */
   static final Op NORM = Op.composite("norm", 3).withDerivative(of(SELF | OTHER, NormOps::backward));
   static final Op ATTENTION = Op.composite("scaledDotProductAttention", 3)
       .withDerivative(of(SELF | OTHER | THIRD | RESULT, AttentionOps::backward));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
-      g, c.needs(1) ? g.gather((Integer) c.arg(0), (Tensor) c.arg(1)) : null)));
+      g, c.needs(1) ? g.gather(c.args(Along.class).dim(), c.savedArg(0)) : null)));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
-      g, c.needs(1) ? g.indexSelect((Integer) c.arg(0), (Tensor) c.arg(1)).mul(c.param(0)) : null)));
+      g, c.needs(1) ? g.indexSelect(c.args(Along.class).dim(), c.savedArg(0)).mul(c.param(0)) : null)));
   /**
    * x[index] = value, in place: x's gradient is g with the written elements zeroed, value's is g read
-   * at them (summed back over value's broadcasting). args: the saved row-major numbers of the written elements.
+   * at them (summed back over value's broadcasting). saved: the row-major numbers of the written elements.
    */
   static final Op INDEX_PUT = Op.composite("indexPut", 2).withDerivative(of(0, (c, g) -> {
-    Tensor pos = ((Tensor) c.arg(0)).reshape(-1);
+    Tensor pos = c.savedArg(0).reshape(-1);
     Tensor flat = g.reshape(-1);
     Tensor written = c.needs(0) ? Tensor.zerosLike(flat).scatter(0, pos, Tensor.onesLike(pos).to(g.dtype())) : null;
     return grads(c.needs(0) ? flat.mul(written.neg().add(1.0)).reshape(c.inputShape(0)) : null,
-        c.needs(1) ? flat.gather(0, pos).reshape(((Tensor) c.arg(0)).shape()) : null);
+        c.needs(1) ? flat.gather(0, pos).reshape(c.savedArg(0).shape()) : null);
   }));
-  /** sort's values: each element's gradient goes back to where it came from (args: dim, the saved indices). */
+  /** sort's values: each element's gradient goes back to where it came from (args: Along, saved: the indices). */
   static final Op SORT = Op.composite("sort", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(Math.max((Integer) c.arg(0), 0), ((Tensor) c.arg(1)).reshape(c.inputShape(0)),
+      Tensor.zeros(c.inputShape(0), g.dtype(), g.device()).scatter(Math.max(c.args(Along.class).dim(), 0), c.savedArg(0).reshape(c.inputShape(0)),
           g.reshape(c.inputShape(0))))));
-  /** x[advanced index]: args: the saved row-major numbers, within the input, of the elements read. */
+  /** x[advanced index]: saved: the row-major numbers, within the input, of the elements read. */
   static final Op INDEX = Op.composite("index", 1).withDerivative(of(0, (c, g) -> grads(
-      Tensor.zeros(new long[] {Shapes.numel("index", c.inputShape(0))}, g.dtype(), g.device()).scatterAdd(0, ((Tensor) c.arg(0)).reshape(-1),
+      Tensor.zeros(new long[] {Shapes.numel("index", c.inputShape(0))}, g.dtype(), g.device()).scatterAdd(0, c.savedArg(0).reshape(-1),
           g.reshape(-1)).reshape(c.inputShape(0)))));
-  /** args: dim, each input's size along it (0 for a skipped empty 1-D input). */
+  /** args: a NodeArgs.Cat, the dim and each input's size along it (0 for a skipped empty 1-D input). */
   static final Op CAT = Op.composite("cat", -1).withDerivative(of(0, Gradient::catBackward));
 
   /** Ops that divide integers: a zero divisor raises ArithmeticException, as PyTorch's ZeroDivisionError. */

@@ -17,6 +17,8 @@ import org.jtensor.dispatch.Op;
 public final class Recorder {
   private Recorder() {}
 
+  private static final Runnable NO_KERNEL = () -> {};  // recorded(): the output is already made
+
   static boolean active(Operand[] in) {
     for (Operand o : in) if (o.tensor != null && o.tensor.requiresGrad()) return GradMode.isEnabled();
     return false;
@@ -27,21 +29,21 @@ public final class Recorder {
     return false;
   }
 
+  /** {@link #recorded(Op, String, TensorImpl[], Object, TensorImpl[], TensorImpl)} with no tensor saved besides the inputs. */
+  public static TensorImpl recorded(Op op, String name, TensorImpl[] in, Object args, TensorImpl out) {
+    return recorded(op, name, in, args, null, out);
+  }
+
   /**
-   * out, already made from in (a view, a copy, a product), recorded as op when autograd records
-   * and out is floating; out is released if recording fails. The one place for ops whose node
-   * needs nothing saved before their kernel runs.
+   * out, already made from in (a view, a copy, a product), recorded as op (args, and saved: tensor
+   * arguments kept with the node) when autograd records and out is floating; out is released if
+   * recording fails. The one place for ops whose node needs nothing saved before their kernel
+   * runs, and for those whose node saves what the kernel wrote (sort's and max's positions).
    */
-  public static TensorImpl recorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out) {
+  static TensorImpl recorded(Op op, String name, TensorImpl[] in, Object args, TensorImpl[] saved, TensorImpl out) {
     if (!out.dtype().isFloatingPoint()) return out;
     if (!active(in)) return unrecordedView(out);
-    try {
-      begin(op, name, in, null, args, null).finish(out);
-      return out;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
+    return complete(() -> begin(op, name, in, null, args, saved, null), NO_KERNEL, out, out);
   }
 
   /** A view made with nothing recorded (grad mode off) takes no history its base has now (AutogradMeta.current). */
@@ -56,8 +58,8 @@ public final class Recorder {
    * Runs kernel, which writes out from in, with op's node begun before it (saving in) and finished
    * on out after it, when autograd records; a failed kernel leaves no node. out stays the caller's.
    */
-  static void runRecorded(Op op, String name, TensorImpl[] in, Object[] args, TensorImpl out, Runnable kernel) {
-    complete(active(in) ? begin(op, name, in, null, args, null) : null, kernel, out, null);
+  static void runRecorded(Op op, String name, TensorImpl[] in, Object args, TensorImpl[] saved, TensorImpl out, Runnable kernel) {
+    complete(active(in) ? begin(op, name, in, null, args, saved, null) : null, kernel, out, null);
   }
 
   /**
@@ -100,7 +102,7 @@ public final class Recorder {
         + "differentiation, but one of the arguments requires grad.");
   }
 
-  static Pending begin(Op op, String name, Operand[] in, double[] params, Object[] args, TensorImpl inPlace) {
+  static Pending begin(Op op, String name, Operand[] in, double[] params, TensorImpl inPlace) {
     TensorImpl[] tensors = new TensorImpl[in.length];
     double[] scalars = new double[in.length];
     boolean[] isLong = new boolean[in.length];
@@ -111,25 +113,32 @@ public final class Recorder {
         isLong[k] = in[k].kind != Operand.Kind.DOUBLE;
       }
     }
-    return begin(op.name, (Gradient) op.derivative(), name, tensors, scalars, isLong, params, args, inPlace);
+    return begin(op.name, (Gradient) op.derivative(), name, tensors, scalars, isLong, params, null, null, inPlace);
   }
 
-  public static Pending begin(Op op, String name, TensorImpl[] in, double[] params, Object[] args, TensorImpl inPlace) {
-    return begin(op.name, (Gradient) op.derivative(), name, in, null, null, params, args, inPlace);
+  /**
+   * op's node over in, before its kernel: params (scalar parameters), args (its family's NodeArgs
+   * record, or null) and saved (tensor arguments its derivative reads, kept with the node: an
+   * index, norm's statistics; null entries allowed) as its derivative reads them; inPlace is the
+   * tensor an in-place op overwrites (null otherwise).
+   */
+  public static Pending begin(Op op, String name, TensorImpl[] in, double[] params, Object args, TensorImpl[] saved,
+                              TensorImpl inPlace) {
+    return begin(op.name, (Gradient) op.derivative(), name, in, null, null, params, args, saved, inPlace);
   }
 
   private static Pending begin(String opName, Gradient g, String name, TensorImpl[] in, double[] scalars, boolean[] isLong,
-                               double[] params, Object[] args, TensorImpl inPlace) {
+                               double[] params, Object args, TensorImpl[] saved, TensorImpl inPlace) {
     if (inPlace != null) checkInPlace(name, inPlace);
     Edge[] edges = new Edge[in.length];
     long[][] shapes = new long[in.length][];
     DType[] dtypes = new DType[in.length];
     Device[] devices = new Device[in.length];
-    SavedTensor[] saved = new SavedTensor[in.length];
-    Object[] kept = args == null ? null : args.clone();
+    SavedTensor[] inputs = new SavedTensor[in.length];
+    SavedTensor[] kept = saved == null ? null : new SavedTensor[saved.length];
     try {
       if (kept != null) {  // a tensor argument (an index, sort's positions) is saved with the node
-        for (int i = 0; i < kept.length; i++) if (kept[i] instanceof TensorImpl t) kept[i] = SavedTensor.input(t);
+        for (int i = 0; i < kept.length; i++) if (saved[i] != null) kept[i] = SavedTensor.input(saved[i]);
       }
       for (int k = 0; k < in.length; k++) {
         TensorImpl t = in[k];
@@ -138,14 +147,14 @@ public final class Recorder {
         devices[k] = t == null ? Device.CPU : t.device();
         if (t == null) continue;
         edges[k] = GraphNode.gradientEdge(t);
-        if (g != null && (g.saves() & (1 << k)) != 0) saved[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(t);
+        if (g != null && (g.saves() & (1 << k)) != 0) inputs[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(t);
       }
     } catch (RuntimeException e) {
-      for (SavedTensor s : saved) if (s != null) s.release();
-      if (kept != null) for (Object a : kept) if (a instanceof SavedTensor s) s.release();
+      for (SavedTensor s : inputs) if (s != null) s.release();
+      if (kept != null) for (SavedTensor s : kept) if (s != null) s.release();
       throw e;
     }
-    OpNode node = new OpNode(opName, g, edges, saved, scalars, isLong, params, kept, shapes, dtypes, devices, 1);
+    OpNode node = new OpNode(opName, g, edges, inputs, scalars, isLong, params, args, kept, shapes, dtypes, devices, 1);
     return new Pending(node, g != null && (g.saves() & Gradient.RESULT) != 0, inPlace != null);
   }
 
@@ -244,7 +253,7 @@ public final class Recorder {
     Edge baseEdge = GraphNode.gradientEdge(base);
     OpNode node = new OpNode(Ops.AS_STRIDED.name, (Gradient) Ops.AS_STRIDED.derivative(), new Edge[] {baseEdge},
         new SavedTensor[1], null, null, null,
-        new Object[] {base.strides().clone(), base.storageOffset(), view.strides().clone(), view.storageOffset()},
+        new NodeArgs.Strided(base.strides().clone(), base.storageOffset(), view.strides().clone(), view.storageOffset()), null,
         new long[][] {base.sizes().clone()}, new DType[] {base.dtype()}, new Device[] {base.device()}, 1);
     node.outputMeta(view.sizes(), view.dtype(), view.device());
     GraphNode old;

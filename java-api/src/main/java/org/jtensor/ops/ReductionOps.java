@@ -68,7 +68,7 @@ public final class ReductionOps {
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(name, shape, outType, t.device());
     return Recorder.complete(() -> outType.isFloatingPoint() && Recorder.active(t)
-            ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new Object[] {reduced, keepdim, scale}, null) : null,
+            ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new NodeArgs.Reduced(reduced, keepdim, scale), null, null) : null,
         () -> Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale),
         out, out);
   }
@@ -105,10 +105,10 @@ public final class ReductionOps {
     }
   }
 
-  /** Runs kernel, which writes r from t along dim d, recording op (args: d) when r is floating and t records. */
+  /** Runs kernel, which writes r from t along dim d, recording op (args: Along) when r is floating and t records. */
   private static TensorImpl alongDim(Op op, TensorImpl t, int d, TensorImpl r, Runnable kernel) {
     return Recorder.complete(() -> r.dtype().isFloatingPoint() && Recorder.active(t)
-        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new Object[] {d}, null) : null, kernel, r, r);
+        ? Recorder.begin(op, op.name, new TensorImpl[] {t}, null, new NodeArgs.Along(d), null, null) : null, kernel, r, r);
   }
 
   /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */
@@ -135,7 +135,6 @@ public final class ReductionOps {
     int d = Shapes.wrapDim(name, dim, f.dim());
     TensorImpl values = DataOps.empty(name, f.sizes().clone(), f.dtype(), f.device());
     TensorImpl indices = emptyOrRelease(name, f.sizes().clone(), DType.INT64, f.device(), values);
-    Recorder.Pending rec = null;
     try {
       if (f.dim() == 0) {
         DataOps.copyInto(name, values, f);
@@ -143,14 +142,23 @@ public final class ReductionOps {
       } else if (f.numel() > 0) {
         Dispatcher.backend(f.device()).sort(name, d, descending, values, indices, f);
       }
-      if (values.dtype().isFloatingPoint() && Recorder.active(t)) {
-        rec = Recorder.begin(Ops.SORT, name, new TensorImpl[] {t}, null, new Object[] {d, indices}, null);
-        rec.finish(values);
-      }
-      return new TensorImpl[] {values, indices};
     } catch (RuntimeException e) {
       values.release();
       indices.release();
+      throw e;
+    }
+    return new TensorImpl[] {recordedWith(Ops.SORT, name, t, new NodeArgs.Along(d), values, indices), indices};
+  }
+
+  /**
+   * values recorded as op on t, the node saving indices: after the kernel, since the node saves
+   * indices as the kernel left them (a fill bumps their version). On failure both are released.
+   */
+  private static TensorImpl recordedWith(Op op, String name, TensorImpl t, Object args, TensorImpl values, TensorImpl indices) {
+    try {
+      return Recorder.recorded(op, name, new TensorImpl[] {t}, args, new TensorImpl[] {indices}, values);
+    } catch (RuntimeException e) {
+      indices.release();  // recorded released values
       throw e;
     }
   }
@@ -168,24 +176,18 @@ public final class ReductionOps {
     long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
     TensorImpl idx = DataOps.empty(op.name, shape, op.reduceKind.out(t.dtype()), t.device());
     TensorImpl values = withValues ? emptyOrRelease(op.name, shape, t.dtype(), t.device(), idx) : null;
-    Recorder.Pending rec = null;
     try {
       long[] st = new long[rank];
       if (dim != null) st = stridesOverInput(idx, reduced, keepdim);
       if (m.numel > 0) Dispatcher.backend(t.device()).reduce(op, name, idx, values, t, m, st, reduced, 1.0);
-      if (values != null && values.dtype().isFloatingPoint() && Recorder.active(t)) {
-        // values gathered at the indices: the gradient goes back to those positions
-        rec = Recorder.begin(op, name, new TensorImpl[] {t}, null,
-            new Object[] {reduced, keepdim && dim != null, idx}, null);
-        rec.finish(values);
-      }
-      return new TensorImpl[] {idx, values};
     } catch (RuntimeException e) {
       idx.release();
       if (values != null) values.release();
-      if (rec != null) rec.abort();
       throw e;
     }
+    if (values == null) return new TensorImpl[] {idx, null};
+    // values gathered at the indices: the gradient goes back to those positions
+    return new TensorImpl[] {idx, recordedWith(op, name, t, new NodeArgs.Reduced(reduced, keepdim && dim != null, 1.0), values, idx)};
   }
 
   /** The reduced dims as a list (every dim when dims is null or empty). */

@@ -20,14 +20,20 @@ public final class ViewOps {
   }
 
   /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
-  private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v, Object... args) {
+  private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v) {
+    return recorded(op, t, v, null);
+  }
+
+  /** The same with the NodeArgs record op's derivative reads. */
+  private static TensorImpl recorded(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl v, Object args) {
     return Recorder.recorded(op, op.name, new TensorImpl[] {t}, args, v);
   }
 
   /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
   private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl.Meta m, long[] sz, long[] st, long off) {
     TensorImpl v = t.viewOf(m, sz, st, off);
-    return Recorder.active(t) ? recorded(op, t, v, m.strides.clone(), m.offset, st.clone(), off) : Recorder.unrecordedView(v);
+    if (!Recorder.active(t)) return Recorder.unrecordedView(v);
+    return recorded(op, t, v, new NodeArgs.Strided(m.strides.clone(), m.offset, st.clone(), off));
   }
 
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
@@ -104,7 +110,7 @@ public final class ViewOps {
       swap(sz, a, b);
       swap(st, a, b);
     }
-    return recorded(Ops.TRANSPOSE, t, t.viewOf(m, sz, st, m.offset), n > 0 ? a : 0, n > 0 ? b : 0);
+    return recorded(Ops.TRANSPOSE, t, t.viewOf(m, sz, st, m.offset), new NodeArgs.Transpose(n > 0 ? a : 0, n > 0 ? b : 0));
   }
 
   public static TensorImpl t(TensorImpl t) {
@@ -139,7 +145,7 @@ public final class ViewOps {
       sz[i] = m.sizes[d];
       st[i] = m.strides[d];
     }
-    return recorded(Ops.PERMUTE, t, t.viewOf(m, sz, st, m.offset), (Object) wrapped);
+    return recorded(Ops.PERMUTE, t, t.viewOf(m, sz, st, m.offset), new NodeArgs.Permute(wrapped));
   }
 
   public static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {

@@ -48,7 +48,7 @@ public final class WindowOps {
       TensorImpl out = DataOps.empty(op, fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
       try {
         Dispatcher.backend(f.device()).windows(op, fold, w, fold ? out : f, fold ? f : out);
-        return Recorder.recorded(fold ? Ops.COL2IM : Ops.IM2COL, op, new TensorImpl[] {x}, new Object[] {w}, out);
+        return Recorder.recorded(fold ? Ops.COL2IM : Ops.IM2COL, op, new TensorImpl[] {x}, w, out);
       } catch (RuntimeException e) {
         out.release();
         throw e;
@@ -70,7 +70,7 @@ public final class WindowOps {
       Dispatcher.backend(f.device()).maxPool(name, w, f, values, indices);
       TensorImpl v = values;
       values = null;  // recorded() releases it when recording fails
-      v = Recorder.recorded(Ops.MAX_POOL, name, new TensorImpl[] {x}, new Object[] {w, indices}, v);  // the node saves indices
+      v = Recorder.recorded(Ops.MAX_POOL, name, new TensorImpl[] {x}, w, new TensorImpl[] {indices}, v);  // the node saves indices
       TensorImpl[] r = {v, indices};
       indices = null;
       return r;
@@ -97,7 +97,7 @@ public final class WindowOps {
       TensorImpl out = DataOps.empty("maxPoolBackward", w.imageShape(), f[0].dtype(), f[0].device());
       try {
         Dispatcher.backend(out.device()).maxPoolBackward("maxPoolBackward", w, out, dense != null ? dense : f[0], denseIdx != null ? denseIdx : f[1]);
-        return Handles.wrap(Recorder.recorded(Ops.MAX_POOL_BACKWARD, "maxPoolBackward", new TensorImpl[] {gi}, new Object[] {w, ii}, out));
+        return Handles.wrap(Recorder.recorded(Ops.MAX_POOL_BACKWARD, "maxPoolBackward", new TensorImpl[] {gi}, w, new TensorImpl[] {ii}, out));
       } catch (RuntimeException e) {
         out.release();
         throw e;
