@@ -1,7 +1,8 @@
 // The direct convolution's two kernel layouts (flat padded planes, channels in lanes) at the main
 // job's ResNet layers and the BasicBlock's, each mode's best of 10, the two interleaved so that both
 // see the same state of a shared machine. JT_CONV_LANES (read per call) forces one layout at stride 1;
-// a strided convolution has only the lanes.
+// a strided convolution has only the lanes. JT_CONV_WINOGRAD (read per call) forces Winograd on or off
+// where it applies (3 × 3, stride 1, forward and input gradient).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,8 +21,9 @@ void bench_conv() {
   const Case cases[] = {{"1->16 28x28", 128, 1, 16, 28, 3, 1}, {"16->16 28x28", 128, 16, 16, 28, 3, 1}, {"16->32 28x28 /2", 128, 16, 32, 28, 3, 2},
                         {"1x1 16->32 /2", 128, 16, 32, 28, 1, 2}, {"32->32 14x14", 128, 32, 32, 14, 3, 1},
                         {"32->64 14x14 /2", 128, 32, 64, 14, 3, 2}, {"1x1 32->64 /2", 128, 32, 64, 14, 1, 2},
-                        {"64->64 7x7", 128, 64, 64, 7, 3, 1}, {"64->64 32x32 b32", 32, 64, 64, 32, 3, 1}};
-  std::printf("conv2d float32, batch 128 unless said, padding k/2; ms, best of 10: flat planes / channels in lanes\n");
+                        {"64->64 7x7", 128, 64, 64, 7, 3, 1}, {"64->64 32x32 b32", 32, 64, 64, 32, 3, 1},
+                        {"64->64 56x56 b32", 32, 64, 64, 56, 3, 1}};
+  std::printf("conv2d float32, batch 128 unless said, padding k/2; ms, best of 10: flat planes / channels in lanes (/ Winograd F(2x2, 3x3) for 3 x 3 forwards and input grads)\n");
   for (const Case& k : cases) {
     const int64_t p = k.k / 2, oh = (k.hw + 2 * p - k.k) / k.s + 1;
     std::vector<float> x((size_t)(k.n * k.c * k.hw * k.hw)), w((size_t)(k.o * k.c * k.k * k.k)), y((size_t)(k.n * k.o * oh * oh));
@@ -34,17 +36,21 @@ void bench_conv() {
       const int64_t xa = (int64_t)(mode == 1 ? gx.data() : x.data()), wa = (int64_t)(mode == 2 ? gw.data() : w.data());
       std::vector<int64_t> plan = {JT_PLAN_VERSION, mode, (int64_t)jt::DType::Float32, 2, k.n, k.c, k.o, 1, xa, wa, 0, (int64_t)y.data(),
                                    k.hw, k.hw, oh, oh, k.k, k.k, p, p, p, p, 1, 1, k.s, k.s};
-      double best[2] = {1e30, 1e30};
+      const bool winograd = k.s == 1 && k.k == 3 && mode < 2;
+      double best[3] = {1e30, 1e30, 1e30};
       for (int r = 0; r < 10; ++r)
-        for (int lanes = k.s == 1 ? 0 : 1; lanes < 2; ++lanes) {
-          setenv("JT_CONV_LANES", lanes ? "1" : "0", 1);
-          best[lanes] = std::min(best[lanes], bench::best_ns_per_op(1, 1, [&](int64_t) { jt_conv(plan.data()); }));
+        for (int layout = k.s == 1 ? 0 : 1; layout < (winograd ? 3 : 2); ++layout) {
+          setenv("JT_CONV_LANES", layout == 1 ? "1" : "0", 1);
+          setenv("JT_CONV_WINOGRAD", layout == 2 ? "1" : "0", 1);
+          best[layout] = std::min(best[layout], bench::best_ns_per_op(1, 1, [&](int64_t) { jt_conv(plan.data()); }));
         }
       const char* what = mode == 0 ? "forward" : mode == 1 ? "input grad" : "weight grad";
       if (k.s == 1) std::printf("  %s %6.2f / %6.2f", what, best[0] / 1e6, best[1] / 1e6);
       else std::printf("  %s      - / %6.2f", what, best[1] / 1e6);
+      if (winograd) std::printf(" / %6.2f", best[2] / 1e6);
     }
     std::printf("\n");
   }
   unsetenv("JT_CONV_LANES");
+  unsetenv("JT_CONV_WINOGRAD");
 }

@@ -20,7 +20,12 @@ void bench_conv();      // bench_conv.cpp
 
 static void* P(int64_t storage) { return reinterpret_cast<void*>(jt_storage_data(storage)); }
 
-int main() {
+int main(int argc, char** argv) {
+  // `jt_bench conv`: the convolution's lines only (the rest takes a minute).
+  if (argc > 1 && std::strcmp(argv[1], "conv") == 0) {
+    bench_conv();
+    return 0;
+  }
   jt::CachingAllocator& a = jt::cpu_allocator();
   for (size_t bytes : {size_t(512), size_t(1) << 20, size_t(64) << 20}) {
     double cached = best_ns_per_op(1000000, 5, [&](int64_t n) {

@@ -210,5 +210,13 @@ int weight_grad(const Geometry& g, const T* x, const T* gy, T* gw);
 template <typename T>
 int run_in_lanes(const conv_plan& r);
 
+// Modes 0 and 1 of 3 × 3, stride-1 2-D convolutions by Winograd F(2 × 2, 3 × 3) (conv_winograd.cpp):
+// whether a plan takes it, and the run, which answers JT_VALUE_OUT_OF_RANGE for a result that is not
+// finite (the direct kernels then compute it again).
+template <typename T>
+bool takes_winograd(const conv_plan& r);
+template <typename T>
+int run_winograd(const conv_plan& r);
+
 }  // namespace conv
 JT_CPU_CAP_END

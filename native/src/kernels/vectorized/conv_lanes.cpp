@@ -40,36 +40,6 @@ namespace {
 
 // ---- forward ----
 
-// The weights as the tiles read them: per group and block of kMaxVectors vectors along the lanes
-// (lane channels l < count), [i][k][nv·L] for i < ni, k < nk, nv the block's vectors, at(gi, i, k,
-// l) each entry; zeros past count.
-template <typename T>
-struct Packed {
-  int64_t vectors = 0, blocks = 0, per_block = 0;  // along the lanes a group; blocks of them; entries a block
-  std::vector<T> w;
-
-  template <typename At>
-  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
-    constexpr int L = Vec<T>::lanes;
-    vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
-    w.assign((size_t)(groups * blocks * per_block), T(0));
-    for (int64_t gi = 0; gi < groups; ++gi)
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t nv = vectors_in(b);
-        T* dst = w.data() + (gi * blocks + b) * per_block;
-        for (int64_t i = 0; i < ni; ++i)
-          for (int64_t k = 0; k < nk; ++k)
-            for (int64_t j = 0; j < nv * L; ++j) {
-              const int64_t l = b * kMaxVectors * L + j;
-              if (l < count) dst[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
-            }
-      }
-  }
-
-  int64_t vectors_in(int64_t b) const { return std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors); }
-  const T* block(int64_t gi, int64_t b) const { return w.data() + (gi * blocks + b) * per_block; }
-};
-
 // tile[p][NV·L] = Σ_c Σ_t x[p][c·plane + tap[t]] · w[c][t][NV·L]: x[p] is position p's window start in channel 0's plane.
 template <typename T, int NP, int NV>
 void forward_tile(const T* const* xs, const int64_t* tap, int64_t taps, int64_t cin, int64_t plane, const T* w, T* tile) {

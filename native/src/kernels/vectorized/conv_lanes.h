@@ -50,6 +50,36 @@ inline void with_vectors(int64_t nv, F&& f) {
   }
 }
 
+// The weights as the tiles read them: per group and block of kMaxVectors vectors along the lanes
+// (lane channels l < count), [i][k][nv·L] for i < ni, k < nk, nv the block's vectors, at(gi, i, k,
+// l) each entry; zeros past count.
+template <typename T>
+struct Packed {
+  int64_t vectors = 0, blocks = 0, per_block = 0;  // along the lanes a group; blocks of them; entries a block
+  std::vector<T> w;
+
+  template <typename At>
+  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
+    constexpr int L = Vec<T>::lanes;
+    vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
+    w.assign((size_t)(groups * blocks * per_block), T(0));
+    for (int64_t gi = 0; gi < groups; ++gi)
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t nv = vectors_in(b);
+        T* dst = w.data() + (gi * blocks + b) * per_block;
+        for (int64_t i = 0; i < ni; ++i)
+          for (int64_t k = 0; k < nk; ++k)
+            for (int64_t j = 0; j < nv * L; ++j) {
+              const int64_t l = b * kMaxVectors * L + j;
+              if (l < count) dst[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
+            }
+      }
+  }
+
+  int64_t vectors_in(int64_t b) const { return std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors); }
+  const T* block(int64_t gi, int64_t b) const { return w.data() + (gi * blocks + b) * per_block; }
+};
+
 // The geometry: spatial dims as three (leading ones of size 1), the padded input as a grid of
 // every position a window reads.
 struct Grid {

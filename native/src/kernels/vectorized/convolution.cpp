@@ -209,6 +209,10 @@ bool in_lanes(const conv_plan& r) {
 
 template <typename T>
 int run(const conv_plan& r) {
+  if (conv::takes_winograd<T>(r)) {
+    const int status = conv::run_winograd<T>(r);
+    if (status != JT_VALUE_OUT_OF_RANGE) return status;  // else a result not finite: the direct kernels' own
+  }
   if (in_lanes<T>(r)) return conv::run_in_lanes<T>(r);
   Geometry f;
   if (!read_forward(r, f)) return JT_INVALID;

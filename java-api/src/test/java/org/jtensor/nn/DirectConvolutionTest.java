@@ -292,12 +292,12 @@ class DirectConvolutionTest {
         : nsp == 2 ? Functional.conv2d(x, w, b, one, padding, dilation, groups) : Functional.conv3d(x, w, b, one, padding, dilation, groups);
   }
 
-  private static void close(String what, double[] want, double[] got, double tol) {
+  static void close(String what, double[] want, double[] got, double tol) {
     Close.assertElements(what, want, got, Close.ofLargest(tol, want));
   }
 
   /** Stride-1 convolution as nested loops over row-major arrays, the spatial dims as three (leading ones of size 1). */
-  private static final class Loop {
+  static final class Loop {
     final long n, c, o, groups;
     final long[] in = {1, 1, 1}, out = {1, 1, 1}, k = {1, 1, 1}, pad = {0, 0, 0}, dil = {1, 1, 1}, stride = {1, 1, 1};
     final int nsp;
