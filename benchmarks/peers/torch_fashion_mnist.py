@@ -1,11 +1,14 @@
-"""PyTorch's side of the main job on this machine (scripts/sample.sh --data DIR --model resnet|cnn):
-the same models, Adam 1e-3, batch 128, pixels / 255, a fresh random order per epoch, 2 threads.
+"""PyTorch's side of the main job on this machine (scripts/sample.sh --data DIR --model resnet|cnn|mlp):
+the same models, Adam 1e-3 unless sgd is given, batch 128, pixels / 255, a fresh random order per epoch, 2 threads.
 resnet: a 3x3 stem of 16 channels, torchvision BasicBlocks 16, 32/2, 64/2, global average pooling,
-linear; cnn: conv16-relu-pool-conv32-relu-pool-fc128-relu-fc10. With SCHEDULE cosine the learning
+linear; cnn: conv16-relu-pool-conv32-relu-pool-fc128-relu-fc10; mlp: 784-256-128-10. With SCHEDULE cosine the learning
 rate follows CosineAnnealingLR(T_max = EPOCHS), stepped once an epoch (the main job's --schedule
-cosine). Prints each epoch's seconds and test accuracy.
-Usage: torch_fashion_mnist.py DATA_DIR [EPOCHS] [THREADS] [constant|cosine] [resnet|cnn]
-   or: torch_fashion_mnist.py --benchmark resnet|cnn [THREADS]: the training step on a random batch of
+cosine). With augment, each training image gets RandomCrop(28, padding=2) and RandomHorizontalFlip, as the
+main job's --augment draws them (per image: a row offset, a column offset, a flip). Prints each epoch's
+seconds and test accuracy. With sgd the optimizer is SGD (lr 0.1, momentum 0.9, weight decay 5e-4), the
+ResNet's recipe in scripts/train-full.sh; else Adam 1e-3.
+Usage: torch_fashion_mnist.py DATA_DIR [EPOCHS] [THREADS] [constant|cosine] [resnet|cnn|mlp] [augment] [sgd]
+   or: torch_fashion_mnist.py --benchmark resnet|cnn|mlp [THREADS]: the training step on a random batch of
        128 (no data read), forward with the loss, backward and Adam's step, medians of 40 steps after 20
        of warm-up, printed as `peer step MODEL forward F backward B step S ms` (jtensor's same:
        FashionMnist --model MODEL --benchmark)."""
@@ -36,6 +39,7 @@ else:
     torch.set_num_threads(int(sys.argv[3]) if len(sys.argv) > 3 else 2)
     schedule = sys.argv[4] if len(sys.argv) > 4 else "constant"
     model_name = sys.argv[5] if len(sys.argv) > 5 else "resnet"
+    augment, sgd = "augment" in sys.argv[6:], "sgd" in sys.argv[6:]
 
 
 def idx(name, off):
@@ -64,15 +68,32 @@ class BasicBlock(nn.Module):
         return F.relu(h + (x if self.downsample is None else self.downsample(x)))
 
 
+def augmented(xb):
+    """RandomCrop(28, padding=2) and RandomHorizontalFlip per image of a batch [n, 1, 28, 28], gathered at once."""
+    n = xb.shape[0]
+    padded = F.pad(xb, (2, 2, 2, 2))
+    u = torch.rand(n, 3)
+    span = torch.arange(28)
+    rows = (u[:, 0] * 5).long()[:, None] + span
+    cols = (u[:, 1] * 5).long()[:, None] + span
+    cols = torch.where((u[:, 2] < 0.5)[:, None], cols.flip(1), cols)  # the crop's columns reversed
+    return padded[torch.arange(n)[:, None, None], 0, rows[:, :, None], cols[:, None, :]].unsqueeze(1)
+
+
 torch.manual_seed(0)
-if model_name == "cnn":
+if model_name == "mlp":
+    model = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+elif model_name == "cnn":
     model = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(),
                           nn.MaxPool2d(2), nn.Flatten(), nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
 else:
     model = nn.Sequential(nn.Conv2d(1, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
                           BasicBlock(16, 16, 1), BasicBlock(16, 32, 2), BasicBlock(32, 64, 2),
                           nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
-opt = torch.optim.Adam(model.parameters(), 1e-3)
+if not benchmark and sgd:
+    opt = torch.optim.SGD(model.parameters(), 0.1, momentum=0.9, weight_decay=5e-4)
+else:
+    opt = torch.optim.Adam(model.parameters(), 1e-3)
 if benchmark:
     import statistics
     x, y = torch.rand(128, 1, 28, 28), torch.randint(0, 10, (128,))
@@ -100,7 +121,8 @@ for epoch in range(1, epochs + 1):
     for i in range(0, len(xtr), 128):
         b = order[i:i + 128]
         opt.zero_grad()
-        loss = F.cross_entropy(model(xtr[b]), ytr[b])
+        xb = augmented(xtr[b]) if augment else xtr[b]
+        loss = F.cross_entropy(model(xb), ytr[b])
         loss.backward()
         opt.step()
     if sched is not None:
@@ -109,4 +131,4 @@ for epoch in range(1, epochs + 1):
     model.eval()
     with torch.no_grad():
         correct = sum((model(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item() for i in range(0, len(xte), 1000))
-    print(f"peer {model_name} epoch {epoch}: {secs:.1f} s, test accuracy {100 * correct / len(xte):.2f}%", flush=True)
+    print(f"peer {model_name}{' augmented' if augment else ''}{' sgd' if sgd else ''} epoch {epoch}: {secs:.1f} s, test accuracy {100 * correct / len(xte):.2f}%", flush=True)

@@ -71,9 +71,9 @@ public final class FashionMnist {
                             DataLoader<List<Tensor>> testLoader, Metrics metrics) throws java.io.IOException {
     long nTrain = trainImages.size(), nTest = testLoader.dataset().size();
     LRScheduler schedule = o.schedule().equals("cosine") ? new CosineAnnealingLR(opt, o.epochs(), 0) : null;
-    System.out.printf(Locale.ROOT, "Fashion-MNIST (%s): %d training, %d test images; model %s, %s lr %g (%s), batch %d, %d threads, "
-        + "%d loader workers%s%n", o.data() == null ? "bundled sample" : o.data(), nTrain, nTest, o.model(), o.optimizer(), o.lr(),
-        o.schedule(), o.batchSize(), Threads.getNumThreads(), o.workers(), o.augment() ? ", augmented" : "");
+    System.out.printf(Locale.ROOT, "Fashion-MNIST (%s): %d training, %d test images; model %s, %s lr %g weight decay %g (%s), batch %d, "
+        + "%d threads, %d loader workers%s%n", o.data() == null ? "bundled sample" : o.data(), nTrain, nTest, o.model(), o.optimizer(), o.lr(),
+        o.weightDecay(), o.schedule(), o.batchSize(), Threads.getNumThreads(), o.workers(), o.augment() ? ", augmented" : "");
     Memory.resetPeakMemoryStats(Device.CPU);
     for (int epoch = 1; epoch <= o.epochs(); epoch++) {
       long start = System.nanoTime();
@@ -95,9 +95,9 @@ public final class FashionMnist {
 
   static Optimizer optimizer(Options o, List<Tensor> params) {
     switch (o.optimizer()) {
-      case "sgd": return new SGD(params, o.lr(), 0.9);
-      case "adamw": return new AdamW(params, o.lr());
-      default: return new Adam(params, o.lr());
+      case "sgd": return new SGD(params, o.lr(), 0.9, 0, o.weightDecay(), false);
+      case "adamw": return new AdamW(params, o.lr(), o.weightDecay());
+      default: return new Adam(params, o.lr(), 0.9, 0.999, 1e-8, o.weightDecay());
     }
   }
 

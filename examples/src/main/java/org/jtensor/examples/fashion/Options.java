@@ -3,11 +3,12 @@ package org.jtensor.examples.fashion;
 import java.nio.file.Path;
 
 /** The main job's command line: every option has a default, so no arguments trains on the bundled sample. */
-record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, String schedule, long seed,
+record Options(Path data, String model, int epochs, int batchSize, double lr, String optimizer, double weightDecay, String schedule, long seed,
                int threads, int workers, boolean augment, Path out, boolean benchmark) {
   static final String USAGE = String.join("\n",
       "usage: fashion-mnist [--data DIR] [--model mlp|cnn|resnet] [--epochs N] [--batch-size N] [--lr X]",
-      "                     [--optimizer adam|adamw|sgd] [--schedule constant|cosine] [--seed N] [--threads N]",
+      "                     [--optimizer adam|adamw|sgd] [--weight-decay X] [--schedule constant|cosine] [--seed N]",
+      "                     [--threads N]",
       "                     [--workers N] [--augment] [--out DIR] [--benchmark]",
       "  --data DIR   the four IDX files of Fashion-MNIST, gzipped or not (Debian's dataset-fashion-mnist",
       "               installs them in /usr/share/datasets/fashion-mnist); default: the bundled sample",
@@ -16,6 +17,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       "  --epochs     default 10         --batch-size  default 128",
       "  --lr         default 1e-3 (adam/adamw), 0.1 (sgd)",
       "  --optimizer  adam (default), adamw or sgd (momentum 0.9)",
+      "  --weight-decay  default: the optimizer's (0 for adam and sgd, 1e-2 for adamw)",
       "  --schedule   constant (default) or cosine: the learning rate anneals to 0 over the epochs",
       "               (CosineAnnealingLR with T_max = epochs, stepped once an epoch)",
       "  --seed       default 0          --threads     default: all cores",
@@ -25,7 +27,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
       "               (seed, epoch, index); default off",
       "  --out DIR    where metrics.csv, metrics.json and curves.png go; default fashion-mnist-out",
       "  --benchmark  time the model's training step on a random batch instead (no data read): forward,",
-      "               backward and optimizer step, medians of 40 steps after 100 of warm-up, printed as",
+      "               backward and optimizer step, medians of 40 steps after 100 (and 20 s) of warm-up, printed as",
       "               `jtensor step MODEL forward F backward B step S ms` (benchmarks/peers/",
       "               torch_fashion_mnist.py --benchmark MODEL is PyTorch's same)");
 
@@ -34,7 +36,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
     String model = "mlp", optimizer = "adam", schedule = "constant";
     int epochs = 10, batch = 128, threads = Runtime.getRuntime().availableProcessors(), workers = 0;
     boolean augment = false, benchmark = false;
-    double lr = Double.NaN;
+    double lr = Double.NaN, weightDecay = Double.NaN;
     long seed = 0;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
@@ -54,6 +56,7 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
           case "--batch-size": batch = positive(a, Integer.parseInt(v)); break;
           case "--lr": lr = Double.parseDouble(v); break;
           case "--optimizer": optimizer = oneOf(a, v, "adam", "adamw", "sgd"); break;
+          case "--weight-decay": weightDecay = Double.parseDouble(v); break;
           case "--schedule": schedule = oneOf(a, v, "constant", "cosine"); break;
           case "--seed": seed = Long.parseLong(v); break;
           case "--threads": threads = positive(a, Integer.parseInt(v)); break;
@@ -67,8 +70,10 @@ record Options(Path data, String model, int epochs, int batchSize, double lr, St
     }
     if (Double.isNaN(lr)) lr = optimizer.equals("sgd") ? 0.1 : 1e-3;
     if (!(lr > 0)) throw new IllegalArgumentException("--lr must be positive, got " + lr);
+    if (Double.isNaN(weightDecay)) weightDecay = optimizer.equals("adamw") ? 1e-2 : 0;
+    if (!(weightDecay >= 0)) throw new IllegalArgumentException("--weight-decay must be 0 or more, got " + weightDecay);
     if (workers < 0) throw new IllegalArgumentException("--workers must be 0 or more, got " + workers);
-    return new Options(data, model, epochs, batch, lr, optimizer, schedule, seed, threads, workers, augment, out, benchmark);
+    return new Options(data, model, epochs, batch, lr, optimizer, weightDecay, schedule, seed, threads, workers, augment, out, benchmark);
   }
 
   private static String oneOf(String option, String v, String... allowed) {
