@@ -1,6 +1,6 @@
 """PyTorch's side of AttentionBenchmark on the CPU (2 threads, as jtensor's machine has):
 scaled_dot_product_attention over q, k, v [4, 8, 1024, 64] float32, causal and not, forward alone
-and forward + backward (y.backward(ones), as ../shared/peers/torch_nn_anchor.py measured issue
+and forward + backward (y.backward(ones), as the measurement behind issue
 20's figure), and causal attention composed of matmul, masked_fill, softmax, matmul (the T x T
 scores in memory) for comparison. Prints `peer CASE MS` lines, the median of timed rounds after
 warm-up. Run it before and after jtensor's JMH run in one command and report the ratio:
