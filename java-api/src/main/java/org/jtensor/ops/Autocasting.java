@@ -1,5 +1,6 @@
 package org.jtensor.ops;
 
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -7,6 +8,7 @@ import java.util.function.Function;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Tensor;
+import org.jtensor.autograd.GradMode;
 import org.jtensor.core.TensorImpl;
 
 /**
@@ -24,6 +26,13 @@ import org.jtensor.core.TensorImpl;
  * leaf in that leaf's own dtype. Each op family's entry calls {@link #apply} (or {@link #applyImpl})
  * once with its name in this table; a body that calls another entry with inputs already cast finds
  * nothing to cast.
+ *
+ * <p>Note [Autocast cast cache]. As PyTorch's cached_cast: a float32 leaf that requires grad (a
+ * parameter), cast to the autocast dtype with grad mode on, is cast once per outermost autocast
+ * scope and the cast reused by every later op in it (a GPT's weights are read by each step's
+ * forward once per layer, and its backward holds the casts anyway). The cache holds a reference to
+ * each cast until the thread's outermost scope closes. Unlike PyTorch's, an entry is dropped when
+ * the leaf's version moved (an in-place update inside the scope), so a cast is never stale.
  */
 public final class Autocasting {
   private Autocasting() {}
@@ -66,6 +75,8 @@ public final class Autocasting {
   private static final class State {
     final boolean[] enabled = new boolean[TYPES];
     final DType[] dtype = new DType[TYPES];
+    int depth;  // open Autocast scopes on this thread, any device type
+    final Map<TensorImpl, Cached> cache = new IdentityHashMap<>();  // Note [Autocast cast cache]
 
     State() {
       for (Device.Type t : Device.Type.values()) dtype[t.ordinal()] = t == Device.Type.CUDA ? DType.FLOAT16 : DType.BFLOAT16;
@@ -82,20 +93,64 @@ public final class Autocasting {
     return STATE.get().dtype[type.ordinal()];
   }
 
-  /** Sets this thread's state for the device type and returns the previous one as {enabled ? 1 : 0, dtype ordinal}. */
+  /** A leaf's cast: its dtype, the leaf's version when cast, and the cache's reference to it. */
+  private record Cached(DType dtype, int version, TensorImpl cast) {}
+
+  /**
+   * Sets this thread's state for the device type (a scope opens) and returns the previous one as
+   * {enabled ? 1 : 0, dtype ordinal}.
+   */
   public static int[] set(Device.Type type, boolean enabled, DType dtype) {
     State s = STATE.get();
+    s.depth++;
     int[] previous = {s.enabled[type.ordinal()] ? 1 : 0, s.dtype[type.ordinal()].ordinal()};
     s.enabled[type.ordinal()] = enabled;
     s.dtype[type.ordinal()] = dtype;
     return previous;
   }
 
-  /** Restores what {@link #set} returned. */
+  /** Restores what {@link #set} returned (a scope closes); the outermost one empties the cast cache. */
   public static void restore(Device.Type type, int[] previous) {
     State s = STATE.get();
     s.enabled[type.ordinal()] = previous[0] == 1;
     s.dtype[type.ordinal()] = DType.values()[previous[1]];
+    if (--s.depth == 0) {
+      for (Cached c : s.cache.values()) c.cast().release();
+      s.cache.clear();
+    }
+  }
+
+  /** The casts this thread's cache holds (for the tests). */
+  public static int cachedCasts() {
+    return STATE.get().cache.size();
+  }
+
+  /** Whether t's cast to `to` goes through the cache: a float32 parameter, to the lower precision, recorded. */
+  private static boolean cacheable(TensorImpl t, Policy policy) {
+    if (policy != Policy.LOWER_PRECISION || t.dtype() != DType.FLOAT32 || t.base() != null || !GradMode.isEnabled()) return false;
+    AutogradMeta m = AutogradMeta.peek(t);
+    return m != null && m.requiresGrad && m.isLeaf();
+  }
+
+  /** leaf's cast to `to` from the cache (a new reference for the caller), or null when there is none or it is stale. */
+  private static TensorImpl cachedCast(TensorImpl leaf, DType to) {
+    State s = STATE.get();
+    Cached c = s.cache.get(leaf);
+    if (c == null) return null;
+    if (c.dtype() == to && c.version() == leaf.version()) {
+      c.cast().retain();
+      return c.cast();
+    }
+    s.cache.remove(leaf);
+    c.cast().release();
+    return null;
+  }
+
+  /** Keeps a reference to cast as leaf's, made at leaf's current version. */
+  private static void remember(TensorImpl leaf, DType to, TensorImpl cast) {
+    cast.retain();
+    Cached old = STATE.get().cache.put(leaf, new Cached(to, leaf.version(), cast));
+    if (old != null) old.cast().release();
   }
 
   // ---- the cast ----
@@ -121,17 +176,18 @@ public final class Autocasting {
    * cast to make, body runs on args themselves.
    */
   public static Tensor apply(String op, Function<Tensor[], Tensor> body, Tensor... args) {
-    return run(op, body, args, Tensor::dtype, Tensor::device, Tensor::to, Tensor::close);
+    return run(op, body, args, Tensor::dtype, Tensor::device, Tensor::to, Tensor::close, t -> Handles.implOf(t, op), Handles::wrap);
   }
 
   /** {@link #apply} for the entries that work on TensorImpls: each cast is a new reference, released after body. */
   public static TensorImpl applyImpl(String op, Function<TensorImpl[], TensorImpl> body, TensorImpl... args) {
     return run(op, body, args, TensorImpl::dtype, TensorImpl::device, (t, to) -> DataOps.cloneRecorded(Ops.TO_COPY, "to", t, to, false),
-        TensorImpl::release);
+        TensorImpl::release, t -> t, t -> t);
   }
 
+  /** implOf: the TensorImpl behind an argument; wrap: an argument over a TensorImpl reference (taking it). */
   private static <T> T run(String op, Function<T[], T> body, T[] args, Function<T, DType> dtypeOf, Function<T, Device> deviceOf,
-                           BiFunction<T, DType, T> castTo, Consumer<T> drop) {
+                           BiFunction<T, DType, T> castTo, Consumer<T> drop, Function<T, TensorImpl> implOf, Function<TensorImpl, T> wrap) {
     Policy policy = policy(op);
     T[] cast = null;
     try {
@@ -140,7 +196,18 @@ public final class Autocasting {
         DType to = a == null ? null : target(policy, dtypeOf.apply(a), deviceOf.apply(a));
         if (to == null) continue;
         if (cast == null) cast = args.clone();
-        cast[i] = castTo.apply(a, to);
+        TensorImpl leaf = implOf.apply(a);
+        if (!cacheable(leaf, policy)) {
+          cast[i] = castTo.apply(a, to);
+          continue;
+        }
+        TensorImpl hit = cachedCast(leaf, to);
+        if (hit != null) {
+          cast[i] = wrap.apply(hit);
+        } else {
+          cast[i] = castTo.apply(a, to);
+          remember(leaf, to, implOf.apply(cast[i]));
+        }
       }
       return body.apply(cast == null ? args : cast);
     } finally {
