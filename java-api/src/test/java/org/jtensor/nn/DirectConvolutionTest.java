@@ -234,7 +234,8 @@ class DirectConvolutionTest {
         assertArrayEquals(oneD[i], twoD[i], "float64, groups 2: result " + i);
         assertArrayEquals(oneD[i], threeD[i], "float64, groups 2, 3 threads: result " + i);
       }
-      // the channels-in-lanes kernels: strided, and at stride 1 with 40 channels each side
+      // the channels-in-lanes kernels, strided; at stride 1 with 40 channels each side, Winograd's forward and input
+      // gradient (Note [Winograd F(2x2, 3x3)]) and the lanes' weight gradient
       Tensor xl = Tensor.randn(new long[] {3, 40, 13, 11}, g), wl = Tensor.randn(new long[] {40, 40, 3, 3}, g), bl = Tensor.randn(new long[] {40}, g);
       for (long stride : new long[] {1, 2}) {
         double[][] oneL = run(xl, wl, bl, 1, 1, stride), twoL = run(xl, wl, bl, 1, 2, stride), threeL = run(xl, wl, bl, 1, 3, stride);
