@@ -123,6 +123,8 @@ int main() {
       {3, 64, 64, 3, 3, 1, 1, 1, 1},     // one tile and a half
       {1, 16, 16, 60, 60, 1, 1, 1, 1},   // a wide plane: one tile row a task
       {1, 130, 70, 5, 5, 1, 1, 1, 1},    // channels past the blocks' four vectors
+      {1, 16, 32, 3, 301, 1, 0, 2, 2},   // wider than a task's tiles: one tile row a task, 151 tiles
+      {2, 16, 32, 1, 1, 2, 2, 2, 2},     // a 1 × 1 input, padding 2: the output 3 × 3, one input element
   };
   for (const Shape& s : shapes) {
     against_plain_loop<float>(s);
