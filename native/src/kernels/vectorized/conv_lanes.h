@@ -85,6 +85,7 @@ struct Packed {
 struct Grid {
   int64_t batch = 0, groups = 1, channels = 0, out_channels = 0, cg = 0, og = 0;
   int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, before[3] = {0, 0, 0};
+  int64_t kernel[3] = {1, 1, 1}, dilation[3] = {1, 1, 1}, stride[3] = {1, 1, 1};
   int64_t extent[3] = {1, 1, 1};  // stride·(out − 1) + dilation·(kernel − 1) + 1
   int64_t gs[3] = {0, 0, 1};      // the grid's strides, in positions
   std::vector<int64_t> tap;       // per tap (row-major over the kernel), its offset from a window's start
@@ -99,10 +100,24 @@ struct Grid {
 
   // False for numbers that describe no convolution (Java checks them first; this guards the kernel).
   bool read(const conv_plan& r) {
+    if (!read_sizes(r)) return false;
+    tap.clear();
+    for (int64_t a = 0; a < kernel[0]; ++a)
+      for (int64_t b = 0; b < kernel[1]; ++b)
+        for (int64_t k = 0; k < kernel[2]; ++k) tap.push_back(a * dilation[0] * gs[0] + b * dilation[1] * gs[1] + k * dilation[2]);
+    window.clear();
+    for (int64_t a = 0; a < out[0]; ++a)
+      for (int64_t b = 0; b < out[1]; ++b)
+        for (int64_t x = 0; x < out[2]; ++x) window.push_back(a * stride[0] * gs[0] + b * stride[1] * gs[1] + x * stride[2]);
+    return true;
+  }
+
+  // read's checks and sizes without the offsets per tap and per output position (Winograd's kernel
+  // needs the plan checked, not the offsets).
+  bool read_sizes(const conv_plan& r) {
     if (!counts_valid(r)) return false;
     batch = r.batch, groups = r.groups, channels = r.channels, out_channels = r.out_channels;
     cg = channels / groups, og = out_channels / groups;
-    int64_t kernel[3] = {1, 1, 1}, dilation[3] = {1, 1, 1}, stride[3] = {1, 1, 1};
     const int first = 3 - (int)r.nsp;
     for (int d = 0; d < (int)r.nsp; ++d) {
       const int e = first + d;
@@ -115,14 +130,6 @@ struct Grid {
     }
     gs[1] = extent[2];
     gs[0] = extent[1] * extent[2];
-    tap.clear();
-    for (int64_t a = 0; a < kernel[0]; ++a)
-      for (int64_t b = 0; b < kernel[1]; ++b)
-        for (int64_t k = 0; k < kernel[2]; ++k) tap.push_back(a * dilation[0] * gs[0] + b * dilation[1] * gs[1] + k * dilation[2]);
-    window.clear();
-    for (int64_t a = 0; a < out[0]; ++a)
-      for (int64_t b = 0; b < out[1]; ++b)
-        for (int64_t x = 0; x < out[2]; ++x) window.push_back(a * stride[0] * gs[0] + b * stride[1] * gs[1] + x * stride[2]);
     return true;
   }
 

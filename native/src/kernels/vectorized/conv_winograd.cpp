@@ -236,8 +236,7 @@ bool takes_winograd(const conv_plan& r) {
 
 template <typename T>
 int run_winograd(const conv_plan& r) {
-  lanes::Grid geo;
-  if (!geo.read(r)) return JT_INVALID;
+  if (!lanes::Grid().read_sizes(r)) return JT_INVALID;
   constexpr int64_t L = Vec<T>::lanes;
   Wino g;
   const bool forward = r.mode == 0;
