@@ -20,6 +20,7 @@ import org.jtensor.autograd.GradMode;
 import org.jtensor.data.Batch;
 import org.jtensor.data.BatchIterator;
 import org.jtensor.data.DataLoader;
+import org.jtensor.examples.Steady;
 import org.jtensor.nn.Functional;
 import org.jtensor.nn.GradClipping;
 import org.jtensor.optim.AdamW;
@@ -156,10 +157,9 @@ public final class Gpt {
    * the JVM's: its JIT compiles for the first ~8 s of a run (measured: C2 busy on one of two cores
    * until then, the step ~110 ms at steps 5-25 and ~75 ms from step 30 on), which PyTorch, with no JIT,
    * does not pay; a training run's steps are the steady ones. 60 steps of today's ~35 ms step end
-   * within those seconds, hence the time bound too.
+   * within those seconds, hence the time bound too ({@link Steady}).
    */
   private static final int WARM_UP_STEPS = 60;
-  private static final long WARM_UP_NANOS = 20_000_000_000L;
   /**
    * Generation: the first rounds of context - 1 tokens timed whole ("generationCold", the JIT still
    * compiling the one-token path), then the median of 20 rounds after 100 of warm-up (measured: the
@@ -173,7 +173,7 @@ public final class Gpt {
     Generator g = new Generator(o.seed());
     try (CharGpt model = new CharGpt(c, g); AdamW opt = new AdamW(model.parameters(), o.lr(), 0.9, 0.99, 1e-8, 0.01)) {
       double[] ms = new double[20];
-      long warmUpEnd = System.nanoTime() + WARM_UP_NANOS;
+      Steady warmUp = Steady.warmUp(WARM_UP_STEPS);
       for (int i = 0, done = 0; done < ms.length; i++) {
         long t0 = System.nanoTime();
         opt.zeroGrad();
@@ -184,9 +184,9 @@ public final class Gpt {
           GradClipping.clipGradNorm_(model.parameters(), 1.0);
         }
         opt.step();
-        if (i >= WARM_UP_STEPS && t0 >= warmUpEnd) ms[done++] = (System.nanoTime() - t0) / 1e6;
+        if (warmUp.over(i, t0)) ms[done++] = (System.nanoTime() - t0) / 1e6;
       }
-      System.out.printf(Locale.ROOT, "jtensor gptStep%s %.2f%n", o.autocast() == null ? "" : " autocast " + o.autocast(), median(ms));
+      System.out.printf(Locale.ROOT, "jtensor gptStep%s %.2f%n", o.autocast() == null ? "" : " autocast " + o.autocast(), Steady.median(ms));
       model.eval();
       long n = c.context() - 1;
       long t0 = System.nanoTime();
@@ -198,7 +198,7 @@ public final class Gpt {
         generate(model, c, n);
         gen[r] = (System.nanoTime() - r0) / 1e9;
       }
-      System.out.printf(Locale.ROOT, "jtensor generation %.0f%n", n / median(java.util.Arrays.copyOfRange(gen, GENERATION_WARM_ROUNDS, gen.length)));
+      System.out.printf(Locale.ROOT, "jtensor generation %.0f%n", n / Steady.median(java.util.Arrays.copyOfRange(gen, GENERATION_WARM_ROUNDS, gen.length)));
     }
   }
 
@@ -212,12 +212,6 @@ public final class Gpt {
         }
       }
     }
-  }
-
-  private static double median(double[] v) {
-    double[] s = v.clone();
-    java.util.Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   /** The mean cross-entropy of the model's next-character logits, the forward pass under autocast to dtype where one is given. */
