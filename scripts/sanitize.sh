@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The native CTest suites built with AddressSanitizer and UndefinedBehaviorSanitizer (cmake
 # option JT_SANITIZE): any finding fails. The caching allocator poisons what it caches, so a
-# kernel reading a freed block or past a tensor's bytes is caught. Run by scripts/test.sh.
+# kernel reading a freed block or past a tensor's bytes is caught. The allocator's two suites also
+# run under ThreadSanitizer (its thread caches, Note [Thread caches]). Run by scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
-for lib in libasan.so libubsan.so; do
+for lib in libasan.so libubsan.so libtsan.so; do
   if [ ! -e "$(g++ -print-file-name=$lib)" ]; then
     echo "jtensor: the sanitizer build needs $lib, which ships with g++ (Debian: libgcc-12-dev)" >&2
     exit 1
@@ -17,5 +18,5 @@ cmake -S cmake -B "$build" -DJT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX
   -DJT_OUTPUT_DIR="$PWD/$build/lib" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target native_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1 \
   ctest --test-dir "$build" --output-on-failure

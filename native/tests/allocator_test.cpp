@@ -69,7 +69,9 @@ static void split_reuse_and_coalesce() {
 }
 
 static void best_fit() {
-  CachingAllocator a;
+  jt::AllocConf pools_only;  // the pools' own choice: without a thread cache the frees merge at once
+  pools_only.thread_cache_bytes = 0;
+  CachingAllocator a(pools_only);
   Block* hole_small = a.allocate(1024);
   Block* keep1 = a.allocate(512);
   Block* hole_big = a.allocate(4096);
@@ -84,36 +86,6 @@ static void best_fit() {
   CHECK_EQ(y->ptr, pb);
   CHECK_EQ(y->size, 3072u);  // split: the rest of the hole stays free
   for (Block* b : {x, y, keep1, keep2}) a.free(b);
-}
-
-// Note [Quick lists]: a freed small block is parked and handed back for the same size; any other
-// request, the stats and emptyCache see the merged state.
-static void quick_lists() {
-  CachingAllocator a;
-  Block* x = a.allocate(100);
-  Block* y = a.allocate(512);
-  Block* keep = a.allocate(512);
-  char* px = x->ptr;
-  a.free(x);
-  CHECK_EQ(a.allocate(300), x);  // same rounded size: the parked block itself
-  CHECK_EQ(x->ptr, px);
-  CHECK_EQ(x->requested, 300u);
-  a.free(x);
-  a.free(y);
-  Block* big = a.allocate(1024);  // another size: x and y are merged first, so best fit uses the hole
-  CHECK_EQ(big->ptr, px);
-  a.free(big);
-  a.free(keep);
-  auto s = a.stats();
-  CHECK_EQ(s.inactive_split[kAll].current, 0);  // everything merged back into one free segment
-  CHECK_EQ(s.allocated_bytes[kAll].current, 0);
-  CHECK_EQ(s.active[kAll].current, 0);
-  std::vector<Block*> many;
-  for (int i = 0; i < 100; ++i) many.push_back(a.allocate(512 * (1 + i % 8)));
-  for (Block* b : many) a.free(b);
-  a.empty_cache();
-  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);  // parked blocks did not pin the segment
-  CHECK_EQ(a.stats().segment[kAll].current, 0);
 }
 
 static void large_pool_and_empty_cache() {
@@ -255,7 +227,7 @@ static void asan_poisons_cached_blocks() {
   CHECK(!__asan_address_is_poisoned(b->ptr) && !__asan_address_is_poisoned(b->ptr + 99));
   CHECK(__asan_address_is_poisoned(b->ptr + 100));  // the block's tail past the request
   char* p = b->ptr;
-  a.free(b);  // parked in a quick list
+  a.free(b);  // parked in the thread's cache
   CHECK(__asan_address_is_poisoned(p));
   Block* big = a.allocate(3 << 20);  // large pool, merged on free
   char* q = big->ptr;
@@ -272,7 +244,6 @@ int main() {
   rounding_and_alignment();
   split_reuse_and_coalesce();
   best_fit();
-  quick_lists();
   large_pool_and_empty_cache();
   out_of_memory_retry();
   max_split_size();

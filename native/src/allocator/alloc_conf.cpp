@@ -8,9 +8,9 @@ namespace {
 
 const char* kCommonKeys =
     " is a comma-separated list of key:value, with keys max_split_size_mb (a positive integer), "
-    "memory_limit_mb (a non-negative integer, 0 for no limit) and ";
-const char* kCpuKeys = "huge_pages (0 or 1)";
-const char* kCudaKeys = "garbage_collection_threshold (a fraction between 0 and 1, used with memory_limit_mb)";
+    "memory_limit_mb (a non-negative integer, 0 for no limit), ";
+const char* kCpuKeys = "huge_pages (0 or 1) and thread_cache_kb (a non-negative integer, 0 for no thread caches)";
+const char* kCudaKeys = "and garbage_collection_threshold (a fraction between 0 and 1, used with memory_limit_mb)";
 
 // A decimal integer of digits only, below 2^44 (MiB that still fit in bytes); -1 when it is not one.
 int64_t parse_count(const std::string& v) {
@@ -60,6 +60,9 @@ AllocConf parse_alloc_conf(const char* text, AllocConfTarget target) {
     } else if (!cuda && key == "huge_pages") {
       if (n != 0 && n != 1) bad = "huge_pages:" + value + " is not 0 or 1";
       else parsed.huge_pages = n == 1;
+    } else if (!cuda && key == "thread_cache_kb") {
+      if (n < 0) bad = "thread_cache_kb:" + value + " is not a non-negative integer";
+      else parsed.thread_cache_bytes = (size_t)n << 10;
     } else if (cuda && key == "garbage_collection_threshold") {
       double x = parse_fraction(value);
       if (x < 0) bad = "garbage_collection_threshold:" + value + " is not a fraction between 0 and 1";

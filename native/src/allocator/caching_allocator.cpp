@@ -4,6 +4,7 @@
 #include "allocator/snapshot_words.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -13,7 +14,12 @@
 namespace jt {
 CachingAllocator::CachingAllocator() : CachingAllocator(parse_alloc_conf(std::getenv("JT_ALLOC_CONF"))) {}
 
-CachingAllocator::CachingAllocator(const AllocConf& conf) : conf_error_(conf.error) {
+namespace {
+std::atomic<uint64_t> next_allocator_id{1};  // 0 marks a thread's empty cache slot
+}
+
+CachingAllocator::CachingAllocator(const AllocConf& conf)
+    : conf_error_(conf.error), id_(next_allocator_id++), thread_cache_bytes_(conf.thread_cache_bytes) {
   if (conf.max_split_size) set_max_split_size(conf.max_split_size);
   memory_limit_ = conf.memory_limit;
   huge_pages_ = conf.huge_pages;
@@ -22,6 +28,10 @@ CachingAllocator::CachingAllocator(const AllocConf& conf) : conf_error_(conf.err
 // Only allocators a test made are destroyed (cpu_allocator() lives until the process ends):
 // every segment goes back to the system, blocks still handed out included, and every Block.
 CachingAllocator::~CachingAllocator() {
+  {  // threads that still hold a cache of this allocator drop it at their exit, untouched
+    std::lock_guard<std::mutex> live(allocators_mutex());
+    for (auto& c : thread_caches_) c->owner = nullptr;
+  }
   for (Block* head : segments_) {
     size_t bytes = 0;
     for (Block* b = head; b;) {
@@ -62,36 +72,48 @@ Block* CachingAllocator::allocate(size_t nbytes) {
   }
   const size_t size = round_size(nbytes);
   const bool small = size <= kSmallSize;
+  ThreadCache* tc = my_cache();  // every call folds its delta below, large ones too
+  if (tc && size <= ThreadCache::kMaxBlock) {  // Note [Thread caches]: a parked block of this size, without the allocator's lock
+    std::lock_guard<std::mutex> own(tc->mutex);
+    Block*& bin = tc->bins[ThreadCache::size_class(size)];
+    if (Block* b = bin) {
+      bin = b->cache_next;
+      b->cache_next = nullptr;
+      tc->bytes -= b->size;
+      b->requested = nbytes;
+      tc->delta.handed_out((int64_t)b->size, (int64_t)nbytes, b->split);
+      tc->dirty.store(true, std::memory_order_relaxed);
+      JT_UNPOISON(b->ptr, nbytes);
+      return b;
+    }
+  }
   std::lock_guard<AdaptiveMutex> lock(mutex_);
-  Block* b = nullptr;
-  if (size <= kQuickMax && (b = quick_[quick_class(size)])) {  // exact size: nothing to split
-    quick_[quick_class(size)] = b->quick_next;
-    quick_count_--;
-    b->quick = false;
+  if (tc && tc->dirty.load(std::memory_order_relaxed)) fold(tc);  // its hits count first (exact peaks for one thread)
+  Pool& pool = pool_for(small);
+  Block* b = find_free_block(pool, size);
+  if (!b && !thread_caches_.empty()) {  // grow only when no parked block, merged, would do
+    flush_thread_caches();
+    b = find_free_block(pool, size);
+  }
+  if (b) {
+    pool.erase(b);
     update_inactive_split(b, -1);
   } else {
-    if (quick_count_ > 0) flush_quick();  // best fit sees every free block, merged
-    Pool& pool = pool_for(small);
-    b = find_free_block(pool, size);
-    if (b) {
-      pool.erase(b);
-      update_inactive_split(b, -1);
-    } else {
+    b = new_segment(segment_size(size), small);
+    if (!b) {  // out of memory: give every cached segment back and try once more
+      stats_.num_alloc_retries++;
+      release_cached_blocks();
       b = new_segment(segment_size(size), small);
-      if (!b) {  // out of memory: give every cached segment back and try once more
-        stats_.num_alloc_retries++;
-        release_cached_blocks();
-        b = new_segment(segment_size(size), small);
-      }
-      if (!b) {
-        stats_.num_ooms++;
-        return nullptr;
-      }
+    }
+    if (!b) {
+      stats_.num_ooms++;
+      return nullptr;
     }
   }
   if (should_split(b, size)) b = split(b, size);
   b->allocated = true;
   b->requested = nbytes;
+  b->split = b->prev || b->next;
   stats_.block_handed_out(small, (int64_t)b->size, (int64_t)nbytes, b->size >= max_split_size_);
   JT_UNPOISON(b->ptr, nbytes);  // the tail past nbytes stays poisoned
   return b;
@@ -156,29 +178,36 @@ Block* CachingAllocator::split(Block* b, size_t size) {
 void CachingAllocator::free(Block* b) {
   if (!b) return;
   JT_POISON(b->ptr, b->size);
+  ThreadCache* tc = my_cache();
+  if (tc && b->small && b->size <= ThreadCache::kMaxBlock) {  // park it (Note [Thread caches])
+    std::lock_guard<std::mutex> own(tc->mutex);
+    if (tc->bytes + b->size <= thread_cache_bytes_) {
+      tc->delta.parked((int64_t)b->size, (int64_t)b->requested, b->split);
+      tc->dirty.store(true, std::memory_order_relaxed);
+      b->requested = 0;
+      Block*& bin = tc->bins[ThreadCache::size_class(b->size)];
+      b->cache_next = bin;
+      bin = b;
+      tc->bytes += b->size;
+      return;
+    }
+  }
   std::lock_guard<AdaptiveMutex> lock(mutex_);
+  if (tc && tc->dirty.load(std::memory_order_relaxed)) fold(tc);
   const bool small = b->small;
   const int64_t bs = (int64_t)b->size;
   stats_.block_freed(small, bs, b->size >= max_split_size_);
   stats_.block_inactive(small, bs, (int64_t)b->requested);
   b->allocated = false;
   b->requested = 0;
-  if (small && b->size <= kQuickMax) {  // park it (Note [Quick lists])
-    b->quick = true;
-    b->quick_next = quick_[quick_class(b->size)];
-    quick_[quick_class(b->size)] = b;
-    quick_count_++;
-    update_inactive_split(b, +1);
-    return;
-  }
   insert_free(b);
 }
 
-// Merges free block b with its free neighbours (parked ones stay parked) into its pool.
+// Merges free block b with its free neighbours into its pool (parked blocks count as handed out).
 void CachingAllocator::insert_free(Block* b) {
   Pool& pool = pool_for(b->small);
   for (Block* n : {b->prev, b->next}) {
-    if (n && !n->allocated && !n->quick) {
+    if (n && !n->allocated) {
       pool.erase(n);
       update_inactive_split(n, -1);
       merge_into(b, n);
@@ -188,17 +217,46 @@ void CachingAllocator::insert_free(Block* b) {
   update_inactive_split(b, +1);
 }
 
-void CachingAllocator::flush_quick() {
-  for (Block*& head : quick_) {
-    while (Block* b = head) {
-      head = b->quick_next;
-      b->quick = false;
-      b->quick_next = nullptr;
-      update_inactive_split(b, -1);
+std::shared_ptr<ThreadCache> CachingAllocator::register_thread_cache() {
+  auto c = std::make_shared<ThreadCache>(this);
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
+  thread_caches_.push_back(c);
+  return c;
+}
+
+void CachingAllocator::retire_thread_cache(ThreadCache* c) {
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
+  flush(c);
+  c->owner = nullptr;
+  thread_caches_.erase(std::find_if(thread_caches_.begin(), thread_caches_.end(),
+                                    [c](const std::shared_ptr<ThreadCache>& p) { return p.get() == c; }));
+}
+
+// Lock order: mutex_, then a cache's; a cache's owner never takes mutex_ while holding its own.
+void CachingAllocator::fold(ThreadCache* c) {
+  std::lock_guard<std::mutex> own(c->mutex);
+  c->delta.fold_into(stats_);
+  c->dirty.store(false, std::memory_order_relaxed);
+}
+
+void CachingAllocator::flush(ThreadCache* c) {
+  std::lock_guard<std::mutex> own(c->mutex);
+  c->delta.fold_into(stats_);
+  c->dirty.store(false, std::memory_order_relaxed);
+  for (Block*& head : c->bins) {
+    while (Block* b = head) {  // free in the stats already: only the pools learn of it now
+      head = b->cache_next;
+      b->cache_next = nullptr;
+      b->allocated = false;
+      update_inactive_split(b, -1);  // insert_free counts what it merges into
       insert_free(b);
     }
   }
-  quick_count_ = 0;
+  c->bytes = 0;
+}
+
+void CachingAllocator::flush_thread_caches() {
+  for (auto& c : thread_caches_) flush(c.get());
 }
 
 // Absorbs neighbour src (free, adjacent to dst) into dst.
@@ -231,7 +289,7 @@ void CachingAllocator::release_segment(Block* b) {
 }
 
 void CachingAllocator::release_cached_blocks() {
-  flush_quick();
+  flush_thread_caches();
   std::vector<Block*> whole;
   for (Block* seg : segments_)
     if (!seg->allocated && !seg->next) whole.push_back(seg);  // a free, unsplit segment
@@ -261,7 +319,7 @@ void CachingAllocator::set_max_split_size(size_t bytes) {
 
 DeviceStats CachingAllocator::stats() {
   std::lock_guard<AdaptiveMutex> lock(mutex_);
-  flush_quick();  // report the merged state
+  flush_thread_caches();  // report the merged state
   DeviceStats s = stats_;
   s.max_split_size = max_split_size_ == SIZE_MAX ? -1 : (int64_t)max_split_size_;
   return s;
@@ -269,18 +327,19 @@ DeviceStats CachingAllocator::stats() {
 
 void CachingAllocator::reset_peak_stats() {
   std::lock_guard<AdaptiveMutex> lock(mutex_);
-  flush_quick();
+  flush_thread_caches();
   stats_.reset_peak();
 }
 
 void CachingAllocator::reset_accumulated_stats() {
   std::lock_guard<AdaptiveMutex> lock(mutex_);
+  flush_thread_caches();
   stats_.reset_accumulated();
 }
 
 int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
   std::lock_guard<AdaptiveMutex> lock(mutex_);
-  flush_quick();
+  flush_thread_caches();
   std::vector<int64_t> v{(int64_t)segments_.size()};
   std::vector<Block*> segs = segments_;
   std::sort(segs.begin(), segs.end(), [](Block* a, Block* b) { return a->ptr < b->ptr; });

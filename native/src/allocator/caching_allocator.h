@@ -17,6 +17,7 @@
 #include "allocator/adaptive_mutex.h"
 #include "allocator/alloc_conf.h"
 #include "allocator/stats.h"
+#include "allocator/thread_cache.h"
 
 namespace jt {
 
@@ -26,8 +27,8 @@ struct Block {
   char* ptr = nullptr;
   bool allocated = false;
   bool small = false;  // which pool (and segment kind) it belongs to
-  bool quick = false;  // free, parked in a quick list (not in a pool, not merged)
-  Block* quick_next = nullptr;
+  bool split = false;  // handed out with neighbours in its segment (they stay while it is out)
+  Block* cache_next = nullptr;  // parked in a thread cache: the next of its size (Note [Thread caches])
   Block* prev = nullptr;
   Block* next = nullptr;
 };
@@ -118,6 +119,11 @@ class CachingAllocator {
   }
   static size_t segment_size(size_t rounded);
 
+  // A new cache for the calling thread, registered (Note [Thread caches]); called by this_thread_cache.
+  std::shared_ptr<ThreadCache> register_thread_cache();
+  // A thread's exit, allocators_mutex() held: its parked blocks back to the pools, the cache dropped.
+  void retire_thread_cache(ThreadCache* c);
+
  private:
   using Pool = std::set<Block*, BlockLess, NodeRecycler<Block*>>;
   Pool& pool_for(bool small) { return small ? small_blocks_ : large_blocks_; }
@@ -132,18 +138,10 @@ class CachingAllocator {
   Block* new_block();
   void recycle(Block* b);
   void insert_free(Block* b);
-  void flush_quick();
-  static int quick_class(size_t rounded) { return (int)(rounded / kMinBlockSize) - 1; }
-
-  // Note [Quick lists]
-  // Freed small blocks up to kQuickMax bytes are parked by exact size instead of being merged
-  // back (as dlmalloc's fastbins): allocating that size again pops one without touching the
-  // pools. Counted as free in every stat. Any other request merges every parked block first, and
-  // so do emptyCache, stats and snapshots: best fit, growth and reports see the merged state.
-  static constexpr size_t kQuickMax = 32 << 10;
-  static constexpr int kQuickClasses = (int)(kQuickMax / kMinBlockSize);
-  Block* quick_[kQuickClasses] = {};
-  size_t quick_count_ = 0;
+  ThreadCache* my_cache() { return thread_cache_bytes_ ? this_thread_cache(*this, id_) : nullptr; }
+  void fold(ThreadCache* c);   // c's stats delta into stats_
+  void flush(ThreadCache* c);  // fold, and c's parked blocks back to the pools, merged
+  void flush_thread_caches();
 
   AdaptiveMutex mutex_;  // Note [Adaptive mutex]
   Pool small_blocks_, large_blocks_;
@@ -154,6 +152,9 @@ class CachingAllocator {
   size_t max_split_size_ = SIZE_MAX;
   bool huge_pages_ = true;  // JT_ALLOC_CONF=huge_pages:0 turns it off
   std::string conf_error_;
+  const uint64_t id_;  // names this allocator to the threads' caches; never reused
+  size_t thread_cache_bytes_;  // a cache's most parked bytes; 0: no caches
+  std::vector<std::shared_ptr<ThreadCache>> thread_caches_;  // every live thread's, under mutex_
 };
 
 CachingAllocator& cpu_allocator();

@@ -6,8 +6,22 @@
 
 namespace jt {
 
+// A change to a Stat kept apart (a thread cache's, Note [Thread caches]); high: the most current
+// rose above where it started.
+struct StatDelta {
+  int64_t current = 0, high = 0, allocated = 0, freed = 0;
+  void increase(int64_t n) { current += n; allocated += n; if (current > high) high = current; }
+  void decrease(int64_t n) { current -= n; freed += n; }
+};
+
 struct Stat {
   int64_t current = 0, peak = 0, allocated = 0, freed = 0;
+  void fold(const StatDelta& d) {
+    if (current + d.high > peak) peak = current + d.high;
+    current += d.current;
+    allocated += d.allocated;
+    freed += d.freed;
+  }
   void increase(int64_t n) { current += n; allocated += n; if (current > peak) peak = current; }
   void decrease(int64_t n) { current -= n; freed += n; }
   void reset_peak() { peak = current; }

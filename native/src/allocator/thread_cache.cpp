@@ -1,0 +1,48 @@
+#include "allocator/thread_cache.h"
+
+#include "allocator/caching_allocator.h"
+
+namespace jt {
+namespace {
+
+constexpr int kThreadSlots = 4;  // allocators a thread caches for at once (the CPU's, and tests')
+
+// A thread's caches, one per allocator it freed into; at the thread's exit each goes back to its
+// allocator if that still lives.
+struct Slots {
+  uint64_t ids[kThreadSlots] = {};
+  std::shared_ptr<ThreadCache> caches[kThreadSlots];
+
+  ~Slots() {
+    for (auto& c : caches) {
+      if (!c) continue;
+      std::lock_guard<std::mutex> live(allocators_mutex());
+      if (CachingAllocator* a = c->owner.load()) a->retire_thread_cache(c.get());
+    }
+  }
+};
+
+thread_local Slots slots;
+
+}  // namespace
+
+std::mutex& allocators_mutex() {
+  static std::mutex* m = new std::mutex();  // never destroyed: threads may exit after static destructors
+  return *m;
+}
+
+ThreadCache* this_thread_cache(CachingAllocator& a, uint64_t id) {
+  Slots& s = slots;
+  for (int i = 0; i < kThreadSlots; ++i)
+    if (s.ids[i] == id) return s.caches[i].get();
+  for (int i = 0; i < kThreadSlots; ++i) {
+    if (s.ids[i] == 0 || !s.caches[i]->owner.load()) {  // free, or its allocator is gone
+      s.caches[i] = a.register_thread_cache();
+      s.ids[i] = id;
+      return s.caches[i].get();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace jt

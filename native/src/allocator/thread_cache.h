@@ -1,0 +1,97 @@
+// Note [Thread caches]
+// Each thread that frees a small block (up to kMaxBlock bytes) parks it in its own cache, by exact
+// size, and its next request of that size takes it back, both without the allocator's lock (as
+// tcmalloc's and PyTorch's CPU thread caches do). A DataLoader's workers make ~10 small tensors an
+// image; under one lock their allocations passed the lock's and the pools' cache lines between the
+// cores on every call, and the training thread merged the workers' parked blocks (docs/performance.md).
+//
+// - To the pools a parked block is still handed out: they never merge it or read its fields, so the
+//   owner touches it with no lock but its cache's own (taken by the owner on every call, and by a
+//   flush from another thread only).
+// - The stats count a parked block as free at once. The owner keeps its hits' counts in a StatDelta,
+//   folded into the shared stats whenever it takes the allocator's lock, and by every report; a peak
+//   folds as the shared current plus the delta's high-water mark, so with one thread allocating the
+//   stats equal an allocator without caches, and with several a peak is within one cache's bytes.
+// - Parked blocks go back to the pools (merged) before a new segment is reserved, on emptyCache, the
+//   out-of-memory retry, stats and snapshots, and when the thread exits; a cache holds at most
+//   JT_ALLOC_CONF's thread_cache_kb (0 turns caches off).
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "allocator/stats.h"
+
+namespace jt {
+
+class CachingAllocator;
+struct Block;
+
+// The stats a thread's cache hits move, all in the small pool; folded by StatDelta::fold_into.
+struct CacheDelta {
+  StatDelta allocation, allocated_bytes, active, active_bytes, requested_bytes, inactive_split, inactive_split_bytes;
+
+  void handed_out(int64_t size, int64_t requested, bool split) {
+    allocation.increase(1);
+    allocated_bytes.increase(size);
+    active.increase(1);
+    active_bytes.increase(size);
+    requested_bytes.increase(requested);
+    if (split) {
+      inactive_split.decrease(1);
+      inactive_split_bytes.decrease(size);
+    }
+  }
+  void parked(int64_t size, int64_t requested, bool split) {
+    allocation.decrease(1);
+    allocated_bytes.decrease(size);
+    active.decrease(1);
+    active_bytes.decrease(size);
+    requested_bytes.decrease(requested);
+    if (split) {
+      inactive_split.increase(1);
+      inactive_split_bytes.increase(size);
+    }
+  }
+  void fold_into(DeviceStats& s) {
+    for (int p : {kAll, kSmallPool}) {
+      s.allocation[p].fold(allocation);
+      s.allocated_bytes[p].fold(allocated_bytes);
+      s.active[p].fold(active);
+      s.active_bytes[p].fold(active_bytes);
+      s.requested_bytes[p].fold(requested_bytes);
+      s.inactive_split[p].fold(inactive_split);
+      s.inactive_split_bytes[p].fold(inactive_split_bytes);
+    }
+    *this = CacheDelta();
+  }
+};
+
+struct alignas(64) ThreadCache {  // its own cache lines: two threads' caches never share one
+  static constexpr size_t kMaxBlock = 32 << 10;
+  static constexpr size_t kGranule = 512;  // CachingAllocator::kMinBlockSize
+  static constexpr int kClasses = (int)(kMaxBlock / kGranule);
+  static int size_class(size_t rounded) { return (int)(rounded / kGranule) - 1; }
+
+  std::mutex mutex;  // the owner's on every call; another thread's only to flush
+  Block* bins[kClasses] = {};
+  size_t bytes = 0;  // parked
+  CacheDelta delta;
+  // Set by the owner's hits (under mutex), cleared by a fold; read without the lock by the owner
+  // alone, which skips an empty fold (a stale true costs one fold, and only the owner sets it).
+  std::atomic<bool> dirty{false};
+  std::atomic<CachingAllocator*> owner;  // null once the allocator is destroyed (under allocators_mutex())
+
+  explicit ThreadCache(CachingAllocator* a) : owner(a) {}
+};
+
+// The calling thread's cache for allocator a (numbered id, never reused), made and registered on
+// first use; null when the thread already holds caches of kThreadSlots other allocators.
+ThreadCache* this_thread_cache(CachingAllocator& a, uint64_t id);
+
+// Guards ThreadCache::owner between a thread's exit and its allocator's destruction.
+std::mutex& allocators_mutex();
+
+}  // namespace jt

@@ -1,0 +1,304 @@
+// The CPU caching allocator's thread caches (Note [Thread caches]): hits without the lock, stats
+// equal to an allocator without caches for one thread, blocks never handed out twice across
+// threads, and caches that outlive their thread or their allocator.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "allocator/caching_allocator.h"
+#include "check.h"
+
+using jt::AllocConf;
+using jt::Block;
+using jt::CachingAllocator;
+using jt::DeviceStats;
+using jt::kAll;
+using jt::kSmallPool;
+
+static AllocConf with_cache(size_t bytes) {
+  AllocConf c;
+  c.thread_cache_bytes = bytes;
+  return c;
+}
+
+// A freed small block comes back for the same size; the stats count it free at once; a report
+// merges it, so best fit then sees the hole.
+static void parked_blocks() {
+  CachingAllocator a;
+  Block* x = a.allocate(100);
+  Block* y = a.allocate(512);
+  Block* keep = a.allocate(512);
+  char* px = x->ptr;
+  a.free(x);
+  CHECK(x->allocated);  // parked: still handed out to the pools
+  CHECK_EQ(a.allocate(300), x);  // same rounded size: the parked block itself
+  CHECK_EQ(x->ptr, px);
+  CHECK_EQ(x->requested, 300u);
+  a.free(x);
+  a.free(y);
+  DeviceStats s = a.stats();
+  CHECK_EQ(s.allocated_bytes[kAll].current, 512);  // keep alone
+  CHECK_EQ(s.requested_bytes[kAll].current, 512);
+  CHECK_EQ(s.active[kSmallPool].current, 1);
+  Block* big = a.allocate(1024);  // the report merged x and y: best fit takes their hole
+  CHECK_EQ(big->ptr, px);
+  a.free(big);
+  a.free(keep);
+  s = a.stats();
+  CHECK_EQ(s.inactive_split[kAll].current, 0);  // everything merged into one free segment
+  CHECK_EQ(s.allocated_bytes[kAll].current, 0);
+  std::vector<Block*> many;
+  for (int i = 0; i < 100; ++i) many.push_back(a.allocate(512 * (1 + i % 8)));
+  for (Block* b : many) a.free(b);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);  // parked blocks did not pin the segment
+}
+
+// One thread's random run gives the same block counts and bytes (current, peak, allocated, freed)
+// with caches as without: the peak folds the cache's high-water mark (fails if it folded current alone).
+static void stats_equal_an_allocator_without_caches() {
+  CachingAllocator cached(with_cache(512 << 10)), plain(with_cache(0));
+  std::mt19937 rng(7);
+  std::vector<Block*> live[2];
+  CachingAllocator* as[2] = {&cached, &plain};
+  auto same = [&] {
+    DeviceStats s[2] = {cached.stats(), plain.stats()};
+    const jt::Stat* f[2][5];
+    for (int k = 0; k < 2; ++k) {
+      f[k][0] = s[k].allocation;
+      f[k][1] = s[k].allocated_bytes;
+      f[k][2] = s[k].active;
+      f[k][3] = s[k].active_bytes;
+      f[k][4] = s[k].requested_bytes;
+    }
+    for (int fam = 0; fam < 5; ++fam)
+      for (int p = 0; p < jt::kNumStatTypes; ++p) {
+        CHECK_EQ(f[0][fam][p].current, f[1][fam][p].current);
+        CHECK_EQ(f[0][fam][p].peak, f[1][fam][p].peak);
+        CHECK_EQ(f[0][fam][p].allocated, f[1][fam][p].allocated);
+        CHECK_EQ(f[0][fam][p].freed, f[1][fam][p].freed);
+      }
+  };
+  for (int i = 0; i < 20000; ++i) {
+    uint32_t r = rng();
+    bool alloc = live[0].empty() || (live[0].size() < 64 && r % 3 != 0);
+    size_t n = r % 17 == 0 ? 100000 + r % (3 << 20) : 1 + (r >> 8) % 40000;  // mostly cacheable sizes
+    size_t victim = live[0].empty() ? 0 : (r >> 4) % live[0].size();
+    for (int k = 0; k < 2; ++k) {
+      if (alloc) {
+        live[k].push_back(as[k]->allocate(n));
+      } else {
+        as[k]->free(live[k][victim]);
+        live[k].erase(live[k].begin() + (long)victim);
+      }
+    }
+    if (i % 997 == 0) same();
+  }
+  same();
+  for (int k = 0; k < 2; ++k)
+    for (Block* b : live[k]) as[k]->free(b);
+  same();
+}
+
+// A peak reached by cache hits alone, between two folds, is in the stats (the delta's high-water mark).
+static void peak_of_hits_between_folds() {
+  for (size_t cache : {size_t(512) << 10, size_t(0)}) {
+    CachingAllocator a(with_cache(cache));
+    std::vector<Block*> small;
+    for (int i = 0; i < 100; ++i) small.push_back(a.allocate(1024));
+    for (Block* b : small) a.free(b);  // parked
+    Block* held = a.allocate(200 << 10);  // not cacheable: the lock, a fold
+    for (Block*& b : small) b = a.allocate(1024);  // hits: 100 KiB on top of held
+    for (Block* b : small) a.free(b);  // parked again: the delta is back where it started
+    CHECK_EQ(a.stats().allocated_bytes[kAll].peak, (int64_t)((200 << 10) + 100 * 1024));
+    a.free(held);
+  }
+}
+
+// Threads allocate, fill, and free each other's blocks while another thread reports and empties the
+// cache: a block handed out twice at once shows as a changed fill. At the end every byte is free
+// and emptyCache gives every segment back.
+static void blocks_cross_threads() {
+  CachingAllocator a;
+  std::mutex m;
+  std::deque<Block*> handoff;
+  std::atomic<int> damaged{0};
+  auto fill_of = [](const Block* b) { return (unsigned char)(((uintptr_t)b->ptr >> 9) * 131 + b->requested); };
+  auto intact = [&](const Block* b) {
+    for (size_t i = 0; i < b->requested; i += 61)
+      if ((unsigned char)b->ptr[i] != fill_of(b)) return false;
+    return true;
+  };
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 6; ++t) {
+    ts.emplace_back([&, t] {
+      std::mt19937 rng(100 + t);
+      std::vector<Block*> mine;
+      for (int i = 0; i < 30000; ++i) {
+        uint32_t r = rng();
+        if (mine.size() < 24 && r % 2) {
+          Block* b = a.allocate(1 + (r >> 4) % (r % 50 == 0 ? (2 << 20) : 20000));
+          std::memset(b->ptr, fill_of(b), b->requested);
+          mine.push_back(b);
+        } else if (!mine.empty()) {
+          Block* b = mine.back();
+          mine.pop_back();
+          if (r % 3 == 0) {  // another thread frees it
+            std::lock_guard<std::mutex> g(m);
+            handoff.push_back(b);
+            continue;
+          }
+          if (!intact(b)) damaged++;
+          a.free(b);
+        }
+        Block* other = nullptr;
+        {
+          std::lock_guard<std::mutex> g(m);
+          if (!handoff.empty() && r % 4 == 0) {
+            other = handoff.front();
+            handoff.pop_front();
+          }
+        }
+        if (other) {
+          if (!intact(other)) damaged++;
+          a.free(other);
+        }
+      }
+      for (Block* b : mine) a.free(b);
+    });
+  }
+  std::atomic<bool> done{false};
+  std::thread reporter([&] {  // flushes every thread's cache while they use it (ThreadSanitizer's case)
+    for (int i = 0; !done; ++i) {
+      DeviceStats s = a.stats();
+      if (s.allocated_bytes[kAll].current < 0) damaged++;
+      if (i % 8 == 0) a.empty_cache();
+      std::this_thread::yield();
+    }
+  });
+  for (auto& t : ts) t.join();  // each exit returns its cache's blocks
+  done = true;
+  reporter.join();
+  for (Block* b : handoff) a.free(b);
+  CHECK_EQ(damaged.load(), 0);
+  DeviceStats s = a.stats();
+  CHECK_EQ(s.allocated_bytes[kAll].current, 0);
+  CHECK_EQ(s.active[kAll].current, 0);
+  CHECK_EQ(s.requested_bytes[kAll].current, 0);
+  CHECK_EQ(s.inactive_split[kAll].current, 0);
+  CHECK_EQ(s.allocation[kAll].allocated, s.allocation[kAll].freed);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
+}
+
+// Another thread's parked blocks are seen by this thread's reports, by growth and by emptyCache.
+static void another_threads_cache_is_flushed() {
+  CachingAllocator a(with_cache(2 << 20));
+  std::mutex m;
+  std::condition_variable cv;
+  int step = 0;
+  std::thread t([&] {
+    std::vector<Block*> bs;
+    for (int i = 0; i < 64; ++i) bs.push_back(a.allocate(16 << 10));
+    for (Block* b : bs) a.free(b);  // the small segment's first 1 MiB parked in t's cache
+    std::unique_lock<std::mutex> g(m);
+    step = 1;
+    cv.notify_all();
+    cv.wait(g, [&] { return step == 2; });  // stays alive, its cache full, while the main thread looks
+  });
+  {
+    std::unique_lock<std::mutex> g(m);
+    cv.wait(g, [&] { return step == 1; });
+  }
+  CHECK_EQ(a.stats().allocated_bytes[kAll].current, 0);
+  CHECK_EQ(a.stats().segment[kAll].current, 1);
+  Block* tail = a.allocate(1 << 20);  // the segment's free second half
+  Block* head = a.allocate(1 << 20);  // fits only once t's parked blocks are merged: no new segment
+  CHECK_EQ(a.stats().segment[kAll].current, 1);
+  a.free(tail);
+  a.free(head);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
+  {
+    std::lock_guard<std::mutex> g(m);
+    step = 2;
+  }
+  cv.notify_all();
+  t.join();
+}
+
+// A thread whose cache outlives its allocator drops it at exit untouched, and its slot serves a
+// later allocator (ASan would report a touch of the destroyed one).
+static void caches_outlive_their_allocator() {
+  std::mutex m;
+  std::condition_variable cv;
+  int step = 0;
+  auto first = std::make_unique<CachingAllocator>();
+  CachingAllocator* seen = first.get();
+  int later_cached = 0;
+  std::thread t([&] {
+    seen->free(seen->allocate(1000));  // parked in t's cache of the first allocator
+    std::unique_lock<std::mutex> g(m);
+    step = 1;
+    cv.notify_all();
+    cv.wait(g, [&] { return step == 2; });
+    for (int k = 0; k < 6; ++k) {  // more allocators than a thread has slots: the dead one's is reused
+      CachingAllocator later;
+      Block* b = later.allocate(1000);
+      later.free(b);
+      later_cached += b->allocated;  // parked: still handed out to the pools
+    }
+  });
+  {
+    std::unique_lock<std::mutex> g(m);
+    cv.wait(g, [&] { return step == 1; });
+  }
+  first.reset();
+  {
+    std::lock_guard<std::mutex> g(m);
+    step = 2;
+  }
+  cv.notify_all();
+  t.join();
+  CHECK_EQ(later_cached, 6);
+}
+
+static void no_caches_when_turned_off() {
+  CachingAllocator a(with_cache(0));
+  Block* x = a.allocate(100);
+  Block* y = a.allocate(100);
+  Block* keep = a.allocate(100);
+  char* px = x->ptr;
+  a.free(x);
+  CHECK(!x->allocated);  // in the pool at once
+  a.free(y);
+  Block* big = a.allocate(1024);  // x and y merged: best fit takes their place
+  CHECK_EQ(big->ptr, px);
+  a.free(big);
+  a.free(keep);
+  CHECK_EQ(jt::parse_alloc_conf("thread_cache_kb:0").thread_cache_bytes, 0u);
+  CHECK_EQ(jt::parse_alloc_conf("thread_cache_kb:64").thread_cache_bytes, 64u << 10);
+  CHECK_EQ(jt::parse_alloc_conf(nullptr).thread_cache_bytes, 512u << 10);
+  CHECK(jt::parse_alloc_conf("thread_cache_kb:-1").error.find("thread_cache_kb:-1 is not a non-negative integer")
+        != std::string::npos);
+  CHECK(jt::parse_alloc_conf("thread_cache_kb:1", jt::AllocConfTarget::kCuda).error.find("unknown key")
+        != std::string::npos);
+}
+
+int main() {
+  parked_blocks();
+  stats_equal_an_allocator_without_caches();
+  peak_of_hits_between_folds();
+  blocks_cross_threads();
+  another_threads_cache_is_flushed();
+  caches_outlive_their_allocator();
+  no_caches_when_turned_off();
+  return jt_report("thread_cache_test");
+}
