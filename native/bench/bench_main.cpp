@@ -1,10 +1,11 @@
-// Native benchmark suite: the allocator's cached path and the copy kernel against memcpy, indexing,
+// Native benchmark suite (`jt_bench alloc` / `conv`: those lines only): the allocator's cached path and the copy kernel against memcpy, indexing,
 // and the direct convolution's two layouts.
 // Prints one line per benchmark; figures are ratios to a peer measured in the same run.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "allocator/caching_allocator.h"
@@ -20,12 +21,11 @@ void bench_conv();      // bench_conv.cpp
 
 static void* P(int64_t storage) { return reinterpret_cast<void*>(jt_storage_data(storage)); }
 
-int main(int argc, char** argv) {
-  // `jt_bench conv`: the convolution's lines only (the rest takes a minute).
-  if (argc > 1 && std::strcmp(argv[1], "conv") == 0) {
-    bench_conv();
-    return 0;
-  }
+// The allocator's cached path: one thread, then two threads at once (each its own sizes, as a
+// DataLoader's workers), whose ns per alloc+free would double if every call passed the lock's and
+// the pools' cache lines between the cores (Note [Thread caches]; JT_ALLOC_CONF=thread_cache_kb:0
+// shows the shared path).
+static void bench_allocator() {
   jt::CachingAllocator& a = jt::cpu_allocator();
   for (size_t bytes : {size_t(512), size_t(1) << 20, size_t(64) << 20}) {
     double cached = best_ns_per_op(1000000, 5, [&](int64_t n) {
@@ -43,6 +43,37 @@ int main(int argc, char** argv) {
     std::printf("allocator cached alloc+free %9zu B: %7.1f ns (posix_memalign+free: %8.1f ns, %.1fx)\n",
                 bytes, cached, sys, sys / cached);
   }
+  auto churn = [&](int64_t n) {  // a small op's storages: four sizes, three live at a time
+    jt::Block* live[3] = {};
+    for (int64_t i = 0; i < n; ++i) {
+      jt::Block*& slot = live[i % 3];
+      if (slot) a.free(slot);
+      slot = a.allocate(size_t(784 * 4) << (i & 3));
+    }
+    for (jt::Block* b : live) a.free(b);
+  };
+  double one = best_ns_per_op(1000000, 5, churn);
+  double two = best_ns_per_op(1000000, 5, [&](int64_t n) {
+    std::thread other(churn, n);
+    churn(n);
+    other.join();
+  });
+  std::printf("allocator small churn alloc+free, one thread: %6.1f ns; two threads at once: %6.1f ns each (%.2fx)\n",
+              one, two, two / one);
+}
+
+int main(int argc, char** argv) {
+  // `jt_bench conv`: the convolution's lines only (the rest takes a minute).
+  if (argc > 1 && std::strcmp(argv[1], "conv") == 0) {
+    bench_conv();
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "alloc") == 0) {
+    bench_allocator();
+    return 0;
+  }
+  bench_allocator();
+  jt::CachingAllocator& a = jt::cpu_allocator();
   // The fixed cost of a small op, native side only: a 16-byte storage and a 4-element add plan.
   {
     double st = best_ns_per_op(1000000, 5, [&](int64_t n) {
