@@ -2,13 +2,14 @@
 # The main job's images per second with DataLoader workers against none, --augment on (the per-image
 # decode, crop and flip are the loader's work): ROUNDS rounds, each running the job with 0 workers then
 # with WORKERS, alternating so machine noise falls on both; a run's rate is the mean of its second half
-# of epochs (measured: on 2 cores the JIT's compiler threads take a third of the CPU through the first
-# three or four epochs of the full set, more with a worker beside the step). Prints each run, each
+# of epochs (measured with -XX:+PrintCompilation: on 2 cores the JIT compiles for the run's first ~20 s,
+# 3,400 methods in the first 5 s and still ~600 in 15-20 s, none after; with a worker its compiler
+# thread takes the core the worker needs, so the full set runs 10 epochs and reads epochs 6-10). Prints each run, each
 # round's ratio and the median ratio, and beside each round the
 # machine's load average as it started (workers need a free core: on a shared machine, read the ratios
 # of the rounds that had one).
 # usage: bash scripts/loader-throughput.sh [ROUNDS=3] [WORKERS=1] [job options, e.g. --threads 1]
-# Reads the full Fashion-MNIST when /usr/share/datasets/fashion-mnist has it (6 epochs), else the bundled
+# Reads the full Fashion-MNIST when /usr/share/datasets/fashion-mnist has it (10 epochs), else the bundled
 # sample (8 epochs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ rounds=${1:-3}; workers=${2:-1}; shift $(( $# < 2 ? $# : 2 ))
 mvn -B -q -pl bindings,java-api,examples -Djt.cuda=OFF package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 cp="examples/target/classes:$(cat examples/target/classpath.txt)"
 full=/usr/share/datasets/fashion-mnist data=() epochs=8
-if [ -f "$full/train-images-idx3-ubyte.gz" ] || [ -f "$full/train-images-idx3-ubyte" ]; then data=(--data "$full"); epochs=6; fi
+if [ -f "$full/train-images-idx3-ubyte.gz" ] || [ -f "$full/train-images-idx3-ubyte" ]; then data=(--data "$full"); epochs=10; fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate() {  # mean images/s of the second half of one run's epochs (metrics.csv: a header, then one line an epoch)

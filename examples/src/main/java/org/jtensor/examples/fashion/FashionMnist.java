@@ -3,8 +3,6 @@ package org.jtensor.examples.fashion;
 import java.util.List;
 import java.util.Locale;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
@@ -14,6 +12,7 @@ import org.jtensor.autograd.GradMode;
 import org.jtensor.data.Batch;
 import org.jtensor.data.BatchIterator;
 import org.jtensor.data.DataLoader;
+import org.jtensor.examples.Bars;
 import org.jtensor.memory.Memory;
 import org.jtensor.nn.Functional;
 import org.jtensor.nn.Module;
@@ -107,8 +106,7 @@ public final class FashionMnist {
     double lossSum = 0;
     long seen = 0, start = System.nanoTime();
     try (BatchIterator batches = loader.iterator();
-         ProgressBar bar = new ProgressBarBuilder().setTaskName("epoch " + epoch + "/" + epochs).setInitialMax(loader.size())
-             .setStyle(ProgressBarStyle.ASCII).continuousUpdate().build()) {
+         ProgressBar bar = Bars.bar("epoch " + epoch + "/" + epochs, loader.size()).build()) {
       while (batches.hasNext()) {
         Batch b = batches.next();  // lent: the iterator closes it when it moves on
         long len = b.get(1).size(0);

@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import org.jtensor.Autocast;
 import org.jtensor.DType;
 import org.jtensor.Device;
@@ -20,6 +18,7 @@ import org.jtensor.autograd.GradMode;
 import org.jtensor.data.Batch;
 import org.jtensor.data.BatchIterator;
 import org.jtensor.data.DataLoader;
+import org.jtensor.examples.Bars;
 import org.jtensor.examples.Steady;
 import org.jtensor.nn.Functional;
 import org.jtensor.nn.GradClipping;
@@ -100,8 +99,7 @@ public final class Gpt {
         // step s always trains on the run's batch s - 1 whatever the dropout drew
         Generator order = new Generator(g.initialSeed() ^ DATA_SEED);
         try (DataLoader<List<Tensor>> windows = TextWindows.loader(data.train, config.context(), o.batch(), order, "training");
-             ProgressBar bar = new ProgressBarBuilder().setTaskName("training").setInitialMax(o.steps()).setStyle(ProgressBarStyle.ASCII)
-            .continuousUpdate().build()) {
+             ProgressBar bar = Bars.bar("training", o.steps()).build()) {
           bar.stepTo(first - 1);
           BatchIterator batches = TextWindows.resumeAt(windows, first - 1);
           for (long step = first; step <= last; step++) {
