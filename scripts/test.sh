@@ -3,10 +3,12 @@
 # (conformance against libtorch, property chains, lifetimes, the fuzzer, concurrency, ...), the
 # jars packed and checked; the GPU run's rehearsal (scripts/gpu-rehearsal.sh: the GPU bundle run
 # with the CPU standing in, and the check itself sabotaged); then the CTest suites again under
-# ASan and UBSan (scripts/sanitize.sh).
+# ASan and UBSan (scripts/sanitize.sh); then cross-built for linux-arm64 and run under QEMU
+# (scripts/arm64.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 mvn -B -Djt.build.jobs="$(nproc)" verify "$@"
 bash scripts/gpu-rehearsal.sh
 bash scripts/sanitize.sh
+bash scripts/arm64.sh

@@ -1,4 +1,5 @@
 #include "parallel.h"
+#include "cpu_relax.h"
 
 #include <sched.h>
 
@@ -36,7 +37,7 @@ bool spin_until(Done&& done) {
       if (waited > kSpinFor) return false;
       if (waited > kPauseFor) sched_yield();
     }
-    __builtin_ia32_pause();
+    cpu_relax();
   }
 }
 

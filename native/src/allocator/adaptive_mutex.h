@@ -9,15 +9,9 @@
 #pragma once
 #include <mutex>
 
-namespace jt {
+#include "cpu_relax.h"
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
+namespace jt {
 
 class AdaptiveMutex {
  public:

@@ -1,6 +1,8 @@
 // The one strided copy behind contiguous(), clone(), to(dtype) and copy_ (with broadcasting).
 #include <cstring>
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include "jt/dtype.h"
 #include "kernels/kernels.h"
@@ -53,6 +55,7 @@ void transpose_scalar(T* dst, const T* src, const TransposeShape& t, int64_t r0,
     for (int64_t c = c0; c < c1; ++c) dst[r * t.d_row + c] = src[c * t.s_col + r];
 }
 
+#if defined(__x86_64__)  // the register transposes; elsewhere the tiled loop below serves every type
 template <bool kStream>
 void transpose_f32_rows(float* dst, const float* src, const TransposeShape& t, int64_t r0, int64_t r1) {
   const int64_t r4 = r0 + (r1 - r0) / 4 * 4, c4 = t.cols / 4 * 4;
@@ -124,9 +127,11 @@ bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
   return yes;
 }
+#endif
 
 template <typename T>
 void transpose_rows(T* dst, const T* src, const TransposeShape& t, int64_t r0, int64_t r1, bool stream) {
+#if defined(__x86_64__)
   if constexpr (sizeof(T) == 4) {
     auto* d = reinterpret_cast<float*>(dst);
     auto* s = reinterpret_cast<const float*>(src);
@@ -140,7 +145,10 @@ void transpose_rows(T* dst, const T* src, const TransposeShape& t, int64_t r0, i
     } else {
       transpose_f32_rows<false>(d, s, t, r0, r1);
     }
-  } else {
+  } else
+#endif
+  {
+    (void)stream;
     constexpr int64_t kTile = 32;
     for (int64_t c0 = 0; c0 < t.cols; c0 += kTile)
       transpose_scalar(dst, src, t, r0, r1, c0, std::min(t.cols, c0 + kTile));
@@ -229,8 +237,7 @@ void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols
   const TransposeShape t{rows, cols, d_row, s_col};
   auto* d = static_cast<float*>(dst);
   auto* s = static_cast<const float*>(src);
-  if (has_avx2()) transpose_f32_rows_avx2(d, s, t, 0, rows, false);
-  else transpose_f32_rows<false>(d, s, t, 0, rows);
+  transpose_rows(d, s, t, 0, rows, false);
 }
 
 void copy_strided(const CopyPlan& plan) {

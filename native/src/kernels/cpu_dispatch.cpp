@@ -32,19 +32,25 @@
   }                                                    \
   }
 JT_DECLARE_CAPABILITY(baseline)
+#if defined(__x86_64__)  // other architectures build the baseline alone (cmake/CMakeLists.txt)
 JT_DECLARE_CAPABILITY(avx2)
 JT_DECLARE_CAPABILITY(avx512)
+#endif
 
 namespace jt {
 namespace {
 
 CpuCapability detect() {
+#if !defined(__x86_64__)
+  return CpuCapability::Baseline;  // aarch64: NEON is part of the base architecture
+#else
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma"))
     return CpuCapability::Avx512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::Avx2;
   return CpuCapability::Baseline;
+#endif
 }
 
 // JT_CPU_CAPABILITY=baseline|avx2|avx512 lowers the choice (as PyTorch's ATEN_CPU_CAPABILITY);
@@ -87,12 +93,16 @@ bool set_cpu_capability(CpuCapability c) {
   return true;
 }
 
+#if defined(__x86_64__)
 #define JT_FORWARD(call)                              \
   switch (cpu_capability()) {                         \
     case CpuCapability::Avx512: return avx512::call;  \
     case CpuCapability::Avx2: return avx2::call;      \
     default: return baseline::call;                   \
   }
+#else
+#define JT_FORWARD(call) return baseline::call;
+#endif
 
 int elementwise_op_id(const char* name) { return baseline::elementwise_op_id(name); }
 int elementwise_op_count() { return baseline::elementwise_op_count(); }
