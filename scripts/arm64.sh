@@ -10,13 +10,7 @@ source scripts/toolchain.sh
 missing=()
 command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || missing+=(g++-aarch64-linux-gnu)
 command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "jtensor: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+install_missing ${missing[@]+"${missing[@]}"}
 build=build/arm64
 cmake -S cmake -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/linux-arm64.cmake" \
   -DJT_OUTPUT_DIR="$PWD/$build/lib" >/dev/null

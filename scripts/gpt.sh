@@ -8,11 +8,7 @@ source scripts/toolchain.sh
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
   if [ "${args[$i]}" = "--data" ] && [ "${args[$((i + 1))]:-}" = "fortunes" ] && [ ! -d /usr/share/games/fortunes ]; then
-    echo "jtensor: installing fortunes"
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fortunes
+    install_missing fortunes
   fi
 done
 mvn -B -Djt.build.jobs="$(nproc)" -q install -DskipTests

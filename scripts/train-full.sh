@@ -5,14 +5,9 @@
 # schedule, the others with Adam. Extra arguments go to every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/toolchain.sh
 DATA=/usr/share/datasets/fashion-mnist
-if [ ! -e "$DATA/train-images-idx3-ubyte.gz" ]; then
-  echo "jtensor: installing dataset-fashion-mnist"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq dataset-fashion-mnist
-fi
+[ -e "$DATA/train-images-idx3-ubyte.gz" ] || install_missing dataset-fashion-mnist
 bash scripts/sample.sh --data "$DATA" --model mlp --epochs 10 --out fashion-mnist-out/mlp "$@"
 bash scripts/sample.sh --data "$DATA" --model cnn --epochs 10 --out fashion-mnist-out/cnn "$@"
 bash scripts/sample.sh --data "$DATA" --model resnet --epochs 10 --optimizer sgd --lr 0.1 --weight-decay 5e-4 --schedule cosine \
