@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # linux-arm64 (issue 23, docs/platforms.md): the native library cross-built with Debian's aarch64
 # toolchain (cmake/toolchains/linux-arm64.cmake) and every native CTest suite run under QEMU's
-# user-mode emulation; then the library is checked to be aarch64 code only. Installs
+# user-mode emulation; then the classifier jars are checked to hold their platform's code only. Installs
 # g++-aarch64-linux-gnu and qemu-user from Debian's packages when they are missing. Run by
 # scripts/test.sh. Timings under QEMU say nothing about real arm64 speed.
 set -euo pipefail
@@ -11,16 +11,14 @@ missing=()
 command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || missing+=(g++-aarch64-linux-gnu)
 command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
 install_missing ${missing[@]+"${missing[@]}"}
-build=build/arm64
-cmake -S cmake -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/linux-arm64.cmake" \
-  -DJT_OUTPUT_DIR="$PWD/$build/lib" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target jtensor native_tests
-lib="$build/lib/libjtensor.so"
-# The ELF header's machine field (offset 18, little-endian): 0xb7 is aarch64, 0x3e x86-64.
-machine=$(od -An -tx2 -j18 -N2 "$lib" | tr -d ' ')
-if [ "$machine" != "00b7" ]; then
-  echo "jtensor: $lib is not aarch64 code (ELF machine 0x$machine)" >&2
-  exit 1
-fi
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
-echo "linux-arm64: libjtensor.so is aarch64 code, and its native suites passed under qemu-aarch64"
+# The bindings' linux-arm64 classifier jar (bindings/pom.xml's build-linux-arm64 profile): the
+# library and CTest suites cross-built in their own CMake tree, the suites run under qemu-aarch64,
+# the JNI glue cross-compiled by JavaCPP; the host's Java tests do not run against arm64 natives.
+mvn -B -Djt.build.jobs="$(nproc)" -Djavacpp.platform=linux-arm64 -pl bindings package -Dmaven.test.skip.exec=true
+version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+for platform in linux-arm64 linux-x86_64; do
+  jar="bindings/target/jtensor-bindings-$version-$platform.jar"
+  [ -f "$jar" ] || { [ "$platform" = linux-x86_64 ] && continue; }
+  bash scripts/check-platform-jar.sh "$jar" "$platform"
+done
+echo "linux-arm64: the classifier jar holds aarch64 code only, and the native suites passed under qemu-aarch64"
