@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # linux-arm64 (issue 23, docs/platforms.md): the native library cross-built with Debian's aarch64
 # toolchain (cmake/toolchains/linux-arm64.cmake) and every native CTest suite run under QEMU's
-# user-mode emulation; then the classifier jars are checked to hold their platform's code only. Installs
+# user-mode emulation; the classifier jars are checked to hold their platform's code only; then a
+# stated subset of the Java suites runs on Debian's arm64 JVM under QEMU against those jars. Installs
 # g++-aarch64-linux-gnu and qemu-user from Debian's packages when they are missing. Run by
 # scripts/test.sh. Timings under QEMU say nothing about real arm64 speed.
 set -euo pipefail
@@ -13,12 +14,48 @@ command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
 install_missing ${missing[@]+"${missing[@]}"}
 # The bindings' linux-arm64 classifier jar (bindings/pom.xml's build-linux-arm64 profile): the
 # library and CTest suites cross-built in their own CMake tree, the suites run under qemu-aarch64,
-# the JNI glue cross-compiled by JavaCPP; the host's Java tests do not run against arm64 natives.
-mvn -B -Djt.build.jobs="$(nproc)" -Djavacpp.platform=linux-arm64 -pl bindings package -Dmaven.test.skip.exec=true
+# the JNI glue cross-compiled by JavaCPP. java-api is packed beside it only for its test classpath
+# with the arm64 natives (the host JVM runs no test against them).
+mkdir -p build/arm64
+mvn -B -Djt.build.jobs="$(nproc)" -Djavacpp.platform=linux-arm64 -Djt.libtorch.platform=linux-x86_64 -pl bindings,java-api \
+  package -Dmaven.test.skip.exec=true dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$PWD/build/arm64/test-classpath.txt"
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
 for platform in linux-arm64 linux-x86_64; do
   jar="bindings/target/jtensor-bindings-$version-$platform.jar"
   [ -f "$jar" ] || { [ "$platform" = linux-x86_64 ] && continue; }
   bash scripts/check-platform-jar.sh "$jar" "$platform"
 done
-echo "linux-arm64: the classifier jar holds aarch64 code only, and the native suites passed under qemu-aarch64"
+
+# Java on an arm64 JVM under QEMU: Debian's arm64 OpenJDK 17 and the runtimes it links, unpacked
+# into build/arm64-jdk with apt-get download and dpkg-deb (this machine's own packages stay as they
+# are), running a stated subset of the Java suites: all four conformance suites and the
+# transformer goldens (PyTorch's values), the elementwise/reduction/matmul properties, views and
+# indexing, lifetimes, concurrency and the data loader, the convolutions and the attention.
+root=build/arm64-jdk
+java="$root/usr/lib/jvm/java-17-openjdk-arm64/bin/java"
+if [ ! -x "$java" ]; then
+  mkdir -p "$root/debs"
+  arches=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq "${arches[@]}"
+  (cd "$root/debs" && apt-get download -qq "${arches[@]}" openjdk-17-jre-headless:arm64 libc6:arm64 libgcc-s1:arm64 \
+    libstdc++6:arm64 zlib1g:arm64)
+  for deb in "$root"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
+fi
+console=$(mvn -B -q dependency:get -Dartifact=org.junit.platform:junit-platform-console-standalone:1.10.2 >/dev/null &&
+          echo "$HOME/.m2/repository/org/junit/platform/junit-platform-console-standalone/1.10.2/junit-platform-console-standalone-1.10.2.jar")
+# The console jar brings JUnit itself; the libtorch peer and the CUDA presets stay out (x86-64 or unused).
+cp=$(tr ':' '\n' < build/arm64/test-classpath.txt | grep -v -e /pytorch/ -e /cuda/ -e /junit/ -e /opentest4j/ -e /apiguardian/ | paste -sd:)
+classes=(conformance.ViewsConformanceTest conformance.OpsConformanceTest conformance.AutogradConformanceTest
+         conformance.PromotionConformanceTest nn.TransformerConformanceTest ElementwisePropertyTest ReductionPropertyTest
+         MatmulPropertyTest IndexingTest ShortRunCopyTest LifetimeTest ConcurrencyTest CpuCapabilityTest data.DataLoaderTest
+         nn.DirectConvolutionTest nn.WinogradConvolutionTest nn.AttentionTest)
+select=()
+for c in "${classes[@]}"; do select+=(--select-class "org.jtensor.$c"); done
+qemu-aarch64 -L "$root" "$java" -Xss4m -Dorg.bytedeco.javacpp.cachedir="$PWD/build/arm64/javacpp-cache" -jar "$console" execute \
+  -cp "java-api/target/test-classes:java-api/target/classes:$cp" "${select[@]}" --details=summary --disable-banner \
+  --fail-if-no-tests | tee build/arm64/java-tests.txt | grep -E "tests (successful|failed)|conformance:"
+grep -q " 0 tests failed" build/arm64/java-tests.txt
+echo "linux-arm64: the classifier jar holds aarch64 code only; the native suites and ${#classes[@]} Java classes passed under qemu-aarch64"
