@@ -241,6 +241,10 @@ void CachingAllocator::fold(ThreadCache* c) {
 
 void CachingAllocator::flush(ThreadCache* c) {
   std::lock_guard<std::mutex> own(c->mutex);
+  flush_locked(c);
+}
+
+void CachingAllocator::flush_locked(ThreadCache* c) {
   c->delta.fold_into(stats_);
   c->dirty.store(false, std::memory_order_relaxed);
   for (Block*& head : c->bins) {
@@ -339,7 +343,14 @@ void CachingAllocator::reset_accumulated_stats() {
 
 int64_t CachingAllocator::snapshot(int64_t* out, int64_t cap) {
   std::lock_guard<AdaptiveMutex> lock(mutex_);
-  flush_thread_caches();
+  // Every cache stays locked until the blocks are read: an owner parking a block or taking one back
+  // writes its requested, and a block parked after its cache's flush would show as allocated.
+  std::vector<std::unique_lock<std::mutex>> held;
+  held.reserve(thread_caches_.size());
+  for (auto& c : thread_caches_) {
+    held.emplace_back(c->mutex);
+    flush_locked(c.get());
+  }
   std::vector<int64_t> v{(int64_t)segments_.size()};
   std::vector<Block*> segs = segments_;
   std::sort(segs.begin(), segs.end(), [](Block* a, Block* b) { return a->ptr < b->ptr; });

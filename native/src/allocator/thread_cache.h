@@ -7,11 +7,16 @@
 //
 // - To the pools a parked block is still handed out: they never merge it or read its fields, so the
 //   owner touches it with no lock but its cache's own (taken by the owner on every call, and by a
-//   flush from another thread only).
+//   flush from another thread only). A snapshot keeps every cache locked until it has read the
+//   blocks: an owner's park or hit writes its block's requested, and a block parked after its
+//   cache's flush would show as allocated.
 // - The stats count a parked block as free at once. The owner keeps its hits' counts in a StatDelta,
 //   folded into the shared stats whenever it takes the allocator's lock, and by every report; a peak
 //   folds as the shared current plus the delta's high-water mark, so with one thread allocating the
-//   stats equal an allocator without caches, and with several a peak is within one cache's bytes.
+//   stats equal an allocator without caches. With several, a peak is within one cache's bytes per
+//   thread, either way: a thread's hits of blocks parked before its last fold are in no shared
+//   count until its next, and fold against the shared current of then (thread_cache_test's
+//   peak_with_several_threads: two threads' hits held while a third allocates, 1 MiB under).
 // - Parked blocks go back to the pools (merged) before a new segment is reserved, on emptyCache, the
 //   out-of-memory retry, stats and snapshots, and when the thread exits; a cache holds at most
 //   JT_ALLOC_CONF's thread_cache_kb (0 turns caches off).
@@ -75,7 +80,7 @@ struct alignas(64) ThreadCache {  // its own cache lines: two threads' caches ne
   static constexpr int kClasses = (int)(kMaxBlock / kGranule);
   static int size_class(size_t rounded) { return (int)(rounded / kGranule) - 1; }
 
-  std::mutex mutex;  // the owner's on every call; another thread's only to flush
+  std::mutex mutex;  // the owner's on every call; another thread's only to flush (held through a snapshot)
   Block* bins[kClasses] = {};
   size_t bytes = 0;  // parked
   CacheDelta delta;
