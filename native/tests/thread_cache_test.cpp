@@ -321,6 +321,27 @@ static void another_threads_cache_is_flushed() {
   t.join();
 }
 
+// A thread's exit drops its cache: its parked blocks are in the pools, merged, and the count of
+// caches is back where it was (dead threads' caches would otherwise pile up, and every report and
+// growth would walk them).
+static void a_threads_exit_retires_its_cache() {
+  CachingAllocator a;
+  a.free(a.allocate(100));  // the main thread's own cache
+  const size_t before = a.thread_cache_count();
+  for (int round = 0; round < 8; ++round) {
+    std::thread t([&a] {
+      std::vector<Block*> bs;
+      for (int i = 0; i < 32; ++i) bs.push_back(a.allocate(2048));
+      for (Block* b : bs) a.free(b);  // parked in t's cache
+    });
+    t.join();
+    CHECK_EQ(a.thread_cache_count(), before);
+  }
+  CHECK_EQ(a.stats().allocated_bytes[kAll].current, 0);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
+}
+
 // A thread whose cache outlives its allocator drops it at exit untouched, and its slot serves a
 // later allocator (ASan would report a touch of the destroyed one).
 static void caches_outlive_their_allocator() {
@@ -387,6 +408,7 @@ int main() {
   blocks_cross_threads();
   snapshots_while_threads_park();
   another_threads_cache_is_flushed();
+  a_threads_exit_retires_its_cache();
   caches_outlive_their_allocator();
   no_caches_when_turned_off();
   return jt_report("thread_cache_test");

@@ -232,6 +232,11 @@ void CachingAllocator::retire_thread_cache(ThreadCache* c) {
                                     [c](const std::shared_ptr<ThreadCache>& p) { return p.get() == c; }));
 }
 
+size_t CachingAllocator::thread_cache_count() {
+  std::lock_guard<AdaptiveMutex> lock(mutex_);
+  return thread_caches_.size();
+}
+
 // Lock order: mutex_, then a cache's; a cache's owner never takes mutex_ while holding its own.
 void CachingAllocator::fold(ThreadCache* c) {
   std::lock_guard<std::mutex> own(c->mutex);

@@ -123,6 +123,7 @@ class CachingAllocator {
   std::shared_ptr<ThreadCache> register_thread_cache();
   // A thread's exit, allocators_mutex() held: its parked blocks back to the pools, the cache dropped.
   void retire_thread_cache(ThreadCache* c);
+  size_t thread_cache_count();  // caches of live threads (a thread's exit drops its own)
 
  private:
   using Pool = std::set<Block*, BlockLess, NodeRecycler<Block*>>;
