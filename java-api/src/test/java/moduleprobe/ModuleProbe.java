@@ -25,6 +25,11 @@ public final class ModuleProbe {
     refused("org.jtensor.dispatch.Dispatcher", "backend", Device.class, Device.CPU);
     refused("org.jtensor.access.SharedSecrets", "api", null, null);
     refused("org.jtensor.bindings.JtNative", "jt_dtype_count", null, null);
+    // args[0]: whether the platform jar holds libjtensor_cuda.so (read on the class path by the test)
+    boolean cudaBuilt = args.length > 0 && args[0].equals("cuda-built");
+    String reason = org.jtensor.cuda.Cuda.isAvailable() ? "" : org.jtensor.cuda.Cuda.unavailableReason();
+    require(!cudaBuilt || !reason.contains("built without nvcc"),
+        "a CUDA build on the module path is not reported as built without nvcc: " + reason);
     System.out.println("OK");
   }
 

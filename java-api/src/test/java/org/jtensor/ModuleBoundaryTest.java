@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * jtensor as a named module, the way a modular application loads it: a child JVM with the
  * library's module and its dependencies on the module path runs {@link ModuleProbe}, which
- * computes with the API and finds the internals (core, dispatch, the JNI bridge) closed to it.
+ * computes with the API, finds the internals (core, dispatch, the JNI bridge) closed to it, and
+ * sees the CUDA build the class path sees.
  */
 class ModuleBoundaryTest {
   @Test
@@ -39,6 +40,11 @@ class ModuleBoundaryTest {
     String cache = System.getProperty("org.bytedeco.javacpp.cachedir");
     if (cache != null) cmd.add("-Dorg.bytedeco.javacpp.cachedir=" + cache);
     cmd.add(ModuleProbe.class.getName());
+    // The probe checks the module path reports the CUDA build the class path sees (CudaProbe finds
+    // the library with JavaCPP's lookup, as the loader that loads it does).
+    boolean cudaBuilt = org.jtensor.bindings.JtNative.class.getResource(
+        org.bytedeco.javacpp.Loader.getPlatform() + "/libjtensor_cuda.so") != null;
+    cmd.add(cudaBuilt ? "cuda-built" : "no-cuda");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe finished");

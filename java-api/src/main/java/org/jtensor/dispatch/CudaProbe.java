@@ -79,8 +79,20 @@ public final class CudaProbe {
     return new CudaProbe(m, reason, 0);
   }
 
+  /**
+   * Whether jtensor's platform jar holds libjtensor_cuda.so, found as JavaCPP's loader finds the
+   * libraries it loads (the classifier jar is a module of its own on a module path).
+   */
+  private static boolean builtWithCuda() {
+    try {
+      return Loader.findResource(JtNative.class, Loader.getPlatform() + "/libjtensor_cuda.so") != null;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
   private static CudaProbe run() {
-    if (JtNative.class.getResource(Loader.getPlatform() + "/libjtensor_cuda.so") == null) {
+    if (!builtWithCuda()) {
       return fail(Missing.BUILD, "no libjtensor_cuda.so in jtensor's " + Loader.getPlatform() + " jar: it was built without nvcc");
     }
     String noGpu;
