@@ -457,19 +457,34 @@ class ThreadCacheHostileTest {
     return new Parked(owner, layout[0], layout[1]);
   }
 
+  /** A check that runs while another live thread's blocks are parked ({@link #parkOver}). */
+  private interface WhileParked {
+    void run(Parked p) throws Exception;
+  }
+
+  /** Parks blocks on another live thread, runs check, then lets the thread finish and joins it. */
+  private static void whileParked(WhileParked check) throws Exception {
+    CountDownLatch finish = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Parked p = parkOver(finish, failure);
+    try {
+      check.run(p);
+    } finally {
+      finish.countDown();
+      join(p.owner, failure);
+    }
+  }
+
   /**
    * Right after another live thread parked blocks: a 96 KiB request takes the first run between
    * them (the cache holds 512 KiB, no more); a 1 MiB request, which no pool block can serve, merges
    * the parked blocks first and takes their segment (no new one); emptyCache gives the segment back.
    */
   @Test
-  void parkedBlocksOfALiveThreadAreMergedBeforeGrowingAndByEmptyCache() throws InterruptedException {
+  void parkedBlocksOfALiveThreadAreMergedBeforeGrowingAndByEmptyCache() throws Exception {
     warmUp();
     Map<String, Long> before = settled();
-    CountDownLatch finish = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Parked p = parkOver(finish, failure);
-    try {
+    whileParked(p -> {
       try (Tensor run = Tensor.empty(new long[] {3 * CACHEABLE}, DType.UINT8)) {
         assertEquals(p.segment + CACHEABLE, run.dataPtr(), "the first 96 KiB run between parked blocks (16 parked, the rest in the pools)");
         try (Tensor mib = Tensor.empty(new long[] {MiB}, DType.UINT8)) {
@@ -481,28 +496,19 @@ class ThreadCacheHostileTest {
       }
       Memory.emptyCache(Device.CPU);
       assertEquals(p.reserved - 2 * MiB, Memory.memoryReserved(Device.CPU), "emptyCache gave the parker's segment back");
-    } finally {
-      finish.countDown();
-      join(p.owner, failure);
-    }
+    });
     assertBack(before, settled(), "after emptyCache every count and segment is as before");
   }
 
   /** emptyCache, as the first call after another live thread parked blocks, gives their segment back. */
   @Test
-  void emptyCacheReleasesASegmentPinnedOnlyByALiveThreadsParkedBlocks() throws InterruptedException {
+  void emptyCacheReleasesASegmentPinnedOnlyByALiveThreadsParkedBlocks() throws Exception {
     warmUp();
     Map<String, Long> before = settled();
-    CountDownLatch finish = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Parked p = parkOver(finish, failure);
-    try {
+    whileParked(p -> {
       Memory.emptyCache(Device.CPU);
       assertEquals(p.reserved - 2 * MiB, Memory.memoryReserved(Device.CPU), "emptyCache merged the live thread's parked blocks");
-    } finally {
-      finish.countDown();
-      join(p.owner, failure);
-    }
+    });
     assertBack(before, settled(), "after emptyCache every count and segment is as before");
   }
 
@@ -512,7 +518,7 @@ class ThreadCacheHostileTest {
    * every thread's parked blocks and releases the freed segment (Note [Thread caches]).
    */
   @Test
-  void anAllocationThatFitsOnlyOnceAnotherThreadsParkedBlocksAreMergedSucceeds() throws InterruptedException {
+  void anAllocationThatFitsOnlyOnceAnotherThreadsParkedBlocksAreMergedSucceeds() throws Exception {
     warmUp();
     Map<String, Long> before = settled();
     long request = 12 * MiB;  // >= 10 MiB: a segment of its own, 2 MiB rounded
@@ -522,11 +528,8 @@ class ThreadCacheHostileTest {
     }
     assertTrue(largestFree < request, "the test needs no free block of 12 MiB already: " + largestFree);
     long retries = Memory.memoryStats(Device.CPU).get("num_alloc_retries"), limit = Memory.memoryLimit(Device.CPU);
-    CountDownLatch finish = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Parked p = parkOver(finish, failure);
-    long room = p.reserved - 2 * MiB + request;  // everything reserved but the parker's segment, and the request
-    try {
+    whileParked(p -> {
+      long room = p.reserved - 2 * MiB + request;  // everything reserved but the parker's segment, and the request
       Tensor big;
       Memory.setMemoryLimit(Device.CPU, room);  // no report since the parks
       try {
@@ -544,10 +547,7 @@ class ThreadCacheHostileTest {
           assertEquals(7L, hi.itemLong());
         }
       }
-    } finally {
-      finish.countDown();
-      join(p.owner, failure);
-    }
+    });
     assertBack(before, settled(), "after emptyCache every count and segment is as before");
   }
 }
