@@ -240,6 +240,10 @@ size_t CachingAllocator::thread_cache_count() {
 // Lock order: mutex_, then a cache's; a cache's owner never takes mutex_ while holding its own.
 void CachingAllocator::fold(ThreadCache* c) {
   std::lock_guard<std::mutex> own(c->mutex);
+  fold_locked(c);
+}
+
+void CachingAllocator::fold_locked(ThreadCache* c) {
   c->delta.fold_into(stats_);
   c->dirty.store(false, std::memory_order_relaxed);
 }
@@ -250,8 +254,7 @@ void CachingAllocator::flush(ThreadCache* c) {
 }
 
 void CachingAllocator::flush_locked(ThreadCache* c) {
-  c->delta.fold_into(stats_);
-  c->dirty.store(false, std::memory_order_relaxed);
+  fold_locked(c);
   for (Block*& head : c->bins) {
     while (Block* b = head) {  // free in the stats already: only the pools learn of it now
       head = b->cache_next;

@@ -141,6 +141,7 @@ class CachingAllocator {
   void insert_free(Block* b);
   ThreadCache* my_cache() { return thread_cache_bytes_ ? this_thread_cache(*this, id_) : nullptr; }
   void fold(ThreadCache* c);   // c's stats delta into stats_
+  void fold_locked(ThreadCache* c);  // fold, c->mutex already held
   void flush(ThreadCache* c);  // fold, and c's parked blocks back to the pools, merged
   void flush_locked(ThreadCache* c);  // flush, c->mutex already held
   void flush_thread_caches();
