@@ -31,11 +31,13 @@ struct Stat {
 enum StatType { kAll = 0, kSmallPool = 1, kLargePool = 2, kNumStatTypes = 3 };
 
 // A family counts in "all" and in the block's pool.
-inline void stat_increase(Stat* family, bool small, int64_t n) {
+template <typename S>
+void stat_increase(S* family, bool small, int64_t n) {
   family[kAll].increase(n);
   family[small ? kSmallPool : kLargePool].increase(n);
 }
-inline void stat_decrease(Stat* family, bool small, int64_t n) {
+template <typename S>
+void stat_decrease(S* family, bool small, int64_t n) {
   family[kAll].decrease(n);
   family[small ? kSmallPool : kLargePool].decrease(n);
 }
@@ -45,16 +47,17 @@ inline void stat_decrease(Stat* family, bool small, int64_t n) {
   X(active) X(active_bytes) X(allocated_bytes) X(allocation) X(inactive_split) \
   X(inactive_split_bytes) X(requested_bytes) X(reserved_bytes) X(segment)
 
-struct DeviceStats {
-#define JT_DECLARE_FAMILY(name) Stat name[kNumStatTypes];
+// The families and how a block's life moves them, over Stat (the allocator's stats) or StatDelta
+// (a thread cache's changes, folded into the former: Note [Thread caches]).
+template <typename S>
+struct BlockStats {
+#define JT_DECLARE_FAMILY(name) S name[kNumStatTypes];
   JT_STAT_FAMILIES(JT_DECLARE_FAMILY)
 #undef JT_DECLARE_FAMILY
-  Stat oversize_allocations, oversize_segments;
-  int64_t num_alloc_retries = 0, num_ooms = 0, num_device_alloc = 0, num_device_free = 0;
-  int64_t max_split_size = 0;
+  S oversize_allocations, oversize_segments;
 
-  // A block's and a segment's life, counted alike by every caching allocator. over: the size
-  // is at least max_split_size (the oversize_* counts).
+  // A block's life, counted alike by every caching allocator. over: the size is at least
+  // max_split_size (the oversize_* counts).
   void block_handed_out(bool small, int64_t size, int64_t requested, bool over) {
     stat_increase(allocation, small, 1);
     stat_increase(allocated_bytes, small, size);
@@ -82,6 +85,13 @@ struct DeviceStats {
       stat_decrease(inactive_split_bytes, small, size);
     }
   }
+};
+
+struct DeviceStats : BlockStats<Stat> {
+  int64_t num_alloc_retries = 0, num_ooms = 0, num_device_alloc = 0, num_device_free = 0;
+  int64_t max_split_size = 0;
+
+  // A segment's life, counted alike by every caching allocator.
   void segment_reserved(bool small, int64_t size, bool over) {
     num_device_alloc++;
     stat_increase(segment, small, 1);
@@ -93,6 +103,15 @@ struct DeviceStats {
     stat_decrease(segment, small, 1);
     stat_decrease(reserved_bytes, small, size);
     if (over) oversize_segments.decrease(1);
+  }
+
+  // Adds a thread cache's changes (Note [Thread caches]); each peak as current plus d's high.
+  void fold(const BlockStats<StatDelta>& d) {
+#define JT_FOLD_FAMILY(name) for (int p = 0; p < kNumStatTypes; ++p) name[p].fold(d.name[p]);
+    JT_STAT_FAMILIES(JT_FOLD_FAMILY)
+#undef JT_FOLD_FAMILY
+    oversize_allocations.fold(d.oversize_allocations);
+    oversize_segments.fold(d.oversize_segments);
   }
 
   // Flattened names and values, in the same (sorted) order.

@@ -34,42 +34,20 @@ namespace jt {
 class CachingAllocator;
 struct Block;
 
-// The stats a thread's cache hits move, all in the small pool; folded by StatDelta::fold_into.
-struct CacheDelta {
-  StatDelta allocation, allocated_bytes, active, active_bytes, requested_bytes, inactive_split, inactive_split_bytes;
-
+// The stats a thread cache's hits and parks move (small blocks, never oversize), kept apart from
+// the allocator's until DeviceStats::fold: the same block events as the allocator's own path.
+struct CacheDelta : BlockStats<StatDelta> {
   void handed_out(int64_t size, int64_t requested, bool split) {
-    allocation.increase(1);
-    allocated_bytes.increase(size);
-    active.increase(1);
-    active_bytes.increase(size);
-    requested_bytes.increase(requested);
-    if (split) {
-      inactive_split.decrease(1);
-      inactive_split_bytes.decrease(size);
-    }
+    if (split) inactive_split_changed(true, size, -1);
+    block_handed_out(true, size, requested, false);
   }
   void parked(int64_t size, int64_t requested, bool split) {
-    allocation.decrease(1);
-    allocated_bytes.decrease(size);
-    active.decrease(1);
-    active_bytes.decrease(size);
-    requested_bytes.decrease(requested);
-    if (split) {
-      inactive_split.increase(1);
-      inactive_split_bytes.increase(size);
-    }
+    block_freed(true, size, false);
+    block_inactive(true, size, requested);
+    if (split) inactive_split_changed(true, size, +1);
   }
   void fold_into(DeviceStats& s) {
-    for (int p : {kAll, kSmallPool}) {
-      s.allocation[p].fold(allocation);
-      s.allocated_bytes[p].fold(allocated_bytes);
-      s.active[p].fold(active);
-      s.active_bytes[p].fold(active_bytes);
-      s.requested_bytes[p].fold(requested_bytes);
-      s.inactive_split[p].fold(inactive_split);
-      s.inactive_split_bytes[p].fold(inactive_split_bytes);
-    }
+    s.fold(*this);
     *this = CacheDelta();
   }
 };
