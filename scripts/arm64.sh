@@ -37,9 +37,7 @@ java="$root/usr/lib/jvm/java-17-openjdk-arm64/bin/java"
 if [ ! -x "$java" ]; then
   mkdir -p "$root/debs"
   arches=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq "${arches[@]}"
+  as_root apt-get update -qq "${arches[@]}"
   (cd "$root/debs" && apt-get download -qq "${arches[@]}" openjdk-17-jre-headless:arm64 libc6:arm64 libgcc-s1:arm64 \
     libstdc++6:arm64 zlib1g:arm64)
   for deb in "$root"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done

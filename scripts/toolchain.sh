@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Installs whatever of the build toolchain this machine lacks (JDK 17, Maven, g++, CMake),
 # from Debian's packages. Sourced by the other scripts; does nothing when all are present.
-# Defines install_missing PACKAGE..., which the scripts with toolchains of their own use too.
+# Defines as_root and install_missing PACKAGE..., which the scripts with toolchains of their own use too.
 set -euo pipefail
 
-# Installs the named Debian packages (none: does nothing), with sudo when not root.
+# Runs a command as root: through sudo unless this is root already.
+as_root() {
+  if [ "$(id -u)" -ne 0 ]; then sudo "$@"; else "$@"; fi
+}
+
+# Installs the named Debian packages (none: does nothing).
 install_missing() {
   [ $# -gt 0 ] || return 0
   echo "jtensor: installing $*"
-  local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
 }
 
 missing=()
