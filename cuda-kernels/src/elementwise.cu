@@ -1,5 +1,6 @@
 // Elementwise kernels from the CPU's JT_HOST_DEVICE functors (jt/functors.h), in one table of the
 // CPU table's order (Java checks the names match at load), so the plan's op id means the same op.
+#include <cstring>
 #include <type_traits>
 
 #include "elementwise_args.cuh"
@@ -47,7 +48,7 @@ __global__ void ew_kernel(const __grid_constant__ EwArgs<N> a) {
   constexpr int V = kVec<T>;
   A x[N];
   for (int k = 1; k < N; ++k)
-    if (a.once[k]) x[k] = (A)load_elem(a.ptr[k] ? at<T>(a.ptr[k], 0) : reinterpret_cast<const T*>(&a.slot[k]));
+    if (a.once[k]) x[k] = a.ptr[k] ? (A)load_elem(at<T>(a.ptr[k], 0)) : load_elem(reinterpret_cast<const A*>(&a.slot[k]));
   const int64_t first = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, step = (int64_t)gridDim.x * blockDim.x;
   int64_t i = first;
   if (a.mode == kVector) {
@@ -153,6 +154,24 @@ int launch_transposed(const EwArgs<N>& a, const TransposedRows<N>& t, const int6
   return st;
 }
 
+// ew_kernel reads a host scalar's slot in the op's math type A. A float16/bfloat16 op's slot holds
+// a float32 when the op keeps its scalar in float32 (mul and true div, as PyTorch and the CPU's
+// EwPlan::opmath_scalars do: 0 * 1e6 is 0, not NaN through an inf), else an element of T, rounded
+// first (add and sub, as PyTorch), which is widened here; for every other T, A is T.
+template <typename T, int N>
+void widen_scalar_slots(const elementwise_plan& r, EwArgs<N>& a) {
+  if constexpr (!std::is_same<opmath_t<T>, T>::value) {
+    for (int k = 1; k < N; ++k) {
+      if (a.ptr[k] != nullptr || (DType)(r.scalars[2 * k + 1] >> 1) == DType::Float32) continue;
+      T v;
+      std::memcpy(&v, &a.slot[k], sizeof(T));
+      const opmath_t<T> wide = v;
+      a.slot[k] = 0;
+      std::memcpy(&a.slot[k], &wide, sizeof(wide));
+    }
+  }
+}
+
 using Launcher = int (*)(const elementwise_plan&, const int64_t*);
 
 template <typename F, typename T, int N>
@@ -163,6 +182,7 @@ int launch(const elementwise_plan& r, const int64_t* slots) {
   for (int k = 0; k < N; ++k) elem[k] = k == 0 ? sizeof(O) : sizeof(T);
   if (!prepare<N>(r, slots, elem, kVec<T>, a)) return JT_INVALID;
   if (a.n == 0) return JT_OK;
+  widen_scalar_slots<T, N>(r, a);
   TransposedRows<N> t;
   if (find_transposed_rows<N>(a, elem, t)) return launch_transposed<F, T, N>(a, t, elem);
   const int64_t work = a.mode == kVector ? a.n / kVec<T> + 1 : a.n;

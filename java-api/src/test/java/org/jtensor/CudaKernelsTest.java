@@ -165,6 +165,33 @@ class CudaKernelsTest {
     }
   }
 
+  /**
+   * A float16/bfloat16 mul or div reads its scalar in float32 on CUDA too (PyTorch's, and the CPU's:
+   * FuzzFindingsParityTest): zeros * 1e6 is 0, not NaN through a scalar rounded to inf; add and sub
+   * round it to the dtype first on both. Dense (vectorized), broadcast and transposed operands.
+   */
+  @Test
+  void sixteenBitScalarsMatchTheCpu() {
+    try (TensorScope s = TensorScope.open()) {
+      for (DType dtype : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+        Tensor zero = Tensor.zeros(new long[] {1000}, dtype), one = Tensor.ones(new long[] {1000}, dtype);
+        assertArrayEquals(new double[] {0, 0}, zero.to(GPU).mul(1e6).cpu().narrow(0, 0, 2).toDoubleArray(), dtype + " 0 * 1e6");
+        assertArrayEquals(new double[] {-0.0, -0.0}, zero.to(GPU).mul(-2147483648L).cpu().narrow(0, 0, 2).toDoubleArray(), dtype + " 0 * -2^31");
+        List<Tensor> layouts = List.of(one, values(dtype, new long[] {37, 41}, 3, false).transpose(0, 1),
+            values(dtype, new long[] {37, 1}, 4, false).expand(37, 64));
+        for (Tensor x : layouts) {
+          Tensor g = x.to(GPU);
+          assertAgree(dtype + " mul 1e-6 then 1e6", x.mul(1e-6).mul(1e6), g.mul(1e-6).mul(1e6).cpu());
+          assertAgree(dtype + " div 1e6", x.div(1e6), g.div(1e6).cpu());
+          assertAgree(dtype + " div 3 (rounds 1/3 once)", x.div(3.0), g.div(3.0).cpu());
+          assertAgree(dtype + " add then sub 70000", x.add(70000.0).sub(70000.0), g.add(70000.0).sub(70000.0).cpu());
+          assertAgree(dtype + " sub 0.1", x.sub(0.1), g.sub(0.1).cpu());
+        }
+        assertArrayEquals(one.mul(1e-6).mul(1e6).toDoubleArray(), one.to(GPU).mul(1e-6).mul(1e6).cpu().toDoubleArray(), dtype + " exact");
+      }
+    }
+  }
+
   @Test
   void copiesBetweenEveryPairOfDtypesAndDevices() {
     for (DType from : DType.values()) {

@@ -29,11 +29,10 @@ public final class ElementwiseOps {
    * The dtype a scalar operand reaches the kernel in. PyTorch's mul and true div of a float16/bfloat16
    * tensor read the scalar as given, in float32, the op's math type (rounded to float16, 1e6 would
    * be inf and 0 * 1e6 NaN); its other ops, add and sub among them, round it to the tensor's dtype
-   * first. So: float32 for mul and div of a 16-bit float on the CPU, the op's dtype otherwise (CUDA's
-   * kernels still take the op's dtype: docs/reliability.md).
+   * first. So: float32 for mul and div of a 16-bit float, on every device, the op's dtype otherwise.
    */
-  static DType scalarDtype(DType want, Op op, Device device) {
-    return (op == Ops.MUL || op == Ops.DIV) && device.isCpu() ? want.opMath() : want;
+  static DType scalarDtype(DType want, Op op) {
+    return op == Ops.MUL || op == Ops.DIV ? want.opMath() : want;
   }
 
   /**
@@ -109,7 +108,7 @@ public final class ElementwiseOps {
           plan.metas[k + 1] = m;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(m, shape);
         } else {
-          plan.setScalar(k + 1, scalarDtype(want, op, device), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
+          plan.setScalar(k + 1, scalarDtype(want, op), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
       if (numel > 0) backend.elementwise(plan);  // holds every operand and checks its bounds

@@ -76,7 +76,7 @@ final class FlatElementwise {
           plan.metas[k + 1] = o.meta;
           plan.strides[k + 1] = ElementwiseOps.FLAT;
         } else {
-          plan.setScalar(k + 1, ElementwiseOps.scalarDtype(dtype, op, device), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
+          plan.setScalar(k + 1, ElementwiseOps.scalarDtype(dtype, op), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
       backend.elementwise(plan);  // holds every operand and checks its bounds
