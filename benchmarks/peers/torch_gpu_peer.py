@@ -62,16 +62,17 @@ def bandwidth():
 
 
 def attention():
-    g = torch.Generator().manual_seed(0)
-    q, k, v, up = (torch.randn(4, 8, 1024, 64, generator=g).to(dev) for _ in range(4))
-    for t in (q, k, v):
-        t.requires_grad_()
+    for dtype in ("float32", "float16", "bfloat16"):
+        g = torch.Generator().manual_seed(0)
+        q, k, v, up = (torch.randn(4, 8, 1024, 64, generator=g).to(dev, getattr(torch, dtype)) for _ in range(4))
+        for t in (q, k, v):
+            t.requires_grad_()
 
-    def step():
-        for _ in range(REPS):
-            F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(up)
+        def step():
+            for _ in range(REPS):
+                F.scaled_dot_product_attention(q, k, v, is_causal=True).backward(up)
 
-    report("sdpaCausalForwardBackward", timed(step, REPS))
+        report(f"sdpaCausalForwardBackward dtype={dtype}", timed(step, REPS))
 
 
 def gemm():

@@ -15,10 +15,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
-#include "jt/attention.h"
-#include "jt/dtype.h"
-#include "jt/philox.h"
+#include "attention_common.cuh"
 #include "jt/plans.h"
 #include "runtime.cuh"
 #include "scratch.cuh"
@@ -27,8 +26,7 @@ namespace jt {
 namespace cuda {
 namespace {
 
-constexpr int kTile = 64;          // query rows, and keys, of a tile
-constexpr int kAttnThreads = 256;  // 16 x 16
+using namespace attn;
 
 // Elements of one 16-byte read, and the padding that makes a row 16 bytes longer than its data.
 template <typename T>
@@ -62,28 +60,6 @@ struct SharedLayout {
 __host__ __device__ constexpr SharedLayout forward_layout() { return {3, 1, 0}; }
 __host__ __device__ constexpr SharedLayout key_value_layout() { return {4, 2, 2}; }
 __host__ __device__ constexpr SharedLayout query_layout() { return {4, 1, 2}; }
-
-template <typename T>
-struct AttnArgs : AttentionOperands<T> {
-  T* dsum;  // the backward's D_i, in scratch
-};
-
-__device__ inline float exp_of(float x) { return expf(x); }
-__device__ inline double exp_of(double x) { return exp(x); }
-__device__ inline float log_of(float x) { return logf(x); }
-__device__ inline double log_of(double x) { return log(x); }
-
-template <typename T>
-__device__ inline T nan_max(T a, T b) {
-  return (a > b || a != a) ? a : b;  // NaN wins, as the CPU's
-}
-
-__host__ __device__ inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
-
-template <typename T>
-__device__ inline T ninf() {
-  return -INFINITY;
-}
 
 // Rows [0, kTile) and columns [0, D) of a tile (rows row_ld(D) apart): src's rows (width elements apart) where r < rows
 // and c < width, 0 elsewhere (padding rows and columns must be finite: they meet zero probabilities).
@@ -164,45 +140,6 @@ __device__ __forceinline__ void tile_mma_rows(T (&acc)[4][C], const T* A, int ld
   }
 }
 
-// A half-warp's (one row's 16 threads) maximum and sum.
-template <typename T>
-__device__ inline T row_max(T x) {
-#pragma unroll
-  for (int d = 8; d > 0; d /= 2) x = nan_max(x, (T)__shfl_xor_sync(0xffffffffu, x, d));
-  return x;
-}
-template <typename T>
-__device__ inline T row_sum(T x) {
-#pragma unroll
-  for (int d = 8; d > 0; d /= 2) x += __shfl_xor_sync(0xffffffffu, x, d);
-  return x;
-}
-
-// The score of query qi and key kj of (b, h) from their dot product: scaled, plus the additive
-// mask, -inf where masked, causal (kj > qi) or outside the tile's valid rows and keys.
-template <typename T>
-__device__ inline T score_of(const AttnArgs<T>& a, T dot, int64_t b, int64_t h, int64_t qi, int64_t kj, bool valid) {
-  if (!valid || (a.causal && kj > qi)) return ninf<T>();
-  T s = dot * a.tscale;
-  if (a.mask_kind != 0) {
-    const int64_t off = b * a.ms[0] + h * a.ms[1] + qi * a.ms[2] + kj * a.ms[3];
-    if (a.mask_kind == 1) {
-      if (!static_cast<const bool*>(a.mask)[off]) return ninf<T>();
-    } else {
-      s += static_cast<const T*>(a.mask)[off];
-    }
-  }
-  return s;
-}
-
-// Score el's dropout factor, keep or 0 (jt/attention.h's draw).
-template <typename T>
-__device__ inline T dropout_factor(const AttnArgs<T>& a, uint64_t el) {
-  uint32_t w[4];
-  philox_block(a.seed, a.counter + attention_draw_block(el), w);
-  return attention_kept(w, el, a.dropout) ? a.keep : T(0);
-}
-
 template <typename T, int D>
 __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
   constexpr int C = D / 16, ld = row_ld<T>(D), sld = score_ld<T>();
@@ -233,36 +170,14 @@ __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_cons
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = ty + 16 * i;
-      T top = ninf<T>();
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         const int c = tx + 16 * j;
         s[i][j] = score_of(a, s[i][j], b, h, i0 + r, j0 + c, r < rows && c < cols);
-        top = nan_max(top, s[i][j]);
       }
-      const T mnew = nan_max(row_max(top), m[i]);
-      const bool any = mnew != ninf<T>();  // false: every key so far masked, nothing changes
-      T p[4], sum = 0;
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        p[j] = any ? exp_of(s[i][j] - mnew) : T(0);
-        sum += p[j];
-      }
-      sum = row_sum(sum);
-      if (any) {
-        const T corr = exp_of(m[i] - mnew);
-        l[i] = l[i] * corr + sum;
-        m[i] = mnew;
-#pragma unroll
-        for (int j = 0; j < C; ++j) o[i][j] *= corr;
-        if (a.dropout > 0) {
-#pragma unroll
-          for (int j = 0; j < 4; ++j) {
-            const int c = tx + 16 * j;
-            if (r < rows && c < cols) p[j] *= dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c));
-          }
-        }
-      }
+      T p[4];
+      online_softmax_row<T, C>(a, s[i], m[i], l[i], o[i], p, b, h, i0 + r, j0,
+                               [&](int j) { return r < rows && tx + 16 * j < cols; });
 #pragma unroll
       for (int j = 0; j < 4; ++j) P[r * sld + tx + 16 * j] = p[j];
     }
@@ -281,19 +196,6 @@ __global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_cons
       if (d < a.ev) a.out[row * a.ev + d] = o[i][j] * inv;
     }
     if (tx == 0) a.lse[row] = l[i] == 0 ? ninf<T>() : m[i] + log_of(l[i]);
-  }
-}
-
-// D_i = dO_i · O_i for every query row (a warp per row): the sum over keys of P dP.
-template <typename T>
-__global__ void row_dot_kernel(const __grid_constant__ AttnArgs<T> a, int64_t rows) {
-  const int lane = threadIdx.x % 32;
-  const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
-  for (int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
-    T acc = 0;
-    for (int d = lane; d < a.ev; d += 32) acc += a.grad_out[row * a.ev + d] * a.out[row * a.ev + d];
-    for (int s = 16; s > 0; s /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, s);
-    if (lane == 0) a.dsum[row] = acc;
   }
 }
 
@@ -447,63 +349,19 @@ __global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_c
 template <typename T>
 __global__ void dropout_factors_kernel(const __grid_constant__ AttnArgs<T> a, int64_t n) {
   for (int64_t el = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; el < n; el += (int64_t)gridDim.x * blockDim.x)
-    a.out[el] = dropout_factor(a, (uint64_t)el);
-}
-
-// The head size a kernel is built for: the smallest of 32, 64 and 128 that holds e and ev; 0 if none.
-int head_size_for(int64_t e, int64_t ev) {
-  const int64_t need = e > ev ? e : ev;
-  for (int D : {32, 64, 128})
-    if (need <= D) return D;
-  return 0;
+    a.out[el] = (T)dropout_factor(a, (uint64_t)el);
 }
 
 // Whether this device's shared memory holds the kernels of head size D in T (128 in float64 does not fit).
 template <typename T>
 bool fits(int D) {
-  int device = 0, optin = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return false;
-  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) return false;
-  return key_value_layout().bytes<T>(D) <= (size_t)optin;  // the largest of the three
+  return key_value_layout().bytes<T>(D) <= shared_optin();  // the largest of the three
 }
 
 template <typename T, int D>
 int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
-  const int64_t qtiles = a.batch * a.heads * ((a.lq + kTile - 1) / kTile);
-  const int64_t ktiles = a.batch * a.kv_heads * ((a.lk + kTile - 1) / kTile);
-  if (qtiles > INT32_MAX || ktiles > INT32_MAX) return JT_INVALID;
-  if (mode == 0) {
-    if (qtiles == 0) return JT_OK;
-    int st = status_of(cudaFuncSetAttribute(forward_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)forward_layout().bytes<T>(D)));
-    if (st != JT_OK) return st;
-    forward_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, forward_layout().bytes<T>(D), stream>>>(a);
-    return launch_status();
-  }
-  // mode 1: D_i first, into scratch, then the two gradient kernels in stream order
-  const int64_t rows = a.batch * a.heads * a.lq;
-  Scratch dsum;
-  if (rows > 0 && !dsum.allocate((size_t)rows * sizeof(T))) return JT_OUT_OF_MEMORY;
-  AttnArgs<T> g = a;
-  g.dsum = dsum.data<T>();
-  if (rows > 0) {
-    row_dot_kernel<T><<<blocks_for(rows * 32), kThreads, 0, stream>>>(g, rows);
-    const int st = launch_status();
-    if (st != JT_OK) return st;
-  }
-  if ((g.grad_k || g.grad_v) && ktiles > 0) {
-    int st = status_of(cudaFuncSetAttribute(key_value_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)key_value_layout().bytes<T>(D)));
-    if (st != JT_OK) return st;
-    key_value_grad_kernel<T, D><<<(unsigned)ktiles, kAttnThreads, key_value_layout().bytes<T>(D), stream>>>(g);
-    st = launch_status();
-    if (st != JT_OK) return st;
-  }
-  if (g.grad_q && qtiles > 0) {
-    int st = status_of(cudaFuncSetAttribute(query_grad_kernel<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)query_layout().bytes<T>(D)));
-    if (st != JT_OK) return st;
-    query_grad_kernel<T, D><<<(unsigned)qtiles, kAttnThreads, query_layout().bytes<T>(D), stream>>>(g);
-    return launch_status();
-  }
-  return JT_OK;
+  return launch_attention<T>(a, mode, stream, {forward_kernel<T, D>, forward_layout().bytes<T>(D)},
+                             {key_value_grad_kernel<T, D>, key_value_layout().bytes<T>(D)}, {query_grad_kernel<T, D>, query_layout().bytes<T>(D)});
 }
 
 template <typename T>
@@ -518,14 +376,18 @@ int run(const attention_plan& r) {
     return launch_status();
   }
   if (r.mode != 0 && r.mode != 1) return JT_INVALID;
-  const int D = head_size_for(r.e, r.ev);
-  if (D == 0 || !fits<T>(D)) return JT_NO_KERNEL;
-  switch (D) {
-    case 32: return run_sized<T, 32>(a, (int)r.mode, stream);
-    case 64: return run_sized<T, 64>(a, (int)r.mode, stream);
-    default:
-      if constexpr (sizeof(T) == 4) return run_sized<T, 128>(a, (int)r.mode, stream);
-      return JT_NO_KERNEL;
+  if constexpr (!std::is_same<opmath_t<T>, T>::value) {
+    return attention_tensor_cores(r);  // float16, bfloat16: attention_tc.cu
+  } else {
+    const int D = head_size_for(r.e, r.ev);
+    if (D == 0 || !fits<T>(D)) return JT_NO_KERNEL;
+    switch (D) {
+      case 32: return run_sized<T, 32>(a, (int)r.mode, stream);
+      case 64: return run_sized<T, 64>(a, (int)r.mode, stream);
+      default:
+        if constexpr (sizeof(T) == 4) return run_sized<T, 128>(a, (int)r.mode, stream);
+        return JT_NO_KERNEL;
+    }
   }
 }
 
@@ -542,6 +404,8 @@ int jtc_attention(const int64_t* words) {
   switch ((DType)r.dtype) {
     case DType::Float32: return run<float>(r);
     case DType::Float64: return run<double>(r);
+    case DType::Float16: return run<Half>(r);
+    case DType::BFloat16: return run<BFloat16>(r);
     default: return JT_NO_KERNEL;
   }
 }
@@ -552,6 +416,8 @@ int jtc_attention_fused(int dtype, int64_t e, int64_t ev) {
   switch ((DType)dtype) {
     case DType::Float32: return fits<float>(D) ? 1 : 0;
     case DType::Float64: return D <= 64 && fits<double>(D) ? 1 : 0;
+    case DType::Float16:
+    case DType::BFloat16: return attention_tensor_cores_fit(e, ev) ? 1 : 0;
     default: return 0;
   }
 }

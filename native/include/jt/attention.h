@@ -14,7 +14,7 @@ struct AttentionGeometry {
   int64_t batch = 0, heads = 1, kv_heads = 1, lq = 0, lk = 0, e = 0, ev = 0;
   double scale = 1, dropout = 0;
   bool causal = false;
-  int mask_kind = 0;     // 0 none, 1 bool (true takes part), 2 additive in the dtype
+  int mask_kind = 0;     // 0 none, 1 bool (true takes part), 2 additive in the math type (AttentionOperands' A)
   int64_t ms[4] = {};    // the mask's strides over (batch, query head, query, key); 0 where broadcast
   uint64_t seed = 0, counter = 0;
 
@@ -43,21 +43,23 @@ struct AttentionGeometry {
   }
 };
 
-// The geometry with the plan's operands typed as T (the mask stays untyped: bool or T), and the
-// scale and keep factor in T: what every kernel reads from the plan, read once here.
-template <typename T>
+// The geometry with the plan's operands typed as T and A, T's math type (float for float16 and
+// bfloat16, T itself otherwise): the scale, the keep factor, the row log-sum-exp and an additive
+// mask (the mask stays untyped: bool or A) in A. What every kernel reads from the plan, read once here.
+template <typename T, typename A = T>
 struct AttentionOperands : AttentionGeometry {
-  T tscale, keep;
+  A tscale, keep;
   const void* mask;
   const T *q, *k, *v, *grad_out;
-  T *out, *lse, *grad_q, *grad_k, *grad_v;
+  T *out, *grad_q, *grad_k, *grad_v;
+  A* lse;
 
   bool read_operands(const attention_plan& r) {
     if (!read(r)) return false;
-    tscale = (T)scale, keep = (T)keep_factor();
+    tscale = (A)scale, keep = (A)keep_factor();
     mask = reinterpret_cast<const void*>(r.mask);
     q = reinterpret_cast<const T*>(r.q), k = reinterpret_cast<const T*>(r.k), v = reinterpret_cast<const T*>(r.v);
-    out = reinterpret_cast<T*>(r.out), lse = reinterpret_cast<T*>(r.lse);
+    out = reinterpret_cast<T*>(r.out), lse = reinterpret_cast<A*>(r.lse);
     grad_out = reinterpret_cast<const T*>(r.grad_out);
     grad_q = reinterpret_cast<T*>(r.grad_q), grad_k = reinterpret_cast<T*>(r.grad_k), grad_v = reinterpret_cast<T*>(r.grad_v);
     return true;

@@ -106,9 +106,10 @@
   F(x) F(weight) F(bias) F(mean) F(rstd) F(y) F(grad) F(grad_x) F(grad_weight) F(grad_bias)
 
 // Scaled dot-product attention (vectorized/attention.cpp) over contiguous q [batch, heads, lq, e],
-// k [batch, kv_heads, lk, e], v [batch, kv_heads, lk, ev] in dtype (float32 or float64); query head
-// h reads kv head h / (heads / kv_heads). scale and dropout are doubles' bits; causal keeps key j
-// for query i when j <= i; mask_kind 0 none, 1 bool (true takes part), 2 additive in dtype, read
+// k [batch, kv_heads, lk, e], v [batch, kv_heads, lk, ev] in dtype (float32, float64; float16 and
+// bfloat16 on CUDA); query head h reads kv head h / (heads / kv_heads). scale and dropout are
+// doubles' bits; causal keeps key j for query i when j <= i; mask_kind 0 none, 1 bool (true takes
+// part), 2 additive in dtype's math type (float32 for 16-bit dtypes, as lse), read
 // at mask with mask_strides over (batch, head, query, key), 0 where broadcast. Dropout draws from
 // Philox under seed from block counter. mode 0: out [batch, heads, lq, ev] and lse [batch, heads,
 // lq] (the rows' log-sum-exp, -inf for a row with every key masked). mode 1: from grad_out, out and

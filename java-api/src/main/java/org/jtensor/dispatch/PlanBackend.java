@@ -412,6 +412,11 @@ abstract class PlanBackend implements Backend {
         maskStrides = m.strides.clone();
         maskAddress = held.address(mask, m, a.scoresShape(), maskStrides);
         maskKind = mask.dtype() == DType.BOOL ? AttentionPacker.BOOL_MASK : AttentionPacker.ADDITIVE_MASK;
+        requireDtype(op, "attn_mask", mask, maskKind == AttentionPacker.BOOL_MASK ? DType.BOOL : dtype.opMath());
+      }
+      if (lse != null) requireDtype(op, "the row log-sum-exp", lse, dtype.opMath());
+      for (TensorImpl t : new TensorImpl[] {q, k, v, out, gradOut, gradQ, gradK, gradV}) {
+        if (t != null && mode != AttentionPacker.DROPOUT_FACTORS) requireDtype(op, "an operand", t, dtype);
       }
       long[] plan = AttentionPacker.pack(mode, dtype, a, maskKind, maskStrides);
       plan[AttentionPacker.MASK] = maskAddress;
@@ -432,6 +437,13 @@ abstract class PlanBackend implements Backend {
         }
       }
       check(runAttention(plan), op, dtype);
+    }
+  }
+
+  /** The kernels read each attention operand in one dtype: a tensor of another would be read past its bytes. */
+  private static void requireDtype(String op, String what, TensorImpl t, DType want) {
+    if (t.dtype() != want) {
+      throw new IllegalArgumentException(op + "(): the fused kernel reads " + what + " as " + want + ", got " + t.dtype());
     }
   }
 

@@ -7,6 +7,7 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
 import org.jtensor.core.Shapes;
+import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.ops.AttentionOps;
 import org.jtensor.ops.Autocasting;
 
@@ -97,13 +98,17 @@ final class Attention {
     double sc = e == 0 ? 1 : scale != null ? scale : 1 / Math.sqrt(e);  // no embedding: every score is 0, whatever the scale
     if (heads == 0) return Tensor.zeros(outShape, dtype, query.device());  // no heads: an empty output
     try (TensorScope scope = TensorScope.open()) {
-      DType compute = dtype == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+      // a dtype the device's fused kernels take as it is (CUDA's float16 and bfloat16 on tensor
+      // cores); else float32 (float64 stays float64), cast back at the end
+      DType compute = Dispatcher.backend(query.device()).fusesAttention(dtype, e, ev) ? dtype
+          : dtype == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
       Tensor q = shaped(query, concat(outer, new long[] {heads, l, e}), new long[] {batch, heads, l, e}, compute);
       Tensor k = shaped(key, concat(outer, new long[] {kvHeads, s, e}), new long[] {batch, kvHeads, s, e}, compute);
       Tensor v = shaped(value, concat(outer, new long[] {kvHeads, s, ev}), new long[] {batch, kvHeads, s, ev}, compute);
       Tensor mask = null;
       if (attnMask != null) {
-        mask = attnMask.dtype() == DType.BOOL || attnMask.dtype() == compute ? attnMask : attnMask.to(compute);
+        DType additive = compute.opMath();  // the kernels add a mask in their math type
+        mask = attnMask.dtype() == DType.BOOL || attnMask.dtype() == additive ? attnMask : attnMask.to(additive);
         mask = mask.expand(scores).reshape(batch, heads, l, s);  // a view of the broadcast unless dims cannot merge
         if (mask.numel() == 0) mask = null;  // empty scores: nothing to mask
       }

@@ -18,7 +18,8 @@ import org.jtensor.dispatch.plan.AttentionShape;
  * saves the output and each row's log-sum-exp, never the [lq, lk] scores; the backward recomputes
  * the scores block by block. Inputs come here already checked and shaped by nn's Attention:
  * contiguous query [batch, heads, lq, e], key [batch, kvHeads, lk, e], value [batch, kvHeads, lk, ev]
- * in float32 or float64, the mask (or null) a bool or additive view of the scores' shape. The
+ * in a dtype the device fuses (float32 and float64; float16 and bfloat16 on CUDA), the mask (or null)
+ * a bool view of the scores' shape or an additive one in the dtype's math type. The
  * {@link #reference} composition (matmul, softmax, matmul) computes the same in differentiable
  * ops: nn uses it where a device has no fused kernel, and the backward where the gradient is
  * itself to be differentiated.
@@ -53,7 +54,7 @@ public final class AttentionOps {
       DType dtype = f[0].dtype();
       Device device = f[0].device();
       out = DataOps.empty(name, a.outputShape(), dtype, device);
-      lse = DataOps.empty(name, a.lseShape(), dtype, device);
+      lse = DataOps.empty(name, a.lseShape(), dtype.opMath(), device);  // float for 16-bit inputs
       TensorImpl o = out, l = lse;
       Recorder.runRecorded(Ops.ATTENTION, name, in, a, new TensorImpl[] {f[3], l}, o,
           () -> Dispatcher.backend(device).attention(name, AttentionPacker.FORWARD, a, f[0], f[1], f[2], f[3], o, l, null, null, null, null));

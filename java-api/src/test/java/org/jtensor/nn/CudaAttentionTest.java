@@ -158,6 +158,57 @@ class CudaAttentionTest extends ScopedTest {
     assertAllAgreed();
   }
 
+  /**
+   * float16 and bfloat16 on CUDA run the tensor-core kernels (attention_tc.cu) on the 16-bit tensors
+   * themselves; the CPU casts to float32 for its fused kernel and back. Every head size built (and
+   * 160, above them: the reference composition on both), head sizes that are not whole 16-byte rows
+   * (20, 36) and a query at an odd storage offset (the element-wise tile loads), causal with more and
+   * fewer keys than queries, bool masks with rows of every key masked, a float32 additive mask,
+   * grouped heads, partial gradients, dropout and a decode step.
+   */
+  @Test
+  void sixteenBitInputsRunOnTensorCoresAndAgree() {
+    long lq = 70, lk = 90;
+    double[] keep = new double[(int) (lq * lk)];
+    java.util.Random rnd = new java.util.Random(80);
+    for (int i = 0; i < keep.length; i++) keep[i] = i / lk == 7 ? 0 : rnd.nextDouble() > 0.3 ? 1 : 0;  // row 7: every key masked
+    try (Tensor flat = Tensor.fromArray(keep); Tensor bool = flat.view(lq, lk).gt(0.5);
+         Tensor additive = normal(81, DType.FLOAT32, 1, 2, lq, lk)) {
+      for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+        if (!GPU.onCpu() && !GPU.device().isCpu()) {
+          try (Tensor probe = Tensor.zeros(new long[] {1, 1, 1, 64}, dt, GPU.device())) {
+            assertTrue(org.jtensor.ops.AttentionOps.fusedOn(probe, 64, 64), dt + " must run the fused kernels on CUDA");
+          }
+        }
+        for (long e : new long[] {16, 20, 32, 36, 64, 80, 128, 160}) {
+          sdpa("e " + e + ", 70 queries x 90 keys", dt, new long[] {2, 2, lq, e}, new long[] {2, 2, lk, e}, new long[] {2, 2, lk, e}, null,
+              e % 32 == 0, false, ALL, 90 + e);
+        }
+        sdpa("causal, 130 queries x 100 keys", dt, new long[] {1, 2, 130, 64}, new long[] {1, 2, 100, 64}, new long[] {1, 2, 100, 64}, null,
+            true, false, ALL, 82);
+        sdpa("bool mask and causal", dt, new long[] {2, 2, lq, 64}, new long[] {2, 2, lk, 64}, new long[] {2, 2, lk, 64}, bool, true, false,
+            ALL, 83);
+        sdpa("float32 additive mask", dt, new long[] {2, 2, lq, 64}, new long[] {2, 2, lk, 64}, new long[] {2, 2, lk, 64}, additive, false,
+            false, ALL, 84);
+        sdpa("4 query heads, 2 key/value heads", dt, new long[] {2, 4, lq, 64}, new long[] {2, 2, lk, 64}, new long[] {2, 2, lk, 64}, null,
+            true, true, ALL, 85);
+        sdpa("the key's and value's gradients alone", dt, new long[] {2, 2, lq, 64}, new long[] {2, 2, lk, 64}, new long[] {2, 2, lk, 64},
+            null, false, false, new boolean[] {false, true, true}, 86);
+        sdpa("one query (a decode step) x 300 keys", dt, new long[] {3, 4, 1, 64}, new long[] {3, 4, 300, 64}, new long[] {3, 4, 300, 64},
+            null, false, false, ALL, 87);
+        try (Tensor big = normal(88, dt, 2 * 2 * lq * 64 + 1)) {
+          Tensor q = big.narrow(0, 1, 2 * 2 * lq * 64).view(2, 2, lq, 64);  // storage offset 1: rows off 16 bytes
+          Tensor k = normal(89, dt, 2, 2, lk, 64), v = normal(90, dt, 2, 2, lk, 64), up = normal(91, dt, 2, 2, lq, 64);
+          check("query at an odd storage offset " + dt, dt, t -> Functional.scaledDotProductAttention(t[0], t[1], t[2], null, 0, false, null,
+              false, Generator.defaultGenerator()), ALL, up, q, k, v);
+          check("dropout 0.3 " + dt, dt, t -> Functional.scaledDotProductAttention(t[0], t[1], t[2], null, 0.3, true, null, false,
+              new Generator(7)), ALL, up, q, k, v);
+        }
+      }
+    }
+    assertAllAgreed();
+  }
+
   @Test
   void dropoutDrawsTheCpusFactors() {
     for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
@@ -172,9 +223,13 @@ class CudaAttentionTest extends ScopedTest {
   @Test
   void theScoresAreNeverStored() {
     if (GPU.onCpu() || GPU.device().isCpu()) return;  // the CPU's own memory case is AttentionTest's
-    long t = 8192, e = 64;
-    try (Tensor q = normal(60, DType.FLOAT32, 1, 1, t, e).to(GPU.device()); Tensor k = normal(61, DType.FLOAT32, 1, 1, t, e).to(GPU.device());
-         Tensor v = normal(62, DType.FLOAT32, 1, 1, t, e).to(GPU.device())) {
+    for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT16}) neverStored(dt);
+  }
+
+  private static void neverStored(DType dt) {
+    long t = 8192, e = 64, size = dt.itemSize();
+    try (Tensor q = normal(60, dt, 1, 1, t, e).to(GPU.device()); Tensor k = normal(61, dt, 1, 1, t, e).to(GPU.device());
+         Tensor v = normal(62, dt, 1, 1, t, e).to(GPU.device())) {
       q.requiresGrad_();
       k.requiresGrad_();
       v.requiresGrad_();
@@ -183,9 +238,9 @@ class CudaAttentionTest extends ScopedTest {
       try (Tensor out = Functional.scaledDotProductAttention(q, k, v, null, 0, true); Tensor s = out.sum()) {
         s.backward();
       }
-      long extra = Memory.maxMemoryAllocated(GPU.device()) - before - 4 * t * e * 4;  // less the output and the three gradients
+      long extra = Memory.maxMemoryAllocated(GPU.device()) - before - 4 * t * e * size;  // less the output and the three gradients
       long scores = t * t * 4;
-      assertTrue(extra < scores / 20, "peak extra bytes " + extra + " against the scores' " + scores);
+      assertTrue(extra < scores / 20, dt + ": peak extra bytes " + extra + " against the float32 scores' " + scores);
     }
   }
 }

@@ -130,10 +130,15 @@ public class GpuBenchmark {
     synchronize();
   }
 
-  /** Attention operands: [4, 8, T, 64] float32 query, key and value requiring gradients, and the output's gradient (T 1024; 128 in the dry run). */
+  /**
+   * Attention operands: [4, 8, T, 64] query, key and value requiring gradients, and the output's
+   * gradient (T 1024; 128 in the dry run), in float32 (CUDA cores) or float16 and bfloat16 (tensor cores).
+   */
   @State(Scope.Benchmark)
   public static class Heads {
     static final long T = DRY_RUN ? 128 : 1024;
+    @Param({"float32", "float16", "bfloat16"})
+    public String dtype;
     Tensor q, k, v, up;
 
     @Setup
@@ -143,8 +148,8 @@ public class GpuBenchmark {
       long[] shape = {4, 8, T, 64};
       Tensor[] made = new Tensor[4];
       for (int i = 0; i < 4; i++) {
-        try (Tensor host = Tensor.randn(shape, g)) {
-          made[i] = host.to(GPU);
+        try (Tensor host = Tensor.randn(shape, g); Tensor typed = host.to(DType.valueOf(dtype.toUpperCase()))) {
+          made[i] = typed.to(GPU);
         }
       }
       q = made[0].requiresGrad_();

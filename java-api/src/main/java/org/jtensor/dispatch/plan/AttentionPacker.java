@@ -15,7 +15,7 @@ public final class AttentionPacker {
       "grad_k", "grad_v", "mask_strides[4]");
   /** Modes: the output and lse; the three gradients; the dropout factors alone. */
   public static final int FORWARD = 0, BACKWARD = 1, DROPOUT_FACTORS = 2;
-  /** Mask kinds: none, bool (true takes part), additive in the query's dtype. */
+  /** Mask kinds: none, bool (true takes part), additive in the query dtype's math type (float32 for 16-bit queries). */
   public static final int NO_MASK = 0, BOOL_MASK = 1, ADDITIVE_MASK = 2;
   private static final int MODE = LAYOUT.at("mode"), DTYPE = LAYOUT.at("dtype"), BATCH = LAYOUT.at("batch"),
       HEADS = LAYOUT.at("heads"), KV_HEADS = LAYOUT.at("kv_heads"), LQ = LAYOUT.at("lq"), LK = LAYOUT.at("lk"),
