@@ -74,6 +74,13 @@ def attention():
 
         report(f"sdpaCausalForwardBackward dtype={dtype}", timed(step, REPS))
 
+        def forward():
+            with torch.no_grad():
+                for _ in range(REPS):
+                    F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+        report(f"sdpaCausalForward dtype={dtype}", timed(forward, REPS))
+
 
 def gemm():
     torch.backends.cuda.matmul.allow_tf32 = False

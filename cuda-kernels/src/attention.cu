@@ -360,8 +360,9 @@ bool fits(int D) {
 
 template <typename T, int D>
 int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
-  return launch_attention<T>(a, mode, stream, {forward_kernel<T, D>, forward_layout().bytes<T>(D)},
-                             {key_value_grad_kernel<T, D>, key_value_layout().bytes<T>(D)}, {query_grad_kernel<T, D>, query_layout().bytes<T>(D)});
+  return launch_attention<T>(a, mode, stream, {forward_kernel<T, D>, forward_layout().bytes<T>(D), kAttnThreads},
+                             {key_value_grad_kernel<T, D>, key_value_layout().bytes<T>(D), kAttnThreads},
+                             {query_grad_kernel<T, D>, query_layout().bytes<T>(D), kAttnThreads});
 }
 
 template <typename T>

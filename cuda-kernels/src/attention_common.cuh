@@ -128,15 +128,16 @@ __global__ void row_dot_kernel(const __grid_constant__ AttnArgs<T> a, int64_t ro
   }
 }
 
-// An attention kernel: one block of kAttnThreads per tile, `bytes` of dynamic shared memory.
+// An attention kernel: one block of `threads` per tile, `bytes` of dynamic shared memory.
 template <typename T>
 struct TileKernel {
   void (*kernel)(const AttnArgs<T>);
   size_t bytes;
+  int threads;
   int launch(const AttnArgs<T>& a, int64_t tiles, cudaStream_t stream) const {
     const int st = status_of(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     if (st != JT_OK) return st;
-    kernel<<<(unsigned)tiles, kAttnThreads, bytes, stream>>>(a);
+    kernel<<<(unsigned)tiles, threads, bytes, stream>>>(a);
     return launch_status();
   }
 };

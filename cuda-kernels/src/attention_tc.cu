@@ -1,92 +1,147 @@
-// Scaled dot-product attention in float16 and bfloat16 on tensor cores, flash-attention-2 style:
-// attention.cu's tiling (a block per 64 query rows walking 64-key tiles, an online softmax, the
-// backward as a key/value kernel and a query kernel recomputing probabilities from the row
-// log-sum-exp, no atomics), with every product of two tiles (Q·Kᵀ, dO·Vᵀ, P·V, Pᵀ·dO, dSᵀ·Q, dS·K)
-// a WMMA 16 x 16 x 16 product of 16-bit operands accumulated in float. Between the products the
-// scores live in shared memory as float, where the 16 x 16 threads of attention.cu's layout (rows
-// ty + 16 i, columns tx + 16 j) apply the scale, masks, causality, softmax and dropout in float;
-// probabilities and score gradients go back to 16 bits only as the next product's operand, as in
-// FlashAttention-2. The row log-sum-exp and D_i stay float.
-//
-// Shared memory holds 16-bit tiles of 64 rows of D + 8 elements (D: the head size rounded up to
-// 32, 64 or 128; the padding's 16 bytes spread the fragments' rows over the banks), float score
-// tiles of 64 x 68, 16-bit score tiles of 64 x 72, and per-row floats; every region starts on 32
-// bytes, as WMMA's loads and stores need.
+// Scaled dot-product attention in float16 and bfloat16 on tensor cores, FlashAttention-2 style:
+// attention.cu's tiling (a block per 64 query rows walking 64-key tiles with an online softmax; the
+// backward a key/value kernel and a query kernel recomputing probabilities from the row log-sum-exp,
+// no atomics), with every product of two tiles an mma.sync m16n8k16 of 16-bit operands accumulated
+// in float. Each of a block's four warps owns 16 rows of the tile and keeps its scores,
+// probabilities and accumulators in registers: a score fragment's accumulator layout is the next
+// product's operand layout, so probabilities and score gradients go from float registers to 16-bit
+// operands without touching shared memory (FlashAttention-2's register reuse). The key/value
+// kernel works in the transposed frame (its warps own 16 keys, the scores are K·Qᵀ), so Pᵀ and dSᵀ
+// are operands the same way. Shared memory holds only the 16-bit tiles, rows of D + 8 elements (D:
+// the head size rounded up to 32, 64 or 128; the 16 bytes of padding put ldmatrix's eight rows in
+// distinct banks). Scale, masks, causality, softmax and dropout are applied in float, element by
+// element, where each register's row and column are known (the accumulator layout: lane l holds
+// rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each 8-column block).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <mma.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "attention_common.cuh"
 #include "jt/plans.h"
 #include "runtime.cuh"
-#include "scratch.cuh"
 
 namespace jt {
 namespace cuda {
 namespace {
 
 using namespace attn;
-namespace wmma = nvcuda::wmma;
 
-template <typename T> struct Wmma;
-template <> struct Wmma<Half> {
-  using type = __half;
-  static __device__ type from(float f) { return __float2half_rn(f); }
-};
-template <> struct Wmma<BFloat16> {
-  using type = __nv_bfloat16;
-  static __device__ type from(float f) { return __float2bfloat16_rn(f); }
-};
-template <typename T>
-using W = typename Wmma<T>::type;
-using Acc = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
-
-constexpr int kPad = 8;            // elements past a 16-bit tile row's data
-constexpr int kSld = kTile + 4;    // a float score row
-constexpr int kPld = kTile + kPad;  // a 16-bit score row
+constexpr int kWarps = 4, kTcThreads = 32 * kWarps;  // a warp per 16 of a tile's 64 rows
+constexpr int kPad = 8;
 __host__ __device__ constexpr int tile_ld(int D) { return D + kPad; }
-__host__ __device__ constexpr int stage_ld(int D) { return D + 4; }
+// Shared memory: four 16-bit tiles (the forward uses three) and two runs of 64 floats.
+__host__ __device__ constexpr size_t tc_bytes(int D) { return 4 * (size_t)kTile * tile_ld(D) * 2 + 2 * kTile * sizeof(float); }
 
-// A kernel's shared memory, in this order: `tiles` 16-bit [64][D + 8] tiles, `fscores` float
-// [64][68] score tiles, `hscores` 16-bit [64][72] score tiles, `rows` runs of 64 floats, `stages`
-// float [64][D + 4] tiles (a product's result on its way to registers or memory). Every region's
-// size is a multiple of 32 bytes.
-struct TcLayout {
-  int tiles, fscores, hscores, rows, stages;
-  __host__ __device__ constexpr size_t tile_bytes(int D) const { return (size_t)kTile * tile_ld(D) * 2; }
-  __host__ __device__ constexpr size_t fscores_at(int D) const { return tiles * tile_bytes(D); }
-  __host__ __device__ constexpr size_t hscores_at(int D) const { return fscores_at(D) + (size_t)fscores * kTile * kSld * 4; }
-  __host__ __device__ constexpr size_t rows_at(int D) const { return hscores_at(D) + (size_t)hscores * kTile * kPld * 2; }
-  __host__ __device__ constexpr size_t stages_at(int D) const { return rows_at(D) + (size_t)rows * kTile * 4; }
-  __host__ __device__ constexpr size_t bytes(int D) const { return stages_at(D) + (size_t)stages * kTile * stage_ld(D) * 4; }
-  template <typename T>
-  __device__ T* tile(unsigned char* s, int D, int i) const { return reinterpret_cast<T*>(s + i * tile_bytes(D)); }
-  __device__ float* fscore(unsigned char* s, int D, int i) const { return reinterpret_cast<float*>(s + fscores_at(D)) + i * kTile * kSld; }
-  template <typename T>
-  __device__ T* hscore(unsigned char* s, int D, int i) const { return reinterpret_cast<T*>(s + hscores_at(D)) + i * kTile * kPld; }
-  __device__ float* row(unsigned char* s, int D, int i) const { return reinterpret_cast<float*>(s + rows_at(D)) + i * kTile; }
-  __device__ float* stage(unsigned char* s, int D) const { return reinterpret_cast<float*>(s + stages_at(D)); }
+// The element type's pair packing and tensor-core product: c += a · b, a 16 x 16 (row-major), b
+// 16 x 8 (column-major), c 16 x 8 in float.
+template <typename T> struct Mma;
+template <> struct Mma<Half> {
+  static __device__ uint32_t pack(float lo, float hi) {
+    const __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&h);
+  }
+  static __device__ uint16_t bits(float f) { return __half_as_ushort(__float2half_rn(f)); }
+  static __device__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
 };
-// forward: Q, K, V; S; P; PV. Key/value gradients: K, V, Q, dO; S, dP (then the results' stage); PD, DS;
-// lse, D. Query gradient: Q, dO, K, V; S, dP (then the stage); DS; lse, D. The float score tiles are
-// 2 x 64 x 68 floats, which hold a [64][D + 4] stage for every D built.
-__host__ __device__ constexpr TcLayout tc_forward_layout() { return {3, 1, 1, 0, 1}; }
-__host__ __device__ constexpr TcLayout tc_key_value_layout() { return {4, 2, 2, 2, 0}; }
-__host__ __device__ constexpr TcLayout tc_query_layout() { return {4, 2, 1, 2, 0}; }
-static_assert(2 * kSld >= stage_ld(128), "the backward's stage must fit its two float score tiles");
+template <> struct Mma<BFloat16> {
+  static __device__ uint32_t pack(float lo, float hi) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&h);
+  }
+  static __device__ uint16_t bits(float f) { return __bfloat16_as_ushort(__float2bfloat16_rn(f)); }
+  static __device__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+};
 
-// Rows [0, 64) and columns [0, D) of a 16-bit tile: src's rows (width elements apart) where r < rows
-// and c < width, 0 elsewhere (padding must be finite: it meets zero probabilities). 16 bytes at a
-// time when every row starts on 16 bytes.
+// Four 8 x 8 16-bit matrices from shared memory, lane l naming row l % 8 of matrix l / 8 (trans:
+// each transposed as it loads).
+__device__ inline void ldsm4(uint32_t (&r)[4], const uint16_t* p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+}
+__device__ inline void ldsm4_trans(uint32_t (&r)[4], const uint16_t* p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+}
+
+// The A operand: X's rows r0 to r0 + 15, columns k0 to k0 + 15.
+template <int D>
+__device__ inline void load_a(uint32_t (&a)[4], const uint16_t* X, int r0, int k0) {
+  const int l = threadIdx.x % 32;
+  ldsm4(a, X + (r0 + l % 16) * tile_ld(D) + k0 + l / 16 * 8);
+}
+// The B operands of X·Yᵀ at depth k0 for columns n0 to n0 + 7 (b[0], b[1]) and n0 + 8 to n0 + 15
+// (b[2], b[3]): rows n of Y, columns k.
+template <int D>
+__device__ inline void load_b_of_rows(uint32_t (&b)[4], const uint16_t* Y, int n0, int k0) {
+  const int l = threadIdx.x % 32;
+  ldsm4(b, Y + (n0 + l / 16 * 8 + l % 8) * tile_ld(D) + k0 + l / 8 % 2 * 8);
+}
+// The B operands of X·Y at depth k0 for columns n0 to n0 + 7 and n0 + 8 to n0 + 15: rows k of Y, columns n.
+template <int D>
+__device__ inline void load_b_of_cols(uint32_t (&b)[4], const uint16_t* Y, int k0, int n0) {
+  const int l = threadIdx.x % 32;
+  ldsm4_trans(b, Y + (k0 + l / 8 % 2 * 8 + l % 8) * tile_ld(D) + n0 + l / 16 * 8);
+}
+
+// s = X's rows r0 to r0 + 15 times Yᵀ (Y's 64 rows): 16 x 64 scores over depth D, in eight 8-column fragments.
 template <typename T, int D>
-__device__ void load_tile(T* dst, const T* src, int rows, int width) {
+__device__ void warp_scores(float (&s)[8][4], const uint16_t* X, int r0, const uint16_t* Y) {
+#pragma unroll
+  for (int n = 0; n < 8; ++n) s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0;
+#pragma unroll
+  for (int k0 = 0; k0 < D; k0 += 16) {
+    uint32_t a[4];
+    load_a<D>(a, X, r0, k0);
+#pragma unroll
+    for (int n = 0; n < 8; n += 2) {
+      uint32_t b[4];
+      load_b_of_rows<D>(b, Y, n * 8, k0);
+      Mma<T>::mma(s[n], a, b[0], b[1]);
+      Mma<T>::mma(s[n + 1], a, b[2], b[3]);
+    }
+  }
+}
+
+// acc += p · Y: p this warp's 16 x 64 probabilities (score fragments in registers, rounded to T as
+// the A operand), Y 64 rows of D columns.
+template <typename T, int D>
+__device__ void warp_product(float (&acc)[D / 8][4], const float (&p)[8][4], const uint16_t* Y) {
+#pragma unroll
+  for (int kb = 0; kb < 4; ++kb) {
+    const uint32_t a[4] = {Mma<T>::pack(p[2 * kb][0], p[2 * kb][1]), Mma<T>::pack(p[2 * kb][2], p[2 * kb][3]),
+                           Mma<T>::pack(p[2 * kb + 1][0], p[2 * kb + 1][1]), Mma<T>::pack(p[2 * kb + 1][2], p[2 * kb + 1][3])};
+#pragma unroll
+    for (int n = 0; n < D / 8; n += 2) {
+      uint32_t b[4];
+      load_b_of_cols<D>(b, Y, kb * 16, n * 8);
+      Mma<T>::mma(acc[n], a, b[0], b[1]);
+      Mma<T>::mma(acc[n + 1], a, b[2], b[3]);
+    }
+  }
+}
+
+// Where register e of 8-column fragment n lies in its warp's 16 x 64 tile: row (0 to 15) and column.
+__device__ inline int frag_row(int e) { return threadIdx.x % 32 / 4 + 8 * (e / 2); }
+__device__ inline int frag_col(int n, int e) { return n * 8 + threadIdx.x % 4 * 2 + e % 2; }
+
+// Rows [0, 64) and columns [0, D) of a tile: src's rows (width elements apart) where r < rows and
+// c < width, 0 elsewhere (padding must be finite: it meets zero probabilities). 16 bytes at a time
+// when every row starts on 16 bytes.
+template <int D>
+__device__ void load_tile(uint16_t* dst, const uint16_t* src, int rows, int width) {
   constexpr int ld = tile_ld(D);
   if (width % 8 == 0 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
     constexpr int packs = D / 8;
-    for (int idx = threadIdx.x; idx < kTile * packs; idx += kAttnThreads) {
+    for (int idx = threadIdx.x; idx < kTile * packs; idx += kTcThreads) {
       const int r = idx / packs, c = idx % packs * 8;
       uint4 v = make_uint4(0, 0, 0, 0);
       if (r < rows && c < width) v = *reinterpret_cast<const uint4*>(src + (int64_t)r * width + c);
@@ -94,292 +149,221 @@ __device__ void load_tile(T* dst, const T* src, int rows, int width) {
     }
     return;
   }
-  for (int idx = threadIdx.x; idx < kTile * D; idx += kAttnThreads) {
+  for (int idx = threadIdx.x; idx < kTile * D; idx += kTcThreads) {
     const int r = idx / D, c = idx % D;
-    dst[r * ld + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : T(0.0f);
+    dst[r * ld + c] = (r < rows && c < width) ? src[(int64_t)r * width + c] : (uint16_t)0;
   }
 }
 
-template <typename T, int D>
-__device__ inline void load_keys(const AttnArgs<T>& a, T* K, T* V, int64_t kv0, int64_t j0, int cols) {
-  load_tile<T, D>(K, a.k + (kv0 + j0) * a.e, cols, (int)a.e);
-  load_tile<T, D>(V, a.v + (kv0 + j0) * a.ev, cols, (int)a.ev);
-}
+template <typename T>
+__device__ inline const uint16_t* raw(const T* p) { return reinterpret_cast<const uint16_t*>(p); }
 
-// Query rows [row0, row0 + rows): Q, dO, and the rows' lse and D (-inf and 0 past rows).
+// Writes acc (this warp's rows r0 to r0 + 15 of a [rows][width] result at dst) times factor, as T.
 template <typename T, int D>
-__device__ inline void load_queries(const AttnArgs<T>& a, int64_t row0, int rows, T* Q, T* dO, float* lse, float* dsum) {
-  load_tile<T, D>(Q, a.q + row0 * a.e, rows, (int)a.e);
-  load_tile<T, D>(dO, a.grad_out + row0 * a.ev, rows, (int)a.ev);
-  if (threadIdx.x < kTile) {
-    const int r = threadIdx.x;
-    lse[r] = r < rows ? a.lse[row0 + r] : ninf<float>();
-    dsum[r] = r < rows ? a.dsum[row0 + r] : 0.0f;
-  }
-}
-
-// S (64 x 64 floats, rows kSld apart) = X · Yᵀ over D, X and Y 16-bit tiles: warp w makes rows
-// 16 (w / 2) and columns 32 (w % 2) to 32 (w % 2) + 32, two fragments.
-template <typename T, int D>
-__device__ void scores_mma(float* S, const T* X, const T* Y) {
-  constexpr int ld = tile_ld(D);
-  const int w = threadIdx.x / 32, r0 = w / 2 * 16, c0 = w % 2 * 32;
-  const W<T>*x = reinterpret_cast<const W<T>*>(X), *y = reinterpret_cast<const W<T>*>(Y);
-  Acc acc[2];
-  wmma::fill_fragment(acc[0], 0.0f);
-  wmma::fill_fragment(acc[1], 0.0f);
+__device__ void write_rows(T* dst, const float (&acc)[D / 8][4], int r0, int rows, int width, float factor) {
+  uint16_t* out = reinterpret_cast<uint16_t*>(dst);
 #pragma unroll
-  for (int k = 0; k < D; k += 16) {
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, W<T>, wmma::row_major> fa;
-    wmma::load_matrix_sync(fa, x + r0 * ld + k, ld);
+  for (int n = 0; n < D / 8; ++n)
 #pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, W<T>, wmma::col_major> fb;  // B(k, n) = Y[n][k]
-      wmma::load_matrix_sync(fb, y + (c0 + 16 * j) * ld + k, ld);
-      wmma::mma_sync(acc[j], fa, fb, acc[j]);
+    for (int e = 0; e < 4; ++e) {
+      const int r = r0 + frag_row(e), c = frag_col(n, e);
+      if (r < rows && c < width) out[(int64_t)r * width + c] = Mma<T>::bits(acc[n][e] * factor);
     }
-  }
-#pragma unroll
-  for (int j = 0; j < 2; ++j) wmma::store_matrix_sync(S + r0 * kSld + c0 + 16 * j, acc[j], kSld, wmma::mem_row_major);
-}
-
-// acc += X · Y, a 64 x D result of X, 64 x 64 16-bit scores (rows kPld apart; Layout col_major
-// reads X transposed: X(m, k) = X[k][m]), and Y a 16-bit [64][D] tile. Warp w holds fragments
-// w·D/32 to (w + 1)·D/32 - 1 of the 4 x D/16, numbered along rows of fragments.
-template <typename T, int D, typename Layout>
-__device__ void product_mma(Acc (&acc)[D / 32], const T* X, const T* Y) {
-  constexpr int ld = tile_ld(D), per = D / 32, cols = D / 16;
-  constexpr bool rows_major = std::is_same<Layout, wmma::row_major>::value;
-  const int w = threadIdx.x / 32;
-  const W<T>*x = reinterpret_cast<const W<T>*>(X), *y = reinterpret_cast<const W<T>*>(Y);
-#pragma unroll
-  for (int k = 0; k < kTile; k += 16) {
-#pragma unroll
-    for (int t = 0; t < per; ++t) {
-      const int f = w * per + t, m0 = f / cols * 16, n0 = f % cols * 16;
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, W<T>, Layout> fa;
-      wmma::load_matrix_sync(fa, x + (rows_major ? m0 * kPld + k : k * kPld + m0), kPld);
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, W<T>, wmma::row_major> fb;
-      wmma::load_matrix_sync(fb, y + k * ld + n0, ld);
-      wmma::mma_sync(acc[t], fa, fb, acc[t]);
-    }
-  }
-}
-
-template <int D>
-__device__ void clear(Acc (&acc)[D / 32]) {
-#pragma unroll
-  for (int t = 0; t < D / 32; ++t) wmma::fill_fragment(acc[t], 0.0f);
-}
-
-// The 64 x D result held in acc into stage (rows stage_ld(D) apart).
-template <int D>
-__device__ void stage_out(float* stage, const Acc (&acc)[D / 32]) {
-  constexpr int per = D / 32, cols = D / 16;
-  const int w = threadIdx.x / 32;
-#pragma unroll
-  for (int t = 0; t < per; ++t) {
-    const int f = w * per + t;
-    wmma::store_matrix_sync(stage + f / cols * 16 * stage_ld(D) + f % cols * 16, acc[t], stage_ld(D), wmma::mem_row_major);
-  }
-}
-
-// Rows [0, rows) and columns [0, width) of stage, times factor, into dst's rows (width apart) as T.
-template <typename T, int D>
-__device__ void write_stage(T* dst, const float* stage, int rows, int width, float factor) {
-  for (int idx = threadIdx.x; idx < kTile * D; idx += kAttnThreads) {
-    const int r = idx / D, c = idx % D;
-    if (r < rows && c < width) {
-      const W<T> v = Wmma<T>::from(stage[r * stage_ld(D) + c] * factor);
-      reinterpret_cast<W<T>*>(dst)[(int64_t)r * width + c] = v;
-    }
-  }
 }
 
 template <typename T, int D>
-__global__ void __launch_bounds__(kAttnThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr int C = D / 16;
-  constexpr TcLayout L = tc_forward_layout();
+__global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
-  T *Q = L.tile<T>(smem, D, 0), *K = L.tile<T>(smem, D, 1), *V = L.tile<T>(smem, D, 2);
-  float *S = L.fscore(smem, D, 0), *PV = L.stage(smem, D);
-  W<T>* P = L.hscore<W<T>>(smem, D, 0);
-  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  uint16_t* Q = reinterpret_cast<uint16_t*>(smem);
+  uint16_t *K = Q + kTile * tile_ld(D), *V = K + kTile * tile_ld(D);
+  const int w0 = threadIdx.x / 32 * 16;  // this warp's first row
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
   const int rows = (int)imin(kTile, a.lq - i0);
-  load_tile<T, D>(Q, a.q + (bh * a.lq + i0) * a.e, rows, (int)a.e);
-  float m[4], l[4], o[4][C];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    m[i] = ninf<float>();
-    l[i] = 0;
-#pragma unroll
-    for (int j = 0; j < C; ++j) o[i][j] = 0;
-  }
+  load_tile<D>(Q, raw(a.q) + (bh * a.lq + i0) * a.e, rows, (int)a.e);
+  float o[D / 8][4] = {}, m[2] = {ninf<float>(), ninf<float>()}, l[2] = {0, 0};
   const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;  // later keys are masked for every row
   for (int64_t j0 = 0; j0 < end; j0 += kTile) {
     const int cols = (int)imin(kTile, a.lk - j0);
-    __syncthreads();  // the last tile's K, V, S, P and PV are read
-    load_keys<T, D>(a, K, V, (b * a.kv_heads + hk) * a.lk, j0, cols);
+    __syncthreads();  // the last tile's K and V are read
+    const int64_t kv0 = (b * a.kv_heads + hk) * a.lk + j0;
+    load_tile<D>(K, raw(a.k) + kv0 * a.e, cols, (int)a.e);
+    load_tile<D>(V, raw(a.v) + kv0 * a.ev, cols, (int)a.ev);
     __syncthreads();
-    scores_mma<T, D>(S, Q, K);
-    __syncthreads();
+    float s[8][4];
+    warp_scores<T, D>(s, Q, w0, K);
+    float top[2] = {ninf<float>(), ninf<float>()};
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int r = ty + 16 * i;
-      float s[4], p[4];
+    for (int n = 0; n < 8; ++n)
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int c = tx + 16 * j;
-        s[j] = score_of(a, S[r * kSld + c], b, h, i0 + r, j0 + c, r < rows && c < cols);
+      for (int e = 0; e < 4; ++e) {
+        const int r = w0 + frag_row(e), c = frag_col(n, e);
+        s[n][e] = score_of(a, s[n][e], b, h, i0 + r, j0 + c, r < rows && c < cols);
+        top[e / 2] = nan_max(top[e / 2], s[n][e]);
       }
-      online_softmax_row<T, C>(a, s, m[i], l[i], o[i], p, b, h, i0 + r, j0, [&](int j) { return r < rows && tx + 16 * j < cols; });
+    // each row's online-softmax step: its four lanes (a quad) hold its 64 scores
 #pragma unroll
-      for (int j = 0; j < 4; ++j) P[r * kPld + tx + 16 * j] = Wmma<T>::from(p[j]);
+    for (int half = 0; half < 2; ++half) {
+      float mx = top[half];
+      mx = nan_max(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = nan_max(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      const float mnew = nan_max(mx, m[half]);
+      const bool any = mnew != ninf<float>();  // false: every key so far masked, nothing changes
+      float sum = 0;
+#pragma unroll
+      for (int n = 0; n < 8; ++n)
+#pragma unroll
+        for (int e = 2 * half; e < 2 * half + 2; ++e) {
+          s[n][e] = any ? exp_of(s[n][e] - mnew) : 0.0f;
+          sum += s[n][e];
+        }
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      if (!any) continue;
+      const float corr = exp_of(m[half] - mnew);
+      l[half] = l[half] * corr + sum;
+      m[half] = mnew;
+#pragma unroll
+      for (int n = 0; n < D / 8; ++n) o[n][2 * half] *= corr, o[n][2 * half + 1] *= corr;
     }
-    __syncthreads();
-    Acc acc[D / 32];
-    clear<D>(acc);
-    product_mma<T, D, wmma::row_major>(acc, reinterpret_cast<const T*>(P), V);
-    stage_out<D>(PV, acc);
-    __syncthreads();
+    if (a.dropout > 0) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+      for (int n = 0; n < 8; ++n)
 #pragma unroll
-      for (int j = 0; j < C; ++j) o[i][j] += PV[(ty + 16 * i) * stage_ld(D) + tx + 16 * j];
-  }
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const int r = ty + 16 * i;
-    if (r >= rows) continue;
-    const int64_t row = bh * a.lq + i0 + r;
-    const float inv = l[i] == 0 ? 0.0f : 1.0f / l[i];  // 0: every key masked; NaN stays NaN
-#pragma unroll
-    for (int j = 0; j < C; ++j) {
-      const int d = tx + 16 * j;
-      if (d < a.ev) reinterpret_cast<W<T>*>(a.out)[row * a.ev + d] = Wmma<T>::from(o[i][j] * inv);
+        for (int e = 0; e < 4; ++e) {
+          const int r = w0 + frag_row(e), c = frag_col(n, e);
+          if (r < rows && c < cols && s[n][e] != 0) s[n][e] *= dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c));
+        }
     }
-    if (tx == 0) a.lse[row] = l[i] == 0 ? ninf<float>() : m[i] + log_of(l[i]);
+    warp_product<T, D>(o, s, V);
   }
-}
-
-// The tile's score gradients into DS and (when PD is not null) its dropped probabilities into PD,
-// 16-bit, from the float scores S = Q·Kᵀ and dP = dO·Vᵀ and the rows' lse and D.
-template <typename T>
-__device__ void tile_gradients(const AttnArgs<T>& a, const float* S, const float* dP, const float* lse, const float* dsum, int64_t b,
-                               int64_t h, int64_t i0, int rows, int64_t j0, int cols, W<T>* PD, W<T>* DS) {
-  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  uint16_t* out = reinterpret_cast<uint16_t*>(a.out) + (bh * a.lq + i0) * a.ev;
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const int r = ty + 16 * i;
+  for (int n = 0; n < D / 8; ++n)
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int c = tx + 16 * j;
-      const bool valid = r < rows && c < cols;
-      const float sc = score_of(a, S[r * kSld + c], b, h, i0 + r, j0 + c, valid);
-      const float p = lse[r] == ninf<float>() ? 0.0f : exp_of(sc - lse[r]);
-      const float dp = dP[r * kSld + c];
-      float pd = p, ds;
-      if (a.dropout > 0) {
-        const float z = valid ? dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c)) : 0.0f;
-        pd = p * z;
-        ds = p * (dp * z - dsum[r]);
-      } else {
-        ds = p * (dp - dsum[r]);
-      }
-      if (PD) PD[r * kPld + c] = Wmma<T>::from(pd);
-      DS[r * kPld + c] = Wmma<T>::from(ds);
+    for (int e = 0; e < 4; ++e) {
+      const int r = w0 + frag_row(e), c = frag_col(n, e);
+      const float inv = l[e / 2] == 0 ? 0.0f : 1.0f / l[e / 2];  // 0: every key masked; NaN stays NaN
+      if (r < rows && c < a.ev) out[(int64_t)r * a.ev + c] = Mma<T>::bits(o[n][e] * inv);
+    }
+  if (threadIdx.x % 4 == 0) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = w0 + frag_row(2 * half);
+      if (r < rows) a.lse[bh * a.lq + i0 + r] = l[half] == 0 ? ninf<float>() : m[half] + log_of(l[half]);
     }
   }
 }
 
-// A tile's step shared by both gradient kernels, its tiles loaded: S = Q·Kᵀ and dP = dO·Vᵀ, then
-// tile_gradients' DS (and PD), ready for the block's products when it returns.
+// A score's dropped probability (into p) and gradient (into dp), from its score s, dP = dO·v, and
+// its query row's lse and D; z the dropout factor (1 without dropout).
+__device__ inline void score_gradient(float& p_then_pd, float& dp_then_ds, float lse, float dsum, float z) {
+  const float p = lse == ninf<float>() ? 0.0f : exp_of(p_then_pd - lse);
+  dp_then_ds = p * (dp_then_ds * z - dsum);
+  p_then_pd = p * z;
+}
+
+// The key and value gradients of 64 keys of (b, kv head): every query tile of the group's heads that
+// sees them. Warp w owns keys 16 w to 16 w + 15; its scores are Sᵀ = K·Qᵀ (rows keys, columns queries).
 template <typename T, int D>
-__device__ void score_gradients(const AttnArgs<T>& a, const T* Q, const T* dO, const T* K, const T* V, float* S, float* dP,
-                                const float* lse, const float* dsum, int64_t b, int64_t h, int64_t i0, int rows, int64_t j0, int cols,
-                                W<T>* PD, W<T>* DS) {
-  scores_mma<T, D>(S, Q, K);
-  scores_mma<T, D>(dP, dO, V);
-  __syncthreads();
-  tile_gradients<T>(a, S, dP, lse, dsum, b, h, i0, rows, j0, cols, PD, DS);
-  __syncthreads();
-}
-
-// The key and value gradients of 64 keys of (b, kv head): every query tile of the group's heads that sees them.
-template <typename T, int D>
-__global__ void __launch_bounds__(kAttnThreads) key_value_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr TcLayout L = tc_key_value_layout();
+__global__ void __launch_bounds__(kTcThreads) key_value_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
-  T *K = L.tile<T>(smem, D, 0), *V = L.tile<T>(smem, D, 1), *Q = L.tile<T>(smem, D, 2), *dO = L.tile<T>(smem, D, 3);
-  float *S = L.fscore(smem, D, 0), *dP = L.fscore(smem, D, 1), *lse = L.row(smem, D, 0), *dsum = L.row(smem, D, 1);
-  W<T>*PD = L.hscore<W<T>>(smem, D, 0), *DS = L.hscore<W<T>>(smem, D, 1);
+  uint16_t* K = reinterpret_cast<uint16_t*>(smem);
+  uint16_t *V = K + kTile * tile_ld(D), *Q = V + kTile * tile_ld(D), *dO = Q + kTile * tile_ld(D);
+  float *lse = reinterpret_cast<float*>(dO + kTile * tile_ld(D)), *dsum = lse + kTile;
+  const int w0 = threadIdx.x / 32 * 16;
   const int64_t kblocks = (a.lk + kTile - 1) / kTile, bhk = blockIdx.x / kblocks, j0 = (blockIdx.x % kblocks) * kTile;
   const int64_t b = bhk / a.kv_heads, hk = bhk % a.kv_heads, G = a.group();
-  const int cols = (int)imin(kTile, a.lk - j0);
-  load_keys<T, D>(a, K, V, bhk * a.lk, j0, cols);
-  Acc dk[D / 32], dv[D / 32];
-  clear<D>(dk);
-  clear<D>(dv);
+  const int cols = (int)imin(kTile, a.lk - j0);  // keys
+  load_tile<D>(K, raw(a.k) + (bhk * a.lk + j0) * a.e, cols, (int)a.e);
+  load_tile<D>(V, raw(a.v) + (bhk * a.lk + j0) * a.ev, cols, (int)a.ev);
+  float dk[D / 8][4] = {}, dv[D / 8][4] = {};
   for (int64_t g = 0; g < G; ++g) {
     const int64_t h = hk * G + g;
     for (int64_t i0 = a.causal ? j0 : 0; i0 < a.lq; i0 += kTile) {  // earlier queries see none of these keys
-      const int rows = (int)imin(kTile, a.lq - i0);
-      __syncthreads();  // the last tile's Q, dO, S, dP, PD and DS are read
-      load_queries<T, D>(a, (b * a.heads + h) * a.lq + i0, rows, Q, dO, lse, dsum);
+      const int rows = (int)imin(kTile, a.lq - i0);  // queries
+      const int64_t row0 = (b * a.heads + h) * a.lq + i0;
+      __syncthreads();  // the last tile's Q, dO, lse and D are read
+      load_tile<D>(Q, raw(a.q) + row0 * a.e, rows, (int)a.e);
+      load_tile<D>(dO, raw(a.grad_out) + row0 * a.ev, rows, (int)a.ev);
+      if (threadIdx.x < kTile) {
+        const int r = threadIdx.x;
+        lse[r] = r < rows ? a.lse[row0 + r] : ninf<float>();
+        dsum[r] = r < rows ? a.dsum[row0 + r] : 0.0f;
+      }
       __syncthreads();
-      score_gradients<T, D>(a, Q, dO, K, V, S, dP, lse, dsum, b, h, i0, rows, j0, cols, PD, DS);
-      // rows of dv and dk are keys: dV += PDᵀ · dO, dK += DSᵀ · Q
-      product_mma<T, D, wmma::col_major>(dv, reinterpret_cast<const T*>(PD), dO);
-      product_mma<T, D, wmma::col_major>(dk, reinterpret_cast<const T*>(DS), Q);
+      float s[8][4], dp[8][4];
+      warp_scores<T, D>(s, K, w0, Q);    // Sᵀ
+      warp_scores<T, D>(dp, V, w0, dO);  // dPᵀ
+#pragma unroll
+      for (int n = 0; n < 8; ++n)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int key = w0 + frag_row(e), query = frag_col(n, e);
+          const bool valid = key < cols && query < rows;
+          s[n][e] = score_of(a, s[n][e], b, h, i0 + query, j0 + key, valid);
+          const float z = a.dropout > 0 && valid ? dropout_factor(a, a.score_index(b, h, i0 + query, j0 + key)) : 1.0f;
+          score_gradient(s[n][e], dp[n][e], lse[query], dsum[query], z);
+        }
+      warp_product<T, D>(dv, s, dO);  // dV += PDᵀ · dO
+      warp_product<T, D>(dk, dp, Q);  // dK += dSᵀ · Q
     }
   }
-  const int64_t row0 = bhk * a.lk + j0;
-  __syncthreads();  // S and dP become the stage
-  stage_out<D>(S, dk);
-  __syncthreads();
-  if (a.grad_k) write_stage<T, D>(a.grad_k + row0 * a.e, S, cols, (int)a.e, a.tscale);
-  __syncthreads();
-  stage_out<D>(S, dv);
-  __syncthreads();
-  if (a.grad_v) write_stage<T, D>(a.grad_v + row0 * a.ev, S, cols, (int)a.ev, 1.0f);
+  if (a.grad_k) write_rows<T, D>(a.grad_k + (bhk * a.lk + j0) * a.e, dk, w0, cols, (int)a.e, a.tscale);
+  if (a.grad_v) write_rows<T, D>(a.grad_v + (bhk * a.lk + j0) * a.ev, dv, w0, cols, (int)a.ev, 1.0f);
 }
 
-// The query gradient of 64 query rows of (b, h): dQ = DS · K over every key tile the rows see.
+// The query gradient of 64 query rows of (b, h): dQ = dS · K over every key tile the rows see.
 template <typename T, int D>
-__global__ void __launch_bounds__(kAttnThreads) query_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
-  constexpr TcLayout L = tc_query_layout();
+__global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
-  T *Q = L.tile<T>(smem, D, 0), *dO = L.tile<T>(smem, D, 1), *K = L.tile<T>(smem, D, 2), *V = L.tile<T>(smem, D, 3);
-  float *S = L.fscore(smem, D, 0), *dP = L.fscore(smem, D, 1), *lse = L.row(smem, D, 0), *dsum = L.row(smem, D, 1);
-  W<T>* DS = L.hscore<W<T>>(smem, D, 0);
+  uint16_t* Q = reinterpret_cast<uint16_t*>(smem);
+  uint16_t *dO = Q + kTile * tile_ld(D), *K = dO + kTile * tile_ld(D), *V = K + kTile * tile_ld(D);
+  const int w0 = threadIdx.x / 32 * 16;
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
   const int rows = (int)imin(kTile, a.lq - i0);
   const int64_t row0 = bh * a.lq + i0;
-  load_queries<T, D>(a, row0, rows, Q, dO, lse, dsum);
-  Acc dq[D / 32];
-  clear<D>(dq);
+  load_tile<D>(Q, raw(a.q) + row0 * a.e, rows, (int)a.e);
+  load_tile<D>(dO, raw(a.grad_out) + row0 * a.ev, rows, (int)a.ev);
+  float lse[2], dsum[2];  // of this thread's two rows
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int r = w0 + frag_row(2 * half);
+    lse[half] = r < rows ? a.lse[row0 + r] : ninf<float>();
+    dsum[half] = r < rows ? a.dsum[row0 + r] : 0.0f;
+  }
+  float dq[D / 8][4] = {};
   const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;
   for (int64_t j0 = 0; j0 < end; j0 += kTile) {
     const int cols = (int)imin(kTile, a.lk - j0);
-    __syncthreads();  // the last tile's K, V, S, dP and DS are read
-    load_keys<T, D>(a, K, V, (b * a.kv_heads + hk) * a.lk, j0, cols);
+    __syncthreads();  // the last tile's K and V are read
+    const int64_t kv0 = (b * a.kv_heads + hk) * a.lk + j0;
+    load_tile<D>(K, raw(a.k) + kv0 * a.e, cols, (int)a.e);
+    load_tile<D>(V, raw(a.v) + kv0 * a.ev, cols, (int)a.ev);
     __syncthreads();
-    score_gradients<T, D>(a, Q, dO, K, V, S, dP, lse, dsum, b, h, i0, rows, j0, cols, nullptr, DS);
-    product_mma<T, D, wmma::row_major>(dq, reinterpret_cast<const T*>(DS), K);
+    float s[8][4], dp[8][4];
+    warp_scores<T, D>(s, Q, w0, K);
+    warp_scores<T, D>(dp, dO, w0, V);
+#pragma unroll
+    for (int n = 0; n < 8; ++n)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int r = w0 + frag_row(e), c = frag_col(n, e);
+        const bool valid = r < rows && c < cols;
+        s[n][e] = score_of(a, s[n][e], b, h, i0 + r, j0 + c, valid);
+        const float z = a.dropout > 0 && valid ? dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c)) : 1.0f;
+        score_gradient(s[n][e], dp[n][e], lse[e / 2], dsum[e / 2], z);
+      }
+    warp_product<T, D>(dq, dp, K);
   }
-  __syncthreads();
-  stage_out<D>(S, dq);
-  __syncthreads();
-  write_stage<T, D>(a.grad_q + row0 * a.e, S, rows, (int)a.e, a.tscale);
+  write_rows<T, D>(a.grad_q + row0 * a.e, dq, w0, rows, (int)a.e, a.tscale);
 }
 
 template <typename T, int D>
 int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
-  return launch_attention<T>(a, mode, stream, {forward_kernel<T, D>, tc_forward_layout().bytes(D)},
-                             {key_value_grad_kernel<T, D>, tc_key_value_layout().bytes(D)}, {query_grad_kernel<T, D>, tc_query_layout().bytes(D)});
+  return launch_attention<T>(a, mode, stream, {forward_kernel<T, D>, tc_bytes(D), kTcThreads}, {key_value_grad_kernel<T, D>, tc_bytes(D), kTcThreads},
+                             {query_grad_kernel<T, D>, tc_bytes(D), kTcThreads});
 }
 
 template <typename T>
@@ -407,9 +391,7 @@ int attention_tensor_cores(const attention_plan& r) {
 
 bool attention_tensor_cores_fit(int64_t e, int64_t ev) {
   const int D = head_size_for(e, ev);
-  if (D == 0) return false;
-  const size_t need = tc_key_value_layout().bytes(D);  // the largest of the three
-  return need <= shared_optin();
+  return D != 0 && tc_bytes(D) <= shared_optin();
 }
 
 }  // namespace cuda

@@ -6,6 +6,7 @@ import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
+import org.jtensor.autograd.GradMode;
 import org.jtensor.nn.Functional;
 import org.jtensor.dispatch.CudaMatmul;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -172,6 +173,15 @@ public class GpuBenchmark {
       try (Tensor out = Functional.scaledDotProductAttention(s.q, s.k, s.v, null, 0, true)) {
         out.backward(s.up);
       }
+    }
+    synchronize();
+  }
+
+  /** The same attention's forward alone, without autograd (inference, a serving backend's call). */
+  @Benchmark @OperationsPerInvocation(REPS)
+  public void sdpaCausalForward(Heads s) {
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      for (int r = 0; r < REPS; r++) Functional.scaledDotProductAttention(s.q, s.k, s.v, null, 0, true).close();
     }
     synchronize();
   }
