@@ -30,8 +30,11 @@ using namespace attn;
 constexpr int kWarps = 4, kTcThreads = 32 * kWarps;  // a warp per 16 of a tile's 64 rows
 constexpr int kPad = 8;
 __host__ __device__ constexpr int tile_ld(int D) { return D + kPad; }
-// Shared memory: four 16-bit tiles (the forward uses three) and two runs of 64 floats.
-__host__ __device__ constexpr size_t tc_bytes(int D) { return 4 * (size_t)kTile * tile_ld(D) * 2 + 2 * kTile * sizeof(float); }
+__host__ __device__ constexpr int tile_elems(int D) { return kTile * tile_ld(D); }
+// Shared memory: six 16-bit tiles (two held for the whole block, two pairs double-buffered: the
+// next tile's copy lands while this one's products run; the forward uses five) and four runs of 64
+// floats (the key/value kernel's double-buffered lse and D).
+__host__ __device__ constexpr size_t tc_bytes(int D) { return 6 * (size_t)tile_elems(D) * 2 + 4 * kTile * sizeof(float); }
 
 // The element type's pair packing and tensor-core product: c += a · b, a 16 x 16 (row-major), b
 // 16 x 8 (column-major), c 16 x 8 in float.
@@ -133,19 +136,31 @@ __device__ void warp_product(float (&acc)[D / 8][4], const float (&p)[8][4], con
 __device__ inline int frag_row(int e) { return threadIdx.x % 32 / 4 + 8 * (e / 2); }
 __device__ inline int frag_col(int n, int e) { return n * 8 + threadIdx.x % 4 * 2 + e % 2; }
 
+// Asynchronous copies (sm_80's cp.async): 16 bytes from global to shared memory, of which the
+// first src_bytes are read and the rest zero-filled; a group of them committed; waiting until at
+// most N groups are in flight.
+__device__ inline void copy_async(uint16_t* dst, const uint16_t* src, int src_bytes) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ inline void wait_copies() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+
 // Rows [0, 64) and columns [0, D) of a tile: src's rows (width elements apart) where r < rows and
-// c < width, 0 elsewhere (padding must be finite: it meets zero probabilities). 16 bytes at a time
-// when every row starts on 16 bytes.
+// c < width, 0 elsewhere (padding must be finite: it meets zero probabilities). When every row
+// starts on 16 bytes, as asynchronous 16-byte copies of the caller's current group (waited for with
+// wait_copies and a barrier); else element by element, at once.
 template <int D>
 __device__ void load_tile(uint16_t* dst, const uint16_t* src, int rows, int width) {
   constexpr int ld = tile_ld(D);
   if (width % 8 == 0 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
     constexpr int packs = D / 8;
+#pragma unroll
     for (int idx = threadIdx.x; idx < kTile * packs; idx += kTcThreads) {
       const int r = idx / packs, c = idx % packs * 8;
-      uint4 v = make_uint4(0, 0, 0, 0);
-      if (r < rows && c < width) v = *reinterpret_cast<const uint4*>(src + (int64_t)r * width + c);
-      *reinterpret_cast<uint4*>(dst + r * ld + c) = v;
+      const bool in = r < rows && c < width;
+      copy_async(dst + r * ld + c, in ? src + (int64_t)r * width + c : src, in ? 16 : 0);
     }
     return;
   }
@@ -175,21 +190,33 @@ template <typename T, int D>
 __global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
   uint16_t* Q = reinterpret_cast<uint16_t*>(smem);
-  uint16_t *K = Q + kTile * tile_ld(D), *V = K + kTile * tile_ld(D);
+  uint16_t* KV = Q + tile_elems(D);  // K and V of tile t at KV + 2 (t % 2) tiles
   const int w0 = threadIdx.x / 32 * 16;  // this warp's first row
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
   const int rows = (int)imin(kTile, a.lq - i0);
-  load_tile<D>(Q, raw(a.q) + (bh * a.lq + i0) * a.e, rows, (int)a.e);
   float o[D / 8][4] = {}, m[2] = {ninf<float>(), ninf<float>()}, l[2] = {0, 0};
   const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;  // later keys are masked for every row
-  for (int64_t j0 = 0; j0 < end; j0 += kTile) {
+  const int tiles = (int)((end + kTile - 1) / kTile);
+  const int64_t kv_rows = (b * a.kv_heads + hk) * a.lk;
+  auto load_keys = [&](int t) {
+    const int64_t j0 = (int64_t)t * kTile;
     const int cols = (int)imin(kTile, a.lk - j0);
-    __syncthreads();  // the last tile's K and V are read
-    const int64_t kv0 = (b * a.kv_heads + hk) * a.lk + j0;
-    load_tile<D>(K, raw(a.k) + kv0 * a.e, cols, (int)a.e);
-    load_tile<D>(V, raw(a.v) + kv0 * a.ev, cols, (int)a.ev);
+    uint16_t* K = KV + 2 * (t % 2) * tile_elems(D);
+    load_tile<D>(K, raw(a.k) + (kv_rows + j0) * a.e, cols, (int)a.e);
+    load_tile<D>(K + tile_elems(D), raw(a.v) + (kv_rows + j0) * a.ev, cols, (int)a.ev);
+  };
+  load_tile<D>(Q, raw(a.q) + (bh * a.lq + i0) * a.e, rows, (int)a.e);
+  if (tiles > 0) load_keys(0);
+  commit_copies();
+  for (int t = 0; t < tiles; ++t) {
+    const int64_t j0 = (int64_t)t * kTile;
+    const int cols = (int)imin(kTile, a.lk - j0);
+    if (t + 1 < tiles) load_keys(t + 1);  // into the buffer tile t - 1 used
+    commit_copies();
+    wait_copies<1>();  // every group but the newest: tile t's
     __syncthreads();
+    const uint16_t *K = KV + 2 * (t % 2) * tile_elems(D), *V = K + tile_elems(D);
     float s[8][4];
     warp_scores<T, D>(s, Q, w0, K);
     float top[2] = {ninf<float>(), ninf<float>()};
@@ -236,7 +263,9 @@ __global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_consta
         }
     }
     warp_product<T, D>(o, s, V);
+    __syncthreads();  // tile t's buffer is read: tile t + 2 may land there
   }
+  wait_copies<0>();  // with no tiles, Q's copy (nothing reads it)
   uint16_t* out = reinterpret_cast<uint16_t*>(a.out) + (bh * a.lq + i0) * a.ev;
 #pragma unroll
   for (int n = 0; n < D / 8; ++n)
@@ -269,29 +298,44 @@ template <typename T, int D>
 __global__ void __launch_bounds__(kTcThreads) key_value_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
   uint16_t* K = reinterpret_cast<uint16_t*>(smem);
-  uint16_t *V = K + kTile * tile_ld(D), *Q = V + kTile * tile_ld(D), *dO = Q + kTile * tile_ld(D);
-  float *lse = reinterpret_cast<float*>(dO + kTile * tile_ld(D)), *dsum = lse + kTile;
+  uint16_t *V = K + tile_elems(D), *QdO = V + tile_elems(D);  // Q and dO of step t at QdO + 2 (t % 2) tiles
+  float* rowvals = reinterpret_cast<float*>(QdO + 4 * tile_elems(D));  // lse and D of step t at rowvals + 2 (t % 2) runs
   const int w0 = threadIdx.x / 32 * 16;
   const int64_t kblocks = (a.lk + kTile - 1) / kTile, bhk = blockIdx.x / kblocks, j0 = (blockIdx.x % kblocks) * kTile;
   const int64_t b = bhk / a.kv_heads, hk = bhk % a.kv_heads, G = a.group();
   const int cols = (int)imin(kTile, a.lk - j0);  // keys
+  // the steps: each query tile of each head of the group, earlier queries skipped when causal (they see none of these keys)
+  const int64_t first = a.causal ? j0 : 0, per_head = first < a.lq ? (a.lq - first + kTile - 1) / kTile : 0;
+  const int64_t steps = G * per_head;
+  auto load_queries = [&](int64_t t) {
+    const int64_t h = hk * G + t / per_head, i0 = first + t % per_head * kTile;
+    const int rows = (int)imin(kTile, a.lq - i0);
+    const int64_t row0 = (b * a.heads + h) * a.lq + i0;
+    uint16_t* Q = QdO + 2 * (t % 2) * tile_elems(D);
+    load_tile<D>(Q, raw(a.q) + row0 * a.e, rows, (int)a.e);
+    load_tile<D>(Q + tile_elems(D), raw(a.grad_out) + row0 * a.ev, rows, (int)a.ev);
+    if (threadIdx.x < kTile) {
+      const int r = threadIdx.x;
+      float* lse = rowvals + 2 * (t % 2) * kTile;
+      lse[r] = r < rows ? a.lse[row0 + r] : ninf<float>();
+      lse[kTile + r] = r < rows ? a.dsum[row0 + r] : 0.0f;
+    }
+  };
   load_tile<D>(K, raw(a.k) + (bhk * a.lk + j0) * a.e, cols, (int)a.e);
   load_tile<D>(V, raw(a.v) + (bhk * a.lk + j0) * a.ev, cols, (int)a.ev);
+  if (steps > 0) load_queries(0);
+  commit_copies();
   float dk[D / 8][4] = {}, dv[D / 8][4] = {};
-  for (int64_t g = 0; g < G; ++g) {
-    const int64_t h = hk * G + g;
-    for (int64_t i0 = a.causal ? j0 : 0; i0 < a.lq; i0 += kTile) {  // earlier queries see none of these keys
+  for (int64_t t = 0; t < steps; ++t) {
+    {
+      const int64_t h = hk * G + t / per_head, i0 = first + t % per_head * kTile;
       const int rows = (int)imin(kTile, a.lq - i0);  // queries
-      const int64_t row0 = (b * a.heads + h) * a.lq + i0;
-      __syncthreads();  // the last tile's Q, dO, lse and D are read
-      load_tile<D>(Q, raw(a.q) + row0 * a.e, rows, (int)a.e);
-      load_tile<D>(dO, raw(a.grad_out) + row0 * a.ev, rows, (int)a.ev);
-      if (threadIdx.x < kTile) {
-        const int r = threadIdx.x;
-        lse[r] = r < rows ? a.lse[row0 + r] : ninf<float>();
-        dsum[r] = r < rows ? a.dsum[row0 + r] : 0.0f;
-      }
+      if (t + 1 < steps) load_queries(t + 1);  // into the buffers step t - 1 used
+      commit_copies();
+      wait_copies<1>();  // every group but the newest: step t's
       __syncthreads();
+      const uint16_t *Q = QdO + 2 * (t % 2) * tile_elems(D), *dO = Q + tile_elems(D);
+      const float *lse = rowvals + 2 * (t % 2) * kTile, *dsum = lse + kTile;
       float s[8][4], dp[8][4];
       warp_scores<T, D>(s, K, w0, Q);    // Sᵀ
       warp_scores<T, D>(dp, V, w0, dO);  // dPᵀ
@@ -307,8 +351,10 @@ __global__ void __launch_bounds__(kTcThreads) key_value_grad_kernel(const __grid
         }
       warp_product<T, D>(dv, s, dO);  // dV += PDᵀ · dO
       warp_product<T, D>(dk, dp, Q);  // dK += dSᵀ · Q
+      __syncthreads();  // step t's buffers are read: step t + 2 may land there
     }
   }
+  wait_copies<0>();  // with no steps, K's and V's copies (nothing reads them)
   if (a.grad_k) write_rows<T, D>(a.grad_k + (bhk * a.lk + j0) * a.e, dk, w0, cols, (int)a.e, a.tscale);
   if (a.grad_v) write_rows<T, D>(a.grad_v + (bhk * a.lk + j0) * a.ev, dv, w0, cols, (int)a.ev, 1.0f);
 }
@@ -318,14 +364,26 @@ template <typename T, int D>
 __global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_constant__ AttnArgs<T> a) {
   extern __shared__ __align__(128) unsigned char smem[];
   uint16_t* Q = reinterpret_cast<uint16_t*>(smem);
-  uint16_t *dO = Q + kTile * tile_ld(D), *K = dO + kTile * tile_ld(D), *V = K + kTile * tile_ld(D);
+  uint16_t *dO = Q + tile_elems(D), *KV = dO + tile_elems(D);  // K and V of tile t at KV + 2 (t % 2) tiles
   const int w0 = threadIdx.x / 32 * 16;
   const int64_t qblocks = (a.lq + kTile - 1) / kTile, bh = blockIdx.x / qblocks, i0 = (blockIdx.x % qblocks) * kTile;
   const int64_t b = bh / a.heads, h = bh % a.heads, hk = h / a.group();
   const int rows = (int)imin(kTile, a.lq - i0);
   const int64_t row0 = bh * a.lq + i0;
+  const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;
+  const int tiles = (int)((end + kTile - 1) / kTile);
+  const int64_t kv_rows = (b * a.kv_heads + hk) * a.lk;
+  auto load_keys = [&](int t) {
+    const int64_t j0 = (int64_t)t * kTile;
+    const int cols = (int)imin(kTile, a.lk - j0);
+    uint16_t* K = KV + 2 * (t % 2) * tile_elems(D);
+    load_tile<D>(K, raw(a.k) + (kv_rows + j0) * a.e, cols, (int)a.e);
+    load_tile<D>(K + tile_elems(D), raw(a.v) + (kv_rows + j0) * a.ev, cols, (int)a.ev);
+  };
   load_tile<D>(Q, raw(a.q) + row0 * a.e, rows, (int)a.e);
   load_tile<D>(dO, raw(a.grad_out) + row0 * a.ev, rows, (int)a.ev);
+  if (tiles > 0) load_keys(0);
+  commit_copies();
   float lse[2], dsum[2];  // of this thread's two rows
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
@@ -334,14 +392,14 @@ __global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_con
     dsum[half] = r < rows ? a.dsum[row0 + r] : 0.0f;
   }
   float dq[D / 8][4] = {};
-  const int64_t end = a.causal ? imin(a.lk, i0 + rows) : a.lk;
-  for (int64_t j0 = 0; j0 < end; j0 += kTile) {
+  for (int t = 0; t < tiles; ++t) {
+    const int64_t j0 = (int64_t)t * kTile;
     const int cols = (int)imin(kTile, a.lk - j0);
-    __syncthreads();  // the last tile's K and V are read
-    const int64_t kv0 = (b * a.kv_heads + hk) * a.lk + j0;
-    load_tile<D>(K, raw(a.k) + kv0 * a.e, cols, (int)a.e);
-    load_tile<D>(V, raw(a.v) + kv0 * a.ev, cols, (int)a.ev);
+    if (t + 1 < tiles) load_keys(t + 1);  // into the buffer tile t - 1 used
+    commit_copies();
+    wait_copies<1>();  // every group but the newest: tile t's
     __syncthreads();
+    const uint16_t *K = KV + 2 * (t % 2) * tile_elems(D), *V = K + tile_elems(D);
     float s[8][4], dp[8][4];
     warp_scores<T, D>(s, Q, w0, K);
     warp_scores<T, D>(dp, dO, w0, V);
@@ -356,7 +414,9 @@ __global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_con
         score_gradient(s[n][e], dp[n][e], lse[e / 2], dsum[e / 2], z);
       }
     warp_product<T, D>(dq, dp, K);
+    __syncthreads();  // tile t's buffer is read: tile t + 2 may land there
   }
+  wait_copies<0>();  // with no tiles, Q's and dO's copies (nothing reads them)
   write_rows<T, D>(a.grad_q + row0 * a.e, dq, w0, rows, (int)a.e, a.tscale);
 }
 
