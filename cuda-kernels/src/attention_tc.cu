@@ -9,8 +9,9 @@
 // kernel works in the transposed frame (its warps own 16 keys, the scores are K·Qᵀ), so Pᵀ and dSᵀ
 // are operands the same way. Shared memory holds only the 16-bit tiles, rows of D + 8 elements (D:
 // the head size rounded up to 32, 64 or 128; the 16 bytes of padding put ldmatrix's eight rows in
-// distinct banks). Scale, masks, causality, softmax and dropout are applied in float, element by
-// element, where each register's row and column are known (the accumulator layout: lane l holds
+// distinct banks). Scale, masks, causality, softmax and dropout are applied in float (logits in
+// base 2: one exp2f a probability), element by element, where each register's row and column are
+// known; a whole tile with no mask, no dropout and no key after a query skips the checks (the accumulator layout: lane l holds
 // rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1 of each 8-column block).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -136,6 +137,42 @@ __device__ void warp_product(float (&acc)[D / 8][4], const float (&p)[8][4], con
 __device__ inline int frag_row(int e) { return threadIdx.x % 32 / 4 + 8 * (e / 2); }
 __device__ inline int frag_col(int n, int e) { return n * 8 + threadIdx.x % 4 * 2 + e % 2; }
 
+// Scores, maxima and log-sum-exps are kept in base 2 (x·log2 e), so each probability is one exp2f.
+constexpr float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
+
+// Whether a tile of query rows [i0, i0 + rows) and keys [j0, j0 + cols) needs no check per score:
+// whole, no mask, no dropout, and (causal) every key at or before every query. Most tiles are.
+template <typename T>
+__device__ inline bool plain_tile(const AttnArgs<T>& a, int64_t i0, int rows, int64_t j0, int cols) {
+  return rows == kTile && cols == kTile && a.mask_kind == 0 && a.dropout == 0 && !(a.causal && j0 + kTile - 1 > i0);
+}
+
+// The tile's dot products s as logits in base 2: scaled on a Plain tile, else through score_of
+// (masks, causality, the tile's valid rows and keys). keys_are_rows: the key/value kernel's frame.
+template <bool Plain, typename T>
+__device__ inline void tile_logits(const AttnArgs<T>& a, float (&s)[8][4], int w0, int64_t b, int64_t h, int64_t i0, int rows, int64_t j0,
+                                   int cols, bool keys_are_rows) {
+  const float scale2 = a.tscale * kLog2e;
+#pragma unroll
+  for (int n = 0; n < 8; ++n)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      if (Plain) {
+        s[n][e] *= scale2;
+      } else {
+        const int r = w0 + frag_row(e), c = frag_col(n, e), query = keys_are_rows ? c : r, key = keys_are_rows ? r : c;
+        s[n][e] = score_of(a, s[n][e], b, h, i0 + query, j0 + key, query < rows && key < cols) * kLog2e;
+      }
+    }
+}
+
+template <typename T>
+__device__ inline void logits(const AttnArgs<T>& a, bool plain, float (&s)[8][4], int w0, int64_t b, int64_t h, int64_t i0, int rows,
+                              int64_t j0, int cols, bool keys_are_rows) {
+  if (plain) tile_logits<true>(a, s, w0, b, h, i0, rows, j0, cols, keys_are_rows);
+  else tile_logits<false>(a, s, w0, b, h, i0, rows, j0, cols, keys_are_rows);
+}
+
 // Asynchronous copies (sm_80's cp.async): 16 bytes from global to shared memory, of which the
 // first src_bytes are read and the rest zero-filled; a group of them committed; waiting until at
 // most N groups are in flight.
@@ -219,15 +256,13 @@ __global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_consta
     const uint16_t *K = KV + 2 * (t % 2) * tile_elems(D), *V = K + tile_elems(D);
     float s[8][4];
     warp_scores<T, D>(s, Q, w0, K);
+    const bool plain = plain_tile(a, i0, rows, j0, cols);
+    logits(a, plain, s, w0, b, h, i0, rows, j0, cols, false);
     float top[2] = {ninf<float>(), ninf<float>()};
 #pragma unroll
     for (int n = 0; n < 8; ++n)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int r = w0 + frag_row(e), c = frag_col(n, e);
-        s[n][e] = score_of(a, s[n][e], b, h, i0 + r, j0 + c, r < rows && c < cols);
-        top[e / 2] = nan_max(top[e / 2], s[n][e]);
-      }
+      for (int e = 0; e < 4; ++e) top[e / 2] = nan_max(top[e / 2], s[n][e]);
     // each row's online-softmax step: its four lanes (a quad) hold its 64 scores
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
@@ -241,13 +276,13 @@ __global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_consta
       for (int n = 0; n < 8; ++n)
 #pragma unroll
         for (int e = 2 * half; e < 2 * half + 2; ++e) {
-          s[n][e] = any ? exp_of(s[n][e] - mnew) : 0.0f;
+          s[n][e] = any ? exp2f(s[n][e] - mnew) : 0.0f;
           sum += s[n][e];
         }
       sum += __shfl_xor_sync(0xffffffffu, sum, 1);
       sum += __shfl_xor_sync(0xffffffffu, sum, 2);
       if (!any) continue;
-      const float corr = exp_of(m[half] - mnew);
+      const float corr = exp2f(m[half] - mnew);
       l[half] = l[half] * corr + sum;
       m[half] = mnew;
 #pragma unroll
@@ -279,15 +314,15 @@ __global__ void __launch_bounds__(kTcThreads) forward_kernel(const __grid_consta
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const int r = w0 + frag_row(2 * half);
-      if (r < rows) a.lse[bh * a.lq + i0 + r] = l[half] == 0 ? ninf<float>() : m[half] + log_of(l[half]);
+      if (r < rows) a.lse[bh * a.lq + i0 + r] = l[half] == 0 ? ninf<float>() : (m[half] + log2f(l[half])) * kLn2;
     }
   }
 }
 
-// A score's dropped probability (into p) and gradient (into dp), from its score s, dP = dO·v, and
-// its query row's lse and D; z the dropout factor (1 without dropout).
-__device__ inline void score_gradient(float& p_then_pd, float& dp_then_ds, float lse, float dsum, float z) {
-  const float p = lse == ninf<float>() ? 0.0f : exp_of(p_then_pd - lse);
+// A score's dropped probability (into p) and gradient (into dp), from its logit in base 2, dP =
+// dO·v, and its query row's lse (base 2) and D; z the dropout factor (1 without dropout).
+__device__ inline void score_gradient(float& p_then_pd, float& dp_then_ds, float lse2, float dsum, float z) {
+  const float p = lse2 == ninf<float>() ? 0.0f : exp2f(p_then_pd - lse2);
   dp_then_ds = p * (dp_then_ds * z - dsum);
   p_then_pd = p * z;
 }
@@ -317,7 +352,7 @@ __global__ void __launch_bounds__(kTcThreads) key_value_grad_kernel(const __grid
     if (threadIdx.x < kTile) {
       const int r = threadIdx.x;
       float* lse = rowvals + 2 * (t % 2) * kTile;
-      lse[r] = r < rows ? a.lse[row0 + r] : ninf<float>();
+      lse[r] = r < rows ? a.lse[row0 + r] * kLog2e : ninf<float>();  // base 2
       lse[kTile + r] = r < rows ? a.dsum[row0 + r] : 0.0f;
     }
   };
@@ -339,16 +374,23 @@ __global__ void __launch_bounds__(kTcThreads) key_value_grad_kernel(const __grid
       float s[8][4], dp[8][4];
       warp_scores<T, D>(s, K, w0, Q);    // Sᵀ
       warp_scores<T, D>(dp, V, w0, dO);  // dPᵀ
+      const bool plain = plain_tile(a, i0, rows, j0, cols);
+      logits(a, plain, s, w0, b, h, i0, rows, j0, cols, true);
+      if (a.dropout > 0) {
 #pragma unroll
-      for (int n = 0; n < 8; ++n)
+        for (int n = 0; n < 8; ++n)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int key = w0 + frag_row(e), query = frag_col(n, e);
-          const bool valid = key < cols && query < rows;
-          s[n][e] = score_of(a, s[n][e], b, h, i0 + query, j0 + key, valid);
-          const float z = a.dropout > 0 && valid ? dropout_factor(a, a.score_index(b, h, i0 + query, j0 + key)) : 1.0f;
-          score_gradient(s[n][e], dp[n][e], lse[query], dsum[query], z);
-        }
+          for (int e = 0; e < 4; ++e) {
+            const int key = w0 + frag_row(e), query = frag_col(n, e);
+            const float z = key < cols && query < rows ? dropout_factor(a, a.score_index(b, h, i0 + query, j0 + key)) : 1.0f;
+            score_gradient(s[n][e], dp[n][e], lse[query], dsum[query], z);
+          }
+      } else {
+#pragma unroll
+        for (int n = 0; n < 8; ++n)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) score_gradient(s[n][e], dp[n][e], lse[frag_col(n, e)], dsum[frag_col(n, e)], 1.0f);
+      }
       warp_product<T, D>(dv, s, dO);  // dV += PDᵀ · dO
       warp_product<T, D>(dk, dp, Q);  // dK += dSᵀ · Q
       __syncthreads();  // step t's buffers are read: step t + 2 may land there
@@ -388,7 +430,7 @@ __global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_con
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const int r = w0 + frag_row(2 * half);
-    lse[half] = r < rows ? a.lse[row0 + r] : ninf<float>();
+    lse[half] = r < rows ? a.lse[row0 + r] * kLog2e : ninf<float>();  // base 2
     dsum[half] = r < rows ? a.dsum[row0 + r] : 0.0f;
   }
   float dq[D / 8][4] = {};
@@ -403,16 +445,23 @@ __global__ void __launch_bounds__(kTcThreads) query_grad_kernel(const __grid_con
     float s[8][4], dp[8][4];
     warp_scores<T, D>(s, Q, w0, K);
     warp_scores<T, D>(dp, dO, w0, V);
+    const bool plain = plain_tile(a, i0, rows, j0, cols);
+    logits(a, plain, s, w0, b, h, i0, rows, j0, cols, false);
+    if (a.dropout > 0) {
 #pragma unroll
-    for (int n = 0; n < 8; ++n)
+      for (int n = 0; n < 8; ++n)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int r = w0 + frag_row(e), c = frag_col(n, e);
-        const bool valid = r < rows && c < cols;
-        s[n][e] = score_of(a, s[n][e], b, h, i0 + r, j0 + c, valid);
-        const float z = a.dropout > 0 && valid ? dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c)) : 1.0f;
-        score_gradient(s[n][e], dp[n][e], lse[e / 2], dsum[e / 2], z);
-      }
+        for (int e = 0; e < 4; ++e) {
+          const int r = w0 + frag_row(e), c = frag_col(n, e);
+          const float z = r < rows && c < cols ? dropout_factor(a, a.score_index(b, h, i0 + r, j0 + c)) : 1.0f;
+          score_gradient(s[n][e], dp[n][e], lse[e / 2], dsum[e / 2], z);
+        }
+    } else {
+#pragma unroll
+      for (int n = 0; n < 8; ++n)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) score_gradient(s[n][e], dp[n][e], lse[e / 2], dsum[e / 2], 1.0f);
+    }
     warp_product<T, D>(dq, dp, K);
     __syncthreads();  // tile t's buffer is read: tile t + 2 may land there
   }
