@@ -41,6 +41,11 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   @Override
+  public final List<Tensor> parameters() {
+    return params;  // List.copyOf: unmodifiable
+  }
+
+  @Override
   public final double lr() {
     return lr;
   }

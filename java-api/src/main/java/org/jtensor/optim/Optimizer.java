@@ -8,6 +8,9 @@ public interface Optimizer extends AutoCloseable {
   /** One update of every parameter that has a gradient; records nothing. */
   void step();
 
+  /** The parameters it updates, in order (the one param group's "params"); it does not own them. */
+  java.util.List<org.jtensor.Tensor> parameters();
+
   /** Clears every parameter's gradient (set to none, PyTorch's default). */
   void zeroGrad();
 
