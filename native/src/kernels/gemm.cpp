@@ -1,6 +1,7 @@
 // C = alpha * A @ B + beta * C over broadcast batches. float32/float64 go to the BLAS registered
-// at run time (OpenBLAS from its Java presets) with transposed operands passed as flags; every
-// other dtype, or a machine without BLAS, uses the blocked loops below.
+// at run time (OpenBLAS from its Java presets) with transposed operands passed as flags, float16
+// and bfloat16 to its float32 product through widened copies; every other dtype, or a machine
+// without BLAS, uses the blocked loops below.
 #include "kernels/gemm.h"
 
 #include <algorithm>
@@ -112,6 +113,68 @@ bool try_blas(const GemmPlan& p, Fn fn) {
   return true;
 }
 
+// float16 and bfloat16 through BLAS: each operand widened to a dense float32 copy (once, when it is
+// the same matrix for every batch), one float32 product, C rounded once. PyTorch's CPU products in
+// these dtypes also accumulate in float32 and round once; the copies cost O(mk + kn + mn) against
+// the product's O(mnk), and BLAS runs the product at float32's speed instead of the loops' below.
+template <typename T>
+bool try_widened_blas(const GemmPlan& p) {
+  SgemmFn fn = g_sgemm.load();
+  if (!fn || p.k == 0 || p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX) return false;
+  const int64_t batches = batch_count(p);
+  // strides[d] of a dense [batches..., rows, cols] copy, 0 for every d when the operand is shared
+  auto dense_batch = [&](const int64_t* given, int64_t per, std::vector<int64_t>& out) {
+    bool shared = true;
+    for (int d = 0; d < p.batch_ndim; ++d) shared = shared && given[d] == 0;
+    out.assign((size_t)p.batch_ndim, 0);
+    int64_t step = per;
+    for (int d = p.batch_ndim - 1; d >= 0 && !shared; --d) {
+      out[(size_t)d] = step;
+      step *= p.batch_sizes[d];
+    }
+    return shared;
+  };
+  // which: 0 A, 1 B, 2 C (batch_offsets' order)
+  auto widen = [&](const T* src, int which, int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool shared, std::vector<float>& dst) {
+    const int64_t copies = shared ? 1 : batches, per = rows * cols;
+    dst.resize((size_t)(copies * per));
+    parallel_for(0, copies * rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, cols)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        int64_t o[3];
+        batch_offsets(p, r / rows, o[0], o[1], o[2]);
+        const T* from = src + o[which] + r % rows * rs;
+        float* to = dst.data() + r * cols;
+        for (int64_t j = 0; j < cols; ++j) to[j] = (float)load_elem(from + j * cs);
+      }
+    });
+  };
+  std::vector<int64_t> ab, bb, cb;
+  const bool a_shared = dense_batch(p.a_batch, p.m * p.k, ab), b_shared = dense_batch(p.b_batch, p.k * p.n, bb);
+  dense_batch(p.c_batch, p.m * p.n, cb);
+  std::vector<float> a, b, c;
+  widen(static_cast<const T*>(p.a), 0, p.m, p.k, p.a_row, p.a_col, a_shared, a);
+  widen(static_cast<const T*>(p.b), 1, p.k, p.n, p.b_row, p.b_col, b_shared, b);
+  if (p.beta != 0) widen(static_cast<const T*>(p.c), 2, p.m, p.n, p.c_row, p.c_col, false, c);
+  else c.assign((size_t)(batches * p.m * p.n), 0.0f);
+  GemmPlan q = p;
+  q.dtype = DType::Float32;
+  q.a = a.data(), q.b = b.data(), q.c = c.data();
+  q.a_row = p.k, q.a_col = 1, q.b_row = p.n, q.b_col = 1, q.c_row = p.n, q.c_col = 1;
+  q.a_batch = ab.data(), q.b_batch = bb.data(), q.c_batch = cb.data();
+  if (!try_blas<float>(q, fn)) return false;  // dense layouts: only a BLAS refusal of the sizes
+  T* C = static_cast<T*>(p.c);
+  parallel_for(0, batches * p.m, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, p.n)), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      int64_t oa, ob, oc;
+      batch_offsets(p, r / p.m, oa, ob, oc);
+      T* to = C + oc + r % p.m * p.c_row;
+      const float* from = c.data() + r * p.n;
+      for (int64_t j = 0; j < p.n; ++j) to[j * p.c_col] = T(from[j]);
+    }
+  });
+  return true;
+}
+
 // Fallback for every dtype: i-k-j loops over blocks, accumulating in opmath (int64 for integers).
 template <typename T>
 void gemm_loops(const GemmPlan& p) {
@@ -163,6 +226,8 @@ int gemm_run(const GemmPlan& p) {
   if (p.m == 0 || p.n == 0 || batch_count(p) == 0) return 0;
   if (p.dtype == DType::Float32 && try_blas<float>(p, g_sgemm.load())) return 0;
   if (p.dtype == DType::Float64 && try_blas<double>(p, g_dgemm.load())) return 0;
+  if (p.dtype == DType::BFloat16 && try_widened_blas<BFloat16>(p)) return 0;
+  if (p.dtype == DType::Float16 && try_widened_blas<Half>(p)) return 0;
   if (!valid_dtype((int)p.dtype)) return -1;
   dispatch_dtype(p.dtype, [&](auto t) { gemm_loops<typename decltype(t)::type>(p); });
   return 0;
