@@ -18,19 +18,22 @@ class GemmSplitTest extends ScopedTest {
   @Test
   void productsCutAcrossThreadsMatchATripleLoop() {
     ThreadCounts.each(t -> {
-      for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
-        for (long[] s : SHAPES) {
-          for (int layout = 0; layout < 4; layout++) {
-            Tensor a = operand(s[0], s[1], (layout & 1) != 0, dt, 1 + layout);
-            Tensor b = operand(s[1], s[2], (layout & 2) != 0, dt, 11 + layout);
-            String what = dt + " " + java.util.Arrays.toString(s) + " layout " + layout + " threads " + t;
-            check(what + " matmul", a.matmul(b), a, b, null, 0, 1);
-            Tensor c = Tensor.randn(new long[] {s[0], s[2]}, new Generator(5)).to(dt);
-            check(what + " addmm", c.addmm(a, b, 0.5, -2), a, b, c, 0.5, -2);
-          }
-        }
-      }
+      for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) everyCutAndLayout(dt, t);
     });
+  }
+
+  /** matmul and addmm (alpha 0.5, beta -2) of every shape and layout in dt, run on t threads. */
+  private static void everyCutAndLayout(DType dt, int t) {
+    for (long[] s : SHAPES) {
+      for (int layout = 0; layout < 4; layout++) {
+        Tensor a = operand(s[0], s[1], (layout & 1) != 0, dt, 1 + layout);
+        Tensor b = operand(s[1], s[2], (layout & 2) != 0, dt, 11 + layout);
+        String what = dt + " " + java.util.Arrays.toString(s) + " layout " + layout + " threads " + t;
+        check(what + " matmul", a.matmul(b), a, b, null, 0, 1);
+        Tensor c = Tensor.randn(new long[] {s[0], s[2]}, new Generator(5)).to(dt);
+        check(what + " addmm", c.addmm(a, b, 0.5, -2), a, b, c, 0.5, -2);
+      }
+    }
   }
 
   /**
@@ -42,16 +45,7 @@ class GemmSplitTest extends ScopedTest {
   void sixteenBitProductsRoundOnceFromAFloat32Product() {
     ThreadCounts.each(t -> {
       for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
-        for (long[] s : SHAPES) {
-          for (int layout = 0; layout < 4; layout++) {
-            Tensor a = operand(s[0], s[1], (layout & 1) != 0, dt, 1 + layout);
-            Tensor b = operand(s[1], s[2], (layout & 2) != 0, dt, 11 + layout);
-            String what = dt + " " + java.util.Arrays.toString(s) + " layout " + layout + " threads " + t;
-            check(what + " matmul", a.matmul(b), a, b, null, 0, 1);
-            Tensor c = Tensor.randn(new long[] {s[0], s[2]}, new Generator(5)).to(dt);
-            check(what + " addmm", c.addmm(a, b, 0.5, -2), a, b, c, 0.5, -2);
-          }
-        }
+        everyCutAndLayout(dt, t);
         Tensor batched = Tensor.randn(new long[] {3, 37, 45}, new Generator(21)).to(dt), shared = operand(45, 29, true, dt, 22);
         Tensor left = batched.matmul(shared), right = shared.t().matmul(batched.transpose(1, 2));
         for (int i = 0; i < 3; i++) {
