@@ -15,7 +15,7 @@
 
 namespace {
 
-enum : int64_t { Bool = 0, Int8 = 2, Int32 = 4, Int64 = 5, Float16 = 6, Float32 = 8, Float64 = 9 };
+enum : int64_t { Bool = 0, Int8 = 2, Int32 = 4, Int64 = 5, Float16 = 6, BFloat16 = 7, Float32 = 8, Float64 = 9 };
 using V = std::vector<int64_t>;
 
 // A buffer of n elements of T from the CPU caching allocator, released at scope exit.
@@ -113,6 +113,60 @@ void gemm() {
   V g = {JT_PLAN_VERSION, Float32, Float32, 2, 2, 3, a.addr(), b.addr(), c.addr(), 3, 1, 2, 1, 2, 1, bits(1.0), bits(0.0), 0};
   CHECK_EQ(jt_gemm(g.data()), JT_OK);
   CHECK(c.p[0] == 4 && c.p[1] == 5 && c.p[2] == 10 && c.p[3] == 11);
+}
+
+// A BLAS stand-in with cblas_sgemm's signature (row-major; 111 no transpose, 112 transpose) that counts its calls.
+int g_sgemm_calls = 0;
+void reference_sgemm(int, int ta, int tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
+                     float* c, int ldc) {
+  ++g_sgemm_calls;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float sum = 0;
+      for (int q = 0; q < k; ++q) sum += (ta == 111 ? a[i * lda + q] : a[q * lda + i]) * (tb == 111 ? b[q * ldb + j] : b[j * ldb + q]);
+      c[i * ldc + j] = alpha * sum + (beta == 0 ? 0.0f : beta * c[i * ldc + j]);
+    }
+}
+
+// bfloat16 products go to the registered sgemm through float32 copies from the caching allocator;
+// with no memory left for the copies, the loops give the same product without calling it.
+void widened_gemm() {
+  const int64_t m = 128, k = 160, n = 3;  // A's copy is 80 KiB: more than any free space the fillers leave
+  std::vector<uint16_t> as((size_t)(m * k)), bs((size_t)(k * n));
+  auto bf16 = [](int v) { float f = (float)v; uint32_t u; std::memcpy(&u, &f, 4); return (uint16_t)(u >> 16); };
+  for (size_t i = 0; i < as.size(); ++i) as[i] = bf16((int)(i * 7 % 3) - 1);
+  for (size_t i = 0; i < bs.size(); ++i) bs[i] = bf16((int)(i * 5 % 3) - 1);
+  Buf<uint16_t> a(as), b(bs), c(std::vector<uint16_t>((size_t)(m * n)));
+  V g = {JT_PLAN_VERSION, BFloat16, BFloat16, m, n, k, a.addr(), b.addr(), c.addr(), k, 1, n, 1, n, 1, bits(1.0), bits(0.0), 0};
+  auto exact = [&]() {  // small integers: every sum exact in float32 and in bfloat16
+    bool ok = true;
+    int64_t nonzero = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        int sum = 0;
+        for (int64_t q = 0; q < k; ++q) sum += ((int)(i * k + q) * 7 % 3 - 1) * ((int)(q * n + j) * 5 % 3 - 1);  // |sum| <= 160: exact in bfloat16
+        ok = ok && c.p[i * n + j] == bf16(sum);
+        nonzero += sum != 0;
+      }
+    return ok && nonzero > m * n / 3;  // 170 of 384 are not 0: zeros alone would pass for an untouched C
+  };
+  jt_blas_register(reinterpret_cast<int64_t>(&reference_sgemm), 0, 0);
+  CHECK_EQ(jt_gemm(g.data()), JT_OK);
+  CHECK(g_sgemm_calls > 0);
+  CHECK(exact());
+  std::fill(c.p, c.p + m * n, (uint16_t)0);
+  const int64_t limit = jt_memory_limit(JT_DEVICE_CPU);
+  jt_empty_cache(JT_DEVICE_CPU);
+  jt_set_memory_limit(JT_DEVICE_CPU, 1);  // no new segment; the free space left in the buffers' filled below
+  std::vector<int64_t> fillers;
+  for (int64_t s; (s = jt_storage_new(JT_DEVICE_CPU, 64 << 10)) != 0;) fillers.push_back(s);
+  const int calls = g_sgemm_calls;
+  CHECK_EQ(jt_gemm(g.data()), JT_OK);
+  CHECK_EQ(g_sgemm_calls, calls);  // the copies were refused: the loops ran
+  CHECK(exact());
+  for (int64_t s : fillers) jt_storage_release(s);
+  jt_set_memory_limit(JT_DEVICE_CPU, limit);
+  jt_blas_register(0, 0, 0);
 }
 
 void indexing() {
@@ -323,6 +377,7 @@ int main() {
   elementwise();
   reduce_scan_fill_copy();
   gemm();
+  widened_gemm();
   indexing();
   random_draws();
   sorting();

@@ -9,6 +9,7 @@
 #include <climits>
 #include <vector>
 
+#include "allocator/scratch.h"
 #include "jt/functors.h"
 #include "parallel.h"
 
@@ -117,6 +118,8 @@ bool try_blas(const GemmPlan& p, Fn fn) {
 // the same matrix for every batch), one float32 product, C rounded once. PyTorch's CPU products in
 // these dtypes also accumulate in float32 and round once; the copies cost O(mk + kn + mn) against
 // the product's O(mnk), and BLAS runs the product at float32's speed instead of the loops' below.
+// The copies are scratch from the caching allocator (its limit and statistics see them); when it
+// refuses, false: the loops need none.
 template <typename T>
 bool try_widened_blas(const GemmPlan& p) {
   SgemmFn fn = g_sgemm.load();
@@ -135,15 +138,14 @@ bool try_widened_blas(const GemmPlan& p) {
     return shared;
   };
   // which: 0 A, 1 B, 2 C (batch_offsets' order)
-  auto widen = [&](const T* src, int which, int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool shared, std::vector<float>& dst) {
-    const int64_t copies = shared ? 1 : batches, per = rows * cols;
-    dst.resize((size_t)(copies * per));
+  auto widen = [&](const T* src, int which, int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool shared, float* dst) {
+    const int64_t copies = shared ? 1 : batches;
     parallel_for(0, copies * rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, cols)), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         int64_t o[3];
         batch_offsets(p, r / rows, o[0], o[1], o[2]);
         const T* from = src + o[which] + r % rows * rs;
-        float* to = dst.data() + r * cols;
+        float* to = dst + r * cols;
         for (int64_t j = 0; j < cols; ++j) to[j] = (float)load_elem(from + j * cs);
       }
     });
@@ -151,14 +153,18 @@ bool try_widened_blas(const GemmPlan& p) {
   std::vector<int64_t> ab, bb, cb;
   const bool a_shared = dense_batch(p.a_batch, p.m * p.k, ab), b_shared = dense_batch(p.b_batch, p.k * p.n, bb);
   dense_batch(p.c_batch, p.m * p.n, cb);
-  std::vector<float> a, b, c;
+  ScratchBuffer sa((size_t)((a_shared ? 1 : batches) * p.m * p.k) * sizeof(float));
+  ScratchBuffer sb((size_t)((b_shared ? 1 : batches) * p.k * p.n) * sizeof(float));
+  ScratchBuffer sc((size_t)(batches * p.m * p.n) * sizeof(float));
+  if (!sa.data() || !sb.data() || !sc.data()) return false;
+  float *a = reinterpret_cast<float*>(sa.data()), *b = reinterpret_cast<float*>(sb.data()), *c = reinterpret_cast<float*>(sc.data());
   widen(static_cast<const T*>(p.a), 0, p.m, p.k, p.a_row, p.a_col, a_shared, a);
   widen(static_cast<const T*>(p.b), 1, p.k, p.n, p.b_row, p.b_col, b_shared, b);
   if (p.beta != 0) widen(static_cast<const T*>(p.c), 2, p.m, p.n, p.c_row, p.c_col, false, c);
-  else c.assign((size_t)(batches * p.m * p.n), 0.0f);
+  else std::fill(c, c + batches * p.m * p.n, 0.0f);
   GemmPlan q = p;
   q.dtype = DType::Float32;
-  q.a = a.data(), q.b = b.data(), q.c = c.data();
+  q.a = a, q.b = b, q.c = c;
   q.a_row = p.k, q.a_col = 1, q.b_row = p.n, q.b_col = 1, q.c_row = p.n, q.c_col = 1;
   q.a_batch = ab.data(), q.b_batch = bb.data(), q.c_batch = cb.data();
   if (!try_blas<float>(q, fn)) return false;  // dense layouts: only a BLAS refusal of the sizes
@@ -168,7 +174,7 @@ bool try_widened_blas(const GemmPlan& p) {
       int64_t oa, ob, oc;
       batch_offsets(p, r / p.m, oa, ob, oc);
       T* to = C + oc + r % p.m * p.c_row;
-      const float* from = c.data() + r * p.n;
+      const float* from = c + r * p.n;
       for (int64_t j = 0; j < p.n; ++j) to[j * p.c_col] = T(from[j]);
     }
   });
