@@ -1,6 +1,7 @@
 #include "allocator/caching_allocator.h"
 #include "allocator/asan.h"
 #include "allocator/scratch.h"
+#include "allocator/segment_memory.h"
 #include "allocator/snapshot_words.h"
 
 #include <algorithm>
@@ -8,8 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-
-#include <sys/mman.h>
 
 namespace jt {
 CachingAllocator::CachingAllocator() : CachingAllocator(parse_alloc_conf(std::getenv("JT_ALLOC_CONF"))) {}
@@ -41,7 +40,7 @@ CachingAllocator::~CachingAllocator() {
       b = next;
     }
     JT_UNPOISON(head->ptr, bytes);
-    std::free(head->ptr);
+    release_segment_memory(head->ptr);
     delete head;
   }
   for (Block* b : spare_blocks_) delete b;
@@ -139,10 +138,8 @@ Block* CachingAllocator::new_segment(size_t size, bool small) {
   // a kernel walking a big tensor across rows (a transposed operand) then misses the TLB once
   // per 2 MiB instead of once per 4 KiB. Small segments keep 4 KiB pages, committed lazily.
   const bool huge = huge_pages_ && !small;
-  if (posix_memalign(&p, huge ? kHugePage : kAlignment, size) != 0 || !p) return nullptr;
-#ifdef MADV_HUGEPAGE
-  if (huge) madvise(p, size, MADV_HUGEPAGE);  // advice only: ignored where THP is off
-#endif
+  p = segment_memory(huge ? kHugePage : kAlignment, size, huge);
+  if (!p) return nullptr;
   JT_POISON(p, size);  // free space until a block of it is handed out
   Block* b = new_block();
   b->ptr = static_cast<char*>(p);
@@ -295,7 +292,7 @@ void CachingAllocator::release_segment(Block* b) {
   pool_for(b->small).erase(b);
   stats_.segment_released(b->small, (int64_t)b->size, b->size >= max_split_size_);
   JT_UNPOISON(b->ptr, b->size);  // the system allocator's memory again
-  std::free(b->ptr);
+  release_segment_memory(b->ptr);
   segments_.erase(std::find(segments_.begin(), segments_.end(), b));
   recycle(b);
 }
