@@ -2,6 +2,8 @@
 
 #include "allocator/caching_allocator.h"
 
+#include <pthread.h>
+
 namespace jt {
 namespace {
 
@@ -22,7 +24,28 @@ struct Slots {
   }
 };
 
-thread_local Slots slots;
+// A thread's Slots live on the heap behind a plain thread_local pointer, freed by a pthread key's
+// destructor at the thread's exit. A thread_local Slots with its own destructor would do the same
+// on glibc, but under MinGW's emulated TLS that destructor can run after the thread's TLS block is
+// freed (the crash under wine, docs/platforms.md); key destructors run on both before anything is
+// torn down. The main thread's Slots are never freed: the process is ending.
+pthread_key_t slots_key() {
+  static const pthread_key_t key = [] {
+    pthread_key_t k;
+    pthread_key_create(&k, [](void* p) { delete static_cast<Slots*>(p); });
+    return k;
+  }();
+  return key;
+}
+
+Slots& this_thread_slots() {
+  thread_local Slots* slots = nullptr;
+  if (!slots) {
+    slots = new Slots();
+    pthread_setspecific(slots_key(), slots);
+  }
+  return *slots;
+}
 
 }  // namespace
 
@@ -32,7 +55,7 @@ std::mutex& allocators_mutex() {
 }
 
 ThreadCache* this_thread_cache(CachingAllocator& a, uint64_t id) {
-  Slots& s = slots;
+  Slots& s = this_thread_slots();
   for (int i = 0; i < kThreadSlots; ++i)
     if (s.ids[i] == id) return s.caches[i].get();
   for (int i = 0; i < kThreadSlots; ++i) {
