@@ -13,13 +13,13 @@ import org.jtensor.Autocast;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.io.Tensors;
 import org.jtensor.nn.Functional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,21 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  * 0 without scaling survives with it; misuse is refused with PyTorch's messages, nothing changed.
  */
 class GradScalerTest extends ScopedTest {
-  private static Map<?, ?> fixtures;
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/amp/fixtures.pt");
   @TempDir Path dir;
 
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = (Map<?, ?>) Tensors.loadObject(Path.of(GradScalerTest.class.getResource("/amp/fixtures.pt").toURI()));
-  }
-
-  @AfterAll
-  static void close() {
-    Tensors.closeAll(fixtures);
-  }
-
   private static Tensor f(String name) {
-    return (Tensor) fixtures.get(name);
+    return fixtures.tensor(name);
   }
 
   private static void assertClose(Tensor want, Tensor got, String what) {

@@ -9,12 +9,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.io.Tensors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,21 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * and continued equals the run that never stopped; bad states are refused whole.
  */
 class OptimizerStateTest extends ScopedTest {
-  private static Map<?, ?> fixtures;
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/optim/fixtures.pt");
   @TempDir Path dir;
 
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = (Map<?, ?>) Tensors.loadObject(Path.of(OptimizerStateTest.class.getResource("/optim/fixtures.pt").toURI()));
-  }
-
-  @AfterAll
-  static void close() {
-    Tensors.closeAll(fixtures);
-  }
-
   private static Tensor f(String name) {
-    return (Tensor) fixtures.get(name);
+    return fixtures.tensor(name);
   }
 
   @SuppressWarnings("unchecked")
