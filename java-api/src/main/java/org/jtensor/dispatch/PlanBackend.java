@@ -415,8 +415,10 @@ abstract class PlanBackend implements Backend {
         requireDtype(op, "attn_mask", mask, maskKind == AttentionPacker.BOOL_MASK ? DType.BOOL : dtype.opMath());
       }
       if (lse != null) requireDtype(op, "the row log-sum-exp", lse, dtype.opMath());
-      for (TensorImpl t : new TensorImpl[] {q, k, v, out, gradOut, gradQ, gradK, gradV}) {
-        if (t != null && mode != AttentionPacker.DROPOUT_FACTORS) requireDtype(op, "an operand", t, dtype);
+      if (mode != AttentionPacker.DROPOUT_FACTORS) {
+        for (TensorImpl t : new TensorImpl[] {q, k, v, out, gradOut, gradQ, gradK, gradV}) {
+          if (t != null) requireDtype(op, "an operand", t, dtype);
+        }
       }
       long[] plan = AttentionPacker.pack(mode, dtype, a, maskKind, maskStrides);
       plan[AttentionPacker.MASK] = maskAddress;

@@ -7,6 +7,7 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
 import org.jtensor.core.Shapes;
+import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.ops.AttentionOps;
 import org.jtensor.ops.Autocasting;
@@ -99,9 +100,12 @@ final class Attention {
     if (heads == 0) return Tensor.zeros(outShape, dtype, query.device());  // no heads: an empty output
     try (TensorScope scope = TensorScope.open()) {
       // a dtype the device's fused kernels take as it is (CUDA's float16 and bfloat16 on tensor
-      // cores); else float32 (float64 stays float64), cast back at the end
-      DType compute = Dispatcher.backend(query.device()).fusesAttention(dtype, e, ev) ? dtype
-          : dtype == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+      // cores); else float32 (float64 stays float64), cast back at the end, and asked again only
+      // when that is another dtype
+      Backend backend = Dispatcher.backend(query.device());
+      boolean fused = backend.fusesAttention(dtype, e, ev);
+      DType compute = fused ? dtype : dtype == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+      if (compute != dtype) fused = backend.fusesAttention(compute, e, ev);
       Tensor q = shaped(query, concat(outer, new long[] {heads, l, e}), new long[] {batch, heads, l, e}, compute);
       Tensor k = shaped(key, concat(outer, new long[] {kvHeads, s, e}), new long[] {batch, kvHeads, s, e}, compute);
       Tensor v = shaped(value, concat(outer, new long[] {kvHeads, s, ev}), new long[] {batch, kvHeads, s, ev}, compute);
@@ -114,7 +118,7 @@ final class Attention {
       }
       boolean maskGrad = mask != null && mask.requiresGrad() && GradMode.isEnabled();
       Tensor out;
-      if (AttentionOps.fusedOn(q, e, ev) && !maskGrad) {
+      if (fused && !maskGrad) {
         out = AttentionOps.fused(OP, q, k, v, mask, sc, isCausal, dropoutP, g);
       } else {
         // the dropout factors (1/(1 - p) or 0) as dropout makes them from ones

@@ -27,11 +27,6 @@ import org.jtensor.dispatch.plan.AttentionShape;
 public final class AttentionOps {
   private AttentionOps() {}
 
-  /** Whether q's device runs the fused kernels for q's dtype and head sizes e and ev (the CPU always; CUDA up to its kernels' head size). */
-  public static boolean fusedOn(Tensor q, long e, long ev) {
-    return Dispatcher.backend(q.device()).fusesAttention(q.dtype(), e, ev);
-  }
-
   /** The attention of q, k and v; dropout's factors are drawn from g (seed and a fresh counter). */
   public static Tensor fused(String name, Tensor q, Tensor k, Tensor v, Tensor mask, double scale, boolean causal, double dropout,
                              Generator g) {
