@@ -77,12 +77,12 @@ public final class LeakTracker {
     }
 
     /**
-     * The owner released the storage: nothing is left to free or report. A release store is
-     * enough: clear() keeps the reference from ever being enqueued, and the owner thread's
-     * compaction only needs to see the flag eventually.
+     * The owner released the storage: nothing is left to free or report. clear() keeps the
+     * reference from ever being enqueued; a collection's scan (collectAndDrain) reads a cleared
+     * referent too, and must find the flag already set.
      */
     void release() {
-      DONE.setRelease(this, true);
+      DONE.getAndSet(this, true);  // a full fence: a scan that sees the clear() below sees this too
       clear();
       LeakCollector.released(nbytes);
       onFree = null;  // no race with the detector: a cleared reference is never enqueued
@@ -91,20 +91,39 @@ public final class LeakTracker {
   }
 
   /**
-   * One thread's references; only that thread adds and compacts, anyone may mark one done. After
-   * the thread has ended, pruneEnded (under the registries' lock) is the only one to touch it.
+   * One thread's references; only that thread adds and compacts, anyone may mark one done or read
+   * them (a collection's scan). Compaction copies into a new array, so a reader holding the old one
+   * sees entries that stay put; the volatile size publishes each entry before it counts. After the
+   * thread has ended, pruneEnded (under the registries' lock) drops the registry.
    */
   private static final class Registry {
-    private final List<Track> tracks = new ArrayList<>();
+    private volatile Track[] tracks = new Track[64];
+    private volatile int size;
     private final Thread owner = Thread.currentThread();  // until pruned: its end orders its adds before the pruning's reads
-    private int compactAt = 64;
 
     void add(Track t) {  // only the owning thread calls this: no lock
-      if (tracks.size() >= compactAt) {
-        tracks.removeIf(x -> x.done);
-        compactAt = Math.max(64, 2 * tracks.size());
+      Track[] a = tracks;
+      int n = size;
+      if (n == a.length) {
+        int live = 0;
+        for (Track x : a) if (!x.done) live++;
+        Track[] b = new Track[Math.max(64, 2 * live + 2)];
+        n = 0;
+        for (Track x : a) if (!x.done) b[n++] = x;
+        tracks = a = b;
       }
-      tracks.add(t);
+      a[n] = t;
+      size = n + 1;
+    }
+
+    /** Each reference not yet done, to action; from any thread. */
+    void forEachPending(Consumer<Track> action) {
+      Track[] a = tracks;
+      int n = Math.min(size, a.length);  // read after the array: every entry below it is published
+      for (int i = 0; i < n; i++) {
+        Track t = a[i];
+        if (t != null && !t.done) action.accept(t);
+      }
     }
 
     boolean ended() {
@@ -132,7 +151,7 @@ public final class LeakTracker {
     for (java.util.Iterator<Registry> it = ALL.iterator(); it.hasNext(); ) {
       Registry r = it.next();
       if (!r.ended()) continue;
-      for (Track t : r.tracks) if (!t.done) ORPHANS.add(t);
+      r.forEachPending(ORPHANS::add);
       it.remove();
       registries--;
     }
@@ -171,42 +190,49 @@ public final class LeakTracker {
 
   /**
    * After a collection the caller asked for (LeakCollector): frees every storage it found
-   * unreachable, on this thread, and returns how many. The collection hands its references to the
-   * JDK's Reference Handler, which queues them one by one: a sentinel made before it shows when
-   * that has begun, then the queue is taken until it stays empty for a millisecond. Whatever the
-   * detector's own thread took meanwhile is waited for.
+   * unreachable, on this thread, and returns how many.
+   *
+   * <p>The collector clears a phantom reference's referent when it finds the owner unreachable,
+   * but the JDK's Reference Handler queues the references one by one afterwards, at its own pace:
+   * waiting on the queue (a sentinel, then until it stays empty a while) missed 191 storages on a
+   * loaded 2-core CI machine, freed only after the test had counted its bytes. So the registries are
+   * scanned instead: every reference not done whose referent is cleared is taken now. The queue still
+   * delivers each of them later; take() lets only one of its callers free it.
    */
   static long collectAndDrain() {
-    ReferenceQueue<Object> sentinelQueue = new ReferenceQueue<>();
-    PhantomReference<Object> sentinel = new PhantomReference<>(new Object(), sentinelQueue);
-    System.gc();
-    long freed = 0;
-    try {
-      sentinelQueue.remove(100);  // none with -XX:+DisableExplicitGC: then what is queued already
-      for (Track t; (t = (Track) QUEUE.remove(1)) != null; ) if (take(t)) freed++;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    System.gc();  // none with -XX:+DisableExplicitGC: then what earlier collections found
+    long[] freed = {0};
+    Consumer<Track> takeCleared = t -> {
+      if (t.refersTo(null) && take(t)) freed[0]++;
+    };
+    for (Registry r : ALL) r.forEachPending(takeCleared);
+    synchronized (PRUNING) {
+      new ArrayList<>(ORPHANS).forEach(takeCleared);
     }
-    java.lang.ref.Reference.reachabilityFence(sentinel);
-    while (RECOVERING.get() > 0) Thread.onSpinWait();
-    return freed;
+    while (RECOVERING.get() > 0) Thread.onSpinWait();  // what the detector's thread took meanwhile
+    return freed[0];
   }
 
   private static final java.util.concurrent.atomic.AtomicInteger RECOVERING = new java.util.concurrent.atomic.AtomicInteger();
 
-  /** Frees and reports a queued storage unless another thread already did; whether this one did. */
+  /**
+   * Frees and reports a collected storage unless another thread already did (the queue's thread and
+   * a collection's scan can both reach one); whether this one did. RECOVERING counts the taker
+   * before it claims the reference, so a scan that lost the claim waits for the free it lost to.
+   */
   private static boolean take(Track t) {
-    if (t.done) return false;
-    t.done = true;
     RECOVERING.incrementAndGet();
     try {
-      recover(t);
-    } catch (Throwable e) {  // whatever one leak does, the next is still freed
-      LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
+      if (!Track.DONE.compareAndSet(t, false, true)) return false;
+      try {
+        recover(t);
+      } catch (Throwable e) {  // whatever one leak does, the next is still freed
+        LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
+      }
+      return true;
     } finally {
       RECOVERING.decrementAndGet();
     }
-    return true;
   }
 
   private static void drain() {
