@@ -110,15 +110,16 @@ public final class DeviceMemory {
    * (java.nio.Bits.reserveMemory). 0 when memory is still out.
    */
   private long allocateAfterCollecting(long nbytes) {
-    if (LeakCollector.collectForRetry()) {
+    boolean collected = LeakCollector.collectForRetry();
+    if (!device.isCpu()) return collected ? NativeMemory.allocate(code, nbytes) : 0;
+    if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED && StorageImpl.anyExported()) System.gc();  // else collectForRetry has just collected
+    for (long sleepMs = 1; ; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection
+      // Read before each attempt: a buffer's cleaner frees its storage before it unexports, so none
+      // exported here means every such free came before the attempt. Read after a failed attempt,
+      // the cleaner could finish in between, and memory by then free was reported out.
+      boolean buffersMayFree = StorageImpl.anyExported();
       long h = NativeMemory.allocate(code, nbytes);
-      if (h != 0) return h;
-    }
-    if (!device.isCpu() || !StorageImpl.anyExported()) return 0;
-    if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED) System.gc();  // else collectForRetry has just collected
-    for (long sleepMs = 1; sleepMs <= 256; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection
-      long h = NativeMemory.allocate(code, nbytes);
-      if (h != 0 || !StorageImpl.anyExported()) return h;
+      if (h != 0 || !buffersMayFree || sleepMs > 256) return h;
       try {
         Thread.sleep(sleepMs);
       } catch (InterruptedException e) {
@@ -126,7 +127,6 @@ public final class DeviceMemory {
         return 0;
       }
     }
-    return NativeMemory.allocate(code, nbytes);
   }
 
   /**

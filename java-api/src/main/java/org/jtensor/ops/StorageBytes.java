@@ -70,8 +70,8 @@ public final class StorageBytes {
       s.retain();  // the buffer's own reference and export, given back by the cleaner
       s.export();
       CLEANER.register(root, () -> {
-        s.unexport();
         s.release();
+        s.unexport();  // after the release: an allocation retrying for these bytes reads the count first (DeviceMemory)
       });  // slices and duplicates keep root reachable
       return s.isReadOnly() ? root.asReadOnlyBuffer().order(root.order()) : root;
     } finally {
