@@ -118,8 +118,11 @@ public final class LeakTracker {
 
     /** Each reference not yet done, to action; from any thread. */
     void forEachPending(Consumer<Track> action) {
+      // The size first: a compaction only moves entries down, so whichever array is read next
+      // holds every entry counted below it (the old one, or the new one written before it).
+      int n = size;
       Track[] a = tracks;
-      int n = Math.min(size, a.length);  // read after the array: every entry below it is published
+      n = Math.min(n, a.length);
       for (int i = 0; i < n; i++) {
         Track t = a[i];
         if (t != null && !t.done) action.accept(t);
@@ -206,9 +209,11 @@ public final class LeakTracker {
       if (t.refersTo(null) && take(t)) freed[0]++;
     };
     for (Registry r : ALL) r.forEachPending(takeCleared);
+    List<Track> orphans;
     synchronized (PRUNING) {
-      new ArrayList<>(ORPHANS).forEach(takeCleared);
+      orphans = new ArrayList<>(ORPHANS);
     }
+    orphans.forEach(takeCleared);  // outside the lock: a free's report runs the listener, which may start threads
     while (RECOVERING.get() > 0) Thread.onSpinWait();  // what the detector's thread took meanwhile
     return freed[0];
   }
@@ -218,21 +223,20 @@ public final class LeakTracker {
   /**
    * Frees and reports a collected storage unless another thread already did (the queue's thread and
    * a collection's scan can both reach one); whether this one did. RECOVERING counts the taker
-   * before it claims the reference, so a scan that lost the claim waits for the free it lost to.
+   * before it claims the reference, so a scan that lost the claim waits for the free it lost to;
+   * it counts the free alone, not the report after it, which runs user code (the listener, a wrapped
+   * storage's owner release) that may itself collect, and must not wait for itself.
    */
   private static boolean take(Track t) {
     RECOVERING.incrementAndGet();
     try {
       if (!Track.DONE.compareAndSet(t, false, true)) return false;
-      try {
-        recover(t);
-      } catch (Throwable e) {  // whatever one leak does, the next is still freed
-        LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
-      }
-      return true;
+      free(t);
     } finally {
       RECOVERING.decrementAndGet();
     }
+    reportAndRelease(t);
+    return true;
   }
 
   private static void drain() {
@@ -248,27 +252,29 @@ public final class LeakTracker {
     }
   }
 
-  /** Frees a leaked storage, reports it, then runs its owner's release: each step whatever the one before threw. */
-  private static void recover(Track t) {
+  /** Gives a leaked storage's bytes back and counts the leak: what a collection waits for. */
+  private static void free(Track t) {
     try {
       NativeMemory.release(t.handle);
       LeakCollector.released(t.nbytes);
+    } catch (Throwable e) {  // whatever one leak does, the next is still freed
+      LOG.log(java.util.logging.Level.WARNING, "freeing a leaked storage failed; leak recovery goes on", e);
     } finally {
-      try {
-        report(t);
-      } catch (Throwable e) {  // a listener that throws (a test's fail()) must not stop recovery
-        LOG.log(java.util.logging.Level.WARNING, "the leak listener threw; leak recovery goes on", e);
-      } finally {
-        t.createdAt = null;
-        if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
-      }
+      LEAKS.incrementAndGet();
     }
   }
 
-  private static void report(Track t) {
-    LEAKS.incrementAndGet();
-    LeakReports.leaked(t.what, t.nbytes, t.createdAt);
-    Consumer<String> l = listener;
-    if (l != null) l.accept(LeakReports.message(t.what, t.createdAt));
+  /** Reports a freed leak, then runs its owner's release: each whatever the one before threw. */
+  private static void reportAndRelease(Track t) {
+    try {
+      LeakReports.leaked(t.what, t.nbytes, t.createdAt);
+      Consumer<String> l = listener;
+      if (l != null) l.accept(LeakReports.message(t.what, t.createdAt));
+    } catch (Throwable e) {  // a listener that throws (a test's fail()) must not stop recovery
+      LOG.log(java.util.logging.Level.WARNING, "the leak listener threw; leak recovery goes on", e);
+    } finally {
+      t.createdAt = null;
+      if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
+    }
   }
 }
