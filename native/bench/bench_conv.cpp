@@ -11,6 +11,7 @@
 #include "jt/dtype.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
+#include "test_env.h"
 #include "timing.h"
 
 void bench_conv() {
@@ -40,8 +41,8 @@ void bench_conv() {
       double best[3] = {1e30, 1e30, 1e30};
       for (int r = 0; r < 10; ++r)
         for (int layout = k.s == 1 ? 0 : 1; layout < (winograd ? 3 : 2); ++layout) {
-          setenv("JT_CONV_LANES", layout == 1 ? "1" : "0", 1);
-          setenv("JT_CONV_WINOGRAD", layout == 2 ? "1" : "0", 1);
+          jt_test::set_env("JT_CONV_LANES", layout == 1 ? "1" : "0");
+          jt_test::set_env("JT_CONV_WINOGRAD", layout == 2 ? "1" : "0");
           best[layout] = std::min(best[layout], bench::best_ns_per_op(1, 1, [&](int64_t) { jt_conv(plan.data()); }));
         }
       const char* what = mode == 0 ? "forward" : mode == 1 ? "input grad" : "weight grad";
@@ -51,6 +52,6 @@ void bench_conv() {
     }
     std::printf("\n");
   }
-  unsetenv("JT_CONV_LANES");
-  unsetenv("JT_CONV_WINOGRAD");
+  jt_test::unset_env("JT_CONV_LANES");
+  jt_test::unset_env("JT_CONV_WINOGRAD");
 }

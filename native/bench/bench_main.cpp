@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "allocator/caching_allocator.h"
+#include "allocator/segment_memory.h"
 #include "jt/jt.h"
 #include "kernels/kernels.h"
 #include "plans.h"
@@ -33,14 +34,13 @@ static void bench_allocator() {
     });
     double sys = best_ns_per_op(bytes > (1u << 20) ? 2000 : 100000, 5, [&](int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        void* p = nullptr;
-        if (posix_memalign(&p, 64, bytes) == 0) {
+        if (void* p = jt::segment_memory(64, bytes, false)) {  // posix_memalign (Windows: _aligned_malloc)
           static_cast<volatile char*>(p)[0] = 1;
-          std::free(p);
+          jt::release_segment_memory(p);
         }
       }
     });
-    std::printf("allocator cached alloc+free %9zu B: %7.1f ns (posix_memalign+free: %8.1f ns, %.1fx)\n",
+    std::printf("allocator cached alloc+free %9zu B: %7.1f ns (system aligned alloc+free: %8.1f ns, %.1fx)\n",
                 bytes, cached, sys, sys / cached);
   }
   auto churn = [&](int64_t n) {  // a small op's storages: four sizes, three live at a time

@@ -9,6 +9,7 @@
 #include "allocator/asan.h"
 #include "allocator/caching_allocator.h"
 #include "check.h"
+#include "test_env.h"
 
 using jt::Block;
 using jt::CachingAllocator;
@@ -170,9 +171,9 @@ static void concurrent_threads() {
 }
 
 static void alloc_conf_from_environment() {
-  setenv("JT_ALLOC_CONF", "max_split_size_mb:64,memory_limit_mb:30", 1);
+  jt_test::set_env("JT_ALLOC_CONF", "max_split_size_mb:64,memory_limit_mb:30");
   CachingAllocator a;
-  unsetenv("JT_ALLOC_CONF");
+  jt_test::unset_env("JT_ALLOC_CONF");
   CHECK_EQ(a.stats().max_split_size, (int64_t)(64 * MiB));
   Block* fits = a.allocate(5 * MiB);  // a 20 MiB segment: under the 30 MiB limit
   CHECK(fits != nullptr);
@@ -201,9 +202,9 @@ static void alloc_conf_is_validated() {
   CHECK(jt::parse_alloc_conf("bogus_key:1").error.find("unknown key 'bogus_key'") != std::string::npos);
   CHECK(jt::parse_alloc_conf("memory_limit_mb:-5").error.find("memory_limit_mb:-5 is not a non-negative integer")
         != std::string::npos);
-  setenv("JT_ALLOC_CONF", "16mb", 1);
+  jt_test::set_env("JT_ALLOC_CONF", "16mb");
   CachingAllocator a;
-  unsetenv("JT_ALLOC_CONF");
+  jt_test::unset_env("JT_ALLOC_CONF");
   CHECK(a.conf_error().find("entry '16mb' is not key:value") != std::string::npos);
 }
 

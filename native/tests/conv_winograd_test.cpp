@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check.h"
+#include "test_env.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
 
@@ -29,11 +30,11 @@ int64_t dtype_code() {
 
 template <typename T>
 int conv(const Shape& s, int64_t mode, T* x, T* w, T* bias, T* y, bool winograd) {
-  setenv("JT_CONV_WINOGRAD", winograd ? "1" : "0", 1);
+  jt_test::set_env("JT_CONV_WINOGRAD", winograd ? "1" : "0");
   V plan = {JT_PLAN_VERSION, mode, dtype_code<T>(), 2, s.n, s.c, s.u, 1, (int64_t)x, (int64_t)w, (int64_t)bias, (int64_t)y,
             s.h, s.w, s.oh(), s.ow(), 3, 3, s.pt, s.pl, s.pb, s.pr, 1, 1, 1, 1};
   const int st = jt_conv(plan.data());
-  unsetenv("JT_CONV_WINOGRAD");
+  jt_test::unset_env("JT_CONV_WINOGRAD");
   return st;
 }
 

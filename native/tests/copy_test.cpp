@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include "allocator/segment_memory.h"
 #include "check.h"
 #include "jt/dtype.h"
 #include "kernels/kernels.h"
@@ -92,9 +93,8 @@ static void contiguous_and_converting_copy() {
 static void transposed_copy(int64_t rows, int64_t cols, int dst_shift = 0) {
   // src is a (cols x rows) row-major matrix viewed transposed as (rows x cols).
   std::vector<float> src(rows * cols);
-  // aligned_alloc needs a size that is a multiple of the alignment
-  const size_t bytes = ((size_t)(rows * cols + 16) * sizeof(float) + 63) / 64 * 64;
-  float* storage = static_cast<float*>(std::aligned_alloc(64, bytes));
+  const size_t bytes = (size_t)(rows * cols + 16) * sizeof(float);
+  float* storage = static_cast<float*>(jt::segment_memory(64, bytes, false));  // 64-byte aligned on every platform
   float* dst = storage + dst_shift;
   for (size_t i = 0; i < src.size(); ++i) src[i] = (float)i;
   int64_t sz[] = {rows, cols}, ds[] = {cols, 1}, ss[] = {1, rows};
@@ -103,7 +103,7 @@ static void transposed_copy(int64_t rows, int64_t cols, int dst_shift = 0) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) bad += dst[r * cols + c] != src[c * rows + r];
   CHECK_EQ(bad, 0);
-  std::free(storage);
+  jt::release_segment_memory(storage);
 }
 
 static void batched_transpose_and_broadcast() {

@@ -12,6 +12,7 @@
 #include "allocator/stream_caching_allocator.h"
 #include "check.h"
 #include "fake_device_provider.h"
+#include "test_env.h"
 #include "jt/jt.h"
 #include "jt/pinned_device_allocator.h"
 #include "jt/storage.h"
@@ -25,9 +26,9 @@ static bool contains(const std::string& text, const char* part) { return text.fi
 
 void device_allocator_adapter_and_c_api() {
   FakeDevice dev(64 * MiB);
-  setenv("JT_CUDA_ALLOC_CONF", "max_split_size_mb:32", 1);
+  jt_test::set_env("JT_CUDA_ALLOC_CONF", "max_split_size_mb:32");
   std::unique_ptr<jt::DeviceAllocator> a(jt::make_stream_device_allocator(&dev));
-  unsetenv("JT_CUDA_ALLOC_CONF");
+  jt_test::unset_env("JT_CUDA_ALLOC_CONF");
   CHECK(a->conf_error().empty());
   const auto& names = jt::DeviceStats::names();  // the CPU allocator's keys
   std::vector<int64_t> v(names.size());
@@ -79,9 +80,9 @@ void device_allocator_adapter_and_c_api() {
   CHECK_EQ(dev.live_events(), 0u);
   jt::register_device_allocator(JT_DEVICE_CUDA, nullptr);
 
-  setenv("JT_CUDA_ALLOC_CONF", "huge_pages:1", 1);  // a CPU key
+  jt_test::set_env("JT_CUDA_ALLOC_CONF", "huge_pages:1");  // a CPU key
   std::unique_ptr<jt::DeviceAllocator> refused(jt::make_stream_device_allocator(&dev));
-  unsetenv("JT_CUDA_ALLOC_CONF");
+  jt_test::unset_env("JT_CUDA_ALLOC_CONF");
   CHECK(contains(refused->conf_error(), "JT_CUDA_ALLOC_CONF='huge_pages:1': unknown key 'huge_pages'. JT_CUDA_ALLOC_CONF is"));
   CHECK(contains(refused->conf_error(), "garbage_collection_threshold (a fraction between 0 and 1"));
   for (const char* bad : {"garbage_collection_threshold:1.5", "garbage_collection_threshold:0", "garbage_collection_threshold:x"})
