@@ -4,7 +4,7 @@
 # jars packed and checked; the GPU run's rehearsal (scripts/gpu-rehearsal.sh: the GPU bundle run
 # with the CPU standing in, and the check itself sabotaged); then the CTest suites again under
 # ASan and UBSan (scripts/sanitize.sh); then cross-built for linux-arm64 and run under QEMU
-# (scripts/arm64.sh).
+# (scripts/arm64.sh), and for windows-x86_64, its native suites under wine (scripts/windows.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
@@ -12,3 +12,4 @@ mvn -B -Djt.build.jobs="$(nproc)" verify "$@"
 bash scripts/gpu-rehearsal.sh
 bash scripts/sanitize.sh
 bash scripts/arm64.sh
+bash scripts/windows.sh
