@@ -15,10 +15,11 @@ install_missing ${missing[@]+"${missing[@]}"}
 # The bindings' linux-arm64 classifier jar (bindings/pom.xml's build-linux-arm64 profile): the
 # library and CTest suites cross-built in their own CMake tree, the suites run under qemu-aarch64,
 # the JNI glue cross-compiled by JavaCPP. java-api is packed beside it only for its test classpath
-# with the arm64 natives (the host JVM runs no test against them).
+# with the arm64 natives (the host JVM runs no test against them). Installed in the local Maven
+# repository, where jtensor-platform finds it (scripts/platform-check.sh).
 mkdir -p build/arm64
 mvn -B -Djt.build.jobs="$(nproc)" -Djavacpp.platform=linux-arm64 -Djt.libtorch.platform=linux-x86_64 -pl bindings,java-api \
-  package -Dmaven.test.skip.exec=true dependency:build-classpath -Dmdep.includeScope=test \
+  install -Dmaven.test.skip.exec=true dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$PWD/build/arm64/test-classpath.txt"
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
 for platform in linux-arm64 linux-x86_64; do

@@ -20,7 +20,9 @@ rm -rf "$out" target/gpu-bundle.tar.xz && mkdir -p "$out/lib" "$out/native"  # n
 # classes travel as a folder, beside the tests').
 mvn -B -q -pl bindings,java-api,benchmarks package dependency:copy-dependencies -DskipTests -DincludeScope=runtime \
   -DincludeGroupIds=org.openjdk.jmh,net.sf.jopt-simple,org.apache.commons -DoutputDirectory="$PWD/$out/lib"
-cp bindings/target/jtensor-bindings-*.jar java-api/target/jtensor-api-*.jar "$out/lib/"
+# (the host's natives only: a cross-build leaves other platforms' jars beside them)
+cp $(ls bindings/target/jtensor-bindings-*.jar | grep -v -e '-linux-arm64\.jar$' -e '-windows-x86_64\.jar$') \
+  java-api/target/jtensor-api-*.jar "$out/lib/"
 # Test scope holds runtime's too; libtorch (conformance data's generator) and JUnit's testkit's AssertJ and
 # Byte Buddy (MemoryAccountingTest's) stay out: no CUDA test needs them.
 mvn -B -q -pl bindings,java-api package dependency:copy-dependencies -DskipTests -DincludeScope=test \

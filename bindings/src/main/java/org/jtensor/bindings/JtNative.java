@@ -19,10 +19,34 @@ import org.bytedeco.javacpp.annotation.Platform;
 @NoException  // the C API never throws: no exception-translation frame per call
 public final class JtNative {
   static {
-    Loader.load();
+    try {
+      Loader.load();
+    } catch (UnsatisfiedLinkError e) {
+      throw explained(e);
+    }
   }
 
   private JtNative() {}
+
+  /**
+   * The loader's error, or, when no jar on the class path holds this platform's natives at all
+   * (jtensor-api brings none), one that names the jar to add.
+   */
+  private static UnsatisfiedLinkError explained(UnsatisfiedLinkError e) {
+    String platform = Loader.getPlatform(), glue = System.mapLibraryName("jniJtNative");
+    try {
+      if (Loader.findResource(JtNative.class, platform + "/" + glue) != null) return e;  // there, but failed to load
+    } catch (java.io.IOException | RuntimeException ignored) {
+      // cannot tell: the missing jar is still the likely cause
+    }
+    UnsatisfiedLinkError missing = new UnsatisfiedLinkError("jtensor: no native libraries for " + platform
+        + " on the class path (no org/jtensor/bindings/" + platform + "/" + glue + "). jtensor-api brings none: add "
+        + "org.jtensor:jtensor-platform (every platform's natives; -Djavacpp.platform=" + platform + " keeps this one's), "
+        + "or org.jtensor:jtensor-bindings with <classifier>" + platform + "</classifier> and OpenBLAS's "
+        + "(org.bytedeco:openblas, the same classifier)");
+    missing.initCause(e);
+    return missing;
+  }
 
   /** Loads the natives now rather than on first use. */
   public static void load() {}
