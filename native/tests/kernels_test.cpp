@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check.h"
+#include "exact_trig.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
 #include "kernels/fast_exp.h"
@@ -372,9 +373,36 @@ void convolution_scratch() {
   for (int64_t mode = 0; mode < 3; ++mode) CHECK_EQ(jt_conv(plan(mode, 2).data()), JT_OK);
 }
 
+// float64 sin, cos and tan through the elementwise kernel at angles within 40 ulps of k pi/2,
+// k = -8..64, where the results cross zero or one: within 1 ulp of the exact value. MinGW's sin
+// and cos were off by up to 6e14 ulp there (functors.h's sin_of).
+void float64_trigonometry_near_multiples_of_half_pi() {
+  std::vector<double> angles;
+  for (int k = -8; k <= 64; ++k) {
+    double th = k * (M_PI / 2);
+    for (int s = 0; s < 40; ++s) th = std::nextafter(th, -1e9);
+    for (int s = 0; s < 80; ++s, th = std::nextafter(th, 1e9)) angles.push_back(th);
+  }
+  const int64_t n = (int64_t)angles.size();
+  Buf<double> in(angles), out(std::vector<double>(angles.size()));
+  for (const char* op : {"sin", "cos", "tan"}) {
+    CHECK_EQ(jt_elementwise(ew(op, Float64, Float64, {n}, {out.addr(), in.addr()}, {{1}, {1}}, {}).data()), JT_OK);
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double th = angles[(size_t)i];
+      const long double s = jt_test::exact_sin_cos(th, true), c = jt_test::exact_sin_cos(th, false);
+      const long double want = op[0] == 's' ? s : op[0] == 'c' ? c : s / c;
+      worst = std::fmax(worst, jt_test::ulps(out.p[i], want));
+    }
+    std::printf("  float64 %s near k pi/2: worst %.3f ulp\n", op, worst);
+    CHECK(worst <= 1.0);
+  }
+}
+
 int main() {
   convolution_scratch();
   elementwise();
+  float64_trigonometry_near_multiples_of_half_pi();
   reduce_scan_fill_copy();
   gemm();
   widened_gemm();

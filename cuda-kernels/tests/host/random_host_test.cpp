@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "check.h"
+#include "exact_trig.h"
 #include "jt/jt.h"
 #include "jt/philox.h"
 #include "jt/plans.h"
@@ -169,12 +170,7 @@ void bad_probabilities_are_found_first_in_row_major_order() {
   CHECK(out == std::vector<float>(24, 9.0f));
 }
 
-// |got - want| in units of the last place of want rounded to double.
-double ulps(double got, long double want) {
-  const double w = (double)want;
-  const double ulp = std::nextafter(std::fabs(w), INFINITY) - std::fabs(w);
-  return (double)(std::fabs((long double)got - want) / ulp);
-}
+using jt_test::ulps;
 
 struct Worst {
   const char* name;
@@ -195,29 +191,13 @@ struct Worst {
   }
 };
 
-// sin(th) or cos(th) in long double, reduced here: x87's fsin and fcos (MinGW's sinl and cosl)
-// reduce with a 66-bit pi and are off by up to 1e11 ulp near multiples of pi/2, while on an
-// argument below pi/4 they are good to the long double's last bits. pi/2 in three parts of 33, 33
-// and 53 bits: k times each is exact, and the sum is pi/2 to about 2^-122.
-long double exact_sin_cos(double th, bool sine) {
-  const long double p1 = 0x1.921fb54400000p+0L, p2 = 0x1.0b4611a600000p-34L, p3 = 0x1.3198a2e037073p-69L;
-  const int k = (int)std::lround(th / 0x1.921fb54442d18p+0);
-  const long double r = (((long double)th - k * p1) - k * p2) - k * p3;
-  switch ((k + (sine ? 3 : 0)) & 3) {  // sin(th) = cos(th - pi/2)
-    case 0: return cosl(r);
-    case 1: return -sinl(r);
-    case 2: return -cosl(r);
-    default: return sinl(r);
-  }
-}
-
 // fp::log over the normal kind's arguments 1 - u, and fp::sin_cos over its angles 2 pi u,
 // at Philox's own u and at the edges (x near 1, 2^-53, sqrt(2)/2; angles near multiples of pi/2).
 void log_sin_cos_are_within_0_7_ulp() {
   Worst lg{"log"}, sn{"sin"}, cs{"cos"};
   auto angle = [&](double th) {
-    sn.add(fp::sin_cos(th, true), exact_sin_cos(th, true), std::sin(th));
-    cs.add(fp::sin_cos(th, false), exact_sin_cos(th, false), std::cos(th));
+    sn.add(fp::sin_cos(th, true), jt_test::exact_sin_cos(th, true), std::sin(th));
+    cs.add(fp::sin_cos(th, false), jt_test::exact_sin_cos(th, false), std::cos(th));
   };
   auto logarithm = [&](double x) { lg.add(fp::log(x), logl((long double)x), std::log(x)); };
   uint32_t w[4];

@@ -8,6 +8,9 @@
 
 #include "jt/dtype.h"
 #include "jt/float_math.h"
+#if defined(_WIN32) && !defined(__CUDA_ARCH__)
+#include "jt/reproducible_math.h"  // fp::sin_cos: float64 sin and cos on Windows (sin_of below)
+#endif
 
 namespace jt {
 
@@ -101,6 +104,31 @@ template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
   if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu_grad(a);
   else return T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))) + a * exp_of(T(-0.5) * a * a) * T(0.39894228040143267794);
 }
+// sin and cos: the C library's, except float64 in Windows host code. MinGW's are x87's fsin and
+// fcos, which reduce with a 66-bit pi: near multiples of pi/2 they were off by up to 6e14 ulp
+// (kernels_test; its tan was within 0.5 ulp). There, below 2^20, fp::sin_cos (within 0.6 ulp, the
+// random draws' own, jt/reproducible_math.h) computes them instead.
+#if defined(_WIN32) && !defined(__CUDA_ARCH__)
+#define JT_OWN_TRIG 1
+#else
+#define JT_OWN_TRIG 0
+#endif
+template <typename T> JT_HOST_DEVICE T sin_of(T a) {
+#if JT_OWN_TRIG
+  if constexpr (std::is_same<T, double>::value) {
+    if (a != 0 && std::fabs(a) < 0x1p20) return a < 0 ? -fp::sin_cos(-a, true) : fp::sin_cos(a, true);
+  }
+#endif
+  return std::sin(a);
+}
+template <typename T> JT_HOST_DEVICE T cos_of(T a) {
+#if JT_OWN_TRIG
+  if constexpr (std::is_same<T, double>::value) {
+    if (std::fabs(a) < 0x1p20) return fp::sin_cos(std::fabs(a), false);
+  }
+#endif
+  return std::cos(a);
+}
 #define JT_FLOAT_UNARY(name, expr)                                          \
   JT_FUNCTOR(name, kFloat<T>, false)                                        \
     template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { (void)p; return expr; } \
@@ -114,8 +142,8 @@ JT_FLOAT_UNARY(log1p, std::log1p(a))
 JT_FLOAT_UNARY(expm1, std::expm1(a))
 JT_FLOAT_UNARY(sqrt, std::sqrt(a))
 JT_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(a))
-JT_FLOAT_UNARY(sin, std::sin(a))
-JT_FLOAT_UNARY(cos, std::cos(a))
+JT_FLOAT_UNARY(sin, sin_of(a))
+JT_FLOAT_UNARY(cos, cos_of(a))
 JT_FLOAT_UNARY(tan, std::tan(a))
 JT_FLOAT_UNARY(asin, std::asin(a))
 JT_FLOAT_UNARY(acos, std::acos(a))
