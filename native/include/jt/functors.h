@@ -8,8 +8,12 @@
 
 #include "jt/dtype.h"
 #include "jt/float_math.h"
+// float64 sin and cos in Windows host code are jtensor's own (sin_of below): fp::sin_cos
 #if defined(_WIN32) && !defined(__CUDA_ARCH__)
-#include "jt/reproducible_math.h"  // fp::sin_cos: float64 sin and cos on Windows (sin_of below)
+#define JT_OWN_TRIG 1
+#include "jt/reproducible_math.h"
+#else
+#define JT_OWN_TRIG 0
 #endif
 
 namespace jt {
@@ -107,12 +111,7 @@ template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
 // sin and cos: the C library's, except float64 in Windows host code. MinGW's are x87's fsin and
 // fcos, which reduce with a 66-bit pi: near multiples of pi/2 they were off by up to 6e14 ulp
 // (kernels_test; its tan was within 0.5 ulp). There, below 2^20, fp::sin_cos (within 0.6 ulp, the
-// random draws' own, jt/reproducible_math.h) computes them instead.
-#if defined(_WIN32) && !defined(__CUDA_ARCH__)
-#define JT_OWN_TRIG 1
-#else
-#define JT_OWN_TRIG 0
-#endif
+// random draws' own, jt/reproducible_math.h) computes them instead (JT_OWN_TRIG, above).
 template <typename T> JT_HOST_DEVICE T sin_of(T a) {
 #if JT_OWN_TRIG
   if constexpr (std::is_same<T, double>::value) {
