@@ -21,7 +21,7 @@ mkdir -p build/arm64
 mvn -B -Djt.build.jobs="$(nproc)" -Djavacpp.platform=linux-arm64 -Djt.libtorch.platform=linux-x86_64 -pl bindings,java-api \
   install -Dmaven.test.skip.exec=true dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$PWD/build/arm64/test-classpath.txt"
-version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+version=$(project_version)
 for platform in linux-arm64 linux-x86_64; do
   jar="bindings/target/jtensor-bindings-$version-$platform.jar"
   [ -f "$jar" ] || { [ "$platform" = linux-x86_64 ] && continue; }

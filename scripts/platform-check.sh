@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
-version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+version=$(project_version)
 # The host's jars come from scripts/test.sh's mvn install (alone: mvn install -DskipTests first).
 mvn -B -q -Pplatform -pl platform install
 m2=$(mvn -B -q -Dstyle.color=never help:evaluate -Dexpression=settings.localRepository -DforceStdout | sed 's/\x1b\[[0-9;]*m//g')

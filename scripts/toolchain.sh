@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever of the build toolchain this machine lacks (JDK 17, Maven, g++, CMake),
 # from Debian's packages. Sourced by the other scripts; does nothing when all are present.
-# Defines as_root and install_missing PACKAGE..., which the scripts with toolchains of their own use too.
+# Defines as_root and install_missing PACKAGE..., which the scripts with toolchains of their own use
+# too, and project_version (the root pom's version, which names the jars the scripts check).
 set -euo pipefail
 
 # Runs a command as root: through sudo unless this is root already.
@@ -15,6 +16,11 @@ install_missing() {
   echo "jtensor: installing $*"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+# The root pom's own version (run from the repository root).
+project_version() {
+  sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1
 }
 
 missing=()

@@ -21,6 +21,6 @@ log=bindings/target/cmake-build-windows-x86_64/Testing/Temporary/LastTest.log  #
 grep -E "[0-9]+ checks, [0-9]+ failed|isa_confinement:" "$log"
 checks=$(grep -oE "[0-9]+ checks, 0 failed" "$log" | awk '{ s += $1 } END { print s + 0 }')
 suites=$(grep -cE "[0-9]+ checks, 0 failed" "$log")
-version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+version=$(project_version)
 bash scripts/check-platform-jar.sh "bindings/target/jtensor-bindings-$version-windows-x86_64.jar" windows-x86_64
 echo "windows-x86_64: $suites native suites ($checks checks) and the ISA check passed under wine"
