@@ -8,10 +8,10 @@
 
 #include "jt/dtype.h"
 #include "jt/float_math.h"
-// float64 sin and cos in Windows host code are jtensor's own (sin_of below): fp::sin_cos
+// sin and cos in Windows host code are jtensor's own (sin_of below): fp::sin_cos_any
 #if defined(_WIN32) && !defined(__CUDA_ARCH__)
 #define JT_OWN_TRIG 1
-#include "jt/reproducible_math.h"
+#include "jt/trig_reduction.h"
 #else
 #define JT_OWN_TRIG 0
 #endif
@@ -108,23 +108,23 @@ template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
   if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu_grad(a);
   else return T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))) + a * exp_of(T(-0.5) * a * a) * T(0.39894228040143267794);
 }
-// sin and cos: the C library's, except float64 in Windows host code. MinGW's are x87's fsin and
-// fcos, which reduce with a 66-bit pi: near multiples of pi/2 they were off by up to 6e14 ulp
-// (kernels_test; its tan was within 0.5 ulp). There, below 2^20, fp::sin_cos (within 0.6 ulp, the
-// random draws' own, jt/reproducible_math.h) computes them instead (JT_OWN_TRIG, above).
+// sin and cos: the C library's, except in Windows host code. MinGW's are x87's fsin and fcos,
+// which reduce with a 66-bit pi: float64 near multiples of pi/2 was off by up to 6e14 ulp, and
+// every float64 angle above 2^20 by 1e5 to 1e18 ulp, float above 2^32 too (kernels_test; a sweep
+// of MinGW's other float and float64 functions found them within 2 ulp of glibc's). There
+// fp::sin_cos_any (jt/trig_reduction.h, JT_OWN_TRIG above) computes float64's, and float's from
+// 2^20 up, within 1 ulp.
 template <typename T> JT_HOST_DEVICE T sin_of(T a) {
 #if JT_OWN_TRIG
-  if constexpr (std::is_same<T, double>::value) {
-    if (a != 0 && std::fabs(a) < 0x1p20) return a < 0 ? -fp::sin_cos(-a, true) : fp::sin_cos(a, true);
-  }
+  if constexpr (std::is_same<T, double>::value) return fp::sin_cos_any(a, true);
+  if constexpr (std::is_same<T, float>::value) if (std::fabs(a) >= 0x1p20f) return (float)fp::sin_cos_any(a, true);
 #endif
   return std::sin(a);
 }
 template <typename T> JT_HOST_DEVICE T cos_of(T a) {
 #if JT_OWN_TRIG
-  if constexpr (std::is_same<T, double>::value) {
-    if (std::fabs(a) < 0x1p20) return fp::sin_cos(std::fabs(a), false);
-  }
+  if constexpr (std::is_same<T, double>::value) return fp::sin_cos_any(a, false);
+  if constexpr (std::is_same<T, float>::value) if (std::fabs(a) >= 0x1p20f) return (float)fp::sin_cos_any(a, false);
 #endif
   return std::cos(a);
 }
