@@ -141,9 +141,13 @@ public final class GradScaler {
    */
   public void update() {
     if (!enabled) return;
-    if (states.isEmpty()) throw new IllegalStateException("GradScaler.update(): No inf checks were recorded prior to update.");
-    boolean found = false;
-    for (OptimizerState st : states.values()) found |= st.foundInf;
+    boolean found = false, checked = false;
+    for (OptimizerState st : states.values()) {
+      found |= st.foundInf;
+      checked |= st.checked;
+    }
+    // PyTorch counts the found_inf of unscale_ calls that checked a gradient: a step or unscale_ that failed is no clean step
+    if (!checked) throw new IllegalStateException("GradScaler.update(): No inf checks were recorded prior to update.");
     if (found) {
       scale *= backoffFactor;
       growthTracker = 0;
