@@ -57,7 +57,7 @@ public final class SGD extends AbstractOptimizer {
   protected void checkHyperParameters(String name, Map<String, Object> group) {
     super.checkHyperParameters(name, group);
     if (Boolean.TRUE.equals(group.get("maximize"))) throw new IllegalArgumentException(name + "(): maximize=True is not supported by jtensor's SGD");
-    for (String key : new String[] {"momentum", "dampening", "weight_decay"}) {  // the constructor's rules
+    for (String key : new String[] {"momentum", "weight_decay"}) {  // the constructor's rules (PyTorch takes any dampening)
       if (!(((Number) group.get(key)).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid " + key + " value: " + group.get(key));
     }
   }
