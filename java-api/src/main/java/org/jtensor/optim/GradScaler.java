@@ -76,7 +76,10 @@ public final class GradScaler {
     if (!outputs.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("GradScaler.scale(): outputs must be floating point, got " + outputs.dtype());
     }
-    return outputs.mul(scale);
+    // PyTorch multiplies by its scale, a 0-dim float32 tensor: a 0-dim float16 loss is scaled in float32 (65536 overflows float16)
+    try (Tensor s = Tensor.full(new long[0], scale, DType.FLOAT32, outputs.device())) {
+      return outputs.mul(s);
+    }
   }
 
   /**
