@@ -89,6 +89,9 @@ class TrainingUtilsHostileTest extends ScopedTest {
       GradScaler scaler = new GradScaler(8, 2, 0.5, 1, true);
       assertThrows(RuntimeException.class, () -> scaler.unscale_(opt));
       assertArrayEquals(new double[] {8, 8}, a.grad().toDoubleArray(), "a's gradient was unscaled though b's failed");
+      b.setGrad(Tensor.full(new long[] {1}, 8.0).expand(2));  // two elements at one address: mul_ refuses it
+      assertThrows(IllegalArgumentException.class, () -> scaler.unscale_(opt));
+      assertArrayEquals(new double[] {8, 8}, a.grad().toDoubleArray(), "a's gradient was unscaled though b's failed");
     }
   }
 
