@@ -32,6 +32,7 @@ public abstract class AbstractOptimizer implements Optimizer {
     if (params == null || params.isEmpty()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer got an empty parameter list");
     if (!(lr >= 0)) throw new IllegalArgumentException(getClass().getSimpleName() + "(): Invalid learning rate: " + lr);
     for (Tensor p : params) {
+      if (p == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer can only optimize Tensors, but one of the params is null");
       if (!p.requiresGrad() || !p.isLeaf()) {
         throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor or one that does not require grad");
       }

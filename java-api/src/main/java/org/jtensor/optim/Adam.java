@@ -74,7 +74,7 @@ public class Adam extends AbstractOptimizer {
       throw new IllegalArgumentException(name + "(): the state is " + (decoupled ? "Adam's" : "AdamW's") + " (decoupled_weight_decay="
           + (d.equals(Boolean.TRUE) ? "True" : "False") + "), this optimizer is " + (decoupled ? "AdamW" : "Adam"));
     }
-    List<?> betas = group.get("betas") instanceof Object[] a ? List.of(a) : (List<?>) group.get("betas");
+    List<?> betas = group.get("betas") instanceof Object[] a ? java.util.Arrays.asList(a) : (List<?>) group.get("betas");
     if (betas.size() != 2 || !(betas.get(0) instanceof Number b1) || !(betas.get(1) instanceof Number b2)
         || !(b1.doubleValue() >= 0 && b1.doubleValue() < 1) || !(b2.doubleValue() >= 0 && b2.doubleValue() < 1)) {
       throw new IllegalArgumentException(name + "(): the group's betas must be two numbers in [0, 1), got " + betas);
@@ -88,7 +88,7 @@ public class Adam extends AbstractOptimizer {
 
   @Override
   protected void setHyperParameters(Map<String, Object> group) {
-    List<?> betas = group.get("betas") instanceof Object[] a ? List.of(a) : (List<?>) group.get("betas");
+    List<?> betas = group.get("betas") instanceof Object[] a ? java.util.Arrays.asList(a) : (List<?>) group.get("betas");
     beta1 = ((Number) betas.get(0)).doubleValue();
     beta2 = ((Number) betas.get(1)).doubleValue();
     eps = ((Number) group.get("eps")).doubleValue();

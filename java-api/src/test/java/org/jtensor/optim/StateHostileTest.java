@@ -99,6 +99,10 @@ class StateHostileTest extends ScopedTest {
       m = assertThrows(IllegalArgumentException.class, () -> adam.loadStateDict(Map.of("state", Map.of(), "param_groups", List.of(group))))
           .getMessage();
       assertTrue(m.contains("betas"), m);
+      group.put("betas", new Object[] {null, 0.999});  // the array form, as stateDict() gives it
+      m = assertThrows(IllegalArgumentException.class, () -> adam.loadStateDict(Map.of("state", Map.of(), "param_groups", List.of(group))))
+          .getMessage();
+      assertTrue(m.contains("betas"), m);
     }
   }
 
