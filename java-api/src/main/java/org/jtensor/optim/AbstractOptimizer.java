@@ -21,6 +21,9 @@ import org.jtensor.autograd.GradMode;
  * write: parameters, state and step counts stay as they were, and the next step() after memory is
  * back is the step the failed one would have been. The price is the temporaries of all parameters
  * at once (PyTorch's foreach implementation holds as many).
+ *
+ * <p>step(), stateDict(), loadStateDict() and close() hold the optimizer's lock: two threads stepping
+ * one optimizer step it twice, one after the other, never both from the same state.
  */
 public abstract class AbstractOptimizer implements Optimizer {
   protected final List<Tensor> params;
@@ -70,7 +73,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   @Override
-  public final void step() {
+  public final synchronized void step() {
     checkWritable();
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       List<Runnable> writes = new ArrayList<>(params.size());
@@ -138,7 +141,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   protected abstract void loadState(int i, Map<String, Object> state);
 
   @Override
-  public final Map<String, Object> stateDict() {
+  public final synchronized Map<String, Object> stateDict() {
     Map<Object, Object> states = new LinkedHashMap<>();
     for (int i = 0; i < params.size(); i++) {
       Map<String, Tensor> s = stateOf(i);
@@ -158,7 +161,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   @Override
-  public final void loadStateDict(Map<String, Object> dict) {
+  public final synchronized void loadStateDict(Map<String, Object> dict) {
     String name = getClass().getSimpleName() + ".loadStateDict";
     if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> groups)) {
       throw new IllegalArgumentException(name + "(): expected a map with \"state\" (a map) and \"param_groups\" (a list)");
@@ -256,7 +259,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     for (Tensor t : state) t.close();
     state.clear();
   }
