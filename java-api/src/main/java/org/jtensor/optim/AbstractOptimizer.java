@@ -30,6 +30,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   private double lr;  // the group's, as PyTorch keeps it
   private double initialLr = Double.NaN;  // set by the first scheduler
   private final List<Tensor> state = new ArrayList<>();
+  private boolean closed;  // close() freed the state, which the subclass's arrays still name
 
   protected AbstractOptimizer(List<Tensor> params, double lr) {
     if (params == null || params.isEmpty()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer got an empty parameter list");
@@ -74,6 +75,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   @Override
   public final synchronized void step() {
+    checkOpen("step");
     checkWritable();
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       List<Runnable> writes = new ArrayList<>(params.size());
@@ -84,6 +86,10 @@ public abstract class AbstractOptimizer implements Optimizer {
       }
       for (Runnable w : writes) w.run();
     }
+  }
+
+  private void checkOpen(String op) {
+    if (closed) throw new IllegalStateException(getClass().getSimpleName() + "." + op + "(): the optimizer is closed (its state was freed)");
   }
 
   /** Refuses a read-only parameter that has a gradient before any update: a step failing half-way would leave the model half-stepped. */
@@ -142,6 +148,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   @Override
   public final synchronized Map<String, Object> stateDict() {
+    checkOpen("stateDict");
     Map<Object, Object> states = new LinkedHashMap<>();
     for (int i = 0; i < params.size(); i++) {
       Map<String, Tensor> s = stateOf(i);
@@ -162,6 +169,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   @Override
   public final synchronized void loadStateDict(Map<String, Object> dict) {
+    checkOpen("loadStateDict");
     String name = getClass().getSimpleName() + ".loadStateDict";
     if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> groups)) {
       throw new IllegalArgumentException(name + "(): expected a map with \"state\" (a map) and \"param_groups\" (a list)");
@@ -260,6 +268,7 @@ public abstract class AbstractOptimizer implements Optimizer {
 
   @Override
   public synchronized void close() {
+    closed = true;
     for (Tensor t : state) t.close();
     state.clear();
   }

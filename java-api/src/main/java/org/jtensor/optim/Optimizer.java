@@ -49,7 +49,7 @@ public interface Optimizer extends AutoCloseable {
    */
   void loadStateDict(java.util.Map<String, Object> state);
 
-  /** Frees the optimizer's state; the parameters stay. */
+  /** Frees the optimizer's state; the parameters stay. A closed optimizer refuses step(), stateDict() and loadStateDict(). */
   @Override
   void close();
 }
