@@ -67,6 +67,16 @@ public abstract class AbstractOptimizer implements Optimizer {
     return initialLr;
   }
 
+  /** The rate initialLr() would give, without fixing it: a scheduler's constructor may still refuse its arguments. */
+  final synchronized double peekInitialLr() {
+    return Double.isNaN(initialLr) ? lr : initialLr;
+  }
+
+  /** Fixes initialLr at base unless a scheduler fixed it before (a scheduler that was made, once it has set its first rate). */
+  final synchronized void fixInitialLr(double base) {
+    if (Double.isNaN(initialLr)) initialLr = base;
+  }
+
   @Override
   public final void setLr(double lr) {
     if (!(lr >= 0)) throw new IllegalArgumentException("setLr(): Invalid learning rate: " + lr);

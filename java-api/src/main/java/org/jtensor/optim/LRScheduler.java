@@ -16,12 +16,14 @@ public abstract class LRScheduler {
   protected LRScheduler(Optimizer optimizer) {
     if (optimizer == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): expected an Optimizer, got null");
     this.optimizer = optimizer;
-    this.baseLr = optimizer.initialLr();
+    // PyTorch's schedulers that check their arguments do so before group.setdefault('initial_lr'): fixed in start(), once made
+    this.baseLr = optimizer instanceof AbstractOptimizer a ? a.peekInitialLr() : optimizer.initialLr();
   }
 
   /** Sets the epoch-0 rate, as PyTorch's schedulers do when made; subclasses call it last in their constructor. */
   protected final void start() {
     apply(0);
+    if (optimizer instanceof AbstractOptimizer a) a.fixInitialLr(baseLr);
   }
 
   /**
