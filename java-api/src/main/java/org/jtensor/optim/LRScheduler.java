@@ -33,6 +33,10 @@ public abstract class LRScheduler {
    */
   protected void apply(int epoch) {
     double lr = lrAt(epoch);
+    if (Double.isNaN(lr)) {
+      throw new IllegalArgumentException(getClass().getSimpleName() + "(): the schedule gives a learning rate of NaN at epoch " + epoch
+          + " (from its arguments and the base rate " + baseLr + ")");
+    }
     if (optimizer instanceof AbstractOptimizer a) a.setScheduledLr(lr);
     else optimizer.setLr(lr);
   }
