@@ -171,6 +171,10 @@ public abstract class Module implements AutoCloseable {
     for (Map.Entry<String, Tensor> e : load.entrySet()) {
       Tensor src = state.get(e.getKey());
       if (src == null) throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is null");
+      if (src.isClosed()) throw new IllegalStateException("loadStateDict(): the entry for " + e.getKey() + " is a closed tensor");
+      if (src.device().isMeta() && !e.getValue().device().isMeta()) {  // copy_ would refuse it after the entries before it were copied
+        throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is a meta tensor, which holds no data to copy");
+      }
       if (!java.util.Arrays.equals(src.shape(), e.getValue().shape())) {
         throw new IllegalArgumentException("loadStateDict(): size mismatch for " + e.getKey() + ": copying a param with shape "
             + java.util.Arrays.toString(src.shape()) + ", the shape in current model is "
