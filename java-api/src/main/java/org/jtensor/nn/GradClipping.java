@@ -36,7 +36,8 @@ public final class GradClipping {
       if (grads.isEmpty()) return s.keep(Tensor.scalar(0.0));
       org.jtensor.Device device = grads.get(0).device();
       List<Tensor> norms = new ArrayList<>();
-      for (Tensor g : grads) norms.add(g.norm(normType, null, false).to(grads.get(0).dtype()).to(device));
+      // stack promotes, as PyTorch's: a float32 norm of 1e5 beside a float16 first gradient is not cast to float16 (inf) first
+      for (Tensor g : grads) norms.add(g.norm(normType, null, false).to(device));
       Tensor total = Tensor.stack(norms, 0).norm(normType, null, false);
       if (errorIfNonfinite && !Double.isFinite(total.item())) {
         throw new IllegalStateException("clipGradNorm_(): The total norm of order " + normType + " for gradients from `parameters` is "
