@@ -26,6 +26,7 @@ public final class Einsum {
 
   public static Tensor einsum(String equation, Tensor... operands) {
     if (equation == null) throw new IllegalArgumentException(OP + "(): equation is null");
+    if (operands == null) throw new IllegalArgumentException(OP + "(): operands is null");
     if (operands.length == 0) throw new IllegalArgumentException(OP + "(): must provide at least one operand");
     String eq = equation;  // spaces are skipped where they stand, so that indices in messages are the caller's
     int arrow = eq.indexOf("->");
@@ -41,7 +42,7 @@ public final class Einsum {
     List<List<Integer>> labels = new ArrayList<>();
     for (int i = 0; i < subs.length; i++) {
       if (operands[i] == null) throw new IllegalArgumentException(OP + "(): operand " + i + " is null");
-      List<Integer> l = parse(subs[i], starts[i], operands[i].dim(), i);
+      List<Integer> l = parse(subs[i], starts[i], Handles.implOf(operands[i], OP).dim(), i);  // a closed operand: "einsum(): tensor is closed"
       labels.add(l);
       ellipsisRank = Math.max(ellipsisRank, (int) l.stream().filter(x -> x >= 128).count());
     }
