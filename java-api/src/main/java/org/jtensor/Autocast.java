@@ -22,6 +22,8 @@ import org.jtensor.ops.Autocasting;
  * enclosing one. The state is the thread's own: other threads are not affected.
  */
 public final class Autocast implements AutoCloseable {
+  // this thread's open scopes, innermost first: each restores the state the one before it set, so they close in that order
+  private static final ThreadLocal<java.util.ArrayDeque<Autocast>> OPEN = ThreadLocal.withInitial(java.util.ArrayDeque::new);
   private final Device.Type type;
   private final int[] previous;
   private final Thread owner = Thread.currentThread();
@@ -30,6 +32,7 @@ public final class Autocast implements AutoCloseable {
   private Autocast(Device device, boolean enabled, DType dtype) {
     this.type = device.type();
     this.previous = Autocasting.set(type, enabled, dtype);
+    OPEN.get().push(this);
   }
 
   /**
@@ -88,13 +91,18 @@ public final class Autocast implements AutoCloseable {
     if (device.isMeta()) throw new IllegalArgumentException("Autocast." + op + "(): device must be a CPU or CUDA device, got meta");
   }
 
-  /** Restores the state in force when this scope was made. Closing twice does nothing. */
+  /** Restores the state in force when this scope was made. Closing twice does nothing; closing an outer scope before an inner one is refused. */
   @Override
   public void close() {
     if (closed) return;
     if (Thread.currentThread() != owner) {
       throw new IllegalStateException("Autocast.close(): the scope belongs to thread '" + owner.getName() + "'");
     }
+    if (OPEN.get().peek() != this) {
+      // closing an outer scope first would restore its state, and the inner one's close then the outer's state: left on for good
+      throw new IllegalStateException("Autocast.close(): scopes must be closed innermost first (use try-with-resources)");
+    }
+    OPEN.get().pop();
     closed = true;
     Autocasting.restore(type, previous);
   }
