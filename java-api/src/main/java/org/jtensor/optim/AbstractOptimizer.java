@@ -238,10 +238,15 @@ public abstract class AbstractOptimizer implements Optimizer {
     }
   }
 
-  /** Refuses a group whose hyperparameters are missing or of the wrong kind (names as hyperParameters() gives them). */
+  /**
+   * Refuses a group whose hyperparameters are missing or of the wrong kind (names as hyperParameters()
+   * gives them). A missing flag (a Boolean or None key: nesterov, capturable, decoupled_weight_decay...)
+   * is its default, as PyTorch's __setstate__ sets it for state saved by a version without the key.
+   */
   protected void checkHyperParameters(String name, Map<String, Object> group) {
     for (Map.Entry<String, Object> own : hyperParameters().entrySet()) {
       Object v = group.get(own.getKey());
+      if (v == null && !group.containsKey(own.getKey()) && (own.getValue() == null || own.getValue() instanceof Boolean)) continue;
       boolean ok = own.getValue() == null || (own.getValue() instanceof Number ? v instanceof Number
           : own.getValue() instanceof Boolean ? v instanceof Boolean : own.getValue() instanceof Object[] ? v instanceof List<?> || v instanceof Object[] : true);
       if (!ok) throw new IllegalArgumentException(name + "(): the group's '" + own.getKey() + "' is " + v);

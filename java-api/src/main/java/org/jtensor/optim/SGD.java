@@ -67,7 +67,7 @@ public final class SGD extends AbstractOptimizer {
     momentum = ((Number) group.get("momentum")).doubleValue();
     dampening = ((Number) group.get("dampening")).doubleValue();
     weightDecay = ((Number) group.get("weight_decay")).doubleValue();
-    nesterov = (Boolean) group.get("nesterov");
+    nesterov = Boolean.TRUE.equals(group.get("nesterov"));  // absent from older PyTorch versions' state: False
   }
 
   @Override

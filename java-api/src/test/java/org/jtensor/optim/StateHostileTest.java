@@ -197,4 +197,45 @@ class StateHostileTest extends ScopedTest {
       assertEquals(0.0125, opt.lr(), 1e-15);
     }
   }
+  /** State saved by an older PyTorch lacks the flags later versions added: they load as their defaults, as PyTorch's __setstate__ sets them. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void stateWithoutTheFlagsOlderVersionsLackedLoadsAsTheirDefaults() {
+    Tensor a = param(1, 2, 3), b = param(1, 2, 3), c = param(1, 2, 3), d = param(1, 2, 3);
+    try (AdamW saved = new AdamW(List.of(a), 0.1, 0.01); AdamW loaded = new AdamW(List.of(b), 0.5, 0.01);
+         SGD sgdSaved = new SGD(List.of(c), 0.1, 0.9, 0, 0, false); SGD sgdLoaded = new SGD(List.of(d), 0.1, 0.9, 0, 0, true)) {
+      stepWith(saved, a, 1);
+      stepWith(sgdSaved, c, 1);
+      Map<String, Object> sd = saved.stateDict(), sgdSd = sgdSaved.stateDict();
+      Map<String, Object> group = (Map<String, Object>) ((List<?>) sd.get("param_groups")).get(0);
+      for (String k : List.of("amsgrad", "maximize", "foreach", "capturable", "differentiable", "fused", "decoupled_weight_decay")) {
+        assertTrue(group.containsKey(k), k);
+        group.remove(k);
+      }
+      Map<String, Object> sgdGroup = (Map<String, Object>) ((List<?>) sgdSd.get("param_groups")).get(0);
+      sgdGroup.remove("nesterov");
+      loaded.loadStateDict(sd);
+      sgdLoaded.loadStateDict(sgdSd);
+      try (Tensor bv = b.detach(); Tensor dv = d.detach()) {  // the parameters as the saved run left them
+        bv.copy_(a);
+        dv.copy_(c);
+      }
+      closeTensors(sd);
+      closeTensors(sgdSd);
+      for (int i = 2; i < 4; i++) {
+        stepWith(saved, a, i);
+        stepWith(loaded, b, i);
+        stepWith(sgdSaved, c, i);
+        stepWith(sgdLoaded, d, i);  // was nesterov: the state said nothing, so False, as the saved one
+      }
+      assertArrayEquals(a.toDoubleArray(), b.toDoubleArray(), 0);
+      assertArrayEquals(c.toDoubleArray(), d.toDoubleArray(), 0);
+      // a number is no flag: a missing eps is still refused by name
+      Map<String, Object> noEps = saved.stateDict();
+      ((Map<String, Object>) ((List<?>) noEps.get("param_groups")).get(0)).remove("eps");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> loaded.loadStateDict(noEps));
+      assertTrue(e.getMessage().contains("'eps'"), e.getMessage());
+      closeTensors(noEps);
+    }
+  }
 }
