@@ -109,10 +109,16 @@ public abstract class Module implements AutoCloseable {
     return new ArrayList<>(namedParameters().values());
   }
 
-  /** Parameters by dotted name ("0.weight", "fc.bias"), as named_parameters. */
+  /**
+   * Parameters by dotted name ("0.weight", "fc.bias"), as named_parameters: a parameter registered in
+   * two places (tied weights) once, under its first name, as PyTorch's remove_duplicate=True, so an
+   * optimizer steps it once. stateDict() names it in both places, as PyTorch's state_dict().
+   */
   public final Map<String, Tensor> namedParameters() {
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, true, false);
+    java.util.Set<Tensor> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    out.values().removeIf(t -> !seen.add(t));
     return out;
   }
 

@@ -35,8 +35,13 @@ public abstract class AbstractOptimizer implements Optimizer {
   protected AbstractOptimizer(List<Tensor> params, double lr) {
     if (params == null || params.isEmpty()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer got an empty parameter list");
     if (!(lr >= 0)) throw new IllegalArgumentException(getClass().getSimpleName() + "(): Invalid learning rate: " + lr);
+    java.util.Set<Tensor> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Tensor p : params) {
       if (p == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer can only optimize Tensors, but one of the params is null");
+      if (!seen.add(p)) {  // PyTorch warns "in future, this will cause an error"; stepped twice from one state, the last write would win
+        throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer contains a parameter group with duplicate parameters "
+            + "(parameter " + params.indexOf(p) + " is listed again); list each once, as Module.parameters() does");
+      }
       if (!p.requiresGrad() || !p.isLeaf()) {
         throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor or one that does not require grad");
       }

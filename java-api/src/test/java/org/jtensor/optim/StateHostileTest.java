@@ -238,4 +238,47 @@ class StateHostileTest extends ScopedTest {
       closeTensors(noEps);
     }
   }
+  /** A parameter shared by two modules is listed once, as PyTorch's parameters(); one listed twice is refused by the optimizer, not stepped twice from one state. */
+  @Test
+  void aSharedParameterIsListedOnceAndADuplicateIsRefused() {
+    Tensor shared = param(1, 2);
+    try (org.jtensor.nn.Module tied = new Tied(shared)) {
+      assertEquals(List.of("own", "a.w"), new ArrayList<>(tied.namedParameters().keySet()));
+      assertEquals(List.of("own", "a.w", "b.w"), new ArrayList<>(closing(tied.stateDict()).keySet()));
+      try (Adam ok = new Adam(tied.parameters(), 0.1)) {
+        assertEquals(2, ok.parameters().size());
+      }
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Adam(List.of(shared, shared), 0.1));
+      assertTrue(e.getMessage().contains("duplicate parameters"), e.getMessage());
+    }
+  }
+
+  private static Map<String, Tensor> closing(Map<String, Tensor> sd) {
+    sd.values().forEach(Tensor::close);
+    return sd;
+  }
+
+  private static final class Holder extends org.jtensor.nn.Module {
+    Holder(Tensor w) {
+      registerParameter("w", w);
+    }
+
+    @Override
+    public Tensor forward(Tensor x) {
+      return x;
+    }
+  }
+
+  private static final class Tied extends org.jtensor.nn.Module {
+    Tied(Tensor shared) {
+      registerModule("a", new Holder(shared));
+      registerModule("b", new Holder(shared));
+      registerParameter("own", param(3));
+    }
+
+    @Override
+    public Tensor forward(Tensor x) {
+      return x;
+    }
+  }
 }
