@@ -38,6 +38,7 @@ public abstract class AbstractOptimizer implements Optimizer {
     java.util.Set<Tensor> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Tensor p : params) {
       if (p == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer can only optimize Tensors, but one of the params is null");
+      if (p.isClosed()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): parameter " + params.indexOf(p) + " is closed");
       if (!seen.add(p)) {  // PyTorch warns "in future, this will cause an error"; stepped twice from one state, the last write would win
         throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer contains a parameter group with duplicate parameters "
             + "(parameter " + params.indexOf(p) + " is listed again); list each once, as Module.parameters() does");
@@ -111,6 +112,7 @@ public abstract class AbstractOptimizer implements Optimizer {
   private void checkWritable() {
     for (int i = 0; i < params.size(); i++) {
       Tensor p = params.get(i);
+      if (p.isClosed()) throw new IllegalStateException(getClass().getSimpleName() + ".step(): parameter " + i + " is closed (was its module closed?)");
       try (Tensor g = p.grad(); Storage s = g == null ? null : p.untypedStorage()) {
         if (s != null && s.isReadOnly()) {
           throw new IllegalStateException("step(): parameter " + i + " is read-only (over a read-only buffer or a memory-mapped "

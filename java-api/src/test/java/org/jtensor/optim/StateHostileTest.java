@@ -281,4 +281,21 @@ class StateHostileTest extends ScopedTest {
       return x;
     }
   }
+  /** A closed parameter is named by the optimizer, in its constructor and in step(), before anything changes. */
+  @Test
+  void aClosedParameterIsNamedByTheOptimizer() {
+    Tensor a = param(1, 2), b = param(3, 4), closed = param(5);
+    closed.close();
+    IllegalArgumentException made = assertThrows(IllegalArgumentException.class, () -> new SGD(List.of(a, closed), 0.1));
+    assertEquals("SGD(): parameter 1 is closed", made.getMessage());
+    try (SGD sgd = new SGD(List.of(a, b), 0.1)) {
+      try (Tensor g = Tensor.ones(2)) {
+        a.setGrad(g);
+      }
+      b.close();
+      IllegalStateException e = assertThrows(IllegalStateException.class, sgd::step);
+      assertTrue(e.getMessage().startsWith("SGD.step(): parameter 1 is closed"), e.getMessage());
+      assertArrayEquals(new double[] {1, 2}, a.toDoubleArray(), 0);  // nothing stepped
+    }
+  }
 }
