@@ -7,6 +7,8 @@ package org.jtensor.autograd;
  */
 public final class GradMode {
   private static final ThreadLocal<boolean[]> ENABLED = ThreadLocal.withInitial(() -> new boolean[] {true});
+  // this thread's open scopes, innermost first: each restores the state the one before it set, so they close in that order
+  private static final ThreadLocal<java.util.ArrayDeque<Scope>> OPEN = ThreadLocal.withInitial(java.util.ArrayDeque::new);
 
   private GradMode() {}
 
@@ -20,14 +22,21 @@ public final class GradMode {
       boolean[] state = ENABLED.get();
       previous = state[0];
       state[0] = enabled;
+      OPEN.get().push(this);
     }
 
+    /** Restores the mode in force when this scope was made. Closing twice does nothing; closing an outer scope before an inner one is refused. */
     @Override
     public void close() {
       if (closed) return;
       if (Thread.currentThread() != owner) {
         throw new IllegalStateException("GradMode.Scope.close(): the scope belongs to thread '" + owner.getName() + "'");
       }
+      if (OPEN.get().peek() != this) {
+        // closing an outer scope first would restore its state, and the inner one's close then the outer's: left off for good
+        throw new IllegalStateException("GradMode.Scope.close(): scopes must be closed innermost first (use try-with-resources)");
+      }
+      OPEN.get().pop();
       closed = true;
       ENABLED.get()[0] = previous;
     }
