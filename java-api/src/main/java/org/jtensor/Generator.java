@@ -56,6 +56,10 @@ public final class Generator {
   /** Reserves n blocks of 4 random words; returns the first block's counter. */
   synchronized long reserve(long blocks) {
     long start = offset;
+    if (blocks > Long.MAX_VALUE - start) {  // wrapped, getState() would give an offset setState() refuses
+      throw new IllegalStateException("Generator: a draw of " + blocks + " blocks from offset " + start
+          + " passes the largest offset, " + Long.MAX_VALUE + "; setState() a smaller one");
+    }
     offset += blocks;
     return start;
   }

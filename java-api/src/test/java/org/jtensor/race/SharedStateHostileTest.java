@@ -2,6 +2,7 @@ package org.jtensor.race;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -199,6 +200,18 @@ class SharedStateHostileTest extends ScopedTest {
       double[] v = f64(Tensor.rand(new long[] {K}, DType.FLOAT64, replay.setState(s)));
       for (int j = 0; j < K; j++) assertEquals(element + j, (long) idx.get(v[j]), "setState(getState()) replays the stream");
     }
+  }
+
+  @Test
+  void aDrawPastTheLargestOffsetIsRefusedAndLeavesAStateThatSetStateTakesBack() {
+    long[] near = {1, Long.MAX_VALUE - 2};
+    Generator g = new Generator(0).setState(near);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> Tensor.rand(new long[] {100}, DType.FLOAT64, g));
+    assertTrue(e.getMessage().contains("largest offset"), e.getMessage());
+    assertArrayEquals(near, g.getState(), "a refused draw reserves nothing");
+    f64(Tensor.rand(new long[] {4}, DType.FLOAT64, g));  // two blocks: exactly to the end
+    g.setState(g.getState());  // a checkpoint of it loads
+    assertEquals(Long.MAX_VALUE, g.getState()[1]);
   }
 
   @Test
