@@ -112,7 +112,7 @@ const char* jt_oom_message(int device) {
   return a ? a->oom_message() : "";
 }
 
-void jt_set_num_threads(int n) { set_num_threads(n); }
+int jt_set_num_threads(int n) { return n < 1 ? JT_INVALID : set_num_threads(n) ? JT_OK : JT_OUT_OF_MEMORY; }
 int jt_get_num_threads(void) { return get_num_threads(); }
 
 int jt_cpu_capability(void) { return (int)cpu_capability(); }

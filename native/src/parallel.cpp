@@ -45,17 +45,17 @@ class ThreadPool {
  public:
   explicit ThreadPool(int n) { resize(n); }
 
-  int size() const { return num_threads_; }
+  int size() const { return num_threads_.load(std::memory_order_relaxed); }
 
-  void resize(int n) {
+  // False when the system refused a thread (a limit on threads or on memory): the pool then keeps
+  // the size it had (or, were that refused too, runs on the caller alone), never a size without
+  // the workers to match, and nothing is thrown through the C API.
+  bool resize(int n) {
     std::lock_guard<std::mutex> run(run_mutex_);
-    stop_workers();
-    num_threads_ = std::max(1, n);
-    stopping_.store(false, std::memory_order_relaxed);
-    // New workers wait for the next job, not for one that ran before they existed: no job can be
-    // posted while run_mutex_ is held here, so the current generation is theirs to skip.
-    const uint64_t start = generation_.load(std::memory_order_relaxed);
-    for (int i = 1; i < num_threads_; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
+    const int before = size();
+    if (start_workers(std::max(1, n))) return true;
+    if (!start_workers(before)) start_workers(1);  // one thread starts no worker: it cannot fail
+    return false;
   }
 
   // Returns false (and runs nothing) when another caller is using the pool.
@@ -67,7 +67,7 @@ class ThreadPool {
       fn_ = &fn;
       begin_ = begin;
       end_ = end;
-      pending_.store(num_threads_ - 1, std::memory_order_relaxed);
+      pending_.store(size() - 1, std::memory_order_relaxed);
       generation_.fetch_add(1, std::memory_order_release);  // publishes the job to spinning workers
     }
     wake_.notify_all();
@@ -91,7 +91,8 @@ class ThreadPool {
  private:
   // An exception must not leave a worker thread (that ends the process): it is kept for run().
   void chunk(int i) {
-    int64_t n = end_ - begin_, per = (n + num_threads_ - 1) / num_threads_;
+    const int threads = size();
+    int64_t n = end_ - begin_, per = (n + threads - 1) / threads;
     int64_t b = begin_ + i * per, e = std::min(end_, b + per);
     in_parallel_region = true;
     try {
@@ -120,6 +121,25 @@ class ThreadPool {
     }
   }
 
+  // Replaces the workers by n - 1 new ones (run_mutex_ held); false, with no worker left, when one was refused.
+  bool start_workers(int n) {
+    stop_workers();
+    num_threads_.store(1, std::memory_order_relaxed);
+    stopping_.store(false, std::memory_order_relaxed);
+    // New workers wait for the next job, not for one that ran before they existed: no job can be
+    // posted while run_mutex_ is held here, so the current generation is theirs to skip.
+    const uint64_t start = generation_.load(std::memory_order_relaxed);
+    try {
+      workers_.reserve((size_t)n - 1);
+      for (int i = 1; i < n; ++i) workers_.emplace_back([this, i, start] { work(i, start); });
+    } catch (const std::exception&) {  // std::system_error: no thread; std::bad_alloc
+      stop_workers();
+      return false;
+    }
+    num_threads_.store(n, std::memory_order_relaxed);
+    return true;
+  }
+
   void stop_workers() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -136,7 +156,7 @@ class ThreadPool {
   const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
   int64_t begin_ = 0, end_ = 0;
   std::exception_ptr error_;
-  int num_threads_ = 1;
+  std::atomic<int> num_threads_{1};  // read without run_mutex_ by size(); changed only under it
   std::atomic<int> pending_{0};
   std::atomic<uint64_t> generation_{0};
   std::atomic<bool> stopping_{false};
@@ -150,7 +170,7 @@ ThreadPool& pool() {
 
 }  // namespace
 
-void set_num_threads(int n) { pool().resize(n); }
+bool set_num_threads(int n) { return pool().resize(n); }
 int get_num_threads() { return pool().size(); }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain,

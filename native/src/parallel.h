@@ -7,7 +7,8 @@ namespace jt {
 
 constexpr int64_t kGrainSize = 32768;  // below this many elements a kernel stays on one thread
 
-void set_num_threads(int n);
+// False when the system refused a thread: the pool keeps the size it had (see ThreadPool::resize).
+bool set_num_threads(int n);
 int get_num_threads();
 
 // Runs fn(chunk_begin, chunk_end) over [begin, end). Serial when the range is at most grain,

@@ -93,7 +93,8 @@ JT_API const char* jt_alloc_conf_error(int device);
 JT_API const char* jt_oom_message(int device);
 
 // ---- threads ----
-JT_API void jt_set_num_threads(int n);
+// JT_OK; JT_INVALID for n < 1; JT_OUT_OF_MEMORY when the system refused a thread (the pool keeps its size).
+JT_API int jt_set_num_threads(int n);
 JT_API int jt_get_num_threads(void);
 
 // ---- CPU capability ----

@@ -89,7 +89,7 @@ public final class JtNative {
   public static native String jt_oom_message(int device);
 
   // ---- threads ----
-  public static native void jt_set_num_threads(int n);
+  public static native int jt_set_num_threads(int n);
   public static native int jt_get_num_threads();
 
   // ---- CPU capability ----
