@@ -137,7 +137,7 @@ class SharedStateHostileTest extends ScopedTest {
       double[] b = f64(Tensor.rand(new long[] {total}, DType.FLOAT64, new Generator(22)));
       Map<Double, Integer> ia = indexOf(a), ib = indexOf(b);
       Generator.manualSeed(21);
-      CountDownLatch someDrawn = new CountDownLatch(THREADS * 3);
+      CountDownLatch someDrawn = new CountDownLatch(THREADS * 3), reseeded = new CountDownLatch(1);
       double[][] got = new double[THREADS * DRAWS][];
       together(THREADS + 1, i -> {
         if (i == THREADS) {  // the re-seeder: once every thread has drawn a few times
@@ -147,9 +147,17 @@ class SharedStateHostileTest extends ScopedTest {
             throw new AssertionError(ex);
           }
           Generator.manualSeed(22);
+          reseeded.countDown();
           return;
         }
         for (int r = 0; r < DRAWS; r++) {
+          if (r == DRAWS - 1) {  // every thread's last draw after the re-seed, however the threads were scheduled before it
+            try {
+              assertTrue(reseeded.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException ex) {
+              throw new AssertionError(ex);
+            }
+          }
           try (Tensor t = Tensor.rand(new long[] {K}, DType.FLOAT64, Generator.defaultGenerator())) {
             got[i * DRAWS + r] = t.toDoubleArray();
           }
@@ -169,7 +177,7 @@ class SharedStateHostileTest extends ScopedTest {
         used[start / K] = true;
         if (!inA) fromB++;
       }
-      assertTrue(fromB > 0, "the draws after manualSeed(22) come from its stream");
+      assertTrue(fromB >= THREADS, "the draws after manualSeed(22) come from its stream: " + fromB);
     } finally {
       dflt.setState(saved);
     }
