@@ -847,7 +847,7 @@ public final class Tensor
     TensorImpl t = impl(op);
     TensorImpl.Meta m = t.meta();
     A a = make.apply(DataOps.checkedArrayLength(op, m.numel));
-    TensorImpl frozen = t.frozen(m);  // the array's length and the bytes from one snapshot
+    TensorImpl frozen = t.frozen(op, m);  // the array's length and the bytes from one snapshot
     try {
       DataOps.readAll(op, frozen, as, a);
     } finally {

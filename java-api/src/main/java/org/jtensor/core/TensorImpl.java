@@ -79,26 +79,27 @@ public final class TensorImpl extends RefCounted {
 
   /** A view of this tensor's storage with new geometry; checked by the caller. */
   public TensorImpl view(long[] newSizes, long[] newStrides, long newOffset) {
-    return viewOf(meta, dtype, newSizes, newStrides, newOffset);
+    return viewOf("view", meta, dtype, newSizes, newStrides, newOffset);
   }
 
-  /** A view whose geometry the caller computed from m, a snapshot of this tensor's {@link #meta()}. */
-  public TensorImpl viewOf(Meta m, long[] newSizes, long[] newStrides, long newOffset) {
-    return viewOf(m, dtype, newSizes, newStrides, newOffset);
+  /** A view whose geometry the caller (op, as the user called it) computed from m, a snapshot of this tensor's {@link #meta()}. */
+  public TensorImpl viewOf(String op, Meta m, long[] newSizes, long[] newStrides, long newOffset) {
+    return viewOf(op, m, dtype, newSizes, newStrides, newOffset);
   }
 
   /**
    * A view (of newDtype) over m's storage, m being the snapshot the caller computed the geometry
    * from: the view and its geometry agree even when set_ on another thread has re-pointed this
    * tensor since (the view then sees the tensor as it was, as if made before the set_). Throws
-   * IllegalStateException when that storage has been freed meanwhile.
+   * IllegalStateException naming op (when given) if the tensor was closed, or that storage freed, meanwhile.
    */
-  public TensorImpl viewOf(Meta m, DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
+  public TensorImpl viewOf(String op, Meta m, DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
     TensorImpl root = base != null ? base : this;
-    root.retain();
+    String by = op == null ? "" : op + "(): ";
+    if (!root.tryRetain()) throw new IllegalStateException(by + "tensor is closed (by another thread, as the op began)");
     if (!m.storage.tryRetain()) {
       root.release();
-      throw new IllegalStateException("view(): the tensor was re-pointed by set_ on another thread and its former storage freed");
+      throw new IllegalStateException(by + "the tensor was re-pointed by set_ on another thread and its former storage freed");
     }
     try {
       return new TensorImpl(m.storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
@@ -150,7 +151,12 @@ public final class TensorImpl extends RefCounted {
 
   /** frozen() of a snapshot m of this tensor that the caller already read. */
   public TensorImpl frozen(Meta m) {
-    return viewOf(m, m.sizes, m.strides, m.offset);
+    return frozen(null, m);  // most ops reading through a snapshot do not pass their names (yet)
+  }
+
+  /** frozen(m) for op, which a close racing it names. */
+  public TensorImpl frozen(String op, Meta m) {
+    return viewOf(op, m, m.sizes, m.strides, m.offset);
   }
 
   /**

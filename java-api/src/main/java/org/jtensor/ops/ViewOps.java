@@ -16,7 +16,7 @@ public final class ViewOps {
 
   static TensorImpl alias(TensorImpl t) {
     TensorImpl.Meta m = t.meta();
-    return recorded(Ops.ALIAS, t, t.viewOf(m, m.sizes.clone(), m.strides.clone(), m.offset));
+    return recorded(Ops.ALIAS, t, t.viewOf(Ops.ALIAS.name, m, m.sizes.clone(), m.strides.clone(), m.offset));
   }
 
   /** v, a view of t, recorded as op when autograd records: op's derivative (in Ops) maps v's gradient back to t. */
@@ -31,7 +31,7 @@ public final class ViewOps {
 
   /** A view that picks positions (slice, select, diagonal, unfold, asStrided): its derivative reads both geometries. */
   private static TensorImpl strided(org.jtensor.dispatch.Op op, TensorImpl t, TensorImpl.Meta m, long[] sz, long[] st, long off) {
-    TensorImpl v = t.viewOf(m, sz, st, off);
+    TensorImpl v = t.viewOf(op.name, m, sz, st, off);
     if (!Recorder.active(t)) return Recorder.unrecordedView(v);
     return recorded(op, t, v, new NodeArgs.Strided(m.strides.clone(), m.offset, st.clone(), off));
   }
@@ -39,7 +39,7 @@ public final class ViewOps {
   /** The view of t with sizes shape that view() would give, or null when no strides can express it. */
   public static TensorImpl viewIfPossible(TensorImpl t, TensorImpl.Meta m, long[] shape) {
     long[] st = Shapes.viewStrides(m.sizes, m.strides, shape, m.numel);
-    return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
+    return st == null ? null : recorded(Ops.VIEW, t, t.viewOf(Ops.VIEW.name, m, shape, st, m.offset));
   }
 
   public static TensorImpl view(TensorImpl t, long[] size) {
@@ -51,7 +51,7 @@ public final class ViewOps {
       throw new IllegalArgumentException("view(): view size is not compatible with input tensor's size and stride "
           + "(at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
     }
-    return recorded(Ops.VIEW, t, t.viewOf(m, shape, st, m.offset));
+    return recorded(Ops.VIEW, t, t.viewOf(Ops.VIEW.name, m, shape, st, m.offset));
   }
 
   /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
@@ -98,7 +98,7 @@ public final class ViewOps {
       }
     }
     Shapes.numel(op, sz);  // a size past 2^63 (expand(2^60, 4).view(int8)) is view's to name, before anything is retained
-    return recorded(Ops.VIEW_DTYPE, t, t.viewOf(m, to, sz, st, off));
+    return recorded(Ops.VIEW_DTYPE, t, t.viewOf(Ops.VIEW_DTYPE.name, m, to, sz, st, off));
   }
 
   public static TensorImpl transpose(TensorImpl t, long d0, long d1) {
@@ -110,7 +110,7 @@ public final class ViewOps {
       swap(sz, a, b);
       swap(st, a, b);
     }
-    return recorded(Ops.TRANSPOSE, t, t.viewOf(m, sz, st, m.offset), new NodeArgs.Transpose(n > 0 ? a : 0, n > 0 ? b : 0));
+    return recorded(Ops.TRANSPOSE, t, t.viewOf(Ops.TRANSPOSE.name, m, sz, st, m.offset), new NodeArgs.Transpose(n > 0 ? a : 0, n > 0 ? b : 0));
   }
 
   public static TensorImpl t(TensorImpl t) {
@@ -145,7 +145,7 @@ public final class ViewOps {
       sz[i] = m.sizes[d];
       st[i] = m.strides[d];
     }
-    return recorded(Ops.PERMUTE, t, t.viewOf(m, sz, st, m.offset), new NodeArgs.Permute(wrapped));
+    return recorded(Ops.PERMUTE, t, t.viewOf(Ops.PERMUTE.name, m, sz, st, m.offset), new NodeArgs.Permute(wrapped));
   }
 
   public static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
@@ -249,7 +249,7 @@ public final class ViewOps {
     int d = (int) (dim < 0 ? dim + n + 1 : dim);
     Shapes.checkDims("unsqueeze", n + 1);
     long stride = d >= n ? 1 : m.sizes[d] * m.strides[d];
-    return recorded(Ops.UNSQUEEZE, t, t.viewOf(m, insert(m.sizes, d, 1), insert(m.strides, d, stride), m.offset));
+    return recorded(Ops.UNSQUEEZE, t, t.viewOf(Ops.UNSQUEEZE.name, m, insert(m.sizes, d, 1), insert(m.strides, d, stride), m.offset));
   }
 
   /** squeeze() with no dims removes every size-1 dim; with dims, only those listed that have size 1. */
@@ -276,7 +276,7 @@ public final class ViewOps {
       sz[j] = m.sizes[d];
       st[j++] = m.strides[d];
     }
-    return recorded(Ops.SQUEEZE, t, t.viewOf(m, sz, st, m.offset));
+    return recorded(Ops.SQUEEZE, t, t.viewOf(Ops.SQUEEZE.name, m, sz, st, m.offset));
   }
 
   public static TensorImpl expand(TensorImpl t, long[] size) {
@@ -320,7 +320,7 @@ public final class ViewOps {
       st[i] = stride;
     }
     Shapes.numel("expand", sz);
-    return recorded(Ops.EXPAND, t, t.viewOf(m, sz, st, m.offset));
+    return recorded(Ops.EXPAND, t, t.viewOf(Ops.EXPAND.name, m, sz, st, m.offset));
   }
 
   public static TensorImpl unfold(TensorImpl t, long dim, long size, long step) {
