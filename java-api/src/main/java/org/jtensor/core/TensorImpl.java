@@ -145,16 +145,11 @@ public final class TensorImpl extends RefCounted {
    * and an op that reads its input only through it sees one geometry over one storage. The caller
    * releases it; autograd still records on this tensor.
    */
-  public TensorImpl frozen() {
-    return frozen(meta);
+  public TensorImpl frozen(String op) {
+    return frozen(op, meta);
   }
 
-  /** frozen() of a snapshot m of this tensor that the caller already read. */
-  public TensorImpl frozen(Meta m) {
-    return frozen(null, m);  // most ops reading through a snapshot do not pass their names (yet)
-  }
-
-  /** frozen(m) for op, which a close racing it names. */
+  /** frozen(op) of a snapshot m of this tensor that the caller already read; op names the op in the error of a close racing it. */
   public TensorImpl frozen(String op, Meta m) {
     return viewOf(op, m, m.sizes, m.strides, m.offset);
   }
@@ -163,13 +158,13 @@ public final class TensorImpl extends RefCounted {
    * frozen() of each of an op's operands: null stays null, and a tensor passed twice (x.matmul(x))
    * gets one view for both, so the op sees one geometry of it. Release with {@link #releaseFrozen}.
    */
-  public static TensorImpl[] frozen(TensorImpl... ts) {
+  public static TensorImpl[] frozen(String op, TensorImpl... ts) {
     TensorImpl[] f = new TensorImpl[ts.length];
     try {
       for (int i = 0; i < ts.length; i++) {
         if (ts[i] == null) continue;
         for (int j = 0; j < i && f[i] == null; j++) if (ts[j] == ts[i]) f[i] = f[j];
-        if (f[i] == null) f[i] = ts[i].frozen();
+        if (f[i] == null) f[i] = ts[i].frozen(op);
       }
       return f;
     } catch (RuntimeException e) {
@@ -178,7 +173,7 @@ public final class TensorImpl extends RefCounted {
     }
   }
 
-  /** Releases what {@link #frozen(TensorImpl...)} made: each distinct view once. */
+  /** Releases what {@link #frozen(String, TensorImpl...)} made: each distinct view once. */
   public static void releaseFrozen(TensorImpl[] f) {
     for (int i = 0; i < f.length; i++) {
       boolean seen = false;

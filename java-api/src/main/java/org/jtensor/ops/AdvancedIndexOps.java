@@ -216,7 +216,7 @@ public final class AdvancedIndexOps {
         throw new IllegalArgumentException(op + "(): tensors used as indices must be long, int, byte or bool tensors, got "
             + x.dtype());
       }
-      p.indices.add(x.frozen());  // the index tensor read through one snapshot too
+      p.indices.add(x.frozen(op));  // the index tensor read through one snapshot too
       p.dims.add(d);
       return d + 1;
     }
@@ -250,7 +250,7 @@ public final class AdvancedIndexOps {
 
   /** The coordinates of t's non-zero elements, [count, t.dim()] int64, counted and gathered natively. */
   public static TensorImpl nonzero(String op, TensorImpl original) {
-    TensorImpl t = original.frozen();  // counted and written from one snapshot
+    TensorImpl t = original.frozen(op);  // counted and written from one snapshot
     try {
       return nonzeroFrozen(op, t);
     } finally {

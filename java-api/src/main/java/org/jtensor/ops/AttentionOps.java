@@ -31,7 +31,7 @@ public final class AttentionOps {
   public static Tensor fused(String name, Tensor q, Tensor k, Tensor v, Tensor mask, double scale, boolean causal, double dropout,
                              Generator g) {
     TensorImpl[] in = {Handles.implOf(q, name), Handles.implOf(k, name), Handles.implOf(v, name)};  // autograd records on these
-    TensorImpl[] f = TensorImpl.frozen(in[0], in[1], in[2], mask == null ? null : Handles.implOf(mask, name));
+    TensorImpl[] f = TensorImpl.frozen(name, in[0], in[1], in[2], mask == null ? null : Handles.implOf(mask, name));
     TensorImpl out = null, lse = null;
     try {
       long[] qs = f[0].sizes(), ks = f[1].sizes(), vs = f[2].sizes();
@@ -73,7 +73,7 @@ public final class AttentionOps {
       return referenceGradients(q, k, v, mask, a.scale(), a.causal(), factors, grad, c.needs(0), c.needs(1), c.needs(2));
     }
     String name = "scaledDotProductAttentionBackward";
-    TensorImpl[] f = TensorImpl.frozen(Handles.implOf(grad, name), Handles.implOf(q, name), Handles.implOf(k, name), Handles.implOf(v, name),
+    TensorImpl[] f = TensorImpl.frozen(name, Handles.implOf(grad, name), Handles.implOf(q, name), Handles.implOf(k, name), Handles.implOf(v, name),
         Handles.implOf(out, name), Handles.implOf(lse, name), mask == null ? null : Handles.implOf(mask, name));
     TensorImpl[] made = new TensorImpl[4];  // grad as the kernel reads it; gradQ, gradK, gradV
     try {

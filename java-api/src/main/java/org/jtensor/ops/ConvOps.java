@@ -30,7 +30,7 @@ public final class ConvOps {
   public static Tensor direct(String name, Tensor x, Tensor weight, Tensor bias, ConvShape s) {
     TensorImpl ix = Handles.implOf(x, name), iw = Handles.implOf(weight, name), ib = bias == null ? null : Handles.implOf(bias, name);
     TensorImpl[] in = ib == null ? new TensorImpl[] {ix, iw} : new TensorImpl[] {ix, iw, ib};  // autograd records on these
-    TensorImpl[] f = TensorImpl.frozen(ix, iw, ib);
+    TensorImpl[] f = TensorImpl.frozen(name, ix, iw, ib);
     TensorImpl[] dense = new TensorImpl[3];
     TensorImpl out = null;
     try {
@@ -62,7 +62,7 @@ public final class ConvOps {
       return new Tensor[] {r[0], r[1], gb};
     }
     String name = "convolution_backward";
-    TensorImpl[] f = TensorImpl.frozen(Handles.implOf(grad, name), Handles.implOf(x, name), Handles.implOf(w, name));
+    TensorImpl[] f = TensorImpl.frozen(name, Handles.implOf(grad, name), Handles.implOf(x, name), Handles.implOf(w, name));
     TensorImpl[] made = new TensorImpl[3];  // grad, x and w as the kernels read them
     Tensor[] r = {null, null, gb};
     boolean returned = false;

@@ -109,7 +109,7 @@ public final class DataOps {
     if (srcDevice.isMeta()) throw new UnsupportedOperationException(op + "(): Cannot copy out of meta tensor; no data!");
     if (!dst.device().equals(srcDevice)) {
       if (dst.numel() > 0) {
-        TensorImpl frozen = src.frozen(m);
+        TensorImpl frozen = src.frozen(op, m);
         try {
           DeviceCopy.copy(op, dst, frozen);
         } finally {

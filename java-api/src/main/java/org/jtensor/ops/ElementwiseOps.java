@@ -236,7 +236,7 @@ public final class ElementwiseOps {
 
   /** A 0-dim CPU tensor's value, set in the plan as a scalar operand of type want (it keeps its tensor promotion). */
   private static void setCpuScalar(String name, ElementwisePlan plan, int k, DType want, Operand o) {
-    TensorImpl held = o.tensor.frozen(o.meta);  // the snapshot the op promoted, whatever set_() does meanwhile
+    TensorImpl held = o.tensor.frozen(name, o.meta);  // the snapshot the op promoted, whatever set_() does meanwhile
     try {
       Backend cpu = Dispatcher.backend(Device.CPU);
       if (o.tensor.dtype().isFloatingPoint()) {

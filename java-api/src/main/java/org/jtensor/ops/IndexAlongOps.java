@@ -55,7 +55,7 @@ public final class IndexAlongOps {
    * self), self and index each read through one snapshot (frozen views); autograd records on self.
    */
   public static TensorImpl indexSelect(TensorImpl self, int dim, TensorImpl index) {
-    TensorImpl[] f = TensorImpl.frozen(self, index);
+    TensorImpl[] f = TensorImpl.frozen("indexSelect", self, index);
     try {
       return indexSelectFrozen(self, f[0], dim, f[1]);
     } finally {
@@ -87,7 +87,7 @@ public final class IndexAlongOps {
 
   /** out[i][j][k] = self[i][index[i][j][k]][k] (dim 1), out shaped as index; read as indexSelect reads. */
   public static TensorImpl gather(TensorImpl self, int dim, TensorImpl index) {
-    TensorImpl[] f = TensorImpl.frozen(self, index);
+    TensorImpl[] f = TensorImpl.frozen("gather", self, index);
     try {
       return gatherFrozen(self, f[0], dim, f[1]);
     } finally {
@@ -119,7 +119,7 @@ public final class IndexAlongOps {
    * place, the kernel writes through self's); autograd records on self and src.
    */
   public static TensorImpl scatter(String op, TensorImpl self, int dim, TensorImpl index, TensorImpl src, boolean add, boolean inPlace) {
-    TensorImpl[] f = TensorImpl.frozen(self, index, src);
+    TensorImpl[] f = TensorImpl.frozen(op, self, index, src);
     try {
       return scatter(op, self, src, f[0], dim, f[1], f[2], add, inPlace);
     } finally {
@@ -156,7 +156,7 @@ public final class IndexAlongOps {
    * self and source.
    */
   public static void indexAdd(TensorImpl self, int dim, TensorImpl index, TensorImpl source, double alpha) {
-    TensorImpl[] f = TensorImpl.frozen(self, index, source);
+    TensorImpl[] f = TensorImpl.frozen("indexAdd_", self, index, source);
     try {
       indexAdd(self, source, f[0], dim, f[1], f[2], alpha);
     } finally {
@@ -263,7 +263,7 @@ public final class IndexAlongOps {
     if (tensors.isEmpty()) throw new IllegalArgumentException(op + "(): expected a non-empty list of Tensors");
     TensorImpl[] frozen = new TensorImpl[tensors.size()];  // each read through one snapshot; autograd records on the originals
     try {
-      for (int i = 0; i < frozen.length; i++) frozen[i] = element(op, tensors, i).frozen();
+      for (int i = 0; i < frozen.length; i++) frozen[i] = element(op, tensors, i).frozen(op);
       return catFrozen(op, tensors, frozen, dim);
     } finally {
       for (TensorImpl f : frozen) if (f != null) f.release();

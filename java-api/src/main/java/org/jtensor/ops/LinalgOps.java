@@ -24,7 +24,7 @@ public final class LinalgOps {
   private static TensorImpl recordedProduct(String op, TensorImpl a, TensorImpl b) {
     Op entry = op.equals("mm") ? Ops.MM : op.equals("bmm") ? Ops.BMM : op.equals("dot") ? Ops.DOT : Ops.MATMUL;
     // each operand read through one snapshot (one for both in a.matmul(a)); autograd records on a and b
-    TensorImpl[] f = TensorImpl.frozen(a, b);
+    TensorImpl[] f = TensorImpl.frozen(op, a, b);
     try {
       return Recorder.recorded(entry, op, new TensorImpl[] {a, b}, null, product(op, f[0], f[1]));
     } finally {

@@ -15,7 +15,7 @@ public final class LinearOp {
 
   /** x, w and b each read through one snapshot (frozen views; one for a tensor passed twice); autograd records on them. */
   public static TensorImpl linear(TensorImpl x, TensorImpl w, TensorImpl b) {
-    TensorImpl[] f = TensorImpl.frozen(x, w, b);
+    TensorImpl[] f = TensorImpl.frozen("linear", x, w, b);
     try {
       return linear(x, w, b, f[0], f[1], f[2]);
     } finally {

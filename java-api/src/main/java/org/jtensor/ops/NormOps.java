@@ -53,7 +53,7 @@ public final class NormOps {
   private static TensorImpl[] run(String name, TensorImpl x, NormGroups g, TensorImpl w, TensorImpl b, TensorImpl givenMean,
                                   TensorImpl givenRstd, double eps) {
     boolean fixed = givenMean != null;
-    TensorImpl[] f = TensorImpl.frozen(x, w, b, givenMean, givenRstd);
+    TensorImpl[] f = TensorImpl.frozen(name, x, w, b, givenMean, givenRstd);
     TensorImpl[] made = new TensorImpl[6];  // xc, wc, bc, mean, rstd, y
     try {
       DType dtype = f[0].dtype(), stats = STATS_DTYPE;
@@ -100,7 +100,7 @@ public final class NormOps {
     Tensor x = c.input(0), w = a.hasWeight() ? c.input(1) : null, mean = c.savedArg(0), rstd = c.savedArg(1);
     if (GradMode.isEnabled()) return NormGradients.differentiable(c, grad, g, fixed, a.eps(), x, w, mean, rstd);
     String name = "normBackward";
-    TensorImpl[] f = TensorImpl.frozen(impl(grad, name), impl(x, name), impl(w, name), impl(mean, name), impl(rstd, name));
+    TensorImpl[] f = TensorImpl.frozen(name, impl(grad, name), impl(x, name), impl(w, name), impl(mean, name), impl(rstd, name));
     TensorImpl[] made = new TensorImpl[8];  // grad, x, weight, mean, rstd as the kernel reads them; gradX, gradWeight, gradBias
     try {
       DType dtype = f[1].dtype(), stats = STATS_DTYPE;

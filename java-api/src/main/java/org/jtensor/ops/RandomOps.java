@@ -20,7 +20,7 @@ public final class RandomOps {
   public static void draw(String op, TensorImpl t, RandomDraw.Kind kind, Generator g, long a, long b, TensorImpl p) {
     if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
     // t and p each read through one snapshot: the blocks reserved match the elements drawn
-    TensorImpl[] f = TensorImpl.frozen(t, p);
+    TensorImpl[] f = TensorImpl.frozen(op, t, p);
     try {
       drawFrozen(op, f[0], kind, g, a, b, f[1]);
     } finally {

@@ -75,7 +75,7 @@ public final class ReductionOps {
 
   /** A running reduction (cumsum, cumprod) along dim; its dtype is the registry's rule for op. */
   public static TensorImpl scan(Op op, TensorImpl t, int dim) {
-    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    TensorImpl f = t.frozen(op.name);  // read through one snapshot; autograd records on t
     try {
       int d = Shapes.wrapDim(op.name, dim, f.dim());
       TensorImpl r = DataOps.emptyLike(op.name, f, op.reduceKind.out(f.dtype()), f.device());
@@ -93,7 +93,7 @@ public final class ReductionOps {
     if (!t.dtype().isFloatingPoint()) {
       throw new UnsupportedOperationException(op.name + "(): expected a floating point tensor, got " + t.dtype());
     }
-    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    TensorImpl f = t.frozen(op.name);  // read through one snapshot; autograd records on t
     try {
       int d = Shapes.wrapDim(op.name, dim, f.dim());
       TensorImpl r = DataOps.emptyLike(op.name, f, f.dtype(), f.device());
@@ -123,7 +123,7 @@ public final class ReductionOps {
 
   /** torch.sort: values and int64 indices of t along dim (stable, NaN largest); values record the gather for autograd. */
   public static TensorImpl[] sort(String name, TensorImpl t, int dim, boolean descending) {
-    TensorImpl f = t.frozen();  // read through one snapshot; autograd records on t
+    TensorImpl f = t.frozen(name);  // read through one snapshot; autograd records on t
     try {
       return sorted(name, t, f, dim, descending);
     } finally {

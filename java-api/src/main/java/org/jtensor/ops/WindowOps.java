@@ -42,7 +42,7 @@ public final class WindowOps {
    * op is the name the user called.
    */
   private static TensorImpl unfoldOrFold(String op, TensorImpl x, Windows w, boolean fold) {
-    TensorImpl f = x.frozen();
+    TensorImpl f = x.frozen(op);
     try {
       require(op, "input", f, fold ? w.columnsShape() : w.imageShape());
       TensorImpl out = DataOps.empty(op, fold ? w.imageShape() : w.columnsShape(), f.dtype(), f.device());
@@ -60,7 +60,7 @@ public final class WindowOps {
 
   /** {values, indices}; autograd records values on x, the indices saved for the backward scatter. */
   static TensorImpl[] maxPool(TensorImpl x, Windows w, String name) {
-    TensorImpl f = x.frozen();
+    TensorImpl f = x.frozen(name);
     TensorImpl values = null, indices = null;
     try {
       requireShape(name, "input", f, w.imageShape());
@@ -87,7 +87,7 @@ public final class WindowOps {
    */
   static Tensor maxPoolBackward(Tensor g, Windows w, Tensor indices) {
     TensorImpl gi = Handles.implOf(g, "maxPoolBackward"), ii = Handles.implOf(indices, "maxPoolBackward");
-    TensorImpl[] f = TensorImpl.frozen(gi, ii);
+    TensorImpl[] f = TensorImpl.frozen("maxPoolBackward", gi, ii);
     TensorImpl dense = null, denseIdx = null;
     try {
       requireShape("maxPoolBackward", "gradient", f[0], w.pooledShape());
