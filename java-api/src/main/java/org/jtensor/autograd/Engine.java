@@ -96,12 +96,33 @@ final class Engine {
     for (int slot = 0; slot < in.length; slot++) {
       if (in[slot] == null) continue;
       for (UnaryOperator<Tensor> hook : node.hooks(slot)) {
+        long[] shape = in[slot].shape();  // read first: the hook may close the tensor it gets
+        org.jtensor.DType dtype = in[slot].dtype();
+        org.jtensor.Device device = in[slot].device();
         Tensor r = hook.apply(in[slot]);
         if (r != null && r != in[slot]) {
+          checkHookResult(node, slot, shape, dtype, device, r);
           in[slot].close();
           in[slot] = r.view(r.shape());  // our own handle: the hook's result stays the hook's
         }
       }
+    }
+  }
+
+  /** As PyTorch's check_variable_result: a hook may change a gradient's values, never its size, dtype or device. */
+  private static void checkHookResult(Node node, int slot, long[] shape, org.jtensor.DType dtype, org.jtensor.Device device,
+                                      Tensor r) {
+    String what = null;
+    if (!java.util.Arrays.equals(r.shape(), shape)) {
+      what = "size of value (was " + java.util.Arrays.toString(shape) + ", got " + java.util.Arrays.toString(r.shape()) + ")";
+    } else if (r.dtype() != dtype) {
+      what = "type of value (was " + dtype + ", got " + r.dtype() + ")";
+    } else if (!r.device().equals(device)) {
+      what = "device of value (was " + device + ", got " + r.device() + ")";
+    }
+    if (what != null) {
+      throw new IllegalStateException("backward(): a hook on the gradient of " + node.name() + "'s output " + slot
+          + " has changed the " + what);
     }
   }
 
