@@ -132,12 +132,15 @@ public sealed interface AutogradMethods permits Tensor {
     if (m == null || !m.requiresGrad) {
       throw new IllegalStateException("retainGrad(): can't retain_grad on Tensor that has requires_grad=False");
     }
-    if (m.isLeaf() || m.retainsGrad) return;
-    m.retainsGrad = true;
-    m.gradFn.preHook(m.outputNr, g -> {
-      m.accumulate(g, GradMode.isEnabled(), false);
-      return null;
-    });
+    synchronized (m) {  // two threads at once register one hook, not two (which would count each gradient twice)
+      if (m.isLeaf() || m.retainsGrad) return;
+      m.retainsGrad = true;
+      m.retainHook = g -> {
+        m.accumulate(g, GradMode.isEnabled(), false);
+        return null;
+      };
+      m.retainHandle = m.gradFn.retainGradHook(m.outputNr, m.retainHook);
+    }
   }
 
   default boolean retainsGrad() {

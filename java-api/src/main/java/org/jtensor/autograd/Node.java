@@ -28,6 +28,7 @@ public abstract class Node {
   private final Edge[] next;
   private final AtomicInteger owners = new AtomicInteger(1);
   private List<List<UnaryOperator<Tensor>>> preHooks;  // per output; null until a hook is registered
+  private List<List<UnaryOperator<Tensor>>> retainHooks;  // retainGrad's, per output: they run after preHooks
 
   /** next: one edge per input of the op (null where no gradient flows); each edge's node gains an owner. */
   protected Node(Edge[] next) {
@@ -101,11 +102,23 @@ public abstract class Node {
 
   /** Runs on the gradient of output number output before this node uses it; a non-null result replaces it. */
   protected final synchronized RemovableHandle addPreHook(int output, UnaryOperator<Tensor> hook) {
-    if (preHooks == null) {
-      preHooks = new ArrayList<>();
-      for (int i = 0; i < numOutputs(); i++) preHooks.add(new ArrayList<>());
-    }
-    List<UnaryOperator<Tensor>> list = preHooks.get(output);
+    if (preHooks == null) preHooks = perOutput();
+    return add(preHooks.get(output), hook);
+  }
+
+  /** retainGrad's hook (PyTorch's retains_grad hook): it runs after every other hook on that output, so it sees their result. */
+  protected final synchronized RemovableHandle addRetainGradHook(int output, UnaryOperator<Tensor> hook) {
+    if (retainHooks == null) retainHooks = perOutput();
+    return add(retainHooks.get(output), hook);
+  }
+
+  private List<List<UnaryOperator<Tensor>>> perOutput() {
+    List<List<UnaryOperator<Tensor>>> lists = new ArrayList<>();
+    for (int i = 0; i < numOutputs(); i++) lists.add(new ArrayList<>());
+    return lists;
+  }
+
+  private RemovableHandle add(List<UnaryOperator<Tensor>> list, UnaryOperator<Tensor> hook) {
     list.add(hook);
     return () -> {
       synchronized (Node.this) {
@@ -119,7 +132,10 @@ public abstract class Node {
   }
 
   final synchronized List<UnaryOperator<Tensor>> hooks(int output) {
-    return preHooks == null ? List.of() : new ArrayList<>(preHooks.get(output));
+    List<UnaryOperator<Tensor>> all = new ArrayList<>();
+    if (preHooks != null) all.addAll(preHooks.get(output));
+    if (retainHooks != null) all.addAll(retainHooks.get(output));
+    return all;
   }
 
   final Tensor[] run(Tensor[] gradOutputs) {

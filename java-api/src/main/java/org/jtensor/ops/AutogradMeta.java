@@ -16,7 +16,9 @@ public final class AutogradMeta implements AutogradSlot {
   public GraphNode gradFn;           // owned; null for a leaf
   public int outputNr;
   public AccumulateGrad accumulator; // a leaf's, made on first use; holds no tensor, so it needs no owner count
-  public boolean retainsGrad;
+  public boolean retainsGrad;        // set under this object's lock, with retainHook
+  public java.util.function.UnaryOperator<Tensor> retainHook;  // retainGrad's hook, on gradFn; moves with it
+  public org.jtensor.autograd.RemovableHandle retainHandle;
   volatile boolean released;
   int rebases;     // a base's: how many in-place ops on its views have rewritten its history
   int baseRebases; // a view's: its base's rebases when its gradFn was made
@@ -78,6 +80,10 @@ public final class AutogradMeta implements AutogradSlot {
     gradFn = node;
     this.outputNr = outputNr;
     requiresGrad = true;
+    if (retainHandle != null) {  // an in-place op (or a view's refresh) gave a new history: retainGrad follows it, as PyTorch's
+      retainHandle.remove();
+      retainHandle = node.retainGradHook(outputNr, retainHook);
+    }
     return old;
   }
 

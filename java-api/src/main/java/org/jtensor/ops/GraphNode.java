@@ -19,6 +19,10 @@ public abstract class GraphNode extends Node {
     releaseOwner();
   }
 
+  public final org.jtensor.autograd.RemovableHandle retainGradHook(int output, java.util.function.UnaryOperator<Tensor> hook) {
+    return addRetainGradHook(output, hook);
+  }
+
   public final org.jtensor.autograd.RemovableHandle preHook(int output, java.util.function.UnaryOperator<Tensor> hook) {
     return addPreHook(output, hook);
   }
