@@ -16,17 +16,25 @@ public final class Autograd {
   /** Tensor.backward(): d(roots)/d(leaves) accumulated into each leaf's grad(); grads may be null for scalar roots. */
   public static void backward(List<Tensor> roots, List<Tensor> grads, boolean retainGraph, boolean createGraph) {
     Edge[] edges;
-    Tensor[] rootGrads;
     try {
-      edges = rootEdges("backward", roots);
-      rootGrads = rootGrads("backward", roots, grads);
+      edges = heldRootEdges("backward", roots);
     } catch (IllegalStateException e) {
       throw namedForRoots("backward", roots, e);
     }
     try {
-      Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, null);
+      Tensor[] rootGrads;
+      try {
+        rootGrads = rootGrads("backward", roots, grads);
+      } catch (IllegalStateException e) {
+        throw namedForRoots("backward", roots, e);
+      }
+      try {
+        Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, null);
+      } finally {
+        closeMade(rootGrads, grads);
+      }
     } finally {
-      closeMade(rootGrads, grads);
+      release(edges, edges.length);
     }
   }
 
@@ -44,10 +52,19 @@ public final class Autograd {
                                   boolean retainGraph, boolean createGraph, boolean allowUnused) {
     Edge[] edges;
     try {
-      edges = rootEdges("grad", outputs);
+      edges = heldRootEdges("grad", outputs);
     } catch (IllegalStateException e) {
       throw namedForRoots("grad", outputs, e);
     }
+    try {
+      return grad(edges, outputs, gradOutputs, inputs, retainGraph, createGraph, allowUnused);
+    } finally {
+      release(edges, edges.length);
+    }
+  }
+
+  private static List<Tensor> grad(Edge[] edges, List<Tensor> outputs, List<Tensor> gradOutputs, List<Tensor> inputs,
+                                   boolean retainGraph, boolean createGraph, boolean allowUnused) {
     if (inputs == null || inputs.isEmpty()) throw new IllegalArgumentException("grad(): grad requires non-empty inputs.");
     Edge[] captures = new Edge[inputs.size()];
     for (int i = 0; i < captures.length; i++) {
@@ -90,6 +107,26 @@ public final class Autograd {
       if (t != null && t.isClosed()) return new IllegalStateException(op + "(): output " + i + " is closed", e);
     }
     return e;
+  }
+
+  /**
+   * The roots' edges, each node held for the run, as PyTorch's GraphTask holds its roots: outputs
+   * and intermediates closed on another thread meanwhile free the graph only when the run ends.
+   */
+  private static Edge[] heldRootEdges(String op, List<Tensor> roots) {
+    Edge[] edges = rootEdges(op, roots);
+    int held = 0;
+    try {
+      for (; held < edges.length; held++) edges[held].function().retainOwner();  // fails if a close released it meanwhile
+    } catch (RuntimeException e) {
+      release(edges, held);
+      throw e;
+    }
+    return edges;
+  }
+
+  private static void release(Edge[] edges, int n) {
+    for (int i = 0; i < n; i++) edges[i].function().releaseOwner();
   }
 
   private static Edge[] rootEdges(String op, List<Tensor> roots) {

@@ -139,7 +139,6 @@ class AutogradHostileTest extends ScopedTest {
    * for the run, so the gradient is still right (at the least, a clear error; never a wrong value).
    */
   @Test
-  @org.junit.jupiter.api.Disabled("PENDING")
   void theRootAndIntermediatesClosedOnAnotherThreadDuringBackward() {
     try (Tensor x = leaf(1, 2, 3)) {
       Tensor y = x.exp();
