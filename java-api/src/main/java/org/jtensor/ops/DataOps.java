@@ -2,6 +2,7 @@ package org.jtensor.ops;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.Tensor;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
@@ -184,6 +185,11 @@ public final class DataOps {
     if (!denseA || !denseB) return Overlap.TOO_HARD;
     if (aStart == bStart && aEnd == bEnd && java.util.Arrays.equals(a.strides, b.strides) && aItem == bItem) return Overlap.FULL;
     return Overlap.PARTIAL;
+  }
+
+  /** checkWritable() of a tensor handle, for code above the implementation (GradScaler.unscale_ checks before it divides any). */
+  public static void checkWritable(String op, Tensor t) {
+    checkWritable(op, Handles.implOf(t, op));
   }
 
   /** A tensor written in place must not have two elements at one address (an expanded dim). */

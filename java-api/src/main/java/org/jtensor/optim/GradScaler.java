@@ -6,6 +6,7 @@ import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.autograd.GradMode;
+import org.jtensor.ops.DataOps;
 
 /**
  * Loss scaling for float16 training (torch.amp.GradScaler): a float16 activation's gradient that
@@ -97,7 +98,7 @@ public final class GradScaler {
         if (g != null && g.dtype() == DType.FLOAT16) {
           throw new IllegalArgumentException("GradScaler.unscale_(): Attempting to unscale FP16 gradients.");
         }
-        if (g != null) checkWritable(g);
+        if (g != null) DataOps.checkWritable("GradScaler.unscale_", g);  // divided in place: refused before any is divided
       }
     }
     float inv = (float) (1.0 / (double) scale);  // PyTorch: the scale's reciprocal in double, then float32
@@ -201,23 +202,6 @@ public final class GradScaler {
     backoffFactor = (float) b;
     growthInterval = (int) interval;
     growthTracker = (int) tracker;
-  }
-
-  /** A gradient unscale_ divides in place: refused before any is divided when its bytes are read-only or it repeats an element. */
-  private static void checkWritable(Tensor g) {
-    try (org.jtensor.Storage s = g.untypedStorage()) {
-      if (s.isReadOnly()) {
-        throw new IllegalStateException("GradScaler.unscale_(): a gradient is read-only (over a read-only buffer or a memory-mapped "
-            + "file) and cannot be unscaled in place; set a writable clone() as the gradient first");
-      }
-    }
-    long[] shape = g.shape(), stride = g.stride();
-    for (int d = 0; d < shape.length; d++) {
-      if (shape[d] > 1 && stride[d] == 0) {
-        throw new IllegalArgumentException("GradScaler.unscale_(): unsupported operation: more than one element of a gradient refers to "
-            + "a single memory location (an expanded tensor); set a clone() as the gradient first");
-      }
-    }
   }
 
   private static double number(Map<String, Object> state, String key) {
