@@ -7,17 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.Together;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,33 +36,13 @@ class AutogradHostileTest extends ScopedTest {
     }
   }
 
-  /** Runs body(i) on n threads released together; rethrows the first failure. */
+  /** Runs body(i) on n threads released together, each in a TensorScope of its own; rethrows the first failure. */
   static void together(int n, IntConsumer body) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(n);
-    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      int id = i;
-      Thread t = new Thread(() -> {
-        try (TensorScope s = TensorScope.open()) {
-          start.await(20, TimeUnit.SECONDS);
-          body.accept(id);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }, "autograd-hostile-" + i);
-      ts.add(t);
-      t.start();
-    }
-    for (Thread t : ts) {
-      t.join(60_000);
-      assertTrue(!t.isAlive(), "thread finished");
-    }
-    if (!failures.isEmpty()) {
-      AssertionError e = new AssertionError("a thread failed", failures.peek());
-      failures.forEach(f -> { if (f != failures.peek()) e.addSuppressed(f); });
-      throw e;
-    }
+    Together.run(n, id -> {
+      try (TensorScope s = TensorScope.open()) {
+        body.accept(id);
+      }
+    });
   }
 
   @Test

@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -24,6 +21,7 @@ import org.jtensor.Generator;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.Threads;
+import org.jtensor.Together;
 import org.jtensor.memory.Memory;
 import org.jtensor.memory.TensorOutOfMemoryException;
 import org.jtensor.nn.Functional;
@@ -40,30 +38,7 @@ class SharedStateHostileTest extends ScopedTest {
 
   /** Runs body(i) on n threads released together; rethrows the first failure. */
   static void together(int n, IntConsumer body) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(n);
-    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      int id = i;
-      Thread t = new Thread(() -> {
-        try {
-          start.await(20, TimeUnit.SECONDS);
-          body.accept(id);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }, "shared-state-" + i);
-      ts.add(t);
-      t.start();
-    }
-    for (Thread t : ts) {
-      t.join(60_000);
-      if (t.isAlive()) fail(t.getName() + " is still running after 60 s");
-    }
-    if (!failures.isEmpty()) {
-      Throwable first = failures.peek();
-      throw new AssertionError(failures.size() + " thread(s) failed, first: " + first, first);
-    }
+    Together.run(n, body);
   }
 
   interface Draw {
