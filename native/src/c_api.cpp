@@ -5,6 +5,7 @@
 #include <new>
 
 #include "jt/jt.h"
+#include "jt/no_throw.h"
 #include "jt/plans.h"
 #include "jt/storage.h"
 #include "allocator/foreign_allocator.h"
@@ -39,24 +40,22 @@ Scalar scalar_from_bits(int integral, int64_t bits) {
 }
 }  // namespace
 
-// Kernels may allocate scratch (the only thing that throws): no exception may cross into the
-// JVM, so it becomes a status for Java to raise.
+// A kernel's status through guarded_status (jt/no_throw.h), with the kernels' -1 ("no kernel for
+// this dtype") as JT_NO_KERNEL.
 template <typename F>
 int guarded(F&& run) {
-  try {
+  return guarded_status([&] {
     int status = run();
-    return status == -1 ? JT_NO_KERNEL : status;  // the kernels' "no kernel for this dtype"
-  } catch (const std::bad_alloc&) {
-    return JT_OUT_OF_MEMORY;
-  } catch (...) {
-    return JT_INVALID;
-  }
+    return status == -1 ? JT_NO_KERNEL : status;
+  });
 }
 
 const char* jt_device_type_name(int device) { return device_type_name(device); }
 int jt_device_has_allocator(int device) { return device_allocator(device) ? 1 : 0; }
 
-int64_t jt_storage_new(int device, int64_t nbytes) { return reinterpret_cast<int64_t>(storage_new(device, nbytes)); }
+int64_t jt_storage_new(int device, int64_t nbytes) {
+  return answer_or<int64_t>(0, [&] { return reinterpret_cast<int64_t>(storage_new(device, nbytes)); });
+}
 int64_t jt_storage_wrap(int64_t address, int64_t nbytes) {
   return reinterpret_cast<int64_t>(storage_wrap(reinterpret_cast<void*>(address), nbytes));
 }
@@ -64,20 +63,29 @@ void jt_wrapped_stats(int64_t* out) { foreign_stats(out); }
 void jt_wrapped_reset_peak(void) { foreign_reset_peak(); }
 void jt_wrapped_reset_accumulated(void) { foreign_reset_accumulated(); }
 void jt_storage_retain(int64_t s) { S(s)->retain(); }
-void jt_storage_release(int64_t s) { storage_release(S(s)); }
+void jt_storage_release(int64_t s) {
+  dropping_exceptions([&] { storage_release(S(s)); });  // a device's free may list events (CUDA)
+}
 int64_t jt_storage_refcount(int64_t s) { return S(s)->refcount.load(std::memory_order_relaxed); }
 int64_t jt_storage_data_offset(void) { return (int64_t)offsetof(StorageImpl, data_ptr); }
 int64_t jt_storage_data(int64_t s) { return reinterpret_cast<int64_t>(S(s)->data()); }
 int64_t jt_storage_nbytes(int64_t s) { return S(s)->nbytes; }
 int jt_storage_device(int64_t s) { return S(s)->device; }
-int jt_storage_resize(int64_t s, int64_t nbytes) { return storage_resize(S(s), nbytes) ? JT_OK : JT_OUT_OF_MEMORY; }
-void jt_storage_record_stream(int64_t s, uint64_t stream) {
-  if (S(s)->ctx) S(s)->allocator->record_stream(S(s)->ctx, stream);
+int jt_storage_resize(int64_t s, int64_t nbytes) {
+  return answer_or<int>(JT_OUT_OF_MEMORY, [&] { return storage_resize(S(s), nbytes) ? JT_OK : JT_OUT_OF_MEMORY; });
+}
+int jt_storage_record_stream(int64_t s, uint64_t stream) {
+  return guarded_status([&] {
+    if (S(s)->ctx) S(s)->allocator->record_stream(S(s)->ctx, stream);
+    return JT_OK;
+  });
 }
 
 // A device without an allocator in this process has nothing to report, free or limit.
 void jt_empty_cache(int device) {
-  if (DeviceAllocator* a = device_allocator(device)) a->empty_cache();
+  dropping_exceptions([&] {
+    if (DeviceAllocator* a = device_allocator(device)) a->empty_cache();
+  });
 }
 int jt_stat_count(void) { return (int)DeviceStats::names().size(); }
 const char* jt_stat_name(int i) { return DeviceStats::names().at((size_t)i).c_str(); }
@@ -92,9 +100,11 @@ void jt_reset_accumulated_stats(int device) {
   if (DeviceAllocator* a = device_allocator(device)) a->reset_accumulated_stats();
 }
 int64_t jt_snapshot(int device, int64_t* out, int64_t cap) {
-  if (DeviceAllocator* a = device_allocator(device)) return a->snapshot(out, cap);
-  if (cap >= 1) out[0] = 0;  // no segments
-  return 1;
+  return answer_or<int64_t>(-1, [&]() -> int64_t {  // -1: the heap refused the list of words
+    if (DeviceAllocator* a = device_allocator(device)) return a->snapshot(out, cap);
+    if (cap >= 1) out[0] = 0;  // no segments
+    return 1;
+  });
 }
 void jt_set_memory_limit(int device, int64_t bytes) {
   if (DeviceAllocator* a = device_allocator(device)) a->set_memory_limit((size_t)(bytes < 0 ? 0 : bytes));

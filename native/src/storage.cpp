@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 #include "allocator/foreign_allocator.h"
 
@@ -18,7 +19,11 @@ StorageImpl* storage_new(int device, int64_t nbytes) {
 StorageImpl* storage_new_on(DeviceAllocator* allocator, int device, int64_t nbytes) {
   Allocation a;
   if (nbytes > 0 && !(a = allocator->allocate((size_t)nbytes)).data) return nullptr;
-  StorageImpl* s = new StorageImpl();
+  StorageImpl* s = new (std::nothrow) StorageImpl();  // no exception may reach the JVM
+  if (!s) {
+    allocator->free(a.ctx);
+    return nullptr;
+  }
   s->allocator = allocator;
   s->device = device;
   s->set(a, nbytes);
@@ -26,10 +31,16 @@ StorageImpl* storage_new_on(DeviceAllocator* allocator, int device, int64_t nbyt
 }
 
 StorageImpl* storage_wrap(void* data, int64_t nbytes) {
-  StorageImpl* s = new StorageImpl();
+  StorageImpl* s = new (std::nothrow) StorageImpl();
+  if (!s) return nullptr;
+  Allocation a = foreign_allocation(data, nbytes);
+  if (!a.ctx) {
+    delete s;
+    return nullptr;
+  }
   s->allocator = &foreign_allocator();
   s->device = (int)DeviceType::CPU;
-  s->set(foreign_allocation(data, nbytes), nbytes);
+  s->set(a, nbytes);
   return s;
 }
 

@@ -48,7 +48,8 @@ JT_API int jt_device_has_allocator(int device);      // 1 when storages can be m
 JT_API int64_t jt_storage_new(int device, int64_t nbytes);
 // A CPU storage over [address, address + nbytes), bytes owned by other code (a direct buffer, a mapped
 // file): releasing it never frees them (the owner's release runs in Java). Counted apart from the
-// caching allocator: jt_wrapped_stats writes current, peak, allocated and freed bytes.
+// caching allocator: jt_wrapped_stats writes current, peak, allocated and freed bytes. 0 when the
+// heap refused the bookkeeping (nothing is counted; the bytes stay the caller's).
 JT_API int64_t jt_storage_wrap(int64_t address, int64_t nbytes);
 JT_API void jt_wrapped_stats(int64_t* out);
 JT_API void jt_wrapped_reset_peak(void);
@@ -64,8 +65,9 @@ JT_API int jt_storage_device(int64_t storage);
 // Grows or shrinks the block, keeping min(old, new) bytes; JT_OUT_OF_MEMORY leaves it unchanged.
 JT_API int jt_storage_resize(int64_t storage, int64_t nbytes);
 // The storage's bytes are used on stream too (a cudaStream_t's bits; recordStream): once freed
-// they are not reused before the work queued there by then has run. A no-op on the CPU.
-JT_API void jt_storage_record_stream(int64_t storage, uint64_t stream);
+// they are not reused before the work queued there by then has run. A no-op on the CPU. JT_OK, or
+// JT_OUT_OF_MEMORY when the heap refused to note the stream (nothing was noted).
+JT_API int jt_storage_record_stream(int64_t storage, uint64_t stream);
 
 // ---- a device's caching allocator; each call does nothing (or answers 0) for a device without one ----
 JT_API void jt_empty_cache(int device);
@@ -78,7 +80,8 @@ JT_API void jt_reset_accumulated_stats(int device);
 // is_small_pool, nblocks, per block: address, size, requested, state]. state is 1 when the block
 // is allocated, 0 when cached, and (CUDA) 2 while a freed block waits for the events of other
 // streams it was used on. CUDA adds, after the segments, one long per segment in the same order:
-// the stream it serves. Returns the number of longs it needs; writes only when that fits in cap.
+// the stream it serves. Returns the number of longs it needs; writes only when that fits in cap;
+// -1 when the heap refused the memory to list them.
 JT_API int64_t jt_snapshot(int device, int64_t* out, int64_t cap);
 // Bytes the allocator may reserve from the system (0 = no limit); also JT_ALLOC_CONF's
 // memory_limit_mb. Past it, allocation frees the cache, retries, then reports out of memory.

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 
 namespace jt {
@@ -52,8 +54,29 @@ size_t CachingAllocator::segment_size(size_t rounded) {
   return (rounded + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
 }
 
+// Note [No throw after the heap refuses]: a new Block's node and room come first; when the heap
+// refuses any of them, bad_alloc leaves with nothing changed but spare capacity.
 Block* CachingAllocator::new_block() {
-  if (spare_blocks_.empty()) return new Block();
+  if (spare_blocks_.empty()) {
+    segments_.reserve(blocks_made_ + 1);
+    spare_blocks_.reserve(blocks_made_ + 1);
+    std::unique_ptr<Block> b(new Block());
+    // Its pool node: with the free list set aside the insert must make one, which the erase
+    // (of a size-0 key no pool holds) then leaves on the list.
+    FreeNode** list = small_blocks_.get_allocator().head.get();
+    FreeNode* others = *list;
+    *list = nullptr;
+    try {
+      small_blocks_.insert(b.get());
+    } catch (...) {
+      *list = others;
+      throw;
+    }
+    small_blocks_.erase(b.get());
+    (*list)->next = others;
+    ++blocks_made_;
+    return b.release();
+  }
   Block* b = spare_blocks_.back();
   spare_blocks_.pop_back();
   *b = Block();
@@ -138,10 +161,18 @@ Block* CachingAllocator::new_segment(size_t size, bool small) {
   // a kernel walking a big tensor across rows (a transposed operand) then misses the TLB once
   // per 2 MiB instead of once per 4 KiB. Small segments keep 4 KiB pages, committed lazily.
   const bool huge = huge_pages_ && !small;
+  Block* b;
+  try {
+    b = new_block();  // before the memory: a refused Block takes nothing with it
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
   p = segment_memory(huge ? kHugePage : kAlignment, size, huge);
-  if (!p) return nullptr;
+  if (!p) {
+    recycle(b);
+    return nullptr;
+  }
   JT_POISON(p, size);  // free space until a block of it is handed out
-  Block* b = new_block();
   b->ptr = static_cast<char*>(p);
   b->size = size;
   b->small = small;
@@ -158,7 +189,12 @@ bool CachingAllocator::should_split(const Block* b, size_t size) const {
 
 // Carves the front `size` bytes off b; the remainder goes back to the pool as a free block.
 Block* CachingAllocator::split(Block* b, size_t size) {
-  Block* rest = new_block();
+  Block* rest;
+  try {
+    rest = new_block();
+  } catch (const std::bad_alloc&) {
+    return b;  // handed out whole: more bytes than asked, nothing lost
+  }
   rest->ptr = b->ptr + size;
   rest->size = b->size - size;
   rest->small = b->small;
@@ -212,6 +248,15 @@ void CachingAllocator::insert_free(Block* b) {
   }
   pool.insert(b);
   update_inactive_split(b, +1);
+}
+
+ThreadCache* CachingAllocator::my_cache() {
+  if (!thread_cache_bytes_) return nullptr;
+  try {
+    return this_thread_cache(*this, id_);
+  } catch (const std::bad_alloc&) {  // no cache for this thread yet: it uses the pools directly
+    return nullptr;
+  }
 }
 
 std::shared_ptr<ThreadCache> CachingAllocator::register_thread_cache() {
@@ -299,10 +344,12 @@ void CachingAllocator::release_segment(Block* b) {
 
 void CachingAllocator::release_cached_blocks() {
   flush_thread_caches();
-  std::vector<Block*> whole;
-  for (Block* seg : segments_)
-    if (!seg->allocated && !seg->next) whole.push_back(seg);  // a free, unsplit segment
-  for (Block* b : whole) release_segment(b);
+  // In place, without a list to fill: this runs when the heap has just refused an allocation.
+  for (size_t i = 0; i < segments_.size();) {
+    Block* seg = segments_[i];
+    if (!seg->allocated && !seg->next) release_segment(seg);  // a free, unsplit segment; erased at i
+    else ++i;
+  }
 }
 
 void CachingAllocator::empty_cache() {

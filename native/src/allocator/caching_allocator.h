@@ -139,7 +139,7 @@ class CachingAllocator {
   Block* new_block();
   void recycle(Block* b);
   void insert_free(Block* b);
-  ThreadCache* my_cache() { return thread_cache_bytes_ ? this_thread_cache(*this, id_) : nullptr; }
+  ThreadCache* my_cache();  // nullptr when caches are off, or the heap refused this thread's
   void fold(ThreadCache* c);   // c's stats delta into stats_
   void fold_locked(ThreadCache* c);  // fold, c->mutex already held
   void flush(ThreadCache* c);  // fold, and c's parked blocks back to the pools, merged
@@ -147,9 +147,14 @@ class CachingAllocator {
   void flush_thread_caches();
 
   AdaptiveMutex mutex_;  // Note [Adaptive mutex]
-  Pool small_blocks_, large_blocks_;
+  // Note [No throw after the heap refuses] Every Block made brings one pool node (both pools share
+  // one free list) and room in segments_ and spare_blocks_, all taken before anything changes: so
+  // inserting a block into a pool, recycling it or listing a segment never allocates, and a refused
+  // operator new (bad_alloc) leaves allocate() unchanged and free() and the flushes unable to fail.
+  Pool small_blocks_, large_blocks_{BlockLess{}, small_blocks_.get_allocator()};
   std::vector<Block*> segments_;   // head block of each live segment
   std::vector<Block*> spare_blocks_;  // recycled Block objects: no heap traffic on the cached path
+  size_t blocks_made_ = 0;  // Block objects ever made (live or spare): the room reserved above
   DeviceStats stats_;
   size_t memory_limit_ = 0;
   size_t max_split_size_ = SIZE_MAX;

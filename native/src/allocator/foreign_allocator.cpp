@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <new>
 
 #include "allocator/stats.h"
 
@@ -53,11 +54,13 @@ DeviceAllocator& foreign_allocator() {
 }
 
 Allocation foreign_allocation(void* data, int64_t nbytes) {
+  auto* b = new (std::nothrow) ForeignBlock{nbytes};
+  if (!b) return {};  // the heap refused: nothing counted
   {
     std::lock_guard<std::mutex> lock(stats_mutex);
     wrapped.increase(nbytes);
   }
-  return Allocation{data, new ForeignBlock{nbytes}};
+  return Allocation{data, b};
 }
 
 void foreign_stats(int64_t* out) {

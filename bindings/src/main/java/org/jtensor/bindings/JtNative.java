@@ -73,7 +73,7 @@ public final class JtNative {
   public static native long jt_storage_nbytes(long storage);
   public static native int jt_storage_device(long storage);
   public static native int jt_storage_resize(long storage, long nbytes);
-  public static native void jt_storage_record_stream(long storage, @Cast("uint64_t") long stream);
+  public static native int jt_storage_record_stream(long storage, @Cast("uint64_t") long stream);
 
   // ---- a device's caching allocator ----
   public static native void jt_empty_cache(int device);

@@ -143,7 +143,12 @@ public final class DeviceMemory {
       throw new IllegalArgumentException("wrap(): bytes [" + Long.toUnsignedString(address) + ", + " + nbytes
           + ") are not user-space memory");
     }
-    return new StorageImpl(this, JtNative.jt_storage_wrap(address, nbytes), nbytes, what, readOnly, onFree);
+    long handle = JtNative.jt_storage_wrap(address, nbytes);
+    if (handle == 0) {  // the native heap refused the bookkeeping: nothing is tracked, the bytes stay the caller's
+      throw new TensorOutOfMemoryException("wrap(): the system refused the memory to track " + nbytes
+          + " wrapped bytes; release was not run and the bytes stay the caller's", 0, stats());
+    }
+    return new StorageImpl(this, handle, nbytes, what, readOnly, onFree);
   }
 
   /** The wrapped storages' statistics, after the allocator's (CPU only). */
@@ -230,6 +235,10 @@ public final class DeviceMemory {
     long need;
     while ((need = JtNative.jt_snapshot(code, buf, buf.length)) > buf.length) {
       buf = new long[(int) Math.min(Integer.MAX_VALUE - 8, need + 1024)];  // it may grow meanwhile
+    }
+    if (need < 0) {
+      throw new TensorOutOfMemoryException("memorySnapshot(): the system refused the memory to list the " + deviceName()
+          + " allocator's segments", 0, stats());
     }
     return buf;
   }

@@ -74,8 +74,8 @@ final class NativeMemory {
     return KernelStatus.of(JtNative.jt_storage_resize(handle, nbytes)) == KernelStatus.OK;
   }
 
-  static void recordStream(long handle, long stream) {
-    JtNative.jt_storage_record_stream(handle, stream);
+  static boolean recordStream(long handle, long stream) {
+    return KernelStatus.of(JtNative.jt_storage_record_stream(handle, stream)) == KernelStatus.OK;
   }
 
   static long nativeRefCount(long handle) {

@@ -113,7 +113,9 @@ public final class StorageImpl extends RefCounted {
     if (handle == 0) return;
     if (!hold()) throw new IllegalStateException(op + "(): " + describe() + " was already released");
     try {
-      NativeMemory.recordStream(handle, stream);
+      if (!NativeMemory.recordStream(handle, stream)) {  // the block's list of streams could not grow
+        throw memory.outOfMemory(op);
+      }
     } finally {
       unhold();
     }
