@@ -91,7 +91,7 @@ __global__ void max_pool_kernel(const __grid_constant__ WindowGeometry g, const 
         }
       }
     }
-    out[i] = (T)best;
+    out[i] = where < 0 ? empty_window_max<T, A>() : (T)best;  // a window wholly in the padding (jt/windows.h)
     indices[i] = where;
   }
 }

@@ -3,6 +3,8 @@
 // loop nest serves conv1d, conv2d and conv3d.
 #pragma once
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "jt/dtype.h"
 
@@ -34,9 +36,17 @@ struct WindowGeometry {
       dilation[g] = r.dilation[d];
       image_s[g] = r.image_strides[2 + d];
       if (in[g] < 0 || out[g] < 0 || kernel[g] < 1 || stride[g] < 1 || padding[g] < 0 || dilation[g] < 1) return false;
+      // Every read, o·stride − padding + k·dilation, in int64: a wrapped one would lie outside the image
+      // where the kernels' span scans take it for inside (Java refuses such geometry by name first).
+      const int64_t last = out[g] > 0 ? out[g] - 1 : 0, reach = kernel[g] - 1;
+      if (!fits_product(last, stride[g]) || !fits_product(reach, dilation[g]) || last * stride[g] > INT64_MAX - reach * dilation[g]) {
+        return false;
+      }
     }
     return true;
   }
+
+  static bool fits_product(int64_t a, int64_t b) { return a == 0 || b <= INT64_MAX / a; }  // a, b >= 0
 
   // The windows plan's columns strides, over [batch, channels · window_size, positions].
   template <typename Plan>
@@ -53,5 +63,19 @@ struct WindowGeometry {
   // Where kernel offset k of the window at output position o reads along dim d (may be outside [0, in)).
   JT_HOST_DEVICE int64_t at(int d, int64_t o, int64_t k) const { return o * stride[d] - padding[d] + k * dilation[d]; }
 };
+
+// A window wholly in the padding (kernel 2, dilation 2 and padding 1 over a width of 1 make one:
+// PyTorch accepts the geometry) reads nothing: its maximum is PyTorch's starting value, -inf (an
+// integer type's lowest), and its index -1, which the backward skips, as the output depends on no
+// input. (PyTorch's index there names its start stepped past the padding: an element outside the
+// window, or past the plane, where its backward would write.) A: T's math type.
+template <typename T, typename A>
+JT_HOST_DEVICE inline T empty_window_max() {
+  if constexpr (std::is_floating_point<A>::value) {
+    return (T)(-std::numeric_limits<A>::infinity());
+  } else {
+    return std::numeric_limits<T>::lowest();
+  }
+}
 
 }  // namespace jt

@@ -267,8 +267,8 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
       for (int64_t od = 0; od < g.out[0]; ++od)
         for (int64_t oh = 0; oh < g.out[1]; ++oh, o += OW, ix += OW) {
           const int64_t d_lo = sp.lo[0][od], d_hi = sp.hi[0][od], h_lo = sp.lo[1][oh], h_hi = sp.hi[1][oh];
-          if (d_lo == d_hi || h_lo == h_hi) {  // windows wholly in the padding (no checked call makes one)
-            for (int64_t ow = 0; ow < OW; ++ow) o[ow] = T{}, ix[ow] = -1;
+          if (d_lo == d_hi || h_lo == h_hi) {  // windows wholly in the padding (empty_window_max)
+            for (int64_t ow = 0; ow < OW; ++ow) o[ow] = empty_window_max<T, A>(), ix[ow] = -1;
             continue;
           }
           const int64_t d0 = g.at(0, od, d_lo), h0 = g.at(1, oh, h_lo);
@@ -306,7 +306,7 @@ void max_pool(const WindowGeometry& g, const T* image, T* out, int64_t* indices)
           }
           for (int64_t ow = 0; ow < OW; ++ow) {
             const bool empty = sp.lo[2][ow] == sp.hi[2][ow];
-            o[ow] = empty ? T{} : (T)best[(size_t)ow];
+            o[ow] = empty ? empty_window_max<T, A>() : (T)best[(size_t)ow];
             ix[ow] = empty ? -1 : where[(size_t)ow];
           }
         }
@@ -326,9 +326,9 @@ bool max_pool_backward(const WindowGeometry& g, T* grad_in, const T* grad_out, c
       std::fill(acc.begin(), acc.end(), A(0));
       const T* go = grad_out + u * L;
       const int64_t* ix = indices + u * L;
-      for (int64_t i = 0; i < L; ++i) {  // the forward kernel's indices, in [0, P): anything else is refused, not written
+      for (int64_t i = 0; i < L; ++i) {  // the forward kernel's indices, in [0, P) or -1 (an empty window): anything else is refused
         if ((uint64_t)ix[i] < (uint64_t)P) acc[(size_t)ix[i]] += (A)go[i];
-        else bad = true;
+        else if (ix[i] != -1) bad = true;
       }
       T* dst = grad_in + (u / g.channels) * g.image_n + (u % g.channels) * g.image_c;
       const A* a = acc.data();

@@ -97,7 +97,13 @@ final class Pooling {
     long[] in = WindowArgs.spatial(x), out = new long[nsp];
     boolean empty = false;
     for (int d = 0; d < nsp; d++) {
-      out[d] = outputSize(in[d], kernel[d], padding[d], stride[d], dilation[d], ceilMode);
+      try {
+        out[d] = outputSize(in[d], kernel[d], padding[d], stride[d], dilation[d], ceilMode);
+        if (out[d] >= 1) Math.addExact(Math.multiplyExact(out[d] - 1, stride[d]), Math.multiplyExact(kernel[d] - 1, dilation[d]));
+      } catch (ArithmeticException e) {  // a wrapped size would send the kernel's windows outside the input
+        throw new IllegalArgumentException(op + "(): kernel_size=" + kernel[d] + ", stride=" + stride[d] + ", padding=" + padding[d]
+            + " and dilation=" + dilation[d] + " overflow int64 in the windows' positions along dim " + (input.dim() - nsp + d));
+      }
       empty |= out[d] < 1;
     }
     if (empty) {
@@ -119,6 +125,12 @@ final class Pooling {
       throw new IllegalArgumentException(op + "(): Expected " + (nsp + 1) + "D or " + (nsp + 2) + "D tensor, but got "
           + WindowArgs.shape(input.shape()));
     }
+    for (int d = input.dim() - nsp; d < input.dim(); d++) {  // the spatial dims, as adaptive_avg_pool2d checks them
+      if (input.shape()[d] == 0) {
+        throw new IllegalArgumentException(op + "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+            + WindowArgs.shape(input.shape()) + " with dimension " + d + " being empty");
+      }
+    }
     for (long o : outSize) {
       if (o < 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than or equal to 0 but received " + o);
     }
@@ -130,7 +142,7 @@ final class Pooling {
       for (int d = 0; d < nsp; d++) {
         int dim = input.dim() - nsp + d;
         long in = input.shape()[dim];
-        Tensor avg = averaging(in, outSize[d]).to(input.dtype()).to(input.device());  // [in, out]
+        Tensor avg = averaging(op, in, outSize[d]).to(input.dtype()).to(input.device());  // [in, out]
         y = y.transpose(dim, input.dim() - 1).matmul(avg).transpose(dim, input.dim() - 1);
       }
       return s.keep(y.contiguous());
@@ -193,7 +205,11 @@ final class Pooling {
   }
 
   /** [in, out]: column o holds 1/len over o's adaptive window. */
-  private static Tensor averaging(long in, long out) {
+  private static Tensor averaging(String op, long in, long out) {
+    if (out > 0 && in > (Integer.MAX_VALUE - 8) / out) {  // one Java array: refused by name, never an int that wrapped
+      throw new IllegalArgumentException(op + "(): an input of " + in + " positions pooled to " + out + " needs an averaging matrix of "
+          + "more than 2^31 entries, which this implementation does not support");
+    }
     double[] m = new double[(int) (in * out)];
     for (long o = 0; o < out; o++) {
       long start = Math.floorDiv(o * in, out), end = -Math.floorDiv(-(o + 1) * in, out);
@@ -206,11 +222,15 @@ final class Pooling {
     return prepend(a, prepend(b, rest));
   }
 
-  /** PyTorch's pooling_output_shape: floor or ceil, a last window that would start in the right padding dropped. */
+  /**
+   * PyTorch's pooling_output_shape: floor or ceil, a last window that would start in the right
+   * padding dropped; ArithmeticException where a step overflows int64.
+   */
   static long outputSize(long in, long kernel, long pad, long stride, long dilation, boolean ceil) {
-    long span = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil ? stride - 1 : 0);
+    long padded = Math.addExact(in, Math.multiplyExact(2, pad));
+    long span = Math.addExact(padded - 1 - Math.multiplyExact(dilation, kernel - 1), ceil ? stride - 1 : 0);
     long out = Math.floorDiv(span, stride) + 1;
-    if (ceil && (out - 1) * stride >= in + pad) out--;
+    if (ceil && Math.multiplyExact(out - 1, stride) >= in + pad) out--;
     return out;
   }
 

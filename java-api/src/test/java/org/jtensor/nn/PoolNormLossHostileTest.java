@@ -1,0 +1,157 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.jtensor.DType;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hostile inputs to pooling, interpolation, the normalizations, embedding and the losses, each
+ * against PyTorch 2.13's value or refusal (worked out by hand from ATen's kernels, noted per test).
+ */
+class PoolNormLossHostileTest extends ScopedTest {
+
+  private static void assertMessage(RuntimeException e, String... parts) {
+    for (String p : parts) assertTrue(e.getMessage() != null && e.getMessage().contains(p), "message '" + e.getMessage() + "' lacks '" + p + "'");
+  }
+
+  // ---- pooling ------------------------------------------------------------------------
+
+  /**
+   * dilation·(kernel − 1) wraps int64 at kernel 3, dilation Long.MAX_VALUE: pooling_output_shape
+   * then gives 7 windows over a length-5 input, each reading far outside it. Refused by name.
+   */
+  @Test
+  void maxPoolWithOverflowingDilationIsRefusedByName() {
+    Tensor x = Tensor.ones(1, 1, 5);
+    for (boolean ceil : new boolean[] {false, true}) {
+      RuntimeException e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.maxPool1d(x, new long[] {3}, new long[] {1}, new long[] {0}, new long[] {Long.MAX_VALUE}, ceil));
+      assertMessage(e, "max_pool1d", "overflow");
+      e = assertThrows(IllegalArgumentException.class, () -> Functional.maxPool2d(Tensor.ones(1, 1, 5, 5), new long[] {3}, new long[] {1},
+          new long[] {0}, new long[] {1, Long.MAX_VALUE}, ceil));
+      assertMessage(e, "max_pool2d", "overflow");
+    }
+    RuntimeException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.maxPool1d(x, new long[] {Long.MAX_VALUE}, new long[] {Long.MAX_VALUE}, new long[] {Long.MAX_VALUE / 2}, new long[] {1}, true));
+    assertMessage(e, "max_pool1d");
+  }
+
+  /**
+   * Kernel 2, dilation 2 and padding 1 over a width of 1: each max_pool2d window reads only padding.
+   * PyTorch's kernel leaves such a maximum at its starting -inf (jtensor wrote 0 and index -1,
+   * whose backward was then refused as out of range); the gradient of -inf reaches no input.
+   */
+  @Test
+  void maxPoolWindowWhollyInThePaddingIsMinusInfinity() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3}, 1, 1, 3, 1).requiresGrad_(true);
+    var r = Functional.maxPool2dWithIndices(x, new long[] {1, 2}, new long[] {1, 2}, new long[] {0, 1}, new long[] {1, 2}, false);
+    assertArrayEquals(new long[] {1, 1, 3, 1}, r.values().shape());
+    for (double v : r.values().toDoubleArray()) assertEquals(Double.NEGATIVE_INFINITY, v);
+    assertArrayEquals(new double[] {-1, -1, -1}, r.indices().toDoubleArray());
+    r.values().sum().backward();
+    assertArrayEquals(new double[] {0, 0, 0}, x.grad().toDoubleArray());
+    Tensor i = Tensor.fromArray(new long[] {1, 2, 3}, 1, 3, 1);
+    double[] iv = Functional.maxPool2d(i, new long[] {1, 2}, new long[] {1, 2}, new long[] {0, 1}, new long[] {1, 2}, false).toDoubleArray();
+    for (double v : iv) assertEquals((double) Long.MIN_VALUE, v);
+  }
+
+  /** max_pool2d against a plain loop: NaN wins its window (the last NaN's index), -inf, padding, dilation, ceil mode, a transposed input. */
+  @Test
+  void maxPoolMatchesAPlainLoopOnHostileValuesAndLayouts() {
+    java.util.Random rnd = new java.util.Random(7);
+    for (int round = 0; round < 40; round++) {
+      int h = 1 + rnd.nextInt(7), w = 1 + rnd.nextInt(7), kh = 1 + rnd.nextInt(3), kw = 1 + rnd.nextInt(3);
+      int sh = 1 + rnd.nextInt(3), sw = 1 + rnd.nextInt(3), dh = 1 + rnd.nextInt(2), dw = 1 + rnd.nextInt(2);
+      int ph = rnd.nextInt(kh / 2 + 1), pw = rnd.nextInt(kw / 2 + 1);
+      boolean ceil = rnd.nextBoolean();
+      long oh = Pooling.outputSize(h, kh, ph, sh, dh, ceil), ow = Pooling.outputSize(w, kw, pw, sw, dw, ceil);
+      if (oh < 1 || ow < 1) continue;
+      double[] v = new double[2 * h * w];
+      for (int i = 0; i < v.length; i++) {
+        int r = rnd.nextInt(10);
+        v[i] = r == 0 ? Double.NaN : r == 1 ? Double.NEGATIVE_INFINITY : rnd.nextInt(5);
+      }
+      // stored as [2, w, h] and transposed: a non-contiguous [1, 2, h, w] view
+      double[] stored = new double[v.length];
+      for (int c = 0; c < 2; c++) for (int i = 0; i < h; i++) for (int j = 0; j < w; j++) stored[(c * w + j) * h + i] = v[(c * h + i) * w + j];
+      for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16}) {
+        Tensor x = Tensor.fromArray(stored, 1, 2, w, h).to(dt).transpose(2, 3);
+        var r = Functional.maxPool2dWithIndices(x, new long[] {kh, kw}, new long[] {sh, sw}, new long[] {ph, pw}, new long[] {dh, dw}, ceil);
+        double[] got = r.values().toDoubleArray(), gotIdx = r.indices().toDoubleArray();
+        int at = 0;
+        for (int c = 0; c < 2; c++) {
+          for (int oi = 0; oi < oh; oi++) {
+            for (int oj = 0; oj < ow; oj++, at++) {
+              double best = Double.NEGATIVE_INFINITY;
+              int where = -1;
+              for (int a = 0; a < kh; a++) {
+                for (int b = 0; b < kw; b++) {
+                  int i = oi * sh - ph + a * dh, j = oj * sw - pw + b * dw;
+                  if (i < 0 || i >= h || j < 0 || j >= w) continue;
+                  double e = v[(c * h + i) * w + j];
+                  if (where < 0 || e > best || Double.isNaN(e)) {
+                    best = e;
+                    where = i * w + j;
+                  }
+                }
+              }
+              String what = dt + " round " + round + " at " + at + ": " + h + "x" + w + " kernel " + kh + "x" + kw + " stride " + sh + "x" + sw
+                  + " padding " + ph + "x" + pw + " dilation " + dh + "x" + dw + " ceil " + ceil + " input " + java.util.Arrays.toString(v);
+              assertEquals(best, got[at], what);
+              assertEquals(where, (long) gotIdx[at], what);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** avg_pool2d against a plain loop: padding, ceil mode (a last window past the padding), count_include_pad both ways, a transposed input. */
+  @Test
+  void avgPoolMatchesAPlainLoop() {
+    java.util.Random rnd = new java.util.Random(11);
+    for (int round = 0; round < 40; round++) {
+      int h = 1 + rnd.nextInt(7), w = 1 + rnd.nextInt(7), kh = 1 + rnd.nextInt(3), kw = 1 + rnd.nextInt(3);
+      int sh = 1 + rnd.nextInt(3), sw = 1 + rnd.nextInt(3), ph = rnd.nextInt(kh / 2 + 1), pw = rnd.nextInt(kw / 2 + 1);
+      boolean ceil = rnd.nextBoolean(), include = rnd.nextBoolean();
+      long oh = Pooling.outputSize(h, kh, ph, sh, 1, ceil), ow = Pooling.outputSize(w, kw, pw, sw, 1, ceil);
+      if (oh < 1 || ow < 1) continue;
+      double[] v = new double[h * w], stored = new double[h * w];
+      for (int i = 0; i < v.length; i++) v[i] = rnd.nextGaussian();
+      for (int i = 0; i < h; i++) for (int j = 0; j < w; j++) stored[j * h + i] = v[i * w + j];
+      Tensor x = Tensor.fromArray(stored, 1, w, h).transpose(1, 2);
+      double[] got = Functional.avgPool2d(x, new long[] {kh, kw}, new long[] {sh, sw}, new long[] {ph, pw}, ceil, include).toDoubleArray();
+      assertEquals(oh * ow, got.length);
+      for (int oi = 0, at = 0; oi < oh; oi++) {
+        for (int oj = 0; oj < ow; oj++, at++) {
+          int hs = oi * sh - ph, ws = oj * sw - pw, he = Math.min(hs + kh, h + ph), we = Math.min(ws + kw, w + pw);
+          int pool = (he - hs) * (we - ws);
+          hs = Math.max(hs, 0);
+          ws = Math.max(ws, 0);
+          he = Math.min(he, h);
+          we = Math.min(we, w);
+          double sum = 0;
+          for (int i = hs; i < he; i++) for (int j = ws; j < we; j++) sum += v[i * w + j];
+          assertEquals(sum / (include ? pool : (he - hs) * (we - ws)), got[at], 1e-12, "round " + round + " at " + at);
+        }
+      }
+    }
+  }
+
+  // ---- adaptive pooling ----------------------------------------------------------------
+
+  /** adaptive_avg_pool1d of [1, 1, 0]: "Expected input to have non-zero size for non-batch dimensions", not zeros. */
+  @Test
+  void adaptiveAvgPoolRefusesAnEmptyPlane() {
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveAvgPool1d(Tensor.ones(1, 1, 0), new long[] {3}));
+    assertMessage(e, "adaptive_avg_pool1d", "non-zero size");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveAvgPool2d(Tensor.ones(1, 1, 0, 2), new long[] {3}));
+    assertMessage(e, "adaptive_avg_pool2d", "non-zero size");
+  }
+}
