@@ -10,8 +10,9 @@ import org.jtensor.TensorScope;
  * "trilinear", one spatial dim at a time (the linear kernels are separable): each output position
  * reads its source positions by indexSelect and, for the linear modes, mixes the two neighbours,
  * so the gradient is indexSelect's. Source coordinates follow PyTorch: nearest floor(dst·scale);
- * linear (dst + 0.5)·scale − 0.5 clamped at 0, or dst·(in − 1)/(out − 1) with alignCorners. The
- * scale is in/out for a size, 1/scaleFactor for a factor.
+ * linear (dst + 0.5)·scale − 0.5 clamped at 0, or dst·(in − 1)/(out − 1) with alignCorners, an
+ * output as long as its input a copy. The scale is in/out for a size, 1/scaleFactor for a factor,
+ * all of it in ATen's math type (float but for float64), so each output reads PyTorch's sources.
  */
 final class Interpolation {
   private Interpolation() {}
@@ -36,41 +37,75 @@ final class Interpolation {
       throw new IllegalArgumentException(op + "(): align_corners option can only be set with the interpolating modes: linear | bilinear | "
           + "bicubic | trilinear");
     }
-    try (TensorScope s = TensorScope.open()) {
-      Tensor r = x;
-      for (int k = 0; k < spatial; k++) {
-        int d = 2 + k;
-        long in = x.shape()[d];
-        long out = sizes != null ? sizes[k] : (long) Math.floor(in * factors[k]);
-        if (out < 1) throw new IllegalArgumentException(op + "(): output size " + out + " along dim " + d + " is below 1");
-        double scale = sizes != null ? (double) in / out : 1.0 / factors[k];
-        r = linear ? linearAlong(r, d, in, out, scale, alignCorners) : nearestAlong(r, d, in, out, scale);
+    if (linear && !x.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): \"upsample_" + mode + spatial + "d\" not implemented for '" + x.dtype() + "'");
+    }
+    long[] in = Arrays.copyOfRange(x.shape(), 2, x.dim()), out = new long[spatial];
+    for (int k = 0; k < spatial; k++) {
+      double o = sizes != null ? sizes[k] : Math.floor(in[k] * factors[k]);
+      if (!(o <= Integer.MAX_VALUE - 8)) {  // indices and weights are Java arrays of one entry per output position
+        throw new IllegalArgumentException(op + "(): output size " + (sizes != null ? Long.toString(sizes[k]) : Double.toString(o))
+            + " along dim " + (2 + k) + " is too large");
       }
+      out[k] = (long) o;
+      if (in[k] < 1 || out[k] < 1) {
+        throw new IllegalArgumentException(op + "(): Input and output sizes should be greater than 0, but got input size " + in[k]
+            + " and output size " + out[k] + " along dim " + (2 + k));
+      }
+    }
+    // ATen's index math runs in the op's math type: float for float32, float16 and bfloat16, double
+    // for float64; float16 and bfloat16 are interpolated in float32 and rounded once at the end.
+    boolean dbl = x.dtype() == DType.FLOAT64, half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor r = linear && half ? x.to(DType.FLOAT32) : x;
+      for (int k = spatial - 1; k >= 0; k--) {  // the last dim first: ATen's order of the products
+        double scale = sizes != null ? (double) in[k] / out[k] : 1.0 / factors[k];  // compute_scales_value, in double and in float
+        float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
+        r = linear ? linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl) : nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl);
+      }
+      if (r.dtype() != x.dtype()) r = r.to(x.dtype());
       return s.keep(r == x ? x.clone() : r);
     }
   }
 
-  private static Tensor nearestAlong(Tensor x, int d, long in, long out, double scale) {
+  /** ATen's nearest_idx: floorf(dst · scale), the product in the math type. */
+  private static Tensor nearestAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl) {
     long[] idx = new long[(int) out];
-    for (int i = 0; i < out; i++) idx[i] = Math.min((long) Math.floor(i * scale), in - 1);
+    for (int i = 0; i < out; i++) {
+      float src = dbl ? (float) (i * scale) : (float) i * fs;
+      idx[i] = Math.min((long) Math.floor(src), in - 1);
+    }
     return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }
 
-  private static Tensor linearAlong(Tensor x, int d, long in, long out, double scale, boolean alignCorners) {
+  /**
+   * ATen's compute_source_index_and_lambda: an output as long as the input copies it; else the
+   * source index in the math type, its floor (clamped to the input) and λ clamped to [0, 1]; the
+   * output is (1 − λ)·x[lo] + λ·x[hi], which stays finite wherever both neighbours are.
+   */
+  private static Tensor linearAlong(Tensor x, int d, long in, long out, double ratio, float fratio, boolean alignCorners, boolean dbl) {
     long[] lo = new long[(int) out], hi = new long[(int) out];
     double[] w = new double[(int) out];
+    double scale = alignCorners ? (out > 1 ? (double) (in - 1) / (out - 1) : 0) : ratio;
+    float fs = alignCorners ? (out > 1 ? (float) (in - 1) / (float) (out - 1) : 0f) : fratio;
     for (int i = 0; i < out; i++) {
-      double src = alignCorners ? (out > 1 ? i * (double) (in - 1) / (out - 1) : 0) : Math.max(0, (i + 0.5) * scale - 0.5);
-      lo[i] = Math.min((long) Math.floor(src), in - 1);
-      hi[i] = Math.min(lo[i] + 1, in - 1);
-      w[i] = src - lo[i];
+      if (out == in) {
+        lo[i] = hi[i] = i;
+        continue;
+      }
+      double src;
+      if (dbl) src = alignCorners ? scale * i : Math.max(0, scale * (i + 0.5) - 0.5);
+      else src = alignCorners ? fs * (float) i : Math.max(0f, fs * ((float) i + 0.5f) - 0.5f);
+      lo[i] = Math.min((long) Math.floor((float) src), in - 1);
+      hi[i] = lo[i] + (lo[i] < in - 1 ? 1 : 0);
+      w[i] = dbl ? Math.min(Math.max(src - lo[i], 0), 1) : Math.min(Math.max((float) src - (float) lo[i], 0f), 1f);
     }
     long[] shape = new long[x.dim()];
     Arrays.fill(shape, 1);
     shape[d] = out;
-    Tensor weight = Tensor.fromArray(w).to(x.dtype()).to(x.device()).reshape(shape);
+    Tensor w1 = Tensor.fromArray(w).to(x.dtype()).to(x.device()).reshape(shape), w0 = w1.neg().add(1.0);
     Tensor a = x.indexSelect(d, Tensor.fromArray(lo).to(x.device())), b = x.indexSelect(d, Tensor.fromArray(hi).to(x.device()));
-    return a.add(b.sub(a).mul(weight));
+    return a.mul(w0).add(b.mul(w1));
   }
 
   private static long[] expand(String op, String what, long[] v, int n) {
@@ -84,13 +119,13 @@ final class Interpolation {
   }
 
   private static double[] expand(String op, double[] v, int n) {
-    if (v.length == 1) {
-      double[] r = new double[n];
-      Arrays.fill(r, v[0]);
-      return r;
+    if (v.length != 1 && v.length != n) {
+      throw new IllegalArgumentException(op + "(): scale_factor has " + v.length + " values for " + n + " spatial dims");
     }
-    if (v.length != n) throw new IllegalArgumentException(op + "(): scale_factor has " + v.length + " values for " + n + " spatial dims");
-    for (double f : v) if (!(f > 0)) throw new IllegalArgumentException(op + "(): scale_factor must be positive, got " + f);
-    return v.clone();
+    for (double f : v) if (!(f > 0 && f < Double.POSITIVE_INFINITY)) throw new IllegalArgumentException(op + "(): scale_factor must be positive and finite, got " + f);
+    if (v.length == n) return v.clone();
+    double[] r = new double[n];
+    Arrays.fill(r, v[0]);
+    return r;
   }
 }

@@ -20,6 +20,84 @@ class PoolNormLossHostileTest extends ScopedTest {
     for (String p : parts) assertTrue(e.getMessage() != null && e.getMessage().contains(p), "message '" + e.getMessage() + "' lacks '" + p + "'");
   }
 
+  // ---- interpolate -----------------------------------------------------------------------
+
+  /**
+   * upsample_linear1d computes h0lambda·x0 + h1lambda·x1 in the op's math type: halfway between
+   * -3e38 and 3e38 is 0 in float32, not x0 + (x1 − x0)·λ = inf.
+   */
+  @Test
+  void linearInterpolationOfLargeOppositeValuesStaysFinite() {
+    Tensor x = Tensor.fromArray(new float[] {-3e38f, 3e38f}, 1, 1, 2);
+    Tensor y = Functional.interpolate(x, new long[] {3}, "linear", true);
+    assertArrayEquals(new double[] {-3e38, 0, 3e38}, y.toDoubleArray(), 1e32);
+    Tensor h = Tensor.fromArray(new float[] {-40000, 40000}, 1, 1, 2).to(DType.FLOAT16);
+    assertArrayEquals(new double[] {-40000, 0, 40000}, Functional.interpolate(h, new long[] {3}, "linear", true).toDoubleArray(), 1e-3);
+  }
+
+  /** PyTorch has no linear interpolation of int64 ("upsample_linear1d" not implemented for 'Long'): never weights truncated to 0. */
+  @Test
+  void linearInterpolationOfIntegersIsRefused() {
+    Tensor x = Tensor.fromArray(new long[] {0, 10}, 1, 1, 2);
+    RuntimeException e = assertThrows(UnsupportedOperationException.class, () -> Functional.interpolate(x, new long[] {3}, "linear", true));
+    assertMessage(e, "interpolate", "int64");
+  }
+
+  /** An output too large for a Java array: refused naming interpolate (PyTorch: out of memory), never NegativeArraySize. */
+  @Test
+  void interpolateToAHugeSizeIsRefusedByName() {
+    Tensor x = Tensor.ones(1, 1, 2);
+    for (long[] size : new long[][] {{(1L << 32) + 3}, {1L << 31}, {Long.MAX_VALUE}}) {
+      for (String mode : new String[] {"nearest", "linear"}) {
+        RuntimeException e = assertThrows(RuntimeException.class, () -> Functional.interpolate(x, size, mode, false));
+        assertTrue(e instanceof IllegalArgumentException || e instanceof org.jtensor.memory.TensorOutOfMemoryException, e.toString());
+        assertMessage(e, "interpolate");
+      }
+    }
+    for (double f : new double[] {Double.POSITIVE_INFINITY, Double.NaN, -2, 0, 1e300}) {
+      RuntimeException e = assertThrows(RuntimeException.class, () -> Functional.interpolate(x, new double[] {f}, "nearest", false));
+      assertTrue(e instanceof IllegalArgumentException || e instanceof org.jtensor.memory.TensorOutOfMemoryException, e.toString());
+      assertMessage(e, "interpolate");
+    }
+  }
+
+  /** upsample's check: "Input and output sizes should be greater than 0", named by interpolate (not indexSelect's index -1). */
+  @Test
+  void interpolateOfAnEmptySpatialDimIsRefusedByName() {
+    Tensor x = Tensor.ones(1, 1, 0);
+    for (String mode : new String[] {"nearest", "linear"}) {
+      RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {4}, mode, false));
+      assertMessage(e, "interpolate", "greater than 0");
+    }
+  }
+
+  /**
+   * upsample_linear1d copies an output as long as its input (compute_source_index_and_lambda), even
+   * from a factor that is not 1: [0, 10, 20, 30] by 1.1 is 4 long, so it is itself.
+   */
+  @Test
+  void linearInterpolationToTheSameLengthCopies() {
+    Tensor x = Tensor.fromArray(new float[] {0, 10, 20, 30}, 1, 1, 4);
+    assertArrayEquals(new double[] {0, 10, 20, 30}, Functional.interpolate(x, new double[] {1.1}, "linear", false).toDoubleArray());
+  }
+
+  /**
+   * ATen's nearest index for float32 is floorf(i · (2f / 82)) in float: output 41 of [a, b] to 82
+   * is a (41 · 0.024390243f = 0.99999994), where double arithmetic gives 1.0, b; by factor 1.3, 31
+   * to 40, output 39 reads 30 (float) not 29 (double).
+   */
+  @Test
+  void nearestInterpolationOfFloat32UsesFloatIndexMath() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2}, 1, 1, 2);
+    double[] y = Functional.interpolate(x, new long[] {82}, "nearest", false).toDoubleArray();
+    for (int i = 0; i < 82; i++) assertEquals(Math.min((int) Math.floor((float) i * (2f / 82f)), 1) + 1, y[i], "output " + i);
+    assertEquals(1.0, y[41]);
+    Tensor z = Tensor.arange(31).to(DType.FLOAT32).reshape(1, 1, 31);
+    double[] v = Functional.interpolate(z, new double[] {1.3}, "nearest", false).toDoubleArray();
+    assertEquals(40, v.length);
+    assertEquals(30.0, v[39]);
+  }
+
   // ---- pooling ------------------------------------------------------------------------
 
   /**
