@@ -6,8 +6,9 @@ import org.jtensor.TensorScope;
 
 /**
  * torch.nn.RMSNorm: x / √(mean(x²) + eps) over the last normalizedShape.length dims, times
- * "weight" (ones) when elementwiseAffine. eps null is PyTorch's default: the input dtype's
- * machine epsilon (torch.finfo(x.dtype).eps).
+ * "weight" (ones) when elementwiseAffine, in the input's dtype. As ATen's rms_norm, float16 and
+ * bfloat16 are computed in float32 and rounded once at the end (their squares overflow at 256 in
+ * float16), and eps null is the machine epsilon of that math type (float32's for them).
  */
 public final class RMSNorm extends Module {
   private final long[] normalizedShape;
@@ -44,13 +45,16 @@ public final class RMSNorm extends Module {
     int[] dims = new int[n];
     for (int i = 0; i < n; i++) dims[i] = dim - n + i;
     try (TensorScope s = TensorScope.open()) {
-      double e = eps != null ? eps : machineEpsilon(input.dtype());
-      Tensor y = input.mul(input.square().mean(dims, true).add(e).rsqrt());
-      return s.keep(weight == null ? y : y.mul(weight));
+      boolean half = input.dtype() == DType.FLOAT16 || input.dtype() == DType.BFLOAT16;
+      Tensor x = half ? input.to(DType.FLOAT32) : input;
+      double e = eps != null ? eps : machineEpsilon(x.dtype());
+      Tensor y = x.mul(x.square().mean(dims, true).add(e).rsqrt());
+      if (weight != null) y = y.mul(weight);
+      return s.keep(y.dtype() == input.dtype() ? y : y.to(input.dtype()));
     }
   }
 
-  /** torch.finfo(dtype).eps. */
+  /** std::numeric_limits of dtype's epsilon (torch.finfo(dtype).eps). */
   static double machineEpsilon(DType dtype) {
     switch (dtype) {
       case FLOAT64: return Math.ulp(1.0);

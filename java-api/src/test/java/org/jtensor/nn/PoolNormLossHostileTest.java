@@ -20,6 +20,28 @@ class PoolNormLossHostileTest extends ScopedTest {
     for (String p : parts) assertTrue(e.getMessage() != null && e.getMessage().contains(p), "message '" + e.getMessage() + "' lacks '" + p + "'");
   }
 
+  // ---- RMSNorm ------------------------------------------------------------------------------
+
+  /**
+   * torch.nn.RMSNorm(2)(x.half()): the module's weight is float32, so ATen's rms_norm_composite
+   * runs: it upcasts to float, squares, averages, adds float's epsilon (eps None) and casts back
+   * with type_as(input): [300, 400] gives [0.8485, 1.1314] in float16, [0.01, 0.01] gives 0.9994.
+   */
+  @Test
+  void rmsNormOnFloat16ComputesInFloatAndKeepsTheInputDtype() {
+    try (RMSNorm norm = new RMSNorm(2)) {
+      Tensor big = Tensor.fromArray(new float[] {300, 400}, 1, 2).to(DType.FLOAT16);
+      Tensor y = norm.forward(big);
+      assertEquals(DType.FLOAT16, y.dtype());
+      double r = Math.sqrt((300.0 * 300 + 400.0 * 400) / 2);
+      assertArrayEquals(new double[] {300 / r, 400 / r}, y.toDoubleArray(), 2e-3);
+      Tensor small = Tensor.fromArray(new float[] {0.01f, 0.01f}, 1, 2).to(DType.BFLOAT16);
+      Tensor z = norm.forward(small);
+      assertEquals(DType.BFLOAT16, z.dtype());
+      assertArrayEquals(new double[] {1, 1}, z.toDoubleArray(), 8e-3);
+    }
+  }
+
   // ---- interpolate -----------------------------------------------------------------------
 
   /**
