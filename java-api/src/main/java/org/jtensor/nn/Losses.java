@@ -15,13 +15,14 @@ final class Losses {
   }
 
   static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
-    return Autocasting.apply("nllLoss", c -> nllLossAs(c[0], c[1], ignoreIndex, reduction), logProbs, target);
+    return Autocasting.apply("nllLoss", c -> nllLossAs("nllLoss", c[0], c[1], ignoreIndex, reduction), logProbs, target);
   }
 
-  private static Tensor nllLossAs(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
+  /** op: the loss the user called (nllLoss, or crossEntropy over its log-softmax), for the messages. */
+  private static Tensor nllLossAs(String op, Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
-      Tensor[] flat = flatten("nllLoss", logProbs, target);
-      Tensor[] nll = targetNll(flat, ignoreIndex);
+      Tensor[] flat = flatten(op, logProbs, target);
+      Tensor[] nll = targetNll(op, flat, ignoreIndex);
       return s.keep(reduce(nll[0].mul(nll[1]), nll[1], reduction, target.shape()));
     }
   }
@@ -38,9 +39,9 @@ final class Losses {
     checkCrossEntropy(logits, labelSmoothing);
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
-      if (labelSmoothing == 0) return s.keep(nllLoss(logp, target, ignoreIndex, reduction));
+      if (labelSmoothing == 0) return s.keep(nllLossAs("crossEntropy", logp, target, ignoreIndex, reduction));
       Tensor[] flat = flatten("crossEntropy", logp, target);
-      Tensor[] nll = targetNll(flat, ignoreIndex);
+      Tensor[] nll = targetNll("crossEntropy", flat, ignoreIndex);
       Tensor smooth = flat[0].mean(1).neg();
       Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(nll[1]);
       return s.keep(reduce(losses, nll[1], reduction, target.shape()));
@@ -80,7 +81,7 @@ final class Losses {
         return s.keep(reduction == Reduction.MEAN ? losses.sum().div((double) (losses.numel())) : fold(losses, reduction));
       }
       Tensor[] flat = flatten(op, logp, target);
-      Tensor[] nll = targetNll(flat, ignoreIndex);
+      Tensor[] nll = targetNll(op, flat, ignoreIndex);
       Tensor valid = nll[1], classWeight = weight.to(logits.dtype());
       Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
       Tensor losses = nll[0].mul(w);
@@ -159,8 +160,9 @@ final class Losses {
 
   private static Tensor klDivAs(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
     try (TensorScope s = TensorScope.open()) {
+      // xlogy(target, target) − target·input: 0·log 0 is 0; a NaN or negative target gives NaN, as PyTorch's
       Tensor pointwise = logTarget ? target.exp().mul(target.sub(input))
-          : Tensor.where(target.gt(0.0), target.mul(target.log().sub(input)), input.mul(0.0));
+          : Tensor.where(target.eq(0.0), target.mul(0.0), target.mul(target.log())).sub(target.mul(input));
       if (batchMean) return s.keep(pointwise.sum().div((double) (input.dim() == 0 ? 1 : input.shape()[0])));
       return s.keep(fold(pointwise, reduction));
     }
@@ -186,7 +188,13 @@ final class Losses {
   }
 
   private static Tensor binaryCrossEntropyAs(Tensor probs, Tensor target, Reduction reduction) {
+    String op = "binaryCrossEntropy";
+    sameSize(op, probs, target, "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have "
+        + "the same size.");
     try (TensorScope s = TensorScope.open()) {
+      if (probs.numel() > 0 && probs.ge(0.0).logicalAnd(probs.le(1.0)).all().item() == 0) {  // NaN fails both
+        throw new IllegalArgumentException(op + "(): all elements of input should be between 0 and 1");
+      }
       Tensor logP = probs.log().clampMin(-100);
       Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
       Tensor loss = target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg();
@@ -199,9 +207,17 @@ final class Losses {
   }
 
   private static Tensor binaryCrossEntropyWithLogitsAs(Tensor logits, Tensor target, Reduction reduction) {
+    sameSize("binaryCrossEntropyWithLogits", logits, target, "Target size (%s) must be the same as input size (%s)");
     try (TensorScope s = TensorScope.open()) {
       Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
       return s.keep(fold(loss, reduction));
+    }
+  }
+
+  /** PyTorch's ValueError where target's shape is not input's (F.binary_cross_entropy never broadcasts): rule has target's, then input's. */
+  private static void sameSize(String op, Tensor input, Tensor target, String rule) {
+    if (!Arrays.equals(input.shape(), target.shape())) {
+      throw new IllegalArgumentException(op + "(): " + String.format(rule, Arrays.toString(target.shape()), Arrays.toString(input.shape())));
     }
   }
 
@@ -209,9 +225,13 @@ final class Losses {
    * −log p of each row's target ([M], ignored rows read class 0), which rows count (bool [M]) and
    * the class each row read (int64 [M]), from [M, C] and [M].
    */
-  private static Tensor[] targetNll(Tensor[] flat, long ignoreIndex) {
+  private static Tensor[] targetNll(String op, Tensor[] flat, long ignoreIndex) {
     Tensor valid = flat[1].ne(ignoreIndex);
-    Tensor safe = Tensor.where(valid, flat[1], 0.0).to(DType.INT64);
+    Tensor safe = flat[1].mul(valid);  // int64 throughout (a float detour rounds classes past 2^24)
+    if (safe.numel() > 0) {  // nll_loss's kernel checks each counted target before it reads
+      long lo = (long) safe.amin().item(), hi = (long) safe.amax().item(), classes = flat[0].shape()[1];
+      if (lo < 0 || hi >= classes) throw new IndexOutOfBoundsException(op + "(): Target " + (lo < 0 ? lo : hi) + " is out of bounds.");
+    }
     return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid, safe};
   }
 

@@ -120,6 +120,59 @@ class PoolNormLossHostileTest extends ScopedTest {
     assertEquals(30.0, v[39]);
   }
 
+  // ---- losses --------------------------------------------------------------------------
+
+  /**
+   * F.binary_cross_entropy and binary_cross_entropy_with_logits raise ValueError when target's size
+   * differs from input's ("Using a target size ... that is different to the input size ..."); a
+   * [3, 1] input and a [3] target never broadcast to a [3, 3] loss.
+   */
+  @Test
+  void binaryCrossEntropyRefusesTargetsOfAnotherShape() {
+    Tensor p = Tensor.fromArray(new float[] {0.2f, 0.5f, 0.7f}, 3, 1), t = Tensor.fromArray(new float[] {0, 1, 1});
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.binaryCrossEntropy(p, t, Reduction.MEAN));
+    assertMessage(e, "binaryCrossEntropy", "[3]", "[3, 1]");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.binaryCrossEntropyWithLogits(p, t, Reduction.MEAN));
+    assertMessage(e, "binaryCrossEntropyWithLogits", "[3]", "[3, 1]");
+  }
+
+  /** binary_cross_entropy's kernel: "all elements of input should be between 0 and 1" (RuntimeError), not a NaN loss. */
+  @Test
+  void binaryCrossEntropyRefusesProbabilitiesOutsideZeroOne() {
+    for (float bad : new float[] {-0.1f, 1.5f, Float.NaN}) {
+      Tensor p = Tensor.fromArray(new float[] {0.2f, bad}), t = Tensor.fromArray(new float[] {0, 1});
+      RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.binaryCrossEntropy(p, t, Reduction.SUM));
+      assertMessage(e, "binaryCrossEntropy", "between 0 and 1");
+    }
+  }
+
+  /** kl_div: target·(log target − input) through xlogy: a NaN target gives NaN, a negative one NaN (log of it), never 0. */
+  @Test
+  void klDivPropagatesNaNAndNegativeTargets() {
+    Tensor input = Tensor.fromArray(new float[] {-1, -1, -1});
+    Tensor target = Tensor.fromArray(new float[] {Float.NaN, -0.5f, 0});
+    double[] v = Functional.klDiv(input, target, Reduction.NONE, false, false).toDoubleArray();
+    assertTrue(Double.isNaN(v[0]), "NaN target: " + v[0]);
+    assertTrue(Double.isNaN(v[1]), "negative target: " + v[1]);
+    assertEquals(0.0, v[2]);
+  }
+
+  /** nll_loss's kernel: "Target 5 is out of bounds." (and a negative one too), named by the loss the user called. */
+  @Test
+  void nllAndCrossEntropyNameAnOutOfRangeTarget() {
+    Tensor logits = Tensor.zeros(2, 5);
+    for (long bad : new long[] {5, -1, -101}) {
+      Tensor target = Tensor.fromArray(new long[] {0, bad});
+      RuntimeException e = assertThrows(IndexOutOfBoundsException.class, () -> Functional.nllLoss(logits, target));
+      assertMessage(e, "nllLoss", "Target " + bad + " is out of bounds");
+      e = assertThrows(IndexOutOfBoundsException.class, () -> Functional.crossEntropy(logits, target));
+      assertMessage(e, "crossEntropy", "Target " + bad + " is out of bounds");
+      e = assertThrows(IndexOutOfBoundsException.class,
+          () -> Functional.crossEntropy(logits, target, Tensor.ones(5), -100, 0.1, Reduction.MEAN));
+      assertMessage(e, "crossEntropy", "Target " + bad + " is out of bounds");
+    }
+  }
+
   // ---- pooling ------------------------------------------------------------------------
 
   /**
