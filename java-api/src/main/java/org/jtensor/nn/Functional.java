@@ -236,7 +236,18 @@ public final class Functional {
 
   /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
   public static Tensor embedding(Tensor indices, Tensor weight) {
+    if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got shape " + Arrays.toString(weight.shape()));
+    if (indices.dtype() != DType.INT64 && indices.dtype() != DType.INT32) {
+      throw new IllegalArgumentException("embedding(): Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+          + "Long, Int; but got " + indices.dtype() + " instead");
+    }
     try (TensorScope s = TensorScope.open()) {
+      if (indices.numel() > 0) {  // index_select's rule: no wrap-around, every index a row
+        long lo = (long) indices.amin().item(), hi = (long) indices.amax().item(), rows = weight.shape()[0];
+        if (lo < 0 || hi >= rows) {
+          throw new IndexOutOfBoundsException("embedding(): index out of range in self: index " + (lo < 0 ? lo : hi) + " for " + rows + " rows");
+        }
+      }
       long[] shape = Arrays.copyOf(indices.shape(), indices.dim() + 1);
       shape[indices.dim()] = weight.shape()[1];
       return s.keep(weight.indexSelect(0, indices.reshape(-1)).reshape(shape));
@@ -244,14 +255,16 @@ public final class Functional {
   }
 
   /**
-   * embedding with PyTorch's padding_idx: lookups of paddingIdx (in [0, rows)) return its row but
-   * pass no gradient to it.
+   * embedding with PyTorch's padding_idx: lookups of paddingIdx (in [-rows, rows), a negative one
+   * counting from the end) return its row but pass no gradient to it.
    */
   public static Tensor embedding(Tensor indices, Tensor weight, long paddingIdx) {
+    if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got shape " + Arrays.toString(weight.shape()));
     long rows = weight.shape()[0];
-    if (paddingIdx < 0 || paddingIdx >= rows) {
+    if (paddingIdx < -rows || paddingIdx >= rows) {
       throw new IllegalArgumentException("embedding(): Padding_idx must be within num_embeddings, got " + paddingIdx + " for " + rows);
     }
+    if (paddingIdx < 0) paddingIdx += rows;
     try (TensorScope s = TensorScope.open()) {
       Tensor looked = embedding(indices, weight);
       if (!looked.requiresGrad()) return s.keep(looked);

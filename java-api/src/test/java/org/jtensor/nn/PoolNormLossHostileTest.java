@@ -173,6 +173,31 @@ class PoolNormLossHostileTest extends ScopedTest {
     }
   }
 
+  // ---- embedding ----------------------------------------------------------------------
+
+  /** F.embedding: weight must be 2-D ("'weight' must be 2-D"), indices int64 or int32, each in range ("index out of range in self"). */
+  @Test
+  void embeddingRefusesBadWeightsAndIndicesByName() {
+    Tensor idx = Tensor.fromArray(new long[] {0, 1});
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.embedding(idx, Tensor.ones(4)));
+    assertMessage(e, "embedding", "2-D");
+    for (long bad : new long[] {4, -1}) {
+      e = assertThrows(IndexOutOfBoundsException.class, () -> Functional.embedding(Tensor.fromArray(new long[] {0, bad}), Tensor.ones(4, 3)));
+      assertMessage(e, "embedding", "out of range");
+    }
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.embedding(Tensor.fromArray(new float[] {0, 1}), Tensor.ones(4, 3)));
+    assertMessage(e, "embedding", "indices");
+  }
+
+  /** F.embedding(padding_idx=-1) is the last row (padding_idx += weight.size(0)), which then gets no gradient. */
+  @Test
+  void embeddingTakesANegativePaddingIndexFromTheEnd() {
+    Tensor w = Tensor.ones(4, 2).requiresGrad_(true);
+    Tensor y = Functional.embedding(Tensor.fromArray(new long[] {3, 1, 3}), w, -1);
+    y.sum().backward();
+    assertArrayEquals(new double[] {0, 0, 1, 1, 0, 0, 0, 0}, w.grad().toDoubleArray());
+  }
+
   // ---- pooling ------------------------------------------------------------------------
 
   /**
