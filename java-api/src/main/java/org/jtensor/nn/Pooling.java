@@ -63,11 +63,12 @@ final class Pooling {
       divisor[pos] = count;
     }
     try (TensorScope s = TensorScope.open()) {
-      Tensor planesView = input.reshape(withLeading(planes, 1, shape.inSizes));
+      Tensor x = inMathType(input);
+      Tensor planesView = x.reshape(withLeading(planes, 1, shape.inSizes));
       Tensor sums = WindowOps.im2col(planesView, w, op).sum(new int[] {1}, false);  // [N·C, L]
-      Tensor counts = Tensor.fromArray(divisor).to(input.dtype()).to(input.device());
+      Tensor counts = Tensor.fromArray(divisor).to(x.dtype()).to(input.device());
       Tensor mean = sums.div(counts).reshape(input.dim() == nsp + 2 ? shape.pooledShape() : java.util.Arrays.copyOfRange(shape.pooledShape(), 1, nsp + 2));
-      return s.keep(mean);
+      return s.keep(mean.to(input.dtype()));
     }
   }
 
@@ -138,14 +139,14 @@ final class Pooling {
       throw new UnsupportedOperationException(op + "(): \"" + op + "\" not implemented for '" + input.dtype() + "'");
     }
     try (TensorScope s = TensorScope.open()) {
-      Tensor y = input;
+      Tensor y = inMathType(input);
       for (int d = 0; d < nsp; d++) {
         int dim = input.dim() - nsp + d;
         long in = input.shape()[dim];
-        Tensor avg = averaging(op, in, outSize[d]).to(input.dtype()).to(input.device());  // [in, out]
+        Tensor avg = averaging(op, in, outSize[d]).to(y.dtype()).to(input.device());  // [in, out]
         y = y.transpose(dim, input.dim() - 1).matmul(avg).transpose(dim, input.dim() - 1);
       }
-      return s.keep(y.contiguous());
+      return s.keep(y.to(input.dtype()).contiguous());
     }
   }
 
@@ -202,6 +203,15 @@ final class Pooling {
       Tensor v = Tensor.stack(values, 2).reshape(shape), ix = Tensor.stack(indices, 2).reshape(shape);
       return new ValuesAndIndices(s.keep(v), s.keep(ix));
     }
+  }
+
+  /**
+   * float16 and bfloat16 in float32, as ATen's pooling kernels accumulate and divide in the math type
+   * and round once: in the half type the sum rounds per step and a count past 2048 (256 in bfloat16)
+   * is not even representable, so a mean came out an ulp or more off.
+   */
+  private static Tensor inMathType(Tensor x) {
+    return x.dtype() == org.jtensor.DType.FLOAT16 || x.dtype() == org.jtensor.DType.BFLOAT16 ? x.to(org.jtensor.DType.FLOAT32) : x;
   }
 
   /** [in, out]: column o holds 1/len over o's adaptive window. */

@@ -332,4 +332,168 @@ class PoolNormLossHostileTest extends ScopedTest {
     e = assertThrows(IllegalArgumentException.class, () -> Functional.adaptiveAvgPool2d(Tensor.ones(1, 1, 0, 2), new long[] {3}));
     assertMessage(e, "adaptive_avg_pool2d", "non-zero size");
   }
+
+  // ---- checked against loops --------------------------------------------------------
+
+  private static double[] stats(double[] v, int n, int c, int l, int ch) {
+    double s = 0, q = 0;
+    int cnt = n * l;
+    for (int i = 0; i < n; i++) for (int j = 0; j < l; j++) s += v[(i * c + ch) * l + j];
+    double m = s / cnt;
+    for (int i = 0; i < n; i++) for (int j = 0; j < l; j++) q += Math.pow(v[(i * c + ch) * l + j] - m, 2);
+    return new double[] {m, q / cnt, q / (cnt - 1)};
+  }
+
+  /** BatchNorm1d's running statistics over three steps for momentum null (cumulative), 0, 1 and 0.3, the output in training and eval, against loops. */
+  @Test
+  void batchNormRunningStatsMatchLoops() {
+    java.util.Random r = new java.util.Random(3);
+    for (Double mom : new Double[] {null, 0.0, 1.0, 0.3}) {
+      try (BatchNorm1d bn = new BatchNorm1d(2, 1e-5, mom, true, true)) {
+        double[] rm = {0, 0}, rv = {1, 1};
+        for (int step = 1; step <= 3; step++) {
+          double[] v = new double[3 * 2 * 4];
+          for (int i = 0; i < v.length; i++) v[i] = r.nextGaussian() * 3 + 1;
+          Tensor x = Tensor.fromArray(v, 3, 2, 4).to(DType.FLOAT32);
+          double[] y = bn.forward(x).toDoubleArray();
+          double f = mom == null ? 1.0 / step : mom;
+          for (int ch = 0; ch < 2; ch++) {
+            double[] s = stats(x.toDoubleArray(), 3, 2, 4, ch);
+            rm[ch] = (1 - f) * rm[ch] + f * s[0];
+            rv[ch] = (1 - f) * rv[ch] + f * s[2];
+            for (int i = 0; i < 3; i++) for (int j = 0; j < 4; j++) {
+              int k = (i * 2 + ch) * 4 + j;
+              assertEquals((x.toDoubleArray()[k] - s[0]) / Math.sqrt(s[1] + 1e-5), y[k], 1e-4, "mom " + mom);
+            }
+          }
+          Tensor runMean = bn.namedBuffers().get("running_mean"), runVar = bn.namedBuffers().get("running_var");
+          assertArrayEquals(rm, runMean.toDoubleArray(), 1e-5, "mom " + mom + " step " + step);
+          assertArrayEquals(rv, runVar.toDoubleArray(), 1e-4, "mom " + mom + " step " + step);
+        }
+        bn.eval();
+        Tensor x = Tensor.fromArray(new float[] {1, 2, 3, 4}, 2, 2);
+        double[] y = bn.forward(x).toDoubleArray();
+        double[] xv = x.toDoubleArray();
+        for (int i = 0; i < 4; i++) assertEquals((xv[i] - rm[i % 2]) / Math.sqrt(rv[i % 2] + 1e-5), y[i], 1e-4, "eval mom " + mom);
+      }
+    }
+  }
+
+  /** cross_entropy with label smoothing, ignore_index and class weights, every reduction, against PyTorch's formula in a loop. */
+  @Test
+  void crossEntropySmoothingIgnoreWeightsMatchLoops() {
+    java.util.Random r = new java.util.Random(5);
+    int n = 5, c = 4;
+    double[] lg = new double[n * c];
+    for (int i = 0; i < lg.length; i++) lg[i] = r.nextGaussian() * 2;
+    long[] t = {0, 3, -100, 2, 3};
+    double[] w = {0.5, 2, 1, 3};
+    double ls = 0.2;
+    Tensor logits = Tensor.fromArray(lg, n, c);
+    for (Reduction red : Reduction.values()) {
+      for (boolean weighted : new boolean[] {false, true}) {
+        double[] per = new double[n];
+        double num = 0, den = 0;
+        for (int i = 0; i < n; i++) {
+          double mx = Double.NEGATIVE_INFINITY, se = 0;
+          for (int k = 0; k < c; k++) mx = Math.max(mx, lg[i * c + k]);
+          for (int k = 0; k < c; k++) se += Math.exp(lg[i * c + k] - mx);
+          double lse = mx + Math.log(se);
+          if (t[i] == -100) continue;
+          double nll = -(lg[i * c + (int) t[i]] - lse) * (weighted ? w[(int) t[i]] : 1);
+          double sm = 0;
+          for (int k = 0; k < c; k++) sm += -(lg[i * c + k] - lse) * (weighted ? w[k] : 1);
+          per[i] = (1 - ls) * nll + ls / c * sm;
+          num += per[i];
+          den += weighted ? w[(int) t[i]] : 1;
+        }
+        Tensor got = weighted ? Functional.crossEntropy(logits, Tensor.fromArray(t), Tensor.fromArray(w), -100, ls, red)
+            : Functional.crossEntropy(logits, Tensor.fromArray(t), -100, ls, red);
+        String what = red + " weighted " + weighted;
+        if (red == Reduction.NONE) assertArrayEquals(per, got.toDoubleArray(), 1e-9, what);
+        else assertEquals(red == Reduction.SUM ? num : num / den, got.item(), 1e-9, what);
+      }
+    }
+  }
+
+  /** cross_entropy with class probabilities, label smoothing and weights: the mean over rows. */
+  @Test
+  void crossEntropyProbabilitiesMatchTheFormula() {
+    double[] lg = {1, 2, 3, -1, 0, 5};
+    double[] p = {0.2, 0.3, 0.5, 1, 0, 0};
+    double[] w = {1, 2, 0.5};
+    double ls = 0.1;
+    double tot = 0;
+    double[] per = new double[2];
+    for (int i = 0; i < 2; i++) {
+      double mx = Double.NEGATIVE_INFINITY, se = 0;
+      for (int k = 0; k < 3; k++) mx = Math.max(mx, lg[i * 3 + k]);
+      for (int k = 0; k < 3; k++) se += Math.exp(lg[i * 3 + k] - mx);
+      double lse = mx + Math.log(se);
+      for (int k = 0; k < 3; k++) per[i] += -(lg[i * 3 + k] - lse) * (p[i * 3 + k] * (1 - ls) + ls / 3) * w[k];
+      tot += per[i];
+    }
+    Tensor got = Functional.crossEntropy(Tensor.fromArray(lg, 2, 3), Tensor.fromArray(p, 2, 3), Tensor.fromArray(w), -100, ls, Reduction.MEAN);
+    assertEquals(tot / 2, got.item(), 1e-12);
+  }
+
+  /** Repeated indices sum their gradients, through a transposed (non-contiguous) weight; padding_idx's row gets none, in float16. */
+  @Test
+  void embeddingRepeatedIndicesAccumulateOnNonContiguousWeight() {
+    Tensor base = Tensor.arange(12).to(DType.FLOAT32).reshape(3, 4).requiresGrad_(true);
+    Tensor w = base.t();  // [4, 3], non-contiguous
+    Tensor idx = Tensor.fromArray(new long[] {1, 1, 3, 1}, 2, 2);
+    Tensor y = Functional.embedding(idx, w);
+    assertArrayEquals(new long[] {2, 2, 3}, y.shape());
+    assertArrayEquals(new double[] {1, 5, 9, 1, 5, 9, 3, 7, 11, 1, 5, 9}, y.toDoubleArray());
+    y.mul(Tensor.arange(12).to(DType.FLOAT32).reshape(2, 2, 3)).sum().backward();
+    // row 1 gets rows 0, 1, 3 of the upstream grad: [0+3+9, 1+4+10, 2+5+11]; row 3 gets [6, 7, 8]
+    double[] g = base.grad().toDoubleArray();  // base [3, 4]: column j is w's row j
+    assertArrayEquals(new double[] {0, 12, 0, 6, 0, 15, 0, 7, 0, 18, 0, 8}, g);
+    Tensor idx2 = Tensor.fromArray(new long[] {1, 2, 1});
+    Tensor w2 = Tensor.ones(4, 2).to(DType.FLOAT16).requiresGrad_(true);
+    Functional.embedding(idx2, w2, 2).sum().backward();
+    assertArrayEquals(new double[] {0, 0, 2, 2, 0, 0, 0, 0}, w2.grad().toDoubleArray());
+  }
+
+  /** adaptive_max_pool2d to an output larger than the input, a NaN winning every window it is in (PyTorch's index of it). */
+  @Test
+  void adaptiveMaxPoolToALargerOutputPropagatesNaN() {
+    Tensor x = Tensor.fromArray(new float[] {1, Float.NaN, 3, 2, 5, 4}, 1, 2, 3);
+    var r = Functional.adaptiveMaxPool2dWithIndices(x, new long[] {3, 4});
+    assertArrayEquals(new long[] {1, 3, 4}, r.values().shape());
+    // rows: [0,1),[0,2),[1,2) ; cols for 4 from 3: [0,1),[0,2),[1,3),[2,3)
+    double n = Double.NaN;
+    assertArrayEquals(new double[] {1, n, n, 3, 2, n, n, 4, 2, 5, 5, 4}, r.values().toDoubleArray());
+    assertArrayEquals(new double[] {0, 1, 1, 2, 3, 1, 1, 5, 3, 4, 4, 5}, r.indices().toDoubleArray());
+    var z = Functional.adaptiveAvgPool2d(x, new long[] {3, 4});
+    assertEquals(12, z.numel());
+  }
+
+  /**
+   * avg_pool1d and adaptive_avg_pool1d of float16/bfloat16: ATen sums and divides in float and
+   * rounds once (jtensor summed in the half type, rounded, and divided by 257, which bfloat16
+   * holds as 256): each mean is the once-rounded one.
+   */
+  @Test
+  void avgPoolHalfAndBFloat16RoundOnce() {
+    java.util.Random r = new java.util.Random(9);
+    double[] v = new double[300];
+    for (int i = 0; i < v.length; i++) v[i] = 1 + r.nextInt(8) / 8.0;
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+      Tensor x = Tensor.fromArray(v, 1, 1, 300).to(dt);
+      double[] got = Functional.avgPool1d(x, new long[] {257}, new long[] {1}, new long[] {0}, false, true).toDoubleArray();
+      double[] xs = x.toDoubleArray();
+      for (int o = 0; o < got.length; o++) {
+        double s = 0;
+        for (int k = 0; k < 257; k++) s += xs[o + k];
+        double want = Tensor.fromArray(new double[] {s / 257}).to(dt).item();
+        assertEquals(want, got[o], 0, dt + " at " + o);
+      }
+      double s = 0;
+      for (double e : x.toDoubleArray()) s += e;
+      double want = Tensor.fromArray(new double[] {s / 300}).to(dt).item();
+      assertEquals(want, Functional.adaptiveAvgPool1d(x, new long[] {1}).item(), 0, dt + " adaptive");
+    }
+  }
 }
