@@ -197,7 +197,14 @@ final class Losses {
       }
       Tensor logP = probs.log().clampMin(-100);
       Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
-      Tensor loss = target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg();
+      if (!probs.requiresGrad()) return s.keep(fold(target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg(), reduction));
+      // The input's gradient is ATen's binary_cross_entropy_backward, (p − t) / max(p·(1 − p), 1e-12):
+      // through the clamped logs it was 0/0 = NaN wherever p is 0 or 1 (a saturated sigmoid), even
+      // for a target that agrees. The value and the target's gradient stay the clamped formula's.
+      Tensor p = probs.detach(), t = target.detach();
+      Tensor c = p.sub(t).div(p.neg().add(1.0).mul(p).clampMin(1e-12));
+      Tensor surrogate = probs.mul(c);  // its gradient c, its value taken away again below (finite: p in [0, 1])
+      Tensor loss = target.mul(logP.detach()).add(target.neg().add(1.0).mul(log1mP.detach())).neg().add(surrogate.sub(surrogate.detach()));
       return s.keep(fold(loss, reduction));
     }
   }

@@ -146,6 +146,25 @@ class PoolNormLossHostileTest extends ScopedTest {
     }
   }
 
+  /**
+   * binary_cross_entropy at p = 0 and 1 (a saturated sigmoid): the clamped loss, 100 or 0, and ATen's
+   * gradient (p − t) / max(p(1 − p), 1e-12): -1e12, 1e12, 0 where the target agrees, never NaN.
+   */
+  @Test
+  void binaryCrossEntropyGradientAtZeroAndOneIsPyTorchs() {
+    Tensor p = Tensor.fromArray(new float[] {0, 1, 0.5f, 0, 1}).requiresGrad_(true);
+    Tensor t = Tensor.fromArray(new float[] {1, 0, 0.25f, 0, 1});
+    Tensor loss = Functional.binaryCrossEntropy(p, t, Reduction.NONE);
+    assertArrayEquals(new double[] {100, 100, Math.log(2), 0, 0}, loss.toDoubleArray(), 1e-6);
+    loss.sum().backward();
+    double[] g = p.grad().toDoubleArray();
+    assertArrayEquals(new double[] {-1e12, 1e12, 1, 0, 0}, g, 1e6);
+    Tensor q = Tensor.fromArray(new double[] {0.2, 0.9}).requiresGrad_(true), u = Tensor.fromArray(new double[] {0.5, 1}).requiresGrad_(true);
+    Functional.binaryCrossEntropy(q, u, Reduction.MEAN).backward();
+    assertArrayEquals(new double[] {(0.2 - 0.5) / (0.8 * 0.2) / 2, (0.9 - 1) / (0.1 * 0.9) / 2}, q.grad().toDoubleArray(), 1e-12);
+    assertArrayEquals(new double[] {(Math.log(0.8) - Math.log(0.2)) / 2, (Math.log(0.1) - Math.log(0.9)) / 2}, u.grad().toDoubleArray(), 1e-12);
+  }
+
   /** kl_div: target·(log target − input) through xlogy: a NaN target gives NaN, a negative one NaN (log of it), never 0. */
   @Test
   void klDivPropagatesNaNAndNegativeTargets() {
