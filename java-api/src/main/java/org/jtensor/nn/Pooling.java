@@ -50,6 +50,9 @@ final class Pooling {
       throw new UnsupportedOperationException(op + "(): expected a floating point input, got " + input.dtype());
     }
     long planes = shape.batch * shape.channels, l = shape.positions();
+    if (l > Integer.MAX_VALUE - 8) {  // the divisors are one Java array (an expanded input makes such a plane from a few bytes)
+      throw new IllegalArgumentException(op + "(): an output plane of " + l + " positions is more than this implementation supports (2^31)");
+    }
     Windows w = new Windows(planes, 1, shape.inSizes, shape.outSizes, kernel, stride, padding, dilation);
     double[] divisor = new double[(int) l];
     for (int pos = 0; pos < l; pos++) {

@@ -258,6 +258,15 @@ class PoolNormLossHostileTest extends ScopedTest {
     for (double v : iv) assertEquals((double) Long.MIN_VALUE, v);
   }
 
+  /** avg_pool1d of an expanded [1, 1, 3e9] input (4 bytes of storage): refused by name, not a NegativeArraySizeException from an int that wrapped. */
+  @Test
+  void avgPoolOfAHugeExpandedPlaneIsRefusedByName() {
+    Tensor x = Tensor.zeros(1, 1, 1).expand(1, 1, 3_000_000_000L);
+    RuntimeException e = assertThrows(RuntimeException.class, () -> Functional.avgPool1d(x, new long[] {1}, null, new long[] {0}, false, true));
+    assertTrue(e instanceof IllegalArgumentException || e instanceof org.jtensor.memory.TensorOutOfMemoryException, e.toString());
+    assertMessage(e, "avg_pool1d");
+  }
+
   /** max_pool2d against a plain loop: NaN wins its window (the last NaN's index), -inf, padding, dilation, ceil mode, a transposed input. */
   @Test
   void maxPoolMatchesAPlainLoopOnHostileValuesAndLayouts() {
