@@ -524,4 +524,63 @@ class PoolNormLossHostileTest extends ScopedTest {
       assertEquals(want, Functional.adaptiveAvgPool1d(x, new long[] {1}).item(), 0, dt + " adaptive");
     }
   }
+
+  /** embedding takes int32 indices too (Long or Int, as PyTorch). */
+  @Test
+  void embeddingTakesInt32Indices() {
+    Tensor w = Tensor.arange(8).to(DType.FLOAT32).reshape(4, 2);
+    assertArrayEquals(new double[] {6, 7, 2, 3}, Functional.embedding(Tensor.fromArray(new int[] {3, 1}), w).toDoubleArray());
+  }
+
+  /** group_norm, layer_norm, batch_norm (training) and cross_entropy over an empty batch: forward and backward run, the parameters' gradients zero, the mean loss NaN. */
+  @Test
+  void emptyBatchesRunForwardAndBackward() {
+    Tensor x = Tensor.zeros(0, 4, 3).requiresGrad_(true);
+    Tensor w = Tensor.ones(4).requiresGrad_(true), b = Tensor.zeros(4).requiresGrad_(true);
+    Functional.groupNorm(x, 2, w, b, 1e-5).sum().backward();
+    assertArrayEquals(new double[] {0, 0, 0, 0}, w.grad().toDoubleArray());
+    Tensor y = Tensor.zeros(0, 3).requiresGrad_(true), lw = Tensor.ones(3).requiresGrad_(true);
+    Functional.layerNorm(y, 1, lw, null, 1e-5).sum().backward();
+    assertArrayEquals(new double[] {0, 0, 0}, lw.grad().toDoubleArray());
+    Tensor z = Tensor.zeros(0, 3).requiresGrad_(true);
+    Tensor ce = Functional.crossEntropy(z, Tensor.zeros(new long[] {0}, DType.INT64), -100, 0.1, Reduction.MEAN);
+    assertTrue(Double.isNaN(ce.item()));
+    Tensor bn = Tensor.zeros(0, 3).requiresGrad_(true);
+    Functional.batchNorm(bn, Tensor.zeros(3), Tensor.ones(3), null, null, true, 0.1, 1e-5).sum().backward();
+    assertArrayEquals(new long[] {0, 3}, bn.grad().shape());
+  }
+
+  /** nll_loss over [N, C, d] with an ignored entry: the mean over the counted ones. */
+  @Test
+  void nllLossOverASpatialDimSkipsTheIgnoredEntry() {
+    double[] lp = new double[2 * 3 * 2];
+    for (int i = 0; i < lp.length; i++) lp[i] = -i * 0.1;
+    Tensor x = Tensor.fromArray(lp, 2, 3, 2);  // [N, C, d]
+    long[] t = {2, -100, 0, 1};  // [N, d] = [[2, -100], [0, 1]]
+    double want = -(lp[(0 * 3 + 2) * 2 + 0] + lp[(1 * 3 + 0) * 2 + 0] + lp[(1 * 3 + 1) * 2 + 1]) / 3;
+    assertEquals(want, Functional.nllLoss(x, Tensor.fromArray(t, 2, 2), -100, Reduction.MEAN).item(), 1e-12);
+  }
+
+  /** bilinear with align_corners on float32 against the formula, the last dim mixed first. */
+  @Test
+  void bilinearWithAlignCornersMatchesTheFormula() {
+    float[] v = {1, 2, 3, 4, 5, 6};
+    Tensor x = Tensor.fromArray(v, 1, 1, 2, 3);
+    double[] y = Functional.interpolate(x, new long[] {3, 5}, "bilinear", true).toDoubleArray();
+    for (int i = 0; i < 3; i++) for (int j = 0; j < 5; j++) {
+      double si = i * 0.5, sj = j * 0.5;
+      int i0 = (int) si, j0 = (int) sj, i1 = Math.min(i0 + 1, 1), j1 = Math.min(j0 + 1, 2);
+      double a = si - i0, b = sj - j0;
+      double want = (1 - a) * ((1 - b) * v[i0 * 3 + j0] + b * v[i0 * 3 + j1]) + a * ((1 - b) * v[i1 * 3 + j0] + b * v[i1 * 3 + j1]);
+      assertEquals(want, y[i * 5 + j], 1e-6);
+    }
+  }
+
+  /** adaptive_max_pool2d's gradient goes to the NaN that won the window. */
+  @Test
+  void adaptiveMaxPoolGradientGoesToTheWinningNaN() {
+    Tensor x = Tensor.fromArray(new float[] {1, Float.NaN, 3, 2}, 1, 2, 2).requiresGrad_(true);
+    Functional.adaptiveMaxPool2d(x, new long[] {1, 1}).sum().backward();
+    assertArrayEquals(new double[] {0, 1, 0, 0}, x.grad().toDoubleArray());
+  }
 }
