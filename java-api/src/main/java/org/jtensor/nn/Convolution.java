@@ -2,6 +2,7 @@ package org.jtensor.nn;
 
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.core.Shapes;
 import org.jtensor.dispatch.plan.ConvShape;
 import org.jtensor.dispatch.plan.Windows;
 import org.jtensor.ops.Autocasting;
@@ -53,8 +54,8 @@ final class Convolution {
     long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), padded = new long[nsp], reach = new long[nsp], out = new long[nsp];
     boolean tooBig = false;
     for (int d = 0; d < nsp; d++) {
-      padded[d] = in[d] + padBefore[d] + padAfter[d];
-      reach[d] = dilation[d] * (kernel[d] - 1) + 1;
+      padded[d] = WindowArgs.padded(op, in[d], padBefore[d], padAfter[d]);
+      reach[d] = WindowArgs.reach(op, dilation[d], kernel[d]);
       tooBig |= reach[d] > padded[d];
       out[d] = (padded[d] - reach[d]) / stride[d] + 1;
     }
@@ -62,6 +63,8 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): Calculated padded input size per channel: " + WindowArgs.sizes(padded) + ". Kernel size: "
           + WindowArgs.sizes(reach) + ". Kernel size can't be greater than actual input size");
     }
+    Shapes.numel(op, prepend(x[0], prepend(w[0], out)));  // the output's and the columns' element counts fit in 64 bits
+    WindowArgs.checkColumns(op, x[0], x[1], kernel, out);
     Windows win = new Windows(x[0], x[1], in, out, kernel, stride, padBefore, dilation);
     try (TensorScope s = TensorScope.open()) {
       Tensor image = batched ? input : input.unsqueeze(0);
@@ -131,13 +134,15 @@ final class Convolution {
     long[] in = WindowArgs.spatial(x), kernel = WindowArgs.spatial(w), out = new long[nsp];
     boolean tooSmall = false;
     for (int d = 0; d < nsp; d++) {
-      out[d] = (in[d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
+      out[d] = transposedSize(op, in[d], stride[d], padding[d], dilation[d], kernel[d], outPad[d]);
       tooSmall |= out[d] < 1;
     }
     if (tooSmall) {
       throw new IllegalArgumentException(op + "(): Given input size per channel: " + WindowArgs.sizes(in) + ". Calculated output size per "
           + "channel: " + WindowArgs.sizes(out) + ". Output size is too small");
     }
+    Shapes.numel(op, prepend(x[0], prepend(cout, out)));  // the output's and the columns' element counts fit in 64 bits
+    WindowArgs.checkColumns(op, x[0], cout, kernel, in);
     Windows win = new Windows(x[0], cout, out, in, kernel, stride, padding, dilation);  // the output is the image, one window per input element
     try (TensorScope s = TensorScope.open()) {
       long n = x[0], l = win.positions(), cin = x[1], rows = w[1] * win.windowSize();
@@ -146,6 +151,21 @@ final class Convolution {
       Tensor y = WindowOps.col2im(columns, win, op);
       if (bias != null) y = y.add(bias.reshape(prepend(cout, ones(nsp))));
       return s.keep(batched ? y : y.squeeze(0));
+    }
+  }
+
+  /**
+   * (in − 1)·stride − 2·padding + dilation·(kernel − 1) + outputPadding + 1, refused naming op where a
+   * step passes 64 bits (4 · 2^62 + 1 wrapped to a one-element output).
+   */
+  private static long transposedSize(String op, long in, long stride, long padding, long dilation, long kernel, long outPad) {
+    try {
+      long v = Math.subtractExact(Math.multiplyExact(in - 1, stride), Math.multiplyExact(2, padding));
+      return Math.addExact(Math.addExact(Math.addExact(v, Math.multiplyExact(dilation, kernel - 1)), outPad), 1);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(op + "(): the output size (input - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + "
+          + "output_padding + 1 = (" + in + " - 1) * " + stride + " - 2 * " + padding + " + " + dilation + " * (" + kernel + " - 1) + " + outPad
+          + " + 1 overflows 64 bits");
     }
   }
 

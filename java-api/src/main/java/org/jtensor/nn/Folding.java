@@ -2,6 +2,7 @@ package org.jtensor.nn;
 
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.core.Shapes;
 import org.jtensor.dispatch.plan.Windows;
 import org.jtensor.ops.WindowOps;
 
@@ -19,12 +20,14 @@ final class Folding {
     }
     boolean batched = input.dim() == 4;
     long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1], input.shape()[2]};
-    long[] in = WindowArgs.spatial(x), blocks = blocks(in, kernel, dilation, padding, stride);
+    long[] in = WindowArgs.spatial(x), blocks = blocks(op, in, kernel, dilation, padding, stride);
     if (blocks[0] < 1 || blocks[1] < 1) {
       throw new IllegalArgumentException(op + "(): Given input with spatial size " + tuple(in) + ", kernel_size=" + tuple(kernel)
           + ", dilation=" + tuple(dilation) + ", padding=" + tuple(padding) + ", calculated shape of the array of sliding blocks as "
           + tuple(blocks) + ", but its components must be at least one.");
     }
+    // the columns' element count in 64 bits (a kernel of 274177 × 67280421310721 is 2^64 + 1 elements, which wrapped to 1)
+    WindowArgs.checkColumns(op, x[0], x[1], kernel, blocks);
     Windows w = new Windows(x[0], x[1], in, blocks, kernel, stride, padding, dilation);
     try (TensorScope s = TensorScope.open()) {
       Tensor cols = WindowOps.im2col(batched ? input : input.unsqueeze(0), w, op);
@@ -46,13 +49,13 @@ final class Folding {
     }
     boolean batched = input.dim() == 3;
     long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1]};
-    long k = kernel[0] * kernel[1];
+    long k = Shapes.multiply(op, kernel[0], kernel[1]);
     if (x[1] % k != 0) {
       throw new IllegalArgumentException(op + "(): Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
           + "input.size(1)=" + x[1] + " and kernel_size=" + tuple(kernel) + ".");
     }
-    long[] blocks = blocks(outSize, kernel, dilation, padding, stride);
-    if (blocks[0] < 1 || blocks[1] < 1 || x[2] != blocks[0] * blocks[1]) {
+    long[] blocks = blocks(op, outSize, kernel, dilation, padding, stride);
+    if (blocks[0] < 1 || blocks[1] < 1 || x[2] != Shapes.multiply(op, blocks[0], blocks[1])) {
       throw new IllegalArgumentException(op + "(): Given output_size=" + tuple(outSize) + ", kernel_size=" + tuple(kernel) + ", dilation="
           + tuple(dilation) + ", padding=" + tuple(padding) + ", stride=" + tuple(stride) + ", expected size of input's dimension 2 to match "
           + "the calculated number of sliding blocks " + blocks[0] + " * " + blocks[1] + " = " + blocks[0] * blocks[1]
@@ -65,9 +68,13 @@ final class Folding {
     }
   }
 
-  private static long[] blocks(long[] in, long[] kernel, long[] dilation, long[] padding, long[] stride) {
+  /** Windows per dim, (in + 2·padding − dilation·(kernel − 1) − 1) / stride + 1, each step checked against 64 bits. */
+  private static long[] blocks(String op, long[] in, long[] kernel, long[] dilation, long[] padding, long[] stride) {
     long[] b = new long[2];
-    for (int d = 0; d < 2; d++) b[d] = Math.floorDiv(in[d] + 2 * padding[d] - dilation[d] * (kernel[d] - 1) - 1, stride[d]) + 1;
+    for (int d = 0; d < 2; d++) {
+      long padded = WindowArgs.padded(op, in[d], padding[d], padding[d]), reach = WindowArgs.reach(op, dilation[d], kernel[d]);
+      b[d] = Math.floorDiv(padded - reach, stride[d]) + 1;
+    }
     return b;
   }
 

@@ -27,6 +27,21 @@ public final class Windows {
             + Arrays.toString(stride) + ", padding " + Arrays.toString(padding) + ", dilation " + Arrays.toString(dilation));
       }
     }
+    try {  // every shape the kernels walk (image, columns, pooled) has a 64-bit element count; the ops checked, naming themselves
+      long k = 1, l = 1, plane = 1;
+      for (int d = 0; d < n; d++) {
+        k = Math.multiplyExact(k, kernel[d]);
+        l = Math.multiplyExact(l, outSizes[d]);
+        plane = Math.multiplyExact(plane, inSizes[d]);
+      }
+      long planes = Math.multiplyExact(batch, channels);
+      Math.multiplyExact(Math.multiplyExact(Math.max(planes, 1), k), l);
+      Math.multiplyExact(channels, k);
+      Math.multiplyExact(planes, plane);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("windows: element counts overflow 64 bits: batch " + batch + ", channels " + channels + ", in "
+          + Arrays.toString(inSizes) + ", out " + Arrays.toString(outSizes) + ", kernel " + Arrays.toString(kernel));
+    }
     this.batch = batch;
     this.channels = channels;
     this.inSizes = inSizes.clone();

@@ -1,0 +1,531 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.jtensor.Close;
+import org.jtensor.DType;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.autograd.Autograd;
+import org.jtensor.memory.TensorOutOfMemoryException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile review of the convolution family (conv*d, convTranspose*d, unfold/fold, pad): random
+ * geometries on every path (direct, im2col, pointwise) against float64 loops here, with their
+ * gradients, on strided, offset and expanded operands; and arguments whose size arithmetic
+ * overflows, or that PyTorch refuses.
+ */
+class ConvHostileTest extends ScopedTest {
+  private static final DType F64 = DType.FLOAT64;
+
+  // ---- random geometries against the loops ----
+
+  @Test
+  void randomConvolutionsAndTheirGradientsMatchTheLoop() {
+    Random r = new Random(11);
+    int run = 0;
+    for (int t = 0; t < 400 && run < 150; t++) {
+      int nsp = 1 + r.nextInt(3);
+      long n = r.nextInt(3), groups = 1 + r.nextInt(3), cg = 1 + r.nextInt(2), og = 1 + r.nextInt(2);
+      long[] in = new long[nsp], k = new long[nsp], stride = new long[nsp], pad = new long[nsp], dil = new long[nsp];
+      boolean ok = true;
+      for (int d = 0; d < nsp; d++) {
+        in[d] = 1 + r.nextInt(nsp == 3 ? 4 : 7);
+        k[d] = 1 + r.nextInt(3);
+        stride[d] = 1 + r.nextInt(3);
+        pad[d] = r.nextInt(4);
+        dil[d] = 1 + r.nextInt(3);
+        ok &= in[d] + 2 * pad[d] >= dil[d] * (k[d] - 1) + 1;
+      }
+      if (!ok) continue;
+      run++;
+      long[] xs = cat(new long[] {n, groups * cg}, in), ws = cat(new long[] {groups * og, cg}, k);
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = odd(det(F64, t, xs), r.nextInt(4)).requiresGrad_(false);
+        Tensor w = odd(det(F64, t + 1000, ws), r.nextInt(4));
+        Tensor b = r.nextBoolean() ? null : odd(det(F64, t + 2000, groups * og), r.nextInt(4));
+        String what = "conv" + nsp + "d x" + Arrays.toString(xs) + " w" + Arrays.toString(ws) + " stride " + Arrays.toString(stride) + " pad "
+            + Arrays.toString(pad) + " dil " + Arrays.toString(dil) + " groups " + groups + (b == null ? "" : " bias");
+        Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_(), bg = b == null ? null : b.detach().requiresGrad_();
+        Tensor y = conv(nsp, xg, wg, bg, stride, pad, dil, groups);
+        double[][] ref = refConv(x, w, b, stride, pad, dil, groups, null);
+        assertArrayEquals(cat(new long[] {n, groups * og}, outSizes(in, k, stride, pad, dil)), y.shape(), what + ": shape");
+        close(what + ": output", ref[0], y.toDoubleArray());
+        Tensor up = odd(det(F64, t + 3000, y.shape()), r.nextInt(4));
+        List<Tensor> ins = new ArrayList<>(List.of(xg, wg));
+        if (bg != null) ins.add(bg);
+        List<Tensor> g = Autograd.grad(List.of(y), List.of(up), ins, false, false, false);
+        double[][] want = refConv(x, w, b, stride, pad, dil, groups, up);
+        for (int i = 0; i < ins.size(); i++) close(what + ": gradient " + i, want[1 + i], g.get(i).toDoubleArray());
+      }
+    }
+    assertTrue(run >= 100, "ran " + run);
+  }
+
+  @Test
+  void randomTransposedConvolutionsAndTheirGradientsMatchTheLoop() {
+    Random r = new Random(12);
+    int run = 0;
+    for (int t = 0; t < 400 && run < 150; t++) {
+      int nsp = 1 + r.nextInt(3);
+      long n = r.nextInt(3), groups = 1 + r.nextInt(3), cg = 1 + r.nextInt(2), og = 1 + r.nextInt(2);
+      long[] in = new long[nsp], k = new long[nsp], stride = new long[nsp], pad = new long[nsp], dil = new long[nsp], op = new long[nsp];
+      long[] out = new long[nsp];
+      boolean ok = true;
+      for (int d = 0; d < nsp; d++) {
+        in[d] = 1 + r.nextInt(nsp == 3 ? 3 : 6);
+        k[d] = 1 + r.nextInt(3);
+        stride[d] = 1 + r.nextInt(3);
+        pad[d] = r.nextInt(3);
+        dil[d] = 1 + r.nextInt(3);
+        op[d] = r.nextInt((int) Math.max(stride[d], dil[d]));
+        out[d] = (in[d] - 1) * stride[d] - 2 * pad[d] + dil[d] * (k[d] - 1) + op[d] + 1;
+        ok &= out[d] >= 1;
+      }
+      if (!ok) continue;
+      run++;
+      long[] xs = cat(new long[] {n, groups * cg}, in), ws = cat(new long[] {groups * cg, og}, k);
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = odd(det(F64, t, xs), r.nextInt(4));
+        Tensor w = odd(det(F64, t + 1000, ws), r.nextInt(4));
+        Tensor b = r.nextBoolean() ? null : odd(det(F64, t + 2000, groups * og), r.nextInt(4));
+        String what = "conv_transpose" + nsp + "d x" + Arrays.toString(xs) + " w" + Arrays.toString(ws) + " stride " + Arrays.toString(stride)
+            + " pad " + Arrays.toString(pad) + " output_padding " + Arrays.toString(op) + " dil " + Arrays.toString(dil) + " groups " + groups
+            + (b == null ? "" : " bias");
+        Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_(), bg = b == null ? null : b.detach().requiresGrad_();
+        Tensor y = convT(nsp, xg, wg, bg, stride, pad, op, groups, dil);
+        assertArrayEquals(cat(new long[] {n, groups * og}, out), y.shape(), what + ": shape");
+        double[][] ref = refConvT(x, w, b, stride, pad, op, dil, groups, null);
+        close(what + ": output", ref[0], y.toDoubleArray());
+        Tensor up = odd(det(F64, t + 3000, y.shape()), r.nextInt(4));
+        List<Tensor> ins = new ArrayList<>(List.of(xg, wg));
+        if (bg != null) ins.add(bg);
+        List<Tensor> g = Autograd.grad(List.of(y), List.of(up), ins, false, false, false);
+        double[][] want = refConvT(x, w, b, stride, pad, op, dil, groups, up);
+        for (int i = 0; i < ins.size(); i++) close(what + ": gradient " + i, want[1 + i], g.get(i).toDoubleArray());
+      }
+    }
+    assertTrue(run >= 100, "ran " + run);
+  }
+
+  /** Float32 and float64 with enough channels for the channels-in-lanes and Winograd kernels, against the loop. */
+  @Test
+  void manyChannelsReachTheVectorKernelsAndMatchTheLoop() {
+    Random r = new Random(13);
+    long[] counts = {3, 4, 8, 9, 16, 17, 32};
+    int run = 0;
+    for (int t = 0; t < 200 && run < 40; t++) {
+      DType dt = r.nextBoolean() ? DType.FLOAT32 : F64;
+      int nsp = r.nextInt(4) == 0 ? 1 : 2;
+      long n = r.nextInt(3), groups = r.nextInt(3) == 0 ? 2 : 1;
+      long c = counts[r.nextInt(counts.length)] * groups, o = counts[r.nextInt(counts.length)] * groups;
+      boolean wino = r.nextBoolean();
+      long[] in = new long[nsp], k = new long[nsp], stride = new long[nsp], pad = new long[nsp], dil = new long[nsp];
+      boolean ok = true;
+      for (int d = 0; d < nsp; d++) {
+        in[d] = 1 + r.nextInt(12);
+        k[d] = wino ? 3 : 1 + r.nextInt(4);
+        stride[d] = wino ? 1 : 1 + r.nextInt(2);
+        pad[d] = r.nextInt(wino ? 3 : 4);
+        dil[d] = wino ? 1 : 1 + r.nextInt(2);
+        ok &= in[d] + 2 * pad[d] >= dil[d] * (k[d] - 1) + 1;
+      }
+      if (!ok) continue;
+      run++;
+      long[] xs = cat(new long[] {n, c}, in), ws = cat(new long[] {o, c / groups}, k);
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = odd(det(dt, t, xs), r.nextInt(4)), w = odd(det(dt, t + 1000, ws), r.nextInt(4));
+        Tensor b = r.nextBoolean() ? null : det(dt, t + 2000, o);
+        String what = dt + " conv" + nsp + "d x" + Arrays.toString(xs) + " w" + Arrays.toString(ws) + " stride " + Arrays.toString(stride)
+            + " pad " + Arrays.toString(pad) + " dil " + Arrays.toString(dil) + " groups " + groups;
+        Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_();
+        Tensor y = conv(nsp, xg, wg, b, stride, pad, dil, groups);
+        Tensor up = det(dt, t + 3000, y.shape());
+        double[][] want = refConv(x, w, b, stride, pad, dil, groups, up);
+        double tol = dt == F64 ? 1e-10 : 2e-5;
+        closeTol(what + ": output", want[0], y.toDoubleArray(), tol);
+        List<Tensor> g = Autograd.grad(List.of(y), List.of(up), List.of(xg, wg), false, false, false);
+        closeTol(what + ": input gradient", want[1], g.get(0).toDoubleArray(), tol);
+        closeTol(what + ": weight gradient", want[2], g.get(1).toDoubleArray(), tol);
+      }
+    }
+    assertTrue(run >= 30, "ran " + run);
+  }
+
+  /** float16 and bfloat16 compute in float and round once, as PyTorch's CPU kernels: within a few ulps of the float64 result. */
+  @Test
+  void halfAndBfloatConvolutionsMatchTheLoop() {
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+      double tol = dt == DType.FLOAT16 ? 4e-3 : 3e-2;
+      for (int nsp = 1; nsp <= 3; nsp++) {
+        long[] one = {1}, two = {2};
+        Tensor x = det(dt, nsp, cat(new long[] {2, 4}, nsp == 3 ? new long[] {4, 3, 5} : nsp == 2 ? new long[] {6, 5} : new long[] {9}));
+        Tensor w = det(dt, nsp + 10, cat(new long[] {6, 2}, nsp == 3 ? new long[] {2, 2, 2} : nsp == 2 ? new long[] {3, 2} : new long[] {3}));
+        Tensor b = det(dt, nsp + 20, 6);
+        Tensor y = conv(nsp, x, w, b, two, one, one, 2);
+        assertEquals(dt, y.dtype());
+        closeTol(dt + " conv" + nsp + "d", refConv(x, w, b, two, one, one, 2, null)[0], y.toDoubleArray(), tol);
+        Tensor wt = det(dt, nsp + 30, cat(new long[] {4, 3}, nsp == 3 ? new long[] {2, 2, 2} : nsp == 2 ? new long[] {3, 2} : new long[] {3}));
+        Tensor yt = convT(nsp, x, wt, null, two, one, one, 2, one);
+        assertEquals(dt, yt.dtype());
+        closeTol(dt + " conv_transpose" + nsp + "d", refConvT(x, wt, null, two, one, one, one, 2, null)[0], yt.toDoubleArray(), tol);
+      }
+    }
+  }
+
+  /** unfold and fold (each the other's adjoint) against a loop, on odd layouts, batched and not, with their gradients. */
+  @Test
+  void randomUnfoldAndFoldMatchTheLoop() {
+    Random r = new Random(14);
+    int run = 0;
+    for (int t = 0; t < 300 && run < 100; t++) {
+      long n = r.nextInt(3), c = 1 + r.nextInt(2);
+      long[] in = new long[2], k = new long[2], stride = new long[2], pad = new long[2], dil = new long[2], blocks = new long[2];
+      boolean ok = true;
+      for (int d = 0; d < 2; d++) {
+        in[d] = 1 + r.nextInt(7);
+        k[d] = 1 + r.nextInt(3);
+        stride[d] = 1 + r.nextInt(3);
+        pad[d] = r.nextInt(3);
+        dil[d] = 1 + r.nextInt(3);
+        blocks[d] = Math.floorDiv(in[d] + 2 * pad[d] - dil[d] * (k[d] - 1) - 1, stride[d]) + 1;
+        ok &= blocks[d] >= 1;
+      }
+      if (!ok) continue;
+      run++;
+      boolean batched = n > 0 || r.nextBoolean();
+      long kk = k[0] * k[1], l = blocks[0] * blocks[1];
+      String what = "in " + Arrays.toString(in) + " n " + n + " c " + c + " k " + Arrays.toString(k) + " stride " + Arrays.toString(stride)
+          + " pad " + Arrays.toString(pad) + " dil " + Arrays.toString(dil) + (batched ? "" : " unbatched");
+      try (TensorScope s = TensorScope.open()) {
+        long[] xs = batched ? new long[] {n, c, in[0], in[1]} : new long[] {c, in[0], in[1]};
+        long[] cs = batched ? new long[] {n, c * kk, l} : new long[] {c * kk, l};
+        Tensor x = odd(det(F64, t, xs), r.nextInt(4)).requiresGrad_();
+        Tensor cols = Functional.unfold(x, k, dil, pad, stride);
+        assertArrayEquals(cs, cols.shape(), what + ": unfold's shape");
+        double[] want = unfoldRef(x.toDoubleArray(), batched ? n : 1, c, in, k, stride, pad, dil, blocks);
+        close(what + ": unfold", want, cols.toDoubleArray());
+        Tensor up = odd(det(F64, t + 7, cs), r.nextInt(4)).requiresGrad_();
+        Tensor gx = Autograd.grad(List.of(cols), List.of(up), List.of(x), false, false, false).get(0);
+        Tensor img = Functional.fold(up, in, k, dil, pad, stride);
+        assertArrayEquals(xs, img.shape(), what + ": fold's shape");
+        double[] back = foldRef(up.toDoubleArray(), batched ? n : 1, c, in, k, stride, pad, dil, blocks);
+        close(what + ": unfold's gradient", back, gx.toDoubleArray());
+        close(what + ": fold", back, img.toDoubleArray());
+        Tensor up2 = odd(det(F64, t + 9, xs), r.nextInt(4));
+        Tensor gc = Autograd.grad(List.of(img), List.of(up2), List.of(up), false, false, false).get(0);
+        close(what + ": fold's gradient", unfoldRef(up2.toDoubleArray(), batched ? n : 1, c, in, k, stride, pad, dil, blocks), gc.toDoubleArray());
+      }
+    }
+    assertTrue(run >= 60, "ran " + run);
+  }
+
+  private static double[] unfoldRef(double[] x, long n, long c, long[] in, long[] k, long[] st, long[] p, long[] dl, long[] b) {
+    long kk = k[0] * k[1], l = b[0] * b[1];
+    double[] cols = new double[(int) (n * c * kk * l)];
+    for (int i = 0; i < cols.length; i++) {
+      long q = i % l, row = i / l % (c * kk), nn = i / l / (c * kk), ch = row / kk, kt = row % kk;
+      long h = q / b[1] * st[0] - p[0] + kt / k[1] * dl[0], w = q % b[1] * st[1] - p[1] + kt % k[1] * dl[1];
+      if (h >= 0 && h < in[0] && w >= 0 && w < in[1]) cols[i] = x[(int) (((nn * c + ch) * in[0] + h) * in[1] + w)];
+    }
+    return cols;
+  }
+
+  private static double[] foldRef(double[] cols, long n, long c, long[] in, long[] k, long[] st, long[] p, long[] dl, long[] b) {
+    long kk = k[0] * k[1], l = b[0] * b[1];
+    double[] img = new double[(int) (n * c * in[0] * in[1])];
+    for (int i = 0; i < cols.length; i++) {
+      long q = i % l, row = i / l % (c * kk), nn = i / l / (c * kk), ch = row / kk, kt = row % kk;
+      long h = q / b[1] * st[0] - p[0] + kt / k[1] * dl[0], w = q % b[1] * st[1] - p[1] + kt % k[1] * dl[1];
+      if (h >= 0 && h < in[0] && w >= 0 && w < in[1]) img[(int) (((nn * c + ch) * in[0] + h) * in[1] + w)] += cols[i];
+    }
+    return img;
+  }
+
+  /** The im2col/col2im paths (strided conv, conv_transpose, fold, reflect pad) while another thread closes an operand. */
+  @Test
+  void closingOperandsFromAnotherThreadGivesOnlyIllegalStateOrTheRightResult() throws Exception {
+    long[] two = {2}, one = {1}, zero = {0};
+    java.util.List<java.util.function.Function<Tensor[], Tensor>> ops = List.of(
+        a -> Functional.conv2d(a[0], a[1], a[2], two, one, one, 1),
+        a -> Functional.convTranspose2d(a[0], a[3], a[2], two, one, one, 1, one),
+        a -> Functional.fold(Functional.unfold(a[0], new long[] {3}, one, one, two), new long[] {24, 24}, new long[] {3}, one, one, two),
+        a -> Functional.pad(a[0], new long[] {3, 2, 1, 4}, "reflect", 0));
+    for (int op = 0; op < ops.size(); op++) {
+      for (int victim = 0; victim < 4; victim++) {
+        for (int rep = 0; rep < 4; rep++) {
+          Tensor x = det(DType.FLOAT32, 1, 2, 8, 24, 24).requiresGrad_(), w = det(DType.FLOAT32, 2, 8, 8, 3, 3).requiresGrad_();
+          Tensor b = det(DType.FLOAT32, 3, 8).requiresGrad_(), wt = det(DType.FLOAT32, 4, 8, 8, 3, 3).requiresGrad_();
+          Tensor[] all = {x, w, b, wt};
+          var f = ops.get(op);
+          double[][] want = forwardAndGrads(f, all);
+          java.util.concurrent.atomic.AtomicReference<Throwable> bad = new java.util.concurrent.atomic.AtomicReference<>();
+          java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger(), rounds =
+              new java.util.concurrent.atomic.AtomicInteger();
+          Thread t = new Thread(() -> {
+            while (refused.get() < 2 && rounds.get() < 10_000) {
+              rounds.incrementAndGet();
+              try (TensorScope s = TensorScope.open()) {
+                double[][] got = forwardAndGrads(f, all);
+                for (int j = 0; j < got.length; j++) if (!Arrays.equals(want[j], got[j])) throw new AssertionError("result " + j + " differs");
+              } catch (IllegalStateException e) {
+                refused.incrementAndGet();
+              } catch (Throwable e) {
+                bad.compareAndSet(null, e);
+                return;
+              }
+            }
+          });
+          t.start();
+          while (rounds.get() < 2 + rep) Thread.onSpinWait();
+          all[victim].close();
+          t.join();
+          if (bad.get() != null) throw new AssertionError("op " + op + " victim " + victim + " rep " + rep, bad.get());
+        }
+      }
+    }
+  }
+
+  private static double[][] forwardAndGrads(java.util.function.Function<Tensor[], Tensor> f, Tensor[] all) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor y = f.apply(all);
+      List<Tensor> ins = List.of(all[0], all[1], all[2], all[3]);
+      List<Tensor> g = Autograd.grad(List.of(y), List.of(det(y.dtype(), 5, y.shape())), ins, false, false, true);
+      double[][] r = new double[5][];
+      r[0] = y.toDoubleArray();
+      for (int i = 0; i < 4; i++) r[i + 1] = g.get(i) == null ? new double[0] : g.get(i).toDoubleArray();
+      return r;
+    }
+  }
+
+  // ---- arguments whose size arithmetic overflows ----
+
+  /** dilation·(kernel − 1) wraps to 0 at 2^62·4: the reach is 2^64 + 1, far past the input. PyTorch's rule: the kernel can't be larger. */
+  @Test
+  void aDilationWhoseReachOverflowsIsRefused() {
+    Tensor x = Tensor.ones(1, 1, 8), w = Tensor.ones(1, 1, 5);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.conv1d(x, w, null, new long[] {1}, new long[] {0}, new long[] {1L << 62}, 1));
+    assertTrue(e.getMessage().startsWith("conv1d(): "), e.getMessage());
+    Tensor x2 = Tensor.ones(1, 1, 8, 8), w2 = Tensor.ones(1, 1, 5, 1);
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.conv2d(x2, w2, null, new long[] {2}, new long[] {0}, new long[] {1L << 62, 1}, 1));
+    assertTrue(e.getMessage().startsWith("conv2d(): "), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.unfold(x2, new long[] {5, 1}, new long[] {1L << 62, 1}, new long[] {0}, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("unfold(): "), e.getMessage());
+  }
+
+  /** A padding past 2^62 makes in + 2·padding wrap; at 2^61 the columns (kernel × output) would not fit in 64 bits. */
+  @Test
+  void aPaddingWhoseSizeOverflowsIsRefused() {
+    Tensor x = Tensor.ones(1, 1, 8), w = Tensor.ones(1, 1, 3);
+    for (long p : new long[] {1L << 61, 1L << 62, Long.MAX_VALUE / 2, Long.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.conv1d(x, w, null, new long[] {1}, new long[] {p}, new long[] {1}, 1));
+      assertTrue(e.getMessage().startsWith("conv1d(): "), e.getMessage());
+      e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.unfold(Tensor.ones(1, 1, 2, 2), new long[] {1}, new long[] {1}, new long[] {p}, new long[] {1}));
+      assertTrue(e.getMessage().startsWith("unfold(): "), e.getMessage());
+    }
+  }
+
+  /** (in − 1)·stride wraps: 4·2^62 + 1 is 1 in 64 bits, a one-element output where the true one has 2^64 + 1. */
+  @Test
+  void aTransposedStrideWhoseOutputSizeOverflowsIsRefused() {
+    Tensor x = Tensor.ones(1, 1, 5), w = Tensor.ones(1, 1, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.convTranspose1d(x, w, null, new long[] {1L << 62}, new long[] {0}, new long[] {0}, 1, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("conv_transpose1d(): "), e.getMessage());
+    Tensor x2 = Tensor.ones(1, 1, 3), w2 = Tensor.ones(1, 1, 5);  // dilation·(kernel − 1) = 2^64
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.convTranspose1d(x2, w2, null, new long[] {1}, new long[] {0}, new long[] {0}, 1, new long[] {1L << 62}));
+    assertTrue(e.getMessage().startsWith("conv_transpose1d(): "), e.getMessage());
+  }
+
+  /** 274177 · 67280421310721 = 2^64 + 1: a kernel whose element count wraps to 1; the padding makes one window. */
+  @Test
+  void unfoldAndFoldWhoseWindowSizeOverflowsAreRefused() {
+    long[] kernel = {274177, 67280421310721L}, padding = {137088, 33640210655360L};
+    Tensor x = Tensor.ones(1, 1, 1, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.unfold(x, kernel, new long[] {1}, padding, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("unfold(): "), e.getMessage());
+    Tensor cols = Tensor.ones(1, 1, 1);
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.fold(cols, new long[] {1, 1}, kernel, new long[] {1}, padding, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("fold(): "), e.getMessage());
+    // 2^32 × 2^32 blocks: their product wraps to 0, which an empty input's size 0 would match
+    Tensor empty = Tensor.ones(1, 1, 0);
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.fold(empty, new long[] {1L << 32, 1L << 32}, new long[] {1}, new long[] {1}, new long[] {0}, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("fold(): "), e.getMessage());
+  }
+
+  // ---- helpers ----
+
+  static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] dil, long groups) {
+    return switch (nsp) {
+      case 1 -> Functional.conv1d(x, w, b, stride, pad, dil, groups);
+      case 2 -> Functional.conv2d(x, w, b, stride, pad, dil, groups);
+      default -> Functional.conv3d(x, w, b, stride, pad, dil, groups);
+    };
+  }
+
+  static Tensor convT(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] op, long groups, long[] dil) {
+    return switch (nsp) {
+      case 1 -> Functional.convTranspose1d(x, w, b, stride, pad, op, groups, dil);
+      case 2 -> Functional.convTranspose2d(x, w, b, stride, pad, op, groups, dil);
+      default -> Functional.convTranspose3d(x, w, b, stride, pad, op, groups, dil);
+    };
+  }
+
+  private static long[] outSizes(long[] in, long[] k, long[] stride, long[] pad, long[] dil) {
+    long[] o = new long[in.length];
+    for (int d = 0; d < in.length; d++) o[d] = (in[d] + 2 * pad[d] - dil[d] * (k[d] - 1) - 1) / stride[d] + 1;
+    return o;
+  }
+
+  /** The same values in an odd layout: 0 contiguous, 1 at a storage offset, 2 every other element, 3 dims 0 and 1 swapped in memory. */
+  static Tensor odd(Tensor t, int how) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor r = switch (how) {
+        case 1 -> {
+          Tensor big = Tensor.zeros(new long[] {t.numel() + 7}, t.dtype());
+          Tensor v = big.narrow(0, 7, t.numel());
+          v.copy_(t.reshape(t.numel()));
+          yield v.view(t.shape());
+        }
+        case 2 -> Tensor.stack(List.of(t, Tensor.zeros(t.shape(), t.dtype())), t.dim()).select(t.dim(), 0);
+        case 3 -> t.dim() < 2 ? t.clone() : t.transpose(0, 1).contiguous().transpose(0, 1);
+        default -> t.clone();
+      };
+      return s.keep(r);
+    }
+  }
+
+  /**
+   * {y, gx, gw, gb}: the convolution in float64 loops (spatial dims as three) and, for the upstream
+   * gradient up (null: none), the gradients of sum(y · up).
+   */
+  static double[][] refConv(Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] dil, long groups, Tensor up) {
+    long[] xs = x.shape(), ws = w.shape();
+    int nsp = xs.length - 2;
+    long[] in = three(xs, 1), k = three(ws, 1), st = pad3(stride, nsp, 1), p = pad3(pad, nsp, 0), dl = pad3(dil, nsp, 1);
+    long[] out = new long[3];
+    for (int d = 0; d < 3; d++) out[d] = (in[d] + 2 * p[d] - dl[d] * (k[d] - 1) - 1) / st[d] + 1;
+    double[] xv = x.toDoubleArray(), wv = w.toDoubleArray(), bv = b == null ? null : b.toDoubleArray();
+    long nb = xs[0], c = xs[1], o = ws[0], cg = c / groups, og = o / groups, plane = out[0] * out[1] * out[2], taps = k[0] * k[1] * k[2];
+    double[] y = new double[(int) (nb * o * plane)], u = up == null ? null : up.toDoubleArray();
+    double[] gx = new double[xv.length], gw = new double[wv.length], gb = new double[(int) o];
+    for (int i = 0; i < y.length; i++) {
+      if (bv != null) y[i] = bv[(int) (i / plane % o)];
+      if (u != null) gb[(int) (i / plane % o)] += u[i];
+    }
+    for (long n = 0; n < nb; n++)
+      for (long oc = 0; oc < o; oc++)
+        for (long q = 0; q < plane; q++)
+          for (long v = 0; v < cg; v++)
+            for (long t = 0; t < taps; t++) {
+              long o0 = q / (out[1] * out[2]), o1 = q / out[2] % out[1], o2 = q % out[2];
+              long k0 = t / (k[1] * k[2]), k1 = t / k[2] % k[1], k2 = t % k[2];
+              long i0 = o0 * st[0] - p[0] + k0 * dl[0], i1 = o1 * st[1] - p[1] + k1 * dl[1], i2 = o2 * st[2] - p[2] + k2 * dl[2];
+              if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2]) continue;
+              int xi = (int) ((((n * c + oc / og * cg + v) * in[0] + i0) * in[1] + i1) * in[2] + i2);
+              int wi = (int) ((oc * cg + v) * taps + t), yi = (int) ((n * o + oc) * plane + q);
+              y[yi] += xv[xi] * wv[wi];
+              if (u != null) {
+                gx[xi] += u[yi] * wv[wi];
+                gw[wi] += u[yi] * xv[xi];
+              }
+            }
+    return new double[][] {y, gx, gw, gb};
+  }
+
+  /** {y, gx, gw, gb} for conv_transpose: each input element spreads its kernel-scaled value into the output. */
+  static double[][] refConvT(Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] outPad, long[] dil, long groups, Tensor up) {
+    long[] xs = x.shape(), ws = w.shape();
+    int nsp = xs.length - 2;
+    long[] in = three(xs, 1), k = three(ws, 1), st = pad3(stride, nsp, 1), p = pad3(pad, nsp, 0), dl = pad3(dil, nsp, 1);
+    long[] opd = pad3(outPad, nsp, 0), out = new long[3];
+    for (int d = 0; d < 3; d++) out[d] = (in[d] - 1) * st[d] - 2 * p[d] + dl[d] * (k[d] - 1) + opd[d] + 1;
+    double[] xv = x.toDoubleArray(), wv = w.toDoubleArray(), bv = b == null ? null : b.toDoubleArray();
+    long nb = xs[0], ci = xs[1], cg = ci / groups, og = ws[1], o = og * groups, plane = out[0] * out[1] * out[2], taps = k[0] * k[1] * k[2];
+    long inPlane = in[0] * in[1] * in[2];
+    double[] y = new double[(int) (nb * o * plane)], u = up == null ? null : up.toDoubleArray();
+    double[] gx = new double[xv.length], gw = new double[wv.length], gb = new double[(int) o];
+    for (int i = 0; i < y.length; i++) {
+      if (bv != null) y[i] = bv[(int) (i / plane % o)];
+      if (u != null) gb[(int) (i / plane % o)] += u[i];
+    }
+    for (long n = 0; n < nb; n++)
+      for (long c = 0; c < ci; c++)
+        for (long q = 0; q < inPlane; q++)
+          for (long oc = 0; oc < og; oc++)
+            for (long t = 0; t < taps; t++) {
+              long i0 = q / (in[1] * in[2]), i1 = q / in[2] % in[1], i2 = q % in[2];
+              long k0 = t / (k[1] * k[2]), k1 = t / k[2] % k[1], k2 = t % k[2];
+              long o0 = i0 * st[0] - p[0] + k0 * dl[0], o1 = i1 * st[1] - p[1] + k1 * dl[1], o2 = i2 * st[2] - p[2] + k2 * dl[2];
+              if (o0 < 0 || o0 >= out[0] || o1 < 0 || o1 >= out[1] || o2 < 0 || o2 >= out[2]) continue;
+              long yc = c / cg * og + oc;
+              int xi = (int) ((n * ci + c) * inPlane + q), wi = (int) ((c * og + oc) * taps + t);
+              int yi = (int) ((n * o + yc) * plane + (o0 * out[1] + o1) * out[2] + o2);
+              y[yi] += xv[xi] * wv[wi];
+              if (u != null) {
+                gx[xi] += u[yi] * wv[wi];
+                gw[wi] += u[yi] * xv[xi];
+              }
+            }
+    return new double[][] {y, gx, gw, gb};
+  }
+
+  /** A batched shape's spatial sizes as three, leading ones first. */
+  private static long[] three(long[] shape, long fill) {
+    long[] r = {fill, fill, fill};
+    int nsp = shape.length - 2;
+    for (int d = 0; d < nsp; d++) r[3 - nsp + d] = shape[2 + d];
+    return r;
+  }
+
+  private static long[] pad3(long[] v, int nsp, long fill) {
+    long[] r = {fill, fill, fill};
+    for (int d = 0; d < nsp; d++) r[3 - nsp + d] = v[v.length == 1 ? 0 : d];
+    return r;
+  }
+
+  static long[] cat(long[] a, long... b) {
+    long[] r = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, r, a.length, b.length);
+    return r;
+  }
+
+  /** sin(0.618 i + 1.3 seed) * 1.5 over the flat index, computed in float64, as dtype. */
+  static Tensor det(DType dtype, int seed, long... shape) {
+    long n = 1;
+    for (long d : shape) n *= d;
+    double[] v = new double[(int) n];
+    for (int i = 0; i < n; i++) v[i] = Math.sin(i * 0.618 + seed * 1.3) * 1.5;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor t = Tensor.fromArray(v, shape);
+      return s.keep(dtype == F64 ? t : t.to(dtype));
+    }
+  }
+
+  private static void closeTol(String what, double[] want, double[] got, double tol) {
+    assertEquals(want.length, got.length, what + ": element count");
+    Close.assertElements(what, want, got, Close.ofLargest(tol, want));
+  }
+
+  private static void close(String what, double[] want, double[] got) {
+    assertEquals(want.length, got.length, what + ": element count");
+    Close.assertElements(what, want, got, Close.ofLargest(1e-10, want));
+  }
+}
