@@ -197,6 +197,15 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): Expected " + w.length + "-dimensional input for " + w.length + "-dimensional weight "
           + WindowArgs.shape(w) + ", but got " + x.length + "-dimensional input of size " + WindowArgs.shape(input.shape()) + " instead");
     }
+    if (w[0] < groups) {
+      throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be at least " + groups
+          + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");
+    }
+    for (int d = 2; d < w.length; d++) {
+      if (w[d] <= 0) {
+        throw new IllegalArgumentException(op + "(): kernel size should be greater than zero, but got weight of size " + WindowArgs.shape(w));
+      }
+    }
     if (w[0] % groups != 0) {
       throw new IllegalArgumentException(op + "(): Given groups=" + groups + ", expected weight to be divisible by " + groups
           + " at dimension 0, but got weight of size " + WindowArgs.shape(w) + " instead");

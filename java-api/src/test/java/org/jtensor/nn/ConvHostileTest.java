@@ -370,6 +370,24 @@ class ConvHostileTest extends ScopedTest {
     assertTrue(e.getMessage().startsWith("fold(): "), e.getMessage());
   }
 
+  // ---- PyTorch's refusals ----
+
+  /** PyTorch: "Given groups=2, expected weight to be at least 2 at dimension 0"; and a zero-sized kernel is refused naming the op. */
+  @Test
+  void weightsPyTorchRefusesAreRefusedNamingTheOp() {
+    Tensor x = Tensor.ones(1, 0, 4, 4), w = Tensor.ones(0, 0, 1, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.conv2d(x, w, null, new long[] {1}, new long[] {0}, new long[] {1}, 2));
+    assertEquals("conv2d(): Given groups=2, expected weight to be at least 2 at dimension 0, but got weight of size [0, 0, 1, 1] instead",
+        e.getMessage());
+    Tensor x1 = Tensor.ones(1, 1, 4), w0 = Tensor.ones(1, 1, 0);
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.conv1d(x1, w0, null, new long[] {1}, new long[] {0}, new long[] {1}, 1));
+    assertTrue(e.getMessage().startsWith("conv1d(): "), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.convTranspose1d(x1, w0, null, new long[] {1}, new long[] {0}, new long[] {0}, 1, new long[] {1}));
+    assertTrue(e.getMessage().startsWith("conv_transpose1d(): "), e.getMessage());
+  }
+
   // ---- helpers ----
 
   static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] dil, long groups) {
