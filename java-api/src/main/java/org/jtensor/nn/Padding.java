@@ -8,8 +8,9 @@ import org.jtensor.TensorScope;
 /**
  * torch.nn.functional.pad: pad holds (before, after) pairs from the last dim backwards. "constant"
  * fills with value (a negative pad crops); "reflect" mirrors without repeating the edge,
- * "replicate" repeats it, "circular" wraps around: those three gather the input along each dim by
- * an index vector, so the gradient is indexSelect's.
+ * "replicate" repeats it, "circular" wraps around (a negative pad crops first, as PyTorch's
+ * _pad_circular): those three concatenate views of the input along each dim (narrow, flip,
+ * expand), so nothing the size of the pad is built on the Java heap and the gradient is theirs.
  */
 final class Padding {
   private Padding() {}
@@ -24,12 +25,24 @@ final class Padding {
     if (!List.of("constant", "reflect", "replicate", "circular").contains(mode)) {
       throw new IllegalArgumentException(op + "(): Unrecognised padding mode " + mode);
     }
+    if (!mode.equals("constant")) {  // PyTorch's _pad_enum: the reflection/replication/circular kernels it has, and no fill value
+      if (!(value == 0)) throw new IllegalArgumentException(op + "(): Padding mode \"" + mode + "\" doesn't take in value argument");
+      int p = pad.length / 2, dims = x.dim();
+      if (p < 1 || p > 3 || (dims != p + 1 && dims != p + 2)) {
+        throw new UnsupportedOperationException(op + "(): Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+      }
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor r = x;
       for (int k = 0; k < pad.length / 2; k++) {
         int d = x.dim() - 1 - k;
-        long before = pad[2 * k], after = pad[2 * k + 1];
-        r = mode.equals("constant") ? constant(r, d, before, after, value) : gather(op, r, d, before, after, mode);
+        long before = pad[2 * k], after = pad[2 * k + 1], n = r.shape()[d];
+        try {
+          Math.addExact(Math.addExact(n, before), after);
+        } catch (ArithmeticException e) {
+          throw new IllegalArgumentException(op + "(): the padded size " + n + " + " + before + " + " + after + " of dim " + d + " overflows 64 bits");
+        }
+        r = mode.equals("constant") ? constant(r, d, before, after, value) : concatenate(op, r, d, before, after, mode);
       }
       return s.keep(r == x ? x.clone() : r);
     }
@@ -54,26 +67,43 @@ final class Padding {
     return Tensor.full(shape, value, x.dtype(), x.device());
   }
 
-  private static Tensor gather(String op, Tensor x, int d, long before, long after, String mode) {
+  private static Tensor concatenate(String op, Tensor x, int d, long before, long after, String mode) {
     long n = x.shape()[d];
-    if (before < 0 || after < 0) throw new IllegalArgumentException(op + "(): negative padding is only supported in constant mode");
+    if (mode.equals("circular")) return circular(op, x, d, before, after);
+    if (before < 0 || after < 0) throw new IllegalArgumentException(op + "(): negative padding is only supported in constant and circular modes");
     if (mode.equals("reflect") && (before >= n || after >= n)) {
       throw new IllegalArgumentException(op + "(): Padding size should be less than the corresponding input dimension, but got: padding ("
           + before + ", " + after + ") at dimension " + d + " of input " + Arrays.toString(x.shape()));
     }
-    if (mode.equals("circular") && (before > n || after > n)) {
+    if (n == 0) throw new IllegalArgumentException(op + "(): dim " + d + " is empty: there is nothing to " + mode);
+    Tensor head, tail;
+    if (mode.equals("reflect")) {  // x[before], ..., x[1] | x | x[n - 2], ..., x[n - 1 - after]
+      head = x.narrow(d, 1, before).flip(d);
+      tail = x.narrow(d, n - 1 - after, after).flip(d);
+    } else {  // replicate: the edge elements, expanded
+      head = x.narrow(d, 0, 1).expand(sized(x, d, before));
+      tail = x.narrow(d, n - 1, 1).expand(sized(x, d, after));
+    }
+    return Tensor.cat(List.of(head, x, tail), d);
+  }
+
+  /** PyTorch's _pad_circular: crop by the negative pads, then wrap the cropped part by the positive ones, each at most once. */
+  private static Tensor circular(String op, Tensor x, int d, long before, long after) {
+    long n = x.shape()[d];
+    if (before > n || after > n) throw new IllegalArgumentException(op + "(): Padding value causes wrapping around more than once.");
+    if (n + before + after < 0) throw new IllegalArgumentException(op + "(): Negative padding value is resulting in an empty dimension");
+    long from = Math.max(0, -before), m = n - from - Math.max(0, -after);
+    Tensor kept = x.narrow(d, from, m);
+    long left = Math.max(0, before), right = Math.max(0, after);
+    if (left > m || right > m) {  // PyTorch's copies would overlap (and refuse): the cropped part wrapped more than once
       throw new IllegalArgumentException(op + "(): Padding value causes wrapping around more than once.");
     }
-    if (n == 0) throw new IllegalArgumentException(op + "(): dim " + d + " is empty: there is nothing to " + mode);
-    long[] idx = new long[(int) (n + before + after)];
-    for (int i = 0; i < idx.length; i++) {
-      long j = i - before;
-      idx[i] = switch (mode) {
-        case "reflect" -> j < 0 ? -j : j >= n ? 2 * (n - 1) - j : j;
-        case "replicate" -> Math.max(0, Math.min(n - 1, j));
-        default -> Math.floorMod(j, n);  // circular
-      };
-    }
-    return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
+    return Tensor.cat(List.of(kept.narrow(d, m - left, left), kept, kept.narrow(d, 0, right)), d);
+  }
+
+  private static long[] sized(Tensor x, int d, long length) {
+    long[] shape = x.shape().clone();
+    shape[d] = length;
+    return shape;
   }
 }

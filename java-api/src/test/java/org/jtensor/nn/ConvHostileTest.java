@@ -388,6 +388,94 @@ class ConvHostileTest extends ScopedTest {
     assertTrue(e.getMessage().startsWith("conv_transpose1d(): "), e.getMessage());
   }
 
+  // ---- pad ----
+
+  /**
+   * A pad past 2^31 in reflect, replicate or circular mode: the index vector's int length wrapped
+   * (2^40 + 4 is 4), so a huge pad gave a 4-element output; PyTorch tries the real size and runs out
+   * of memory. Past 2^63 the output size itself overflows: refused naming pad.
+   */
+  @Test
+  void aHugePadIsNeverAWrongSizedResult() {
+    Tensor x = Tensor.fromArray(new double[] {1, 2, 3}, 1, 1, 3);
+    for (String mode : new String[] {"replicate", "constant"}) {
+      RuntimeException e = assertThrows(RuntimeException.class, () -> Functional.pad(x, new long[] {(1L << 40) + 1, 0}, mode, 0));
+      assertTrue(e instanceof TensorOutOfMemoryException, mode + ": " + e);
+      IllegalArgumentException o = assertThrows(IllegalArgumentException.class,
+          () -> Functional.pad(x, new long[] {Long.MAX_VALUE, 1}, mode, 0));
+      assertTrue(o.getMessage().startsWith("pad(): "), o.getMessage());
+    }
+  }
+
+  /** PyTorch crops the ends in circular mode (CircularPad*d: "If negative padding is applied then the ends of the tensor get removed"). */
+  @Test
+  void circularPaddingTakesNegativePadsAsPyTorch() {
+    Tensor x = Tensor.arange(5).to(F64).reshape(1, 1, 5).requiresGrad_();
+    Tensor y = Functional.pad(x, new long[] {-1, 2}, "circular", 0);
+    assertArrayEquals(new double[] {1, 2, 3, 4, 1, 2}, y.toDoubleArray());
+    y.mul(Tensor.arange(6).to(F64)).sum().backward();
+    assertArrayEquals(new double[] {0, 0 + 4, 1 + 5, 2, 3}, x.grad().toDoubleArray());
+    Tensor z = Functional.pad(x.detach(), new long[] {2, -2}, "circular", 0);  // crop [0, 1, 2], then wrap its end
+    assertArrayEquals(new double[] {1, 2, 0, 1, 2}, z.toDoubleArray());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.pad(x, new long[] {-3, -3}, "circular", 0));
+    assertTrue(e.getMessage().startsWith("pad(): Negative padding value is resulting in an empty dimension"), e.getMessage());
+  }
+
+  /** PyTorch's _pad_enum: no fill value outside constant mode, and the non-constant modes pad the last 1-3 dims of a (batched) input. */
+  @Test
+  void nonConstantModesRefuseWhatPyTorchRefuses() {
+    Tensor x = Tensor.ones(1, 2, 3);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {1, 1}, "reflect", 2));
+    assertEquals("pad(): Padding mode \"reflect\" doesn't take in value argument", e.getMessage());
+    for (Tensor t : new Tensor[] {Tensor.ones(3), Tensor.ones(1, 1, 1, 3)}) {
+      UnsupportedOperationException u = assertThrows(UnsupportedOperationException.class,
+          () -> Functional.pad(t, new long[] {1, 1}, "replicate", 0));
+      assertEquals("pad(): Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now", u.getMessage());
+    }
+    assertArrayEquals(new long[] {1, 4, 5}, Functional.pad(x, new long[] {1, 1, 1, 1}, "circular", 0).shape());  // unbatched 2-d
+  }
+
+  /** Each non-constant mode's values and gradient against an index loop, on strided inputs, every pad size it takes. */
+  @Test
+  void reflectReplicateAndCircularMatchTheIndexLoop() {
+    for (String mode : new String[] {"reflect", "replicate", "circular"}) {
+      for (long before = -2; before <= 4; before++) {
+        for (long after = -2; after <= 4; after++) {
+          long n = 4, b = before, a = after;
+          boolean ok = switch (mode) {
+            case "reflect" -> b >= 0 && a >= 0 && b < n && a < n;
+            case "replicate" -> b >= 0 && a >= 0;
+            default -> b <= n && a <= n && Math.max(0, b) <= n - Math.max(0, -b) - Math.max(0, -a) && Math.max(0, a) <= n - Math.max(0, -b) - Math.max(0, -a);
+          };
+          if (!ok) continue;
+          try (TensorScope s = TensorScope.open()) {
+            Tensor x = odd(det(F64, (int) (b * 10 + a), 2, 3, n), 2).requiresGrad_();
+            Tensor y = Functional.pad(x, new long[] {b, a}, mode, 0);
+            long m = n + b + a;
+            assertArrayEquals(new long[] {2, 3, m}, y.shape(), mode + " " + b + ", " + a);
+            double[] xv = x.toDoubleArray(), want = new double[(int) (6 * m)], up = det(F64, 3, 2, 3, m).toDoubleArray(), gx = new double[xv.length];
+            long from = Math.max(0, -b), kept = n - from - Math.max(0, -a);
+            for (int row = 0; row < 6; row++) {
+              for (long i = 0; i < m; i++) {
+                long j = i - b, src = switch (mode) {
+                  case "reflect" -> j < 0 ? -j : j >= n ? 2 * (n - 1) - j : j;
+                  case "replicate" -> Math.max(0, Math.min(n - 1, j));
+                  default -> from + Math.floorMod(i - Math.max(0, b), kept);
+                };
+                want[(int) (row * m + i)] = xv[(int) (row * n + src)];
+                gx[(int) (row * n + src)] += up[(int) (row * m + i)];
+              }
+            }
+            assertArrayEquals(want, y.toDoubleArray(), 0, mode + " " + b + ", " + a);
+            Tensor g = Autograd.grad(List.of(y), List.of(det(F64, 3, 2, 3, m)), List.of(x), false, false, false).get(0);
+            assertArrayEquals(gx, g.toDoubleArray(), 1e-12, mode + " " + b + ", " + a + ": gradient");
+          }
+        }
+      }
+    }
+  }
+
   // ---- helpers ----
 
   static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] dil, long groups) {
