@@ -217,6 +217,9 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
           + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
     }
+    if (!input.dtype().isFloatingPoint()) {  // PyTorch's CPU kernels are floating only ("slow_conv2d_cpu" not implemented for 'Long')
+      throw new UnsupportedOperationException(op + "(): expected a floating point input, got " + input.dtype());
+    }
     if (!input.device().equals(weight.device()) || (bias != null && !bias.device().equals(weight.device()))) {
       throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
           + " and weight on " + weight.device() + (bias == null ? "" : " and bias on " + bias.device()));

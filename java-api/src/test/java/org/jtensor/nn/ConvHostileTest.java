@@ -388,6 +388,25 @@ class ConvHostileTest extends ScopedTest {
     assertTrue(e.getMessage().startsWith("conv_transpose1d(): "), e.getMessage());
   }
 
+  /**
+   * PyTorch's CPU convolutions are floating only ("slow_conv2d_cpu" not implemented for 'Long');
+   * jtensor refused an integer 3×3 kernel but computed a 1×1 one (its GEMM shortcut), and bool too.
+   */
+  @Test
+  void integerAndBoolConvolutionsAreRefusedWhateverTheKernel() {
+    long[] one = {1}, zero = {0};
+    for (DType dt : new DType[] {DType.INT64, DType.INT32, DType.BOOL}) {
+      for (long k : new long[] {1, 3}) {
+        Tensor x = Tensor.ones(new long[] {1, 1, 4, 4}, dt), w = Tensor.ones(new long[] {1, 1, k, k}, dt);
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            () -> Functional.conv2d(x, w, null, one, zero, one, 1));
+        assertEquals("conv2d(): expected a floating point input, got " + dt, e.getMessage());
+        e = assertThrows(UnsupportedOperationException.class, () -> Functional.convTranspose2d(x, w, null, one, zero, zero, 1, one));
+        assertEquals("conv_transpose2d(): expected a floating point input, got " + dt, e.getMessage());
+      }
+    }
+  }
+
   // ---- pad ----
 
   /**
