@@ -407,6 +407,25 @@ class ConvHostileTest extends ScopedTest {
     }
   }
 
+  /** PyTorch's im2col/col2im shape checks: only the batch may be empty (jtensor returned [1, 0, 4] and a padded empty image's zeros). */
+  @Test
+  void unfoldAndFoldRefuseEmptyDimsOtherThanTheBatch() {
+    long[] one = {1}, zero = {0};
+    for (Tensor x : new Tensor[] {Tensor.ones(1, 0, 3, 3), Tensor.ones(1, 1, 0, 3), Tensor.ones(0, 3, 3), Tensor.ones(2, 0, 3)}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.unfold(x, new long[] {1}, one, one, one));
+      assertEquals("unfold(): Expected 3D or 4D (batch mode) tensor input with possible 0 batch size and non-zero dimensions, but got: "
+          + Arrays.toString(x.shape()), e.getMessage());
+    }
+    assertArrayEquals(new long[] {0, 4, 4}, Functional.unfold(Tensor.ones(0, 1, 3, 3), new long[] {2}, one, zero, one).shape());
+    for (Tensor c : new Tensor[] {Tensor.ones(1, 0, 4), Tensor.ones(0, 4), Tensor.ones(4, 0)}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.fold(c, new long[] {3, 3}, new long[] {2}, one, zero, one));
+      assertEquals("fold(): Expected 2D or 3D (batch mode) tensor for input with possible 0 batch size and non-zero dimensions, but got: "
+          + Arrays.toString(c.shape()), e.getMessage());
+    }
+    assertArrayEquals(new long[] {0, 1, 3, 3}, Functional.fold(Tensor.ones(0, 4, 4), new long[] {3, 3}, new long[] {2}, one, zero, one).shape());
+  }
+
   // ---- pad ----
 
   /**
