@@ -15,6 +15,7 @@ import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.Autograd;
+import org.jtensor.autograd.GradCheck;
 import org.jtensor.memory.TensorOutOfMemoryException;
 import org.junit.jupiter.api.Test;
 
@@ -304,6 +305,68 @@ class ConvHostileTest extends ScopedTest {
       r[0] = y.toDoubleArray();
       for (int i = 0; i < 4; i++) r[i + 1] = g.get(i) == null ? new double[0] : g.get(i).toDoubleArray();
       return r;
+    }
+  }
+
+  /** Unbatched inputs and an expanded (stride-0) upstream gradient on each path: direct, lanes (stride 2), im2col (padding past the reach), pointwise, transposed. */
+  @Test
+  void unbatchedInputsAndExpandedUpstreamGradientsOnEveryPath() {
+    long[] one = {1}, two = {2}, zero = {0}, three = {3};
+    for (DType dt : new DType[] {F64, DType.FLOAT32}) {
+      double tol = dt == F64 ? 1e-10 : 1e-5;
+      for (int path = 0; path < 5; path++) {
+        Tensor x = det(dt, path, 3, 7, 6), w = det(dt, path + 5, path == 3 ? new long[] {4, 3, 1, 1} : new long[] {4, 3, 3, 2});
+        Tensor wt = det(dt, path + 9, 3, 2, 3, 2), b = det(dt, path + 7, 4);
+        Tensor xg = x.detach().requiresGrad_(), wg = (path == 4 ? wt : w).detach().requiresGrad_();
+        long[] stride = path == 1 || path == 4 ? two : one, pad = path == 2 ? three : path == 3 ? zero : one;
+        Tensor y = path == 4 ? Functional.convTranspose2d(xg, wg, null, stride, pad, one, 1, one) : Functional.conv2d(xg, wg, b, stride, pad, one, 1);
+        Tensor up = Tensor.ones(new long[] {1}, dt).expand(y.shape());
+        List<Tensor> g = Autograd.grad(List.of(y), List.of(up), List.of(xg, wg), false, false, false);
+        Tensor xb = x.unsqueeze(0), upb = up.unsqueeze(0);
+        double[][] want = path == 4 ? refConvT(xb, wt, null, stride, pad, one, one, 1, upb) : refConv(xb, w, b, stride, pad, one, 1, upb);
+        String what = dt + " path " + path;
+        assertEquals(3, y.dim(), what);
+        closeTol(what + ": output", want[0], y.toDoubleArray(), tol);
+        closeTol(what + ": input gradient", want[1], g.get(0).toDoubleArray(), tol);
+        closeTol(what + ": weight gradient", want[2], g.get(1).toDoubleArray(), tol);
+      }
+    }
+  }
+
+  /** Second order through strided, dilated, grouped and transposed convolutions (the createGraph path: im2col and GEMMs). */
+  @Test
+  void secondOrderGradientsOfStridedGroupedAndTransposedConvolutions() {
+    Tensor x = det(F64, 1, 1, 4, 5, 4).requiresGrad_(), w = det(F64, 2, 4, 2, 2, 3).requiresGrad_(), b = det(F64, 3, 4).requiresGrad_();
+    GradCheck.checkSecondOrder(a -> Functional.conv2d(a.get(0), a.get(1), a.get(2), new long[] {2, 1}, new long[] {1, 2}, new long[] {1, 2}, 2),
+        List.of(x, w, b), 5);
+    GradCheck.checkSecondOrder(a -> Functional.conv2d(a.get(0), a.get(1), a.get(2), new long[] {1}, new long[] {1}, new long[] {1}, 2),
+        List.of(x, w, b), 6);
+    Tensor wt = det(F64, 4, 4, 1, 2, 3).requiresGrad_(), bt = det(F64, 5, 2).requiresGrad_();
+    GradCheck.checkSecondOrder(a -> Functional.convTranspose2d(a.get(0), a.get(1), a.get(2), new long[] {2, 3}, new long[] {1, 0},
+        new long[] {1, 2}, 2, new long[] {1, 1}), List.of(x, wt, bt), 7);
+    Tensor cols = det(F64, 6, 1, 8, 6).requiresGrad_();
+    GradCheck.checkSecondOrder(a -> Functional.fold(a.get(0), new long[] {3, 4}, new long[] {2}, new long[] {1}, new long[] {0}, new long[] {1}),
+        List.of(cols), 8);
+  }
+
+  /** Channels-last inputs and weights (the memory format PyTorch's models often hold). */
+  @Test
+  void channelsLastOperandsMatchTheLoop() {
+    long[] one = {1}, two = {2};
+    for (DType dt : new DType[] {F64, DType.FLOAT32}) {
+      double tol = dt == F64 ? 1e-10 : 2e-5;
+      for (long[] st : new long[][] {one, two}) {
+        Tensor x = det(dt, 1, 2, 16, 6, 5), w = det(dt, 2, 16, 16, 3, 3);
+        Tensor xcl = x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2), wcl = w.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2);
+        Tensor xg = xcl.detach().requiresGrad_(), wg = wcl.detach().requiresGrad_();
+        Tensor y = Functional.conv2d(xg, wg, null, st, one, one, 1);
+        Tensor up = det(dt, 3, y.shape()).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2);
+        double[][] want = refConv(x, w, null, st, one, one, 1, up);
+        List<Tensor> g = Autograd.grad(List.of(y), List.of(up), List.of(xg, wg), false, false, false);
+        closeTol(dt + " stride " + st[0] + ": output", want[0], y.toDoubleArray(), tol);
+        closeTol(dt + " stride " + st[0] + ": input gradient", want[1], g.get(0).toDoubleArray(), tol);
+        closeTol(dt + " stride " + st[0] + ": weight gradient", want[2], g.get(1).toDoubleArray(), tol);
+      }
     }
   }
 
