@@ -32,6 +32,9 @@ final class Padding {
         throw new UnsupportedOperationException(op + "(): Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
       }
     }
+    if (mode.equals("constant") && Arrays.stream(pad).anyMatch(p -> p > 0)) {
+      x.dtype().checkScalar(op, value);  // PyTorch fills the output (fill_) only where a pad is positive
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor r = x;
       for (int k = 0; k < pad.length / 2; k++) {

@@ -577,6 +577,18 @@ class ConvHostileTest extends ScopedTest {
     }
   }
 
+  /** A fill value the dtype cannot hold is refused naming pad (it said "full(): ..."); PyTorch's fill_ converts 1.5 to 1 for int64. */
+  @Test
+  void aConstantPadValueTheDtypeCannotHoldIsRefusedNamingPad() {
+    Tensor x = Tensor.ones(new long[] {1, 3}, DType.INT8);
+    for (double v : new double[] {300, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {1, 0}, "constant", v));
+      assertTrue(e.getMessage().startsWith("pad(): value "), e.getMessage());
+    }
+    assertArrayEquals(new double[] {1, 1}, Functional.pad(x, new long[] {0, -1, 0, 0}, "constant", 300).toDoubleArray(), 0);  // nothing filled
+    assertArrayEquals(new double[] {1, 0, 1, 2, 1}, Functional.pad(Tensor.arange(3), new long[] {1, 1}, "constant", 1.5).toDoubleArray(), 0);
+  }
+
   // ---- helpers ----
 
   static Tensor conv(int nsp, Tensor x, Tensor w, Tensor b, long[] stride, long[] pad, long[] dil, long groups) {
