@@ -1,7 +1,9 @@
 package org.jtensor.nn;
 
+import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
+import org.jtensor.core.Shapes;
 
 /**
  * What Conv1d, Conv2d and Conv3d share (torch.nn.Conv*d): weight [out, in/groups, kernel...] and
@@ -30,6 +32,7 @@ abstract class ConvNd extends Module {
     shape[0] = outChannels;
     shape[1] = inChannels / options.groups;
     System.arraycopy(kernel, 0, shape, 2, nsp);
+    Shapes.multiply(name, Shapes.numel(name, shape), DType.FLOAT32.itemSize());  // the weight's bytes fit 64 bits, refused naming the module
     try {
       Tensor[] wb = registerWeightAndBias(shape, options.bias, g);
       weight = wb[0];

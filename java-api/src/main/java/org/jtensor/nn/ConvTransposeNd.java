@@ -1,7 +1,9 @@
 package org.jtensor.nn;
 
+import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
+import org.jtensor.core.Shapes;
 
 /**
  * What ConvTranspose1d, 2d and 3d share (torch.nn.ConvTranspose*d): weight [in, out/groups,
@@ -22,9 +24,9 @@ abstract class ConvTransposeNd extends Module {
       throw new IllegalArgumentException(name + "(): in_channels and out_channels must be positive, got " + inChannels + " and " + outChannels);
     }
     for (long k : kernel) if (k <= 0) throw new IllegalArgumentException(name + "(): kernel_size must be positive, got " + WindowArgs.shape(kernel));
-    if (options.groups <= 0 || inChannels % options.groups != 0 || outChannels % options.groups != 0) {
-      throw new IllegalArgumentException(name + "(): in_channels and out_channels must be divisible by groups");
-    }
+    if (options.groups <= 0) throw new IllegalArgumentException(name + "(): groups must be a positive integer");  // torch's _ConvNd words
+    if (inChannels % options.groups != 0) throw new IllegalArgumentException(name + "(): in_channels must be divisible by groups");
+    if (outChannels % options.groups != 0) throw new IllegalArgumentException(name + "(): out_channels must be divisible by groups");
     if (options.paddingMode != null) throw new IllegalArgumentException(name + "(): only zero padding by numbers is supported, got '" + options.paddingMode + "'");
     this.nsp = nsp;
     this.options = options;
@@ -33,6 +35,7 @@ abstract class ConvTransposeNd extends Module {
     shape[0] = inChannels;
     shape[1] = outChannels / options.groups;
     System.arraycopy(kernel, 0, shape, 2, nsp);
+    Shapes.multiply(name, Shapes.numel(name, shape), DType.FLOAT32.itemSize());  // the weight's bytes fit 64 bits, refused naming the module
     try {
       // PyTorch's bias bound is the weight's fan-in (size(1)·kernel), whatever its dim 0 means here
       Tensor[] wb = registerWeightAndBias(shape, outChannels, options.bias, g);

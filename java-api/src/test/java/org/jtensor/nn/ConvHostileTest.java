@@ -489,6 +489,25 @@ class ConvHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {0, 1, 3, 3}, Functional.fold(Tensor.ones(0, 4, 4), new long[] {3, 3}, new long[] {2}, one, zero, one).shape());
   }
 
+  /** The modules refuse as torch's _ConvNd does, naming themselves (a weight past 64 bits of bytes said "empty(): ..."). */
+  @Test
+  void moduleArgumentsAreRefusedNamingTheModule() {
+    org.jtensor.Generator g = new org.jtensor.Generator(1);
+    for (long[] k : new long[][] {{1L << 32, 1L << 32}, {1L << 31, 1L << 31}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Conv2d(1, 1, k, LayerOptions.of(), g));
+      assertTrue(e.getMessage().startsWith("Conv2d(): "), e.getMessage());
+      e = assertThrows(IllegalArgumentException.class, () -> new ConvTranspose2d(1, 1, k, LayerOptions.of(), new long[] {0}, g));
+      assertTrue(e.getMessage().startsWith("ConvTranspose2d(): "), e.getMessage());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new ConvTranspose2d(2, 2, new long[] {3}, LayerOptions.of().groups(0), new long[] {0}, g));
+    assertEquals("ConvTranspose2d(): groups must be a positive integer", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> new ConvTranspose2d(3, 2, new long[] {3}, LayerOptions.of().groups(2), new long[] {0}, g));
+    assertEquals("ConvTranspose2d(): in_channels must be divisible by groups", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> new ConvTranspose2d(2, 3, new long[] {3}, LayerOptions.of().groups(2), new long[] {0}, g));
+    assertEquals("ConvTranspose2d(): out_channels must be divisible by groups", e.getMessage());
+  }
+
   // ---- pad ----
 
   /**
