@@ -21,8 +21,8 @@ final class Folding {
     boolean batched = input.dim() == 4;
     long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1], input.shape()[2]};
     if (x[1] == 0 || x[2] == 0 || x[3] == 0) {  // PyTorch's im2col_shape_check: only the batch may be empty
-      throw new IllegalArgumentException(op + "(): Expected 3D or 4D (batch mode) tensor input with possible 0 batch size and non-zero "
-          + "dimensions, but got: " + WindowArgs.shape(input.shape()));
+      throw new IllegalArgumentException(op + "(): Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+          + "dimensions for input, but got: " + WindowArgs.shape(input.shape()));
     }
     long[] in = WindowArgs.spatial(x), blocks = blocks(op, in, kernel, dilation, padding, stride);
     if (blocks[0] < 1 || blocks[1] < 1) {
@@ -54,10 +54,16 @@ final class Folding {
     boolean batched = input.dim() == 3;
     long[] x = batched ? input.shape() : new long[] {1, input.shape()[0], input.shape()[1]};
     if (x[1] == 0 || x[2] == 0) {  // PyTorch's col2im_shape_check: only the batch may be empty
-      throw new IllegalArgumentException(op + "(): Expected 2D or 3D (batch mode) tensor for input with possible 0 batch size and non-zero "
-          + "dimensions, but got: " + WindowArgs.shape(input.shape()));
+      throw new IllegalArgumentException(op + "(): Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+          + "dimensions for input, but got: " + WindowArgs.shape(input.shape()));
     }
-    long k = Shapes.multiply(op, kernel[0], kernel[1]);
+    long k;
+    try {
+      k = Math.multiplyExact(kernel[0], kernel[1]);
+    } catch (ArithmeticException e) {  // PyTorch's col2im_shape_check words
+      throw new IllegalArgumentException(op + "(): Given kernel_width = " + kernel[1] + " and kernel_height = " + kernel[0]
+          + " the product of kernel_width and kernel_height overflowed.");
+    }
     if (x[1] % k != 0) {
       throw new IllegalArgumentException(op + "(): Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
           + "input.size(1)=" + x[1] + " and kernel_size=" + tuple(kernel) + ".");
