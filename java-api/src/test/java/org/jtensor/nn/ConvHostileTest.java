@@ -391,6 +391,46 @@ class ConvHostileTest extends ScopedTest {
     }
   }
 
+  /** padding="same" with even kernels (the odd zero after) on each path: against the loop over the input zero-padded by pad(). */
+  @Test
+  void samePaddingWithEvenKernelsMatchesTheLoopOverAPaddedInput() {
+    Random r = new Random(15);
+    for (int t = 0; t < 40; t++) {
+      DType dt = r.nextBoolean() ? DType.FLOAT32 : F64;
+      int nsp = 1 + r.nextInt(3);
+      long c = new long[] {1, 3, 8, 17}[r.nextInt(4)], o = new long[] {1, 2, 8, 16}[r.nextInt(4)];
+      long[] in = new long[nsp], k = new long[nsp], dil = new long[nsp], padArg = new long[2 * nsp];
+      for (int d = 0; d < nsp; d++) {
+        in[d] = 1 + r.nextInt(nsp == 3 ? 4 : 8);
+        k[d] = 1 + r.nextInt(4);
+        dil[d] = 1 + r.nextInt(2);
+        long total = dil[d] * (k[d] - 1);
+        padArg[2 * (nsp - 1 - d)] = total / 2;
+        padArg[2 * (nsp - 1 - d) + 1] = total - total / 2;
+      }
+      try (TensorScope s = TensorScope.open()) {
+        Tensor x = det(dt, t, cat(new long[] {2, c}, in)), w = det(dt, t + 50, cat(new long[] {o, c}, k)), b = det(dt, t + 90, o);
+        long[] one = {1};
+        Tensor xg = x.detach().requiresGrad_();
+        Tensor y = switch (nsp) {
+          case 1 -> Functional.conv1d(xg, w, b, one, "same", dil, 1);
+          case 2 -> Functional.conv2d(xg, w, b, one, "same", dil, 1);
+          default -> Functional.conv3d(xg, w, b, one, "same", dil, 1);
+        };
+        assertArrayEquals(cat(new long[] {2, o}, in), y.shape());
+        Tensor padded = Functional.pad(x, padArg, "constant", 0);
+        Tensor up = det(dt, t + 7, y.shape());
+        double[][] want = refConv(padded, w, b, one, new long[] {0}, dil, 1, up);
+        double tol = dt == F64 ? 1e-10 : 2e-5;
+        String what = dt + " same x" + Arrays.toString(x.shape()) + " w" + Arrays.toString(w.shape()) + " dil " + Arrays.toString(dil);
+        closeTol(what, want[0], y.toDoubleArray(), tol);
+        Tensor gp = Functional.pad(Tensor.fromArray(want[1], padded.shape()), Arrays.stream(padArg).map(v -> -v).toArray(), "constant", 0);
+        closeTol(what + ": input gradient", gp.toDoubleArray(), Autograd.grad(List.of(y), List.of(up), List.of(xg), false, false, false).get(0)
+            .toDoubleArray(), tol);
+      }
+    }
+  }
+
   // ---- arguments whose size arithmetic overflows ----
 
   /** dilation·(kernel − 1) wraps to 0 at 2^62·4: the reach is 2^64 + 1, far past the input. PyTorch's rule: the kernel can't be larger. */
