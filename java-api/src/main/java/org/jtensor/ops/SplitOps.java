@@ -27,14 +27,16 @@ public final class SplitOps {
     requireDims("split", t);
     int d = Shapes.wrapDim("split", dim, t.dim());
     long sum = 0;
+    boolean overflow = false;  // sizes whose sum wraps past 2^63 - 1 never add up to the dim (a wrapped sum could)
     for (long s : sizes) {
       if (s < 0) {
         throw new IllegalArgumentException("split(): split expects split_sizes have only "
             + "non-negative entries, but got split_sizes=" + Shapes.str(sizes));
       }
+      overflow |= s > Long.MAX_VALUE - sum;
       sum += s;
     }
-    if (sum != t.sizes()[d]) {
+    if (overflow || sum != t.sizes()[d]) {
       throw new IllegalArgumentException("split(): split expects split_sizes to sum exactly to "
           + t.sizes()[d] + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
     }
