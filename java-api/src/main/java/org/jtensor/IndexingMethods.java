@@ -204,7 +204,7 @@ public sealed interface IndexingMethods permits Tensor {
     if (t.dim() < 2) throw new IllegalArgumentException(op + "(): input tensor must have at least 2 dimensions");
     long rows = t.sizes()[t.dim() - 2], cols = t.sizes()[t.dim() - 1];
     try (Tensor c = Tensor.arange(cols); Tensor r = Tensor.arange(rows); Tensor column = r.unsqueeze(1); Tensor offset = c.sub(column);
-         Tensor mask = above ? offset.gt((double) diagonal) : offset.lt((double) diagonal)) {
+         Tensor mask = above ? offset.gt(diagonal) : offset.lt(diagonal)) {  // int64 against int64: exact past 2^24
       return mask.to(t.device());
     }
   }
