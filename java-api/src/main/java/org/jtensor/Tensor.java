@@ -673,6 +673,7 @@ public final class Tensor
     if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");
     for (Tensor t : tensors) implOf(t, "stack");  // a null entry is a bad argument, a closed one closed
     long[] shape = tensors.get(0).shape();
+    int d = Shapes.wrapDim("stack", dim, shape.length + 1);  // a new dim: one more place than the inputs have
     List<Tensor> parts = new ArrayList<>(tensors.size());
     try {
       for (Tensor t : tensors) {
@@ -680,9 +681,9 @@ public final class Tensor
           throw new IllegalArgumentException("stack(): stack expects each tensor to be equal size, but got "
               + Shapes.str(shape) + " at entry 0 and " + Shapes.str(t.shape()) + " at entry " + tensors.indexOf(t));
         }
-        parts.add(t.unsqueeze(dim));
+        parts.add(t.unsqueeze(d));
       }
-      return cat(parts, dim);
+      return wrap(IndexAlongOps.cat("stack", parts, d));
     } finally {
       for (Tensor p : parts) p.close();
     }

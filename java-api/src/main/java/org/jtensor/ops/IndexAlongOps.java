@@ -258,7 +258,11 @@ public final class IndexAlongOps {
 
   /** torch.cat: same shapes except along dim, dtypes promoted; 1-D empty tensors are skipped. */
   public static TensorImpl cat(List<Tensor> tensors, int dim) {
-    String op = "cat";
+    return cat("cat", tensors, dim);
+  }
+
+  /** cat as op (stack's own name for the checks it shares with cat). */
+  public static TensorImpl cat(String op, List<Tensor> tensors, int dim) {
     if (tensors == null) throw new IllegalArgumentException(op + "(): tensors must not be null");
     if (tensors.isEmpty()) throw new IllegalArgumentException(op + "(): expected a non-empty list of Tensors");
     TensorImpl[] frozen = new TensorImpl[tensors.size()];  // each read through one snapshot; autograd records on the originals
