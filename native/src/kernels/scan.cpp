@@ -1,7 +1,9 @@
 // cumsum/cumprod along one dim: each line along the dim is scanned in order, lines in parallel.
-// Integers and bool accumulate (and return) int64, float16/bfloat16 accumulate in float.
+// Integers and bool accumulate (and return) int64, float16/bfloat16 accumulate in float, float in
+// double (PyTorch's CPU acc_type); integer sums and products wrap as two's complement.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "jt/functors.h"
 #include "jt/scan_types.h"
@@ -11,9 +13,21 @@
 namespace jt {
 namespace {
 
+// acc + v or acc * v; int64 through uint64, so that an overflow wraps as PyTorch's does (signed
+// overflow is undefined behaviour in C++).
+template <typename A, bool Prod>
+inline A step(A acc, A v) {
+  if constexpr (std::is_integral<A>::value) {
+    using U = typename std::make_unsigned<A>::type;
+    return (A)(Prod ? (U)acc * (U)v : (U)acc + (U)v);
+  } else {
+    return Prod ? acc * v : acc + v;
+  }
+}
+
 template <typename T, bool Prod>
 void scan_typed(const ScanPlan& p) {
-  using A = typename ScanTypes<T>::A;
+  using A = typename ScanTypes<T>::CpuA;
   using O = typename ScanTypes<T>::O;
   const T* in = static_cast<const T*>(p.in);
   O* out = static_cast<O*>(p.out);
@@ -34,7 +48,7 @@ void scan_typed(const ScanPlan& p) {
       A acc = Prod ? A(1) : A(0);
       for (int64_t i = 0; i < len; ++i) {
         A v = (A)load_elem(in + io + i * is);
-        acc = Prod ? acc * v : acc + v;
+        acc = step<A, Prod>(acc, v);
         out[oo + i * os] = (O)acc;
       }
     }
