@@ -93,7 +93,7 @@ public sealed interface IndexingMethods permits Tensor {
           + repeats.dtype());
     }
     if (self.dim() == 0) throw zeroDimRepeat();
-    if (repeats.numel() == 1) return repeatInterleave(repeats.reshape(-1).toLongArray()[0], d);
+    if (repeats.numel() == 1) return repeatInterleave(repeats.toLongArray()[0], d);
     long[] counts = repeats.toLongArray();
     if (counts.length != self.shape()[d]) {
       throw new IllegalArgumentException("repeatInterleave(): repeats must have the same size as input along dim, but got repeats.size(0) = "

@@ -129,6 +129,20 @@ class OrderScanAttentionHostileTest extends ScopedTest {
   }
 
   @Test
+  void medianOfBoolAndQuantileOfNoLevels() {
+    Tensor b = Tensor.fromArray(new boolean[] {true, false, true});
+    message(assertThrows(UnsupportedOperationException.class, b::median), "median()", "Bool");
+    message(assertThrows(UnsupportedOperationException.class, () -> b.median(0, false)), "median()", "Bool");
+    Tensor x = Tensor.fromArray(new double[] {1, 2, 3, 4, 5, 6}, 2, 3);
+    Tensor none = Tensor.zeros(0).to(DType.FLOAT64);
+    assertArrayEquals(new long[] {0}, x.quantile(none, null, false).shape(), "torch.quantile(x, empty q): an empty result");
+    assertArrayEquals(new long[] {0, 1, 1}, x.quantile(none, null, true).shape());
+    assertArrayEquals(new long[] {0, 2}, x.quantile(none, 1, false).shape());
+    assertArrayEquals(new long[] {0, 1, 3}, x.quantile(none, 0, true).shape());
+    assertEquals(DType.FLOAT64, x.quantile(none, 0, true).dtype());
+  }
+
+  @Test
   void uniqueEdges() {
     Tensor x = Tensor.fromArray(new double[] {2, NAN, -0.0, 0.0, 2, NAN, 1});
     Unique u = x.unique(true, true);
@@ -593,5 +607,64 @@ class OrderScanAttentionHostileTest extends ScopedTest {
     near(qr.grad().toDoubleArray(), q.grad().toDoubleArray(), 1e-10, "dq");
     near(kr.grad().toDoubleArray(), k.grad().toDoubleArray(), 1e-10, "dk");
     near(vr.grad().toDoubleArray(), v.grad().toDoubleArray(), 1e-10, "dv");
+  }
+
+  private static long allocated() {
+    return org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.current");
+  }
+
+  @Test
+  void repeatInterleaveWithOneRepeatLeavesNothingBehind() {
+    long before = allocated();
+    Tensor x = Tensor.fromArray(new double[] {1, 2, 3});
+    Tensor reps = Tensor.fromArray(new long[] {2});  // one repeat for every element
+    Tensor r = x.repeatInterleave(reps, 0);
+    assertArrayEquals(new double[] {1, 1, 2, 2, 3, 3}, r.toDoubleArray());
+    r.close();
+    reps.close();
+    x.close();
+    assertEquals(before, allocated(), "every handle closed: no bytes left (an inner reshape of repeats kept its storage)");
+  }
+
+  @Test
+  void attentionDropoutMasksAgreeBetweenForwardAndBackward() {
+    Generator g = new Generator(21);
+    long l = 37, s = 70;
+    Tensor q = Tensor.randn(new long[] {2, 3, l, 4}, DType.FLOAT64, g), k = Tensor.randn(new long[] {2, 3, s, 4}, DType.FLOAT64, g);
+    Tensor eye = Tensor.zeros(new long[] {s, s}, DType.FLOAT64);
+    for (long i = 0; i < s; i++) eye.get(Index.at(i), Index.at(i)).fill_(1.0);
+    Tensor v = eye.expand(2, 3, s, s).contiguous().requiresGrad_(true);
+    Tensor out = Functional.scaledDotProductAttention(q, k, v, null, 0.5, false, null, false, g);  // = dropout(P) with v = I
+    double[] o = out.toDoubleArray();
+    int zeros = 0;
+    for (double x : o) if (x == 0) zeros++;
+    assertTrue(zeros > o.length * 0.4 && zeros < o.length * 0.6, "about half the probabilities dropped: " + zeros + " of " + o.length);
+    Tensor w = Tensor.randn(new long[] {2, 3, l, s}, DType.FLOAT64, g);
+    out.mul(w).sum().backward();
+    Tensor want = out.detach().transpose(-2, -1).matmul(w);  // dV = dropout(P)^T · dO
+    near(want.contiguous().toDoubleArray(), v.grad().toDoubleArray(), 1e-10, "dV from the forward's dropped probabilities");
+  }
+
+  @Test
+  void attentionSixteenBitGradientsAndStridedOperands() {
+    Generator g = new Generator(23);
+    Tensor q0 = Tensor.randn(new long[] {1, 5, 2, 8}, DType.FLOAT64, g).transpose(1, 2);  // [1, 2, 5, 8], not contiguous
+    Tensor k0 = Tensor.randn(new long[] {1, 9, 2, 8}, DType.FLOAT64, g).transpose(1, 2), v0 = Tensor.randn(new long[] {1, 9, 2, 3}, DType.FLOAT64, g)
+        .transpose(1, 2);
+    Tensor mask = Tensor.rand(new long[] {9, 5}, DType.FLOAT64, g).gt(0.3).t();  // [5, 9], not contiguous
+    near(attentionLoop(q0, k0, v0, mask, 1 / Math.sqrt(8), false), Functional.scaledDotProductAttention(q0, k0, v0, mask, 0, false)
+        .contiguous().toDoubleArray(), 1e-12, "strided operands and mask");
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+      Tensor q = q0.to(dt).requiresGrad_(true), k = k0.to(dt).requiresGrad_(true), v = v0.to(dt).requiresGrad_(true);
+      Functional.scaledDotProductAttention(q, k, v, mask, 0, true).sum().backward();
+      assertEquals(dt, q.grad().dtype());
+      Tensor qr = q0.to(dt).to(DType.FLOAT64).requiresGrad_(true), kr = k0.to(dt).to(DType.FLOAT64).requiresGrad_(true);
+      Tensor vr = v0.to(dt).to(DType.FLOAT64).requiresGrad_(true);
+      Functional.scaledDotProductAttention(qr, kr, vr, mask, 0, true).sum().backward();
+      double tol = dt == DType.FLOAT16 ? 2e-2 : 8e-2;
+      near(qr.grad().contiguous().toDoubleArray(), q.grad().to(DType.FLOAT64).contiguous().toDoubleArray(), tol, dt + " dq");
+      near(kr.grad().contiguous().toDoubleArray(), k.grad().to(DType.FLOAT64).contiguous().toDoubleArray(), tol, dt + " dk");
+      near(vr.grad().contiguous().toDoubleArray(), v.grad().to(DType.FLOAT64).contiguous().toDoubleArray(), tol, dt + " dv");
+    }
   }
 }
