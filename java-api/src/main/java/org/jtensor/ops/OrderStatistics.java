@@ -18,6 +18,7 @@ public final class OrderStatistics {
   /** The lower median along dim with its position; a row with NaN gives NaN at its first NaN. */
   public static ValuesAndIndices median(Tensor x, int dim, boolean keepdim) {
     String op = "median";
+    refuseBool(x);
     int d = Shapes.wrapDim(op, dim, x.dim());
     long n = x.dim() == 0 ? 1 : x.shape()[d];
     if (n == 0) throw new IllegalArgumentException(op + "(): Expected reduction dim " + dim + " to have non-zero size.");
@@ -36,8 +37,14 @@ public final class OrderStatistics {
     }
   }
 
+  /** PyTorch's median kernels take every dtype but bool (sort, which median is made of here, takes bool too). */
+  private static void refuseBool(Tensor x) {
+    if (x.dtype() == DType.BOOL) throw new UnsupportedOperationException("median(): \"median_cpu\" not implemented for 'Bool'");
+  }
+
   /** The lower median of every element (NaN if any is). */
   public static Tensor median(Tensor x) {
+    refuseBool(x);
     if (x.numel() == 0) throw new IllegalArgumentException("median(): input must not be empty");
     try (TensorScope s = TensorScope.open(); ValuesAndIndices m = median(x.reshape(-1), 0, false)) {
       return s.keep(m.values().clone());
@@ -62,6 +69,7 @@ public final class OrderStatistics {
       long n = xs.dim() == 0 ? 1 : xs.shape()[d];
       if (n == 0) throw new IllegalArgumentException(op + "(): input tensor must be non-empty");
       if (xs.dim() == 0) xs = xs.reshape(1);
+      if (levels.length == 0) return s.keep(Tensor.zeros(noLevels(x, dim, d, keepdim), x.dtype(), x.device()));
       Tensor sorted = xs.sort(d, false).values();
       Tensor hasNan = xs.isnan().any(d, true);
       java.util.List<Tensor> each = new java.util.ArrayList<>();
@@ -77,6 +85,19 @@ public final class OrderStatistics {
       }
       return s.keep(q.dim() == 0 ? each.get(0) : Tensor.stack(each, 0));
     }
+  }
+
+  /** The shape quantile gives for an empty 1-D q: no levels first, then the reduced shape (nothing to stack). */
+  private static long[] noLevels(Tensor x, Integer dim, int d, boolean keepdim) {
+    java.util.List<Long> shape = new java.util.ArrayList<>(java.util.List.of(0L));
+    for (int k = 0; k < x.dim(); k++) {
+      if (dim == null || k == d) {
+        if (keepdim) shape.add(1L);
+      } else {
+        shape.add(x.shape()[k]);
+      }
+    }
+    return shape.stream().mapToLong(Long::longValue).toArray();
   }
 
   private static long[] ones(int n) {
