@@ -105,10 +105,14 @@ public sealed interface IndexingMethods permits Tensor {
       if (total > Integer.MAX_VALUE - c) throw new IllegalArgumentException("repeatInterleave(): the repeats add up to more than 2^31 - 1");
       total += c;
     }
-    long[] index = new long[Math.toIntExact(total)];
-    for (int i = 0, at = 0; i < counts.length; i++) for (long k = 0; k < counts[i]; k++) index[at++] = i;
+    // the index in tensor memory (a huge total is the allocator's TensorOutOfMemoryException, not a Java
+    // heap array's OutOfMemoryError): output position p takes element #{i : ends[i] <= p}, ends the running sums
     try (TensorScope s = TensorScope.open()) {
-      return s.keep(self.indexSelect(d, Tensor.fromArray(index).to(self.device())));
+      Tensor ends = Tensor.fromArray(counts).cumsum(0);
+      Tensor marks = Tensor.zeros(new long[] {total + 1}, DType.INT64);
+      marks.indexAdd_(0, ends, Tensor.ones(new long[] {counts.length}, DType.INT64));
+      Tensor index = marks.narrow(0, 0, total).cumsum(0);
+      return s.keep(self.indexSelect(d, index.to(self.device())));
     }
   }
 

@@ -349,6 +349,27 @@ class OrderScanAttentionHostileTest extends ScopedTest {
     assertEquals(0, x.repeatInterleave(Tensor.fromArray(new long[] {0, 0, 0}), 0).numel());
   }
 
+  @Test
+  void repeatInterleaveHugeTotalsFailInTensorMemory() {
+    Tensor x = Tensor.fromArray(new double[] {1, 2});
+    long limit = org.jtensor.memory.Memory.memoryLimit(Device.CPU);
+    org.jtensor.memory.Memory.setMemoryLimit(Device.CPU, 256L << 20);
+    try {
+      // 2^31 - 1 positions: no Java heap array of that length (an OutOfMemoryError), but the allocator's documented exception
+      assertThrows(org.jtensor.memory.TensorOutOfMemoryException.class,
+          () -> x.repeatInterleave(Tensor.fromArray(new long[] {(1L << 30) - 1, 1L << 30}), 0));
+      assertThrows(org.jtensor.memory.TensorOutOfMemoryException.class,
+          () -> x.repeatInterleave(Tensor.fromArray(new long[] {1L << 28, 1L << 28}), 0));  // 2 GiB of Java heap before
+    } finally {
+      org.jtensor.memory.Memory.setMemoryLimit(Device.CPU, limit);
+    }
+    message(assertThrows(IllegalArgumentException.class, () -> x.repeatInterleave(Tensor.fromArray(new long[] {Long.MAX_VALUE, 1}), 0)),
+        "repeatInterleave()");
+    Tensor m = Tensor.arange(6).reshape(3, 2);
+    assertArrayEquals(new long[] {2, 3, 2, 3, 2, 3, 4, 5}, m.repeatInterleave(Tensor.fromArray(new long[] {0, 3, 1}), 0).toLongArray());
+    assertArrayEquals(new long[] {0, 1, 1, 2, 3, 3, 4, 5, 5}, m.repeatInterleave(Tensor.fromArray(new int[] {1, 2}), 1).toLongArray());
+  }
+
   // ---- multinomial ----
 
   @Test
