@@ -688,4 +688,38 @@ class OrderScanAttentionHostileTest extends ScopedTest {
       near(vr.grad().contiguous().toDoubleArray(), v.grad().to(DType.FLOAT64).contiguous().toDoubleArray(), tol, dt + " dv");
     }
   }
+
+  @Test
+  void attentionGqaDropoutGradientsSumTheGroup() {
+    Generator g = new Generator(31);
+    long l = 33, s = 66;
+    Tensor q = Tensor.randn(new long[] {1, 4, l, 3}, DType.FLOAT64, g), k = Tensor.randn(new long[] {1, 2, s, 3}, DType.FLOAT64, g);
+    Tensor eye = Tensor.zeros(new long[] {s, s}, DType.FLOAT64);
+    for (long i = 0; i < s; i++) eye.get(Index.at(i), Index.at(i)).fill_(1.0);
+    Tensor v = eye.expand(1, 2, s, s).contiguous().requiresGrad_(true);
+    Tensor out = Functional.scaledDotProductAttention(q, k, v, null, 0.3, true, null, true, g);  // [1, 4, l, s] = dropout(P)
+    Tensor w = Tensor.randn(new long[] {1, 4, l, s}, DType.FLOAT64, g);
+    out.mul(w).sum().backward();
+    Tensor perHead = out.detach().transpose(-2, -1).matmul(w);  // [1, 4, s, s]
+    Tensor want = perHead.reshape(1, 2, 2, s, s).sum(2);
+    near(want.contiguous().toDoubleArray(), v.grad().toDoubleArray(), 1e-10, "GQA dV: each kv head sums its query heads");
+  }
+
+  @Test
+  void attentionMaskGradient() {
+    Generator g = new Generator(37);
+    Tensor q = Tensor.randn(new long[] {2, 6, 4}, DType.FLOAT64, g), k = Tensor.randn(new long[] {2, 7, 4}, DType.FLOAT64, g);
+    Tensor v = Tensor.randn(new long[] {2, 7, 3}, DType.FLOAT64, g);
+    Tensor m0 = Tensor.randn(new long[] {6, 7}, DType.FLOAT64, g);
+    m0.get(Index.at(2)).fill_(Double.NEGATIVE_INFINITY);  // a fully masked row: no gradient through it
+    Tensor m = m0.clone().requiresGrad_(true);
+    Tensor y = Functional.scaledDotProductAttention(q, k, v, m, 0, false);
+    near(attentionLoop(q.unsqueeze(1), k.unsqueeze(1), v.unsqueeze(1), m0, 0.5, false), y.detach().toDoubleArray(), 1e-12, "additive mask with grad");
+    y.sum().backward();
+    Tensor mr = m0.clone().requiresGrad_(true);
+    Tensor sc = q.matmul(k.transpose(-2, -1)).mul(0.5).add(mr);
+    Tensor dead = mr.detach().eq(Double.NEGATIVE_INFINITY).all(-1, true);
+    sc.maskedFill(dead, 0).softmax(-1).maskedFill(dead, 0).matmul(v).sum().backward();
+    near(mr.grad().toDoubleArray(), m.grad().toDoubleArray(), 1e-10, "d mask (summed over the batch it broadcast to)");
+  }
 }
