@@ -409,6 +409,34 @@ class OrderScanAttentionHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {0, 4}, Tensor.zeros(0, 3).multinomial(4, true, g).shape());
   }
 
+  @Test
+  void multinomialWithReplacementNeedsNoCategoriesTimesSamplesMemory() {
+    Generator g = new Generator(13);
+    long c = 200_000, n = 5_000;
+    Tensor p = Tensor.ones(new long[] {c}, DType.FLOAT32);
+    p.narrow(0, 0, c / 2).fill_(0.0);  // only the upper half can be drawn
+    org.jtensor.memory.Memory.resetPeakMemoryStats(Device.CPU);
+    long before = allocated();
+    long[] d = p.multinomial(n, true, g).toLongArray();
+    long peak = org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.peak") - before;
+    assertTrue(peak < 64L << 20, "peak " + peak + " bytes for " + c + " categories and " + n + " samples (PyTorch's is linear)");
+    long[] seen = new long[2];
+    for (long x : d) {
+      assertTrue(x >= c / 2 && x < c, "drew a zero-weight category " + x);
+      seen[x < c * 3 / 4 ? 0 : 1]++;
+    }
+    assertTrue(Math.abs(seen[0] - seen[1]) < 400, "both quarters drawn alike: " + seen[0] + " / " + seen[1]);
+    Tensor two = Tensor.fromArray(new double[][] {{0, 0, 1}, {1, 1, 0}});
+    long[] t = two.multinomial(1000, true, g).toLongArray();
+    int ones = 0;
+    for (int i = 0; i < 1000; i++) assertEquals(2, t[i]);
+    for (int i = 1000; i < 2000; i++) {
+      assertTrue(t[i] == 0 || t[i] == 1);
+      ones += (int) t[i];
+    }
+    assertTrue(ones > 400 && ones < 600, "row 2 splits evenly: " + ones);
+  }
+
   // ---- einsum ----
 
   @Test

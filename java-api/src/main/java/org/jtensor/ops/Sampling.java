@@ -46,7 +46,7 @@ public final class Sampling {
         Tensor cdf = rows.cumsum(-1);
         cdf = cdf.div(cdf.narrow(1, categories - 1, 1));  // the last is exactly 1
         Tensor u = Tensor.rand(new long[] {r, numSamples}, DType.FLOAT64, g).to(probs.device());
-        picked = cdf.unsqueeze(1).le(u.unsqueeze(2)).sum(new int[] {2}, false).clamp(0, categories - 1);
+        picked = countAtOrBelow(cdf, u, categories, numSamples).clamp(0, categories - 1);
       } else {
         double fewest = rows.gt(0).sum(new int[] {1}, false).amin().item();
         if (fewest < numSamples) {
@@ -61,6 +61,22 @@ public final class Sampling {
       picked = picked.to(DType.INT64);
       return s.keep(probs.dim() == 1 ? picked.squeeze(0) : picked);
     }
+  }
+
+  /**
+   * For each u[i][j], how many of row i's (ascending) cdf values are at or below it, in memory linear
+   * in categories + samples (not their product): the row's cdf and draws sorted together, stably
+   * with the cdf first, so a cdf value equal to a draw comes before it; the count of cdf values up
+   * to each draw's place, scattered back to the draw's position.
+   */
+  private static Tensor countAtOrBelow(Tensor cdf, Tensor u, long categories, long samples) {
+    long rows = cdf.shape()[0];
+    Tensor order = Tensor.cat(java.util.List.of(cdf, u), 1).sort(1, false).indices();
+    Tensor fromCdf = order.lt(categories);
+    Tensor below = fromCdf.cumsum(1);  // cdf values at or before each place
+    Tensor draws = fromCdf.logicalNot();
+    Tensor at = order.maskedSelect(draws).reshape(rows, samples).sub(categories);  // each row holds exactly `samples` draws
+    return Tensor.zeros(new long[] {rows, samples}, DType.INT64, u.device()).scatter(1, at, below.maskedSelect(draws).reshape(rows, samples));
   }
 
   private static long[] shapeOf(Tensor probs, long rows, long n) {
