@@ -750,4 +750,18 @@ class OrderScanAttentionHostileTest extends ScopedTest {
     sc.maskedFill(dead, 0).softmax(-1).maskedFill(dead, 0).matmul(v).sum().backward();
     near(mr.grad().toDoubleArray(), m.grad().toDoubleArray(), 1e-10, "d mask (summed over the batch it broadcast to)");
   }
+
+  @Test
+  void attentionWithNoHeadsStaysInTheGraph() {
+    Tensor q = Tensor.randn(1, 0, 3, 4).requiresGrad_(true), k = Tensor.randn(1, 1, 5, 4).requiresGrad_(true), v = Tensor.randn(1, 1, 5, 2);
+    Tensor y = Functional.scaledDotProductAttention(q, k, v, null, 0, false);  // heads broadcast to 0
+    assertArrayEquals(new long[] {1, 0, 3, 2}, y.shape());
+    assertTrue(y.requiresGrad(), "PyTorch's output requires grad");
+    y.sum().backward();
+    assertArrayEquals(new long[] {1, 0, 3, 4}, q.grad().shape());
+    assertArrayEquals(new double[20], k.grad().toDoubleArray(), 0);
+    try (org.jtensor.autograd.GradMode.Scope off = org.jtensor.autograd.GradMode.noGrad()) {
+      assertTrue(!Functional.scaledDotProductAttention(q, k, v, null, 0, false).requiresGrad());
+    }
+  }
 }

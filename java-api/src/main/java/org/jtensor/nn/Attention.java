@@ -97,7 +97,7 @@ final class Attention {
     long[] userScores = enableGqa ? scores : concat(Arrays.copyOf(outShape, outShape.length - 2), new long[] {l, s});
     if (attnMask != null) checkMask(attnMask, dtype, userScores);
     double sc = e == 0 ? 1 : scale != null ? scale : 1 / Math.sqrt(e);  // no embedding: every score is 0, whatever the scale
-    if (heads == 0) return Tensor.zeros(outShape, dtype, query.device());  // no heads: an empty output
+    if (heads == 0) return noHeads(query, key, value, outShape, dtype);
     try (TensorScope scope = TensorScope.open()) {
       // a dtype the device's fused kernels take as it is (CUDA's float16 and bfloat16 on tensor
       // cores); else float32 (float64 stays float64), cast back at the end, and asked again only
@@ -127,6 +127,17 @@ final class Attention {
       }
       out = out.reshape(outShape);
       return scope.keep(out.dtype() == dtype ? out : out.to(dtype));
+    }
+  }
+
+  /** No heads: an empty output, in the graph of every input that requires grad (as PyTorch's; their gradients are zeros). */
+  private static Tensor noHeads(Tensor query, Tensor key, Tensor value, long[] outShape, DType dtype) {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor out = Tensor.zeros(outShape, dtype, query.device());
+      if (GradMode.isEnabled()) {
+        for (Tensor t : new Tensor[] {query, key, value}) if (t.requiresGrad()) out = out.add(t.sum().mul(0.0));
+      }
+      return scope.keep(out);
     }
   }
 
