@@ -15,6 +15,9 @@ public record Unique(Tensor values, Tensor inverse, Tensor counts) implements Au
 
   /** The values of x's elements without repeats, sorted; composed from sort, cumsum and scatter (no gradient, as PyTorch's). */
   static Unique of(Tensor x, boolean returnInverse, boolean returnCounts) {
+    if (x.device().isMeta()) {  // how many distinct values there are is data: PyTorch has no meta unique either
+      throw new UnsupportedOperationException("unique(): meta tensors have no values to find the distinct ones of");
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor flat = x.reshape(-1);
       long n = flat.numel();

@@ -764,4 +764,17 @@ class OrderScanAttentionHostileTest extends ScopedTest {
       assertTrue(!Functional.scaledDotProductAttention(q, k, v, null, 0, false).requiresGrad());
     }
   }
+
+  @Test
+  void metaUniqueAndMultinomialNameTheirOp() {
+    Tensor m = Tensor.zeros(new long[] {3, 4}, DType.FLOAT32, Device.META);
+    message(assertThrows(UnsupportedOperationException.class, m::unique), "unique()");
+    message(assertThrows(UnsupportedOperationException.class, () -> m.unique(true, true)), "unique()");
+    Tensor d = m.multinomial(2, true, new Generator(1));
+    assertArrayEquals(new long[] {3, 2}, d.shape());
+    assertEquals(DType.INT64, d.dtype());
+    assertTrue(d.device().isMeta());
+    assertArrayEquals(new long[] {5}, Tensor.zeros(new long[] {4}, DType.FLOAT32, Device.META).multinomial(5, true, new Generator(1)).shape());
+    message(assertThrows(IllegalArgumentException.class, () -> m.multinomial(5, false, new Generator(1))), "multinomial()");
+  }
 }

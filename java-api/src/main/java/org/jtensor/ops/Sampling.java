@@ -28,6 +28,9 @@ public final class Sampling {
       throw new IllegalArgumentException(op + "(): cannot sample n_sample > prob_dist.size(-1) samples without replacement");
     }
     if (categories > (1L << 24)) throw new IllegalArgumentException(op + "(): number of categories cannot exceed 2^24");
+    if (probs.device().isMeta()) {  // shapes only, as PyTorch's meta multinomial: no weights to draw from
+      return Tensor.empty(shapeOf(probs, probs.dim() == 1 ? 1 : probs.shape()[0], numSamples), DType.INT64, probs.device());
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor rows = (probs.dim() == 1 ? probs.unsqueeze(0) : probs).to(DType.FLOAT64);
       long r = rows.shape()[0];
