@@ -109,6 +109,15 @@ class OrderScanAttentionHostileTest extends ScopedTest {
   }
 
   @Test
+  void topkOfBoolAsPyTorch() {
+    Tensor b = Tensor.fromArray(new boolean[] {true, false, true});
+    message(assertThrows(UnsupportedOperationException.class, () -> b.topk(1, 0, true)), "topk()", "Bool");
+    assertArrayEquals(new long[] {0}, b.topk(0, 0, true).values().shape(), "k = 0 returns before the kernel");
+    Tensor s = Tensor.fromArray(new boolean[] {true}).reshape();
+    assertArrayEquals(new boolean[] {true}, s.topk(1, 0, true).values().toBooleanArray(), "a 0-dim input is copied");
+  }
+
+  @Test
   void medianEdges() {
     Tensor x = Tensor.fromArray(new double[] {3, 1, 2, 4});
     assertEquals(2.0, x.median().item(), "lower median");
