@@ -17,6 +17,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "jt/no_throw.h"
 #include "attention_common.cuh"
 #include "jt/plans.h"
 #include "runtime.cuh"
@@ -367,6 +368,9 @@ int run_sized(const AttnArgs<T>& a, int mode, cudaStream_t stream) {
 
 template <typename T>
 int run(const attention_plan& r) {
+  if constexpr (!std::is_same<opmath_t<T>, T>::value) {  // float16, bfloat16: attention_tc.cu's kernels
+    if (r.mode == 0 || r.mode == 1) return attention_tensor_cores<T>(r);
+  }
   AttnArgs<T> a{};
   if (!a.read_operands(r)) return JT_INVALID;
   cudaStream_t stream = current_stream();
@@ -377,9 +381,7 @@ int run(const attention_plan& r) {
     return launch_status();
   }
   if (r.mode != 0 && r.mode != 1) return JT_INVALID;
-  if constexpr (!std::is_same<opmath_t<T>, T>::value) {
-    return attention_tensor_cores(r);  // float16, bfloat16: attention_tc.cu
-  } else {
+  if constexpr (std::is_same<opmath_t<T>, T>::value) {  // float32, float64 (16-bit modes 0 and 1 left above)
     const int D = head_size_for(r.e, r.ev);
     if (D == 0 || !fits<T>(D)) return JT_NO_KERNEL;
     switch (D) {
@@ -387,9 +389,9 @@ int run(const attention_plan& r) {
       case 64: return run_sized<T, 64>(a, (int)r.mode, stream);
       default:
         if constexpr (sizeof(T) == 4) return run_sized<T, 128>(a, (int)r.mode, stream);
-        return JT_NO_KERNEL;
     }
   }
+  return JT_NO_KERNEL;
 }
 
 }  // namespace
@@ -399,7 +401,7 @@ int run(const attention_plan& r) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_attention(const int64_t* words) {
+static int attention_unguarded(const int64_t* words) {
   attention_plan r(words);
   if (!r.current()) return JT_INVALID;
   switch ((DType)r.dtype) {
@@ -410,6 +412,7 @@ int jtc_attention(const int64_t* words) {
     default: return JT_NO_KERNEL;
   }
 }
+int jtc_attention(const int64_t* words) { return jt::guarded_status([&] { return attention_unguarded(words); }); }
 
 int jtc_attention_fused(int dtype, int64_t e, int64_t ev) {
   const int D = head_size_for(e, ev);

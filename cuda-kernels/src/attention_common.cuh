@@ -187,8 +187,10 @@ inline size_t shared_optin() {
 
 }  // namespace attn
 
-// The float16 and bfloat16 kernels (attention_tc.cu): mode 0 or 1 of the plan; JT_NO_KERNEL for
-// head sizes they are not built for. tc_fits: whether they run for e and ev on this device.
+// The float16 and bfloat16 kernels (attention_tc.cu), T one of the two (the caller's dispatch on
+// the plan's dtype is the only one): mode 0 or 1 of the plan; JT_NO_KERNEL for head sizes they are
+// not built for. attention_tensor_cores_fit: whether they run for e and ev on this device.
+template <typename T>
 int attention_tensor_cores(const attention_plan& r);
 bool attention_tensor_cores_fit(int64_t e, int64_t ev);
 

@@ -490,13 +490,12 @@ int run(const attention_plan& r) {
 
 }  // namespace
 
+template <typename T>
 int attention_tensor_cores(const attention_plan& r) {
-  switch ((DType)r.dtype) {
-    case DType::Float16: return run<Half>(r);
-    case DType::BFloat16: return run<BFloat16>(r);
-    default: return JT_NO_KERNEL;
-  }
+  return run<T>(r);
 }
+template int attention_tensor_cores<Half>(const attention_plan& r);
+template int attention_tensor_cores<BFloat16>(const attention_plan& r);
 
 bool attention_tensor_cores_fit(int64_t e, int64_t ev) {
   const int D = head_size_for(e, ev);

@@ -2,6 +2,7 @@
 // convert with the CPU's rules (jt/dtype.h's convert and element_bits).
 #include <cstring>
 
+#include "jt/no_throw.h"
 #include "jt/dtype.h"
 #include "jt/plans.h"
 #include "jt/sequences.h"
@@ -68,7 +69,7 @@ int64_t numel(int ndim, const int64_t* sizes) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_copy(const int64_t* words) {
+static int copy_unguarded(const int64_t* words) {
   copy_plan r(words);
   if (!r.current() || !valid_dtype((int)r.dst_dtype) || !valid_dtype((int)r.src_dtype) || r.ndim < 0) return JT_INVALID;
   CopyArgs a;
@@ -90,8 +91,9 @@ int jtc_copy(const int64_t* words) {
   });
   return launch_status();
 }
+int jtc_copy(const int64_t* words) { return jt::guarded_status([&] { return copy_unguarded(words); }); }
 
-int jtc_fill(const int64_t* words) {
+static int fill_unguarded(const int64_t* words) {
   fill_plan r(words);
   if (!r.current() || !valid_dtype((int)r.dtype) || r.ndim < 0) return JT_INVALID;
   const DType t = (DType)r.dtype;
@@ -113,8 +115,9 @@ int jtc_fill(const int64_t* words) {
   }
   return launch_status();
 }
+int jtc_fill(const int64_t* words) { return jt::guarded_status([&] { return fill_unguarded(words); }); }
 
-int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits) {
+static int arange_unguarded(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits) {
   if (!valid_dtype(dtype) || n < 0) return JT_INVALID;
   if (n == 0) return JT_OK;
   double start_d, step_d;  // as jt_arange reads them: exact longs, or doubles' bits
@@ -128,8 +131,11 @@ int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start
   });
   return launch_status();
 }
+int jtc_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start_bits, int64_t step_bits) {
+  return jt::guarded_status([&] { return arange_unguarded(dst, dtype, n, is_integral, start_bits, step_bits); });
+}
 
-int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end) {
+static int linspace_unguarded(int64_t dst, int dtype, int64_t steps, double start, double end) {
   if (!valid_dtype(dtype) || steps < 0) return JT_INVALID;
   if (steps == 0) return JT_OK;
   const double step = linspace_step(steps, start, end);
@@ -138,4 +144,7 @@ int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end
     linspace_kernel<T><<<blocks_for(steps), kThreads, 0, current_stream()>>>(reinterpret_cast<T*>(dst), steps, start, end, step);
   });
   return launch_status();
+}
+int jtc_linspace(int64_t dst, int dtype, int64_t steps, double start, double end) {
+  return jt::guarded_status([&] { return linspace_unguarded(dst, dtype, steps, start, end); });
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "jt/no_throw.h"
 #include "elementwise_args.cuh"
 #include "runtime.cuh"
 #include "scratch.cuh"
@@ -240,7 +241,7 @@ int jtc_ew_op_info(int op, int dtype) {
   return e.by_dtype[dtype] ? 1 | (e.arity << 1) | (e.predicate ? 16 : 0) : 0;
 }
 
-int jtc_elementwise(const int64_t* words) {
+static int elementwise_unguarded(const int64_t* words) {
   elementwise_plan r(words);
   if (!r.current() || r.nops < 1 || r.nops > 4 || r.ndim < 0) return JT_INVALID;
   const int info = jtc_ew_op_info((int)r.op, (int)r.dtype);
@@ -256,4 +257,7 @@ int jtc_elementwise(const int64_t* words) {
   }
   if (r.addresses[0] == 0) return JT_INVALID;
   return kOps[r.op].by_dtype[r.dtype](r, slots);
+}
+int jtc_elementwise(const int64_t* words) {
+  return jt::guarded_status([&] { return elementwise_unguarded(words); });
 }

@@ -3,6 +3,7 @@
 // rest (gemm_simt.cu). cuBLAS, where the machine has it, is reached from Java (CudaBlas) instead.
 #include <cstdint>
 
+#include "jt/no_throw.h"
 #include "gemm_args.cuh"
 #include "jt/plans.h"
 #include "jtc/jtc_gemm.h"
@@ -63,7 +64,7 @@ bool tensor_core_operand(const void* base, int64_t unit_stride, int64_t other_st
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_gemm(const int64_t* words) {
+static int gemm_unguarded(const int64_t* words) {
   gemm_plan r(words);
   if (!r.current() || r.out_dtype != r.dtype || !valid_dtype((int)r.dtype) || r.m < 0 || r.n < 0 || r.k < 0 ||
       r.batch_ndim < 0)
@@ -92,3 +93,4 @@ int jtc_gemm(const int64_t* words) {
   }
   return status_of(launch_gemm_simt(dtype, g, a, b, c, current_stream()));
 }
+int jtc_gemm(const int64_t* words) { return jt::guarded_status([&] { return gemm_unguarded(words); }); }

@@ -1,6 +1,7 @@
 // jtc_index_advanced: x[i, j] with index tensors, get (other = self[indices]) and put (self[indices]
 // = other), the per-item logic of index_items.cuh run one result element per thread. A put's
 // repeated positions keep any one of their values, as PyTorch on CUDA.
+#include "jt/no_throw.h"
 #include "index_plans.cuh"
 #include "index_grid.cuh"
 
@@ -34,7 +35,10 @@ struct AdvancedGrid : FirstBadWord {
 }  // namespace cuda
 }  // namespace jt
 
-int jtc_index_advanced(const int64_t* plan, int64_t* bad) {
+static int index_advanced_unguarded(const int64_t* plan, int64_t* bad) {
   jt::cuda::AdvancedGrid grid;
   return jt::cuda::run_advanced(plan, bad, grid);
+}
+int jtc_index_advanced(const int64_t* plan, int64_t* bad) {
+  return jt::guarded_status([&] { return index_advanced_unguarded(plan, bad); });
 }

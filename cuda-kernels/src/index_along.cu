@@ -2,6 +2,7 @@
 // per-item logic of index_items.cuh run one element per thread. Accumulate adds atomically, so
 // repeated positions all add (floats in whatever order the threads meet); scatter's repeated
 // positions keep any one of their values, as PyTorch on CUDA.
+#include "jt/no_throw.h"
 #include "index_plans.cuh"
 #include "index_grid.cuh"
 
@@ -36,7 +37,10 @@ struct AlongGrid : FirstBadWord {
 }  // namespace cuda
 }  // namespace jt
 
-int jtc_index_along(const int64_t* plan, int64_t* bad) {
+static int index_along_unguarded(const int64_t* plan, int64_t* bad) {
   jt::cuda::AlongGrid grid;
   return jt::cuda::run_along(plan, bad, grid);
+}
+int jtc_index_along(const int64_t* plan, int64_t* bad) {
+  return jt::guarded_status([&] { return index_along_unguarded(plan, bad); });
 }

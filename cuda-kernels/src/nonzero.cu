@@ -3,6 +3,7 @@
 // which needs the total to size the output, as PyTorch's nonzero does).
 #include <vector>
 
+#include "jt/no_throw.h"
 #include "jt/nonzero_chunks.h"
 #include "runtime.cuh"
 #include "scratch.cuh"
@@ -56,7 +57,7 @@ int run(const NonzeroArgs& a, int64_t* found) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_nonzero(const int64_t* words, int64_t* found) {
+static int nonzero_unguarded(const int64_t* words, int64_t* found) {
   nonzero_plan r(words);
   NonzeroArgs a;
   if (!prepare_nonzero(r, 1024, 65536, a)) return JT_INVALID;
@@ -65,4 +66,7 @@ int jtc_nonzero(const int64_t* words, int64_t* found) {
   int st = JT_NO_KERNEL;
   dispatch_dtype(a.dtype, [&](auto tag) { st = run<typename decltype(tag)::type>(a, found); });
   return st;
+}
+int jtc_nonzero(const int64_t* words, int64_t* found) {
+  return jt::guarded_status([&] { return nonzero_unguarded(words, found); });
 }

@@ -8,6 +8,7 @@
 // Sums run in the CPU's accumulator type (float for float16/bfloat16/float32).
 #include <cmath>
 
+#include "jt/no_throw.h"
 #include "jt/functors.h"
 #include "jt/jt.h"
 #include "jt/norm.h"
@@ -375,7 +376,7 @@ int norm_typed(const norm_plan& r, const NormGeometry& g) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_norm(const int64_t* words) {
+static int norm_unguarded(const int64_t* words) {
   norm_plan r(words);
   NormGeometry g;
   if (!r.current() || !valid_dtype((int)r.dtype) || !g.read(r)) return JT_INVALID;
@@ -386,3 +387,4 @@ int jtc_norm(const int64_t* words) {
   });
   return st;
 }
+int jtc_norm(const int64_t* words) { return jt::guarded_status([&] { return norm_unguarded(words); }); }

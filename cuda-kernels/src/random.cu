@@ -4,6 +4,7 @@
 // the CUDA allocator) and draws only when there is none.
 #include <cstring>
 
+#include "jt/no_throw.h"
 #include "scratch.cuh"
 #include "jt/plans.h"
 #include "random_block.h"
@@ -51,7 +52,7 @@ int first_bad(const RandomArgs& a, int64_t* found) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_random(const int64_t* words, double* bad) {
+static int random_unguarded(const int64_t* words, double* bad) {
   random_plan r(words);
   if (!r.current() || !valid_dtype((int)r.dtype)) return JT_INVALID;
   const DType t = (DType)r.dtype;
@@ -73,4 +74,7 @@ int jtc_random(const int64_t* words, double* bad) {
     random_kernel<typename decltype(tag)::type><<<blocks_for(a.blocks), kThreads, 0, current_stream()>>>(a);
   });
   return launch_status();
+}
+int jtc_random(const int64_t* words, double* bad) {
+  return jt::guarded_status([&] { return random_unguarded(words, bad); });
 }

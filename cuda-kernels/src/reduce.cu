@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cuda/std/limits>
 
+#include "jt/no_throw.h"
 #include "scratch.cuh"
 #include "reduce_args.cuh"
 #include "jt/functors.h"
@@ -249,7 +250,7 @@ using namespace jt::cuda;
 
 // The caller (Java) checked the op's output dtype against jt_reduce_out_dtype, the CPU's table,
 // which these kernels follow.
-int jtc_reduce(const int64_t* words) {
+static int reduce_unguarded(const int64_t* words) {
   reduce_plan r(words);
   RedArgs a;
   int st = prepare_reduce(r, a);
@@ -270,3 +271,4 @@ int jtc_reduce(const int64_t* words) {
   dispatch_dtype((DType)r.dtype, [&](auto tag) { st = dispatch_op<typename decltype(tag)::type>((int)r.op, a); });
   return st;
 }
+int jtc_reduce(const int64_t* words) { return jt::guarded_status([&] { return reduce_unguarded(words); }); }

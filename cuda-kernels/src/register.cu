@@ -5,6 +5,7 @@
 
 #include "cuda_provider.cuh"
 #include "jt/device_allocator.h"
+#include "jt/no_throw.h"
 #include "jt/pinned_device_allocator.h"
 #include "jt/storage.h"
 #include "jt/stream_device_allocator.h"
@@ -36,8 +37,12 @@ DeviceAllocator& pinned_allocator() {
 
 int64_t jtc_pinned_storage_new(int64_t nbytes) {
   if (nbytes < 0) return 0;
-  return reinterpret_cast<int64_t>(storage_new_on(&pinned_allocator(), (int)DeviceType::CPU, nbytes));
+  return answer_or<int64_t>(0, [&] {  // 0 also when the heap refused the pool's bookkeeping
+    return reinterpret_cast<int64_t>(storage_new_on(&pinned_allocator(), (int)DeviceType::CPU, nbytes));
+  });
 }
 
 void jtc_pinned_stats(int64_t* out) { pinned_allocator().stats(out); }
-void jtc_pinned_empty_cache(void) { pinned_allocator().empty_cache(); }
+void jtc_pinned_empty_cache(void) {
+  dropping_exceptions([] { pinned_allocator().empty_cache(); });
+}

@@ -2,6 +2,7 @@
 // (jt/scan_types.h). Many short lines: a thread per line (scan_logic.cuh), which reads
 // coalesced when the dim is not the innermost. Few long lines: a block per line, scanning tiles of
 // blockDim elements with warp shuffles and carrying each tile's total into the next.
+#include "jt/no_throw.h"
 #include "jt/jt.h"
 #include "runtime.cuh"
 #include "scan_logic.cuh"
@@ -73,7 +74,7 @@ int launch(const ScanArgs& a) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_scan(const int64_t* words) {
+static int scan_unguarded(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;
   // the CPU's table through its exported C entry: libjtensor.so hides its C++ symbols
@@ -89,3 +90,4 @@ int jtc_scan(const int64_t* words) {
   });
   return st;
 }
+int jtc_scan(const int64_t* words) { return jt::guarded_status([&] { return scan_unguarded(words); }); }

@@ -6,6 +6,7 @@
 // written from registers (lines up to 8 packs a thread: 16384 float32 in a block of 512) or from
 // a second read (the line still in L1/L2). Many lines along another dim: a thread per
 // line (softmax_logic.cuh).
+#include "jt/no_throw.h"
 #include "jt/jt.h"
 #include "runtime.cuh"
 #include "softmax_logic.cuh"
@@ -98,7 +99,7 @@ int launch(const SoftmaxArgs& a) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_softmax(const int64_t* words) {
+static int softmax_unguarded(const int64_t* words) {
   softmax_plan r(words);
   SoftmaxArgs a;
   if (!prepare_softmax(r, a)) return JT_INVALID;
@@ -112,3 +113,4 @@ int jtc_softmax(const int64_t* words) {
   });
   return st;
 }
+int jtc_softmax(const int64_t* words) { return jt::guarded_status([&] { return softmax_unguarded(words); }); }

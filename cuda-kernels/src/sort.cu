@@ -1,6 +1,7 @@
 // sort along one dim (the sort plan): stable, NaN largest, as the CPU. The element-wise steps are
 // in sort_logic.cuh; here they are launched over every element of every line at once, in scratch
 // from the CUDA allocator (keys and positions, twice, for the passes' ping-pong).
+#include "jt/no_throw.h"
 #include "runtime.cuh"
 #include "scratch.cuh"
 #include "sort_logic.cuh"
@@ -58,7 +59,7 @@ int run(const SortArgs& a) {
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_sort(const int64_t* words) {
+static int sort_unguarded(const int64_t* words) {
   sort_plan r(words);
   SortArgs a;
   if (!prepare_sort(r, a)) return JT_INVALID;
@@ -67,3 +68,4 @@ int jtc_sort(const int64_t* words) {
   dispatch_dtype((DType)r.dtype, [&](auto tag) { st = run<typename decltype(tag)::type>(a); });
   return st;
 }
+int jtc_sort(const int64_t* words) { return jt::guarded_status([&] { return sort_unguarded(words); }); }

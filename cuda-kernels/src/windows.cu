@@ -2,6 +2,7 @@
 // entry; col2im a thread per image element, gathering the column entries that read it (no
 // atomics, so the sums are deterministic, in the CPU's accumulator type); max pooling a thread per
 // window, with the CPU's rule for NaN and ties.
+#include "jt/no_throw.h"
 #include "jt/functors.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
@@ -131,7 +132,7 @@ __global__ void max_pool_backward_kernel(const __grid_constant__ WindowGeometry 
 using namespace jt;
 using namespace jt::cuda;
 
-int jtc_windows(const int64_t* words) {
+static int windows_unguarded(const int64_t* words) {
   windows_plan r(words);
   WindowGeometry g;
   if (!r.current() || !g.read(r) || !g.read_columns(r) || (r.fold != 0 && r.fold != 1)) return JT_INVALID;
@@ -153,8 +154,9 @@ int jtc_windows(const int64_t* words) {
   });
   return st;
 }
+int jtc_windows(const int64_t* words) { return jt::guarded_status([&] { return windows_unguarded(words); }); }
 
-int jtc_max_pool(const int64_t* words) {
+static int max_pool_unguarded(const int64_t* words) {
   max_pool_plan r(words);
   WindowGeometry g;
   if (!r.current() || !g.read(r)) return JT_INVALID;
@@ -180,3 +182,4 @@ int jtc_max_pool(const int64_t* words) {
   });
   return st;
 }
+int jtc_max_pool(const int64_t* words) { return jt::guarded_status([&] { return max_pool_unguarded(words); }); }
