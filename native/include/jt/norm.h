@@ -28,8 +28,8 @@ struct NormGeometry {
     if (groups < 1 || (c > 0 && c % groups != 0)) return false;
     int64_t nc = 0, ncs = 0;  // every index the kernels form lies below n·c·s: it must not wrap
     if (__builtin_mul_overflow(n, c, &nc) || __builtin_mul_overflow(nc, s, &ncs)) return false;
-    std::memcpy(&eps, &r.eps, sizeof eps);
-    return eps >= 0;
+    std::memcpy(&eps, &r.eps, sizeof eps);  // any value, as PyTorch's layer and group norm take (batch norm's rule is Java's)
+    return true;
   }
 
   // Statistics groups, and elements in each.

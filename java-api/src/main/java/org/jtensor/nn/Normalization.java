@@ -30,6 +30,9 @@ final class Normalization {
   static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
                                  boolean training, double momentum, double eps) {
     String op = "batchNorm";
+    // F.batch_norm's own checks (layer, group and RMS norm take any eps, as PyTorch's: 1/√(var + eps) may be NaN)
+    if (training && eps <= 0) throw new IllegalArgumentException(op + "(): batch_norm eps must be positive during training, but got " + eps);
+    if (eps < 0) throw new IllegalArgumentException(op + "(): batch_norm eps must be non-negative, but got " + eps);
     if (x.dim() < 2) throw new IllegalArgumentException(op + "(): expected 2-D or higher input, got " + x.dim() + "-D");
     long c = x.shape()[1];
     if ((runningMean == null) != (runningVar == null)) {

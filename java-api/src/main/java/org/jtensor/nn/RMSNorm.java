@@ -21,7 +21,6 @@ public final class RMSNorm extends Module {
 
   public RMSNorm(long[] normalizedShape, Double eps, boolean elementwiseAffine) {
     if (normalizedShape.length == 0) throw new IllegalArgumentException("RMSNorm(): normalized_shape must not be empty");
-    if (eps != null && !(eps >= 0)) throw new IllegalArgumentException("RMSNorm(): eps must be non-negative, got " + eps);
     this.normalizedShape = normalizedShape.clone();
     this.eps = eps;
     try {

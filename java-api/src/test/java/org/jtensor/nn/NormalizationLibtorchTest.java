@@ -1,5 +1,6 @@
 package org.jtensor.nn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -268,8 +269,17 @@ class NormalizationLibtorchTest {
       assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(x, Tensor.zeros(3), null, null, null, true, 0.1, 1e-5));
       assertThrows(IllegalArgumentException.class, () -> Functional.groupNorm(x, 2, null, null, 1e-5));
       assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(Tensor.zeros(1, 3), null, null, null, null, true, 0.1, 1e-5));
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.layerNorm(x, 1, null, null, -1));
-      assertTrue(e.getMessage().startsWith("layerNorm(): eps"), e.getMessage());
+      // F.batch_norm's eps rules; layer and group norm take a negative eps, as PyTorch's: 1/√(var + eps)
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Functional.batchNorm(x, null, null, null, null, true, 0.1, 0));
+      assertEquals("batchNorm(): batch_norm eps must be positive during training, but got 0.0", e.getMessage());
+      e = assertThrows(IllegalArgumentException.class, () -> Functional.batchNorm(x, Tensor.zeros(3), Tensor.ones(3), null, null, false, 0.1, -0.5));
+      assertEquals("batchNorm(): batch_norm eps must be non-negative, but got -0.5", e.getMessage());
+      Tensor row = Tensor.fromArray(new float[] {0, 3, 6}, 1, 3);  // biased variance 6
+      assertArrayEquals(new float[] {-3 / (float) Math.sqrt(2), 0, 3 / (float) Math.sqrt(2)},
+          Functional.layerNorm(row, 1, null, null, -4).toFloatArray(), 1e-6f);
+      assertTrue(Float.isNaN(Functional.layerNorm(row, 1, null, null, -10).toFloatArray()[0]));
+      assertTrue(Float.isNaN(Functional.groupNorm(row.view(1, 3, 1), 1, null, null, -10).toFloatArray()[0]));
       assertThrows(UnsupportedOperationException.class, () -> Functional.layerNorm(Tensor.zeros(new long[] {2, 3}, DType.INT64), 1, null, null, 1e-5));
     }
   }
