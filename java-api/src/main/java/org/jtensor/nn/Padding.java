@@ -1,5 +1,6 @@
 package org.jtensor.nn;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jtensor.Tensor;
@@ -8,8 +9,9 @@ import org.jtensor.TensorScope;
 /**
  * torch.nn.functional.pad: pad holds (before, after) pairs from the last dim backwards. "constant"
  * fills with value (a negative pad crops); "reflect" mirrors without repeating the edge,
- * "replicate" repeats it, "circular" wraps around (a negative pad crops first, as PyTorch's
- * _pad_circular): those three concatenate views of the input along each dim (narrow, flip,
+ * "replicate" repeats it (a negative pad crops the mirrored or repeated range, as PyTorch's
+ * kernels), "circular" wraps around (a negative pad crops first, as PyTorch's _pad_circular):
+ * those three concatenate views of the input along each dim (narrow, flip,
  * expand), so nothing the size of the pad is built on the Java heap and the gradient is theirs.
  */
 final class Padding {
@@ -70,24 +72,38 @@ final class Padding {
     return Tensor.full(shape, value, x.dtype(), x.device());
   }
 
+  /**
+   * reflect/replicate along d: output element j is the input's at virtual index v = j - before,
+   * v in [-before, n + after), mirrored (reflect) or clamped (replicate) into [0, n); a negative pad
+   * crops, as PyTorch's kernels index. Three pieces: v below 0, inside [0, n), at n or past it.
+   */
   private static Tensor concatenate(String op, Tensor x, int d, long before, long after, String mode) {
     long n = x.shape()[d];
     if (mode.equals("circular")) return circular(op, x, d, before, after);
-    if (before < 0 || after < 0) throw new IllegalArgumentException(op + "(): negative padding is only supported in constant and circular modes");
-    if (mode.equals("reflect") && (before >= n || after >= n)) {
+    boolean reflect = mode.equals("reflect");
+    if (reflect && (before >= n || after >= n)) {
       throw new IllegalArgumentException(op + "(): Padding size should be less than the corresponding input dimension, but got: padding ("
           + before + ", " + after + ") at dimension " + d + " of input " + Arrays.toString(x.shape()));
     }
     if (n == 0) throw new IllegalArgumentException(op + "(): dim " + d + " is empty: there is nothing to " + mode);
-    Tensor head, tail;
-    if (mode.equals("reflect")) {  // x[before], ..., x[1] | x | x[n - 2], ..., x[n - 1 - after]
-      head = x.narrow(d, 1, before).flip(d);
-      tail = x.narrow(d, n - 1 - after, after).flip(d);
-    } else {  // replicate: the edge elements, expanded
-      head = x.narrow(d, 0, 1).expand(sized(x, d, before));
-      tail = x.narrow(d, n - 1, 1).expand(sized(x, d, after));
+    long end = n + after;  // the virtual range [-before, end)
+    if (end + before < 1) {
+      String axis = "WHD".substring(x.dim() - 1 - d, x.dim() - d);
+      throw new IllegalArgumentException(op + "(): input (" + axis + ": " + n + ") is too small. Calculated output " + axis + ": "
+          + (end + before));
     }
-    return Tensor.cat(List.of(head, x, tail), d);
+    long headTo = Math.min(0, end), bodyFrom = Math.max(0, -before), bodyTo = Math.min(n, end), tailFrom = Math.max(n, -before);
+    List<Tensor> pieces = new ArrayList<>(3);
+    if (headTo > -before) {  // v in [-before, headTo): x[-v] mirrored, or x[0]
+      long count = headTo + before;
+      pieces.add(reflect ? x.narrow(d, 1 - headTo, count).flip(d) : x.narrow(d, 0, 1).expand(sized(x, d, count)));
+    }
+    if (bodyTo > bodyFrom) pieces.add(x.narrow(d, bodyFrom, bodyTo - bodyFrom));
+    if (end > tailFrom) {  // v in [tailFrom, end): x[2n - 2 - v] mirrored, or x[n - 1]
+      long count = end - tailFrom;
+      pieces.add(reflect ? x.narrow(d, 2 * n - 1 - end, count).flip(d) : x.narrow(d, n - 1, 1).expand(sized(x, d, count)));
+    }
+    return pieces.size() == 1 ? pieces.get(0) : Tensor.cat(pieces, d);
   }
 
   /** PyTorch's _pad_circular: crop by the negative pads, then wrap the cropped part by the positive ones, each at most once. */

@@ -20,7 +20,7 @@ class PadTest extends ScopedTest {
   @Test
   void everyModeMatchesPyTorch() {
     List<?> cases = (List<?>) f.get("cases");
-    assertEquals(8, cases.size());
+    assertEquals(13, cases.size());
     for (int i = 0; i < cases.size(); i++) {
       List<?> c = (List<?>) cases.get(i);
       String mode = (String) c.get(0);
@@ -41,6 +41,8 @@ class PadTest extends ScopedTest {
     Tensor x = Tensor.randn(1, 2, 3);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {3, 0}, "reflect", 0));
     assertTrue(e.getMessage().startsWith("pad(): Padding size should be less than the corresponding input dimension"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {-3, 0}, "replicate", 0));
+    assertEquals("pad(): input (W: 3) is too small. Calculated output W: 0", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, 1, 2, 3));
     assertTrue(e.getMessage().startsWith("pad(): Padding length must be divisible by 2"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {1, 1}, "mirror", 0));
