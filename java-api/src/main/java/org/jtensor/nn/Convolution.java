@@ -1,5 +1,6 @@
 package org.jtensor.nn;
 
+import java.util.Arrays;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.core.Shapes;
@@ -35,7 +36,7 @@ final class Convolution {
     checkInputRank(op, nsp, input);
     for (int d = 0; d < nsp; d++) {
       if (padBefore[d] < 0 || padAfter[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
-      checkStepAndDilation(op, stride[d], dilation[d]);
+      checkStepAndDilation(op, stride[d], dilation, d);
     }
     if (groups <= 0) throw new IllegalArgumentException(op + "(): non-positive groups is not supported");
     boolean batched = input.dim() == nsp + 2;
@@ -108,7 +109,7 @@ final class Convolution {
     for (int d = 0; d < nsp; d++) {
       if (padding[d] < 0) throw new IllegalArgumentException(op + "(): negative padding is not supported");
       if (outPad[d] < 0) throw new IllegalArgumentException(op + "(): negative output_padding is not supported");
-      checkStepAndDilation(op, stride[d], dilation[d]);
+      checkStepAndDilation(op, stride[d], dilation, d);
     }
     for (int d = 0; d < nsp; d++) {
       if (outPad[d] >= stride[d] && outPad[d] >= dilation[d]) {
@@ -186,9 +187,11 @@ final class Convolution {
     }
   }
 
-  private static void checkStepAndDilation(String op, long stride, long dilation) {
+  private static void checkStepAndDilation(String op, long stride, long[] dilation, int d) {
     if (stride <= 0) throw new IllegalArgumentException(op + "(): non-positive stride is not supported");
-    if (dilation <= 0) throw new IllegalArgumentException(op + "(): non-positive dilation is not supported");
+    if (dilation[d] <= 0) {
+      throw new IllegalArgumentException(op + "(): dilation should be greater than zero, but got " + Arrays.toString(dilation));
+    }
   }
 
   /** The weight's rank (that of the batched input x) and its dim 0 divisible by groups. */

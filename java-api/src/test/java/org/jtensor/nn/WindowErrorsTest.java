@@ -41,7 +41,7 @@ class WindowErrorsTest extends ScopedTest {
         () -> conv(Tensor.randn(2, 3, 2, 2), w, null, ONE, ZERO, ONE, 1));
     refused("conv2d(): non-positive stride is not supported", () -> conv(x, w, null, ZERO, ZERO, ONE, 1));
     refused("conv2d(): negative padding is not supported", () -> conv(x, w, null, ONE, new long[] {-1}, ONE, 1));
-    refused("conv2d(): non-positive dilation is not supported", () -> conv(x, w, null, ONE, ZERO, ZERO, 1));
+    refused("conv2d(): dilation should be greater than zero, but got [0, 0]", () -> conv(x, w, null, ONE, ZERO, ZERO, 1));
     refused("conv2d(): non-positive groups is not supported", () -> conv(x, w, null, ONE, ZERO, ONE, 0));
     refused("conv2d(): padding='same' is not supported for strided convolutions",
         () -> Functional.conv2d(x, w, null, new long[] {2}, "same", ONE, 1));
