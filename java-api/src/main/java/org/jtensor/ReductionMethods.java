@@ -94,9 +94,7 @@ public sealed interface ReductionMethods permits Tensor {
     int d = Shapes.wrapDim("topk", dim, t.dim());
     long size = t.dim() == 0 ? 1 : t.sizes()[d];
     if (k < 0 || k > size) throw new IllegalArgumentException("topk(): selected index k out of range: k " + k + " for size " + size);
-    if (t.dtype() == DType.BOOL && t.dim() > 0 && k > 0) {  // PyTorch's kernel (after its 0-dim and k = 0 cases) takes no bool
-      throw new UnsupportedOperationException("topk(): \"topk_cpu\" not implemented for 'Bool'");
-    }
+    if (t.dtype() == DType.BOOL) throw new UnsupportedOperationException("topk(): topk does not support bool dtypes on CPU");  // PyTorch 2.13, k = 0 and 0-dim too
     TensorImpl[] r = ReductionOps.sort("topk", t, d, largest);
     try (Tensor v = Tensor.wrap(r[0]); Tensor i = Tensor.wrap(r[1])) {
       if (t.dim() == 0) return new ValuesAndIndices(v.view(v.shape()), i.view(i.shape()));

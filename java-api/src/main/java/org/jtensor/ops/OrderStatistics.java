@@ -18,7 +18,7 @@ public final class OrderStatistics {
   /** The lower median along dim with its position; a row with NaN gives NaN at its first NaN. */
   public static ValuesAndIndices median(Tensor x, int dim, boolean keepdim) {
     String op = "median";
-    refuseBool(x);
+    refuseBool(x, "median_out");
     int d = Shapes.wrapDim(op, dim, x.dim());
     long n = x.dim() == 0 ? 1 : x.shape()[d];
     if (n == 0) throw new IllegalArgumentException(op + "(): Expected reduction dim " + dim + " to have non-zero size.");
@@ -37,14 +37,14 @@ public final class OrderStatistics {
     }
   }
 
-  /** PyTorch's median kernels take every dtype but bool (sort, which median is made of here, takes bool too). */
-  private static void refuseBool(Tensor x) {
-    if (x.dtype() == DType.BOOL) throw new UnsupportedOperationException("median(): \"median_cpu\" not implemented for 'Bool'");
+  /** PyTorch's median kernels take every dtype but bool (sort, which median is made of here, takes bool too); kernel: the name its error gives. */
+  private static void refuseBool(Tensor x, String kernel) {
+    if (x.dtype() == DType.BOOL) throw new UnsupportedOperationException("median(): \"" + kernel + "\" not implemented for 'Bool'");
   }
 
   /** The lower median of every element (NaN if any is). */
   public static Tensor median(Tensor x) {
-    refuseBool(x);
+    refuseBool(x, "median_cpu");
     if (x.numel() == 0) throw new IllegalArgumentException("median(): input must not be empty");
     try (TensorScope s = TensorScope.open(); ValuesAndIndices m = median(x.reshape(-1), 0, false)) {
       return s.keep(m.values().clone());
