@@ -220,8 +220,11 @@ final class Convolution {
       throw new IllegalArgumentException(op + "(): expected input, weight and bias of one dtype, got input " + input.dtype() + ", weight "
           + weight.dtype() + (bias == null ? "" : ", bias " + bias.dtype()));
     }
-    if (!input.dtype().isFloatingPoint()) {  // PyTorch's CPU kernels are floating only ("slow_conv2d_cpu" not implemented for 'Long')
-      throw new UnsupportedOperationException(op + "(): expected a floating point input, got " + input.dtype());
+    // jtensor's kernels are floating only. PyTorch 2.13's CPU computes integer conv (slow_conv2d) and
+    // int64 conv_transpose, and refuses bool: integers are refused here whatever the kernel, as a
+    // gap, not silently computed for some shapes (the 1×1 GEMM shortcut did) and refused for others.
+    if (!input.dtype().isFloatingPoint()) {
+      throw new UnsupportedOperationException(op + "(): not implemented for " + input.dtype() + " (jtensor convolves floating types only)");
     }
     if (!input.device().equals(weight.device()) || (bias != null && !bias.device().equals(weight.device()))) {
       throw new IllegalArgumentException(op + "(): Expected all tensors to be on the same device, but found input on " + input.device()
