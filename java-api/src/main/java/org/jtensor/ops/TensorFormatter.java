@@ -1,10 +1,10 @@
 package org.jtensor.ops;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.jtensor.DType;
 import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
@@ -184,7 +184,26 @@ public final class TensorFormatter {
     return negZero ? "-" + s : s;
   }
 
+  /**
+   * Python's "{:.Ne}": the exact binary value rounded half-to-even to N + 1 significant digits. Not
+   * String.format, which rounds the shortest decimal form instead (2.00025, really 2.000249999..., gave
+   * 2.0003e+00; 4.9e-324 gave 4.9000e-324 for 4.9407e-324).
+   */
   private static String sci(double v) {
-    return String.format(Locale.ROOT, "%." + PRECISION + "e", v);
+    boolean negative = v < 0 || (v == 0 && 1 / v < 0);
+    String digits;
+    int exponent;
+    if (v == 0) {
+      digits = "0".repeat(PRECISION + 1);
+      exponent = 0;
+    } else {
+      BigDecimal r = new BigDecimal(Math.abs(v)).round(new MathContext(PRECISION + 1, RoundingMode.HALF_EVEN));
+      digits = r.unscaledValue().toString();
+      exponent = digits.length() - r.scale() - 1;
+      digits = (digits + "0".repeat(PRECISION + 1)).substring(0, PRECISION + 1);
+    }
+    String e = Integer.toString(Math.abs(exponent));
+    return (negative ? "-" : "") + digits.charAt(0) + "." + digits.substring(1) + "e" + (exponent < 0 ? "-" : "+")
+        + (e.length() < 2 ? "0" : "") + e;
   }
 }

@@ -1,0 +1,57 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jtensor.data.Batch;
+import org.jtensor.data.Collate;
+import org.jtensor.data.DataLoader;
+import org.jtensor.data.DataLoaderException;
+import org.jtensor.data.Dataset;
+import org.jtensor.data.BatchIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Printing and data loading against PyTorch 2.13's own output for the same inputs (each expected string printed by torch). */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PrintAndLoaderHostileTest extends ScopedTest {
+  @Test
+  void scientificModeRoundsTheExactValueAsPython() {
+    // Python's '{:.4e}' rounds the double's exact binary value; String.format rounded its shortest decimal
+    // form again: 2.00025 (2.000249999...) printed 2.0003e+00 and 4.9e-324 printed 4.9000e-324
+    assertEquals("tensor([2.0002e+00, 1.0000e-05], dtype=torch.float64)", Tensor.fromArray(new double[] {2.00025, 1e-5}).toString());
+    assertEquals("tensor([4.9407e-324,  1.0000e+00], dtype=torch.float64)", Tensor.fromArray(new double[] {Double.MIN_VALUE, 1.0}).toString());
+    assertEquals("tensor(4.9407e-324, dtype=torch.float64)", Tensor.fromArray(new double[] {Double.MIN_VALUE}).sum().toString());
+    assertEquals("tensor([1.0001e+00, 1.0000e-05], dtype=torch.float64)", Tensor.fromArray(new double[] {1.00005, 1e-5}).toString());
+    assertEquals("tensor([1.7977e+308, -2.5000e-08], dtype=torch.float64)", Tensor.fromArray(new double[] {Double.MAX_VALUE, -2.5e-8}).toString());
+    assertEquals("tensor([1.0000e+00, 1.0000e+08], dtype=torch.float64)", Tensor.fromArray(new double[] {1.0, 1e8 + 2}).toString());
+    assertEquals("tensor([       nan, 1.0000e+09])", Tensor.fromArray(new float[] {Float.NaN, 1e9f}).toString());
+    assertEquals("tensor([3.4028e+38, 1.4013e-45])", Tensor.fromArray(new float[] {Float.MAX_VALUE, Float.MIN_VALUE}).toString());
+  }
+
+  @Test
+  void extremesEmptiesZerosAndExpandedSummaries() {
+    assertEquals("tensor([-9223372036854775808,  9223372036854775807])", Tensor.fromArray(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}).toString());
+    assertEquals("tensor([], size=(2, 0, 3), dtype=torch.int8)", Tensor.zeros(new long[] {2, 0, 3}, DType.INT8).toString());
+    assertEquals("tensor([0., -0.])", Tensor.fromArray(new float[] {0f, -0f}).toString());
+    assertEquals("tensor([2.0002, 3.0000], dtype=torch.float64)", Tensor.fromArray(new double[] {2.00025, 3.0}).toString());
+    Tensor wide = Tensor.fromArray(new float[] {1, 2}).expand(1000000, 2);
+    org.jtensor.memory.Memory.resetPeakMemoryStats(Device.CPU);
+    long before = org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.current");
+    assertEquals("tensor([[1., 2.],\n        [1., 2.],\n        [1., 2.],\n        ...,\n        [1., 2.],\n        [1., 2.],\n        [1., 2.]])",
+        wide.toString());
+    long peak = org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.peak");
+    assertTrue(peak - before < (1 << 20), "printing a 16 MB expanded view allocated " + (peak - before) + " bytes");
+    assertEquals("tensor([1., 1., 1.,  ..., 1., 1., 1.])", Tensor.ones(1).expand(1L << 40).toString());
+    assertEquals("tensor([[1., 1., 1.,  ..., 1., 1., 1.],\n        [1., 1., 1.,  ..., 1., 1., 1.],\n        [1., 1., 1.,  ..., 1., 1., 1.],\n"
+        + "        ...,\n        [1., 1., 1.,  ..., 1., 1., 1.],\n        [1., 1., 1.,  ..., 1., 1., 1.],\n        [1., 1., 1.,  ..., 1., 1., 1.]], dtype=torch.bfloat16)",
+        Tensor.ones(new long[] {1, 1}, DType.BFLOAT16).expand(1L << 31, 1L << 31).toString());
+    assertEquals("tensor([   inf,   -inf, 65504.], dtype=torch.float16)",
+        Tensor.fromArray(new float[] {Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 65504f}).to(DType.FLOAT16).toString());
+  }
+}
