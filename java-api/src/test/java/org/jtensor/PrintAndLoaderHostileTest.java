@@ -54,4 +54,18 @@ class PrintAndLoaderHostileTest extends ScopedTest {
     assertEquals("tensor([   inf,   -inf, 65504.], dtype=torch.float16)",
         Tensor.fromArray(new float[] {Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 65504f}).to(DType.FLOAT16).toString());
   }
+
+  @Test
+  void defaultCollateOfAnIntThenAFloatIsFloat32AsTorchTensor() {
+    // default_collate([1, 2.5]) is torch.tensor([1, 2.5]) = tensor([1.0000, 2.5000]); the 2.5 was truncated to 2 in an int64 batch
+    try (Batch b = Collate.defaultCollate(List.of(1, 2.5))) {
+      assertEquals(DType.FLOAT32, b.get(0).dtype());
+      assertArrayEquals(new float[] {1f, 2.5f}, b.get(0).toFloatArray());
+      assertEquals("tensor([1.0000, 2.5000])", b.get(0).toString());
+    }
+    try (Batch b = Collate.defaultCollate(List.of(List.of(1L, 0.5), List.of(2L, 3)))) {  // [tensor([1, 2]), tensor([0.5, 3.], float64)]
+      assertEquals("tensor([1, 2])", b.get(0).toString());
+      assertEquals("tensor([0.5000, 3.0000], dtype=torch.float64)", b.get(1).toString());
+    }
+  }
 }

@@ -10,7 +10,8 @@ public final class Collate {
 
   /**
    * Stacks the samples along a new dim 0: Tensors into one tensor, Numbers into a 1-D tensor (int64
-   * for integers, float64 for Float/Double, bool for Boolean, as {@code torch.tensor(batch)}), and
+   * for integers, float32 for integers mixed with floats, float64 for Float/Double first, bool for
+   * Boolean, as {@code torch.tensor(batch)} / {@code torch.tensor(batch, dtype=torch.float64)}), and
    * Lists field by field into a batch of as many tensors. The samples are left open: the loader's
    * scope closes them. Any other sample type needs a collate function of its own.
    */
@@ -47,6 +48,12 @@ public final class Collate {
       return Tensor.fromArray(d);
     }
     if (first instanceof Long || first instanceof Integer || first instanceof Short || first instanceof Byte) {
+      // torch.tensor(batch) infers the dtype from every value: an int then a float is a float32 batch, never a truncated int64 one
+      if (values.stream().anyMatch(v -> v instanceof Double || v instanceof Float)) {
+        float[] f = new float[n];
+        for (int i = 0; i < n; i++) f[i] = ((Number) require(values.get(i), Number.class, what)).floatValue();
+        return Tensor.fromArray(f);
+      }
       long[] l = new long[n];
       for (int i = 0; i < n; i++) l[i] = ((Number) require(values.get(i), Number.class, what)).longValue();
       return Tensor.fromArray(l);
