@@ -68,4 +68,94 @@ class PrintAndLoaderHostileTest extends ScopedTest {
       assertEquals("tensor([0.5000, 3.0000], dtype=torch.float64)", b.get(1).toString());
     }
   }
+
+  private static Dataset<Tensor> rows(long n, java.util.function.LongFunction<Tensor> get) {
+    return new Dataset<>() {
+      @Override
+      public Tensor get(long index) {
+        return get.apply(index);
+      }
+
+      @Override
+      public long size() {
+        return n;
+      }
+    };
+  }
+
+  private static boolean workersAlive() {
+    return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("jtensor-data-worker") && t.isAlive());
+  }
+
+  @Test
+  void mismatchedShapesAndClosedSamplesAreRefusedOnWorkersWithoutLeaks() throws InterruptedException {
+    long start = org.jtensor.memory.Memory.memoryAllocated(Device.CPU);
+    Dataset<Tensor> ragged = rows(10, i -> Tensor.zeros(i == 4 ? 3 : 2));
+    try (DataLoader<Tensor> loader = DataLoader.builder(ragged).batchSize(3).numWorkers(2).build()) {
+      BatchIterator it = loader.iterator();
+      it.next();
+      DataLoaderException e = assertThrows(DataLoaderException.class, it::next);
+      assertTrue(e.getMessage().contains("stack expects each tensor to be equal size") && e.getMessage().contains("batch 1"), e.getMessage());
+      assertFalse(it.hasNext());
+    }
+    Tensor dead = Tensor.ones(2);
+    dead.close();
+    try (DataLoader<Tensor> loader = DataLoader.builder(rows(4, i -> dead)).batchSize(2).numWorkers(1).build()) {
+      assertThrows(DataLoaderException.class, () -> loader.iterator().next());
+    }
+    assertEquals(start, org.jtensor.memory.Memory.memoryAllocated(Device.CPU));
+  }
+
+  @Test
+  void theSameTensorTwiceAndUnevenBatchesTwice() {
+    Tensor shared = Tensor.fromArray(new float[] {1, 2});
+    Dataset<Tensor> same = rows(7, i -> shared);
+    for (boolean dropLast : new boolean[] {false, true}) {
+      DataLoader<Tensor> loader = DataLoader.builder(same).batchSize(3).dropLast(dropLast).numWorkers(2).build();
+      for (int epoch = 0; epoch < 2; epoch++) {
+        int k = 0;
+        long rows = 0;
+        for (Batch b : loader) {
+          rows += b.get(0).shape()[0];
+          assertEquals(k < 2 ? "tensor([[1., 2.],\n        [1., 2.],\n        [1., 2.]])" : "tensor([[1., 2.]])", b.get(0).toString());
+          k++;
+        }
+        assertEquals(dropLast ? 2 : 3, k);
+        assertEquals(dropLast ? 6 : 7, rows);
+      }
+    }
+    assertFalse(shared.isClosed());
+  }
+
+  @Test
+  void anEmptyShuffledDatasetAndALoopLeftEarlyStopTheWorkers() throws InterruptedException {
+    try (DataLoader<Tensor> loader = DataLoader.builder(rows(0, i -> Tensor.ones(1))).shuffle(true).generator(new Generator(1)).numWorkers(3).build()) {
+      assertEquals(0, loader.size());
+      assertFalse(loader.iterator().hasNext());
+    }
+    DataLoader<Tensor> loader = DataLoader.builder(rows(100, i -> Tensor.ones(4))).batchSize(2).numWorkers(3).build();
+    for (Batch b : loader) {
+      if (b.get(0).shape()[0] == 2) break;
+    }
+    loader.close();
+    for (int i = 0; i < 50 && workersAlive(); i++) Thread.sleep(100);
+    assertFalse(workersAlive(), "a closed loader's workers must end");
+  }
+
+  @Test
+  void aDatasetNearLongMaxIsCountedWithoutOverflowAndANegativeSizeIsRefused() {
+    // len(DataLoader(D(2**63 - 2), batch_size=4)) is 2305843009213693952; (n + 3) / 4 overflowed to a negative count and an empty epoch
+    DataLoader<Tensor> huge = DataLoader.builder(rows(Long.MAX_VALUE - 1, i -> Tensor.scalar(i))).batchSize(4).build();
+    assertEquals(2305843009213693952L, huge.size());
+    try (BatchIterator it = huge.iterator()) {
+      assertTrue(it.hasNext());
+      assertArrayEquals(new long[] {0, 1, 2, 3}, it.next().get(0).toLongArray());
+    }
+    // PyTorch: ValueError: __len__() should return >= 0
+    DataLoader<Tensor> negative = DataLoader.builder(rows(-5, i -> Tensor.scalar(i))).batchSize(2).build();
+    String m = assertThrows(IllegalArgumentException.class, negative::size).getMessage();
+    assertTrue(m.contains("size() should return >= 0") && m.contains("-5"), m);
+    m = assertThrows(IllegalArgumentException.class, negative::iterator).getMessage();
+    assertTrue(m.contains("size() should return >= 0") && m.contains("-5"), m);
+  }
 }

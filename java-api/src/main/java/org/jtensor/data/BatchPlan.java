@@ -30,7 +30,8 @@ final class BatchPlan {
 
   /** len(loader): the batches of an epoch, the last one partial unless dropLast. */
   static long count(long n, int batchSize, boolean dropLast) {
-    return dropLast ? n / batchSize : (n + batchSize - 1) / batchSize;
+    if (n < 0) throw new IllegalArgumentException("DataLoader: the dataset's size() should return >= 0 (__len__() should return >= 0), got " + n);
+    return n / batchSize + (dropLast || n % batchSize == 0 ? 0 : 1);  // not (n + batchSize - 1) / batchSize: it overflows near Long.MAX_VALUE
   }
 
   long count() {
