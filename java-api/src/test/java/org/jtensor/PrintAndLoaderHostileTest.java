@@ -69,6 +69,19 @@ class PrintAndLoaderHostileTest extends ScopedTest {
     }
   }
 
+  @Test
+  void defaultCollateTakesBooleansBesideNumbersAsTorchTensor() {
+    // isinstance(True, int): default_collate([1, True]) is tensor([1, 1]), [True, 1] too, [2.5, True] tensor([2.5, 1.], float64),
+    // [True, 2.5] tensor([1.0000, 2.5000]); each was refused ("every sample must be a Number as the first is")
+    assertEquals("tensor([1, 1])", Collate.defaultCollate(List.of(1, true)).get(0).toString());
+    assertEquals("tensor([1, 1])", Collate.defaultCollate(List.of(true, 1L)).get(0).toString());
+    assertEquals("tensor([2.5000, 1.0000], dtype=torch.float64)", Collate.defaultCollate(List.of(2.5, true)).get(0).toString());
+    assertEquals("tensor([1.0000, 2.5000])", Collate.defaultCollate(List.of(true, 2.5)).get(0).toString());
+    assertEquals("tensor([ True, False])", Collate.defaultCollate(List.of(true, false)).get(0).toString());
+    String m = assertThrows(IllegalArgumentException.class, () -> Collate.defaultCollate(List.of(1, "a"))).getMessage();
+    assertTrue(m.contains("defaultCollate()") && m.contains("java.lang.String"), m);
+  }
+
   private static Dataset<Tensor> rows(long n, java.util.function.LongFunction<Tensor> get) {
     return new Dataset<>() {
       @Override

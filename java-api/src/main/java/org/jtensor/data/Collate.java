@@ -10,8 +10,9 @@ public final class Collate {
 
   /**
    * Stacks the samples along a new dim 0: Tensors into one tensor, Numbers into a 1-D tensor (int64
-   * for integers, float32 for integers mixed with floats, float64 for Float/Double first, bool for
-   * Boolean, as {@code torch.tensor(batch)} / {@code torch.tensor(batch, dtype=torch.float64)}), and
+   * for integers, float32 for integers or Booleans mixed with floats, float64 for Float/Double first,
+   * bool for Booleans, a Boolean counting 1 or 0 beside numbers, as {@code torch.tensor(batch)} /
+   * {@code torch.tensor(batch, dtype=torch.float64)}), and
    * Lists field by field into a batch of as many tensors. The samples are left open: the loader's
    * scope closes them. Any other sample type needs a collate function of its own.
    */
@@ -42,25 +43,36 @@ public final class Collate {
       return Tensor.stack(ts);
     }
     int n = values.size();
-    if (first instanceof Double || first instanceof Float) {
-      double[] d = new double[n];
-      for (int i = 0; i < n; i++) d[i] = ((Number) require(values.get(i), Number.class, what)).doubleValue();
-      return Tensor.fromArray(d);
-    }
-    if (first instanceof Long || first instanceof Integer || first instanceof Short || first instanceof Byte) {
-      // torch.tensor(batch) infers the dtype from every value: an int then a float is a float32 batch, never a truncated int64 one
-      if (values.stream().anyMatch(v -> v instanceof Double || v instanceof Float)) {
+    boolean firstFloat = first instanceof Double || first instanceof Float;
+    if (firstFloat || first instanceof Long || first instanceof Integer || first instanceof Short || first instanceof Byte || first instanceof Boolean) {
+      // collate_float_fn is torch.tensor(batch, dtype=torch.float64); collate_int_fn, bools included (isinstance(True, int)),
+      // is torch.tensor(batch), which infers from every value: float32 if one is a float, else int64 if one is an
+      // integer, else bool; a Boolean counts 1 or 0 beside numbers. ([1, 2.5] is never a truncated int64 batch.)
+      boolean anyFloat = false, anyInt = false;
+      for (Object v : values) {
+        if (!(v instanceof Number || v instanceof Boolean)) {
+          throw new IllegalArgumentException("defaultCollate(): every " + what + " must be a Number or a Boolean as the first is, got " + typeOf(v));
+        }
+        anyFloat |= v instanceof Double || v instanceof Float;
+        anyInt |= v instanceof Number && !(v instanceof Double || v instanceof Float);
+      }
+      if (firstFloat) {
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) d[i] = values.get(i) instanceof Boolean b ? (b ? 1 : 0) : ((Number) values.get(i)).doubleValue();
+        return Tensor.fromArray(d);
+      }
+      if (anyFloat) {
         float[] f = new float[n];
-        for (int i = 0; i < n; i++) f[i] = ((Number) require(values.get(i), Number.class, what)).floatValue();
+        for (int i = 0; i < n; i++) f[i] = values.get(i) instanceof Boolean b ? (b ? 1 : 0) : ((Number) values.get(i)).floatValue();
         return Tensor.fromArray(f);
       }
-      long[] l = new long[n];
-      for (int i = 0; i < n; i++) l[i] = ((Number) require(values.get(i), Number.class, what)).longValue();
-      return Tensor.fromArray(l);
-    }
-    if (first instanceof Boolean) {
+      if (anyInt) {
+        long[] l = new long[n];
+        for (int i = 0; i < n; i++) l[i] = values.get(i) instanceof Boolean b ? (b ? 1 : 0) : ((Number) values.get(i)).longValue();
+        return Tensor.fromArray(l);
+      }
       boolean[] b = new boolean[n];
-      for (int i = 0; i < n; i++) b[i] = (Boolean) require(values.get(i), Boolean.class, what);
+      for (int i = 0; i < n; i++) b[i] = (Boolean) values.get(i);
       return Tensor.fromArray(b);
     }
     throw new IllegalArgumentException("defaultCollate(): a " + what + " must be a Tensor, a Number, a Boolean or a List of them, got "
