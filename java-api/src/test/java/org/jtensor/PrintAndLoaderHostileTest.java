@@ -171,4 +171,28 @@ class PrintAndLoaderHostileTest extends ScopedTest {
     m = assertThrows(IllegalArgumentException.class, negative::iterator).getMessage();
     assertTrue(m.contains("size() should return >= 0") && m.contains("-5"), m);
   }
+
+  @Test
+  void anIteratorClosedFromAnotherThreadNeverHandsOutNull() throws InterruptedException {
+    // close() may come from any thread; a batch skipped because of it came back from next() as null
+    DataLoader<Tensor> loader = DataLoader.builder(rows(8, i -> Tensor.ones(3))).batchSize(2).numWorkers(1).build();
+    int nulls = 0;
+    for (int r = 0; r < 300; r++) {
+      BatchIterator it = loader.iterator();
+      java.util.concurrent.atomic.AtomicReference<Object> got = new java.util.concurrent.atomic.AtomicReference<>("nothing");
+      Thread consumer = new Thread(() -> {
+        try {
+          got.set(it.next());
+        } catch (java.util.NoSuchElementException e) {
+          got.set(e);
+        }
+      });
+      consumer.start();
+      it.close();
+      consumer.join(10000);
+      assertFalse(consumer.isAlive(), "next() stuck after close()");
+      if (got.get() == null) nulls++;
+    }
+    assertEquals(0, nulls, "next() returned null after a close() from another thread");
+  }
 }

@@ -78,7 +78,10 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     dispatch();
     Future<Batch> f = loading.poll();
     try {
-      return f.get();
+      Batch b = f.get();
+      // null: a close() from another thread came before a worker started this batch, which it then skipped
+      if (b == null) throw new NoSuchElementException("DataLoader: no batch left (closed while batch " + served + " of " + plan.count() + " was loading)");
+      return b;
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
       if (c instanceof DataLoaderException d) throw new DataLoaderException(d.getMessage(), d.index(), d.batch(), d.getCause());
