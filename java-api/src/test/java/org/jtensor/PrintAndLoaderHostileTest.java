@@ -195,4 +195,34 @@ class PrintAndLoaderHostileTest extends ScopedTest {
     }
     assertEquals(0, nulls, "next() returned null after a close() from another thread");
   }
+
+  @Test
+  void aCollateGivingOneTensorTwiceAndAnErrorOnAWorkerLeakNothing() {
+    long start = org.jtensor.memory.Memory.memoryAllocated(Device.CPU);
+    DataLoader<Tensor> twice = DataLoader.builder(rows(6, i -> Tensor.ones(2).mul(i))).batchSize(3).numWorkers(2).collate(s -> {
+      Tensor x = Tensor.stack(s);
+      return Batch.of(x, x);
+    }).build();
+    for (int epoch = 0; epoch < 2; epoch++) {
+      int k = 0;
+      for (Batch b : twice) {
+        assertEquals(b.get(0).toString(), b.get(1).toString());
+        assertEquals(k == 0 ? "tensor([[0., 0.],\n        [1., 1.],\n        [2., 2.]])" : "tensor([[3., 3.],\n        [4., 4.],\n        [5., 5.]])",
+            b.get(1).toString());
+        k++;
+      }
+      assertEquals(2, k);
+    }
+    DataLoader<Tensor> failing = DataLoader.builder(rows(6, i -> {
+      if (i == 4) throw new AssertionError("sample 4 broke");
+      return Tensor.ones(2);
+    })).batchSize(2).numWorkers(2).build();
+    BatchIterator it = failing.iterator();
+    it.next();
+    it.next();
+    AssertionError e = assertThrows(AssertionError.class, it::next);
+    assertEquals("sample 4 broke", e.getMessage());
+    assertFalse(it.hasNext());
+    assertEquals(start, org.jtensor.memory.Memory.memoryAllocated(Device.CPU));
+  }
 }
