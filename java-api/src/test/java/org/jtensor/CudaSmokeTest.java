@@ -52,6 +52,16 @@ class CudaSmokeTest extends CudaParity {
     assertMostAgreed();
   }
 
+  /** PyTorch's repr names a CUDA tensor's device first: tensor([1., 2.], device='cuda:0', dtype=torch.float16). */
+  @Test
+  void printsItsDevice() {
+    Device d = GPU.device();
+    assertEquals("tensor([1., 2.], device='" + d + "')", Tensor.fromArray(new float[] {1, 2}).to(d).toString());
+    assertEquals("tensor([1., 2.], device='" + d + "', dtype=torch.float16)",
+        Tensor.fromArray(new float[] {1, 2}).to(DType.FLOAT16).to(d).toString());
+    assertEquals("tensor([], device='" + d + "', size=(0, 3))", Tensor.zeros(new long[] {0, 3}, DType.FLOAT32, d).toString());
+  }
+
   @Test
   void fillArangeLinspace() {
     Device d = GPU.device();

@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import org.jtensor.DType;
+import org.jtensor.Device;
 import org.jtensor.dispatch.Backend;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.core.TensorImpl;
@@ -33,6 +34,7 @@ public final class TensorFormatter {
     List<String> suffixes = new ArrayList<>();
     boolean defaultDtype = t.dtype() == DType.FLOAT32 || t.dtype() == DType.INT64 || t.dtype() == DType.BOOL;
     String body;
+    if (t.device().type() == Device.Type.CUDA) suffixes.add("device='" + t.device() + "'");  // first, as PyTorch's (cuda:0)
     if (t.device().isMeta()) {
       suffixes.add("device='meta'");
       suffixes.add("size=" + tuple(t.sizes()));
