@@ -34,11 +34,8 @@ final class AttentionMasks {
       }
       padding = keyPaddingMask.reshape(n, 1, 1, s);
     }
-    for (Tensor m : new Tensor[] {attn, padding}) {
-      if (m != null && m.dtype() != DType.BOOL && !m.dtype().isFloatingPoint()) {
-        throw new IllegalArgumentException(op + "(): only bool and floating types of masks are supported, got " + m.dtype());
-      }
-    }
+    checkType(op, "attn_mask", attn);
+    checkType(op, "key_padding_mask", padding);
     if (attn == null && padding == null) return null;
     if (attn == null || padding == null) {
       Tensor m = attn != null ? attn : padding;
@@ -46,6 +43,12 @@ final class AttentionMasks {
     }
     if (attn.dtype() == DType.BOOL && padding.dtype() == DType.BOOL) return attn.logicalOr(padding).logicalNot();
     return additive(attn).add(additive(padding));
+  }
+
+  private static void checkType(String op, String name, Tensor m) {
+    if (m != null && m.dtype() != DType.BOOL && !m.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException(op + "(): only bool and floating types of " + name + " are supported, got " + m.dtype());
+    }
   }
 
   private static Tensor additive(Tensor m) {

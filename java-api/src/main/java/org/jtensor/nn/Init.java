@@ -15,8 +15,12 @@ public final class Init {
     }
   }
 
-  /** kaiming_uniform_ with leaky_relu gain for slope a: bound = √(6 / ((1 + a²)·fanIn)). */
+  /**
+   * kaiming_uniform_ with leaky_relu gain for slope a: bound = √(6 / ((1 + a²)·fanIn)). A tensor
+   * with no elements is left as it is, as PyTorch's ("Initializing zero-element tensors is a no-op").
+   */
   public static Tensor kaimingUniform_(Tensor t, double a, Generator g) {
+    if (t.numel() == 0) return t;
     return uniform_(t, Math.sqrt(6.0 / ((1 + a * a) * fanIn(t))), g);
   }
 
@@ -78,6 +82,7 @@ public final class Init {
    * fan in or out as mode ("fan_in" or "fan_out") says, gain calculateGain(nonlinearity, a).
    */
   public static Tensor kaimingNormal_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
+    if (t.numel() == 0) return t;  // PyTorch: "Initializing zero-element tensors is a no-op"
     return normal_(t, 0.0, calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode)), g);
   }
 
@@ -88,6 +93,7 @@ public final class Init {
 
   /** kaiming_uniform_(tensor, a, mode, nonlinearity): U(±gain·√(3 / fan)). */
   public static Tensor kaimingUniform_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
+    if (t.numel() == 0) return t;  // PyTorch: "Initializing zero-element tensors is a no-op"
     return uniform_(t, calculateGain(nonlinearity, a) * Math.sqrt(3.0 / fan(t, mode)), g);
   }
 
@@ -114,15 +120,20 @@ public final class Init {
 
   /** Dim 0 times the receptive field, as _calculate_fan_in_and_fan_out. */
   public static long fanOut(Tensor t) {
-    return fanIn(t) / t.shape()[1] * t.shape()[0];
+    return receptiveField(t) * t.shape()[0];  // not fanIn / dim 1, which divides by zero when dim 1 is 0
   }
 
   /** Dim 1 times the receptive field (every dim past 1), as _calculate_fan_in_and_fan_out. */
   public static long fanIn(Tensor t) {
+    long receptive = receptiveField(t);  // first: it refuses fewer than 2 dims
+    return t.shape()[1] * receptive;
+  }
+
+  private static long receptiveField(Tensor t) {
     long[] s = t.shape();
     if (s.length < 2) throw new IllegalArgumentException("fanIn(): fan in can not be computed for a tensor with fewer than 2 dimensions");
     long receptive = 1;
     for (int d = 2; d < s.length; d++) receptive *= s[d];
-    return s[1] * receptive;
+    return receptive;
   }
 }

@@ -23,8 +23,9 @@ public final class Linear extends Module {
   }
 
   public Linear(long inFeatures, long outFeatures, boolean withBias, Generator g) {
-    if (inFeatures <= 0 || outFeatures <= 0) {
-      throw new IllegalArgumentException("Linear(): features must be positive, got in " + inFeatures + ", out " + outFeatures);
+    if (inFeatures < 0 || outFeatures < 0) {  // 0 is PyTorch's: an empty weight, a zero bias
+      throw new IllegalArgumentException("Linear(): Trying to create tensor with negative dimension " + Math.min(inFeatures, outFeatures)
+          + ": [" + outFeatures + ", " + inFeatures + "]");
     }
     try {
       Tensor[] wb = registerWeightAndBias(new long[] {outFeatures, inFeatures}, withBias, g);

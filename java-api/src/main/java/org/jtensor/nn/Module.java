@@ -33,7 +33,7 @@ public abstract class Module implements AutoCloseable {
 
   /** Registers t as a parameter: it becomes a leaf that requires grad, owned by this module (no scope closes it). */
   protected final Tensor registerParameter(String name, Tensor t) {
-    checkName(name);
+    checkName("parameter", name);
     TensorScope.escape(t);
     t.requiresGrad_(true);
     parameters.put(name, t);
@@ -55,12 +55,13 @@ public abstract class Module implements AutoCloseable {
     Init.kaimingUniform_(weight, Math.sqrt(5), g);
     if (!withBias) return new Tensor[] {weight, null};
     Tensor bias = registerParameter("bias", Tensor.empty(new long[] {biasLength}, org.jtensor.DType.FLOAT32));
-    Init.uniform_(bias, 1 / Math.sqrt(Init.fanIn(weight)), g);
+    long fanIn = Init.fanIn(weight);
+    Init.uniform_(bias, fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0, g);  // PyTorch's bound: 0 when fan_in is 0
     return new Tensor[] {weight, bias};
   }
 
   protected final Tensor registerBuffer(String name, Tensor t) {
-    checkName(name);
+    checkName("buffer", name);
     TensorScope.escape(t);
     buffers.put(name, t);
     return t;
@@ -77,7 +78,7 @@ public abstract class Module implements AutoCloseable {
   public record IncompatibleKeys(List<String> missingKeys, List<String> unexpectedKeys) {}
 
   protected final <M extends Module> M registerModule(String name, M m) {
-    checkName(name);
+    checkName("module", name);
     children.put(name, m);
     return m;
   }
@@ -95,12 +96,14 @@ public abstract class Module implements AutoCloseable {
     }
   }
 
-  private void checkName(String name) {
-    if (name == null || name.isEmpty() || name.contains(".")) {
-      throw new IllegalArgumentException("register: a name must be non-empty and hold no '.', got '" + name + "'");
-    }
+  /** PyTorch's add_module / register_parameter / register_buffer rules, in their words, naming the module being built. */
+  private void checkName(String kind, String name) {
+    String op = (getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName()) + "(): ";
+    if (name == null) throw new IllegalArgumentException(op + kind + " name should be a string. Got null");
+    if (name.isEmpty()) throw new IllegalArgumentException(op + kind + " name can't be empty string \"\"");
+    if (name.contains(".")) throw new IllegalArgumentException(op + kind + " name can't contain \".\", got: " + name);
     if (parameters.containsKey(name) || buffers.containsKey(name) || children.containsKey(name)) {
-      throw new IllegalArgumentException("register: attribute '" + name + "' already exists");
+      throw new IllegalArgumentException(op + "attribute '" + name + "' already exists");
     }
   }
 
@@ -168,12 +171,10 @@ public abstract class Module implements AutoCloseable {
       else if (!optionalAt(e.getKey())) missing.add(e.getKey());
     }
     for (String k : state.keySet()) if (!own.containsKey(k)) unexpected.add(k);
-    if (strict && (!missing.isEmpty() || !unexpected.isEmpty())) {
-      StringBuilder m = new StringBuilder("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName() + ":");
-      if (!missing.isEmpty()) m.append("\n\tMissing key(s) in state_dict: ").append(quoted(missing)).append(". ");
-      if (!unexpected.isEmpty()) m.append("\n\tUnexpected key(s) in state_dict: ").append(quoted(unexpected)).append(". ");
-      throw new IllegalArgumentException(m.toString());
-    }
+    // PyTorch's error_msgs: every size mismatch, after the missing and unexpected keys when strict, in one refusal
+    List<String> errors = new ArrayList<>();
+    if (strict && !missing.isEmpty()) errors.add("Missing key(s) in state_dict: " + quoted(missing) + ". ");
+    if (strict && !unexpected.isEmpty()) errors.add("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
     for (Map.Entry<String, Tensor> e : load.entrySet()) {
       Tensor src = state.get(e.getKey());
       if (src == null) throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is null");
@@ -182,9 +183,9 @@ public abstract class Module implements AutoCloseable {
         throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is a meta tensor, which holds no data to copy");
       }
       if (!java.util.Arrays.equals(src.shape(), e.getValue().shape())) {
-        throw new IllegalArgumentException("loadStateDict(): size mismatch for " + e.getKey() + ": copying a param with shape "
-            + java.util.Arrays.toString(src.shape()) + ", the shape in current model is "
-            + java.util.Arrays.toString(e.getValue().shape()) + ".");
+        errors.add("size mismatch for " + e.getKey() + ": copying a param with shape " + java.util.Arrays.toString(src.shape())
+            + " from checkpoint, the shape in current model is " + java.util.Arrays.toString(e.getValue().shape()) + ".");
+        continue;
       }
       try (Storage s = e.getValue().untypedStorage()) {
         if (s.isReadOnly()) {
@@ -192,6 +193,10 @@ public abstract class Module implements AutoCloseable {
               + "memory-mapped file) and cannot be loaded into; clone() it into a writable tensor first");
         }
       }
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName() + ":\n\t"
+          + String.join("\n\t", errors));
     }
     try (GradMode.Scope off = GradMode.noGrad()) {
       for (Map.Entry<String, Tensor> e : load.entrySet()) e.getValue().copy_(state.get(e.getKey()));

@@ -1,0 +1,180 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.jtensor.io.Tensors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile review of the module system and the transformer modules against PyTorch 2.13
+ * (resources/modulehostile/fixtures.pt, written by make_fixtures.py beside it; PyTorch's answers for
+ * the refusals noted beside each case).
+ */
+class ModuleHostileTest extends ScopedTest {
+  private static Map<String, Tensor> fixtures;
+
+  @BeforeAll
+  static void load() throws Exception {
+    fixtures = Tensors.load(Path.of(ModuleHostileTest.class.getResource("/modulehostile/fixtures.pt").toURI()));
+  }
+
+  @AfterAll
+  static void close() {
+    fixtures.values().forEach(Tensor::close);
+  }
+
+  private static Tensor f(String name) {
+    Tensor t = fixtures.get(name);
+    if (t == null) throw new AssertionError("fixture " + name + " missing");
+    return t;
+  }
+
+  /** The module's own keys from the fixtures under prefix, loaded strictly; eval mode. */
+  private static void loadInto(Module m, String prefix) {
+    Map<String, Tensor> own = new LinkedHashMap<>();
+    for (String k : m.stateDict().keySet()) own.put(k, f(prefix + "." + k));
+    m.loadStateDict(own);
+    m.eval();
+  }
+
+  @Test
+  void multiheadAttentionWithoutBiasBatchFirstThreeDimBoolMaskAndFloatPaddingMatchesPyTorch() {
+    try (MultiheadAttention m = new MultiheadAttention(8, 2, 0.0, false, true, new Generator(1))) {
+      assertEquals(List.of("in_proj_weight", "out_proj.weight"), List.copyOf(m.stateDict().keySet()));
+      loadInto(m, "nb");
+      Tensor y = m.forward(f("nb.q"), f("nb.kv"), f("nb.kv"), f("nb.kpm"), f("nb.mask"), false);
+      assertArrayEquals(f("nb.out").toDoubleArray(), y.toDoubleArray(), 1e-5);
+    }
+  }
+
+  @Test
+  void encoderAndDecoderLayersOfOneTokenMatchPyTorch() {
+    try (TransformerEncoderLayer enc = new TransformerEncoderLayer(8, 2, 16, 0.1, "gelu", 1e-5, false, true, new Generator(2));
+         TransformerDecoderLayer dec = new TransformerDecoderLayer(8, 2, 16, 0.1, "relu", 1e-5, true, true, new Generator(3))) {
+      loadInto(enc, "enc");
+      Tensor one = enc.forward(f("enc.src"), Tensor.zeros(1, 1), Tensor.zeros(new long[] {1, 1}, DType.BOOL), false);
+      assertArrayEquals(f("enc.out").toDoubleArray(), one.toDoubleArray(), 1e-5, "batch of one, sequence of one");
+      Tensor three = enc.forward(f("enc.src3"), f("enc.fm"), false);
+      assertArrayEquals(f("enc.out3").toDoubleArray(), three.toDoubleArray(), 1e-5, "a float mask");
+      assertArrayEquals(three.toDoubleArray(), enc.forward(f("enc.src3"), f("enc.fm"), false).toDoubleArray(), 0.0, "eval is deterministic");
+      loadInto(dec, "dec");
+      Tensor d = dec.forward(f("dec.tgt"), f("dec.mem"), null, f("dec.mm"), false, false);
+      assertArrayEquals(f("dec.out").toDoubleArray(), d.toDoubleArray(), 1e-5, "decoder, memory mask");
+    }
+  }
+
+  // PyTorch: nn.Linear(0, 2) has weight [2, 0] and a zero bias (bound 0 for fan_in 0), and its forward
+  // of a [4, 0] input is zeros [4, 2]; nn.Linear(3, 0) has weight [0, 3].
+  @Test
+  void linearWithZeroFeaturesIsAcceptedAsPyTorchAcceptsIt() {
+    try (Linear l = new Linear(0, 2, new Generator(0)); Linear none = new Linear(3, 0, new Generator(0))) {
+      assertArrayEquals(new long[] {2, 0}, l.weight().shape());
+      assertArrayEquals(new double[] {0, 0}, l.bias().toDoubleArray(), 0.0);
+      Tensor y = l.forward(Tensor.ones(4, 0));
+      assertArrayEquals(new long[] {4, 2}, y.shape());
+      assertArrayEquals(new double[8], y.toDoubleArray(), 0.0);
+      assertArrayEquals(new long[] {0, 3}, none.weight().shape());
+    }
+    // torch.nn.init._calculate_fan_in_and_fan_out(torch.empty(3, 0)) is (0, 3), not a division by zero
+    assertEquals(3, Init.fanOut(Tensor.zeros(3, 0)));
+    assertEquals(0, Init.fanIn(Tensor.zeros(3, 0)));
+    // nn.Linear(-1, 3): "Trying to create tensor with negative dimension -1: [3, -1]"
+    String m = assertThrows(IllegalArgumentException.class, () -> new Linear(-1, 3)).getMessage();
+    assertTrue(m.contains("Linear") && m.contains("-1"), m);
+  }
+
+  // PyTorch: "only bool and floating types of attn_mask are supported" / "... of key_padding_mask ...".
+  @Test
+  void anIntegerMaskIsRefusedNamingWhichMask() {
+    try (MultiheadAttention m = new MultiheadAttention(4, 2)) {
+      Tensor x = Tensor.ones(3, 1, 4);
+      String a = assertThrows(IllegalArgumentException.class,
+          () -> m.forward(x, x, x, null, Tensor.zeros(new long[] {3, 3}, DType.INT64), false)).getMessage();
+      assertTrue(a.contains("only bool and floating types of attn_mask are supported"), a);
+      String k = assertThrows(IllegalArgumentException.class,
+          () -> m.forward(x, x, x, Tensor.zeros(new long[] {1, 3}, DType.INT64), null, false)).getMessage();
+      assertTrue(k.contains("only bool and floating types of key_padding_mask are supported"), k);
+    }
+  }
+
+  // PyTorch: w.copy_(w.t()) and load_state_dict({"weight": l.weight.t()}) are refused ("some elements of
+  // the input tensor and the written-to tensor refer to a single memory location").
+  @Test
+  void loadingATransposedViewOfTheModulesOwnWeightIsNotSilentlyWrong() {
+    try (Linear l = new Linear(3, 3, new Generator(0))) {
+      Tensor w = l.weight();
+      try (org.jtensor.autograd.GradMode.Scope off = org.jtensor.autograd.GradMode.noGrad()) {
+        w.copy_(Tensor.arange(0, 9, 1, DType.FLOAT32).reshape(3, 3));
+      }
+      double[] before = w.toDoubleArray();
+      Map<String, Tensor> sd = new LinkedHashMap<>();
+      sd.put("weight", w.t());
+      sd.put("bias", l.bias());
+      RuntimeException e = assertThrows(RuntimeException.class, () -> l.loadStateDict(sd));
+      assertTrue(e instanceof IllegalArgumentException || e instanceof IllegalStateException, e.toString());
+      assertArrayEquals(before, w.toDoubleArray(), 0.0, "nothing copied");
+    }
+  }
+
+  @Test
+  void stateDictOfAnotherDtypeIsConvertedAndSizeMismatchIsReportedWithMissingKeys() {
+    try (Linear l = new Linear(3, 2, new Generator(0))) {
+      Map<String, Tensor> sd = new LinkedHashMap<>();
+      sd.put("weight", Tensor.fromArray(new double[] {1, 2, 3, 4, 5, 6}, 2, 3));
+      sd.put("bias", Tensor.fromArray(new double[] {7, 8}));
+      l.loadStateDict(sd);
+      assertEquals(DType.FLOAT32, l.weight().dtype());
+      assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, l.weight().toDoubleArray(), 0.0);
+      // PyTorch: 'Missing key(s) in state_dict: "bias".' and 'size mismatch for weight: copying a param with
+      // shape torch.Size([3, 3]) from checkpoint, the shape in current model is torch.Size([2, 3]).'
+      Map<String, Tensor> bad = Map.of("weight", Tensor.ones(3, 3));
+      String m = assertThrows(IllegalArgumentException.class, () -> l.loadStateDict(bad)).getMessage();
+      assertTrue(m.contains("Missing key(s) in state_dict: \"bias\"") && m.contains("size mismatch for weight"), m);
+      assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, l.weight().toDoubleArray(), 0.0);
+    }
+  }
+
+  // PyTorch: nn.ModuleDict({"a.b": ...}) is refused: 'module name can't contain ".", got: a.b'.
+  @Test
+  void moduleDictKeyWithADotIsRefusedNamingTheRule() {
+    Linear l = new Linear(1, 1);
+    try {
+      String m = assertThrows(IllegalArgumentException.class, () -> new ModuleDict<>(Map.of("a.b", l))).getMessage();
+      assertTrue(m.contains("can't contain \".\", got: a.b"), m);
+    } finally {
+      l.close();
+    }
+  }
+
+  @Test
+  void trainAndEvalReachEveryModuleAndDropoutOnlyActsInTraining() {
+    Generator g = new Generator(5);
+    try (TransformerEncoder stack = new TransformerEncoder(() -> new TransformerEncoderLayer(8, 2, 16, 0.5, "relu", 1e-5, true, false, g), 2,
+        new LayerNorm(8))) {
+      Tensor x = Tensor.randn(new long[] {2, 3, 8}, new Generator(6));
+      stack.eval();
+      stack.apply(m -> assertTrue(!m.isTraining(), m.getClass().getSimpleName()));
+      double[] a = stack.forward(x).toDoubleArray(), b = stack.forward(x).toDoubleArray();
+      assertArrayEquals(a, b, 0.0);
+      stack.train();
+      stack.apply(m -> assertTrue(m.isTraining(), m.getClass().getSimpleName()));
+      double[] c = stack.forward(x).toDoubleArray();
+      boolean differs = false;
+      for (int i = 0; i < a.length; i++) differs |= Math.abs(a[i] - c[i]) > 1e-6;
+      assertTrue(differs, "dropout 0.5 in training");
+    }
+  }
+}
