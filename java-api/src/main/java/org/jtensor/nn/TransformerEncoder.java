@@ -17,9 +17,21 @@ public final class TransformerEncoder extends Module {
 
   public TransformerEncoder(Supplier<TransformerEncoderLayer> layer, int numLayers, Module norm) {
     if (numLayers < 0) throw new IllegalArgumentException("TransformerEncoder(): num_layers must be non-negative, got " + numLayers);
+    if (layer == null) throw new IllegalArgumentException("TransformerEncoder(): expected a layer supplier, got null");
     List<TransformerEncoderLayer> made = new ArrayList<>();
     try {
-      for (int i = 0; i < numLayers; i++) made.add(layer.get());
+      for (int i = 0; i < numLayers; i++) {
+        TransformerEncoderLayer l = layer.get();
+        if (l == null) throw new IllegalArgumentException("TransformerEncoder(): the layer supplier returned null for layer " + i);
+        for (int j = 0; j < made.size(); j++) {
+          if (made.get(j) == l) {
+            made.remove(j);  // the caller holds it (the supplier handed it out twice): not ours to close
+            throw new IllegalArgumentException("TransformerEncoder(): the layer supplier returned the same layer for layers " + j + " and "
+                + i + "; PyTorch's num_layers layers are independent copies, so the supplier must make a new layer each time");
+          }
+        }
+        made.add(l);
+      }
       layers = registerModule("layers", new ModuleList<>(made));
       this.norm = norm == null ? null : registerModule("norm", norm);
     } catch (RuntimeException | Error e) {

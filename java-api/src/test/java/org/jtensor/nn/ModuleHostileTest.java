@@ -177,4 +177,25 @@ class ModuleHostileTest extends ScopedTest {
       assertTrue(differs, "dropout 0.5 in training");
     }
   }
+  // PyTorch: nn.TransformerEncoder(layer, 2) deep-copies layer, so layers[0] and layers[1] have their own
+  // parameters (24 of them) and a PyTorch checkpoint loads a different weight into each. A supplier that
+  // hands out one layer twice tied every layer's weights: a checkpoint loaded silently kept the last layer's.
+  @Test
+  void anEncoderWhoseSupplierRepeatsALayerIsRefusedNotTied() {
+    TransformerEncoderLayer one = new TransformerEncoderLayer(8, 2, 16, 0.0, "relu", 1e-5, false, false, new Generator(7));
+    try {
+      String m = assertThrows(IllegalArgumentException.class, () -> new TransformerEncoder(() -> one, 2, null)).getMessage();
+      assertTrue(m.contains("TransformerEncoder(): the layer supplier returned the same layer for layers 0 and 1"), m);
+      assertEquals(3, one.forward(Tensor.ones(3, 1, 8)).shape()[0], "the caller's layer is left open");
+      String n = assertThrows(IllegalArgumentException.class, () -> new TransformerEncoder(() -> null, 1, null)).getMessage();
+      assertTrue(n.contains("returned null for layer 0"), n);
+    } finally {
+      one.close();
+    }
+    Generator g = new Generator(8);
+    try (TransformerEncoder fresh = new TransformerEncoder(() -> new TransformerEncoderLayer(8, 2, 16, 0.0, "relu", 1e-5, false, false, g), 2,
+        null)) {
+      assertEquals(24, fresh.parameters().size());
+    }
+  }
 }
