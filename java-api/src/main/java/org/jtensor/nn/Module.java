@@ -79,6 +79,9 @@ public abstract class Module implements AutoCloseable {
 
   protected final <M extends Module> M registerModule(String name, M m) {
     checkName("module", name);
+    if (m == null) {  // would surface later as a NullPointerException from parameters(), stateDict(), train() or close()
+      throw new IllegalArgumentException(opName() + "(): expected a Module for '" + name + "', got null");
+    }
     children.put(name, m);
     return m;
   }
@@ -96,9 +99,13 @@ public abstract class Module implements AutoCloseable {
     }
   }
 
+  private String opName() {
+    return getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
+  }
+
   /** PyTorch's add_module / register_parameter / register_buffer rules, in their words, naming the module being built. */
   private void checkName(String kind, String name) {
-    String op = (getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName()) + "(): ";
+    String op = opName() + "(): ";
     if (name == null) throw new IllegalArgumentException(op + kind + " name should be a string. Got null");
     if (name.isEmpty()) throw new IllegalArgumentException(op + kind + " name can't be empty string \"\"");
     if (name.contains(".")) throw new IllegalArgumentException(op + kind + " name can't contain \".\", got: " + name);

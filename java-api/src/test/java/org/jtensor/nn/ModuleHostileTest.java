@@ -198,4 +198,16 @@ class ModuleHostileTest extends ScopedTest {
       assertEquals(24, fresh.parameters().size());
     }
   }
+  // A null module was registered and surfaced later as a NullPointerException from stateDict(),
+  // parameters() or train(); it is refused when the container is built, naming the container and slot.
+  @Test
+  void aNullModuleIsRefusedWhenRegisteredNotLaterWithANullPointerException() {
+    try (Linear l = new Linear(2, 2)) {
+      String m = assertThrows(IllegalArgumentException.class, () -> new Sequential(l, null)).getMessage();
+      assertTrue(m.contains("Sequential(): expected a Module for '1', got null"), m);
+      String n = assertThrows(IllegalArgumentException.class, () -> new ModuleList<>(java.util.Arrays.asList(l, null))).getMessage();
+      assertTrue(n.contains("ModuleList(): expected a Module for '1', got null"), n);
+      assertEquals(2, l.parameters().size());
+    }
+  }
 }
