@@ -13,7 +13,8 @@ final class AttentionMasks {
   private AttentionMasks() {}
 
   /** The merged mask broadcastable to [N, H, L, S], or null when neither is given. */
-  static Tensor combine(String op, Tensor attnMask, Tensor keyPaddingMask, long n, long heads, long l, long s, boolean batched) {
+  static Tensor combine(String op, Tensor attnMask, Tensor keyPaddingMask, long n, long heads, long l, long s, boolean batched,
+                        DType queryDtype) {
     Tensor attn = null, padding = null;
     if (attnMask != null) {
       long[] a = attnMask.shape();
@@ -34,8 +35,8 @@ final class AttentionMasks {
       }
       padding = keyPaddingMask.reshape(n, 1, 1, s);
     }
-    checkType(op, "attn_mask", attn);
-    checkType(op, "key_padding_mask", padding);
+    checkType(op, "attn_mask", attn, queryDtype);
+    checkType(op, "key_padding_mask", padding, queryDtype);
     if (attn == null && padding == null) return null;
     if (attn == null || padding == null) {
       Tensor m = attn != null ? attn : padding;
@@ -45,9 +46,14 @@ final class AttentionMasks {
     return additive(attn).add(additive(padding));
   }
 
-  private static void checkType(String op, String name, Tensor m) {
+  private static void checkType(String op, String name, Tensor m, DType queryDtype) {
     if (m != null && m.dtype() != DType.BOOL && !m.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException(op + "(): only bool and floating types of " + name + " are supported, got " + m.dtype());
+    }
+    // scaledDotProductAttention's rule, checked here so that the refusal names the module the user called
+    if (m != null && m.dtype() != DType.BOOL && m.dtype() != DType.FLOAT32 && m.dtype() != queryDtype) {
+      throw new IllegalArgumentException(op + "(): Expected " + name + " dtype to be bool or float or to match query dtype, but got "
+          + name + ".dtype: " + m.dtype() + " and query.dtype: " + queryDtype + " instead.");
     }
   }
 

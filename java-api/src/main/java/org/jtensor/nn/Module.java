@@ -177,7 +177,10 @@ public abstract class Module implements AutoCloseable {
       if (state.containsKey(e.getKey())) load.put(e.getKey(), e.getValue());
       else if (!optionalAt(e.getKey())) missing.add(e.getKey());
     }
-    for (String k : state.keySet()) if (!own.containsKey(k)) unexpected.add(k);
+    for (String k : state.keySet()) {
+      if (k == null) throw new IllegalArgumentException("loadStateDict(): expected string keys in the state dict, got a null key");
+      if (!own.containsKey(k)) unexpected.add(k);
+    }
     // PyTorch's error_msgs: every size mismatch, after the missing and unexpected keys when strict, in one refusal
     List<String> errors = new ArrayList<>();
     if (strict && !missing.isEmpty()) errors.add("Missing key(s) in state_dict: " + quoted(missing) + ". ");

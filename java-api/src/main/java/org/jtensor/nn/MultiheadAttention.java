@@ -107,7 +107,7 @@ public final class MultiheadAttention extends Module {
         kh = heads(project(k, 1), n, len, hd);
         vh = heads(project(v, 2), n, len, hd);
       }
-      Tensor mask = AttentionMasks.combine(op, attnMask, keyPaddingMask, n, numHeads, l, len, batched);
+      Tensor mask = AttentionMasks.combine(op, attnMask, keyPaddingMask, n, numHeads, l, len, batched, q.dtype());
       Tensor out = Functional.scaledDotProductAttention(qh, kh, vh, mask, isTraining() ? dropout : 0, isCausal, null, false, g);
       out = outProj.forward(out.transpose(1, 2).reshape(n, l, embedDim));
       if (!batchFirst) out = out.transpose(0, 1);

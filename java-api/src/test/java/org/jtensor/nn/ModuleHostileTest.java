@@ -210,4 +210,31 @@ class ModuleHostileTest extends ScopedTest {
       assertEquals(2, l.parameters().size());
     }
   }
+  // PyTorch refuses a float64 attn_mask or a float16 key_padding_mask beside a float32 query ("Expected
+  // attn_mask dtype to be bool or float or to match query dtype"); the refusal named
+  // scaledDotProductAttention(), an op the user never called.
+  @Test
+  void aMaskOfAnotherFloatDtypeIsRefusedNamingMultiheadAttention() {
+    try (MultiheadAttention m = new MultiheadAttention(4, 2)) {
+      Tensor x = Tensor.ones(3, 1, 4);
+      String a = assertThrows(IllegalArgumentException.class,
+          () -> m.forward(x, x, x, Tensor.zeros(new long[] {3, 3}, DType.FLOAT64))).getMessage();
+      assertTrue(a.startsWith("MultiheadAttention.forward(): Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+          + "attn_mask.dtype: float64 and query.dtype: float32 instead."), a);
+      String k = assertThrows(IllegalArgumentException.class,
+          () -> m.forward(x, x, x, Tensor.zeros(new long[] {1, 3}, DType.FLOAT16), null, false)).getMessage();
+      assertTrue(k.startsWith("MultiheadAttention.forward(): Expected key_padding_mask dtype"), k);
+    }
+  }
+
+  // A null key in the state dict threw NullPointerException (from List.copyOf of the unexpected keys).
+  @Test
+  void aNullStateDictKeyIsRefused() {
+    try (Linear l = new Linear(3, 2)) {
+      java.util.HashMap<String, Tensor> h = new java.util.HashMap<>();
+      h.put(null, Tensor.ones(1));
+      String m = assertThrows(IllegalArgumentException.class, () -> l.loadStateDict(h, false)).getMessage();
+      assertTrue(m.contains("loadStateDict(): expected string keys in the state dict, got a null key"), m);
+    }
+  }
 }
