@@ -85,6 +85,12 @@ public final class MultiheadAttention extends Module {
       throw new IllegalArgumentException(op + "(): For " + (batched ? "batched (3-D)" : "unbatched (2-D)") + " `query`, expected `key` and "
           + "`value` to be " + query.dim() + "-D but found " + key.dim() + "-D and " + value.dim() + "-D tensors respectively");
     }
+    for (Tensor t : new Tensor[] {query, key, value}) {  // else linear() refuses it in its own name
+      if (t.dtype() != inProjWeight.dtype()) {
+        throw new IllegalArgumentException(op + "(): expected query, key and value of the parameters' dtype " + inProjWeight.dtype()
+            + ", got query " + query.dtype() + ", key " + key.dtype() + " and value " + value.dtype());
+      }
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor q = batchMajor(query, batched), k = batchMajor(key, batched), v = batchMajor(value, batched);  // [N, L, E]
       long n = q.shape()[0], l = q.shape()[1], len = k.shape()[1], hd = embedDim / numHeads;

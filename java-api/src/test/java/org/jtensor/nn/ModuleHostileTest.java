@@ -237,4 +237,15 @@ class ModuleHostileTest extends ScopedTest {
       assertTrue(m.contains("loadStateDict(): expected string keys in the state dict, got a null key"), m);
     }
   }
+  // PyTorch refuses a float64 query for float32 parameters ("mat1 and mat2 must have the same dtype");
+  // here the refusal named linear(), not the module the user called.
+  @Test
+  void aQueryOfAnotherDtypeThanTheParametersIsRefusedNamingMultiheadAttention() {
+    try (MultiheadAttention m = new MultiheadAttention(4, 2)) {
+      Tensor x = Tensor.ones(new long[] {3, 1, 4}, DType.FLOAT64);
+      String a = assertThrows(IllegalArgumentException.class, () -> m.forward(x)).getMessage();
+      assertTrue(a.startsWith("MultiheadAttention.forward(): expected query, key and value of the parameters' dtype float32, got query "
+          + "float64"), a);
+    }
+  }
 }
