@@ -5,18 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Generator;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.jtensor.io.Tensors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A hostile review of the module system and the transformer modules against PyTorch 2.13
@@ -24,22 +22,11 @@ import org.junit.jupiter.api.Test;
  * the refusals noted beside each case).
  */
 class ModuleHostileTest extends ScopedTest {
-  private static Map<String, Tensor> fixtures;
-
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = Tensors.load(Path.of(ModuleHostileTest.class.getResource("/modulehostile/fixtures.pt").toURI()));
-  }
-
-  @AfterAll
-  static void close() {
-    fixtures.values().forEach(Tensor::close);
-  }
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/modulehostile/fixtures.pt");
 
   private static Tensor f(String name) {
-    Tensor t = fixtures.get(name);
-    if (t == null) throw new AssertionError("fixture " + name + " missing");
-    return t;
+    return fixtures.tensor(name);
   }
 
   /** The module's own keys from the fixtures under prefix, loaded strictly; eval mode. */
