@@ -87,5 +87,46 @@ out.update({"gmha.q": gq.detach(), "gmha.kv": gkv.detach(), "gmha.mask": gmask, 
             "gmha.grad_q": gq.grad, "gmha.grad_kv": gkv.grad, "gmha.grad_in_proj_weight": grad_mha.in_proj_weight.grad,
             "gmha.grad_in_proj_bias": grad_mha.in_proj_bias.grad, "gmha.grad_out_proj_weight": grad_mha.out_proj.weight.grad})
 
+# kdim/vdim, bias_k/bias_v and a zero key; the attention weights (need_weights=True), averaged and per head
+with torch.no_grad():
+    sep = nn.MultiheadAttention(E, H, add_bias_kv=True, add_zero_attn=True, kdim=5, vdim=3).eval()
+    put("sep", sep)
+    sq, sk, sv = torch.randn(5, 2, E), torch.randn(7, 2, 5), torch.randn(7, 2, 3)
+    out.update({"sep.q": sq, "sep.k": sk, "sep.v": sv})
+    o, w = sep(sq, sk, sv, key_padding_mask=padding, attn_mask=attn)
+    out.update({"sep.out": o, "sep.weights": w})
+    o, w = sep(sq, sk, sv, key_padding_mask=padding, attn_mask=attn, average_attn_weights=False)
+    out.update({"sep.out_heads": o, "sep.weights_heads": w})
+    o, w = mha(out["mha.q"][:, 0], out["mha.k"][:, 0], out["mha.v"][:, 0], attn_mask=fmask[:H])
+    out.update({"mha.float_mask_one": fmask[:H], "mha.out_unbatched": o, "mha.weights_unbatched": w})
+
+    dec2 = nn.TransformerDecoderLayer(E, H, dim_feedforward=32, activation="gelu", norm_first=True, bias=False).eval()
+    put("dec2", dec2)
+    tgt2, mem2 = torch.randn(5, 2, E), torch.randn(7, 2, E)
+    tpad = torch.zeros(2, 5, dtype=torch.bool)
+    tpad[0, 4] = True
+    out.update({"dec2.tgt": tgt2, "dec2.memory": mem2, "dec2.tgt_key_padding_mask": tpad, "dec2.memory_key_padding_mask": padding,
+                "dec2.out": dec2(tgt2, mem2, tgt_mask=tmask, tgt_key_padding_mask=tpad, memory_key_padding_mask=padding,
+                                 tgt_is_causal=True)})
+
+    model = nn.Transformer(E, H, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=32, batch_first=True).eval()
+    put("model", model)
+    msrc, mtgt = torch.randn(2, 7, E), torch.randn(2, 5, E)
+    out.update({"model.src": msrc, "model.tgt": mtgt, "model.square_mask": nn.Transformer.generate_square_subsequent_mask(5),
+                "model.out": model(msrc, mtgt, tgt_mask=tmask, src_key_padding_mask=padding, memory_key_padding_mask=padding,
+                                   tgt_is_causal=True)})
+
+# parameter gradients of the separate projections and bias_k/bias_v (train mode, no dropout), through the weights path
+gsep = nn.MultiheadAttention(E, H, add_bias_kv=True, kdim=5, vdim=3, batch_first=True)
+put("gsep", gsep)
+gsq, gsk, gsv = torch.randn(2, 5, E), torch.randn(2, 7, 5), torch.randn(2, 7, 3)
+y, w = gsep(gsq, gsk, gsv, attn_mask=gmask)
+gsup = torch.randn_like(y)
+(y * gsup).sum().add((w * w).sum()).backward()
+out.update({"gsep.q": gsq, "gsep.k": gsk, "gsep.v": gsv, "gsep.mask": gmask, "gsep.up": gsup, "gsep.out": y.detach(),
+            "gsep.weights": w.detach()})
+for name, p in gsep.named_parameters():
+    out["gsep.grad_" + name.replace(".", "_")] = p.grad
+
 torch.save(out, "fixtures.pt")
 print(len(out), "tensors")

@@ -57,6 +57,26 @@ final class AttentionMasks {
     }
   }
 
+  /** PyTorch's rule for the modules: isCausal is a hint that the mask given is causal, not a mask of its own. */
+  static void requireMaskForCausal(String op, Tensor mask, boolean isCausal) {
+    if (isCausal && mask == null) {
+      throw new IllegalArgumentException(op + "(): Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
+          + "`generate_square_subsequent_mask` to create this mask.");
+    }
+  }
+
+  /**
+   * The merged mask with extra key columns every query may attend (add_bias_kv's and add_zero_attn's
+   * keys, appended after the caller's S; PyTorch pads its masks with 0 there).
+   */
+  static Tensor padKeys(Tensor mask, long extra) {
+    if (mask == null || extra == 0) return mask;
+    long[] shape = mask.shape().clone();
+    shape[shape.length - 1] = extra;
+    Tensor open = mask.dtype() == DType.BOOL ? Tensor.ones(shape, DType.BOOL, mask.device()) : Tensor.zeros(shape, mask.dtype(), mask.device());
+    return Tensor.cat(java.util.List.of(mask, open), -1);
+  }
+
   private static Tensor additive(Tensor m) {
     return m.dtype() != DType.BOOL ? m : Tensor.zeros(m.shape(), DType.FLOAT32, m.device()).maskedFill(m, Double.NEGATIVE_INFINITY);
   }

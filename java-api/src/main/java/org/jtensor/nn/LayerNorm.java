@@ -3,7 +3,10 @@ package org.jtensor.nn;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 
-/** Normalizes over the trailing dims of normalizedShape, with a learned scale (ones) and shift (zeros) (torch.nn.LayerNorm). */
+/**
+ * Normalizes over the trailing dims of normalizedShape (torch.nn.LayerNorm), with a learned scale
+ * "weight" (ones) and shift "bias" (zeros) when elementwiseAffine, the shift only when bias too.
+ */
 public final class LayerNorm extends Module {
   private final int dims;
   private final double eps;
@@ -14,12 +17,16 @@ public final class LayerNorm extends Module {
   }
 
   public LayerNorm(long[] normalizedShape, double eps) {
+    this(normalizedShape, eps, true, true);
+  }
+
+  public LayerNorm(long[] normalizedShape, double eps, boolean elementwiseAffine, boolean bias) {
     if (normalizedShape.length == 0) throw new IllegalArgumentException("LayerNorm(): normalized_shape must not be empty");
     this.dims = normalizedShape.length;
     this.eps = eps;
     try {
-      weight = registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32));
-      bias = registerParameter("bias", Tensor.zeros(normalizedShape, DType.FLOAT32));
+      weight = elementwiseAffine ? registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32)) : null;
+      this.bias = elementwiseAffine && bias ? registerParameter("bias", Tensor.zeros(normalizedShape, DType.FLOAT32)) : null;
     } catch (RuntimeException | Error e) {
       abandon(e);
       throw e;

@@ -5,61 +5,44 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.jtensor.io.Tensors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The transformer modules against PyTorch 2.13 (resources/transformer/fixtures.pt, written by
- * make_fixtures.py beside it): each module built with PyTorch's arguments, PyTorch's state_dict
+ * The transformer modules against PyTorch 2.13 ({@link TransformerFixtures}): each module built with PyTorch's arguments, PyTorch's state_dict
  * loaded strictly (so the names and shapes are PyTorch's), eval mode, the same inputs, the outputs
  * compared; scaled_dot_product_attention's output and every input's gradient in float64.
  */
 class TransformerConformanceTest extends ScopedTest {
-  private static Map<String, Tensor> fixtures;
+  private static TransformerFixtures fixtures;
 
   @BeforeAll
   static void load() throws Exception {
-    fixtures = Tensors.load(Path.of(TransformerConformanceTest.class.getResource("/transformer/fixtures.pt").toURI()));
+    fixtures = TransformerFixtures.load();
   }
 
   @AfterAll
   static void close() {
-    fixtures.values().forEach(Tensor::close);
+    fixtures.close();
   }
 
   private static Tensor f(String name) {
-    Tensor t = fixtures.get(name);
-    if (t == null) throw new AssertionError("fixture " + name + " missing");
-    return t;
+    return fixtures.f(name);
   }
 
-  /** The entries under prefix, the prefix dropped: a module's state_dict as PyTorch saved it. */
   private static Map<String, Tensor> state(String prefix) {
-    Map<String, Tensor> m = new LinkedHashMap<>();
-    for (Map.Entry<String, Tensor> e : fixtures.entrySet()) {
-      if (e.getKey().startsWith(prefix + ".") && !e.getKey().substring(prefix.length() + 1).contains("_fixture")) {
-        m.put(e.getKey().substring(prefix.length() + 1), e.getValue());
-      }
-    }
-    return m;
+    return fixtures.state(prefix);
   }
 
-  /** The module's own keys from the fixtures (the inputs and outputs stored beside them are not parameters). */
   private static void loadInto(Module m, String prefix) {
-    Map<String, Tensor> all = state(prefix), own = new LinkedHashMap<>();
-    for (String k : m.stateDict().keySet()) own.put(k, all.get(k));
-    m.loadStateDict(own);
-    m.eval();
+    fixtures.loadInto(m, prefix);
   }
 
   private static void close(Module m) {
@@ -122,7 +105,9 @@ class TransformerConformanceTest extends ScopedTest {
     assertEquals(state("enc").keySet().stream().filter(k -> !k.equals("src") && !k.equals("mask") && !k.equals("out")).toList(),
         List.copyOf(enc.stateDict().keySet()), "PyTorch's state-dict names, in its order");
     assertArrayEquals(f("enc.out").toDoubleArray(), enc.forward(f("enc.src"), f("enc.mask"), false).toDoubleArray(), 1e-5);
-    assertArrayEquals(f("enc.out").toDoubleArray(), enc.forward(f("enc.src"), null, true).toDoubleArray(), 1e-5, "isCausal alone");
+    assertArrayEquals(f("enc.out").toDoubleArray(), enc.forward(f("enc.src"), f("enc.mask"), true).toDoubleArray(), 1e-5, "mask and hint");
+    String m = assertThrows(IllegalArgumentException.class, () -> enc.forward(f("enc.src"), null, true)).getMessage();
+    assertTrue(m.startsWith("TransformerEncoderLayer.forward(): Need attn_mask if specifying the is_causal hint"), m);  // PyTorch's rule
     TransformerEncoderLayer pre = new TransformerEncoderLayer(16, 4, 32, 0.1, "gelu", 1e-5, false, true, new Generator(2));
     loadInto(pre, "pre");
     assertArrayEquals(f("pre.out").toDoubleArray(), pre.forward(f("pre.src")).toDoubleArray(), 1e-5);
@@ -160,7 +145,7 @@ class TransformerConformanceTest extends ScopedTest {
     for (String name : new String[] {"sdpa", "sdpac"}) {
       Tensor q = f(name + ".q").detach().requiresGrad_(), k = f(name + ".k").detach().requiresGrad_();
       Tensor v = f(name + ".v").detach().requiresGrad_();
-      Tensor mask = fixtures.get(name + ".mask");
+      Tensor mask = fixtures.optional(name + ".mask");
       Tensor y = Functional.scaledDotProductAttention(q, k, v, mask, 0, mask == null, 0.3, true, new Generator(0));
       assertEquals(DType.FLOAT64, y.dtype());
       assertArrayEquals(f(name + ".out").toDoubleArray(), y.toDoubleArray(), 1e-12, name);
