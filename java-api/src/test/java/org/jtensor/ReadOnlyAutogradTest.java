@@ -94,6 +94,20 @@ class ReadOnlyAutogradTest extends ScopedTest {
   }
 
   @Test
+  void gradientClippingRefusesAReadOnlyGradientBeforeClippingAny() {
+    Tensor a = Tensor.ones(2).requiresGrad_(), b = Tensor.ones(2).requiresGrad_();
+    a.setGrad(Tensor.fromArray(new float[] {30, 40}));
+    b.setGrad(readOnly(3, 4));  // a gradient set from memory-mapped bytes: setGrad takes it as it is
+    List<Tensor> params = List.of(a, b);
+    for (Runnable clip : List.<Runnable>of(() -> org.jtensor.nn.GradClipping.clipGradNorm_(params, 1.0),
+        () -> org.jtensor.nn.GradClipping.clipGradValue_(params, 1.0))) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, clip::run);
+      assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+      assertArrayEquals(new float[] {30, 40}, a.grad().toFloatArray(), "the first gradient was not clipped before the refusal");
+    }
+  }
+
+  @Test
   void loadStateDictReadsReadOnlySourcesAndRefusesReadOnlyDestinationsBeforeCopying() {
     try (Linear lin = new Linear(2, 1, Generator.manualSeed(3))) {
       Map<String, Tensor> state = new LinkedHashMap<>();

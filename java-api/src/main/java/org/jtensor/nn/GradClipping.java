@@ -5,6 +5,7 @@ import java.util.List;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
+import org.jtensor.ops.DataOps;
 
 /**
  * torch.nn.utils.clip_grad_norm_ and clip_grad_value_: the parameters' accumulated gradients
@@ -28,11 +29,7 @@ public final class GradClipping {
   public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
     if (Double.isNaN(normType) || normType < 0) throw new IllegalArgumentException("clipGradNorm_(): norm_type must be non-negative, got " + normType);
     try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
-      List<Tensor> grads = new ArrayList<>();
-      for (Tensor p : parameters) {
-        Tensor g = p.grad();
-        if (g != null) grads.add(g);
-      }
+      List<Tensor> grads = writableGrads("clipGradNorm_", parameters);
       if (grads.isEmpty()) return s.keep(Tensor.scalar(0.0));
       org.jtensor.Device device = grads.get(0).device();
       List<Tensor> norms = new ArrayList<>();
@@ -54,10 +51,18 @@ public final class GradClipping {
   public static void clipGradValue_(Iterable<Tensor> parameters, double clipValue) {
     if (!(clipValue >= 0)) throw new IllegalArgumentException("clipGradValue_(): clip_value must be non-negative, got " + clipValue);
     try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
-      for (Tensor p : parameters) {
-        Tensor g = p.grad();
-        if (g != null) g.clamp_(-clipValue, clipValue);
-      }
+      for (Tensor g : writableGrads("clipGradValue_", parameters)) g.clamp_(-clipValue, clipValue);
     }
+  }
+
+  /** The parameters' gradients, each checked writable before any is changed (a read-only one refused half-way left the others clipped). */
+  private static List<Tensor> writableGrads(String op, Iterable<Tensor> parameters) {
+    List<Tensor> grads = new ArrayList<>();
+    for (Tensor p : parameters) {
+      Tensor g = p.grad();
+      if (g != null) grads.add(g);
+    }
+    for (Tensor g : grads) DataOps.checkWritable(op, g);
+    return grads;
   }
 }
