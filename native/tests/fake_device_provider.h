@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
 #include <set>
 
 #include "allocator/pinned_host_allocator.h"
@@ -27,7 +28,13 @@ class FakeDevice final : public jt::DeviceProvider, public jt::HostProvider {
     std::lock_guard<std::mutex> lock(m_);
     if (used_ + n > capacity_) return nullptr;
     void* p = std::malloc(n);
-    if (p) used_ += sizes_[p] = n;
+    if (!p) return nullptr;
+    try {  // as cudaMalloc: nullptr when refused, even by the heap (heap_refusal_test refuses operator new)
+      used_ += sizes_[p] = n;
+    } catch (const std::bad_alloc&) {
+      std::free(p);
+      return nullptr;
+    }
     raw_allocs_++;
     return p;
   }
@@ -40,8 +47,14 @@ class FakeDevice final : public jt::DeviceProvider, public jt::HostProvider {
   void* record_event(jt::StreamId s) override {
     std::lock_guard<std::mutex> lock(m_);
     if (refuse_events_) return nullptr;
-    FakeEvent* e = new FakeEvent{s};
-    events_.insert(e);
+    FakeEvent* e = new (std::nothrow) FakeEvent{s};
+    if (!e) return nullptr;
+    try {
+      events_.insert(e);
+    } catch (const std::bad_alloc&) {
+      delete e;
+      return nullptr;
+    }
     return e;
   }
   bool event_done(void* e) override {

@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "allocator/caching_allocator.h"
+#include "allocator/stream_caching_allocator.h"
 #include "check.h"
+#include "fake_device_provider.h"
 #include "jt/jt.h"
 
 namespace {
@@ -106,6 +108,59 @@ void allocator_loses_nothing() {
   std::printf("allocator: %ld rounds, %ld with refusals\n", rounds, refusing);
 }
 
+// The CUDA caching allocator's logic over a fake device, under the same refusals: allocate answers
+// nullptr (saying why) or a block, possibly unsplit; record_stream may be refused (the C API answers
+// a status); free never fails, a block used on another stream waiting for the device where its
+// event cannot be queued; every segment goes back to the device.
+void stream_allocator_loses_nothing() {
+  long rounds = 0, refusing = 0;
+  for (long n = 0;; ++n) {
+    FakeDevice dev(1 << 30);
+    bool clean;
+    {
+      jt::StreamCachingAllocator a(&dev, {});
+      jt::StreamBlock *small = nullptr, *big = nullptr, *other = nullptr;
+      bool said_why = true;
+      clean = refusing_after(n, [&] {
+        small = a.allocate(100, 0);
+        big = a.allocate(3 << 20, 0);  // a large segment, split
+        other = a.allocate(40000, 1);
+        for (jt::StreamBlock* b : {small, big, other}) said_why = said_why && (b || *a.oom_message());
+        if (other) {
+          try {
+            a.record_stream(other, 2);  // used on stream 2 too: its free waits for that stream
+          } catch (const std::bad_alloc&) {  // jt_storage_record_stream answers JT_OUT_OF_MEMORY for it
+          }
+        }
+        int64_t words[4096];
+        try {
+          a.snapshot(words, 4096);
+        } catch (const std::bad_alloc&) {  // its list of words: the C API answers -1 for it
+        }
+      });
+      CHECK(said_why);
+      if (clean) CHECK(small != nullptr && big != nullptr && other != nullptr);
+      refusing_after(n, [&] {
+        a.free(small);
+        a.free(big);
+        a.free(other);
+        a.empty_cache();  // waits for stream 2's event, then gives every whole segment back
+      });
+      auto s = a.stats();
+      CHECK_EQ(s.allocated_bytes[kAll].current, 0);
+      CHECK_EQ(s.reserved_bytes[kAll].current, 0);
+      CHECK_EQ(s.segment[kAll].current, 0);
+      CHECK_EQ(dev.used(), 0u);
+    }
+    CHECK_EQ(dev.live_events(), 0u);
+    ++rounds;
+    if (!clean) ++refusing;
+    if (clean || n > 300) break;
+  }
+  CHECK(refusing > 3);
+  std::printf("stream allocator: %ld rounds, %ld with refusals\n", rounds, refusing);
+}
+
 int stat_index(const char* name) {
   for (int i = 0; i < jt_stat_count(); ++i)
     if (std::strcmp(jt_stat_name(i), name) == 0) return i;
@@ -163,6 +218,7 @@ void c_api_answers_instead_of_throwing() {
 
 int main() {
   allocator_loses_nothing();
+  stream_allocator_loses_nothing();
   c_api_answers_instead_of_throwing();
   return jt_report("heap_refusal_test");
 }

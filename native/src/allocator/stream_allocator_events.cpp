@@ -1,19 +1,29 @@
 // The stream caching allocator's events: a freed block used on other streams waits for them
 // (Note [Stream ordering of reuse]).
 #include <iterator>
+#include <new>
 
 #include "allocator/stream_caching_allocator.h"
 
 namespace jt {
 
 // One event per stream the block was used on; the block is cached when the last completes.
+// Where no event can be made or queued (the heap refused its queue), the device is waited for
+// instead: free() never fails (Note [No throw after the heap refuses]).
 void StreamCachingAllocator::insert_events(StreamBlock* b) {
   bool synchronized = false;
   for (StreamId s : b->stream_uses) {
-    if (void* event = provider_->record_event(s)) {
-      b->event_count++;
-      events_[s].emplace_back(event, b);
-    } else if (!synchronized) {  // no event to wait on: wait for the device instead
+    void* event = provider_->record_event(s);
+    if (event) {
+      try {
+        events_[s].emplace_back(event, b);
+        b->event_count++;
+        continue;
+      } catch (const std::bad_alloc&) {
+        provider_->release_event(event);
+      }
+    }
+    if (!synchronized) {  // no event to wait on: wait for the device instead
       provider_->synchronize();
       synchronized = true;
     }

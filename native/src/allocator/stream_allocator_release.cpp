@@ -12,6 +12,7 @@ namespace {
 struct OomNote {
   const void* owner = nullptr;
   std::string text;
+  size_t heap_refused = 0;  // the request's bytes when the heap, not the device, refused it
 };
 thread_local OomNote last_oom;
 
@@ -131,6 +132,7 @@ void StreamCachingAllocator::report_out_of_memory(size_t alloc_size) {
   if (free_bytes == SIZE_MAX) free_bytes = total > (size_t)reserved ? total - (size_t)reserved : 0;
   std::string allowed = memory_limit_ ? format_size(memory_limit_) + " allowed; " : "";
   last_oom.owner = this;
+  last_oom.heap_refused = 0;
   last_oom.text = "CUDA out of memory. Tried to allocate " + format_size(alloc_size) + ". GPU " +
                   std::to_string(provider_->device_index()) + " has a total capacity of " + format_size(total) +
                   " of which " + format_size(free_bytes) + " is free. " + allowed + "Of the allocated memory " +
@@ -140,8 +142,19 @@ void StreamCachingAllocator::report_out_of_memory(size_t alloc_size) {
                   "setting JT_CUDA_ALLOC_CONF=max_split_size_mb:N to avoid fragmentation.";
 }
 
+// The heap (not the device) refused a step of allocate(): the request fails, nothing else changed.
+void StreamCachingAllocator::report_heap_refused(size_t nbytes) noexcept {
+  last_oom.owner = this;
+  last_oom.heap_refused = nbytes;
+  last_oom.text.clear();  // the message is not built: building it may be refused too
+}
+
 const char* StreamCachingAllocator::oom_message() const {
-  return last_oom.owner == this ? last_oom.text.c_str() : "";
+  if (last_oom.owner != this) return "";
+  if (last_oom.text.empty() && last_oom.heap_refused) {
+    return "CUDA allocator: the host's heap refused the allocator's own bookkeeping (operator new failed); no device memory was taken";
+  }
+  return last_oom.text.c_str();
 }
 
 }  // namespace jt

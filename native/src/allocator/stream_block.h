@@ -38,8 +38,10 @@ struct StreamBlockLess {
 };
 
 struct StreamPool {
-  explicit StreamPool(bool is_small) : small(is_small) {}
-  std::set<StreamBlock*, StreamBlockLess, NodeRecycler<StreamBlock*>> blocks;
+  using Nodes = NodeRecycler<StreamBlock*>;
+  // nodes: the free list both pools share (Note [No throw after the heap refuses], caching_allocator.h)
+  StreamPool(bool is_small, const Nodes& nodes) : blocks(StreamBlockLess{}, nodes), small(is_small) {}
+  std::set<StreamBlock*, StreamBlockLess, Nodes> blocks;
   const bool small;
   int64_t lookups = 0;  // free-block searches, the clock garbage collection ages blocks by
 

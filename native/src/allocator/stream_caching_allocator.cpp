@@ -1,6 +1,8 @@
 #include "allocator/stream_caching_allocator.h"
 
 #include <algorithm>
+#include <memory>
+#include <new>
 
 #include "allocator/snapshot_words.h"
 
@@ -28,8 +30,29 @@ StreamCachingAllocator::~StreamCachingAllocator() {
   for (StreamBlock* b : spare_blocks_) delete b;
 }
 
+// A block with its pool node and its room in segments_ and spare_blocks_ (Note [No throw after the
+// heap refuses]): bad_alloc here leaves everything as it was.
 StreamBlock* StreamCachingAllocator::new_block() {
-  if (spare_blocks_.empty()) return new StreamBlock();
+  if (spare_blocks_.empty()) {
+    segments_.reserve(blocks_made_ + 1);
+    spare_blocks_.reserve(blocks_made_ + 1);
+    std::unique_ptr<StreamBlock> b(new StreamBlock());
+    // Its pool node: with the free list set aside the insert must make one, which the erase (of a
+    // size-0 key no pool holds) then leaves on the list.
+    FreeNode** list = small_blocks_.blocks.get_allocator().head.get();
+    FreeNode* others = *list;
+    *list = nullptr;
+    try {
+      small_blocks_.blocks.insert(b.get());
+    } catch (...) {
+      *list = others;
+      throw;
+    }
+    small_blocks_.blocks.erase(b.get());
+    (*list)->next = others;
+    ++blocks_made_;
+    return b.release();
+  }
   StreamBlock* b = spare_blocks_.back();
   spare_blocks_.pop_back();
   return b;
@@ -48,6 +71,15 @@ void StreamCachingAllocator::recycle(StreamBlock* b) {
 StreamBlock* StreamCachingAllocator::allocate(size_t nbytes, StreamId stream) {
   if (nbytes == 0) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    return allocate_locked(nbytes, stream);
+  } catch (const std::bad_alloc&) {  // every step leaves the pools whole: only this request fails
+    report_heap_refused(nbytes);
+    return nullptr;
+  }
+}
+
+StreamBlock* StreamCachingAllocator::allocate_locked(size_t nbytes, StreamId stream) {
   if (!events_.empty()) process_events();
   if (nbytes > (SIZE_MAX >> 2)) {  // no size arithmetic below may overflow
     report_out_of_memory(nbytes);
@@ -84,9 +116,12 @@ StreamBlock* StreamCachingAllocator::get_free_block(StreamPool& pool, size_t siz
 StreamBlock* StreamCachingAllocator::alloc_segment(size_t seg_size, bool small, StreamId stream) {
   const size_t reserved = (size_t)stats_.reserved_bytes[kAll].current;
   if (memory_limit_ && reserved + seg_size > memory_limit_) return nullptr;
+  StreamBlock* b = new_block();  // before the memory: a refused block takes nothing with it
   void* p = provider_->raw_alloc(seg_size);
-  if (!p) return nullptr;
-  StreamBlock* b = new_block();
+  if (!p) {
+    recycle(b);
+    return nullptr;
+  }
   b->stream = stream;
   b->ptr = static_cast<char*>(p);
   b->size = seg_size;
@@ -104,8 +139,14 @@ bool StreamCachingAllocator::should_split(const StreamBlock* b, size_t size) con
 
 // b is out of its pool (or a new segment): the front `size` bytes are handed out, the rest cached.
 StreamBlock* StreamCachingAllocator::hand_out(StreamBlock* b, size_t size, size_t nbytes) {
+  StreamBlock* rest = nullptr;
   if (should_split(b, size)) {
-    StreamBlock* rest = new_block();
+    try {
+      rest = new_block();
+    } catch (const std::bad_alloc&) {  // the heap refused: the whole block is handed out, unsplit
+    }
+  }
+  if (rest) {
     rest->stream = b->stream;
     rest->small = b->small;
     rest->ptr = b->ptr + size;

@@ -60,6 +60,7 @@ class StreamCachingAllocator {
 
   // stream_caching_allocator.cpp: finding, splitting, freeing and merging blocks
   StreamPool& pool_for(bool small) { return small ? small_blocks_ : large_blocks_; }
+  StreamBlock* allocate_locked(size_t nbytes, StreamId stream);
   StreamBlock* get_free_block(StreamPool& pool, size_t size, StreamId stream);
   StreamBlock* alloc_segment(size_t seg_size, bool small, StreamId stream);
   bool should_split(const StreamBlock* b, size_t size) const;
@@ -78,6 +79,7 @@ class StreamCachingAllocator {
   void release_cached_blocks();
   void garbage_collect();
   void report_out_of_memory(size_t alloc_size);
+  void report_heap_refused(size_t nbytes) noexcept;
 
   // stream_allocator_events.cpp
   void insert_events(StreamBlock* b);
@@ -86,9 +88,14 @@ class StreamCachingAllocator {
 
   DeviceProvider* const provider_;
   std::mutex mutex_;
-  StreamPool small_blocks_{true}, large_blocks_{false};
+  // As the CPU's (Note [No throw after the heap refuses], caching_allocator.h): every StreamBlock
+  // made brings a pool node and room in segments_ and spare_blocks_, taken before anything
+  // changes; a free whose events cannot be queued waits for the device instead. So free() never
+  // fails and allocate() answers nullptr (or an unsplit block) when the heap refuses.
+  StreamPool small_blocks_{true, StreamPool::Nodes()}, large_blocks_{false, small_blocks_.blocks.get_allocator()};
   std::vector<StreamBlock*> segments_;  // the first block of each live segment (it stays first)
   std::vector<StreamBlock*> spare_blocks_;
+  size_t blocks_made_ = 0;
   std::map<StreamId, EventQueue> events_;  // per stream: one stream's slow work delays no other
   DeviceStats stats_;
   size_t memory_limit_ = 0;
