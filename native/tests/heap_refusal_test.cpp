@@ -161,6 +161,46 @@ void stream_allocator_loses_nothing() {
   std::printf("stream allocator: %ld rounds, %ld with refusals\n", rounds, refusing);
 }
 
+// The pinned host allocator (the staging buffers of asynchronous copies) under the same refusals:
+// allocate answers {} or a block, free never fails, every block goes back to the host.
+void pinned_allocator_loses_nothing() {
+  long refusing = 0;
+  for (long n = 0;; ++n) {
+    FakeDevice dev(1 << 30);
+    bool clean;
+    {
+      jt::PinnedHostAllocator a(&dev, &dev);
+      jt::Allocation x{}, y{}, z{};
+      clean = refusing_after(n, [&] {
+        x = a.allocate(100);
+        y = a.allocate(5000);
+        z = a.allocate(100);  // a second block of x's bin
+        if (y.ctx) {
+          try {
+            a.record_stream(y.ctx, 3);
+          } catch (const std::bad_alloc&) {
+          }
+        }
+      });
+      if (clean) CHECK(x.ctx != nullptr && y.ctx != nullptr && z.ctx != nullptr);
+      refusing_after(n, [&] {
+        a.free(x.ctx);
+        a.free(y.ctx);
+        a.free(z.ctx);
+      });
+      dev.synchronize();
+      a.empty_cache();
+      CHECK_EQ(a.stats().reserved_bytes.current, 0);
+      CHECK_EQ(dev.used(), 0u);
+    }
+    CHECK_EQ(dev.live_events(), 0u);
+    if (!clean) ++refusing;
+    if (clean || n > 300) break;
+  }
+  CHECK(refusing > 2);
+  std::printf("pinned allocator: %ld rounds with refusals\n", refusing);
+}
+
 int stat_index(const char* name) {
   for (int i = 0; i < jt_stat_count(); ++i)
     if (std::strcmp(jt_stat_name(i), name) == 0) return i;
@@ -219,6 +259,7 @@ void c_api_answers_instead_of_throwing() {
 int main() {
   allocator_loses_nothing();
   stream_allocator_loses_nothing();
+  pinned_allocator_loses_nothing();
   c_api_answers_instead_of_throwing();
   return jt_report("heap_refusal_test");
 }

@@ -1,6 +1,8 @@
 #include "allocator/pinned_host_allocator.h"
 
 #include <algorithm>
+#include <memory>
+#include <new>
 
 #include "allocator/asan.h"
 
@@ -43,12 +45,21 @@ Allocation PinnedHostAllocator::allocate(size_t nbytes) {
     b = list.back();
     list.pop_back();
   } else {
+    std::unique_ptr<Block> made;
+    try {  // the block and its room in blocks_ and its bin's free list, before the memory
+      made.reset(new Block());
+      blocks_.reserve(blocks_.size() + 1);
+      list.reserve(held_[bin_of(size)] + 1);
+    } catch (const std::bad_alloc&) {
+      return {};
+    }
     void* p = host_->host_alloc(size);
     if (!p) return {};
-    b = new Block();
+    b = made.release();
     b->ptr = p;
     b->size = size;
     blocks_.push_back(b);
+    held_[bin_of(size)]++;
     stats_.num_host_alloc++;
     stats_.segment.increase(1);
     stats_.reserved_bytes.increase((int64_t)size);
@@ -76,10 +87,17 @@ void PinnedHostAllocator::free(void* ctx) {
   stats_.allocated_bytes.decrease((int64_t)b->size);
   bool synchronized = false;
   for (StreamId s : b->streams) {
-    if (void* event = device_->record_event(s)) {
-      b->event_count++;
-      events_.emplace_back(event, b);
-    } else if (!synchronized) {  // no event to wait on: wait for the device instead
+    void* event = device_->record_event(s);
+    if (event) {
+      try {
+        events_.emplace_back(event, b);
+        b->event_count++;
+        continue;
+      } catch (const std::bad_alloc&) {  // no room to queue it: free() must not fail
+        device_->release_event(event);
+      }
+    }
+    if (!synchronized) {  // no event to wait on: wait for the device instead
       device_->synchronize();
       synchronized = true;
     }
@@ -114,6 +132,7 @@ void PinnedHostAllocator::release(Block* b) {
   JT_UNPOISON(b->ptr, b->size);
   host_->host_free(b->ptr);
   blocks_.erase(std::find(blocks_.begin(), blocks_.end(), b));
+  held_[bin_of(b->size)]--;
   delete b;
 }
 

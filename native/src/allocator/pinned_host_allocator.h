@@ -56,7 +56,10 @@ class JT_CXX_API PinnedHostAllocator {
   HostProvider* const host_;
   DeviceProvider* const device_;
   std::mutex mutex_;
+  // A free list has room for every block of its bin (held_), taken when the block is made, so
+  // caching a block never allocates: free() never fails when the heap refuses operator new.
   std::vector<Block*> free_[kBins];
+  size_t held_[kBins] = {};
   std::vector<std::pair<void*, Block*>> events_;
   std::vector<Block*> blocks_;  // every block held
   PinnedStats stats_;
