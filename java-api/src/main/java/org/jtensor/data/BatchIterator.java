@@ -3,11 +3,12 @@ package org.jtensor.data;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One epoch of a {@link DataLoader}: its batches in order, whatever thread loaded them.
@@ -25,13 +26,15 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
   private final Runnable onClose;
   private final ThreadPoolExecutor pool;  // null: batches load on the caller's thread, in next()
   private final int ahead;
-  private final ArrayDeque<Future<Batch>> loading = new ArrayDeque<>();  // batches served..dispatched-1
+  private final long timeoutNanos;  // 0: wait as long as a batch takes
+  private final ArrayDeque<CompletableFuture<Batch>> loading = new ArrayDeque<>();  // batches served..dispatched-1
   private volatile boolean closed;  // read by workers: a batch not yet started when it is set is skipped
   private long dispatched, served;
   private Batch lent;
 
-  BatchIterator(BatchPlan plan, BatchMaker<?> maker, int workers, int prefetchFactor, Runnable onClose) {
+  BatchIterator(BatchPlan plan, BatchMaker<?> maker, int workers, int prefetchFactor, double timeoutSeconds, Runnable onClose) {
     this.plan = plan;
+    this.timeoutNanos = (long) Math.ceil(timeoutSeconds * 1e9);
     this.maker = maker;
     this.onClose = onClose;
     this.ahead = workers * prefetchFactor;
@@ -76,9 +79,10 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
 
   private Batch take() {
     dispatch();
-    Future<Batch> f = loading.poll();
+    CompletableFuture<Batch> f = loading.peek();
     try {
-      Batch b = f.get();
+      Batch b = timeoutNanos > 0 ? f.get(timeoutNanos, TimeUnit.NANOSECONDS) : f.get();
+      loading.poll();
       // null: a close() from another thread came before a worker started this batch, which it then skipped
       if (b == null) throw new NoSuchElementException("DataLoader: no batch left (closed while batch " + served + " of " + plan.count() + " was loading)");
       return b;
@@ -87,6 +91,8 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
       if (c instanceof DataLoaderException d) throw new DataLoaderException(d.getMessage(), d.index(), d.batch(), d.getCause());
       if (c instanceof Error err) throw err;
       throw new DataLoaderException("DataLoader: loading batch " + served + " failed: " + c, -1, served, c);
+    } catch (TimeoutException e) {  // the caller's next() closes the iterator; the batch is closed when it comes
+      throw new DataLoaderException("DataLoader timed out after " + timeoutNanos / 1e9 + " seconds waiting for batch " + served, -1, served, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("DataLoader: interrupted while waiting for batch " + served, e);
@@ -97,7 +103,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     while (dispatched < plan.count() && dispatched - served < ahead) {
       long k = dispatched++;
       long[] indices = plan.indices(k);
-      loading.add(pool.submit(() -> closed ? null : maker.make(k, indices)));
+      loading.add(CompletableFuture.supplyAsync(() -> closed ? null : maker.make(k, indices), pool));
     }
   }
 
@@ -112,21 +118,12 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     synchronized (this) {
       if (pool != null && !pool.isShutdown()) {
         pool.shutdown();
-        boolean interrupted = false;
-        while (true) {
-          try {
-            if (pool.awaitTermination(1, TimeUnit.MINUTES)) break;
-          } catch (InterruptedException e) {
-            interrupted = true;  // the batches still loading must be waited for, or they leak
-          }
-        }
-        for (Future<Batch> f : loading) {
-          try {
-            Batch b = f.get();
-            if (b != null) b.close();
-          } catch (ExecutionException | InterruptedException ignored) {
-            // a failed batch closed its own tensors; the pool has terminated, so get() does not wait
-          }
+        boolean interrupted = awaitWorkers();
+        for (CompletableFuture<Batch> f : loading) {
+          // done: closed now; still loading (past the timeout): closed by its worker when it comes
+          f.whenComplete((b, failure) -> {
+            if (b != null) b.close();  // a failed batch closed its own tensors
+          });
         }
         loading.clear();
         if (interrupted) Thread.currentThread().interrupt();
@@ -134,5 +131,19 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
       closeLent();
     }
     onClose.run();
+  }
+
+  /** Waits for the workers (no longer than the timeout, when one is set); true when interrupted. */
+  private boolean awaitWorkers() {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (true) {
+      try {
+        long left = timeoutNanos > 0 ? deadline - System.nanoTime() : TimeUnit.MINUTES.toNanos(1);
+        if (left <= 0 || pool.awaitTermination(left, TimeUnit.NANOSECONDS)) return interrupted;
+      } catch (InterruptedException e) {
+        interrupted = true;  // without a timeout the batches still loading must be waited for: closed here, not later
+      }
+    }
   }
 }

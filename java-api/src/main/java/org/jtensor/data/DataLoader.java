@@ -25,6 +25,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
   private static final Logger LOG = Logger.getLogger("org.jtensor.data");
   private final Dataset<T> dataset;
   private final int batchSize, numWorkers, prefetchFactor;
+  private final double timeout;
   private final boolean shuffle, dropLast;
   private final Generator generator;
   private final BatchMaker<T> maker;
@@ -35,6 +36,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     batchSize = b.batchSize;
     numWorkers = b.numWorkers;
     prefetchFactor = b.prefetchFactor == null ? 2 : b.prefetchFactor;
+    timeout = b.timeout;
     shuffle = b.shuffle;
     dropLast = b.dropLast;
     generator = b.generator == null ? Generator.defaultGenerator() : b.generator;
@@ -61,7 +63,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
   public BatchIterator iterator() {
     BatchPlan plan = new BatchPlan(dataset.size(), batchSize, dropLast, shuffle ? generator : null);
     BatchIterator[] self = new BatchIterator[1];
-    BatchIterator it = new BatchIterator(plan, maker, numWorkers, prefetchFactor, () -> open.remove(self[0]));
+    BatchIterator it = new BatchIterator(plan, maker, numWorkers, prefetchFactor, timeout, () -> open.remove(self[0]));
     self[0] = it;
     open.add(it);
     return it;
@@ -90,6 +92,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final Dataset<T> dataset;
     private int batchSize = 1, numWorkers;
     private Integer prefetchFactor;  // null: not given (2 with workers, as PyTorch)
+    private double timeout;
     private boolean shuffle, dropLast, pinMemory;
     private Generator generator;
     private Function<List<T>, Batch> collate;
@@ -146,6 +149,20 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
+    /**
+     * Seconds to wait for a worker's batch (PyTorch's timeout; 0, the default, waits as long as it
+     * takes): past it, next() throws {@link DataLoaderException} ("DataLoader timed out after N
+     * seconds") and closes the iterator, and close() waits no longer than that for the batches still
+     * loading, which are then closed by their workers when they finish. Needs numWorkers &gt; 0.
+     */
+    public Builder<T> timeout(double seconds) {
+      if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+        throw new IllegalArgumentException("DataLoader: timeout option should be non-negative, got " + seconds);
+      }
+      this.timeout = seconds;
+      return this;
+    }
+
     /** Batches in page-locked memory, for asynchronous copies to CUDA; without CUDA a warning and a no-op, as PyTorch. */
     public Builder<T> pinMemory(boolean pinMemory) {
       this.pinMemory = pinMemory;
@@ -156,6 +173,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
       if (prefetchFactor != null && numWorkers == 0) {
         throw new IllegalArgumentException("DataLoader: prefetchFactor option could only be specified with numWorkers > 0 (got prefetchFactor="
             + prefetchFactor + ", numWorkers=0)");
+      }
+      if (timeout > 0 && numWorkers == 0) {  // PyTorch: "_SingleProcessDataLoaderIter requires timeout == 0"
+        throw new IllegalArgumentException("DataLoader: timeout option could only be specified with numWorkers > 0 (got timeout=" + timeout
+            + ", numWorkers=0): without workers each batch loads on the caller's thread");
       }
       return new DataLoader<>(this);
     }
