@@ -12,9 +12,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jtensor.Close;
+import org.jtensor.CloseRace;
 import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.ScopedTest;
@@ -665,26 +664,7 @@ class AttentionHostileTest extends ScopedTest {
    * in IllegalStateException (three of those end the loop), never a wrong value or another error.
    */
   private static void raceClose(Tensor[] all, int victim, int rep, long delayNanos, int rounds, Runnable round) throws InterruptedException {
-    AtomicReference<Throwable> bad = new AtomicReference<>();
-    AtomicInteger refused = new AtomicInteger();
-    Thread t = new Thread(() -> {
-      for (int i = 0; i < rounds && refused.get() < 3; i++) {
-        try (TensorScope s = TensorScope.open()) {
-          round.run();
-        } catch (IllegalStateException e) {
-          refused.incrementAndGet();
-        } catch (Throwable e) {
-          bad.compareAndSet(null, e);
-          return;
-        }
-      }
-    });
-    t.start();
-    long until = System.nanoTime() + delayNanos;
-    while (System.nanoTime() < until) Thread.onSpinWait();
-    all[victim].close();
-    t.join();
-    if (bad.get() != null) throw new AssertionError("victim " + victim + " rep " + rep, bad.get());
+    CloseRace.closeDuring(round, all[victim], 0, delayNanos, rounds, 3, "victim " + victim + " rep " + rep);
   }
 
   @Test

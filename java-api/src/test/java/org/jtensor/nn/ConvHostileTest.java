@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.jtensor.Close;
+import org.jtensor.CloseRace;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
@@ -269,28 +270,10 @@ class ConvHostileTest extends ScopedTest {
           Tensor[] all = {x, w, b, wt};
           var f = ops.get(op);
           double[][] want = forwardAndGrads(f, all);
-          java.util.concurrent.atomic.AtomicReference<Throwable> bad = new java.util.concurrent.atomic.AtomicReference<>();
-          java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger(), rounds =
-              new java.util.concurrent.atomic.AtomicInteger();
-          Thread t = new Thread(() -> {
-            while (refused.get() < 2 && rounds.get() < 10_000) {
-              rounds.incrementAndGet();
-              try (TensorScope s = TensorScope.open()) {
-                double[][] got = forwardAndGrads(f, all);
-                for (int j = 0; j < got.length; j++) if (!Arrays.equals(want[j], got[j])) throw new AssertionError("result " + j + " differs");
-              } catch (IllegalStateException e) {
-                refused.incrementAndGet();
-              } catch (Throwable e) {
-                bad.compareAndSet(null, e);
-                return;
-              }
-            }
-          });
-          t.start();
-          while (rounds.get() < 2 + rep) Thread.onSpinWait();
-          all[victim].close();
-          t.join();
-          if (bad.get() != null) throw new AssertionError("op " + op + " victim " + victim + " rep " + rep, bad.get());
+          CloseRace.closeDuring(() -> {
+            double[][] got = forwardAndGrads(f, all);
+            for (int j = 0; j < got.length; j++) if (!Arrays.equals(want[j], got[j])) throw new AssertionError("result " + j + " differs");
+          }, all[victim], 2 + rep, 0, 10_000, 2, "op " + op + " victim " + victim + " rep " + rep);
         }
       }
     }

@@ -12,9 +12,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jtensor.Close;
+import org.jtensor.CloseRace;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
@@ -179,28 +178,10 @@ class DirectConvolutionHostileTest extends ScopedTest {
         long t0 = System.nanoTime();
         double[][] want = convAndGrads(x, w, b, up);
         long round = System.nanoTime() - t0;
-        AtomicReference<Throwable> bad = new AtomicReference<>();
-        AtomicInteger refused = new AtomicInteger(), rounds = new AtomicInteger();
-        Thread t = new Thread(() -> {
-          while (refused.get() < 2) {
-            rounds.incrementAndGet();
-            try (TensorScope s = TensorScope.open()) {
-              double[][] got = convAndGrads(x, w, b, up);
-              for (int j = 0; j < 4; j++) if (!Arrays.equals(want[j], got[j])) throw new AssertionError("result " + j + " differs");
-            } catch (IllegalStateException e) {
-              refused.incrementAndGet();
-            } catch (Throwable e) {
-              bad.compareAndSet(null, e);
-              return;
-            }
-          }
-        });
-        t.start();
-        while (rounds.get() < 2) Thread.onSpinWait();  // the second round has begun
-        for (long until = System.nanoTime() + round * rep / 8; System.nanoTime() < until; ) Thread.onSpinWait();
-        all[victim].close();
-        t.join();
-        if (bad.get() != null) throw new AssertionError("victim " + victim + " rep " + rep, bad.get());
+        CloseRace.closeDuring(() -> {  // closed at 0/8 to 7/8 of the second round
+          double[][] got = convAndGrads(x, w, b, up);
+          for (int j = 0; j < 4; j++) if (!Arrays.equals(want[j], got[j])) throw new AssertionError("result " + j + " differs");
+        }, all[victim], 2, round * rep / 8, Integer.MAX_VALUE, 2, "victim " + victim + " rep " + rep);
       }
     }
   }
