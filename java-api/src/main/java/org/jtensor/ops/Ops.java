@@ -173,10 +173,14 @@ public final class Ops {
       .withDerivative(of(0, (c, g) -> grads(c.needs(0) ? g.mul(1 - c.param(0)) : null, c.needs(1) ? g.mul(c.param(0)) : null)));
   public static final Op CLAMP_TENSORS = Op.elementwise("clamp", "clamp", 3, ARITH)
       .withDerivative(of(SELF | OTHER | THIRD, (c, g) -> Gradient.clampTensors(c, g)));
+  // The gradient is g where the input was taken and an exact 0 elsewhere (as PyTorch's where(c, g, 0)):
+  // g times the mask would make an inf or NaN in g at an untaken position a NaN gradient.
   public static final Op WHERE_OP = Op.elementwise("where", "where", 3, WHERE)
-      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? g.mul(c.input(0)) : null, c.needs(2) ? g.mul(c.input(0).logicalNot()) : null)));
+      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? Tensor.where(c.input(0), g, 0.0) : null,
+          c.needs(2) ? Tensor.where(c.input(0), 0.0, g) : null)));
   public static final Op MASKED_FILL = Op.elementwise("maskedFill", "where", 3, WHERE)
-      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? g.mul(c.input(0)) : null, c.needs(2) ? g.mul(c.input(0).logicalNot()) : null)));
+      .withDerivative(of(SELF, (c, g) -> grads(null, c.needs(1) ? Tensor.where(c.input(0), g, 0.0) : null,
+          c.needs(2) ? Tensor.where(c.input(0), 0.0, g) : null)));
 
   // ---- reductions and scans ----
   public static final Op SUM = Op.reduction("sum", "sum", ReduceKind.ACCUMULATE)
