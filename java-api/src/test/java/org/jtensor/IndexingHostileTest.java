@@ -35,4 +35,20 @@ class IndexingHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0, 0.5}, y.grad().toDoubleArray());
     assertArrayEquals(new double[] {INF}, v.grad().reshape(1).toDoubleArray());
   }
+
+  /** set's gradient for the target was g times (1 - written): an inf in g at an overwritten element gave NaN. */
+  @Test
+  void setGradientIsAnExactZeroWhereOverwritten() {
+    Tensor x = floats(4, 4).requiresGrad_();
+    Tensor y = x.mul(1.0);
+    y.set(0.0, Index.of(Tensor.fromArray(new long[] {0})));
+    y.sqrt().sum().backward();  // torch: x.grad [0, 0.25] (sqrt's gradient at the written 0 is inf)
+    assertArrayEquals(new double[] {0, 0.25}, x.grad().toDoubleArray());
+    Tensor a = floats(4, 4).requiresGrad_(), v = floats(4).requiresGrad_();
+    Tensor b = a.mul(1.0);
+    b.set(v, Index.of(Tensor.fromArray(new long[] {0})));
+    b.sub(4.0).reciprocal().sum().backward();  // torch: a.grad [0, -inf], v.grad [-inf]
+    assertArrayEquals(new double[] {0, -INF}, a.grad().toDoubleArray());
+    assertArrayEquals(new double[] {-INF}, v.grad().toDoubleArray());
+  }
 }

@@ -286,8 +286,8 @@ public final class Ops {
   static final Op INDEX_PUT = Op.composite("indexPut", 2).withDerivative(of(0, (c, g) -> {
     Tensor pos = c.savedArg(0).reshape(-1);
     Tensor flat = g.reshape(-1);
-    Tensor written = c.needs(0) ? Tensor.zerosLike(flat).scatter(0, pos, Tensor.onesLike(pos).to(g.dtype())) : null;
-    return grads(c.needs(0) ? flat.mul(written.neg().add(1.0)).reshape(c.inputShape(0)) : null,
+    // zeros written in (as PyTorch's grad.index_put(indices, 0)), not g times a mask: inf · 0 would be NaN
+    return grads(c.needs(0) ? flat.scatter(0, pos, 0.0).reshape(c.inputShape(0)) : null,
         c.needs(1) ? flat.gather(0, pos).reshape(c.savedArg(0).shape()) : null);
   }));
   /** sort's values: each element's gradient goes back to where it came from (args: Along, saved: the indices). */
