@@ -51,4 +51,25 @@ class IndexingHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0, -INF}, a.grad().toDoubleArray());
     assertArrayEquals(new double[] {-INF}, v.grad().toDoubleArray());
   }
+
+  /**
+   * A 0-dim integer tensor index was an advanced index: beside another one across a slice it moved the
+   * index dims to the front (x[i, :, j] came out transposed), and alone it gave a copy, not a view.
+   */
+  @Test
+  void zeroDimIntegerTensorIndexSelectsAsAnInteger() {
+    Tensor x = Tensor.arange(18).view(2, 3, 3).to(DType.FLOAT32);
+    Tensor i = Tensor.scalar(1L), j = Tensor.fromArray(new long[] {0, 1, 2});
+    Tensor r = x.get(Index.of(i), Index.all(), Index.of(j));  // torch: x[1] itself, [[9, 10, 11], ...]
+    assertArrayEquals(new double[] {9, 10, 11, 12, 13, 14, 15, 16, 17}, r.reshape(-1).toDoubleArray());
+    Tensor y = Tensor.zeros(2, 3, 3);
+    y.set(Tensor.arange(9).view(3, 3).to(DType.FLOAT32), Index.of(i), Index.all(), Index.of(j));
+    assertArrayEquals(new double[] {0, 1, 2, 3, 4, 5, 6, 7, 8}, y.select(0, 1).reshape(-1).toDoubleArray());
+    Tensor v = x.get(Index.of(Tensor.scalar(-1L).to(DType.INT16)));  // torch takes int8/int16 0-dim indices too
+    assertTrue(v.isAliasOf(x));
+    v.set(100.0, Index.at(0), Index.at(0));
+    assertEquals(100.0, x.get(Index.at(1), Index.at(0), Index.at(0)).item());
+    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> x.get(Index.of(Tensor.scalar(2L))));
+    assertEquals("get(): index 2 is out of bounds for dimension 0 with size 2", e.getMessage());
+  }
 }

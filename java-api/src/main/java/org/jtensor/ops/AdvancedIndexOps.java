@@ -193,7 +193,10 @@ public final class AdvancedIndexOps {
             break;
           case NONE: replace(p, ViewOps.unsqueeze(p.view, d)); d++; break;
           case ELLIPSIS: d += t.dim() - consumed; break;
-          case TENSOR: d = addTensorIndex(op, p, d, i.tensor()); break;
+          case TENSOR:
+            if (isScalarIndex(i.tensor())) replace(p, selectAt(op, p.view, d, i.tensor()));
+            else d = addTensorIndex(op, p, d, i.tensor());
+            break;
           default: throw new AssertionError(i.kind());
         }
       }
@@ -202,6 +205,21 @@ public final class AdvancedIndexOps {
       p.close();
       throw e;
     }
+  }
+
+  /** A 0-dim integer (not uint8) tensor indexes as the integer it holds, as PyTorch's applySlicing: a select, a view. */
+  private static boolean isScalarIndex(Tensor t) {
+    DType dt = t.dtype();
+    return t.dim() == 0 && dt != DType.UINT8 && dt != DType.BOOL && !dt.isFloatingPoint();
+  }
+
+  private static TensorImpl selectAt(String op, TensorImpl view, int d, Tensor index) {
+    TensorImpl x = Handles.impl(index, op);
+    long at = Dispatcher.backend(x.device()).loadLong(op, x, 0), size = view.sizes()[d];
+    if (at < -size || at >= size) {
+      throw new IndexOutOfBoundsException(op + "(): index " + at + " is out of bounds for dimension " + d + " with size " + size);
+    }
+    return ViewOps.select(view, d, at);
   }
 
   private static boolean isMask(Tensor t) {
