@@ -72,4 +72,23 @@ class IndexingHostileTest extends ScopedTest {
     IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> x.get(Index.of(Tensor.scalar(2L))));
     assertEquals("get(): index 2 is out of bounds for dimension 0 with size 2", e.getMessage());
   }
+
+  /**
+   * An index tensor in the bytes set writes was read again after earlier writes changed it: x[x] = v
+   * with x = [1, 0] wrote 7 at x[102], outside the storage. Refused as PyTorch refuses it; an alias
+   * too strided to tell apart is read as it was before the call.
+   */
+  @Test
+  void setRefusesAnIndexInTheBytesItWrites() {
+    Tensor x = Tensor.fromArray(new long[] {1, 0});
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> x.set(Tensor.fromArray(new long[] {100, 7}), Index.of(x)));  // torch: RuntimeError, nothing written
+    assertTrue(e.getMessage().startsWith("set(): unsupported operation: some elements of the input tensor"), e.getMessage());
+    assertArrayEquals(new long[] {1, 0}, x.toLongArray());
+    Tensor y = Tensor.zeros(new long[] {8}, DType.INT64);
+    y.set(1L, Index.at(0));
+    // torch reads the index live: IndexError for 100 after writing y[2] = 100; here the index as it was
+    y.get(Index.slice(null, null, 2L)).set(Tensor.fromArray(new long[] {100, 7}), Index.of(y.get(Index.slice(0, 4, 2))));
+    assertArrayEquals(new long[] {7, 0, 100, 0, 0, 0, 0, 0}, y.toLongArray());
+  }
 }

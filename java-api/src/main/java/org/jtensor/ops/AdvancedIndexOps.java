@@ -114,6 +114,7 @@ public final class AdvancedIndexOps {
       }
       DataOps.checkWritable("set", p.view);
       DataOps.checkNoOverlap("set", t, value);  // as PyTorch's index_put_, though the values are staged below
+      separateIndices(p);
       long[] shape = resultShape("set", p);
       long[] broadcast = Shapes.broadcastShapes("set", shape, value.sizes());
       if (!Arrays.equals(broadcast, shape)) {
@@ -127,6 +128,22 @@ public final class AdvancedIndexOps {
         t.bumpVersion();
       } finally {
         src.release();
+      }
+    }
+  }
+
+  /**
+   * The kernel checks every index, then writes while it reads them again: an index in the bytes it
+   * writes could change in between and send a write outside the storage. Refused as PyTorch refuses
+   * it; an alias too strided to tell is copied first.
+   */
+  private static void separateIndices(Plan p) {
+    for (int j = 0; j < p.indices.size(); j++) {
+      TensorImpl x = p.indices.get(j);
+      DataOps.checkNoOverlap("set", p.view, x);
+      if (DataOps.overlap(p.view, x) == DataOps.Overlap.TOO_HARD) {
+        p.indices.set(j, DataOps.cloneAs("set", x, x.dtype(), x.device(), true));
+        x.release();
       }
     }
   }
