@@ -243,9 +243,9 @@ public sealed interface IndexingMethods permits Tensor {
     return self();
   }
 
-  /** The fill value as the scalar kind that keeps self's dtype; it must fit that dtype. */
+  /** The fill value as the scalar kind that keeps self's dtype; it must fit that dtype (an integral one as a Python int: -1 into uint8 is 255). */
   private static Operand fillValue(String op, DType dtype, double value) {
-    dtype.checkFits(op, value);
+    dtype.checkScalar(op, value);
     if (dtype == DType.BOOL) return Operand.of(value != 0);
     return dtype.isFloatingPoint() ? Operand.of(value) : Operand.of((long) value);
   }

@@ -91,4 +91,14 @@ class IndexingHostileTest extends ScopedTest {
     y.get(Index.slice(null, null, 2L)).set(Tensor.fromArray(new long[] {100, 7}), Index.of(y.get(Index.slice(0, 4, 2))));
     assertArrayEquals(new long[] {7, 0, 100, 0, 0, 0, 0, 0}, y.toLongArray());
   }
+
+  /** maskedFill read an integral value as a float: -1 into uint8 was refused, where PyTorch wraps it to 255. */
+  @Test
+  void maskedFillTakesAnIntegralValueAsAPythonInt() {
+    Tensor m = bools(true, false, true);
+    Tensor u = Tensor.zeros(new long[] {3}, DType.UINT8);
+    assertArrayEquals(new long[] {255, 0, 255}, u.maskedFill(m, -1).to(DType.INT64).toLongArray());  // torch: [255, 0, 255]
+    assertArrayEquals(new long[] {255, 0, 255}, u.maskedFill_(m, -1).to(DType.INT64).toLongArray());
+    assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(new long[] {3}, DType.INT8).maskedFill(m, -128.5));  // torch: overflow
+  }
 }
