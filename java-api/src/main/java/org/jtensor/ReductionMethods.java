@@ -215,7 +215,11 @@ public sealed interface ReductionMethods permits Tensor {
     requireFloat(op, t);
     long n = ReductionOps.count(t, dims);
     Tensor x = self().to(DType.FLOAT64);
-    Tensor dev = x.sub(x.mean(dims, true));
+    Tensor rough = x.sub(x.mean(dims, true));
+    // The mean rounds: for equal huge values x - mean is its rounding error, whose square overflowed
+    // (std of three 3.8e299 was inf; PyTorch's Welford gives 0). Taking that error's own mean out
+    // (the corrected two-pass form) leaves exact zeros there.
+    Tensor dev = rough.sub(rough.mean(dims, true));
     Tensor sq = dev.mul(dev).sum(dims, keepdim);
     // an empty reduction is NaN whatever the correction (0 / 0), as PyTorch fills it
     return sq.div(n == 0 ? 0.0 : (double) Math.max(n - correction, 0));

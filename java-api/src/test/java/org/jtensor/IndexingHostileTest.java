@@ -101,4 +101,16 @@ class IndexingHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {255, 0, 255}, u.maskedFill_(m, -1).to(DType.INT64).toLongArray());
     assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(new long[] {3}, DType.INT8).maskedFill(m, -128.5));  // torch: overflow
   }
+
+  /**
+   * Not indexing: FuzzTest met it once the fixes above moved its stream. std of equal huge values
+   * squared the mean's rounding error (about 1e283) into inf.
+   */
+  @Test
+  void stdOfEqualHugeValuesIsZero() {
+    Tensor x = Tensor.full(new long[] {3}, 3.80952380952381E299, DType.FLOAT64);
+    assertEquals(0.0, x.std().item());  // torch: 0 (std, var, and along dim 0)
+    assertEquals(0.0, x.var().item());
+    assertEquals(0.0, x.std(0).item());
+  }
 }
