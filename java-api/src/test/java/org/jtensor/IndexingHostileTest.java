@@ -113,4 +113,23 @@ class IndexingHostileTest extends ScopedTest {
     assertEquals(0.0, x.var().item());
     assertEquals(0.0, x.std(0).item());
   }
+
+  /** set refused a value with leading size-1 dims (x[0] = tensor([5.])), which Python's x[...] = v drops first. */
+  @Test
+  void setDropsTheValuesLeadingSizeOneDims() {
+    Tensor x = Tensor.zeros(3);
+    x.set(Tensor.fromArray(new double[] {5}).to(DType.FLOAT32), Index.at(0));  // torch: [5, 0, 0]
+    x.set(Tensor.ones(1, 1, 2), Index.of(Tensor.fromArray(new long[] {1, 2})));  // torch: [5, 1, 1]
+    assertArrayEquals(new double[] {5, 1, 1}, x.toDoubleArray());
+    Tensor m = Tensor.zeros(2, 3);
+    m.set(Tensor.ones(1, 2), Index.all(), Index.at(0));  // torch: column 0 set
+    assertArrayEquals(new double[] {1, 0, 0, 1, 0, 0}, m.reshape(-1).toDoubleArray());
+    assertThrows(IllegalArgumentException.class, () -> m.set(Tensor.ones(2, 1), Index.all(), Index.at(0)));  // torch: refused
+    Tensor v = Tensor.ones(1, 1, 2).requiresGrad_();
+    Tensor y = Tensor.zeros(4).mul(1.0);
+    y.set(v, Index.of(Tensor.fromArray(new long[] {0, 2})));
+    y.mul(Tensor.arange(4).to(DType.FLOAT32)).sum().backward();  // torch: v.grad [[[0, 2]]]
+    assertArrayEquals(new long[] {1, 1, 2}, v.grad().shape());
+    assertArrayEquals(new double[] {0, 2}, v.grad().reshape(-1).toDoubleArray());
+  }
 }

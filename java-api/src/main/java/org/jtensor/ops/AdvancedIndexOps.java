@@ -90,6 +90,23 @@ public final class AdvancedIndexOps {
   }
 
   public static void set(TensorImpl t, Index[] idx, TensorImpl value) {
+    int lead = 0;  // Python's x[...] = v drops v's leading size-1 dims first (slicePrefix1sSize): x[0] = [5.] is taken
+    while (lead < value.dim() && value.sizes()[lead] == 1) lead++;
+    if (lead == 0) {
+      setStripped(t, idx, value);
+      return;
+    }
+    int[] dims = new int[lead];
+    for (int k = 0; k < lead; k++) dims[k] = k;
+    TensorImpl v = ViewOps.squeeze(value, dims);  // a view: the gradient goes back through it
+    try {
+      setStripped(t, idx, v);
+    } finally {
+      v.release();
+    }
+  }
+
+  private static void setStripped(TensorImpl t, Index[] idx, TensorImpl value) {
     Recorder.Pending rec = null;
     if (t.dtype().isFloatingPoint() && Recorder.active(t, value)) {
       // which of t's elements the assignment writes, by their row-major numbers: the same index read from the numbers
