@@ -14,8 +14,8 @@ inline int64_t read_index(const AdvancedIndex& x, int64_t off) {
 }
 
 // f(self_offset, other_offset) over elements [b, e) of the result, row-major; false at the first
-// bad index (reported in bad) when CHECK.
-template <bool CHECK, typename F>
+// bad index (reported in bad), before f sees it.
+template <typename F>
 bool walk(const AdvancedPlan& p, int64_t b, int64_t e, int64_t* bad, F&& f) {
   const int n = p.ndim, k = p.nindices;
   int64_t pos[64] = {0}, so = 0, oo = 0, io[kMaxAdvancedIndices] = {0};
@@ -33,7 +33,7 @@ bool walk(const AdvancedPlan& p, int64_t b, int64_t e, int64_t* bad, F&& f) {
       const AdvancedIndex& x = p.indices[j];
       int64_t v = read_index(x, io[j]);
       if ((uint64_t)v >= (uint64_t)x.size) {
-        if (CHECK && (v < -x.size || v >= x.size)) {
+        if (v < -x.size || v >= x.size) {
           bad[0] = v, bad[1] = j;
           return false;
         }
@@ -61,18 +61,18 @@ bool run(const AdvancedPlan& p, int64_t n, int64_t* bad) {
   T* self = reinterpret_cast<T*>(p.self);
   T* other = reinterpret_cast<T*>(p.other);
   if (p.put) {  // every index checked before a byte of self changes, then a serial write
-    int64_t ignored[2];
-    if (!walk<true>(p, 0, n, bad, [](int64_t, int64_t) {})) return false;
-    walk<false>(p, 0, n, ignored, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
-    return true;
+    if (!walk(p, 0, n, bad, [](int64_t, int64_t) {})) return false;
+    // checked again as it writes: another thread may change an index between the passes (a race
+    // whose values are undefined, as PyTorch's, but which must not write outside self)
+    return walk(p, 0, n, bad, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
   }
   std::atomic<bool> ok{true};
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
     int64_t mine[2];
-    if (!walk<true>(p, b, e, mine, [self, other](int64_t s, int64_t o) { other[o] = self[s]; })) ok.store(false);
+    if (!walk(p, b, e, mine, [self, other](int64_t s, int64_t o) { other[o] = self[s]; })) ok.store(false);
   });
   if (ok.load()) return true;
-  walk<true>(p, 0, n, bad, [](int64_t, int64_t) {});  // the first bad index, in order
+  walk(p, 0, n, bad, [](int64_t, int64_t) {});  // the first bad index, in order
   return false;
 }
 

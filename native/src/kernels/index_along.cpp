@@ -57,20 +57,18 @@ bool indices_valid(const AlongPlan& p, int64_t* bad) {
   return ok.load() || scan(0, count, true);
 }
 
-// Whether v is a position in [0, size) (checked only when CHECK). PyTorch's index_select, gather,
+// Whether v is a position in [0, size). PyTorch's index_select, gather,
 // scatter, scatter_add and index_add_ refuse negative indices (advanced indexing wraps them:
 // index_advanced.cpp), so one unsigned compare serves.
-template <bool CHECK>
 inline bool position(int64_t v, int64_t size) {
-  return !CHECK || (uint64_t)v < (uint64_t)size;
+  return (uint64_t)v < (uint64_t)size;
 }
 
 // Rows are every dim but the last; f(self_offset, other_offset) runs for elements [jb, je) of
 // each of rows [rb, re). The inner loop has its common shapes spelled out so the compiler can vectorize them:
 // one index per row (index_select) over unit strides, and one index per element (gather) over
-// unit strides. CHECK: read indices are checked here (gather), else they were checked before.
-// Returns false at the first bad index when CHECK, having written part of the rows.
-template <bool CHECK, typename I, typename F>
+// unit strides. Returns false at the first bad index, having written part of the rows.
+template <typename I, typename F>
 bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_t je, F&& f) {
   const int last = p.ndim - 1;
   const int64_t size = p.dim_size;
@@ -89,7 +87,7 @@ bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_
     }
     if (is_last == 0) {  // one index for the whole row
       const int64_t v = index[ib];
-      if (!position<CHECK>(v, size)) return false;
+      if (!position(v, size)) return false;
       const int64_t s0 = sb + v * ss_dim;
       if (ss_last == 1 && os_last == 1) {
         for (int64_t j = jb; j < je; ++j) f(s0 + j, ob + j);
@@ -100,13 +98,13 @@ bool for_each_row(const AlongPlan& p, int64_t rb, int64_t re, int64_t jb, int64_
       const I* ip = index + ib;
       for (int64_t j = jb; j < je; ++j) {
         const int64_t v = ip[j];
-        if (!position<CHECK>(v, size)) return false;
+        if (!position(v, size)) return false;
         f(sb + v * ss_dim, ob + j);
       }
     } else {
       for (int64_t j = jb; j < je; ++j) {
         const int64_t v = index[ib + j * is_last];
-        if (!position<CHECK>(v, size)) return false;
+        if (!position(v, size)) return false;
         f(sb + v * ss_dim + j * ss_last, ob + j * os_last);
       }
     }
@@ -137,22 +135,26 @@ bool run(const AlongPlan& p) {
     std::atomic<bool> ok{true};
     if (rows == 1) {
       parallel_for(0, inner, kGrainSize, [&](int64_t b, int64_t e) {
-        if (!for_each_row<true, I>(p, 0, 1, b, e, copy)) ok.store(false);
+        if (!for_each_row<I>(p, 0, 1, b, e, copy)) ok.store(false);
       });
     } else {
       const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, inner));
       parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
-        if (!for_each_row<true, I>(p, b, e, 0, inner, copy)) ok.store(false);
+        if (!for_each_row<I>(p, b, e, 0, inner, copy)) ok.store(false);
       });
     }
     return ok.load();
   }
+  // Checked again as they write (the caller checked every index first): another thread may change
+  // an index between the passes, a race whose values are undefined but which must not write
+  // outside self.
   if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
-    for_each_row<false, I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
-  } else {  // serial: repeated positions must all add
-    for_each_row<false, I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = accumulate(load_elem(self + s), load_elem(other + o)); });
+    return for_each_row<I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
   }
-  return true;
+  // serial: repeated positions must all add
+  return for_each_row<I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) {
+    self[s] = accumulate(load_elem(self + s), load_elem(other + o));
+  });
 }
 
 // Gather and scatter only move bytes: one loop per element width. Accumulate adds in the dtype.
@@ -160,8 +162,9 @@ bool run(const AlongPlan& p) {
 template <typename I>
 int run_by_type(const AlongPlan& p) {
   if (p.mode == AlongMode::Accumulate) {
-    dispatch_dtype(p.dtype, [&](auto tag) { run<typename decltype(tag)::type, I>(p); });
-    return 0;
+    bool ok = true;
+    dispatch_dtype(p.dtype, [&](auto tag) { ok = run<typename decltype(tag)::type, I>(p); });
+    return ok ? 0 : 1;
   }
   switch (dtype_size(p.dtype)) {
     case 1: return run<uint8_t, I>(p) ? 0 : 1;
