@@ -28,6 +28,10 @@ public final class Gpt2 implements AutoCloseable {
   final long vocab, positions, embd, heads, layers;
   final double eps;
   private final Map<String, Tensor> w;
+  /** config.json's attention flags (transformers' GPT2Attention): divide by sqrt(head size), and by layer index + 1. */
+  private boolean scaleWeights = true, scaleByInverseLayer;
+  /** The output layer: transformer.wte.weight when tie_word_embeddings (the default), else lm_head.weight. */
+  private String head = "transformer.wte.weight";
 
   private Gpt2(Map<String, Tensor> weights, long vocab, long positions, long embd, long heads, long layers, double eps) {
     this.w = weights;
@@ -52,7 +56,12 @@ public final class Gpt2 implements AutoCloseable {
     Map<String, Tensor> weights = SafeTensors.load(dir.resolve("model.safetensors"));
     Gpt2 m = new Gpt2(weights, vocab, positions, embd, heads, layers, eps);
     try {
+      // transformers honours these; a loader that ignored them gave other logits without a word
+      m.scaleWeights = bool(config, "scale_attn_weights", true);
+      m.scaleByInverseLayer = bool(config, "scale_attn_by_inverse_layer_idx", false);
+      if (!bool(config, "tie_word_embeddings", true)) m.head = "lm_head.weight";
       m.require("transformer.wte.weight", vocab, embd);
+      m.require(m.head, vocab, embd);
       m.require("transformer.wpe.weight", positions, embd);
       for (int i = 0; i < layers; i++) {
         String p = "transformer.h." + i + ".";
@@ -104,12 +113,13 @@ public final class Gpt2 implements AutoCloseable {
           k = kv[0];
           v = kv[1];
         }
-        Tensor a = Functional.scaledDotProductAttention(q, k, v, null, 0, t > 1);
+        double scale = (scaleWeights ? 1 / Math.sqrt((double) (embd / heads)) : 1) / (scaleByInverseLayer ? i + 1 : 1);
+        Tensor a = Functional.scaledDotProductAttention(q, k, v, null, 0, t > 1, scale);
         x = x.add(conv1d(a.transpose(1, 2).reshape(b, t, embd), p + "attn.c_proj"));
         x = x.add(conv1d(conv1d(norm(x, p + "ln_2"), p + "mlp.c_fc").gelu("tanh"), p + "mlp.c_proj"));
       }
       if (cache != null) cache.advance(t);
-      return s.keep(Functional.linear(norm(x, "transformer.ln_f"), w.get("transformer.wte.weight"), null));
+      return s.keep(Functional.linear(norm(x, "transformer.ln_f"), w.get(head), null));
     }
   }
 
@@ -144,6 +154,13 @@ public final class Gpt2 implements AutoCloseable {
     Matcher m = Pattern.compile("\"" + key + "\"\\s*:\\s*(-?[0-9.eE+-]+)").matcher(json);
     if (!m.find()) throw new IOException("config.json: no number " + key);
     return Double.parseDouble(m.group(1));
+  }
+
+  private static boolean bool(String json, String key, boolean absent) throws IOException {
+    Matcher m = Pattern.compile("\"" + key + "\"\\s*:\\s*([a-z]+)").matcher(json);
+    if (!m.find()) return absent;
+    if (!m.group(1).equals("true") && !m.group(1).equals("false")) throw new IOException("config.json: " + key + " is " + m.group(1) + ", not true or false");
+    return m.group(1).equals("true");
   }
 
   private static String string(String json, String key) {

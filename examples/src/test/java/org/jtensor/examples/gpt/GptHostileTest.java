@@ -1,0 +1,137 @@
+package org.jtensor.examples.gpt;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.jtensor.Device;
+import org.jtensor.Generator;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.jtensor.examples.gpt2.Gpt2;
+import org.jtensor.io.SafeTensors;
+import org.jtensor.io.Tensors;
+import org.jtensor.memory.LeakDetector;
+import org.jtensor.memory.Memory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A hostile review of gpt.sh's job and the GPT-2 loader, run with odd options and files: each test
+ * is named after a bug it found (it failed before the fix). Nothing stays allocated.
+ */
+class GptHostileTest {
+  @TempDir Path dir;
+  private long before, leaks;
+
+  @BeforeEach
+  void start() {
+    before = Memory.memoryAllocated(Device.CPU);
+    leaks = LeakDetector.leaksReported();
+  }
+
+  @AfterEach
+  void nothingLeft() {
+    System.gc();
+    assertEquals(before, Memory.memoryAllocated(Device.CPU), "bytes left allocated");
+    assertEquals(leaks, LeakDetector.leaksReported(), "leaks reported");
+  }
+
+  private static GptOptions options(Path out, Path resume, String... extra) {
+    List<String> a = new java.util.ArrayList<>(List.of("--steps", "6", "--warmup", "2", "--eval-every", "3", "--eval-batches", "1",
+        "--batch", "2", "--context", "8", "--embd", "8", "--heads", "2", "--layers", "1", "--sample", "5", "--out", out.toString(),
+        "--stop-after", "3"));
+    a.addAll(List.of(extra));
+    return GptOptions.parse(a.toArray(new String[0])).withResume(resume);
+  }
+
+  private Path edit(Path ck, UnaryOperator<Map<String, Object>> change) throws IOException {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> top = (Map<String, Object>) Tensors.loadObject(ck);
+    Path out = dir.resolve("edited" + System.nanoTime() + ".pt");
+    try {
+      Tensors.saveObject(change.apply(new LinkedHashMap<>(top)), out);
+    } finally {
+      Tensors.closeAll(top);
+    }
+    return out;
+  }
+
+  private static Path tiny() throws Exception {
+    return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
+  }
+
+  /** A copy of the tiny GPT-2 with config.json edited and each tensor replaced as change says (null: dropped). */
+  private Path gpt2(String name, UnaryOperator<String> config, java.util.function.BiFunction<String, Tensor, Tensor> change,
+                    Map<String, java.util.function.Function<Map<String, Tensor>, Tensor>> added) throws Exception {
+    Path d = Files.createDirectories(dir.resolve(name));
+    Files.writeString(d.resolve("config.json"), config.apply(Files.readString(tiny().resolve("config.json"))));
+    Map<String, Tensor> w = SafeTensors.load(tiny().resolve("model.safetensors"));
+    try (TensorScope s = TensorScope.open()) {
+      Map<String, Tensor> out = new LinkedHashMap<>();
+      for (var e : w.entrySet()) out.put(e.getKey(), change.apply(e.getKey(), e.getValue()).contiguous());
+      for (var e : added.entrySet()) out.put(e.getKey(), e.getValue().apply(w).contiguous());
+      SafeTensors.save(out, d.resolve("model.safetensors"));
+    } finally {
+      w.values().forEach(Tensor::close);
+    }
+    return d;
+  }
+
+  private static double[] logits(Path d, long[] ids) throws IOException {
+    try (Gpt2 m = Gpt2.load(d); TensorScope s = TensorScope.open()) {
+      return m.forward(Tensor.fromArray(ids, 1, ids.length), null).toDoubleArray();
+    }
+  }
+
+  /** The query columns of c_attn ([embd, 3 embd]: q, k, v) of layer `layer` (-1: every layer) times f. */
+  private static Tensor scaleQuery(String name, Tensor t, int layer, double f) {
+    boolean hit = name.endsWith("attn.c_attn.weight") || name.endsWith("attn.c_attn.bias");
+    if (!hit || (layer >= 0 && !name.startsWith("transformer.h." + layer + "."))) return t.clone();
+    long embd = t.shape()[t.dim() - 1] / 3;
+    return Tensor.cat(List.of(t.narrow(-1, 0, embd).mul(f), t.narrow(-1, embd, 2 * embd)), -1);
+  }
+
+  /**
+   * Was: config.json's scale_attn_weights=false, scale_attn_by_inverse_layer_idx=true and tie_word_embeddings=false
+   * (with its lm_head.weight) were ignored: the logits of another model, without a word. transformers' GPT2Attention
+   * divides the scores by sqrt(head size) only when scale_attn_weights, and by layer index + 1 when the other flag is on:
+   * the same as scaling the queries, which the reference models here do.
+   */
+  @Test
+  void gpt2ConfigFlagsForAttentionScaleAndAnUntiedHeadWereIgnored() throws Exception {
+    long[] ids = {3, 14, 15, 92, 6, 5};
+    UnaryOperator<String> same = c -> c;
+    Map<String, java.util.function.Function<Map<String, Tensor>, Tensor>> none = Map.of();
+    double[] plain = logits(tiny(), ids);
+    double[] unscaled = logits(gpt2("unscaled", c -> c.replace("\"scale_attn_weights\": true", "\"scale_attn_weights\": false"),
+        (n, t) -> t.clone(), none), ids);
+    double[] queriesTimesRoot8 = logits(gpt2("q8", same, (n, t) -> scaleQuery(n, t, -1, Math.sqrt(8)), none), ids);
+    assertArrayEquals(queriesTimesRoot8, unscaled, 1e-4, "scale_attn_weights false");
+    double[] byLayer = logits(gpt2("bylayer", c -> c.replace("\"scale_attn_by_inverse_layer_idx\": false",
+        "\"scale_attn_by_inverse_layer_idx\": true"), (n, t) -> t.clone(), none), ids);
+    double[] layerOneHalved = logits(gpt2("q1", same, (n, t) -> scaleQuery(n, t, 1, 0.5), none), ids);
+    assertArrayEquals(layerOneHalved, byLayer, 1e-4, "scale_attn_by_inverse_layer_idx true");
+    double[] untied = logits(gpt2("untied", c -> c.replace("\"tie_word_embeddings\": true", "\"tie_word_embeddings\": false"),
+        (n, t) -> t.clone(), Map.of("lm_head.weight", w -> w.get("transformer.wte.weight").mul(2))), ids);
+    for (int i = 0; i < plain.length; i++) assertEquals(2 * plain[i], untied[i], 1e-5, "an untied lm_head, logit " + i);
+    // tied (the default): a stray lm_head.weight is not used, as transformers ties it to wte after loading
+    double[] tiedWithStray = logits(gpt2("stray", same, (n, t) -> t.clone(),
+        Map.of("lm_head.weight", w -> w.get("transformer.wte.weight").mul(2))), ids);
+    assertArrayEquals(plain, tiedWithStray, 0);
+    Path headless = gpt2("headless", c -> c.replace("\"tie_word_embeddings\": true", "\"tie_word_embeddings\": false"), (n, t) -> t.clone(),
+        none);
+    String m = assertThrows(IOException.class, () -> Gpt2.load(headless)).getMessage();
+    assertTrue(m.contains("no tensor lm_head.weight"), m);
+  }
+}
