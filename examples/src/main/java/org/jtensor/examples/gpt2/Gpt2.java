@@ -52,6 +52,7 @@ public final class Gpt2 implements AutoCloseable {
     }
     long vocab = (long) number(config, "vocab_size"), positions = (long) number(config, "n_positions"), embd = (long) number(config, "n_embd");
     long heads = (long) number(config, "n_head"), layers = (long) number(config, "n_layer");
+    if (heads <= 0 || embd % heads != 0) throw new IOException(dir + ": n_embd " + embd + " must be divisible by n_head " + heads);
     double eps = config.contains("\"layer_norm_epsilon\"") ? number(config, "layer_norm_epsilon") : 1e-5;
     Map<String, Tensor> weights = SafeTensors.load(dir.resolve("model.safetensors"));
     Gpt2 m = new Gpt2(weights, vocab, positions, embd, heads, layers, eps);
@@ -125,6 +126,13 @@ public final class Gpt2 implements AutoCloseable {
 
   /** prompt [1, t] then n greedy tokens through the KV cache: the ids, prompt included. */
   public long[] generate(long[] prompt, int n) {
+    // the last new token is never fed: prompt + n - 1 positions; refused up front rather than returning fewer tokens than asked
+    if (prompt == null || prompt.length == 0) throw new IllegalArgumentException("GPT-2 generate(): the prompt is empty; give at least one token id");
+    if (n < 0) throw new IllegalArgumentException("GPT-2 generate(): the number of new tokens must be non-negative, got " + n);
+    if (prompt.length + Math.max(n - 1L, 0) > positions) {
+      throw new IllegalArgumentException("GPT-2 generate(): a prompt of " + prompt.length + " tokens and " + n + " new ones need "
+          + (prompt.length + Math.max(n - 1L, 0)) + " positions; n_positions is " + positions);
+    }
     List<Long> out = new ArrayList<>();
     for (long id : prompt) out.add(id);
     try (GradMode.Scope off = GradMode.noGrad(); KvCache cache = new KvCache((int) layers)) {

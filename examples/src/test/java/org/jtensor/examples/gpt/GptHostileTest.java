@@ -134,4 +134,24 @@ class GptHostileTest {
     String m = assertThrows(IOException.class, () -> Gpt2.load(headless)).getMessage();
     assertTrue(m.contains("no tensor lm_head.weight"), m);
   }
+
+  /**
+   * Was: generate() stopped quietly at n_positions (a prompt of 33 gave it back with no new token); an empty prompt failed in
+   * select; n_head not dividing n_embd was loaded, and forward failed in a reshape.
+   */
+  @Test
+  void gpt2GenerateReturnedFewerTokensThanAskedPastNPositions() throws Exception {
+    try (Gpt2 m = Gpt2.load(tiny())) {
+      String msg = assertThrows(IllegalArgumentException.class, () -> m.generate(new long[33], 1)).getMessage();
+      assertTrue(msg.contains("n_positions is 32"), msg);
+      msg = assertThrows(IllegalArgumentException.class, () -> m.generate(new long[30], 5)).getMessage();
+      assertTrue(msg.contains("34 positions"), msg);
+      msg = assertThrows(IllegalArgumentException.class, () -> m.generate(new long[0], 5)).getMessage();
+      assertTrue(msg.contains("prompt is empty"), msg);
+      assertEquals(33, m.generate(new long[30], 3).length);  // 30 + 3 new: 32 positions fed, the last never
+    }
+    Path fiveHeads = gpt2("fiveheads", c -> c.replace("\"n_head\": 4", "\"n_head\": 5"), (n, t) -> t.clone(), Map.of());
+    String msg = assertThrows(IOException.class, () -> Gpt2.load(fiveHeads)).getMessage();  // was: loaded, then forward failed in reshape
+    assertTrue(msg.contains("n_embd 32 must be divisible by n_head 5"), msg);
+  }
 }
