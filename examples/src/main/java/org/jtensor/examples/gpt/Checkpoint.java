@@ -17,11 +17,14 @@ import org.jtensor.optim.Optimizer;
  * state dict (PyTorch's layout), "step", "config", "vocab", "rng": [seed, offset] of the training
  * generator, "losses": [[step, train, val], ...]}. Everything a run depends on (the training windows'
  * order follows from rng's seed and the step), so --resume continues bit for bit; torch.load(weights_only=True) reads it.
+ * "train" holds the options the schedule and the batches follow (lr, warmup, steps, batch, autocast): a
+ * resumed run must give the same, or it would continue another schedule silently.
  */
 final class Checkpoint {
   private Checkpoint() {}
 
-  static void save(Path file, CharGpt model, Optimizer opt, long step, String vocab, Generator g, List<double[]> losses) throws IOException {
+  static void save(Path file, CharGpt model, Optimizer opt, long step, String vocab, Generator g, List<double[]> losses, GptOptions o)
+      throws IOException {
     Map<String, Object> top = new LinkedHashMap<>();
     Map<String, Tensor> weights = model.stateDict();
     Map<String, Object> optimizer = opt.stateDict();
@@ -36,6 +39,7 @@ final class Checkpoint {
       List<Object> rows = new java.util.ArrayList<>();
       for (double[] l : losses) rows.add(List.of(l[0], l[1], l[2]));
       top.put("losses", rows);
+      top.put("train", trainOptions(o));
       if (file.getParent() != null) Files.createDirectories(file.getParent());
       Tensors.saveObject(top, file);
     } finally {
@@ -46,6 +50,23 @@ final class Checkpoint {
 
   /** What a checkpoint holds, checked for shape: the caller closes it (Tensors.closeAll(raw)). */
   record Loaded(Map<?, ?> raw, GptConfig config, String vocab, long step, long[] rng, List<double[]> losses) {
+    /**
+     * Refuses options that differ from those the checkpoint's run began with: the schedule's base rate comes from --lr
+     * (not from the file), its shape from --warmup and --steps, the batches from --batch. A checkpoint without "train"
+     * (written before it was kept) is taken as it is.
+     */
+    void checkSameRun(Path file, GptOptions o) {
+      if (!(raw.get("train") instanceof Map<?, ?> saved)) return;
+      for (Map.Entry<String, Object> e : trainOptions(o).entrySet()) {
+        Object was = saved.get(e.getKey());
+        if (!e.getValue().equals(was)) {
+          throw new IllegalArgumentException("--resume " + file + ": the checkpoint's run has --" + e.getKey() + " " + was + ", this run --"
+              + e.getKey() + " " + e.getValue() + "; resume with the --lr, --warmup, --steps, --batch and --autocast the run began with");
+        }
+      }
+    }
+
+
     @SuppressWarnings("unchecked")
     Map<String, Tensor> model() {
       return (Map<String, Tensor>) raw.get("model");
@@ -55,6 +76,17 @@ final class Checkpoint {
     Map<String, Object> optimizer() {
       return (Map<String, Object>) raw.get("optimizer");
     }
+  }
+
+  /** The options a resumed run must repeat, as the checkpoint keeps them. */
+  private static Map<String, Object> trainOptions(GptOptions o) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("lr", o.lr());
+    m.put("warmup", (long) o.warmup());
+    m.put("steps", (long) o.steps());
+    m.put("batch", (long) o.batch());
+    m.put("autocast", o.autocast() == null ? "off" : o.autocast().toString());
+    return m;
   }
 
   static Loaded load(Path file) throws IOException {

@@ -55,6 +55,23 @@ class GptHostileTest {
     return GptOptions.parse(a.toArray(new String[0])).withResume(resume);
   }
 
+  /** Was: the schedule's base rate came from this run's --lr (default 3e-3), so a --lr 1e-3 run resumed at three times its rate. */
+  @Test
+  void resumeWithAnotherLrOrScheduleWasSilentlyTaken() throws IOException {
+    Path first = dir.resolve("first");
+    Gpt.run(options(first, null, "--lr", "1e-3"));
+    Path ck = first.resolve("checkpoint.pt");
+    String m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("r1"), ck))).getMessage();
+    assertTrue(m.contains("--resume " + ck) && m.contains("--lr 0.001") && m.contains("--lr 0.003"), m);
+    m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("r2"), ck, "--lr", "1e-3", "--warmup", "3")))
+        .getMessage();
+    assertTrue(m.contains("--warmup 2") && m.contains("--warmup 3"), m);
+    m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("r3"), ck, "--lr", "1e-3", "--batch", "3")))
+        .getMessage();
+    assertTrue(m.contains("--batch"), m);
+    Gpt.run(options(dir.resolve("r4"), ck, "--lr", "1e-3", "--stop-after", "6"));  // the same options resume
+  }
+
   private Path edit(Path ck, UnaryOperator<Map<String, Object>> change) throws IOException {
     @SuppressWarnings("unchecked")
     Map<String, Object> top = (Map<String, Object>) Tensors.loadObject(ck);
