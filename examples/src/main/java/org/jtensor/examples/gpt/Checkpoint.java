@@ -114,7 +114,14 @@ final class Checkpoint {
         List<?> r = (List<?>) row;
         losses.add(new double[] {((Number) r.get(0)).doubleValue(), ((Number) r.get(1)).doubleValue(), ((Number) r.get(2)).doubleValue()});
       }
-      return new Loaded(m, GptConfig.fromMap(config), vocab, step, new long[] {((Number) rng.get(0)).longValue(),
+      GptConfig c = GptConfig.fromMap(config);
+      // a vocabulary of another size than the model's: ids past the text's characters, or characters past the model's rows
+      if (vocab.codePointCount(0, vocab.length()) != c.vocab()) {
+        throw new IOException("--resume " + file + ": 'vocab' has " + vocab.codePointCount(0, vocab.length()) + " characters, the config's "
+            + "vocabulary " + c.vocab());
+      }
+      if (step < 1 || step > Integer.MAX_VALUE) throw new IOException("--resume " + file + ": 'step' is " + step + ", not a step of a run");
+      return new Loaded(m, c, vocab, step, new long[] {((Number) rng.get(0)).longValue(),
           ((Number) rng.get(1)).longValue()}, losses);
     } catch (IOException | RuntimeException e) {
       Tensors.closeAll(top);

@@ -72,6 +72,25 @@ class GptHostileTest {
     Gpt.run(options(dir.resolve("r4"), ck, "--lr", "1e-3", "--stop-after", "6"));  // the same options resume
   }
 
+  /** Was: a 'vocab' one character longer than the model's rows got past load, and training failed in the embedding. */
+  @Test
+  void aCheckpointWhoseVocabDisagreesWithItsConfigWasLoaded() throws IOException {
+    Path first = dir.resolve("first");
+    Gpt.run(options(first, null));
+    Path edited = edit(first.resolve("checkpoint.pt"), top -> {
+      top.put("vocab", "\u0001" + top.get("vocab"));  // every id one higher: the last past the embedding
+      return top;
+    });
+    String m = assertThrows(IOException.class, () -> Gpt.run(options(dir.resolve("r"), edited, "--stop-after", "6"))).getMessage();
+    assertTrue(m.contains("--resume " + edited) && m.contains("'vocab' has"), m);
+    Path negative = edit(first.resolve("checkpoint.pt"), top -> {
+      top.put("step", -5L);
+      return top;
+    });
+    m = assertThrows(IOException.class, () -> Gpt.run(options(dir.resolve("r2"), negative, "--stop-after", "6"))).getMessage();
+    assertTrue(m.contains("'step' is -5"), m);
+  }
+
   private Path edit(Path ck, UnaryOperator<Map<String, Object>> change) throws IOException {
     @SuppressWarnings("unchecked")
     Map<String, Object> top = (Map<String, Object>) Tensors.loadObject(ck);
