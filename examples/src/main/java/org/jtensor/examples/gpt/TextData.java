@@ -47,7 +47,13 @@ final class TextData implements AutoCloseable {
       text = fortunes();
       source = "Debian fortunes (" + FORTUNES + ")";
     } else {
-      text = Files.readString(Path.of(data), StandardCharsets.UTF_8);
+      Path file = Path.of(data);
+      if (!Files.isRegularFile(file)) throw new IOException("--data " + data + ": no such file (a UTF-8 text file, or fortunes)");
+      try {
+        text = Files.readString(file, StandardCharsets.UTF_8);
+      } catch (java.nio.charset.CharacterCodingException e) {  // its own message is only "Input length = 1"
+        throw new IOException("--data " + data + ": not UTF-8 text (" + e.getMessage() + ")", e);
+      }
       source = data;
     }
     if (text.length() < 1000) throw new IllegalArgumentException("the text of " + source + " has " + text.length() + " characters; 1000 at least");

@@ -103,6 +103,20 @@ class GptHostileTest {
     return out;
   }
 
+  /** Was: --data FILE that is missing said only "FILE", and one that is not UTF-8 only "Input length = 1". */
+  @Test
+  void aMissingOrNonUtf8DataFileWasNotNamed() throws IOException {
+    Path missing = dir.resolve("nothing.txt");
+    String m = assertThrows(IOException.class, () -> Gpt.run(options(dir.resolve("o1"), null, "--data", missing.toString()))).getMessage();
+    assertTrue(m.contains("--data " + missing) && m.contains("no such file"), m);
+    Path binary = dir.resolve("binary.txt");
+    byte[] bytes = new byte[4000];
+    java.util.Arrays.fill(bytes, (byte) 0xff);
+    Files.write(binary, bytes);
+    m = assertThrows(IOException.class, () -> Gpt.run(options(dir.resolve("o2"), null, "--data", binary.toString()))).getMessage();
+    assertTrue(m.contains("--data " + binary) && m.contains("not UTF-8"), m);
+  }
+
   private static Path tiny() throws Exception {
     return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
   }
