@@ -66,7 +66,7 @@ public final class Gpt {
     Checkpoint.Loaded resumed = o.resume() == null ? null : Checkpoint.load(o.resume());
     try (TextData data = TextData.load(o.data(), resumed == null ? null : resumed.vocab())) {
       GptConfig config = resumed != null ? resumed.config()
-          : new GptConfig(data.vocab.length(), o.context(), o.embd(), o.heads(), o.layers(), o.dropout());
+          : new GptConfig(data.size(), o.context(), o.embd(), o.heads(), o.layers(), o.dropout());
       Generator g = new Generator(o.seed());
       try (CharGpt model = new CharGpt(config, g);
            AdamW opt = new AdamW(model.parameters(), o.lr(), 0.9, 0.99, 1e-8, 0.01)) {
@@ -252,10 +252,10 @@ public final class Gpt {
     Generator g = new Generator(o.seed() + 1);
     StringBuilder out = new StringBuilder();  // the prompt "The " and what follows it
     List<Long> ids = new ArrayList<>();
-    for (char ch : "The ".toCharArray()) if (data.vocab.indexOf(ch) >= 0) ids.add((long) data.vocab.indexOf(ch));
+    for (char ch : "The ".toCharArray()) if (data.idOf(ch) >= 0) ids.add(data.idOf(ch));
     if (ids.isEmpty()) ids.add(0L);
     StringBuilder prompt = new StringBuilder();
-    for (long id : ids) prompt.append(data.vocab.charAt((int) id));
+    for (long id : ids) prompt.append(data.symbol(id));
     out.append(prompt);
     long context = model.config.context();
     KvCache cache = new KvCache((int) model.config.layers());
@@ -276,7 +276,7 @@ public final class Gpt {
           long next = kept.softmax(0).multinomial(1, true, g).toLongArray()[0];
           ids.add(next);
           feed = new long[] {next};
-          out.append(data.vocab.charAt((int) next));
+          out.append(data.symbol(next));
         }
       }
     } finally {

@@ -21,12 +21,15 @@ final class TextData implements AutoCloseable {
   static final String BUNDLED = "/gpt-sample/licenses.txt";
   static final Path FORTUNES = Path.of("/usr/share/games/fortunes");
 
+  /** The vocabulary's characters as one string; a character is a code point (an emoji's two UTF-16 halves are one). */
   final String vocab;
+  private final int[] symbols;  // vocab's code points, sorted: id i is symbols[i]
   final Tensor train, val;  // int64 ids
   final String source;
 
   private TextData(String text, String vocab, String source) {
     this.vocab = vocab;
+    this.symbols = vocab.codePoints().toArray();
     this.source = source;
     long[] ids = encode(text, vocab);
     int split = (int) (ids.length * 0.9);
@@ -56,7 +59,8 @@ final class TextData implements AutoCloseable {
       }
       source = data;
     }
-    if (text.length() < 1000) throw new IllegalArgumentException("the text of " + source + " has " + text.length() + " characters; 1000 at least");
+    long n = text.codePoints().count();
+    if (n < 1000) throw new IllegalArgumentException("the text of " + source + " has " + n + " characters; 1000 at least");
     String v = vocab != null ? vocab : vocabOf(text);
     return new TextData(text, v, source);
   }
@@ -72,20 +76,45 @@ final class TextData implements AutoCloseable {
     return b.toString().replace("\n%\n", "\n\n");
   }
 
+  /** The text's distinct code points, sorted (were UTF-16 units: a model then sampled half an emoji, which sample.txt cannot hold). */
   private static String vocabOf(String text) {
-    TreeSet<Character> set = new TreeSet<>();
-    for (char c : text.toCharArray()) set.add(c);
+    TreeSet<Integer> set = new TreeSet<>();
+    text.codePoints().forEach(set::add);
     StringBuilder b = new StringBuilder();
-    for (char c : set) b.append(c);
+    for (int c : set) b.appendCodePoint(c);
     return b.toString();
+  }
+
+  /** The vocabulary's size (its code points). */
+  int size() {
+    return symbols.length;
+  }
+
+  /** The id of code point c, -1 if the vocabulary lacks it. */
+  long idOf(int c) {
+    return indexOf(symbols, c);
+  }
+
+  /** The character of an id, as a string (one or two UTF-16 units). */
+  String symbol(long id) {
+    return Character.toString(symbols[(int) id]);
+  }
+
+  private static int indexOf(int[] symbols, int c) {
+    for (int i = 0; i < symbols.length; i++) if (symbols[i] == c) return i;
+    return -1;
   }
 
   /** Each character's id in vocab; a character vocab lacks (a resumed run on another text) is refused. */
   static long[] encode(String text, String vocab) {
-    long[] ids = new long[text.length()];
+    int[] symbols = vocab.codePoints().toArray(), cps = text.codePoints().toArray();
+    java.util.Map<Integer, Integer> index = new java.util.HashMap<>();
+    for (int i = symbols.length - 1; i >= 0; i--) index.put(symbols[i], i);
+    long[] ids = new long[cps.length];
     for (int i = 0; i < ids.length; i++) {
-      int id = vocab.indexOf(text.charAt(i));
-      if (id < 0) throw new IllegalArgumentException("character U+" + Integer.toHexString(text.charAt(i)) + " is not in the vocabulary");
+      Integer id = index.get(cps[i]);
+      if (id == null) throw new IllegalArgumentException("character U+" + Integer.toHexString(cps[i]).toUpperCase(java.util.Locale.ROOT)
+          + " is not in the vocabulary");
       ids[i] = id;
     }
     return ids;
@@ -93,13 +122,13 @@ final class TextData implements AutoCloseable {
 
   String decode(long[] ids) {
     StringBuilder b = new StringBuilder();
-    for (long id : ids) b.append(vocab.charAt((int) id));
+    for (long id : ids) b.append(symbol(id));
     return b.toString();
   }
 
   /** Cross-entropy (nats per character) of the validation text under the training text's character frequencies. */
   double unigramBaseline() {
-    double[] counts = new double[vocab.length()];
+    double[] counts = new double[symbols.length];
     for (long id : train.toLongArray()) counts[(int) id]++;
     long[] v = val.toLongArray();
     double total = train.numel(), loss = 0;

@@ -117,6 +117,27 @@ class GptHostileTest {
     assertTrue(m.contains("--data " + binary) && m.contains("not UTF-8"), m);
   }
 
+  /**
+   * Was: the vocabulary was UTF-16 units, so a text with emoji had their halves as characters; the model sampled a
+   * lone half, and writing sample.txt failed at the end of the run ("Input length = 1").
+   */
+  @Test
+  void aTextWithEmojiSampledHalfCharactersAndFailedToWriteTheSample() throws IOException {
+    StringBuilder text = new StringBuilder();
+    java.util.Random r = new java.util.Random(7);
+    while (text.codePointCount(0, text.length()) < 3000) text.appendCodePoint(r.nextInt(5) == 0 ? ' ' : 0x1F600 + r.nextInt(20));
+    Path file = dir.resolve("emoji.txt");
+    Files.writeString(file, text);
+    try (TextData data = TextData.load(file.toString(), null)) {
+      assertEquals(21, data.size(), "20 emoji and a space");
+    }
+    Path out = dir.resolve("out");
+    Gpt.run(options(out, null, "--data", file.toString(), "--stop-after", "6", "--sample", "200"));
+    String sample = Files.readString(out.resolve("sample.txt"));
+    assertEquals(1 + 200, sample.codePoints().count(), sample);  // of the prompt "The ", only ' ' is in the vocabulary
+    sample.codePoints().forEach(c -> assertTrue(c == ' ' || (c >= 0x1F600 && c < 0x1F614), "U+" + Integer.toHexString(c)));
+  }
+
   private static Path tiny() throws Exception {
     return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
   }
