@@ -265,7 +265,8 @@ public final class Gpt {
         if (cache.length() + feed.length > context) {  // the window is full: prime a fresh cache with the last half
           cache.close();
           cache = new KvCache((int) model.config.layers());
-          feed = ids.subList(ids.size() - (int) (context / 2), ids.size()).stream().mapToLong(Long::longValue).toArray();
+          long keep = Math.max(1, context / 2);  // --context 1: one token, not none
+          feed = ids.subList(ids.size() - (int) keep, ids.size()).stream().mapToLong(Long::longValue).toArray();
         }
         try (TensorScope s = TensorScope.open()) {
           Tensor all = model.step(Tensor.fromArray(feed, 1, feed.length), cache);

@@ -103,6 +103,17 @@ class GptHostileTest {
     return out;
   }
 
+  /** Was: --context 1 trained, then sampling primed the cache with context / 2 = 0 tokens and failed at the end of the run. */
+  @Test
+  void samplingWithContextOneFailed() throws IOException {
+    GptOptions o = options(dir, null, "--context", "1");
+    try (TextData data = TextData.load(null, null);
+         CharGpt model = new CharGpt(new GptConfig(data.vocab.length(), 1, 8, 2, 1, 0), new Generator(3))) {
+      String text = Gpt.sample(model, data, o);
+      assertEquals("The ".length() + 5, text.length(), text);
+    }
+  }
+
   /** Was: --data FILE that is missing said only "FILE", and one that is not UTF-8 only "Input length = 1". */
   @Test
   void aMissingOrNonUtf8DataFileWasNotNamed() throws IOException {
