@@ -270,7 +270,10 @@ public final class Gpt {
         }
         try (TensorScope s = TensorScope.open()) {
           Tensor all = model.step(Tensor.fromArray(feed, 1, feed.length), cache);
-          Tensor logits = all.select(1, feed.length - 1).reshape(-1).div(o.temperature());
+          // in float64 (a float32 division casts the temperature to float32: 1e-300 became 0) and shifted so the largest is 0:
+          // a tiny temperature gives -inf (greedy), never inf - inf = NaN in softmax
+          Tensor raw = all.select(1, feed.length - 1).reshape(-1).to(DType.FLOAT64);
+          Tensor logits = raw.sub(raw.max()).div(o.temperature());
           int k = (int) Math.min(o.topK(), model.config.vocab());
           double kth = logits.topk(k).values().toDoubleArray()[k - 1];
           Tensor kept = logits.maskedFill(logits.lt(kth), Double.NEGATIVE_INFINITY);

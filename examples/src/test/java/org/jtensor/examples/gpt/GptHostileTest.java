@@ -149,6 +149,22 @@ class GptHostileTest {
     sample.codePoints().forEach(c -> assertTrue(c == ' ' || (c >= 0x1F600 && c < 0x1F614), "U+" + Integer.toHexString(c)));
   }
 
+  /**
+   * Was: --temperature 1e-40 (or 1e-300) passed the options' "temperature > 0" and, after the whole run, sampling failed:
+   * the float32 logits divided by it overflowed to inf and softmax gave NaN ("multinomial(): probability tensor contains
+   * either `inf`, `nan` or element < 0"). A tiny temperature is now the greedy limit: top-k 1's sample.
+   */
+  @Test
+  void aTinyTemperatureFailedSamplingAtTheEndOfTheRun() throws IOException {
+    try (TextData data = TextData.load(null, null);
+         CharGpt model = new CharGpt(new GptConfig(data.size(), 16, 8, 2, 1, 0), new Generator(3))) {
+      String greedy = Gpt.sample(model, data, options(dir, null, "--context", "16", "--sample", "30", "--top-k", "1"));
+      for (String t : new String[] {"1e-40", "1e-300", "4.9e-324"}) {
+        assertEquals(greedy, Gpt.sample(model, data, options(dir, null, "--context", "16", "--sample", "30", "--temperature", t)), t);
+      }
+    }
+  }
+
   private static Path tiny() throws Exception {
     return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
   }
