@@ -26,6 +26,10 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
       "  --autocast bf16|fp16|off  the forward pass and loss under Autocast: matrix products in that dtype (default off)",
       "  --benchmark           time the training step and KV-cache generation instead (see benchmarks/peers/torch_gpt_peer.py)");
 
+  private static final java.util.Set<String> OPTIONS = java.util.Set.of("--data", "--steps", "--stop-after", "--batch", "--context", "--embd",
+      "--heads", "--layers", "--dropout", "--lr", "--warmup", "--eval-every", "--eval-batches", "--out", "--resume", "--seed", "--threads",
+      "--sample", "--temperature", "--top-k", "--autocast");
+
   /** The same options resuming from file (null: from scratch). */
   GptOptions withResume(Path file) {
     return new GptOptions(data, steps, batch, context, embd, heads, layers, dropout, lr, warmup, evalEvery, evalBatches, out, file, seed,
@@ -41,6 +45,8 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
     DType autocast = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
+      // an unknown option is named as one, even last on the line (it was "needs a value")
+      if (!OPTIONS.contains(a)) throw new IllegalArgumentException("gpt: unknown option " + a + "\n" + USAGE);
       if (i + 1 >= args.length) throw new IllegalArgumentException("gpt: " + a + " needs a value\n" + USAGE);
       String v = args[++i];
       try {
@@ -79,8 +85,8 @@ record GptOptions(String data, int steps, int batch, long context, long embd, lo
     }
     if (steps < 1 || batch < 1 || evalEvery < 1 || evalBatches < 1 || threads < 1 || sample < 0 || topK < 1 || !(temperature > 0)
         || warmup < 0 || warmup >= steps || stopAfter < 1) {
-      throw new IllegalArgumentException("gpt: steps, batch, eval sizes, threads and top-k must be positive, 0 <= warmup < steps, "
-          + "temperature > 0\n" + USAGE);
+      throw new IllegalArgumentException("gpt: --steps, --batch, --eval-every, --eval-batches, --threads, --top-k and --stop-after must be "
+          + "positive, --sample non-negative, 0 <= --warmup < --steps, --temperature > 0\n" + USAGE);
     }
     return new GptOptions(data, steps, batch, context, embd, heads, layers, dropout, lr, warmup, evalEvery, evalBatches, out, resume, seed,
         threads, sample, temperature, topK, stopAfter, autocast);

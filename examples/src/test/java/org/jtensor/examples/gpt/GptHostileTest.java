@@ -165,6 +165,17 @@ class GptHostileTest {
     }
   }
 
+  /** Was: an unknown option last on the line was "needs a value"; a refused --sample or --stop-after was not named among the rules. */
+  @Test
+  void optionsRefusedNamingTheWrongRule() {
+    String m = assertThrows(IllegalArgumentException.class, () -> GptOptions.parse(new String[] {"--steps", "5", "--bogus"})).getMessage();
+    assertTrue(m.startsWith("gpt: unknown option --bogus"), m);
+    for (String[] bad : new String[][] {{"--sample", "-1"}, {"--stop-after", "0"}}) {
+      m = assertThrows(IllegalArgumentException.class, () -> GptOptions.parse(bad)).getMessage();
+      assertTrue(m.contains(bad[0] + " "), m);
+    }
+  }
+
   private static Path tiny() throws Exception {
     return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
   }
