@@ -67,6 +67,9 @@ public final class Gpt {
     try (TextData data = TextData.load(o.data(), resumed == null ? null : resumed.vocab())) {
       GptConfig config = resumed != null ? resumed.config()
           : new GptConfig(data.size(), o.context(), o.embd(), o.heads(), o.layers(), o.dropout());
+      // before the model: --context 100000000 built a 25 GB position table, then found the text too short
+      TextWindows.check(data.train, config.context(), o.batch(), "training");
+      TextWindows.check(data.val, config.context(), o.batch(), "evaluation");
       Generator g = new Generator(o.seed());
       try (CharGpt model = new CharGpt(config, g);
            AdamW opt = new AdamW(model.parameters(), o.lr(), 0.9, 0.99, 1e-8, 0.01)) {

@@ -33,11 +33,16 @@ final class TextWindows implements Dataset<List<Tensor>> {
   /** Full batches of the windows of ids in a random order drawn from g, a new one every epoch. */
   static DataLoader<List<Tensor>> loader(Tensor ids, long t, int batch, Generator g, String what) {
     TextWindows windows = new TextWindows(ids, t);
-    if (windows.size() < batch) {
+    check(ids, t, batch, what);
+    return DataLoader.builder(windows).batchSize(batch).shuffle(true).generator(g).dropLast(true).build();
+  }
+
+  /** Refuses a text too short for one batch of windows of t (Gpt.run calls it before building a model of that context). */
+  static void check(Tensor ids, long t, int batch, String what) {
+    if (ids.numel() - t < batch) {
       throw new IllegalArgumentException("the " + what + " text has " + ids.numel() + " characters: a batch of " + batch + " windows of "
           + t + " needs " + (batch + t) + " at least");
     }
-    return DataLoader.builder(windows).batchSize(batch).shuffle(true).generator(g).dropLast(true).build();
   }
 
   /**

@@ -176,6 +176,18 @@ class GptHostileTest {
     }
   }
 
+  /** Was: a --context longer than the text built the model (its position table context x embd) before the text was found too short. */
+  @Test
+  void aContextLongerThanTheTextBuiltTheModelFirst() {
+    Memory.resetPeakMemoryStats(Device.CPU);
+    long base = Memory.memoryAllocated(Device.CPU);
+    String m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir, null, "--context", "160000", "--embd", "64")))
+        .getMessage();
+    assertTrue(m.contains("the training text has 151947 characters"), m);
+    long peak = Memory.maxMemoryAllocated(Device.CPU) - base;
+    assertTrue(peak < 8_000_000, "allocated " + peak + " bytes before refusing (the 160000 x 64 position table is 41 MB)");
+  }
+
   private static Path tiny() throws Exception {
     return Path.of(GptHostileTest.class.getResource("/gpt2-tiny/config.json").toURI()).getParent();
   }
