@@ -9,7 +9,7 @@ public interface AutogradSlot {
   boolean requiresGrad();
 
   /**
-   * A base's: whether an in-place op on one of its views has given it a new history since view
+   * A base's: whether an in-place op on it or one of its views has given it a new history since view
    * (a view's slot, or null for a view that has none) last took its own from it. PyTorch then
    * regenerates the view's grad_fn, so a sibling view made before starts requiring grad.
    */

@@ -20,7 +20,7 @@ public final class AutogradMeta implements AutogradSlot {
   public java.util.function.UnaryOperator<Tensor> retainHook;  // retainGrad's hook, on gradFn; moves with it
   public org.jtensor.autograd.RemovableHandle retainHandle;
   volatile boolean released;
-  int rebases;     // a base's: how many in-place ops on its views have rewritten its history
+  int rebases;     // a base's: how many in-place ops on it or its views have rewritten its history
   int baseRebases; // a view's: its base's rebases when its gradFn was made
 
   @Override

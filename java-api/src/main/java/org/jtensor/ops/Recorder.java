@@ -215,7 +215,15 @@ public final class Recorder {
       GraphNode old = m.install(node, 0);  // the node's first owner
       if (baseMeta != null) m.baseRebases = baseMeta.rebases;  // current as of now
       if (old != null) old.releaseOwnership();  // the new node's edge holds it now
-      if (out.base() != null && inPlace) rebaseView(out, m);
+      if (out.base() != null && inPlace) {
+        rebaseView(out, m);
+      } else if (inPlace) {
+        // The base itself has a new history: views made before now read it (PyTorch regenerates a
+        // view's grad_fn whenever the version moved), or x.mul_(3) never reached x[:2]'s gradient.
+        synchronized (m) {
+          m.rebases++;
+        }
+      }
     }
 
     /**
