@@ -52,6 +52,7 @@ public final class TensorImpl extends RefCounted {
   private volatile int versionCount;
   private final TensorImpl base;  // the root base of a view, retained; null when not a view
   private volatile AutogradSlot autograd;  // null until the tensor takes part in autograd
+  private volatile Object viewCreation;  // a view's PyTorch CreationMeta (ops.ViewCreation), null for DEFAULT; views of it inherit it
 
   private static final VarHandle VERSION, META;
 
@@ -102,7 +103,9 @@ public final class TensorImpl extends RefCounted {
       throw new IllegalStateException(by + "the tensor was re-pointed by set_ on another thread and its former storage freed");
     }
     try {
-      return new TensorImpl(m.storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
+      TensorImpl v = new TensorImpl(m.storage, newDtype, newSizes, newStrides, newOffset, versionOwner, root);
+      v.viewCreation = viewCreation;  // a view of a view made under no_grad (or cut by split) keeps its rule, as PyTorch's
+      return v;
     } catch (RuntimeException e) {  // a geometry the caller did not check (a numel past 2^63): nothing kept
       m.storage.release();
       root.release();
@@ -290,7 +293,17 @@ public final class TensorImpl extends RefCounted {
     if (a != null && a.requiresGrad()) return true;
     TensorImpl b = base;
     AutogradSlot ba = b == null ? null : b.autograd;
-    return ba != null && ba.rewroteViewsSince(a);
+    // PyTorch's view requires grad when its base does, even one made under no_grad or before the base's requires_grad_()
+    return ba != null && (ba.requiresGrad() || ba.rewroteViewsSince(a));
+  }
+
+  /** The view's creation rule (ops.ViewCreation), or null. */
+  public Object viewCreation() {
+    return viewCreation;
+  }
+
+  public void setViewCreation(Object c) {
+    viewCreation = c;
   }
 
   @Override

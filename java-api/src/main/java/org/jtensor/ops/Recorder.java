@@ -49,6 +49,7 @@ public final class Recorder {
   /** A view made with nothing recorded (grad mode off) takes no history its base has now (AutogradMeta.current). */
   static TensorImpl unrecordedView(TensorImpl out) {
     TensorImpl base = out.base();
+    if (base != null && !GradMode.isEnabled()) out.setViewCreation(ViewCreation.NO_GRAD);
     AutogradMeta bm = base == null ? null : AutogradMeta.peek(base);
     if (bm != null && bm.rewroteViewsSince(null)) AutogradMeta.of(out).baseRebases = bm.rebases;
     return out;
@@ -159,6 +160,7 @@ public final class Recorder {
   }
 
   private static void checkInPlace(String name, TensorImpl self) {
+    ViewCreation.checkInPlace(name, self);
     AutogradMeta m = AutogradMeta.peek(self);
     if (m != null && m.requiresGrad && m.isLeaf()) {
       throw new IllegalStateException(name + "(): a leaf Variable that requires grad is being used in an in-place operation.");

@@ -27,6 +27,11 @@ class ViewInplaceHostileTest extends ScopedTest {
     AutogradHostileTest.assertGrad(x, want);
   }
 
+  /** x still holds its values: a refused op wrote nothing. */
+  static void assertUnchanged(Tensor x) {
+    assertArrayEquals(new double[] {1, 1, 1, 1}, x.toDoubleArray(), 0);
+  }
+
   /** a = ones(4); x = a.clone(); v = x[:2]; x.mul_(3); v.sum().backward(): a.grad = [3, 3, 0, 0] (v's grad_fn AsStridedBackward0). */
   @Test
   void anInPlaceOpOnTheBaseReachesAViewMadeBefore() {
@@ -77,5 +82,43 @@ class ViewInplaceHostileTest extends ScopedTest {
     y.set(new org.jtensor.Index[] {org.jtensor.Index.of(Tensor.fromArray(new long[] {2, 1}))}, w2);
     yv.mul(3.0).sum().backward();
     assertGrad(w2, 3, 3);
+  }
+
+  /** A view made under no_grad, changed in place by a recorded op: PyTorch refuses ("A view was created in no_grad mode ..."). */
+  @Test
+  void aViewMadeUnderNoGradIsRefusedARecordedInPlaceOp() {
+    Tensor a = leaf(1, 1, 1, 1);
+    Tensor x = a.clone();
+    Tensor v;
+    try (GradMode.Scope g = GradMode.noGrad()) {
+      v = x.narrow(0, 0, 2);
+    }
+    assertTrue(v.requiresGrad());  // PyTorch: True, grad_fn None
+    assertNull(v.gradFn());
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> v.mul_(2.0));
+    assertTrue(e.getMessage().startsWith("mul_(): A view was created in no_grad mode and is being modified inplace with grad "
+        + "mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden."), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> v.narrow(0, 0, 1).zero_());  // a view of it inherits the rule
+    assertUnchanged(x);
+    Tensor z = Tensor.zeros(new long[] {4}, DType.FLOAT64);
+    Tensor zv;
+    try (GradMode.Scope g = GradMode.noGrad()) {
+      zv = z.narrow(0, 0, 2);
+    }
+    zv.mul_(2.0);  // PyTorch: nothing records, nothing refused
+    Tensor w = leaf(1, 1);
+    RuntimeException e2 = assertThrows(RuntimeException.class, () -> zv.add_(w));
+    assertTrue(e2.getMessage().contains("A view was created in no_grad mode"), e2.getMessage());
+  }
+
+  /** a = zeros(4); v = a[:2]; a.requires_grad_(): v.requires_grad True and v.mul_(2) refused ("a view of a leaf Variable ..."). */
+  @Test
+  void aViewMadeBeforeItsBaseRequiredGradIsRefusedInPlace() {
+    Tensor a = Tensor.zeros(new long[] {4}, DType.FLOAT64);
+    Tensor v = a.narrow(0, 0, 2);
+    a.requiresGrad_();
+    assertTrue(v.requiresGrad());
+    RuntimeException e = assertThrows(RuntimeException.class, () -> v.mul_(2.0));
+    assertTrue(e.getMessage().contains("a view of a leaf Variable that requires grad"), e.getMessage());
   }
 }

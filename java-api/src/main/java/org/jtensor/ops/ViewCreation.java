@@ -1,0 +1,36 @@
+package org.jtensor.ops;
+
+import org.jtensor.autograd.GradMode;
+import org.jtensor.core.TensorImpl;
+
+/**
+ * PyTorch's CreationMeta: why a recorded in-place op must refuse a view. A view made under no_grad
+ * (its base's later history would skip the op) or one of several views one op returned (split,
+ * chunk, unbind: their nodes cannot be rebased). Views of such a view inherit it (TensorImpl.viewOf).
+ */
+record ViewCreation(String fn, int output) {
+  static final ViewCreation NO_GRAD = new ViewCreation(null, -1);
+
+  /** Marks each of views, the outputs of fn (PyTorch's node name, e.g. "Split"); under no_grad they are marked NO_GRAD already. */
+  static java.util.List<TensorImpl> multiOutput(String fn, java.util.List<TensorImpl> views) {
+    if (!GradMode.isEnabled()) return views;
+    for (int i = 0; i < views.size(); i++) views.get(i).setViewCreation(new ViewCreation(fn, i));
+    return views;
+  }
+
+  /** Refuses self, a view about to be changed in place by op name with its change recorded, as PyTorch's handle_view_on_rebase. */
+  static void checkInPlace(String name, TensorImpl self) {
+    if (self.base() == null || !(self.viewCreation() instanceof ViewCreation c)) return;
+    AutogradMeta m = AutogradMeta.peek(self);
+    String msg = c.fn != null && m != null && m.gradFn != null
+        ? "Output " + c.output + " of " + c.fn + " is a view and is being modified inplace."
+        : "A view was created in no_grad mode and is being modified inplace with grad mode enabled.";
+    msg += c.fn != null
+        ? " This view is the output of a function that returns multiple views. Such functions do not allow the output views "
+            + "to be modified inplace. You should replace the inplace operation by an out-of-place one."
+        : " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+            + "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
+            + "both outside (if you want the inplace to be tracked).";
+    throw new IllegalStateException(name + "(): " + msg);
+  }
+}
