@@ -20,7 +20,7 @@ public final class SplitOps {
     long pieces = splitSize == 0 ? 1 : Math.max((size + splitSize - 1) / splitSize, 1);
     long[] sizes = new long[(int) pieces];
     for (int i = 0; i < pieces; i++) sizes[i] = Math.min(splitSize, size - i * splitSize);
-    return narrowAll(t, d, sizes);
+    return ViewCreation.multiOutput("Split", narrowAll(t, d, sizes));
   }
 
   public static List<TensorImpl> splitWithSizes(TensorImpl t, long[] sizes, long dim) {
@@ -40,7 +40,7 @@ public final class SplitOps {
       throw new IllegalArgumentException("split(): split expects split_sizes to sum exactly to "
           + t.sizes()[d] + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
     }
-    return narrowAll(t, d, sizes);
+    return ViewCreation.multiOutput("SplitWithSizes", narrowAll(t, d, sizes));
   }
 
   public static List<TensorImpl> chunk(TensorImpl t, long chunks, long dim) {
@@ -50,7 +50,7 @@ public final class SplitOps {
     long size = t.sizes()[d];
     long splitSize = (size + chunks - 1) / chunks;
     if (splitSize == 0 && size == 0) {  // keep the number of (empty) chunks, as PyTorch does
-      return narrowAll(t, d, new long[(int) Math.min(chunks, Integer.MAX_VALUE - 8)]);
+      return ViewCreation.multiOutput("Split", narrowAll(t, d, new long[(int) Math.min(chunks, Integer.MAX_VALUE - 8)]));
     }
     return split(t, splitSize, d);
   }
@@ -60,7 +60,7 @@ public final class SplitOps {
     int d = Shapes.wrapDim("unbind", dim, t.dim());
     List<TensorImpl> out = new ArrayList<>();
     for (long i = 0; i < t.sizes()[d]; i++) out.add(ViewOps.select(t, d, i));
-    return out;
+    return ViewCreation.multiOutput("Unbind", out);
   }
 
   /** tensor_split into n parts: the first (size % n) parts are one larger. */

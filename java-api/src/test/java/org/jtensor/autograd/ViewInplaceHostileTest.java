@@ -111,6 +111,29 @@ class ViewInplaceHostileTest extends ScopedTest {
     assertTrue(e2.getMessage().contains("A view was created in no_grad mode"), e2.getMessage());
   }
 
+  /** PyTorch: "Output 1 of Split is a view and is being modified inplace. This view is the output of a function that returns multiple views. ..." */
+  @Test
+  void aSplitOutputIsRefusedARecordedInPlaceOp() {
+    Tensor x = leaf(1, 1, 1, 1).clone();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> x.split(2, 0).get(1).mul_(2.0));
+    assertTrue(e.getMessage().startsWith("mul_(): Output 1 of Split is a view and is being modified inplace. This view is the "
+        + "output of a function that returns multiple views."), e.getMessage());
+    e = assertThrows(IllegalStateException.class, () -> x.chunk(2, 0).get(0).mul_(2.0));
+    assertTrue(e.getMessage().contains("Output 0 of Split is a view"), e.getMessage());
+    e = assertThrows(IllegalStateException.class, () -> x.split(new long[] {1, 3}, 0).get(1).mul_(2.0));
+    assertTrue(e.getMessage().contains("Output 1 of SplitWithSizes is a view"), e.getMessage());
+    e = assertThrows(IllegalStateException.class, () -> x.unbind(0).get(1).mul_(2.0));
+    assertTrue(e.getMessage().contains("Output 1 of Unbind is a view"), e.getMessage());
+    e = assertThrows(IllegalStateException.class, () -> x.split(2, 0).get(0).narrow(0, 0, 1).mul_(2.0));  // a view of one too
+    assertTrue(e.getMessage().contains("returns multiple views"), e.getMessage());
+    x.tensorSplit(2, 0).get(1).mul_(2.0);  // PyTorch: allowed
+    Tensor z = Tensor.zeros(new long[] {4}, DType.FLOAT64);
+    z.split(2, 0).get(0).mul_(2.0);  // nothing records: allowed
+    e = assertThrows(IllegalStateException.class, () -> z.split(2, 0).get(0).add_(leaf(1, 1)));
+    assertTrue(e.getMessage().startsWith("add_(): A view was created in no_grad mode and is being modified inplace with grad "
+        + "mode enabled. This view is the output of a function that returns multiple views."), e.getMessage());
+  }
+
   /** a = zeros(4); v = a[:2]; a.requires_grad_(): v.requires_grad True and v.mul_(2) refused ("a view of a leaf Variable ..."). */
   @Test
   void aViewMadeBeforeItsBaseRequiredGradIsRefusedInPlace() {
