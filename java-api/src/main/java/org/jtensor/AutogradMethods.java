@@ -165,7 +165,7 @@ public sealed interface AutogradMethods permits Tensor {
   /** Takes this tensor out of the graph in place: no gradFn, no requiresGrad. */
   default Tensor detach_() {
     TensorImpl t = impl("detach_");
-    if (t.base() != null && t.requiresGrad()) {
+    if (t.base() != null) {  // PyTorch refuses every view, one that requires no grad too
       throw new IllegalStateException("detach_(): Can't detach views in-place. Use detach() instead.");
     }
     AutogradMeta m = AutogradMeta.peek(t);

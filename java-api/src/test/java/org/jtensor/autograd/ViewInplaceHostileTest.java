@@ -134,6 +134,14 @@ class ViewInplaceHostileTest extends ScopedTest {
         + "mode enabled. This view is the output of a function that returns multiple views."), e.getMessage());
   }
 
+  /** PyTorch refuses detach_() on every view: "Can't detach views in-place. Use detach() instead." */
+  @Test
+  void detachInPlaceOfAViewIsRefusedEvenWithoutGrad() {
+    Tensor x = Tensor.zeros(new long[] {4}, DType.FLOAT64);
+    RuntimeException e = assertThrows(RuntimeException.class, () -> x.narrow(0, 0, 2).detach_());
+    assertTrue(e.getMessage().contains("Can't detach views in-place"), e.getMessage());
+  }
+
   /** a = zeros(4); v = a[:2]; a.requires_grad_(): v.requires_grad True and v.mul_(2) refused ("a view of a leaf Variable ..."). */
   @Test
   void aViewMadeBeforeItsBaseRequiredGradIsRefusedInPlace() {
