@@ -113,6 +113,22 @@ public final class TensorImpl extends RefCounted {
     }
   }
 
+  /**
+   * m's bytes read as newDtype (view(dtype)): the same storage and version counter, but no view to
+   * autograd (PyTorch's _base is None), so an in-place op on it never rewrites this tensor's history.
+   */
+  public TensorImpl reinterpretOf(String op, Meta m, DType newDtype, long[] newSizes, long[] newStrides, long newOffset) {
+    if (!m.storage.tryRetain()) {
+      throw new IllegalStateException(op + "(): the tensor was re-pointed by set_ on another thread and its former storage freed");
+    }
+    try {
+      return new TensorImpl(m.storage, newDtype, newSizes, newStrides, newOffset, versionOwner, null);
+    } catch (RuntimeException e) {
+      m.storage.release();
+      throw e;
+    }
+  }
+
   /** New geometry over the same storage that is not a view (PyTorch's _unsafe_view). */
   public TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
     Meta m = retainMeta();

@@ -98,7 +98,8 @@ public final class ViewOps {
       }
     }
     Shapes.numel(op, sz);  // a size past 2^63 (expand(2^60, 4).view(int8)) is view's to name, before anything is retained
-    return recorded(Ops.VIEW_DTYPE, t, t.viewOf(Ops.VIEW_DTYPE.name, m, to, sz, st, off));
+    // not differentiable and not a view to autograd, as PyTorch's (requires_grad False, _base None)
+    return t.reinterpretOf(op, m, to, sz, st, off);
   }
 
   public static TensorImpl transpose(TensorImpl t, long d0, long d1) {

@@ -152,4 +152,19 @@ class ViewInplaceHostileTest extends ScopedTest {
     RuntimeException e = assertThrows(RuntimeException.class, () -> v.mul_(2.0));
     assertTrue(e.getMessage().contains("a view of a leaf Variable that requires grad"), e.getMessage());
   }
+
+  /** x.view(float32) is not a view to autograd in PyTorch (_base None, requires_grad False): v.mul_(w) leaves x's history. */
+  @Test
+  void anInPlaceOpOnADtypeViewLeavesTheBasesHistory() {
+    Tensor a = leaf(1, 1);
+    Tensor x = a.mul(1.0);
+    Tensor v = x.view(DType.FLOAT32);
+    Tensor w = Tensor.ones(new long[] {4}, DType.FLOAT32).requiresGrad_();
+    v.mul_(w);
+    assertEquals("MulBackward0", x.gradFn().name());
+    x.sum().backward();
+    assertGrad(a, 1, 1);
+    assertFalse(x.view(DType.FLOAT32).requiresGrad());
+    assertFalse(x.view(DType.INT64).isView());
+  }
 }
