@@ -55,13 +55,13 @@ public sealed interface AutogradMethods permits Tensor {
 
   /** Whether this tensor is a leaf: it requires no grad, or it requires grad and no op made it. */
   default boolean isLeaf() {
-    AutogradMeta m = AutogradMeta.current(impl("isLeaf"));
+    AutogradMeta m = AutogradMeta.current(impl("isLeaf"), "isLeaf");
     return m == null || m.isLeaf();
   }
 
   /** The node of the op that made this tensor; null for a leaf. */
   default Node gradFn() {
-    AutogradMeta m = AutogradMeta.current(impl("gradFn"));
+    AutogradMeta m = AutogradMeta.current(impl("gradFn"), "gradFn");
     return m == null ? null : m.gradFn;
   }
 
@@ -155,7 +155,7 @@ public sealed interface AutogradMethods permits Tensor {
   default RemovableHandle registerHook(UnaryOperator<Tensor> hook) {
     if (hook == null) throw new IllegalArgumentException("registerHook(): expected a hook, got null");
     TensorImpl t = impl("registerHook");
-    Edge e = GraphNode.gradientEdge(t);
+    Edge e = GraphNode.gradientEdge(t, "registerHook");
     if (e == null) {
       throw new IllegalStateException("registerHook(): cannot register a hook on a tensor that doesn't require gradient");
     }

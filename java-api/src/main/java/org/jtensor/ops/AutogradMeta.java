@@ -65,10 +65,22 @@ public final class AutogradMeta implements AutogradSlot {
    * the base's history), made for a view that had none.
    */
   public static AutogradMeta current(TensorImpl t) {
+    return current(t, null);
+  }
+
+  /**
+   * The same for op (as the user called it), which refuses a view PyTorch will not regenerate (one
+   * made under no_grad, or cut by split: ViewCreation); with op null such a view stays as it is.
+   */
+  public static AutogradMeta current(TensorImpl t, String op) {
     AutogradMeta m = peek(t);
     TensorImpl base = t.base();
     AutogradMeta bm = base == null ? null : peek(base);
     if (bm == null || !bm.rewroteViewsSince(m)) return m;
+    if (t.viewCreation() != null) {
+      if (op == null) return m;
+      ViewCreation.checkStale(op, t);
+    }
     m = of(t);
     Recorder.regenerate(t, m, bm);
     return m;

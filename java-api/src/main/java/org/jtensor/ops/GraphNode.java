@@ -29,7 +29,12 @@ public abstract class GraphNode extends Node {
 
   /** Where t's gradient goes: its gradFn's slot, a leaf's accumulator, or null when it needs none. */
   public static Edge gradientEdge(TensorImpl t) {
-    AutogradMeta m = AutogradMeta.current(t);  // a view whose base an in-place op has rewritten since: refreshed
+    return gradientEdge(t, "gradientEdge");
+  }
+
+  /** The same for op, the call that asked (named in a refusal of a view PyTorch will not refresh). */
+  public static Edge gradientEdge(TensorImpl t, String op) {
+    AutogradMeta m = AutogradMeta.current(t, op);  // a view whose base an in-place op has rewritten since: refreshed
     if (m == null || !m.requiresGrad) return null;
     synchronized (m) {
       if (m.gradFn != null) return new Edge(m.gradFn, m.outputNr);

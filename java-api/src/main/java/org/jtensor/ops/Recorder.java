@@ -147,7 +147,7 @@ public final class Recorder {
         dtypes[k] = t == null ? DType.FLOAT64 : t.dtype();
         devices[k] = t == null ? Device.CPU : t.device();
         if (t == null) continue;
-        edges[k] = GraphNode.gradientEdge(t);
+        edges[k] = GraphNode.gradientEdge(t, name);
         if (g != null && (g.saves() & (1 << k)) != 0) inputs[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(t);
       }
     } catch (RuntimeException e) {

@@ -20,17 +20,26 @@ record ViewCreation(String fn, int output) {
 
   /** Refuses self, a view about to be changed in place by op name with its change recorded, as PyTorch's handle_view_on_rebase. */
   static void checkInPlace(String name, TensorImpl self) {
-    if (self.base() == null || !(self.viewCreation() instanceof ViewCreation c)) return;
+    if (self.base() != null && self.viewCreation() instanceof ViewCreation c) throw c.refusal(name, self, false);
+  }
+
+  /** Refuses to use self (op name) once its base or another view of it was changed in place: PyTorch regenerates no such view. */
+  static void checkStale(String name, TensorImpl self) {
+    if (self.viewCreation() instanceof ViewCreation c) throw c.refusal(name, self, true);
+  }
+
+  private IllegalStateException refusal(String name, TensorImpl self, boolean indirect) {
     AutogradMeta m = AutogradMeta.peek(self);
-    String msg = c.fn != null && m != null && m.gradFn != null
-        ? "Output " + c.output + " of " + c.fn + " is a view and is being modified inplace."
-        : "A view was created in no_grad mode and is being modified inplace with grad mode enabled.";
-    msg += c.fn != null
+    String what = indirect ? "its base or another view of its base has been" : "is being";
+    String msg = fn != null && m != null && m.gradFn != null
+        ? "Output " + output + " of " + fn + " is a view and " + what + " modified inplace."
+        : "A view was created in no_grad mode and " + what + " modified inplace with grad mode enabled.";
+    msg += fn != null
         ? " This view is the output of a function that returns multiple views. Such functions do not allow the output views "
             + "to be modified inplace. You should replace the inplace operation by an out-of-place one."
         : " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
             + "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
             + "both outside (if you want the inplace to be tracked).";
-    throw new IllegalStateException(name + "(): " + msg);
+    return new IllegalStateException(name + "(): " + msg);
   }
 }

@@ -134,6 +134,28 @@ class ViewInplaceHostileTest extends ScopedTest {
         + "mode enabled. This view is the output of a function that returns multiple views."), e.getMessage());
   }
 
+  /** PyTorch refuses to use a no_grad or split view once its base changed in place ("... its base or another view of its base has been modified inplace"). */
+  @Test
+  void aNoGradOrSplitViewIsRefusedOnceItsBaseChangedInPlace() {
+    Tensor x = leaf(1, 1, 1, 1).clone();
+    Tensor v;
+    try (GradMode.Scope g = GradMode.noGrad()) {
+      v = x.narrow(0, 0, 2);
+    }
+    List<Tensor> p = x.split(2, 0);
+    x.mul_(2.0);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> v.mul(1.0));
+    assertTrue(e.getMessage().startsWith("mul(): A view was created in no_grad mode and its base or another view of its base has "
+        + "been modified inplace with grad mode enabled."), e.getMessage());
+    e = assertThrows(IllegalStateException.class, () -> p.get(0).sum());
+    assertTrue(e.getMessage().startsWith("sum(): Output 0 of Split is a view and its base or another view of its base has been "
+        + "modified inplace. This view is the output of a function that returns multiple views."), e.getMessage());
+    try (GradMode.Scope g = GradMode.noGrad()) {  // nothing records: allowed
+      assertArrayEquals(new double[] {2, 2}, v.mul(1.0).toDoubleArray(), 0);
+      assertEquals(4.0, p.get(1).sum().item(), 0);
+    }
+  }
+
   /** PyTorch refuses detach_() on every view: "Can't detach views in-place. Use detach() instead." */
   @Test
   void detachInPlaceOfAViewIsRefusedEvenWithoutGrad() {
