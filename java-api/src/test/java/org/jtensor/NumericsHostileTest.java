@@ -1,0 +1,43 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile review of reductions' and elementwise math's values at the edges against PyTorch 2.13
+ * (CPU); each expectation is PyTorch's answer to the same call, noted beside it.
+ */
+class NumericsHostileTest extends ScopedTest {
+
+  private static Tensor f32(double... v) {
+    return Tensor.fromArray(v).to(DType.FLOAT32);
+  }
+
+  private static double[] gradOf(java.util.function.Function<Tensor, Tensor> f, double... v) {
+    Tensor x = f32(v).requiresGrad_(true);
+    f.apply(x).sum().backward();
+    return x.grad().toDoubleArray();
+  }
+
+  /**
+   * torch.full((1_000_000, 2), 0.1).sum(0) is 99999.945 (cascade_sum); the rows were added one by
+   * one into one float per output (100354.195), as were a strided view's elements and the runs of
+   * a narrowed view. torch.full((10_000_000,), 0.1).sum() is 999999.56; the blocks' sums met in a
+   * plain running total (999990).
+   */
+  @Test
+  void aFloatSumAddedRowByRowOrRunByRunDrifted() {
+    Tensor x = Tensor.full(new long[] {1_000_000, 2}, 0.1);
+    for (double v : x.sum(0).toDoubleArray()) assertEquals(100_000, v, 0.5, "sum(0)");
+    for (double v : x.mean(0).toDoubleArray()) assertEquals(0.1, v, 5e-7, "mean(0)");
+    assertEquals(100_000, x.select(1, 0).sum().item(), 0.5, "a strided view's sum");
+    assertEquals(100_000, x.narrow(1, 0, 1).sum().item(), 0.5, "runs of one element");
+    assertEquals(1_000_000, Tensor.full(new long[] {10_000_000}, 0.1).sum().item(), 1.0, "a contiguous sum");
+    assertEquals(0.1, Tensor.full(new long[] {10_000_000}, 0.1).mean().item(), 1e-6, "a contiguous mean");
+    assertEquals(10_000_000, Tensor.ones(10_000_000).sum().item());  // exact in PyTorch
+    assertEquals(4_000_000, Tensor.ones(2_000_000, 2).sum().item());
+  }
+}
