@@ -67,11 +67,15 @@ template <typename T> JT_HOST_DEVICE T wrapping_mul(T a, T b) {
 
 // ---------------------------------------------------------------- unary
 JT_FUNCTOR(neg, kNumeric<T>, false)
-  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) { return wrapping_sub(T(0), a); }
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
+    if constexpr (kFloat<T>) return -a;  // 0 - 0.0 would be +0.0; PyTorch's neg(0.0) is -0.0
+    else return wrapping_sub(T(0), a);
+  }
 };
 JT_FUNCTOR(abs, kNumeric<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
     if constexpr (std::is_unsigned<T>::value) return a;
+    else if constexpr (kFloat<T>) return a < T(0) ? -a : a == T(0) ? T(0) : a;  // abs(-0.0) is +0.0
     else return a < 0 ? wrapping_sub(T(0), a) : a;  // abs(INT_MIN) is INT_MIN, as PyTorch
   }
 };
@@ -167,7 +171,7 @@ JT_FLOAT_UNARY(nan_to_num, a != a ? p.get<T>(0) : a - a == a - a ? a : a > T(0) 
 JT_FUNCTOR(relu, kNumeric<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
     if constexpr (kFloat<T>) if (a != a) return a;
-    return a > T(0) ? a : T(0);
+    return a < T(0) ? T(0) : a;  // relu(-0.0) is -0.0, as PyTorch's clamp_min
   }
 };
 // clamp to [f/i 0, f/i 1]; has_min/has_max in i[2], i[3]; NaN propagates

@@ -40,4 +40,18 @@ class NumericsHostileTest extends ScopedTest {
     assertEquals(10_000_000, Tensor.ones(10_000_000).sum().item());  // exact in PyTorch
     assertEquals(4_000_000, Tensor.ones(2_000_000, 2).sum().item());
   }
+
+  /** torch.neg(torch.zeros(1)) is -0.0, torch.abs(tensor([-0.])) is 0.0 and torch.relu(tensor([-0.])) is -0.0; here the opposite signs. */
+  @Test
+  void theSignOfZeroAfterNegAbsAndRelu() {
+    for (DType d : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16}) {
+      Tensor zero = Tensor.zeros(new long[] {3}, d), negZero = Tensor.full(new long[] {3}, -0.0, d);
+      for (double v : zero.neg().toDoubleArray()) assertEquals(-0.0, v, d + " neg(0.0)");
+      for (double v : negZero.abs().toDoubleArray()) assertEquals(0.0, v, d + " abs(-0.0)");
+      for (double v : negZero.relu().toDoubleArray()) assertEquals(-0.0, v, d + " relu(-0.0)");
+    }
+    assertArrayEquals(new double[] {3, 0, 2}, f32(-3, -0.0, 2).abs().toDoubleArray());
+    assertTrue(Double.isNaN(f32(Double.NaN).abs().item()));
+    assertArrayEquals(new long[] {-128, 5}, Tensor.fromArray(new byte[] {-128, -5}).abs().to(DType.INT64).toLongArray());
+  }
 }
