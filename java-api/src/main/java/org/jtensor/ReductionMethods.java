@@ -202,11 +202,14 @@ public sealed interface ReductionMethods permits Tensor {
   }
   default Tensor std() { return std(null, 1, false); }
   default Tensor std(int dim) { return std(one(dim), 1, false); }
-  /** The square root of var's float64 variance, taken before rounding to the dtype (a variance past float32's range still has a finite std). */
+  /**
+   * The square root of var's float64 variance, taken before rounding to the dtype (a variance past
+   * float32's range still has a finite std); its gradient is 0 where the std is 0, as PyTorch's.
+   */
   default Tensor std(int[] dims, long correction, boolean keepdim) {
     DType dtype = impl("std").dtype();
     try (TensorScope s = TensorScope.open()) {
-      return s.keep(varianceInFloat64("std", dims, correction, keepdim).sqrt().to(dtype));
+      return s.keep(rootAwayFromZero(varianceInFloat64("std", dims, correction, keepdim), 2).to(dtype));
     }
   }
 

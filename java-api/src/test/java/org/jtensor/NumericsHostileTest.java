@@ -41,6 +41,16 @@ class NumericsHostileTest extends ScopedTest {
     assertEquals(4_000_000, Tensor.ones(2_000_000, 2).sum().item());
   }
 
+  /** torch.tensor([1., 1.], requires_grad=True).std().backward() gives [0., 0.] (std_backward masks std == 0); here NaN. */
+  @Test
+  void stdOfAConstantHadANaNGradient() {
+    assertArrayEquals(new double[] {0, 0}, gradOf(Tensor::std, 1, 1));
+    assertArrayEquals(new double[] {0, 0}, gradOf(x -> x.std(null, 0, false), 3, 3));
+    double[] g = gradOf(Tensor::std, 1, 3);  // away from 0 as before: (x - mean) / ((n - 1) std)
+    assertEquals(-0.70710677, g[0], 1e-6);
+    assertEquals(0.70710677, g[1], 1e-6);
+  }
+
   /** torch.neg(torch.zeros(1)) is -0.0, torch.abs(tensor([-0.])) is 0.0 and torch.relu(tensor([-0.])) is -0.0; here the opposite signs. */
   @Test
   void theSignOfZeroAfterNegAbsAndRelu() {
