@@ -240,9 +240,15 @@ public sealed interface ReductionMethods permits Tensor {
       else if (p == Double.NEGATIVE_INFINITY) r = a.amin(dims, keepdim);
       else if (p == 0) r = a.ne(0L).to(x.dtype()).sum(dims, keepdim);
       else if (p == 1) r = a.sum(dims, keepdim);
-      else r = rootAwayFromZero(p == 2 ? a.mul(a).sum(dims, keepdim) : a.pow(p).sum(dims, keepdim), p);
+      else r = rootAwayFromZero(p == 2 ? a.mul(a).sum(dims, keepdim) : powAwayFromZero(a, p).sum(dims, keepdim), p);
       return s.keep(r);
     }
+  }
+  /** |x|^p; for 0 < p < 1 its derivative at 0 is infinite (times sign(0) = 0, NaN): PyTorch gives those elements 0. */
+  private static Tensor powAwayFromZero(Tensor a, double p) {
+    if (!(p > 0 && p < 1)) return a.pow(p);
+    Tensor nonzero = a.ne(0.0);
+    return Tensor.where(nonzero, Tensor.where(nonzero, a, 1.0).pow(p), 0.0);
   }
   /**
    * sum^(1/p), with the gradient 0 where the sum is 0 (a zero vector's norm), as PyTorch's norm; a

@@ -51,6 +51,20 @@ class NumericsHostileTest extends ScopedTest {
     assertEquals(0.70710677, g[1], 1e-6);
   }
 
+  /** z.norm(0.5).backward() at z = [0., 2.] gives [0., 1.] (PyTorch masks |x| = 0); the 0 element's was NaN. */
+  @Test
+  void aFractionalNormHadANaNGradientAtZero() {
+    double[] g = gradOf(x -> x.norm(0.5, null, false), 0, 2);
+    assertEquals(0.0, g[0]);
+    assertEquals(1.0, g[1], 1e-6);
+    assertArrayEquals(new double[] {0, 0, 0}, gradOf(x -> x.norm(0.5, null, false), 0, 0, 0));
+    double[] h = gradOf(x -> x.norm(0.5, null, false), 0, -3, 4);  // [0., -2.1547, 1.8660]
+    assertEquals(0.0, h[0]);
+    assertEquals(-2.1547005, h[1], 1e-5);
+    assertEquals(1.8660254, h[2], 1e-5);
+    assertEquals(0.0, f32(0, 2).norm(-1, null, false).item());  // a negative p keeps 0^p = inf: inf^(1/p) = 0
+  }
+
   /** torch.neg(torch.zeros(1)) is -0.0, torch.abs(tensor([-0.])) is 0.0 and torch.relu(tensor([-0.])) is -0.0; here the opposite signs. */
   @Test
   void theSignOfZeroAfterNegAbsAndRelu() {
