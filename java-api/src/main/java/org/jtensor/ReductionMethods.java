@@ -231,9 +231,12 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor norm() { return norm(2.0, null, false); }
   /** p-norm over dims: p = inf is the largest |x|, p = 0 counts non-zeros. */
   default Tensor norm(double p, int[] dims, boolean keepdim) {
-    Tensor x = self();
+    DType dtype = impl("norm").dtype();
     requireFloat("norm", impl("norm"));
     try (TensorScope s = TensorScope.open()) {
+      // float16/bfloat16 in float32, as PyTorch's accumulate type: 300² overflowed float16, 1e-4² underflowed
+      boolean half = dtype.itemSize() == 2;
+      Tensor x = half ? self().to(DType.FLOAT32) : self();
       Tensor a = x.abs();
       Tensor r;
       if (p == Double.POSITIVE_INFINITY) r = a.amax(dims, keepdim);
@@ -241,7 +244,7 @@ public sealed interface ReductionMethods permits Tensor {
       else if (p == 0) r = a.ne(0L).to(x.dtype()).sum(dims, keepdim);
       else if (p == 1) r = a.sum(dims, keepdim);
       else r = rootAwayFromZero(p == 2 ? a.mul(a).sum(dims, keepdim) : powAwayFromZero(a, p).sum(dims, keepdim), p);
-      return s.keep(r);
+      return s.keep(half ? r.to(dtype) : r);
     }
   }
   /** |x|^p; for 0 < p < 1 its derivative at 0 is infinite (times sign(0) = 0, NaN): PyTorch gives those elements 0. */

@@ -65,6 +65,25 @@ class NumericsHostileTest extends ScopedTest {
     assertEquals(0.0, f32(0, 2).norm(-1, null, false).item());  // a negative p keeps 0^p = inf: inf^(1/p) = 0
   }
 
+  /** torch.tensor([300., 400.], dtype=torch.float16).norm() is 500 (float accumulation); 300² overflowed float16 to inf. */
+  @Test
+  void aHalfNormSquaredInTheHalfType() {
+    Tensor h = Tensor.fromArray(new double[] {300, 400}).to(DType.FLOAT16);
+    Tensor n = h.norm();
+    assertEquals(DType.FLOAT16, n.dtype());
+    assertEquals(500.0, n.item());
+    // [1e-4, 1e-4] in float16: 0.00014150142669677734 (the squares underflowed to 0)
+    assertEquals(0.00014150142669677734, Tensor.fromArray(new double[] {1e-4, 1e-4}).to(DType.FLOAT16).norm().item());
+    // p = 3 over [30., 40.]: 44.96875 (30³ + 40³ = 91000 overflowed)
+    assertEquals(44.96875, Tensor.fromArray(new double[] {30, 40}).to(DType.FLOAT16).norm(3, null, false).item());
+    Tensor b = Tensor.fromArray(new double[] {3, 4, 1, 1, 1}).to(DType.BFLOAT16).norm();
+    assertEquals(DType.BFLOAT16, b.dtype());
+    assertEquals(5.28125, b.item());
+    Tensor x = Tensor.fromArray(new double[] {300, 400}).to(DType.FLOAT16).requiresGrad_(true);
+    x.norm().backward();  // [0.6001, 0.7998] in float16
+    assertArrayEquals(new double[] {0.60009765625, 0.7998046875}, x.grad().toDoubleArray());
+  }
+
   /** torch.neg(torch.zeros(1)) is -0.0, torch.abs(tensor([-0.])) is 0.0 and torch.relu(tensor([-0.])) is -0.0; here the opposite signs. */
   @Test
   void theSignOfZeroAfterNegAbsAndRelu() {
