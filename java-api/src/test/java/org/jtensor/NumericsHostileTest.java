@@ -84,6 +84,17 @@ class NumericsHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0.60009765625, 0.7998046875}, x.grad().toDoubleArray());
   }
 
+  /** elu's gradient at -20 is 2.0612e-09 (alpha e^x); result + alpha cancelled to 0 in float32. */
+  @Test
+  void eluGradientFarBelowZeroCancelledToZero() {
+    double[] g = gradOf(Tensor::elu, -20, -5, 0, 1);
+    assertEquals(2.0611537e-9, g[0], 1e-15);
+    assertEquals(6.7379470e-3, g[1], 1e-9);
+    assertArrayEquals(new double[] {1, 1}, java.util.Arrays.copyOfRange(g, 2, 4));  // elu'(0) is taken as 1, as PyTorch
+    double[] a2 = gradOf(x -> x.elu(2), -20);
+    assertEquals(4.1223073e-9, a2[0], 1e-15);
+  }
+
   /** torch.neg(torch.zeros(1)) is -0.0, torch.abs(tensor([-0.])) is 0.0 and torch.relu(tensor([-0.])) is -0.0; here the opposite signs. */
   @Test
   void theSignOfZeroAfterNegAbsAndRelu() {

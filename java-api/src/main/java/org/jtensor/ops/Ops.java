@@ -107,9 +107,10 @@ public final class Ops {
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.softplusDerivative(c.input(0), c.param(0), c.param(1))))));
   public static final Op LEAKY_RELU = Op.elementwise("leakyRelu", "leaky_relu", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.param(0))))));
-  // elu(alpha): x above 0, alpha (e^x - 1) else; below 0 the derivative is alpha e^x = result + alpha
+  // elu(alpha): x above 0, alpha (e^x - 1) else; below 0 the derivative is alpha e^x, taken from x as
+  // PyTorch's (result + alpha cancels: elu(-20) rounds to -1 in float32, and the gradient to 0)
   public static final Op ELU = Op.elementwise("elu", "elu", 1, TO_FLOAT)
-      .withDerivative(of(SELF | RESULT, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.result().add(c.param(0)))))));
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.input(0).exp().mul(c.param(0)))))));
   // nanToNum(nan, posinf, neginf): the derivative passes where the input is finite, as PyTorch's
   public static final Op NAN_TO_NUM = Op.elementwise("nanToNum", "nan_to_num", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).isfinite()))));
