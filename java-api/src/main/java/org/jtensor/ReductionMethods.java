@@ -181,10 +181,19 @@ public sealed interface ReductionMethods permits Tensor {
   // ---- any, all ----
   default Tensor any() { return any(null, false); }
   default Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
-  default Tensor any(int[] dims, boolean keepdim) { return reduce(Ops.ANY, dims, keepdim, 1.0); }
+  default Tensor any(int[] dims, boolean keepdim) { return logical(Ops.ANY, dims, keepdim); }
   default Tensor all() { return all(null, false); }
   default Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
-  default Tensor all(int[] dims, boolean keepdim) { return reduce(Ops.ALL, dims, keepdim, 1.0); }
+  default Tensor all(int[] dims, boolean keepdim) { return logical(Ops.ALL, dims, keepdim); }
+  /** any/all give bool, except over uint8, which keeps uint8 (PyTorch's backward-compatible rule). */
+  private Tensor logical(Op op, int[] dims, boolean keepdim) {
+    boolean u8 = impl(op.name).dtype() == DType.UINT8;
+    Tensor r = reduce(op, dims, keepdim, 1.0);
+    if (!u8) return r;
+    try (r) {
+      return r.to(DType.UINT8);
+    }
+  }
 
   // ---- composites ----
   /**

@@ -108,4 +108,19 @@ class NumericsHostileTest extends ScopedTest {
     assertTrue(Double.isNaN(f32(Double.NaN).abs().item()));
     assertArrayEquals(new long[] {-128, 5}, Tensor.fromArray(new byte[] {-128, -5}).abs().to(DType.INT64).toLongArray());
   }
+
+  /** torch.tensor([[1, 0], [2, 2]], dtype=torch.uint8).any() is tensor(1, dtype=torch.uint8): any/all keep uint8; here bool. */
+  @Test
+  void anyAndAllOfUint8GaveBool() {
+    Tensor u = Tensor.fromArray(new byte[] {1, 0, 2, 2}, 2, 2).to(DType.UINT8);
+    assertEquals(DType.UINT8, u.any().dtype());
+    assertEquals(1L, u.any().itemLong());
+    assertEquals(0L, u.all().itemLong());
+    Tensor rows = u.all(new int[] {1}, true);  // [[0], [1]]
+    assertEquals(DType.UINT8, rows.dtype());
+    assertArrayEquals(new long[] {0, 1}, rows.to(DType.INT64).toLongArray());
+    assertArrayEquals(new long[] {1, 1}, u.any(1, false).to(DType.INT64).toLongArray());
+    assertEquals(1L, Tensor.zeros(new long[] {0}, DType.UINT8).all().itemLong());
+    assertEquals(DType.BOOL, Tensor.fromArray(new long[] {0, 2}).any().dtype());  // other dtypes give bool
+  }
 }
