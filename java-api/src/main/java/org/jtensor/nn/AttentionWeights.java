@@ -14,14 +14,11 @@ final class AttentionWeights {
   private AttentionWeights() {}
 
   /** The weights [N, H, L, S] and the output [N, H, L, hd] of heads qh, kh, vh; mask as scaledDotProductAttention takes it. */
-  static Tensor[] attend(Tensor qh, Tensor kh, Tensor vh, Tensor mask, boolean isCausal, double dropout, Generator g) {
-    long hd = qh.shape()[3], l = qh.shape()[2], s = kh.shape()[2];
+  static Tensor[] attend(Tensor qh, Tensor kh, Tensor vh, Tensor mask, double dropout, Generator g) {
+    long hd = qh.shape()[3];
     Tensor scores = qh.mul(Math.sqrt(1.0 / hd)).matmul(kh.transpose(-2, -1));
+    // PyTorch's need_weights path ignores the is_causal hint: the mask given is the whole mask
     if (mask != null) scores = mask.dtype() == DType.BOOL ? scores.maskedFill(mask.logicalNot(), Double.NEGATIVE_INFINITY) : scores.add(mask);
-    if (isCausal) {  // PyTorch takes the mask as the causal one here; jtensor applies both, as its fused path does
-      Tensor later = Tensor.ones(new long[] {l, s}, DType.BOOL, qh.device()).triu(1);
-      scores = scores.maskedFill(later, Double.NEGATIVE_INFINITY);
-    }
     Tensor weights = scores.softmax(-1);
     if (dropout > 0) weights = weights.dropout(dropout, true, g);
     return new Tensor[] {weights, weights.matmul(vh)};

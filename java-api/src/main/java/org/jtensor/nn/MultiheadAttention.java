@@ -20,7 +20,8 @@ import org.jtensor.autograd.GradMode;
  * <p>{@link #forward(Tensor, Tensor, Tensor, Tensor, Tensor, boolean)} returns the output alone,
  * through the fused kernel (PyTorch's need_weights=False); {@link #forwardWithWeights} also
  * returns the attention weights (PyTorch's default need_weights=True), which forms them. isCausal
- * is PyTorch's hint that attnMask is the causal mask: as in PyTorch, it needs the mask.
+ * is PyTorch's hint that attnMask is the causal mask: as in PyTorch, it needs the mask, and only the
+ * fused path without a keyPaddingMask takes the hint (the causal mask instead of attnMask).
  */
 public final class MultiheadAttention extends Module {
   private static final String OP = "MultiheadAttention.forward";
@@ -110,7 +111,7 @@ public final class MultiheadAttention extends Module {
 
   /**
    * keyPaddingMask [N, S] (or [S] unbatched): true (or −inf) for keys to ignore; attnMask [L, S] or
-   * [N·numHeads, L, S]; isCausal says attnMask is causal (both are applied).
+   * [N·numHeads, L, S]; isCausal says attnMask is causal (without keyPaddingMask the causal mask replaces it, as in PyTorch).
    */
   public Tensor forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, Tensor attnMask, boolean isCausal) {
     try (TensorScope s = TensorScope.open()) {
@@ -157,16 +158,20 @@ public final class MultiheadAttention extends Module {
       vh = Tensor.cat(java.util.List.of(vh, zeros), 2);
     }
     Tensor mask = AttentionMasks.combine(OP, attnMask, keyPaddingMask, n, numHeads, l, len, batched, q.dtype());
+    // PyTorch's multi_head_attention_forward: the hint replaces the mask by the causal one (over the
+    // bias_k and zero keys too) only without weights and key_padding_mask; else the mask is used alone
+    boolean causal = isCausal && !needWeights && keyPaddingMask == null;
+    if (causal) mask = null;
     mask = AttentionMasks.padKeys(mask, kh.shape()[2] - len);
     double p = isTraining() ? dropout : 0;
     Tensor out, weights = null;
     if (needWeights) {
-      Tensor[] r = AttentionWeights.attend(qh, kh, vh, mask, isCausal, p, g);
+      Tensor[] r = AttentionWeights.attend(qh, kh, vh, mask, p, g);
       weights = average ? r[0].mean(1) : r[0];
       if (!batched) weights = weights.squeeze(0);
       out = r[1];
     } else {
-      out = Functional.scaledDotProductAttention(qh, kh, vh, mask, p, isCausal, null, false, g);
+      out = Functional.scaledDotProductAttention(qh, kh, vh, mask, p, causal, null, false, g);
     }
     out = outProj.forward(out.transpose(1, 2).reshape(n, l, embedDim));
     if (!batchFirst) out = out.transpose(0, 1);

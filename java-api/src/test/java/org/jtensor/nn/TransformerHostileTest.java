@@ -1,0 +1,66 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jtensor.CloseRace;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.PtFixture;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.jtensor.autograd.GradMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A hostile review of MultiheadAttention's new arguments and the transformer stacks against PyTorch
+ * 2.13 (resources/transformerhostile/fixtures.pt, written by make_fixtures.py beside it).
+ */
+class TransformerHostileTest extends ScopedTest {
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/transformerhostile/fixtures.pt");
+
+  private static Tensor f(String name) {
+    return fixtures.tensor(name);
+  }
+
+  private static MultiheadAttention loaded(MultiheadAttention m, String prefix) {
+    Map<String, Tensor> own = new LinkedHashMap<>();
+    for (String k : m.stateDict().keySet()) own.put(k, f(prefix + "." + k));
+    m.loadStateDict(own);
+    m.eval();
+    return m;
+  }
+
+  private static void near(Tensor want, Tensor got, String what) {
+    assertArrayEquals(want.shape(), got.shape(), what + ": shape");
+    assertArrayEquals(want.toDoubleArray(), got.toDoubleArray(), 1e-5, what);
+  }
+
+  @Test
+  void isCausalHintMaskedTheBiasKvAndZeroKeysInTheWeightsPath() {
+    try (MultiheadAttention m = loaded(new MultiheadAttention(8, 2, 0.0, true, true, true, 8, 8, false, new Generator(1)), "cz")) {
+      Tensor q = f("cz.q");
+      MultiheadAttention.Output r = m.forwardWithWeights(q, q, q, null, f("cz.causal"), true, true);
+      near(f("cz.out_weights_path"), r.output(), "need_weights=True: PyTorch uses the mask, its bias_k and zero keys open");
+      near(f("cz.weights"), r.weights(), "weights");
+      near(f("cz.out_kpm"), m.forward(q, q, q, f("cz.kpm"), f("cz.causal"), true), "with a key_padding_mask PyTorch drops the hint");
+      near(f("cz.out_fused"), m.forward(q, q, q, null, f("cz.causal"), true), "need_weights=False: the causal mask over every key");
+    }
+  }
+
+  @Test
+  void isCausalHintBesideANonCausalMaskAppliedBoth() {
+    try (MultiheadAttention m = loaded(new MultiheadAttention(8, 2), "nc")) {
+      Tensor q = f("cz.q");
+      MultiheadAttention.Output r = m.forwardWithWeights(q, q, q, null, f("nc.bias"), true, true);
+      near(f("nc.out_weights_path"), r.output(), "need_weights=True: the mask alone");
+      near(f("nc.weights"), r.weights(), "weights");
+      near(f("nc.out_fused"), m.forward(q, q, q, null, f("nc.bias"), true), "need_weights=False: the causal mask alone");
+    }
+  }
+}
