@@ -180,6 +180,9 @@ public final class MultiheadAttention extends Module {
 
   /** Whether the inputs are batched (3-D); refuses ranks and dtypes PyTorch's module refuses, in its words. */
   private boolean checkInputs(Tensor query, Tensor key, Tensor value) {
+    if (query == null || key == null || value == null) {
+      throw new IllegalArgumentException(OP + "(): query, key and value are required, got null");
+    }
     boolean batched = query.dim() == 3;
     if (!batched && query.dim() != 2) {
       throw new IllegalArgumentException(OP + "(): query should be unbatched 2D or batched 3D tensor but received " + query.dim()

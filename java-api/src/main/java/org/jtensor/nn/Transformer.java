@@ -69,6 +69,7 @@ public final class Transformer extends Module {
   public Tensor forward(Tensor src, Tensor tgt, Tensor srcMask, Tensor tgtMask, Tensor memoryMask, Tensor srcKeyPaddingMask,
                         Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask, boolean srcIsCausal, boolean tgtIsCausal, boolean memoryIsCausal) {
     String op = "Transformer.forward";
+    if (src == null || tgt == null) throw new IllegalArgumentException(op + "(): src and tgt are required, got null");
     if (src.dim() == 3 && tgt.dim() == 3 && src.shape()[batchFirst ? 0 : 1] != tgt.shape()[batchFirst ? 0 : 1]) {
       throw new IllegalArgumentException(op + "(): the batch number of src and tgt must be equal, got src " + WindowArgs.shape(src.shape())
           + " and tgt " + WindowArgs.shape(tgt.shape()));

@@ -63,4 +63,24 @@ class TransformerHostileTest extends ScopedTest {
       near(f("nc.out_fused"), m.forward(q, q, q, null, f("nc.bias"), true), "need_weights=False: the causal mask alone");
     }
   }
+
+  @Test
+  void nullInputsThrewNullPointerException() {
+    Tensor x = Tensor.ones(3, 1, 8);
+    try (MultiheadAttention m = new MultiheadAttention(8, 2)) {
+      for (Tensor[] qkv : new Tensor[][] {{null, x, x}, {x, null, x}, {x, x, null}}) {
+        String a = assertThrows(IllegalArgumentException.class, () -> m.forward(qkv[0], qkv[1], qkv[2], null, null, false)).getMessage();
+        assertTrue(a.contains("MultiheadAttention.forward(): query, key and value are required, got null"), a);
+        String b = assertThrows(IllegalArgumentException.class, () -> m.forwardWithWeights(qkv[0], qkv[1], qkv[2], null, null, true, false))
+            .getMessage();
+        assertTrue(b.contains("MultiheadAttention.forward(): query, key and value are required"), b);
+      }
+    }
+    try (Transformer t = new Transformer(8, 2, 1, 1, 16, 0.0, "relu", 1e-5, false, false, true, new Generator(2))) {
+      String a = assertThrows(IllegalArgumentException.class, () -> t.forward(null, x)).getMessage();
+      assertTrue(a.contains("Transformer.forward(): src and tgt are required, got null"), a);
+      String b = assertThrows(IllegalArgumentException.class, () -> t.forward(x, null)).getMessage();
+      assertTrue(b.contains("Transformer.forward(): src and tgt are required, got null"), b);
+    }
+  }
 }
