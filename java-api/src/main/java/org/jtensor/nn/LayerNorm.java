@@ -1,5 +1,6 @@
 package org.jtensor.nn;
 
+import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 
@@ -9,6 +10,7 @@ import org.jtensor.Tensor;
  */
 public final class LayerNorm extends Module {
   private final int dims;
+  private final long[] shape;
   private final double eps;
   private final Tensor weight, bias;
 
@@ -21,8 +23,16 @@ public final class LayerNorm extends Module {
   }
 
   public LayerNorm(long[] normalizedShape, double eps, boolean elementwiseAffine, boolean bias) {
+    if (normalizedShape == null) throw new IllegalArgumentException("LayerNorm(): expected a normalized_shape, got null");
+    for (long d : normalizedShape) {  // else Tensor.ones refuses it in its own name
+      if (d < 0) {
+        throw new IllegalArgumentException("LayerNorm(): Trying to create tensor with negative dimension " + d + ": "
+            + WindowArgs.shape(normalizedShape));
+      }
+    }
     if (normalizedShape.length == 0) throw new IllegalArgumentException("LayerNorm(): normalized_shape must not be empty");
     this.dims = normalizedShape.length;
+    this.shape = normalizedShape.clone();
     this.eps = eps;
     try {
       weight = elementwiseAffine ? registerParameter("weight", Tensor.ones(normalizedShape, DType.FLOAT32)) : null;
@@ -35,6 +45,14 @@ public final class LayerNorm extends Module {
 
   @Override
   public Tensor forward(Tensor input) {
+    if (input == null) throw new IllegalArgumentException("LayerNorm.forward(): expected an input tensor, got null");
+    long[] in = input.shape();
+    // PyTorch's check; without weight and bias (elementwiseAffine false) nothing else holds the shape
+    if (in.length < dims || !Arrays.equals(Arrays.copyOfRange(in, in.length - dims, in.length), shape)) {
+      String star = Arrays.toString(shape).replace("[", "[*, ");
+      throw new IllegalArgumentException("LayerNorm.forward(): Given normalized_shape=" + Arrays.toString(shape) + ", expected input with shape "
+          + star + ", but got input of size" + Arrays.toString(in));
+    }
     return Functional.layerNorm(input, dims, weight, bias, eps);
   }
 }

@@ -83,4 +83,28 @@ class TransformerHostileTest extends ScopedTest {
       assertTrue(b.contains("Transformer.forward(): src and tgt are required, got null"), b);
     }
   }
+
+  @Test
+  void layerNormWithoutAffineNormalizedAnyTrailingDim() {
+    // PyTorch (either elementwise_affine): RuntimeError "Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 5]"
+    try (LayerNorm plain = new LayerNorm(new long[] {4}, 1e-5, false, true); LayerNorm affine = new LayerNorm(4);
+         LayerNorm two = new LayerNorm(new long[] {2, 4}, 1e-5, false, false)) {
+      for (LayerNorm m : new LayerNorm[] {plain, affine}) {
+        String a = assertThrows(IllegalArgumentException.class, () -> m.forward(Tensor.ones(2, 5))).getMessage();
+        assertTrue(a.contains("LayerNorm.forward(): Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 5]"), a);
+      }
+      String b = assertThrows(IllegalArgumentException.class, () -> two.forward(Tensor.ones(4))).getMessage();
+      assertTrue(b.contains("Given normalized_shape=[2, 4], expected input with shape [*, 2, 4], but got input of size[4]"), b);
+      near(Tensor.zeros(new long[] {3, 2, 4}, DType.FLOAT32), two.forward(Tensor.ones(3, 2, 4)), "the shape PyTorch takes still works");
+    }
+  }
+
+  @Test
+  void layerNormNullOrNegativeShapeNamedAnotherOp() {
+    String a = assertThrows(IllegalArgumentException.class, () -> new LayerNorm((long[]) null)).getMessage();
+    assertTrue(a.contains("LayerNorm(): expected a normalized_shape, got null"), a);
+    // PyTorch: RuntimeError "Trying to create tensor with negative dimension -1: [-1]"
+    String b = assertThrows(IllegalArgumentException.class, () -> new LayerNorm(new long[] {4, -1}, 1e-5, true, true)).getMessage();
+    assertTrue(b.contains("LayerNorm(): Trying to create tensor with negative dimension -1: [4, -1]"), b);
+  }
 }
