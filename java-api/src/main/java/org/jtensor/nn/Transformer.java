@@ -25,6 +25,10 @@ public final class Transformer extends Module {
 
   public Transformer(long dModel, long nhead, int numEncoderLayers, int numDecoderLayers, long dimFeedforward, double dropout,
                      String activation, double layerNormEps, boolean batchFirst, boolean normFirst, boolean bias, Generator g) {
+    if (dModel <= 0 || nhead <= 0) {  // PyTorch's MultiheadAttention words; else the encoder's norm, made first here, refuses first
+      throw new IllegalArgumentException("Transformer(): embed_dim and num_heads must be greater than 0, got embed_dim=" + dModel
+          + " and num_heads=" + nhead + " instead");
+    }
     this.dModel = dModel;
     this.batchFirst = batchFirst;
     try {
@@ -70,7 +74,8 @@ public final class Transformer extends Module {
                         Tensor tgtKeyPaddingMask, Tensor memoryKeyPaddingMask, boolean srcIsCausal, boolean tgtIsCausal, boolean memoryIsCausal) {
     String op = "Transformer.forward";
     if (src == null || tgt == null) throw new IllegalArgumentException(op + "(): src and tgt are required, got null");
-    if (src.dim() == 3 && tgt.dim() == 3 && src.shape()[batchFirst ? 0 : 1] != tgt.shape()[batchFirst ? 0 : 1]) {
+    // PyTorch's check: src decides whether batched, and tgt's dim 1 (0 with batchFirst) must be the batch
+    if (src.dim() == 3 && (tgt.dim() < 2 || src.shape()[batchFirst ? 0 : 1] != tgt.shape()[batchFirst ? 0 : 1] || tgt.dim() != 3)) {
       throw new IllegalArgumentException(op + "(): the batch number of src and tgt must be equal, got src " + WindowArgs.shape(src.shape())
           + " and tgt " + WindowArgs.shape(tgt.shape()));
     }
@@ -78,6 +83,9 @@ public final class Transformer extends Module {
       throw new IllegalArgumentException(op + "(): the feature number of src and tgt must be equal to d_model (" + dModel + "), got src "
           + WindowArgs.shape(src.shape()) + " and tgt " + WindowArgs.shape(tgt.shape()));
     }
+    AttentionMasks.requireMaskForCausal(op, srcMask, srcIsCausal);  // here, else the stacks refuse it in their names
+    AttentionMasks.requireMaskForCausal(op, tgtMask, tgtIsCausal);
+    AttentionMasks.requireMaskForCausal(op, memoryMask, memoryIsCausal);
     try (TensorScope s = TensorScope.open()) {
       Tensor memory = encoder.forward(src, srcMask, srcKeyPaddingMask, srcIsCausal);
       return s.keep(decoder.forward(tgt, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, tgtIsCausal, memoryIsCausal));

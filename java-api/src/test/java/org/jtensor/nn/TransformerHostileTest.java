@@ -85,6 +85,24 @@ class TransformerHostileTest extends ScopedTest {
   }
 
   @Test
+  void transformerRefusalsNamedMultiheadAttentionOrLayerNorm() {
+    // PyTorch: ValueError "embed_dim and num_heads must be greater than 0, got embed_dim=-2 and num_heads=2 instead"
+    String a = assertThrows(IllegalArgumentException.class,
+        () -> new Transformer(-2, 2, 1, 1, 16, 0.0, "relu", 1e-5, false, false, true, new Generator(2))).getMessage();
+    assertTrue(a.contains("Transformer(): embed_dim and num_heads must be greater than 0, got embed_dim=-2 and num_heads=2"), a);
+    try (Transformer t = new Transformer(8, 2, 1, 1, 16, 0.0, "relu", 1e-5, false, false, true, new Generator(2))) {
+      // PyTorch: a batched src [5, 3, 8] beside an unbatched tgt [4, 8]: "the batch number of src and tgt must be equal"
+      String b = assertThrows(IllegalArgumentException.class, () -> t.forward(Tensor.ones(5, 3, 8), Tensor.ones(4, 8))).getMessage();
+      assertTrue(b.contains("Transformer.forward(): the batch number of src and tgt must be equal"), b);
+      Tensor src = Tensor.ones(5, 3, 8), tgt = Tensor.ones(4, 3, 8);
+      // PyTorch: RuntimeError "Need attn_mask if specifying the is_causal hint. ..." (its MultiheadAttention's words)
+      String c = assertThrows(IllegalArgumentException.class, () -> t.forward(src, tgt, null, null, null, null, null, null, true, false, false))
+          .getMessage();
+      assertTrue(c.contains("Transformer.forward(): Need attn_mask if specifying the is_causal hint"), c);
+    }
+  }
+
+  @Test
   void layerNormWithoutAffineNormalizedAnyTrailingDim() {
     // PyTorch (either elementwise_affine): RuntimeError "Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 5]"
     try (LayerNorm plain = new LayerNorm(new long[] {4}, 1e-5, false, true); LayerNorm affine = new LayerNorm(4);
