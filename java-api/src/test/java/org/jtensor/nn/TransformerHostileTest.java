@@ -65,6 +65,62 @@ class TransformerHostileTest extends ScopedTest {
   }
 
   @Test
+  void everyKeyMaskedMatchesPyTorch() {
+    try (MultiheadAttention m = loaded(new MultiheadAttention(8, 2), "nc")) {
+      Tensor q = f("cz.q");
+      MultiheadAttention.Output r = m.forwardWithWeights(q, q, q, f("nc.every"), null, true, false);
+      near(f("nc.every_out_weights_path"), r.output(), "need_weights=True: NaN where every key is masked");
+      near(f("nc.every_weights"), r.weights(), "weights");
+      near(f("nc.every_out_fused"), m.forward(q, q, q, f("nc.every"), null, false), "need_weights=False: zeros, then out_proj");
+    }
+  }
+
+  @Test
+  void dropoutOneInTrainingLeavesOnlyTheOutputBias() {
+    // PyTorch: dropout=1.0 zeroes every weight on both paths, so the output is out_proj.bias everywhere
+    try (MultiheadAttention m = new MultiheadAttention(8, 2, 1.0, true, false, new Generator(4))) {
+      try (GradMode.Scope off = GradMode.noGrad()) {
+        m.outProj().bias().fill_(0.5);
+      }
+      Tensor q = Tensor.randn(new long[] {4, 2, 8}, new Generator(5)), want = Tensor.full(new long[] {4, 2, 8}, 0.5, DType.FLOAT32);
+      near(want, m.forward(q, q, q, null, null, false), "need_weights=False");
+      MultiheadAttention.Output r = m.forwardWithWeights(q, q, q, null, null, true, false);
+      near(want, r.output(), "need_weights=True");
+      near(Tensor.zeros(new long[] {2, 4, 4}, DType.FLOAT32), r.weights(), "weights");
+    }
+  }
+
+  @Test
+  void closingAParameterWhileAnotherThreadAttendsEndsRightOrRefused() throws InterruptedException {
+    MultiheadAttention m = new MultiheadAttention(8, 2, 0.0, true, true, true, 8, 8, false, new Generator(6));
+    try (m) {
+      m.eval();
+      Tensor q = Tensor.randn(new long[] {6, 3, 8}, new Generator(7));
+      double[] want = m.forwardWithWeights(q, q, q, null, null, true, false).output().toDoubleArray();
+      CloseRace.closeDuring(() -> assertArrayEquals(want, m.forwardWithWeights(q, q, q, null, null, true, false).output().toDoubleArray(), 1e-6),
+          m.namedParameters().get("bias_v"), 20, 200_000, 5000, 3, "bias_v closed during forwardWithWeights");
+    }
+  }
+
+  @Test
+  void zeroAttentionAndPerHeadMaskGradientsMatchPyTorch() {
+    try (MultiheadAttention m = new MultiheadAttention(8, 2, 0.0, true, true, true, 8, 8, true, new Generator(8))) {
+      Map<String, Tensor> own = new LinkedHashMap<>();
+      for (String k : m.stateDict().keySet()) own.put(k, f("gz." + k));
+      m.loadStateDict(own);
+      Tensor q = f("gz.q").detach().requiresGrad_(), k = f("gz.k").detach().requiresGrad_(), v = f("gz.v").detach().requiresGrad_();
+      MultiheadAttention.Output r = m.forwardWithWeights(q, k, v, f("gz.kpm"), f("gz.mask3"), false, false);
+      near(f("gz.out"), r.output(), "output");
+      near(f("gz.weights"), r.weights(), "weights per head");
+      r.output().mul(f("gz.up")).sum().add(r.weights().mul(r.weights()).sum()).backward();
+      near(f("gz.grad_q"), q.grad(), "grad query");
+      near(f("gz.grad_k"), k.grad(), "grad key");
+      near(f("gz.grad_v"), v.grad(), "grad value");
+      for (Map.Entry<String, Tensor> e : m.namedParameters().entrySet()) near(f("gz.grad_" + e.getKey()), e.getValue().grad(), "grad " + e.getKey());
+    }
+  }
+
+  @Test
   void nullInputsThrewNullPointerException() {
     Tensor x = Tensor.ones(3, 1, 8);
     try (MultiheadAttention m = new MultiheadAttention(8, 2)) {
