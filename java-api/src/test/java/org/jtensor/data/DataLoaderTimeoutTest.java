@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class DataLoaderTimeoutTest extends ScopedTest {
   /** Sample i is a 1 KiB row; sample `stuck` waits until the test releases it. */
   private static final class Stuck implements Dataset<Tensor> {
-    final CountDownLatch release = new CountDownLatch(1), reached = new CountDownLatch(1);
+    // lastMade: the stuck batch's last sample (stuck + 1) exists, so its bytes are out until the batch is closed
+    final CountDownLatch release = new CountDownLatch(1), reached = new CountDownLatch(1), lastMade = new CountDownLatch(1);
     final long stuck;
 
     Stuck(long stuck) {
@@ -39,7 +40,9 @@ class DataLoaderTimeoutTest extends ScopedTest {
           Thread.currentThread().interrupt();
         }
       }
-      return Tensor.full(new long[] {256}, (double) index, DType.FLOAT32);
+      Tensor t = Tensor.full(new long[] {256}, (double) index, DType.FLOAT32);
+      if (index == stuck + 1) lastMade.countDown();
+      return t;
     }
 
     @Override
@@ -49,7 +52,9 @@ class DataLoaderTimeoutTest extends ScopedTest {
   }
 
   /** Until the stuck batch's worker has closed what it made (it runs after the test's calls return). */
-  private static void awaitBytesBack(long start) throws InterruptedException {
+  private static void awaitBytesBack(long start, Stuck data) throws InterruptedException {
+    // else the bytes may read `start` before the released worker has made anything (they then leaked past the test)
+    assertTrue(data.lastMade.await(20, TimeUnit.SECONDS), "the stuck batch was finished");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (Memory.memoryAllocated(Device.CPU) != start && System.nanoTime() < deadline) Thread.sleep(5);
     assertEquals(start, Memory.memoryAllocated(Device.CPU), "the batch that came after the timeout was closed by its worker");
@@ -59,19 +64,20 @@ class DataLoaderTimeoutTest extends ScopedTest {
   void aBatchLateBeyondTheTimeoutFailsNextAndIsClosedWhenItComes() throws Exception {
     long start = Memory.memoryAllocated(Device.CPU);
     Stuck data = new Stuck(2);
-    try (DataLoader<Tensor> loader = DataLoader.builder(data).batchSize(2).numWorkers(1).timeout(0.2).build();
+    // 2 s, not 0.2: on a loaded 2-core machine the first batch (a cold worker) once took longer than 0.2 s
+    try (DataLoader<Tensor> loader = DataLoader.builder(data).batchSize(2).numWorkers(1).timeout(2.0).build();
          BatchIterator it = loader.iterator()) {
       assertEquals(0.0, it.next().get(0).toDoubleArray()[0]);
       long t0 = System.nanoTime();
       DataLoaderException e = assertThrows(DataLoaderException.class, it::next);
-      assertTrue(e.getMessage().startsWith("DataLoader timed out after 0.2 seconds"), e.getMessage());
+      assertTrue(e.getMessage().startsWith("DataLoader timed out after 2.0 seconds"), e.getMessage());
       assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10));
       assertEquals(1, e.batch());
       assertFalse(it.hasNext(), "the iterator closed itself");
     } finally {
       data.release.countDown();
     }
-    awaitBytesBack(start);
+    awaitBytesBack(start, data);
   }
 
   @Test
@@ -92,7 +98,7 @@ class DataLoaderTimeoutTest extends ScopedTest {
     } finally {
       data.release.countDown();
     }
-    awaitBytesBack(start);
+    awaitBytesBack(start, data);
   }
 
   @Test
