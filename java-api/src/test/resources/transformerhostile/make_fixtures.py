@@ -56,5 +56,11 @@ out.update({"gz.q": gq.detach(), "gz.k": gk.detach(), "gz.v": gv.detach(), "gz.m
 for name, p in gz.named_parameters():
     out["gz.grad_" + name] = p.grad
 
+# a Transformer without biases, norm_first: its state-dict names, order and shapes
+tb = nn.Transformer(E, H, 2, 1, 16, 0.0, norm_first=True, bias=False)
+put("tb", tb)
+out.update({"tborder." + k: torch.tensor(i) for i, k in enumerate(tb.state_dict())})
+out["tborder"] = torch.tensor(len(tb.state_dict()))
+
 torch.save(out, "fixtures.pt")
 print(len(out), "tensors")

@@ -1,6 +1,7 @@
 package org.jtensor.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -117,6 +118,55 @@ class TransformerHostileTest extends ScopedTest {
       near(f("gz.grad_k"), k.grad(), "grad key");
       near(f("gz.grad_v"), v.grad(), "grad value");
       for (Map.Entry<String, Tensor> e : m.namedParameters().entrySet()) near(f("gz.grad_" + e.getKey()), e.getValue().grad(), "grad " + e.getKey());
+    }
+  }
+
+  @Test
+  void noKeysGiveTheOutputBias() {
+    // PyTorch: key and value [0, 3, 8] give out_proj.bias everywhere (both paths) and weights [3, 4, 0]
+    try (MultiheadAttention m = new MultiheadAttention(8, 2)) {
+      m.eval();
+      try (GradMode.Scope off = GradMode.noGrad()) {
+        m.outProj().bias().fill_(0.25);
+      }
+      Tensor q = Tensor.randn(new long[] {4, 3, 8}, new Generator(9)), none = Tensor.zeros(new long[] {0, 3, 8}, DType.FLOAT32);
+      Tensor want = Tensor.full(new long[] {4, 3, 8}, 0.25, DType.FLOAT32);
+      near(want, m.forward(q, none, none, null, null, false), "need_weights=False");
+      MultiheadAttention.Output r = m.forwardWithWeights(q, none, none, null, null, true, false);
+      near(want, r.output(), "need_weights=True");
+      assertArrayEquals(new long[] {3, 4, 0}, r.weights().shape(), "weights");
+    }
+  }
+
+  @Test
+  void weightsDropoutInTrainingKeepsHalfScaledByTwo() {
+    // PyTorch's need_weights path: softmax, then dropout(p) on the weights it returns: each 0 or w / (1 - p)
+    try (MultiheadAttention m = new MultiheadAttention(16, 2, 0.5, true, false, new Generator(10))) {
+      Tensor q = Tensor.randn(new long[] {64, 2, 16}, new Generator(11));
+      m.eval();
+      double[] eval = m.forwardWithWeights(q, q, q, null, null, false, false).weights().toDoubleArray();
+      m.train();
+      double[] train = m.forwardWithWeights(q, q, q, null, null, false, false).weights().toDoubleArray();
+      int zeros = 0;
+      for (int i = 0; i < eval.length; i++) {
+        if (train[i] == 0) zeros++;
+        else assertTrue(Math.abs(train[i] - 2 * eval[i]) < 1e-6, "kept weight " + i + " scaled by 1/(1 - p)");
+      }
+      double dropped = zeros / (double) eval.length;
+      assertTrue(dropped > 0.45 && dropped < 0.55, "about half dropped, got " + dropped);
+    }
+  }
+
+  @Test
+  void transformerWithoutBiasStateDictMatchesPyTorch() {
+    try (Transformer t = new Transformer(8, 2, 2, 1, 16, 0.0, "relu", 1e-5, false, true, false, new Generator(12))) {
+      int i = 0;
+      for (Map.Entry<String, Tensor> e : t.stateDict().entrySet()) {
+        assertTrue(fixtures.has("tborder." + e.getKey()), "PyTorch has no " + e.getKey());
+        assertEquals(i++, (int) f("tborder." + e.getKey()).item(), "PyTorch's place of " + e.getKey());
+        assertArrayEquals(f("tb." + e.getKey()).shape(), e.getValue().shape(), e.getKey());
+      }
+      assertEquals((int) f("tborder").item(), i, "as many entries as PyTorch's");
     }
   }
 
