@@ -171,28 +171,33 @@ A fold_run(const T* x, int64_t stride, int64_t n, A acc) {
   if (stride == 1) {
     constexpr int kLanes = 64;
     constexpr int64_t kBlock = 64 * kLanes;
-    A total[kLanes], lanes[kLanes];
-    for (auto& l : total) l = Op::init();
-    int64_t i = 0;
-    Cascade<Op, A> blocks;
+    // Note [Cascade]: a float sum's block totals meet lane by lane in two more levels (16 blocks,
+    // then 256) before the running total; other ops fold each block straight into total.
+    A total[kLanes], lanes[kLanes], mid[kLanes], high[kLanes];
+    for (int k = 0; k < kLanes; ++k) total[k] = mid[k] = high[k] = Op::init();
+    int64_t i = 0, blocks = 0;
     for (; i + kBlock <= n; i += kBlock) {
       for (auto& l : lanes) l = Op::init();
       for (int64_t j = i; j < i + kBlock; j += kLanes)
         for (int k = 0; k < kLanes; ++k) lanes[k] = Op::combine(lanes[k], (A)load_elem(x + j + k));
-      if constexpr (kCascade<Op, A>) {  // Note [Cascade]: one sum per block, the blocks' sums in levels
-        for (int w = kLanes / 2; w > 0; w /= 2)
-          for (int k = 0; k < w; ++k) lanes[k] = Op::combine(lanes[k], lanes[k + w]);
-        blocks.add(lanes[0]);
+      if constexpr (kCascade<Op, A>) {
+        for (int k = 0; k < kLanes; ++k) mid[k] = Op::combine(mid[k], lanes[k]);
+        if ((++blocks & 15) == 0) {
+          for (int k = 0; k < kLanes; ++k) high[k] = Op::combine(high[k], mid[k]), mid[k] = Op::init();
+          if ((blocks & 255) == 0)
+            for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], high[k]), high[k] = Op::init();
+        }
       } else {
         for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], lanes[k]);
       }
     }
+    if constexpr (kCascade<Op, A>)
+      for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], Op::combine(high[k], mid[k]));
     for (; i + kLanes <= n; i += kLanes)
       for (int k = 0; k < kLanes; ++k) total[k] = Op::combine(total[k], (A)load_elem(x + i + k));
     for (; i < n; ++i) acc = Op::combine(acc, (A)load_elem(x + i));
     for (int w = kLanes / 2; w > 0; w /= 2)  // the lanes meet pairwise, in a fixed tree
       for (int k = 0; k < w; ++k) total[k] = Op::combine(total[k], total[k + w]);
-    if constexpr (kCascade<Op, A>) total[0] = Op::combine(total[0], blocks.total());
     return Op::combine(acc, total[0]);
   }
   if constexpr (kCascade<Op, A>) {
