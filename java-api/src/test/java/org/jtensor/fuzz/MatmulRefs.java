@@ -117,6 +117,11 @@ final class MatmulRefs {
       if (!FactoryRefs.fits(alpha, opmath) || !FactoryRefs.fits(beta, opmath)) {
         throw new AssertionError(what + " accepted alpha " + alpha + ", beta " + beta + " for " + r.dtype + ": PyTorch refuses (overflow)");
       }
+      // Terms past the math type's range overflow inside the kernel, to an infinity or NaN that
+      // depends on the order of the adds (PyTorch's BLAS as much as jtensor's): any of those is taken.
+      double reach = (empty ? 0 : Math.abs(alpha) * abs) + (beta == 0 ? 0 : Math.abs(beta * c));
+      double largest = opmath == DType.FLOAT64 ? Double.MAX_VALUE : Float.MAX_VALUE;
+      if (!(reach <= largest) && !Double.isFinite(r.d[o])) return;
       double e = Vals.round((empty ? 0 : alpha * sum) + (beta == 0 ? 0 : beta * c), r.dtype);
       double tol = Vals.rtol(r.dtype) * (Math.abs(e) + (empty ? 0 : Math.abs(alpha) * abs) + Math.abs(beta * c)) + Vals.atol(r.dtype);
       if (!Vals.close(r.d[o], e, tol)) throw Vals.mismatch(what, o, r.d[o], e);
