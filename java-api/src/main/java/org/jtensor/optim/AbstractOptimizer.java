@@ -26,9 +26,13 @@ import org.jtensor.autograd.GradMode;
  * one optimizer step it twice, one after the other, never both from the same state.
  */
 public abstract class AbstractOptimizer implements Optimizer {
+  private static final List<String> SCHEDULE_KEYS = List.of("max_lr", "min_lr", "max_momentum", "base_momentum");
   protected final List<Tensor> params;
   private double lr;  // the group's, as PyTorch keeps it
   private double initialLr = Double.NaN;  // set by the first scheduler
+  // Keys a scheduler adds to PyTorch's group (OneCycleLR: max_lr, min_lr, max_momentum,
+  // base_momentum), kept in the state dict so PyTorch's scheduler resumes from it
+  private final Map<String, Object> scheduleKeys = new LinkedHashMap<>();
   private final List<Tensor> state = new ArrayList<>();
   private boolean closed;  // close() freed the state, which the subclass's arrays still name
 
@@ -76,6 +80,12 @@ public abstract class AbstractOptimizer implements Optimizer {
   /** The rate initialLr() would give, without fixing it: a scheduler's constructor may still refuse its arguments. */
   final synchronized double peekInitialLr() {
     return Double.isNaN(initialLr) ? lr : initialLr;
+  }
+
+  /** A scheduler's group entries, as PyTorch's OneCycleLR writes them: initial_lr set (not defaulted) and its own keys. */
+  final synchronized void setScheduleGroup(double initial, Map<String, Object> keys) {
+    initialLr = initial;
+    scheduleKeys.putAll(keys);
   }
 
   /** Fixes initialLr at base unless a scheduler fixed it before (a scheduler that was made, once it has set its first rate). */
@@ -175,6 +185,7 @@ public abstract class AbstractOptimizer implements Optimizer {
     group.put("lr", lr);
     group.putAll(hyperParameters());
     if (!Double.isNaN(initialLr)) group.put("initial_lr", initialLr);
+    group.putAll(scheduleKeys);
     List<Object> indices = new ArrayList<>();
     for (int i = 0; i < params.size(); i++) indices.add((long) i);
     group.put("params", indices);
@@ -240,6 +251,7 @@ public abstract class AbstractOptimizer implements Optimizer {
       }
       lr = lrValue.doubleValue();
       if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
+      for (String key : SCHEDULE_KEYS) if (group.get(key) instanceof Number v) scheduleKeys.put(key, v.doubleValue());
       setHyperParameters(group);
       for (int i = 0; i < params.size(); i++) loadState(i, loaded.getOrDefault(i, Map.of()));
     }

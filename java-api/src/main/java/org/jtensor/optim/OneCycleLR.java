@@ -41,6 +41,16 @@ public final class OneCycleLR extends LRScheduler {
     this.baseMomentum = baseMomentum;
     this.maxMomentum = maxMomentum;
     start();  // sets the momentum first: an optimizer without one refuses before the rate changes
+    if (optimizer instanceof AbstractOptimizer a) {  // the group's entries PyTorch's OneCycleLR writes, for its resume
+      java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>();
+      keys.put("max_lr", maxLr);
+      keys.put("min_lr", minLr);
+      if (cycleMomentum) {
+        keys.put("max_momentum", maxMomentum);
+        keys.put("base_momentum", baseMomentum);
+      }
+      a.setScheduleGroup(initialLr, keys);
+    }
   }
 
   @Override

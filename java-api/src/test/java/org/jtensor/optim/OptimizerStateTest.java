@@ -131,6 +131,28 @@ class OptimizerStateTest extends ScopedTest {
     }
   }
 
+  /** The group entries PyTorch 2.13's OneCycleLR writes (printed by it for SGD(lr 0.1, momentum 0.9), max_lr 1, 10 steps), which its resume reads. */
+  @Test
+  void oneCycleWritesPyTorchsGroupEntriesAndALoadKeepsThem() {
+    Tensor p = Tensor.zeros(2).requiresGrad_();
+    try (SGD opt = new SGD(List.of(p), 0.1, 0.9); SGD again = new SGD(List.of(p), 0.1, 0.9)) {
+      new OneCycleLR(opt, 1.0, 10);
+      Map<?, ?> group = (Map<?, ?>) ((List<?>) opt.stateDict().get("param_groups")).get(0);
+      Map<String, Double> want = Map.of("initial_lr", 0.04, "max_lr", 1.0, "min_lr", 4e-06, "max_momentum", 0.95, "base_momentum", 0.85);
+      for (Map.Entry<String, Double> e : want.entrySet()) assertEquals(e.getValue(), (Double) group.get(e.getKey()), 1e-15, e.getKey());
+      assertEquals(0.040000000000000036, (Double) group.get("lr"), 1e-15);
+      again.loadStateDict(opt.stateDict());
+      Map<?, ?> loaded = (Map<?, ?>) ((List<?>) again.stateDict().get("param_groups")).get(0);
+      for (String key : want.keySet()) assertEquals(group.get(key), loaded.get(key), key + " survives a load");
+    }
+    try (AdamW adamw = new AdamW(List.of(p), 0.1)) {
+      new OneCycleLR(adamw, 1.0, 10, 0.3, "cos", false, 0.85, 0.95, 25, 1e4);
+      Map<?, ?> group = (Map<?, ?>) ((List<?>) adamw.stateDict().get("param_groups")).get(0);
+      assertEquals(1.0, (Double) group.get("max_lr"));
+      assertTrue(!group.containsKey("max_momentum") && !group.containsKey("base_momentum"), "no momentum entries without cycle_momentum");
+    }
+  }
+
   @Test
   void schedulersGivePyTorchsRates() {
     Map<String, Function<Optimizer, LRScheduler>> makers = Map.of(
