@@ -132,4 +132,29 @@ class IndexingHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {1, 1, 2}, v.grad().shape());
     assertArrayEquals(new double[] {0, 2}, v.grad().reshape(-1).toDoubleArray());
   }
+
+  /** PyTorch's IndexError words for get and set, the dimension counted as PyTorch counts it (None and selected dims included). */
+  @Test
+  void outOfRangeAndUnbroadcastableIndicesAreRefusedInPyTorchsWordsNamingGetOrSet() {
+    Tensor x = Tensor.zeros(3, 4);
+    String[][] cases = {  // what, PyTorch 2.13's message
+        {"x[5]", "get(): index 5 is out of bounds for dimension 0 with size 3"},
+        {"x[None, 0, 5]", "get(): index 5 is out of bounds for dimension 2 with size 4"},
+        {"x[..., 7]", "get(): index 7 is out of bounds for dimension 1 with size 4"},
+        {"x[tensor(0), 5]", "get(): index 5 is out of bounds for dimension 1 with size 4"},
+        {"x[[0, 1], [0, 1, 2]]", "get(): shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"},
+        {"x[5] = 1", "set(): index 5 is out of bounds for dimension 0 with size 3"}};
+    java.util.List<org.junit.jupiter.api.function.Executable> calls = java.util.List.of(
+        () -> x.get(Index.at(5)),
+        () -> x.get(Index.none(), Index.at(0), Index.at(5)),
+        () -> x.get(Index.ellipsis(), Index.at(7)),
+        () -> x.get(Index.of(Tensor.scalar(0L)), Index.at(5)),
+        () -> x.get(Index.of(Tensor.arange(2)), Index.of(Tensor.arange(3))),
+        () -> x.set(Tensor.scalar(1.0), Index.at(5)));
+    for (int i = 0; i < cases.length; i++) {
+      String m = assertThrows(IndexOutOfBoundsException.class, calls.get(i), cases[i][0]).getMessage();
+      assertEquals(cases[i][1], m, cases[i][0]);
+    }
+    assertEquals(0.0, x.sum().item(), "nothing written");
+  }
 }

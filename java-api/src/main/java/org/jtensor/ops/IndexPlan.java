@@ -49,11 +49,12 @@ final class IndexPlan implements AutoCloseable {
     // An alias of t over one snapshot (recorded, so gradients flow back to t): every later read of
     // the indexed tensor's geometry, and the kernel, see that snapshot whatever set_ does to t.
     p.view = ViewOps.alias(t);
-    int d = 0;
+    int d = 0, shown = 0;  // d: the dim in p.view; shown: as PyTorch's messages count it (selected dims too)
     try {
       for (IndexTerm i : terms) {
+        int before = d;
         switch (i.kind()) {
-          case AT: replace(p, ViewOps.select(p.view, d, i.at())); break;
+          case AT: replace(p, ViewOps.select(p.view, d, inRange(op, p.view, d, shown, i.at()))); shown++; break;
           case SLICE:
             if (i.step() <= 0) throw new IllegalArgumentException(op + "(): step must be greater than zero, got " + i.step());
             replace(p, ViewOps.slice(p.view, d, i.start(), i.end(), i.step()));
@@ -62,11 +63,16 @@ final class IndexPlan implements AutoCloseable {
           case NONE: replace(p, ViewOps.unsqueeze(p.view, d)); d++; break;
           case ELLIPSIS: d += t.dim() - consumed; break;
           case TENSOR:
-            if (isScalarIndex(i.tensor())) replace(p, selectAt(op, p.view, d, i.tensor()));
-            else d = addTensorIndex(op, p, d, i.tensor());
+            if (isScalarIndex(i.tensor())) {
+              replace(p, selectAt(op, p.view, d, shown, i.tensor()));
+              shown++;
+            } else {
+              d = addTensorIndex(op, p, d, i.tensor());
+            }
             break;
           default: throw new AssertionError(i.kind());
         }
+        shown += d - before;
       }
       return p;
     } catch (RuntimeException e) {
@@ -81,13 +87,18 @@ final class IndexPlan implements AutoCloseable {
     return t.dim() == 0 && dt != DType.UINT8 && dt != DType.BOOL && !dt.isFloatingPoint();
   }
 
-  private static TensorImpl selectAt(String op, TensorImpl view, int d, Tensor index) {
+  private static TensorImpl selectAt(String op, TensorImpl view, int d, int shown, Tensor index) {
     TensorImpl x = Handles.impl(index, op);
-    long at = Dispatcher.backend(x.device()).loadLong(op, x, 0), size = view.sizes()[d];
+    return ViewOps.select(view, d, inRange(op, view, d, shown, Dispatcher.backend(x.device()).loadLong(op, x, 0)));
+  }
+
+  /** at, refused in PyTorch's words (IndexError) where it is outside dim d of view (PyTorch's dim `shown`). */
+  private static long inRange(String op, TensorImpl view, int d, int shown, long at) {
+    long size = view.sizes()[d];
     if (at < -size || at >= size) {
-      throw new IndexOutOfBoundsException(op + "(): index " + at + " is out of bounds for dimension " + d + " with size " + size);
+      throw new IndexOutOfBoundsException(op + "(): index " + at + " is out of bounds for dimension " + shown + " with size " + size);
     }
-    return ViewOps.select(view, d, at);
+    return at;
   }
 
   private static boolean isMask(Tensor t) {
@@ -142,7 +153,15 @@ final class IndexPlan implements AutoCloseable {
   /** The broadcast shape of the index tensors. */
   static long[] indexShape(String op, IndexPlan p) {
     long[] b = new long[0];
-    for (TensorImpl x : p.indices) b = Shapes.broadcastShapes(op, b, x.sizes());
+    for (TensorImpl x : p.indices) {
+      try {
+        b = Shapes.broadcastShapes(op, b, x.sizes());
+      } catch (IllegalArgumentException e) {  // PyTorch's IndexError, naming every index tensor's shape
+        StringBuilder shapes = new StringBuilder();
+        for (TensorImpl y : p.indices) shapes.append(shapes.length() == 0 ? "" : ", ").append(Shapes.str(y.sizes()));
+        throw new IndexOutOfBoundsException(op + "(): shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
+      }
+    }
     return b;
   }
 
