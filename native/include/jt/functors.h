@@ -80,8 +80,7 @@ JT_FUNCTOR(abs, kNumeric<T>, false)
   }
 };
 JT_FUNCTOR(sign, kNumeric<T>, false)
-  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {
-    if constexpr (kFloat<T>) if (a != a) return a;
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) {  // NaN gives 0, as PyTorch's (NumPy's gives NaN)
     return (T)((T(0) < a) - (a < T(0)));
   }
 };

@@ -75,7 +75,7 @@ class ElementwisePropertyTest extends ScopedTest {
     binary("logical_xor", ALL, Result.BOOL, Domain.ANY, Tensor::logicalXor, (a, b) -> (a != 0) != (b != 0) ? 1 : 0, (a, b) -> (a != 0) != (b != 0) ? 1 : 0);
     unary("neg", NUM, Result.SAME, Domain.ANY, Tensor::neg, a -> -a, a -> -a);
     unary("abs", NUM, Result.SAME, Domain.ANY, Tensor::abs, Math::abs, Math::abs);
-    unary("sign", NUM, Result.SAME, Domain.ANY, Tensor::sign, Math::signum, Long::signum);
+    unary("sign", NUM, Result.SAME, Domain.ANY, Tensor::sign, x -> Double.isNaN(x) ? 0 : Math.signum(x), Long::signum);  // NaN: 0, as PyTorch
     unary("relu", NUM, Result.SAME, Domain.ANY, Tensor::relu, a -> Math.max(a, 0), a -> Math.max(a, 0));
     unary("floor", NUM, Result.SAME, Domain.ANY, Tensor::floor, Math::floor, a -> a);
     unary("ceil", NUM, Result.SAME, Domain.ANY, Tensor::ceil, Math::ceil, a -> a);

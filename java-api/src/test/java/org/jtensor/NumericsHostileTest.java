@@ -123,4 +123,13 @@ class NumericsHostileTest extends ScopedTest {
     assertEquals(1L, Tensor.zeros(new long[] {0}, DType.UINT8).all().itemLong());
     assertEquals(DType.BOOL, Tensor.fromArray(new long[] {0, 2}).any().dtype());  // other dtypes give bool
   }
+
+  /** torch.sign(tensor([nan])) is 0 in float32, float64, float16 and bfloat16 (PyTorch 2.13); it was NaN here. */
+  @Test
+  void signOfNaNIsZeroAsPyTorchs() {
+    for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16}) {
+      double[] got = Tensor.fromArray(new double[] {Double.NaN, -0.0, -2, Double.POSITIVE_INFINITY}).to(dt).sign().toDoubleArray();
+      assertArrayEquals(new double[] {0, 0, -1, 1}, got, 0, dt.toString());
+    }
+  }
 }

@@ -34,7 +34,7 @@ final class UnaryFamily {
       new Un("neg", Takes.NUM, Tensor::neg, x -> -x, x -> -x, ANY),
       new Un("abs", Takes.NUM, Tensor::abs, Math::abs, Math::abs, ANY),
       new Un("reciprocal", Takes.ALL, Tensor::reciprocal, x -> 1 / x, null, ANY),
-      new Un("sign", Takes.NUM, Tensor::sign, Math::signum, Long::signum, ANY),
+      new Un("sign", Takes.NUM, Tensor::sign, x -> Double.isNaN(x) ? 0 : Math.signum(x), Long::signum, ANY),
       new Un("exp", Takes.ALL, Tensor::exp, Math::exp, null, 80),
       new Un("log", Takes.ALL, Tensor::log, Math::log, null, 1e30),
       new Un("sqrt", Takes.ALL, Tensor::sqrt, Math::sqrt, null, ANY),
