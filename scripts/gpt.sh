@@ -12,4 +12,4 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   fi
 done
 mvn -B -Djt.build.jobs="$(nproc)" -q install -DskipTests
-mvn -B -q -f examples/pom.xml exec:java -Dexec.mainClass=org.jtensor.examples.gpt.Gpt -Dexec.args="$*"
+mvn -B -q -f examples/pom.xml exec:java -Dexec.mainClass=org.jtensor.examples.gpt.Gpt -Dexec.args="$(exec_args "$@")"

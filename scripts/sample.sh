@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 mvn -B -Djt.build.jobs="$(nproc)" -q install -DskipTests
-mvn -B -q -f examples/pom.xml exec:java -Dexec.args="$*"
+mvn -B -q -f examples/pom.xml exec:java -Dexec.args="$(exec_args "$@")"
