@@ -29,6 +29,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
   private final long timeoutNanos;  // 0: wait as long as a batch takes
   private final ArrayDeque<CompletableFuture<Batch>> loading = new ArrayDeque<>();  // batches served..dispatched-1
   private volatile boolean closed;  // read by workers: a batch not yet started when it is set is skipped
+  private boolean timedOut;  // a batch did not come in time: close() waits no more for the workers
   private long dispatched, served;
   private Batch lent;
 
@@ -92,6 +93,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
       if (c instanceof Error err) throw err;
       throw new DataLoaderException("DataLoader: loading batch " + served + " failed: " + c, -1, served, c);
     } catch (TimeoutException e) {  // the caller's next() closes the iterator; the batch is closed when it comes
+      timedOut = true;
       throw new DataLoaderException("DataLoader timed out after " + timeoutNanos / 1e9 + " seconds waiting for batch " + served, -1, served, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -135,6 +137,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
 
   /** Waits for the workers (no longer than the timeout, when one is set); true when interrupted. */
   private boolean awaitWorkers() {
+    if (timedOut) return false;  // the timeout was just waited out: next() returns after one wait, as PyTorch's
     boolean interrupted = false;
     long deadline = System.nanoTime() + timeoutNanos;
     while (true) {
