@@ -242,6 +242,10 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor norm(double p, int[] dims, boolean keepdim) {
     DType dtype = impl("norm").dtype();
     requireFloat("norm", impl("norm"));
+    if (Double.isInfinite(p) && ReductionOps.count(impl("norm"), dims) == 0) {  // amax/amin have no identity: PyTorch's words
+      throw new IllegalArgumentException("norm(): cannot compute the " + (p > 0 ? "inf" : "-inf") + " norm on an empty tensor because the "
+          + "operation does not have an identity");
+    }
     try (TensorScope s = TensorScope.open()) {
       // float16/bfloat16 in float32, as PyTorch's accumulate type: 300² overflowed float16, 1e-4² underflowed
       boolean half = dtype.itemSize() == 2;
@@ -301,9 +305,11 @@ public sealed interface ReductionMethods permits Tensor {
     return Tensor.wrap(ReductionOps.softmax(Ops.LOG_SOFTMAX, impl("logSoftmax"), dim));
   }
 
+  /** PyTorch's refusals in its words: "std and var only support ...", linalg.vector_norm's for norm. */
   private static void requireFloat(String op, TensorImpl t) {
-    if (!t.dtype().isFloatingPoint()) {
-      throw new UnsupportedOperationException(op + "(): expected a floating point tensor, got " + t.dtype());
-    }
+    if (t.dtype().isFloatingPoint()) return;
+    throw new UnsupportedOperationException(op + "(): " + (op.equals("norm")
+        ? "Expected a floating point or complex tensor as input. Got " + t.dtype()
+        : "std and var only support floating point and complex dtypes, got " + t.dtype()));
   }
 }

@@ -132,4 +132,18 @@ class NumericsHostileTest extends ScopedTest {
       assertArrayEquals(new double[] {0, 0, -1, 1}, got, 0, dt.toString());
     }
   }
+
+  /** PyTorch 2.13's refusals: var/std of int64, norm of int64, the inf norm over an empty dim (amax's message before). */
+  @Test
+  void integerVarianceNormAndEmptyInfNormAreRefusedInPyTorchsWords() {
+    Tensor ints = Tensor.arange(4);
+    String m = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, ints::var).getMessage();
+    assertTrue(m.startsWith("var(): std and var only support floating point and complex dtypes"), m);
+    m = org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, ints::norm).getMessage();
+    assertTrue(m.startsWith("norm(): Expected a floating point or complex tensor as input. Got int64"), m);
+    m = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Tensor.zeros(0).norm(Double.NEGATIVE_INFINITY, null, false)).getMessage();
+    assertEquals("norm(): cannot compute the -inf norm on an empty tensor because the operation does not have an identity", m);
+    assertEquals(0, Tensor.zeros(0, 3).norm(Double.POSITIVE_INFINITY, new int[] {1}, false).numel(), "no output: nothing to refuse");
+  }
 }
