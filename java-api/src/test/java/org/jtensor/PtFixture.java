@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jtensor.io.Tensors;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -44,5 +45,24 @@ public final class PtFixture implements BeforeAllCallback, AfterAllCallback {
 
   public boolean has(String name) {
     return entries.containsKey(name);
+  }
+
+  /** The tensors under prefix, the prefix dropped: a module's state_dict as PyTorch saved it, with the case's inputs and outputs. */
+  public Map<String, Tensor> under(String prefix) {
+    Map<String, Tensor> m = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : entries.entrySet()) {
+      String k = String.valueOf(e.getKey());
+      if (k.startsWith(prefix + ".") && e.getValue() instanceof Tensor t) m.put(k.substring(prefix.length() + 1), t);
+    }
+    return m;
+  }
+
+  /** The module's own keys from the entries under prefix (the inputs and outputs beside them are not), loaded strictly; eval mode. */
+  public <M extends org.jtensor.nn.Module> M loadInto(M m, String prefix) {
+    Map<String, Tensor> own = new LinkedHashMap<>();
+    for (String k : m.stateDict().keySet()) own.put(k, tensor(prefix + "." + k));
+    m.loadStateDict(own);
+    m.eval();
+    return m;
   }
 }

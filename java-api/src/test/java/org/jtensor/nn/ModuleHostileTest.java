@@ -29,12 +29,8 @@ class ModuleHostileTest extends ScopedTest {
     return fixtures.tensor(name);
   }
 
-  /** The module's own keys from the fixtures under prefix, loaded strictly; eval mode. */
   private static void loadInto(Module m, String prefix) {
-    Map<String, Tensor> own = new LinkedHashMap<>();
-    for (String k : m.stateDict().keySet()) own.put(k, f(prefix + "." + k));
-    m.loadStateDict(own);
-    m.eval();
+    fixtures.loadInto(m, prefix);
   }
 
   @Test

@@ -9,36 +9,27 @@ import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Generator;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The transformer modules against PyTorch 2.13 ({@link TransformerFixtures}): each module built with PyTorch's arguments, PyTorch's state_dict
+ * The transformer modules against PyTorch 2.13 (resources/transformer/fixtures.pt, written by make_fixtures.py beside it): each module built with PyTorch's arguments, PyTorch's state_dict
  * loaded strictly (so the names and shapes are PyTorch's), eval mode, the same inputs, the outputs
  * compared; scaled_dot_product_attention's output and every input's gradient in float64.
  */
 class TransformerConformanceTest extends ScopedTest {
-  private static TransformerFixtures fixtures;
-
-  @BeforeAll
-  static void load() throws Exception {
-    fixtures = TransformerFixtures.load();
-  }
-
-  @AfterAll
-  static void close() {
-    fixtures.close();
-  }
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/transformer/fixtures.pt");
 
   private static Tensor f(String name) {
-    return fixtures.f(name);
+    return fixtures.tensor(name);
   }
 
   private static Map<String, Tensor> state(String prefix) {
-    return fixtures.state(prefix);
+    return fixtures.under(prefix);
   }
 
   private static void loadInto(Module m, String prefix) {
@@ -145,7 +136,7 @@ class TransformerConformanceTest extends ScopedTest {
     for (String name : new String[] {"sdpa", "sdpac"}) {
       Tensor q = f(name + ".q").detach().requiresGrad_(), k = f(name + ".k").detach().requiresGrad_();
       Tensor v = f(name + ".v").detach().requiresGrad_();
-      Tensor mask = fixtures.optional(name + ".mask");
+      Tensor mask = fixtures.has(name + ".mask") ? fixtures.tensor(name + ".mask") : null;
       Tensor y = Functional.scaledDotProductAttention(q, k, v, mask, 0, mask == null, 0.3, true, new Generator(0));
       assertEquals(DType.FLOAT64, y.dtype());
       assertArrayEquals(f(name + ".out").toDoubleArray(), y.toDoubleArray(), 1e-12, name);

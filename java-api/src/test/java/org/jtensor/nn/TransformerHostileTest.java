@@ -30,11 +30,7 @@ class TransformerHostileTest extends ScopedTest {
   }
 
   private static MultiheadAttention loaded(MultiheadAttention m, String prefix) {
-    Map<String, Tensor> own = new LinkedHashMap<>();
-    for (String k : m.stateDict().keySet()) own.put(k, f(prefix + "." + k));
-    m.loadStateDict(own);
-    m.eval();
-    return m;
+    return fixtures.loadInto(m, prefix);
   }
 
   private static void near(Tensor want, Tensor got, String what) {

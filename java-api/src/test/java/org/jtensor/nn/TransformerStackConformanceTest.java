@@ -11,34 +11,25 @@ import java.util.List;
 import java.util.Map;
 import org.jtensor.DType;
 import org.jtensor.Generator;
+import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a PyTorch transformer user reaches for beyond the layers, against PyTorch 2.13
- * ({@link TransformerFixtures}): MultiheadAttention's kdim/vdim, bias_k/bias_v, add_zero_attn and
+ * (resources/transformer/fixtures.pt, written by make_fixtures.py beside it): MultiheadAttention's kdim/vdim, bias_k/bias_v, add_zero_attn and
  * attention weights (need_weights=True, averaged and per head, with their gradients);
  * TransformerDecoderLayer's key padding masks and bias=False; TransformerDecoder; nn.Transformer and
  * generate_square_subsequent_mask; and PyTorch's refusal of an is_causal hint without its mask.
  */
 class TransformerStackConformanceTest extends ScopedTest {
-  private static TransformerFixtures fx;
-
-  @BeforeAll
-  static void load() throws Exception {
-    fx = TransformerFixtures.load();
-  }
-
-  @AfterAll
-  static void close() {
-    fx.close();
-  }
+  @RegisterExtension
+  static final PtFixture fx = new PtFixture("/transformer/fixtures.pt");
 
   private static Tensor f(String name) {
-    return fx.f(name);
+    return fx.tensor(name);
   }
 
   private static void near(Tensor want, Tensor got, double tol, String what) {
@@ -106,7 +97,7 @@ class TransformerStackConformanceTest extends ScopedTest {
   @Test
   void transformerMatchesPyTorch() {
     try (Transformer model = new Transformer(16, 4, 2, 2, 32, 0.1, "relu", 1e-5, true, false, true, new Generator(4))) {
-      assertEquals(fx.state("model").keySet().stream().filter(k -> k.startsWith("encoder.") || k.startsWith("decoder.")).toList(),
+      assertEquals(fx.under("model").keySet().stream().filter(k -> k.startsWith("encoder.") || k.startsWith("decoder.")).toList(),
           List.copyOf(model.stateDict().keySet()), "PyTorch's state-dict names, in its order");
       fx.loadInto(model, "model");
       try (Tensor mask = Transformer.generateSquareSubsequentMask(5)) {
