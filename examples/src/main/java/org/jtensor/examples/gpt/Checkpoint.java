@@ -66,7 +66,6 @@ final class Checkpoint {
       }
     }
 
-
     @SuppressWarnings("unchecked")
     Map<String, Tensor> model() {
       return (Map<String, Tensor>) raw.get("model");

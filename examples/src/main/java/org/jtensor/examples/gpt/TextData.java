@@ -24,17 +24,19 @@ final class TextData implements AutoCloseable {
   /** The vocabulary's characters as one string; a character is a code point (an emoji's two UTF-16 halves are one). */
   final String vocab;
   private final int[] symbols;  // vocab's code points, sorted: id i is symbols[i]
+  private final java.util.Map<Integer, Integer> idByCodePoint = new java.util.HashMap<>();
   final Tensor train, val;  // int64 ids
   final String source;
 
   private TextData(String text, String vocab, String source) {
     this.vocab = vocab;
     this.symbols = vocab.codePoints().toArray();
+    for (int i = symbols.length - 1; i >= 0; i--) idByCodePoint.put(symbols[i], i);  // a repeated symbol keeps its first id
     this.source = source;
-    long[] ids = encode(text, vocab);
-    int split = (int) (ids.length * 0.9);
-    train = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(ids, 0, split)));
-    val = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(ids, split, ids.length)));
+    long[] encoded = encode(text);
+    int split = (int) (encoded.length * 0.9);
+    train = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(encoded, 0, split)));
+    val = TensorScope.escape(Tensor.fromArray(java.util.Arrays.copyOfRange(encoded, split, encoded.length)));
   }
 
   /** The bundled text (data null), "fortunes" (Debian's fortunes package), or a text file. vocab null: the text's own. */
@@ -92,7 +94,7 @@ final class TextData implements AutoCloseable {
 
   /** The id of code point c, -1 if the vocabulary lacks it. */
   long idOf(int c) {
-    return indexOf(symbols, c);
+    return idByCodePoint.getOrDefault(c, -1);
   }
 
   /** The character of an id, as a string (one or two UTF-16 units). */
@@ -100,24 +102,16 @@ final class TextData implements AutoCloseable {
     return Character.toString(symbols[(int) id]);
   }
 
-  private static int indexOf(int[] symbols, int c) {
-    for (int i = 0; i < symbols.length; i++) if (symbols[i] == c) return i;
-    return -1;
-  }
-
-  /** Each character's id in vocab; a character vocab lacks (a resumed run on another text) is refused. */
-  static long[] encode(String text, String vocab) {
-    int[] symbols = vocab.codePoints().toArray(), cps = text.codePoints().toArray();
-    java.util.Map<Integer, Integer> index = new java.util.HashMap<>();
-    for (int i = symbols.length - 1; i >= 0; i--) index.put(symbols[i], i);
-    long[] ids = new long[cps.length];
-    for (int i = 0; i < ids.length; i++) {
-      Integer id = index.get(cps[i]);
-      if (id == null) throw new IllegalArgumentException("character U+" + Integer.toHexString(cps[i]).toUpperCase(java.util.Locale.ROOT)
+  /** Each character's id in the vocabulary; a character it lacks (a resumed run on another text) is refused. */
+  private long[] encode(String text) {
+    int[] cps = text.codePoints().toArray();
+    long[] out = new long[cps.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = idOf(cps[i]);
+      if (out[i] < 0) throw new IllegalArgumentException("character U+" + Integer.toHexString(cps[i]).toUpperCase(java.util.Locale.ROOT)
           + " is not in the vocabulary");
-      ids[i] = id;
     }
-    return ids;
+    return out;
   }
 
   String decode(long[] ids) {
