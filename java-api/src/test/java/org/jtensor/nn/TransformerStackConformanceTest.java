@@ -122,6 +122,11 @@ class TransformerStackConformanceTest extends ScopedTest {
       Tensor want = norm.forward(x);
       near(want, dec.forward(tgt, memory), 1e-6, "layers in turn, then the norm");
       assertTrue(dec.stateDict().containsKey("layers.1.multihead_attn.in_proj_weight") && dec.stateDict().containsKey("norm.weight"));
+      assertThrows(UnsupportedOperationException.class, () -> dec.forward(tgt), "a decoder needs the memory");
+      String m = assertThrows(IllegalArgumentException.class, () -> dec.forward(tgt, memory, null, null, null, null, true, false)).getMessage();
+      assertTrue(m.startsWith("TransformerDecoder.forward(): Need attn_mask if specifying the is_causal hint"), m);
+      String same = assertThrows(IllegalArgumentException.class, () -> new TransformerDecoder(() -> dec.layers().get(0), 2, null)).getMessage();
+      assertTrue(same.contains("the layer supplier returned the same layer for layers 0 and 1"), same);
     }
   }
 
