@@ -17,6 +17,11 @@ public final class CosineAnnealingLR extends LRScheduler {
   }
 
   @Override
+  protected java.util.Map<String, Object> arguments() {
+    return SchedulerState.entries("T_max", (long) tMax, "eta_min", etaMin);
+  }
+
+  @Override
   public double lrAt(int epoch) {
     return etaMin + (baseLr - etaMin) * (1 + Math.cos(Math.PI * epoch / tMax)) / 2;
   }

@@ -1,5 +1,9 @@
 package org.jtensor.optim;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * A learning-rate schedule (torch.optim.lr_scheduler): the optimizer's initialLr() (its rate when
  * the first scheduler was made) is the base; each {@link #step()} advances one epoch (or one step, as the
@@ -7,6 +11,10 @@ package org.jtensor.optim;
  * stated in closed form, so a resumed run sets the same rates from the epoch alone. One scheduler
  * (or a SequentialLR) per optimizer gives PyTorch's rates; two stepping one optimizer at once do not
  * compound as PyTorch's recursive forms do (each sets its own rate from initialLr).
+ *
+ * <p>{@link #stateDict()} is PyTorch's scheduler state dict (its arguments under PyTorch's names, then
+ * base_lrs, last_epoch and the counters PyTorch keeps), so torch.load and PyTorch's load_state_dict
+ * take it; {@link #loadStateDict} takes PyTorch's or jtensor's and resumes at its last_epoch.
  */
 public abstract class LRScheduler {
   protected final Optimizer optimizer;
@@ -60,6 +68,60 @@ public abstract class LRScheduler {
     if (epoch < 0) throw new IllegalArgumentException("setLastEpoch(): epoch must be non-negative, got " + epoch);
     apply(epoch);
     this.epoch = epoch;
+  }
+
+  /** This schedule's arguments under PyTorch's names, in its state dict's order (LambdaLR has none). */
+  protected Map<String, Object> arguments() {
+    return new LinkedHashMap<>();
+  }
+
+  /** The rate PyTorch's state lists as base_lrs: the optimizer's initial rate (OneCycleLR's is its own start). */
+  double stateBaseLr() {
+    return baseLr;
+  }
+
+  /** Entries PyTorch's state holds after the counters (LambdaLR's lr_lambdas). */
+  void putTrailing(Map<String, Object> state) {}
+
+  /** PyTorch's state_dict(): the arguments, base_lrs, last_epoch, _step_count, the flags and _last_lr, in PyTorch's order. */
+  public final Map<String, Object> stateDict() {
+    return stateDictAt(epoch, lrAt(epoch));
+  }
+
+  /** The state PyTorch's scheduler holds at lastEpoch (-1: a SequentialLR's scheduler not reached yet), having set lastLr. */
+  Map<String, Object> stateDictAt(int lastEpoch, double lastLr) {
+    Map<String, Object> state = arguments();
+    state.put("base_lrs", List.of(stateBaseLr()));
+    state.put("last_epoch", (long) lastEpoch);
+    state.put("_step_count", (long) Math.max(lastEpoch, 0) + 1);
+    state.put("_is_initial", false);
+    state.put("_get_lr_called_within_step", false);
+    state.put("_last_lr", List.of(lastLr));
+    putTrailing(state);
+    return state;
+  }
+
+  /**
+   * Resumes at the state's last_epoch and sets its rate. The state is PyTorch's state_dict() of the
+   * same schedule (or this class's): its arguments and base_lrs must be this scheduler's, checked
+   * whole before anything changes; entries PyTorch adds beyond them are ignored.
+   */
+  public final void loadStateDict(Map<String, Object> state) {
+    String op = getClass().getSimpleName() + ".loadStateDict";
+    int last = checkState(op, "the state", SchedulerState.requireMap(op, state), 0);
+    try {
+      setLastEpoch(last);
+    } catch (IllegalStateException | IllegalArgumentException e) {  // refused before anything was set
+      throw new IllegalArgumentException(op + "(): the state's last_epoch " + last + " does not fit this schedule: " + e.getMessage(), e);
+    }
+  }
+
+  /** Checks a state against this schedule (where names it in messages) and returns its last_epoch, at least minEpoch. */
+  int checkState(String op, String where, Map<?, ?> state, int minEpoch) {
+    String kind = getClass().getSimpleName();
+    SchedulerState.checkSame(op, where, state, arguments(), kind);
+    SchedulerState.checkSame(op, where, state, Map.of("base_lrs", List.of(stateBaseLr())), kind);
+    return SchedulerState.wholeNumber(op, where, state, "last_epoch", minEpoch);
   }
 
   public final double lastLr() {

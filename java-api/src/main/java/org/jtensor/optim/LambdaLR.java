@@ -13,6 +13,12 @@ public final class LambdaLR extends LRScheduler {
     start();
   }
 
+  /** PyTorch saves a plain function's lr_lambda as None (only callable objects' fields); the function itself is not checked on load. */
+  @Override
+  void putTrailing(java.util.Map<String, Object> state) {
+    state.put("lr_lambdas", java.util.Collections.singletonList(null));
+  }
+
   @Override
   public double lrAt(int epoch) {
     return baseLr * factor.applyAsDouble(epoch);

@@ -29,6 +29,11 @@ public final class LinearLR extends LRScheduler {
   }
 
   @Override
+  protected java.util.Map<String, Object> arguments() {
+    return SchedulerState.entries("start_factor", startFactor, "end_factor", endFactor, "total_iters", (long) totalIters);
+  }
+
+  @Override
   public double lrAt(int epoch) {
     if (totalIters == 0) return baseLr * startFactor;  // PyTorch's: the start factor, never moved
     int t = Math.min(epoch, totalIters);

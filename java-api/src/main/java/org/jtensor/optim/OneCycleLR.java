@@ -53,6 +53,27 @@ public final class OneCycleLR extends LRScheduler {
     }
   }
 
+  /** PyTorch's OneCycleLR state: total_steps, its two phases (their ends and the group entries they run between), the anneal and momentum flags. */
+  @Override
+  protected java.util.Map<String, Object> arguments() {
+    return SchedulerState.entries("total_steps", (long) totalSteps, "_schedule_phases", java.util.List.of(
+            phase(phaseEnd, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+            phase((long) totalSteps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")),
+        "_anneal_func_type", cosine ? "cos" : "linear", "cycle_momentum", cycleMomentum,
+        "use_beta1", optimizer instanceof Adam);  // PyTorch's use_beta1: "betas" in the optimizer's defaults
+  }
+
+  private static java.util.Map<String, Object> phase(Object endStep, String startLr, String endLr, String startMomentum, String endMomentum) {
+    return SchedulerState.entries("end_step", endStep, "start_lr", startLr, "end_lr", endLr, "start_momentum", startMomentum,
+        "end_momentum", endMomentum);
+  }
+
+  /** PyTorch's base_lrs for OneCycleLR: the group's initial_lr, max_lr / div_factor. */
+  @Override
+  double stateBaseLr() {
+    return initialLr;
+  }
+
   @Override
   public double lrAt(int epoch) {
     return phase(epoch, initialLr, maxLr, minLr);

@@ -1,6 +1,7 @@
 package org.jtensor.optim;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * torch.optim.lr_scheduler.ReduceLROnPlateau: multiplies the optimizer's rate by factor once a
@@ -80,5 +81,50 @@ public final class ReduceLROnPlateau {
 
   public int lastEpoch() {
     return lastEpoch;
+  }
+
+  /** PyTorch's state_dict(), in its order: the arguments, then last_epoch, _last_lr, the mode's worst value, best and the counters. */
+  public Map<String, Object> stateDict() {
+    Map<String, Object> state = arguments();
+    state.put("last_epoch", (long) lastEpoch);
+    state.put("_last_lr", List.of(optimizer.lr()));
+    state.put("mode_worse", max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
+    state.putAll(modeArguments());
+    state.put("best", best);
+    state.put("cooldown_counter", (long) cooldownLeft);
+    state.put("num_bad_epochs", (long) badEpochs);
+    return state;
+  }
+
+  /**
+   * Resumes from PyTorch's state_dict() (or this class's): its best metric, bad epochs, cooldown and
+   * epoch count. The arguments must be this scheduler's (checked whole before anything changes);
+   * the rate is the optimizer's, restored by its own loadStateDict as in PyTorch.
+   */
+  public void loadStateDict(Map<String, Object> state) {
+    String op = "ReduceLROnPlateau.loadStateDict", where = "the state", kind = "ReduceLROnPlateau";
+    Map<?, ?> s = SchedulerState.requireMap(op, state);
+    Map<String, Object> own = arguments();
+    own.remove("default_min_lr");  // newer than min_lrs, which says the same
+    SchedulerState.checkSame(op, where, s, own, kind);
+    SchedulerState.checkSame(op, where, s, modeArguments(), kind);
+    double savedBest = SchedulerState.number(op, where, s, "best");
+    if (Double.isNaN(savedBest)) throw new IllegalArgumentException(op + "(): " + where + " has 'best' nan; expected a number");
+    int epoch = SchedulerState.wholeNumber(op, where, s, "last_epoch", 0);
+    int bad = SchedulerState.wholeNumber(op, where, s, "num_bad_epochs", 0);
+    int cool = SchedulerState.wholeNumber(op, where, s, "cooldown_counter", 0);
+    best = savedBest;
+    lastEpoch = epoch;
+    badEpochs = bad;
+    cooldownLeft = cool;
+  }
+
+  private Map<String, Object> arguments() {
+    return SchedulerState.entries("factor", factor, "default_min_lr", minLr, "min_lrs", List.of(minLr), "patience", (long) patience,
+        "cooldown", (long) cooldown, "eps", eps);
+  }
+
+  private Map<String, Object> modeArguments() {
+    return SchedulerState.entries("mode", max ? "max" : "min", "threshold", threshold, "threshold_mode", relative ? "rel" : "abs");
   }
 }

@@ -1,6 +1,9 @@
 package org.jtensor.optim;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Schedulers in turn (torch.optim.lr_scheduler.SequentialLR): scheduler i runs from milestone
@@ -47,6 +50,47 @@ public final class SequentialLR extends LRScheduler {
   protected void apply(int epoch) {
     int i = segment(epoch);
     schedulers.get(i).apply(epoch - (i == 0 ? 0 : milestones[i - 1]));
+  }
+
+  /**
+   * PyTorch's SequentialLR state: _milestones, last_epoch, _last_lr and each scheduler's own state
+   * at its own epoch (the last of its segment once passed; -1 before it is reached, where PyTorch
+   * keeps the rate it was made at: this one's first).
+   */
+  @Override
+  Map<String, Object> stateDictAt(int lastEpoch, double lastLr) {
+    Map<String, Object> state = new LinkedHashMap<>();
+    List<Object> ms = new ArrayList<>();
+    for (int m : milestones) ms.add((long) m);
+    state.put("_milestones", ms);
+    state.put("last_epoch", (long) lastEpoch);
+    state.put("_last_lr", List.of(lastLr));
+    List<Object> own = new ArrayList<>();
+    for (int i = 0; i < schedulers.size(); i++) {
+      int start = i == 0 ? 0 : milestones[i - 1];
+      long end = i < milestones.length ? milestones[i] : Long.MAX_VALUE;
+      int at = (int) Math.max(Math.min(lastEpoch, end - 1) - start, -1);
+      own.add(schedulers.get(i).stateDictAt(at, at >= 0 ? schedulers.get(i).lrAt(at) : lrAt(0)));
+    }
+    state.put("_schedulers", own);
+    return state;
+  }
+
+  /** The milestones must be this one's and each scheduler's state its own (arguments and base rate); the schedulers' epochs follow from last_epoch. */
+  @Override
+  int checkState(String op, String where, Map<?, ?> state, int minEpoch) {
+    List<Object> ms = new ArrayList<>();
+    for (int m : milestones) ms.add((long) m);
+    SchedulerState.checkSame(op, where, state, Map.of("_milestones", ms), "SequentialLR");
+    if (!(state.get("_schedulers") instanceof List<?> saved) || saved.size() != schedulers.size()) {
+      throw new IllegalArgumentException(op + "(): " + where + " has " + (state.get("_schedulers") instanceof List<?> l ? l.size() + " schedulers'"
+          : "no '_schedulers'") + " states, this SequentialLR has " + schedulers.size() + " schedulers");
+    }
+    for (int i = 0; i < schedulers.size(); i++) {
+      String inner = "the state of scheduler " + i + " (" + schedulers.get(i).getClass().getSimpleName() + ")";
+      schedulers.get(i).checkState(op, inner, SchedulerState.requireMap(op, saved.get(i)), -1);
+    }
+    return SchedulerState.wholeNumber(op, where, state, "last_epoch", minEpoch);
   }
 
   private int segment(int epoch) {

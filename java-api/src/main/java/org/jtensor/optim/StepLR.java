@@ -14,6 +14,11 @@ public final class StepLR extends LRScheduler {
   }
 
   @Override
+  protected java.util.Map<String, Object> arguments() {
+    return SchedulerState.entries("step_size", (long) stepSize, "gamma", gamma);
+  }
+
+  @Override
   public double lrAt(int epoch) {
     return baseLr * Math.pow(gamma, epoch / stepSize);
   }

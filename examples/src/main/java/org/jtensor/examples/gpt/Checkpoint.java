@@ -10,11 +10,12 @@ import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.io.TensorFormatException;
 import org.jtensor.io.Tensors;
+import org.jtensor.optim.LRScheduler;
 import org.jtensor.optim.Optimizer;
 
 /**
  * A training checkpoint as one PyTorch .pt file: {"model": state dict, "optimizer": the optimizer's
- * state dict (PyTorch's layout), "step", "config", "vocab", "rng": [seed, offset] of the training
+ * state dict (PyTorch's layout), "scheduler": the schedule's (PyTorch's layout), "step", "config", "vocab", "rng": [seed, offset] of the training
  * generator, "losses": [[step, train, val], ...]}. Everything a run depends on (the training windows'
  * order follows from rng's seed and the step), so --resume continues bit for bit; torch.load(weights_only=True) reads it.
  * "train" holds the options the schedule and the batches follow (lr, warmup, steps, batch, autocast): a
@@ -23,14 +24,15 @@ import org.jtensor.optim.Optimizer;
 final class Checkpoint {
   private Checkpoint() {}
 
-  static void save(Path file, CharGpt model, Optimizer opt, long step, String vocab, Generator g, List<double[]> losses, GptOptions o)
-      throws IOException {
+  static void save(Path file, CharGpt model, Optimizer opt, LRScheduler schedule, long step, String vocab, Generator g, List<double[]> losses,
+                   GptOptions o) throws IOException {
     Map<String, Object> top = new LinkedHashMap<>();
     Map<String, Tensor> weights = model.stateDict();
     Map<String, Object> optimizer = opt.stateDict();
     try {
       top.put("model", new LinkedHashMap<String, Object>(weights));
       top.put("optimizer", optimizer);
+      top.put("scheduler", schedule.stateDict());
       top.put("step", step);
       top.put("config", model.config.toMap());
       top.put("vocab", vocab);
@@ -74,6 +76,27 @@ final class Checkpoint {
     @SuppressWarnings("unchecked")
     Map<String, Object> optimizer() {
       return (Map<String, Object>) raw.get("optimizer");
+    }
+
+    /**
+     * Puts the schedule where the checkpoint's was: from its "scheduler" state (refused if it is another schedule's or at
+     * another step than "step"), or, for a checkpoint written before it was kept, at "step".
+     */
+    @SuppressWarnings("unchecked")
+    void resumeSchedule(Path file, LRScheduler schedule) {
+      if (!raw.containsKey("scheduler")) {
+        schedule.setLastEpoch((int) step);
+        return;
+      }
+      if (!(raw.get("scheduler") instanceof Map<?, ?> state)) throw new IllegalArgumentException("--resume " + file + ": 'scheduler' is not a dict");
+      try {
+        schedule.loadStateDict((Map<String, Object>) state);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--resume " + file + ": " + e.getMessage(), e);
+      }
+      if (schedule.lastEpoch() != step) {
+        throw new IllegalArgumentException("--resume " + file + ": 'scheduler' is at epoch " + schedule.lastEpoch() + ", 'step' is " + step);
+      }
     }
   }
 

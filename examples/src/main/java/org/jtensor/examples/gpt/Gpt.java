@@ -86,7 +86,7 @@ public final class Gpt {
           }
           resumed.checkSameRun(o.resume(), o);  // after the shapes: a checkpoint of another model is named as that first
           g.setState(resumed.rng());
-          schedule.setLastEpoch((int) resumed.step());
+          resumed.resumeSchedule(o.resume(), schedule);
           losses.addAll(resumed.losses());
           first = resumed.step() + 1;
           org.jtensor.io.Tensors.closeAll(resumed.raw());
@@ -129,7 +129,7 @@ public final class Gpt {
               losses.add(new double[] {step, train, v});
               bar.setExtraMessage(String.format(Locale.ROOT, " step %d: train %.4f, validation %.4f", step, train, v));
               System.out.printf(Locale.ROOT, "%nstep %d: train loss %.4f, validation loss %.4f, lr %.2e%n", step, train, v, opt.lr());
-              Checkpoint.save(o.out().resolve("checkpoint.pt"), model, opt, step, data.vocab, g, losses, o);
+              Checkpoint.save(o.out().resolve("checkpoint.pt"), model, opt, schedule, step, data.vocab, g, losses, o);
             }
           }
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.jtensor.Device;
 import org.jtensor.Tensor;
@@ -48,6 +49,8 @@ class GptResumeTest {
       assertEquals(a.get("step"), b.get("step"));
       assertEquals(a.get("rng"), b.get("rng"));
       assertEquals(a.get("losses"), b.get("losses"));
+      assertEquals(a.get("scheduler"), b.get("scheduler"));
+      assertEquals(6L, ((Map<?, ?>) a.get("scheduler")).get("last_epoch"));
       Map<?, ?> wa = (Map<?, ?>) a.get("model"), wb = (Map<?, ?>) b.get("model");
       assertEquals(wa.keySet(), wb.keySet());
       for (Object k : wa.keySet()) {
@@ -128,5 +131,25 @@ class GptResumeTest {
     }
     m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("o5"), mislabelled, 6))).getMessage();
     assertTrue(m.contains("--resume " + mislabelled) && m.contains("size mismatch for tok_emb.weight"), m);
+    // a schedule state at another step than the checkpoint's, and one of another schedule
+    @SuppressWarnings("unchecked")
+    Map<String, Object> third = (Map<String, Object>) Tensors.loadObject(dir.resolve("o3").resolve("checkpoint.pt"));
+    Path behind = dir.resolve("behind.pt"), other = dir.resolve("other.pt");
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> schedule = new java.util.LinkedHashMap<>((Map<String, Object>) third.get("scheduler"));
+      schedule.put("last_epoch", 2L);
+      Map<String, Object> edited = new java.util.LinkedHashMap<>(third);
+      edited.put("scheduler", schedule);
+      Tensors.saveObject(edited, behind);
+      schedule.put("_milestones", List.of(1L));
+      Tensors.saveObject(edited, other);
+    } finally {
+      Tensors.closeAll(third);
+    }
+    m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("o6"), behind, 6))).getMessage();
+    assertEquals("--resume " + behind + ": 'scheduler' is at epoch 2, 'step' is 3", m);
+    m = assertThrows(IllegalArgumentException.class, () -> Gpt.run(options(dir.resolve("o7"), other, 6))).getMessage();
+    assertTrue(m.startsWith("--resume " + other + ": SequentialLR.loadStateDict(): the state has '_milestones' [1], this SequentialLR has [2]"), m);
   }
 }
