@@ -60,9 +60,7 @@ public final class SequentialLR extends LRScheduler {
   @Override
   Map<String, Object> stateDictAt(int lastEpoch, double lastLr) {
     Map<String, Object> state = new LinkedHashMap<>();
-    List<Object> ms = new ArrayList<>();
-    for (int m : milestones) ms.add((long) m);
-    state.put("_milestones", ms);
+    state.put("_milestones", milestoneList());
     state.put("last_epoch", (long) lastEpoch);
     state.put("_last_lr", List.of(lastLr));
     List<Object> own = new ArrayList<>();
@@ -79,18 +77,23 @@ public final class SequentialLR extends LRScheduler {
   /** The milestones must be this one's and each scheduler's state its own (arguments and base rate); the schedulers' epochs follow from last_epoch. */
   @Override
   int checkState(String op, String where, Map<?, ?> state, int minEpoch) {
-    List<Object> ms = new ArrayList<>();
-    for (int m : milestones) ms.add((long) m);
-    SchedulerState.checkSame(op, where, state, Map.of("_milestones", ms), "SequentialLR");
+    SchedulerState.checkSame(op, where, state, Map.of("_milestones", milestoneList()), "SequentialLR");
     if (!(state.get("_schedulers") instanceof List<?> saved) || saved.size() != schedulers.size()) {
-      throw new IllegalArgumentException(op + "(): " + where + " has " + (state.get("_schedulers") instanceof List<?> l ? l.size() + " schedulers'"
-          : "no '_schedulers'") + " states, this SequentialLR has " + schedulers.size() + " schedulers");
+      throw new IllegalArgumentException(op + "(): " + where + " has " + (state.get("_schedulers") instanceof List<?> l ? l.size()
+          + " schedulers' states" : "no '_schedulers'") + ", this SequentialLR has " + schedulers.size() + " schedulers");
     }
     for (int i = 0; i < schedulers.size(); i++) {
       String inner = "the state of scheduler " + i + " (" + schedulers.get(i).getClass().getSimpleName() + ")";
       schedulers.get(i).checkState(op, inner, SchedulerState.requireMap(op, saved.get(i)), -1);
     }
     return SchedulerState.wholeNumber(op, where, state, "last_epoch", minEpoch);
+  }
+
+  /** The milestones as PyTorch's state lists them (Python ints). */
+  private List<Object> milestoneList() {
+    List<Object> ms = new ArrayList<>();
+    for (int m : milestones) ms.add((long) m);
+    return ms;
   }
 
   private int segment(int epoch) {
