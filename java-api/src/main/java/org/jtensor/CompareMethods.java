@@ -14,25 +14,28 @@ public sealed interface CompareMethods permits Tensor {
   }
 
   /**
-   * Elementwise |self − other| ≤ atol + rtol·|other| (bool, broadcast), as torch.isclose: equal
-   * values (infinities of one sign included) are close, a finite value is never close to an
-   * infinity, and NaN is close to NaN only with equalNan.
+   * Elementwise |self − other| ≤ atol + rtol·|other| (bool, broadcast), as torch.isclose: both of
+   * one dtype; equal values (infinities of one sign included) are close, and otherwise a pair is
+   * close only where its error |self − other| is finite (so never a finite value and an infinity,
+   * whatever the tolerances); NaN is close to NaN only with equalNan. Bool and integer tensors
+   * are measured in the default float dtype (as PyTorch: no wrap-around in the difference), and
+   * with rtol = atol = 0 the comparison is exact equality.
    */
   default Tensor isclose(Tensor other, double rtol, double atol, boolean equalNan) {
-    if (!(rtol >= 0) || !(atol >= 0)) {
-      throw new IllegalArgumentException("isclose(): rtol and atol must be non-negative, got rtol=" + rtol + " atol=" + atol);
-    }
+    if (!(rtol >= 0)) throw new IllegalArgumentException("isclose(): rtol must be greater than or equal to zero, but got " + rtol);
+    if (!(atol >= 0)) throw new IllegalArgumentException("isclose(): atol must be greater than or equal to zero, but got " + atol);
     Tensor a = self();
     if (other == null) throw new IllegalArgumentException("isclose(): expected a Tensor, got null");
+    if (a.dtype() != other.dtype()) throw new IllegalArgumentException("isclose(): " + a.dtype() + " did not match " + other.dtype());
     try (TensorScope s = TensorScope.open()) {
       Tensor r = a.eq(other);
-      if (a.dtype() != DType.BOOL && other.dtype() != DType.BOOL) {
-        Tensor finite = other.abs().lt(Double.POSITIVE_INFINITY);
-        Tensor within = a.sub(other).abs().le(other.abs().mul(rtol).add(atol));
-        r = r.logicalOr(finite.logicalAnd(within));
-        if (equalNan) r = r.logicalOr(a.isnan().logicalAnd(other.isnan()));
-      }
-      return s.keep(r);
+      if (equalNan && a.dtype().isFloatingPoint()) r = r.logicalOr(a.isnan().logicalAnd(other.isnan()));
+      if (rtol == 0 && atol == 0) return s.keep(r);
+      Tensor x = a.dtype().isFloatingPoint() ? a : a.to(DType.DEFAULT_FLOAT);
+      Tensor y = a.dtype().isFloatingPoint() ? other : other.to(DType.DEFAULT_FLOAT);
+      Tensor error = x.sub(y).abs();
+      Tensor within = error.lt(Double.POSITIVE_INFINITY).logicalAnd(error.le(y.mul(rtol).abs().add(atol)));
+      return s.keep(r.logicalOr(within));
     }
   }
 
@@ -42,7 +45,12 @@ public sealed interface CompareMethods permits Tensor {
 
   /** Whether every element is close (torch.allclose); shapes must broadcast. */
   default boolean allclose(Tensor other, double rtol, double atol) {
-    try (Tensor c = isclose(other, rtol, atol, false); Tensor all = c.all()) {
+    return allclose(other, rtol, atol, false);
+  }
+
+  /** Whether every element is close (torch.allclose with equal_nan): NaN matches NaN when equalNan. */
+  default boolean allclose(Tensor other, double rtol, double atol, boolean equalNan) {
+    try (Tensor c = isclose(other, rtol, atol, equalNan); Tensor all = c.all()) {
       return all.item() != 0;
     }
   }

@@ -1,0 +1,146 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * A hostile review of the matrix products (matmul, mm, bmm, dot, addmm, baddbmm, linear), the
+ * closeness comparisons and the Java array interop against PyTorch 2.13 (CPU); each expectation is
+ * PyTorch's answer to the same call, noted beside it.
+ */
+class LinalgInteropHostileTest extends ScopedTest {
+  private static final double INF = Double.POSITIVE_INFINITY;
+
+  private static Tensor f32(double... v) {
+    return Tensor.fromArray(v).to(DType.FLOAT32);
+  }
+
+  private static Tensor longs(long... v) {
+    return Tensor.fromArray(v);
+  }
+
+  private static void refused(String message, Executable call) {
+    Throwable e = assertThrows(RuntimeException.class, call);
+    assertTrue(e.getMessage().contains(message), () -> "expected '" + message + "' in: " + e.getMessage());
+  }
+
+  private static boolean[] close(Tensor a, Tensor b, double rtol, double atol) {
+    return a.isclose(b, rtol, atol, false).toBooleanArray();
+  }
+
+  /**
+   * torch.isclose(torch.tensor([1.]), torch.tensor([1.], dtype=torch.float64)) raises "Float did
+   * not match Double" (allclose too); isclose(tensor([1]), tensor([1.])) "Long did not match
+   * Float". Both were compared after promotion (True).
+   */
+  @Test
+  void iscloseOfTwoDtypesWasComparedAfterPromotion() {
+    Tensor d = Tensor.fromArray(new double[] {1});
+    refused("float32 did not match float64", () -> f32(1).isclose(d));
+    refused("float32 did not match float64", () -> f32(1).allclose(d));
+    refused("int64 did not match float32", () -> longs(1).isclose(f32(1)));
+    assertTrue(f32(1, 2).allclose(f32(1, 2)));
+  }
+
+  /**
+   * PyTorch counts a pair close only where the error |a - b| is finite:
+   * isclose(tensor([inf]), tensor([1.]), atol=inf) is False, isclose(tensor([3e38]),
+   * tensor([-3e38]), rtol=10) is False (the float32 difference overflows), and so is float16
+   * 60000 against -60000 with rtol=3; isclose(tensor([5.]), tensor([1.]), atol=inf) is True. Here
+   * the first three were True (only b's finiteness was checked, and inf <= inf).
+   */
+  @Test
+  void anInfiniteErrorWasWithinAnInfiniteTolerance() {
+    assertArrayEquals(new boolean[] {false}, close(f32(INF), f32(1), 0, INF));
+    assertArrayEquals(new boolean[] {false}, close(f32(3e38), f32(-3e38), 10, 0));
+    assertArrayEquals(new boolean[] {false}, close(f32(60000).to(DType.FLOAT16), f32(-60000).to(DType.FLOAT16), 3, 0));
+    assertArrayEquals(new boolean[] {true}, close(f32(5), f32(1), 0, INF));
+    assertArrayEquals(new boolean[] {false}, close(f32(1), f32(INF), 0, INF));
+    // equal infinities stay close, opposite ones do not: [True, True, False, False]
+    assertArrayEquals(new boolean[] {true, true, false, false},
+        close(f32(INF, -INF, INF, 1), f32(INF, -INF, -INF, INF), 1e-5, 1e-8));
+  }
+
+  /**
+   * PyTorch measures the error of bool and integer tensors in float32: isclose(tensor([True,
+   * False]), tensor([True, True]), atol=2) is [True, True] (here [True, False]: bools were only
+   * compared equal); uint8 0 against 255 with atol=1 is False (here True: 0 - 255 wrapped to 1);
+   * int64 -2^63 against 2^63-1 with atol=1 is False (here True, wrapped); 16777217 against
+   * 16777216 with atol=0.5 is True (float32 rounds both to 16777216; here False). With rtol = atol
+   * = 0 the comparison is exact: 2^62 against 2^62 + 1 is False.
+   */
+  @Test
+  void boolsAndIntegersWereComparedInTheirOwnType() {
+    Tensor t = Tensor.fromArray(new boolean[] {true, false}), tt = Tensor.fromArray(new boolean[] {true, true});
+    assertArrayEquals(new boolean[] {true, true}, close(t, tt, 1e-5, 2));
+    assertArrayEquals(new boolean[] {true, false}, close(t, tt, 1e-5, 1e-8));
+    assertTrue(Tensor.fromArray(new boolean[] {true}).allclose(Tensor.fromArray(new boolean[] {false}), 0, 2));
+    Tensor u0 = longs(0).to(DType.UINT8), u255 = longs(255).to(DType.UINT8);
+    assertArrayEquals(new boolean[] {false}, close(u0, u255, 0, 1));
+    assertArrayEquals(new boolean[] {false}, close(u255, u0, 0, 1));
+    assertArrayEquals(new boolean[] {true}, close(u0, u255, 0, 255));
+    assertArrayEquals(new boolean[] {false}, close(u0, u255, 0, 254.9));
+    assertArrayEquals(new boolean[] {true}, close(longs(0).to(DType.INT8), longs(-128).to(DType.INT8), 0, 128));
+    assertArrayEquals(new boolean[] {false}, close(longs(Long.MIN_VALUE), longs(Long.MAX_VALUE), 0, 1));
+    assertArrayEquals(new boolean[] {true}, close(longs(16777217), longs(16777216), 0, 0.5));
+    assertArrayEquals(new boolean[] {false}, close(longs(1L << 62), longs((1L << 62) + 1), 0, 0));
+    assertArrayEquals(new boolean[] {true}, close(longs(1L << 62), longs((1L << 62) + 1), 0, 0.5));
+    Tensor ten = longs(10).to(DType.INT32), minusTen = longs(-10).to(DType.INT32);
+    assertArrayEquals(new boolean[] {true}, close(ten, minusTen, 2, 0));
+    assertArrayEquals(new boolean[] {false}, close(ten, minusTen, 1.9, 0));
+    assertArrayEquals(new boolean[] {true, true}, close(longs(100, 101), longs(100, 100), 0.01, 0));
+  }
+
+  /** torch.isclose(x, x, rtol=-1) raises "rtol must be greater than or equal to zero, but got -1" (atol likewise; NaN too). */
+  @Test
+  void negativeTolerancesAreRefusedInTorchsWords() {
+    refused("rtol must be greater than or equal to zero, but got -1", () -> f32(1).isclose(f32(1), -1, 0, false));
+    refused("atol must be greater than or equal to zero, but got -1", () -> f32(1).isclose(f32(1), 0, -1, false));
+    refused("rtol must be greater than or equal to zero, but got NaN", () -> f32(1).isclose(f32(1), Double.NaN, 0, false));
+  }
+
+  /**
+   * torch.tensor([[float('nan'), 1e30]]).long() is [[-9223372036854775808, -9223372036854775808]]
+   * on x86 (numpy's astype too); toLongArray2d reads through the same conversion as to(INT64).
+   */
+  @Test
+  void toLongArray2dConvertsAsToDoes() {
+    Tensor x = f32(Double.NaN, 1e30).view(1, 2);
+    long[] viaTo = x.to(DType.INT64).toLongArray();
+    assertArrayEquals(viaTo, x.toLongArray2d()[0]);
+    assertArrayEquals(viaTo, x.toLongArray());
+  }
+
+  /** uint8 255 reads 255 (torch.tensor([255], dtype=torch.uint8).item() is 255), bfloat16 1.1 reads 1.1015625. */
+  @Test
+  void narrowTypesReadTheirValues() {
+    assertEquals(255.0, longs(255).to(DType.UINT8).item());
+    assertArrayEquals(new double[] {255, 0}, longs(255, 0).to(DType.UINT8).toDoubleArray());
+    assertArrayEquals(new long[][] {{255, 0}}, longs(255, 0).to(DType.UINT8).view(1, 2).toLongArray2d());
+    assertEquals(1.1015625, f32(1.1).to(DType.BFLOAT16).item());
+    assertEquals(1.0, Tensor.fromArray(new boolean[] {true}).item());
+  }
+
+  private static Tensor grad(Tensor y, Tensor x) {
+    return org.jtensor.autograd.Autograd.grad(y, java.util.List.of(x), true).get(0);
+  }
+
+  private static Tensor f32(long[] shape, double... v) {
+    return Tensor.fromArray(v, shape).to(DType.FLOAT32).requiresGrad_(true);
+  }
+
+  /** torch.allclose(tensor([nan]), tensor([nan]), equal_nan=True) is True (False without it); there was no equalNan form. */
+  @Test
+  void allcloseTakesEqualNan() {
+    Tensor nan = f32(Double.NaN, 1);
+    assertTrue(nan.allclose(f32(Double.NaN, 1), 1e-5, 1e-8, true));
+    assertFalse(nan.allclose(f32(Double.NaN, 1), 1e-5, 1e-8, false));
+    assertFalse(nan.allclose(f32(Double.NaN, 1)));
+  }
+}
