@@ -32,10 +32,7 @@ public sealed interface LinalgMethods permits Tensor {
     TensorImpl a = impl("bmm"), b = Tensor.implOf(mat2, "bmm");
     LinalgOps.requireDims("bmm", "batch1", a, 3);
     LinalgOps.requireDims("bmm", "batch2", b, 3);
-    if (a.sizes()[0] != b.sizes()[0]) {
-      throw new IllegalArgumentException("bmm(): batch1 and batch2 must have same number of batches, got " + a.sizes()[0]
-          + " and " + b.sizes()[0]);
-    }
+    LinalgOps.requireBatch2("bmm", a, b);
     return Tensor.wrap(LinalgOps.matmul("bmm", a, b));
   }
 
@@ -54,10 +51,7 @@ public sealed interface LinalgMethods permits Tensor {
     TensorImpl a = Tensor.implOf(batch1, op), b = Tensor.implOf(batch2, op), c = impl(op);
     LinalgOps.requireDims(op, "batch1", a, 3);
     LinalgOps.requireDims(op, "batch2", b, 3);
-    if (a.sizes()[0] != b.sizes()[0] || a.sizes()[2] != b.sizes()[1]) {
-      throw new IllegalArgumentException(op + "(): batch1 and batch2 shapes cannot be multiplied (" + java.util.Arrays.toString(a.sizes())
-          + " and " + java.util.Arrays.toString(b.sizes()) + ")");
-    }
+    LinalgOps.requireBatch2(op, a, b);
     if (c.dtype() != a.dtype() || a.dtype() != b.dtype()) {
       throw new IllegalArgumentException(op + "(): Input dtypes must be the same, got: input " + c.dtype() + ", batch1: " + a.dtype()
           + ", batch2: " + b.dtype());
@@ -75,7 +69,8 @@ public sealed interface LinalgMethods permits Tensor {
         throw new IllegalArgumentException(op + "(): self of shape " + java.util.Arrays.toString(self.shape())
             + " does not broadcast to the product's " + java.util.Arrays.toString(want));
       }
-      Tensor scaled = alpha == 1 ? product : integral ? product.mul((long) alpha) : product.mul(alpha);
+      // no product at all (k = 0) is 0 whatever alpha is, as addmm's (0 * inf would be NaN)
+      Tensor scaled = alpha == 1 || a.sizes()[2] == 0 ? product : integral ? product.mul((long) alpha) : product.mul(alpha);
       if (beta == 0) return s.keep(scaled);
       return s.keep(integral ? scaled.add(self.mul((long) beta)) : scaled.add(self, beta));
     }
@@ -90,6 +85,9 @@ public sealed interface LinalgMethods permits Tensor {
     TensorImpl a = impl("dot"), b = Tensor.implOf(other, "dot");
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("dot(): 1D tensors expected, but got " + a.dim() + "D and " + b.dim() + "D tensors");
+    }
+    if (a.dtype() != b.dtype()) {
+      throw new IllegalArgumentException("dot(): dot : expected both vectors to have same dtype, but found " + a.dtype() + " and " + b.dtype());
     }
     return Tensor.wrap(LinalgOps.matmul("dot", a, b));
   }

@@ -106,6 +106,89 @@ class LinalgInteropHostileTest extends ScopedTest {
   }
 
   /**
+   * torch.addmm(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 3), torch.ones(3, 2)) raises
+   * "self and mat2 must have the same dtype, but got Double and Float", with beta=0 too, and for
+   * an int64 self; the input was converted silently ([[4., 4.], [4., 4.]] in float32).
+   */
+  @Test
+  void addmmConvertedAnInputOfAnotherDtype() {
+    Tensor m1 = Tensor.ones(2, 3), m2 = Tensor.ones(3, 2);
+    refused("self and mat2 must have the same dtype, but got float64 and float32",
+        () -> Tensor.ones(new long[] {2, 2}, DType.FLOAT64).addmm(m1, m2));
+    refused("self and mat2 must have the same dtype, but got float64 and float32",
+        () -> Tensor.ones(new long[] {2, 2}, DType.FLOAT64).addmm(m1, m2, 0, 1));
+    refused("self and mat2 must have the same dtype, but got int64 and float32",
+        () -> Tensor.ones(new long[] {2, 2}, DType.INT64).addmm(m1, m2));
+  }
+
+  /**
+   * torch.addmm(torch.ones(1, 2, 2), torch.ones(2, 3), torch.ones(3, 2), beta=0) raises (expand:
+   * "the number of sizes provided (2) must be greater or equal to the number of dimensions in the
+   * tensor (3)"), as it does with beta=1; with beta 0 the [1, 2, 2] input was accepted and a
+   * [2, 2] result returned. A NaN input with beta=0 is still ignored: [[3., 3.], [3., 3.]].
+   */
+  @Test
+  void addmmWithBetaZeroAcceptedAnInputOfMoreDims() {
+    Tensor m1 = Tensor.ones(2, 3), m2 = Tensor.ones(3, 2);
+    assertThrows(IllegalArgumentException.class, () -> Tensor.ones(1, 2, 2).addmm(m1, m2, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.ones(1, 2, 2).addmm(m1, m2));
+    // addmm(ones(3, 2), ones(1, 3), ones(3, 2), beta=0): "The expanded size of the tensor (1) must match the existing size (3) at non-singleton dimension 0"
+    refused("The expanded size of the tensor (1) must match the existing size (3) at non-singleton dimension 0",
+        () -> Tensor.ones(3, 2).addmm(Tensor.ones(1, 3), m2, 0, 1));
+    assertArrayEquals(new float[] {3, 3, 3, 3}, Tensor.full(new long[] {2, 2}, Double.NaN).addmm(m1, m2, 0, 1).toFloatArray());
+    assertArrayEquals(new float[] {4, 5, 4, 5}, f32(1, 2).addmm(m1, m2).toFloatArray());
+  }
+
+  /**
+   * torch.baddbmm(torch.ones(1, 2, 2), torch.ones(1, 2, 0), torch.ones(1, 0, 2), alpha=inf) is
+   * all 1 (an empty product is 0 whatever alpha is, as addmm's); here NaN (0 · inf).
+   */
+  @Test
+  void baddbmmOfAnEmptyProductScaledItsZerosByAnInfiniteAlpha() {
+    Tensor r = Tensor.ones(1, 2, 2).baddbmm(Tensor.ones(1, 2, 0), Tensor.ones(1, 0, 2), 1, INF);
+    assertArrayEquals(new float[] {1, 1, 1, 1}, r.toFloatArray());
+    assertArrayEquals(new float[] {2, 2, 2, 2}, Tensor.ones(2, 2).addmm(Tensor.ones(2, 0), Tensor.ones(0, 2), 2, INF).toFloatArray());
+    // a non-empty product still takes alpha: baddbmm(ones(1,1,1), ones(1,1,1), ones(1,1,1), alpha=inf, beta=0) is inf
+    assertEquals(INF, Tensor.ones(1, 1, 1).baddbmm(Tensor.ones(1, 1, 1), Tensor.ones(1, 1, 1), 0, INF).item());
+  }
+
+  /**
+   * torch.dot(torch.ones(3), torch.ones(3, dtype=torch.float64)) raises "dot : expected both
+   * vectors to have same dtype, but found Float and Double"; torch.ones(4, 5) @ torch.ones(3)
+   * raises "size mismatch, got input (4), mat (4x5), vec (3)"; torch.bmm(ones(2, 2, 3), ones(2, 4,
+   * 2)) and torch.baddbmm(ones(1, 2, 2), ones(1, 2, 3), ones(1, 4, 2)) raise "Expected size for
+   * first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4]." ([1, 3], [1, 4]), as
+   * does bmm(ones(2, 2, 3), ones(1, 3, 2)) ([2, 3] but got: [1, 3]).
+   */
+  @Test
+  void refusalsInTorchsWords() {
+    refused("dot : expected both vectors to have same dtype, but found float32 and float64",
+        () -> Tensor.ones(3).dot(Tensor.ones(new long[] {3}, DType.FLOAT64)));
+    refused("size mismatch, got input (4), mat (4x5), vec (3)", () -> Tensor.ones(4, 5).matmul(Tensor.ones(3)));
+    refused("mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)", () -> Tensor.ones(3).matmul(Tensor.ones(4, 5)));
+    // matmul folds: ones(2,3,4) @ ones(5) "size mismatch, got input (6), mat (6x4), vec (5)"; @ ones(5, 6)
+    // "(6x4 and 5x6)"; ones(4) @ ones(2,5,6), ones(3,4) @ ones(2,5,6) and ones(2,3,4) @ ones(2,5,6) "... to be: [2, 4]
+    // but got: [2, 5]."; ones(2,1,3,4) @ ones(5,5,6) "[10, 4] but got: [10, 5]." (here "(6x4 and 10x6)" and the like)
+    refused("size mismatch, got input (6), mat (6x4), vec (5)", () -> Tensor.ones(2, 3, 4).matmul(Tensor.ones(5)));
+    refused("mat1 and mat2 shapes cannot be multiplied (6x4 and 5x6)", () -> Tensor.ones(2, 3, 4).matmul(Tensor.ones(5, 6)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 5].",
+        () -> Tensor.ones(4).matmul(Tensor.ones(2, 5, 6)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 5].",
+        () -> Tensor.ones(3, 4).matmul(Tensor.ones(2, 5, 6)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 5].",
+        () -> Tensor.ones(2, 3, 4).matmul(Tensor.ones(2, 5, 6)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [10, 4] but got: [10, 5].",
+        () -> Tensor.ones(2, 1, 3, 4).matmul(Tensor.ones(5, 5, 6)));
+    refused("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", () -> Tensor.ones(2, 3).mm(Tensor.ones(4, 5)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].",
+        () -> Tensor.ones(2, 2, 3).bmm(Tensor.ones(2, 4, 2)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [1, 3].",
+        () -> Tensor.ones(2, 2, 3).bmm(Tensor.ones(1, 3, 2)));
+    refused("Expected size for first two dimensions of batch2 tensor to be: [1, 3] but got: [1, 4].",
+        () -> Tensor.ones(1, 2, 2).baddbmm(Tensor.ones(1, 2, 3), Tensor.ones(1, 4, 2)));
+  }
+
+  /**
    * torch.tensor([[float('nan'), 1e30]]).long() is [[-9223372036854775808, -9223372036854775808]]
    * on x86 (numpy's astype too); toLongArray2d reads through the same conversion as to(INT64).
    */

@@ -41,6 +41,19 @@ public final class LinalgOps {
     long k = a.sizes()[a.dim() - 1];
     long kb = b.dim() == 1 ? b.sizes()[0] : b.sizes()[b.dim() - 2];
     if (k != kb) {
+      // PyTorch's words for the product it folds the operands into: mv, bmm over the broadcast batch, or mm
+      if (a.dim() >= 2 && b.dim() == 1) {
+        long rows = rowsOf(a);
+        throw new IllegalArgumentException(op + "(): size mismatch, got input (" + rows + "), mat (" + rows + "x" + k + "), vec (" + kb + ")");
+      }
+      if (b.dim() >= 3) {
+        long batches = 1;
+        for (long s : Shapes.broadcastShapes(op, Arrays.copyOf(a.sizes(), Math.max(a.dim() - 2, 0)), Arrays.copyOf(b.sizes(), b.dim() - 2))) {
+          batches *= s;
+        }
+        throw new IllegalArgumentException(op + "(): Expected size for first two dimensions of batch2 tensor to be: [" + batches + ", " + k
+            + "] but got: [" + batches + ", " + kb + "].");
+      }
       if (a.dim() == 1 && b.dim() == 1) {
         throw new IllegalArgumentException(op + "(): inconsistent tensor size, expected tensor [" + k + "] and src [" + kb
             + "] to have the same number of elements, but got " + k + " and " + kb + " elements respectively");
@@ -123,6 +136,12 @@ public final class LinalgOps {
     Devices.requireSame(op, a.device(), b.device());
   }
 
+  private static long rowsOf(TensorImpl t) {
+    long rows = 1;
+    for (int d = 0; d < t.dim() - 1; d++) rows *= t.sizes()[d];
+    return rows;
+  }
+
   private static String rowsCols(TensorImpl t) {
     if (t.dim() == 1) return "1x" + t.sizes()[0];
     long rows = 1;
@@ -146,6 +165,33 @@ public final class LinalgOps {
     dtype.opMath().checkScalar(op, alpha);
   }
 
+  /** shape expands to target (no more dims, each dim equal or 1), as expand() requires; refused in PyTorch's words otherwise. */
+  static void requireBroadcastsTo(String op, long[] shape, long[] target) {
+    long[] have = Shapes.broadcastShapes(op, target, shape);
+    if (Arrays.equals(have, target)) return;
+    if (shape.length > target.length) {
+      throw new IllegalArgumentException(op + "(): expand(" + Shapes.str(shape) + ", size=" + Shapes.str(target) + "): the number of sizes provided ("
+          + target.length + ") must be greater or equal to the number of dimensions in the tensor (" + shape.length + ")");
+    }
+    for (int d = 0; d < shape.length; d++) {
+      int t = target.length - shape.length + d;
+      if (shape[d] != target[t]) {
+        throw new IllegalArgumentException(op + "(): The expanded size of the tensor (" + target[t] + ") must match the existing size ("
+            + shape[d] + ") at non-singleton dimension " + t + ".  Target sizes: " + Shapes.str(target) + ".  Tensor sizes: "
+            + Shapes.str(shape));
+      }
+    }
+  }
+
+  /** PyTorch's bmm and baddbmm refusal of batch2's first two dims. */
+  public static void requireBatch2(String op, TensorImpl batch1, TensorImpl batch2) {
+    long b = batch1.sizes()[0], k = batch1.sizes()[2];
+    if (batch2.sizes()[0] != b || batch2.sizes()[1] != k) {
+      throw new IllegalArgumentException(op + "(): Expected size for first two dimensions of batch2 tensor to be: [" + b + ", " + k
+          + "] but got: [" + batch2.sizes()[0] + ", " + batch2.sizes()[1] + "].");
+    }
+  }
+
   /** beta * input + alpha * (m1 @ m2), input broadcast to the product's shape. */
   public static TensorImpl addmm(TensorImpl input, TensorImpl m1, TensorImpl m2, double beta, double alpha) {
     return Autocasting.applyImpl("addmm", c -> addmmAs(c[0], c[1], c[2], beta, alpha), input, m1, m2);
@@ -155,6 +201,10 @@ public final class LinalgOps {
     requireDims("addmm", "mat1", m1, 2);
     requireDims("addmm", "mat2", m2, 2);
     checkDtypes("addmm", m1, m2);
+    if (input.dtype() != m2.dtype()) {  // PyTorch refuses it whatever beta is; it was converted silently
+      throw new IllegalArgumentException("addmm(): self and mat2 must have the same dtype, but got " + input.dtype() + " and "
+          + m2.dtype());
+    }
     checkAlphaBeta("addmm", m1.dtype(), beta, alpha);
     if (m1.sizes()[1] != m2.sizes()[0]) {
       throw new IllegalArgumentException("addmm(): mat1 and mat2 shapes cannot be multiplied (" + m1.sizes()[0] + "x"
@@ -165,7 +215,7 @@ public final class LinalgOps {
     return Recorder.complete(() -> m1.dtype().isFloatingPoint() && Recorder.active(input, m1, m2)
         ? Recorder.begin(Ops.ADDMM, "addmm", new TensorImpl[] {input, m1, m2}, new double[] {beta, alpha}, null, null, null) : null, () -> {
       if (beta != 0) DataOps.copyInto("addmm", c, input);
-      else Shapes.broadcastShapes("addmm", new long[] {m, n}, input.sizes());
+      else requireBroadcastsTo("addmm", input.sizes(), new long[] {m, n});  // ignored, but its shape must still expand to the product's
       gemm("addmm", m1, m2, c, new long[0], m, n, m1.sizes()[1], alpha, beta);
     }, c, c);
   }
