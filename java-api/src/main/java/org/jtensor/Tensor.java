@@ -700,6 +700,7 @@ public final class Tensor
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
     }
     if (w.dim() == 2 && bias != null && implOf(bias, "linear").dim() != 1) {
+      if (bias.dtype() != w.dtype()) throw org.jtensor.ops.LinearOp.biasDtype(implOf(bias, "linear"), w);
       try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
         return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
       }

@@ -153,6 +153,43 @@ class LinalgInteropHostileTest extends ScopedTest {
   }
 
   /**
+   * F.linear(torch.ones(2, 3), torch.ones(4, 3), torch.ones(4, dtype=torch.float64)) raises "self
+   * and mat2 must have the same dtype, but got Double and Float" (a [2, 4] float64 bias and an
+   * int64 bias too); the bias was converted silently.
+   */
+  @Test
+  void linearConvertedABiasOfAnotherDtype() {
+    Tensor x = Tensor.ones(2, 3), w = Tensor.ones(4, 3);
+    refused("self and mat2 must have the same dtype, but got float64 and float32",
+        () -> Tensor.linear(x, w, Tensor.ones(new long[] {4}, DType.FLOAT64)));
+    refused("self and mat2 must have the same dtype, but got float64 and float32",
+        () -> Tensor.linear(x, w, Tensor.ones(new long[] {2, 4}, DType.FLOAT64)));
+    refused("self and mat2 must have the same dtype, but got int64 and float32",
+        () -> Tensor.linear(Tensor.ones(5, 2, 3), w, Tensor.ones(new long[] {4}, DType.INT64)));
+  }
+
+  /**
+   * F.linear(torch.ones(2, 3), torch.ones(4, 3), torch.ones(1)) broadcasts the bias: all 4., shape
+   * [2, 4] ([5, 2, 4] for a [5, 2, 3] input, [4] for a [3] one), and the bias's gradient under
+   * sum() is [8.]; a [1] bias was refused ("bias must have shape [4], got [1]").
+   */
+  @Test
+  void linearRefusedABiasOfOneElement() {
+    Tensor w = Tensor.ones(4, 3);
+    Tensor x = Tensor.ones(2, 3).requiresGrad_(true), b = Tensor.ones(1).requiresGrad_(true);
+    Tensor y = Tensor.linear(x, w, b);
+    assertArrayEquals(new long[] {2, 4}, y.shape());
+    assertArrayEquals(new float[] {4, 4, 4, 4, 4, 4, 4, 4}, y.toFloatArray());
+    y.sum().backward();
+    assertArrayEquals(new float[] {8}, b.grad().toFloatArray());
+    assertArrayEquals(new float[] {4, 4, 4, 4, 4, 4}, x.grad().toFloatArray());
+    assertArrayEquals(new long[] {5, 2, 4}, Tensor.linear(Tensor.ones(5, 2, 3), w, Tensor.ones(1)).shape());
+    assertArrayEquals(new float[] {4, 4, 4, 4}, Tensor.linear(Tensor.ones(3), w, Tensor.ones(1)).toFloatArray());
+    // a [3] bias does not broadcast to [2, 4]: "The expanded size of the tensor (4) must match the existing size (3)"
+    assertThrows(IllegalArgumentException.class, () -> Tensor.linear(Tensor.ones(2, 3), w, Tensor.ones(3)));
+  }
+
+  /**
    * torch.dot(torch.ones(3), torch.ones(3, dtype=torch.float64)) raises "dot : expected both
    * vectors to have same dtype, but found Float and Double"; torch.ones(4, 5) @ torch.ones(3)
    * raises "size mismatch, got input (4), mat (4x5), vec (3)"; torch.bmm(ones(2, 2, 3), ones(2, 4,
@@ -216,6 +253,35 @@ class LinalgInteropHostileTest extends ScopedTest {
 
   private static Tensor f32(long[] shape, double... v) {
     return Tensor.fromArray(v, shape).to(DType.FLOAT32).requiresGrad_(true);
+  }
+
+  /**
+   * Double backward through linear, addmm and baddbmm (grad with create_graph, then backward of
+   * the gradient's sum) matches torch.autograd.grad: linear x.grad [18, 16, 10, 18, 16, 10], W.grad
+   * [-5, -5, -5, 15, 12, 36, 22, 20, 36, 32, 29, 53], b.grad [0, 12, 8, 12]; addmm (beta=3,
+   * alpha=0.5, through m1) input [18, 6], m1 [1.5, 3.5, 1.5, 3.5], m2 [20, 17, 23, 18]; baddbmm
+   * (through batch2) input [30, 30], batch1 [14, 17, 20, 27], batch2 [12, 12, 17, 17].
+   */
+  @Test
+  void secondDerivativesOfTheProducts() {
+    Tensor x = f32(new long[] {2, 3}, 1, 2, 3, 0.5, -1, 2);
+    Tensor w = f32(new long[] {4, 3}, 1, 0, -1, 2, 1, 0, 0, 1, 1, 1, 1, 1), b = f32(new long[] {4}, 0.5, -0.5, 1, 2);
+    grad(Tensor.linear(x, w, b).pow(2).sum(), x).sum().backward();
+    assertArrayEquals(new float[] {18, 16, 10, 18, 16, 10}, x.grad().toFloatArray());
+    assertArrayEquals(new float[] {-5, -5, -5, 15, 12, 36, 22, 20, 36, 32, 29, 53}, w.grad().toFloatArray());
+    assertArrayEquals(new float[] {0, 12, 8, 12}, b.grad().toFloatArray());
+
+    Tensor in = f32(new long[] {2}, 1, 2), m1 = f32(new long[] {2, 2}, 1, 2, 3, 4), m2 = f32(new long[] {2, 2}, 1, 0, 2, 1);
+    grad(in.addmm(m1, m2, 3, 0.5).pow(2).sum(), m1).sum().backward();
+    assertArrayEquals(new float[] {18, 6}, in.grad().toFloatArray());
+    assertArrayEquals(new float[] {1.5f, 3.5f, 1.5f, 3.5f}, m1.grad().toFloatArray());
+    assertArrayEquals(new float[] {20, 17, 23, 18}, m2.grad().toFloatArray());
+
+    Tensor bi = f32(new long[] {1, 1, 2}, 1, 2), b1 = f32(new long[] {1, 2, 2}, 1, 2, 3, 4), b2 = f32(new long[] {1, 2, 2}, 1, 0, 2, 1);
+    grad(bi.baddbmm(b1, b2, 3, 0.5).pow(2).sum(), b2).sum().backward();
+    assertArrayEquals(new float[] {30, 30}, bi.grad().toFloatArray());
+    assertArrayEquals(new float[] {14, 17, 20, 27}, b1.grad().toFloatArray());
+    assertArrayEquals(new float[] {12, 12, 17, 17}, b2.grad().toFloatArray());
   }
 
   /** torch.allclose(tensor([nan]), tensor([nan]), equal_nan=True) is True (False without it); there was no equalNan form. */

@@ -33,8 +33,9 @@ public final class LinearOp {
           + x.sizes()[x.dim() - 1] + " and " + in + "x" + out + ")");
     }
     LinalgOps.checkDtypes(op, x, w);
-    if (b != null && (b.dim() != 1 || b.sizes()[0] != out)) {
-      throw new IllegalArgumentException(op + "(): bias must have shape [" + out + "], got " + Shapes.str(b.sizes()));
+    if (b != null && b.dtype() != w.dtype()) throw biasDtype(b, w);  // PyTorch's addmm refusal; it was converted silently
+    if (b != null && (b.dim() != 1 || (b.sizes()[0] != out && b.sizes()[0] != 1))) {  // one element broadcasts, as in PyTorch
+      throw new IllegalArgumentException(op + "(): bias must have shape [" + out + "] or [1], got " + Shapes.str(b.sizes()));
     }
     long m = rows(x);
     long[] shape = x.sizes().clone();
@@ -57,6 +58,11 @@ public final class LinearOp {
         }
       }
     }, y, y);
+  }
+
+  /** PyTorch's words (addmm's) for a bias whose dtype is not the weight's. */
+  public static IllegalArgumentException biasDtype(TensorImpl b, TensorImpl w) {
+    return new IllegalArgumentException("linear(): self and mat2 must have the same dtype, but got " + b.dtype() + " and " + w.dtype());
   }
 
   private static TensorImpl retained(TensorImpl t) {
