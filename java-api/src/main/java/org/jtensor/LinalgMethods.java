@@ -64,11 +64,7 @@ public sealed interface LinalgMethods permits Tensor {
     LinalgOps.checkAlphaBeta(op, a.dtype(), beta, alpha);
     try (TensorScope s = TensorScope.open()) {
       Tensor product = batch1.bmm(batch2);
-      long[] want = product.shape(), have = org.jtensor.core.Shapes.broadcastShapes(op, self.shape(), want);
-      if (!java.util.Arrays.equals(have, want)) {
-        throw new IllegalArgumentException(op + "(): self of shape " + java.util.Arrays.toString(self.shape())
-            + " does not broadcast to the product's " + java.util.Arrays.toString(want));
-      }
+      LinalgOps.requireBroadcastsTo(op, self.shape(), product.shape());
       // no product at all (k = 0) is 0 whatever alpha is, as addmm's (0 * inf would be NaN)
       Tensor scaled = alpha == 1 || a.sizes()[2] == 0 ? product : integral ? product.mul((long) alpha) : product.mul(alpha);
       if (beta == 0) return s.keep(scaled);

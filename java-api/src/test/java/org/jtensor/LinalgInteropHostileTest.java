@@ -185,8 +185,15 @@ class LinalgInteropHostileTest extends ScopedTest {
     assertArrayEquals(new float[] {4, 4, 4, 4, 4, 4}, x.grad().toFloatArray());
     assertArrayEquals(new long[] {5, 2, 4}, Tensor.linear(Tensor.ones(5, 2, 3), w, Tensor.ones(1)).shape());
     assertArrayEquals(new float[] {4, 4, 4, 4}, Tensor.linear(Tensor.ones(3), w, Tensor.ones(1)).toFloatArray());
-    // a [3] bias does not broadcast to [2, 4]: "The expanded size of the tensor (4) must match the existing size (3)"
-    assertThrows(IllegalArgumentException.class, () -> Tensor.linear(Tensor.ones(2, 3), w, Tensor.ones(3)));
+    // F.linear(ones(5, 2, 3), ones(4, 3), ones(3)): "The expanded size of the tensor (4) must match the existing size (3) at
+    // non-singleton dimension 1.  Target sizes: [10, 4].  Tensor sizes: [3]"
+    // F.linear(ones(2, 3), ones(4, 3), ones(2, 1, 4)): "expand(torch.FloatTensor{[2, 1, 4]}, size=[2, 4]): the number of sizes
+    // provided (2) must be greater or equal to the number of dimensions in the tensor (3)"; a [2, 4] bias is added: all 4.
+    refused("the number of sizes provided (2) must be greater or equal to the number of dimensions in the tensor (3)",
+        () -> Tensor.linear(Tensor.ones(2, 3), w, Tensor.ones(2, 1, 4)));
+    assertArrayEquals(new float[] {4, 4, 4, 4, 4, 4, 4, 4}, Tensor.linear(Tensor.ones(2, 3), w, Tensor.ones(2, 4)).toFloatArray());
+    refused("The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [10, 4]."
+        + "  Tensor sizes: [3]", () -> Tensor.linear(Tensor.ones(5, 2, 3), w, Tensor.ones(3)));
   }
 
   /**
@@ -223,6 +230,15 @@ class LinalgInteropHostileTest extends ScopedTest {
         () -> Tensor.ones(2, 2, 3).bmm(Tensor.ones(1, 3, 2)));
     refused("Expected size for first two dimensions of batch2 tensor to be: [1, 3] but got: [1, 4].",
         () -> Tensor.ones(1, 2, 2).baddbmm(Tensor.ones(1, 2, 3), Tensor.ones(1, 4, 2)));
+    // baddbmm(ones(1, 1, 2, 2), ones(1, 2, 3), ones(1, 3, 2)): "expand(torch.FloatTensor{[1, 1, 2, 2]}, size=[1, 2, 2]): the
+    // number of sizes provided (3) must be greater or equal to the number of dimensions in the tensor (4)"
+    refused("the number of sizes provided (3) must be greater or equal to the number of dimensions in the tensor (4)",
+        () -> Tensor.ones(1, 1, 2, 2).baddbmm(Tensor.ones(1, 2, 3), Tensor.ones(1, 3, 2)));
+    // baddbmm(ones(3), ones(1, 2, 3), ones(1, 3, 2)): "The expanded size of the tensor (2) must match the existing size (3) at
+    // non-singleton dimension 2.  Target sizes: [1, 2, 2].  Tensor sizes: [3]"
+    refused("The expanded size of the tensor (2) must match the existing size (3) at non-singleton dimension 2.  Target sizes: [1, 2, 2]."
+        + "  Tensor sizes: [3]", () -> Tensor.ones(3).baddbmm(Tensor.ones(1, 2, 3), Tensor.ones(1, 3, 2)));
+    assertArrayEquals(new long[] {3, 2, 2}, Tensor.ones(2).baddbmm(Tensor.ones(3, 2, 3), Tensor.ones(3, 3, 2)).shape());
   }
 
   /**

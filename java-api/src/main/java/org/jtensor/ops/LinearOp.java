@@ -34,10 +34,9 @@ public final class LinearOp {
     }
     LinalgOps.checkDtypes(op, x, w);
     if (b != null && b.dtype() != w.dtype()) throw biasDtype(b, w);  // PyTorch's addmm refusal; it was converted silently
-    if (b != null && (b.dim() != 1 || (b.sizes()[0] != out && b.sizes()[0] != 1))) {  // one element broadcasts, as in PyTorch
-      throw new IllegalArgumentException(op + "(): bias must have shape [" + out + "] or [1], got " + Shapes.str(b.sizes()));
-    }
     long m = rows(x);
+    if (b != null && b.dim() != 1) throw new IllegalArgumentException(op + "(): bias must be 1-D here, got " + Shapes.str(b.sizes()));
+    if (b != null) LinalgOps.requireBroadcastsTo(op, b.sizes(), new long[] {m, out});  // [out] or [1], as PyTorch's addmm expands it
     long[] shape = x.sizes().clone();
     shape[shape.length - 1] = out;
     TensorImpl y = DataOps.empty("linear", shape, x.dtype(), x.device());
