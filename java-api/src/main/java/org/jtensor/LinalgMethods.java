@@ -62,6 +62,13 @@ public sealed interface LinalgMethods permits Tensor {
           + "got beta " + beta + " and alpha " + alpha);
     }
     LinalgOps.checkAlphaBeta(op, a.dtype(), beta, alpha);
+    if (a.dtype() == DType.FLOAT16 || a.dtype() == DType.BFLOAT16) {
+      // PyTorch accumulates, scales and adds beta * self in float32 and rounds once; bmm then add would round the product first
+      try (TensorScope s = TensorScope.open()) {
+        Tensor wide = ((LinalgMethods) self.to(DType.FLOAT32)).baddbmmAs(batch1.to(DType.FLOAT32), batch2.to(DType.FLOAT32), beta, alpha);
+        return s.keep(wide.to(a.dtype()));
+      }
+    }
     try (TensorScope s = TensorScope.open()) {
       Tensor product = batch1.bmm(batch2);
       LinalgOps.requireBroadcastsTo(op, self.shape(), product.shape());

@@ -308,4 +308,31 @@ class LinalgInteropHostileTest extends ScopedTest {
     assertFalse(nan.allclose(f32(Double.NaN, 1), 1e-5, 1e-8, false));
     assertFalse(nan.allclose(f32(Double.NaN, 1)));
   }
+
+  /**
+   * PyTorch's baddbmm of 16-bit floats accumulates and adds beta·input in float32 and rounds once:
+   * torch.baddbmm(tensor([[[-1.]]], dtype=torch.bfloat16), [[[1.0078125]]], [[[1.0234375]]]) is
+   * 0.031494140625 (as addmm), float16 -1 + 1.0009765625 · 1.0029296875 is 0.003910064697265625,
+   * and with alpha=0.5, beta=2 -1.498046875; here the product was rounded to the 16-bit type
+   * before the sum (0.03125, 0.00390625, as bmm(a, b) + s). The gradients keep the dtype.
+   */
+  @Test
+  void baddbmmOfSixteenBitFloatsRoundedTheProductBeforeTheSum() {
+    Tensor s = f32(-1).view(1, 1, 1).to(DType.BFLOAT16);
+    Tensor a = f32(1.0078125).view(1, 1, 1).to(DType.BFLOAT16), b = f32(1.0234375).view(1, 1, 1).to(DType.BFLOAT16);
+    assertEquals(0.031494140625, s.baddbmm(a, b).item());
+    assertEquals(0.031494140625, s.view(1, 1).addmm(a.view(1, 1), b.view(1, 1)).item());
+    Tensor h = f32(-1).view(1, 1, 1).to(DType.FLOAT16).requiresGrad_(true);
+    Tensor ha = f32(1.0009765625).view(1, 1, 1).to(DType.FLOAT16).requiresGrad_(true);
+    Tensor hb = f32(1.0029296875).view(1, 1, 1).to(DType.FLOAT16);
+    Tensor r = h.baddbmm(ha, hb);
+    assertEquals(DType.FLOAT16, r.dtype());
+    assertEquals(0.003910064697265625, r.item());
+    assertEquals(-1.498046875, h.baddbmm(ha, hb, 2, 0.5).item());
+    r.backward(Tensor.ones(new long[] {1, 1, 1}, DType.FLOAT16));
+    assertEquals(DType.FLOAT16, h.grad().dtype());
+    assertEquals(1.0, h.grad().item());
+    assertEquals(DType.FLOAT16, ha.grad().dtype());
+    assertEquals(1.0029296875, ha.grad().item());
+  }
 }
