@@ -98,8 +98,9 @@ public sealed interface LinalgMethods permits Tensor {
   /** Outer product of two 1-D tensors. */
   default Tensor outer(Tensor vec2) {
     TensorImpl a = impl("outer"), b = Tensor.implOf(vec2, "outer");
-    if (a.dim() != 1 || b.dim() != 1) {
-      throw new IllegalArgumentException("outer(): expects 1D tensors, got " + a.dim() + "D and " + b.dim() + "D");
+    if (a.dim() != 1 || b.dim() != 1) {  // PyTorch's words
+      throw new IllegalArgumentException("outer(): outer: Expected 1-D argument " + (a.dim() != 1 ? "self" : "vec2") + ", but got "
+          + (a.dim() != 1 ? a.dim() : b.dim()) + "-D");
     }
     try (Tensor col = self().unsqueeze(1); Tensor row = vec2.unsqueeze(0)) {
       return col.mul(row);

@@ -695,7 +695,11 @@ public final class Tensor
   }
 
   private static Tensor linearAs(Tensor input, Tensor weight, Tensor bias) {
-    TensorImpl w = implOf(weight, "linear");
+    TensorImpl w = implOf(weight, "linear"), in = implOf(input, "linear");
+    if (in.dim() == 0 || w.dim() == 0) {  // PyTorch's words
+      throw new IllegalArgumentException("linear(): both arguments to linear need to be at least 1D, but they are " + in.dim() + "D and "
+          + w.dim() + "D");
+    }
     if (w.dim() != 2 && w.dim() != 1) {
       throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
     }

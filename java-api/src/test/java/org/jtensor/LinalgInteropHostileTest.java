@@ -209,6 +209,12 @@ class LinalgInteropHostileTest extends ScopedTest {
     refused("dot : expected both vectors to have same dtype, but found float32 and float64",
         () -> Tensor.ones(3).dot(Tensor.ones(new long[] {3}, DType.FLOAT64)));
     refused("size mismatch, got input (4), mat (4x5), vec (3)", () -> Tensor.ones(4, 5).matmul(Tensor.ones(3)));
+    // torch.outer(ones(3), ones(1, 3)): "outer: Expected 1-D argument vec2, but got 2-D"; F.linear(ones(3, 4), tensor(1.)):
+    // "both arguments to linear need to be at least 1D, but they are 2D and 0D" (F.linear(tensor(1.), ones(3)): "0D and 1D")
+    refused("outer: Expected 1-D argument vec2, but got 2-D", () -> Tensor.ones(3).outer(Tensor.ones(1, 3)));
+    refused("outer: Expected 1-D argument self, but got 2-D", () -> Tensor.ones(1, 3).outer(Tensor.ones(3)));
+    refused("both arguments to linear need to be at least 1D, but they are 2D and 0D", () -> Tensor.linear(Tensor.ones(3, 4), Tensor.scalar(1.0), null));
+    refused("both arguments to linear need to be at least 1D, but they are 0D and 1D", () -> Tensor.linear(Tensor.scalar(1.0), Tensor.ones(3), null));
     refused("mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)", () -> Tensor.ones(3).matmul(Tensor.ones(4, 5)));
     // matmul folds: ones(2,3,4) @ ones(5) "size mismatch, got input (6), mat (6x4), vec (5)"; @ ones(5, 6)
     // "(6x4 and 5x6)"; ones(4) @ ones(2,5,6), ones(3,4) @ ones(2,5,6) and ones(2,3,4) @ ones(2,5,6) "... to be: [2, 4]

@@ -26,7 +26,9 @@ public final class LinearOp {
   private static TensorImpl linear(TensorImpl ox, TensorImpl ow, TensorImpl ob, TensorImpl x, TensorImpl w, TensorImpl b) {
     String op = "linear";
     if (w.dim() != 2) throw new IllegalArgumentException(op + "(): weight must be 2-D here, got " + w.dim() + "-D");
-    if (x.dim() < 1) throw new IllegalArgumentException(op + "(): input must be at least 1-D");
+    if (x.dim() < 1) {
+      throw new IllegalArgumentException(op + "(): both arguments to linear need to be at least 1D, but they are 0D and " + w.dim() + "D");
+    }
     long in = w.sizes()[1], out = w.sizes()[0];
     if (x.sizes()[x.dim() - 1] != in) {
       throw new IllegalArgumentException(op + "(): mat1 and mat2 shapes cannot be multiplied (" + rows(x) + "x"
