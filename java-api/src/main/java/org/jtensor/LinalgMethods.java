@@ -56,6 +56,9 @@ public sealed interface LinalgMethods permits Tensor {
       throw new IllegalArgumentException(op + "(): Input dtypes must be the same, got: input " + c.dtype() + ", batch1: " + a.dtype()
           + ", batch2: " + b.dtype());
     }
+    if (a.dtype() == DType.BOOL) {  // PyTorch's words; the integer path below gave an int64 result
+      throw new UnsupportedOperationException(op + "(): \"baddbmm\" not implemented for 'Bool'");
+    }
     boolean integral = !a.dtype().isFloatingPoint();
     if (integral && (alpha != Math.rint(alpha) || beta != Math.rint(beta))) {
       throw new IllegalArgumentException(op + "(): For integral input tensors, arguments beta and alpha must not be floating point numbers, "

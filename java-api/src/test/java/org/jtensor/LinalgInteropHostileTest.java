@@ -341,4 +341,15 @@ class LinalgInteropHostileTest extends ScopedTest {
     assertEquals(DType.FLOAT16, ha.grad().dtype());
     assertEquals(1.0029296875, ha.grad().item());
   }
+
+  /**
+   * torch.baddbmm of three bool tensors raises '"baddbmm" not implemented for 'Bool''; here the
+   * integer path multiplied the bool product by a long and returned an int64 tensor.
+   */
+  @Test
+  void boolBaddbmmReturnedInt64() {
+    Tensor b = Tensor.ones(new long[] {1, 2, 2}, DType.BOOL);
+    Throwable e = assertThrows(UnsupportedOperationException.class, () -> b.baddbmm(b, b));
+    assertTrue(e.getMessage().contains("\"baddbmm\" not implemented for 'Bool'"), e.getMessage());
+  }
 }
