@@ -352,4 +352,24 @@ class LinalgInteropHostileTest extends ScopedTest {
     Throwable e = assertThrows(UnsupportedOperationException.class, () -> b.baddbmm(b, b));
     assertTrue(e.getMessage().contains("\"baddbmm\" not implemented for 'Bool'"), e.getMessage());
   }
+
+  /**
+   * matmul's double backward with a 1-D operand and broadcast batch dims matches
+   * torch.autograd.grad: v [1, 2, 3] @ y [2, 3, 2], grad of (v @ y)².sum() w.r.t. v, its sum
+   * backward: v.grad [20, 20, 40], y.grad [12, 14, 16, 18, 20, 22, 24, 28, 32, 36, 40, 44]; x [1, 3]
+   * @ y @ w [1, -1], grad w.r.t. y squared and summed: x.grad [-1040, 1280, 240], w.grad [-3920, -6160].
+   */
+  @Test
+  void matmulSecondDerivativesWithVectorsAndBroadcastBatches() {
+    Tensor v = f32(new long[] {3}, 1, 2, 3);
+    Tensor y = f32(new long[] {2, 3, 2}, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2);
+    grad(v.matmul(y).pow(2).sum(), v).sum().backward();
+    assertArrayEquals(new float[] {20, 20, 40}, v.grad().toFloatArray());
+    assertArrayEquals(new float[] {12, 14, 16, 18, 20, 22, 24, 28, 32, 36, 40, 44}, y.grad().toFloatArray());
+    Tensor x = f32(new long[] {1, 3}, 1, 2, 3), w = f32(new long[] {2}, 1, -1);
+    Tensor y2 = f32(new long[] {2, 3, 2}, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2);
+    grad(x.matmul(y2).matmul(w).pow(2).sum(), y2).pow(2).sum().backward();
+    assertArrayEquals(new float[] {-1040, 1280, 240}, x.grad().toFloatArray());
+    assertArrayEquals(new float[] {-3920, -6160}, w.grad().toFloatArray());
+  }
 }
