@@ -209,6 +209,15 @@ class LinalgInteropHostileTest extends ScopedTest {
     refused("dot : expected both vectors to have same dtype, but found float32 and float64",
         () -> Tensor.ones(3).dot(Tensor.ones(new long[] {3}, DType.FLOAT64)));
     refused("size mismatch, got input (4), mat (4x5), vec (3)", () -> Tensor.ones(4, 5).matmul(Tensor.ones(3)));
+    // shapes before dtypes: torch.mm(ones(2, 3), ones(4, 5, dtype=torch.float64)) and the same matmul raise "mat1 and mat2
+    // shapes cannot be multiplied (2x3 and 4x5)"; ones(3) @ ones(4, dtype=torch.float64) raises dot's dtype words
+    Tensor d45 = Tensor.ones(new long[] {4, 5}, DType.FLOAT64);
+    refused("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", () -> Tensor.ones(2, 3).mm(d45));
+    refused("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", () -> Tensor.ones(2, 3).matmul(d45));
+    refused("dot : expected both vectors to have same dtype, but found float32 and float64",
+        () -> Tensor.ones(3).matmul(Tensor.ones(new long[] {4}, DType.FLOAT64)));
+    refused("expected m1 and m2 to have the same dtype, but got: float32 != float64",
+        () -> Tensor.ones(2, 4).mm(d45));
     // torch.outer(ones(3), ones(1, 3)): "outer: Expected 1-D argument vec2, but got 2-D"; F.linear(ones(3, 4), tensor(1.)):
     // "both arguments to linear need to be at least 1D, but they are 2D and 0D" (F.linear(tensor(1.), ones(3)): "0D and 1D")
     refused("outer: Expected 1-D argument vec2, but got 2-D", () -> Tensor.ones(3).outer(Tensor.ones(1, 3)));

@@ -37,7 +37,10 @@ public final class LinalgOps {
       throw new IllegalArgumentException(op + "(): both arguments to matmul need to be at least 1D, but they are "
           + a.dim() + "D and " + b.dim() + "D");
     }
-    checkDtypes(op, a, b);
+    if (a.dim() == 1 && b.dim() == 1 && a.dtype() != b.dtype()) {  // PyTorch's dot checks the dtypes first, in its words
+      throw new IllegalArgumentException(op + "(): dot : expected both vectors to have same dtype, but found " + a.dtype() + " and "
+          + b.dtype());
+    }
     long k = a.sizes()[a.dim() - 1];
     long kb = b.dim() == 1 ? b.sizes()[0] : b.sizes()[b.dim() - 2];
     if (k != kb) {
@@ -61,6 +64,7 @@ public final class LinalgOps {
       throw new IllegalArgumentException(op + "(): mat1 and mat2 shapes cannot be multiplied (" + rowsCols(a) + " and "
           + rowsCols(b) + ")");
     }
+    checkDtypes(op, a, b);  // after the shapes, as PyTorch's mm and matmul ("shapes cannot be multiplied" for both)
     long m = a.dim() == 1 ? 1 : a.sizes()[a.dim() - 2];
     long n = b.dim() == 1 ? 1 : b.sizes()[b.dim() - 1];
     long[] batchA = Arrays.copyOf(a.sizes(), Math.max(a.dim() - 2, 0));
