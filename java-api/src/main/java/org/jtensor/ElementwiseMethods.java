@@ -95,9 +95,21 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor sub_(Tensor other, double alpha) { Operand o = t(other, "sub_"); return binary_(Ops.SUB, o, alpha("sub_", o, alpha)); }
   /** other − self (torch.rsub). */
   default Tensor rsub(Tensor other) { return other.sub(self()); }
-  default Tensor rsub(double v) { try (Tensor n = self().neg()) { return n.add(v); } }
-  /** self · self. */
-  default Tensor square() { return self().mul(self()); }
+  /** v − self: a Python float, so an integer tensor gives float32 (negated after the conversion: uint8 1 gives 0., not 256.). */
+  default Tensor rsub(double v) { return rsubScalar(self().resultType(v), Operand.of(v)); }
+  /** v − self: a Python int, so the result keeps an integer tensor's dtype (wrapping as PyTorch's: 1 − uint8 5 is 252). */
+  default Tensor rsub(long v) { return rsubScalar(self().resultType(v), Operand.of(v)); }
+
+  /** −self + v in the result's dtype: self is converted first, so its negation cannot wrap in a narrower one. */
+  private Tensor rsubScalar(DType result, Operand v) {
+    TensorImpl t = impl("rsub");
+    if (t.dtype() == DType.BOOL) throw new IllegalArgumentException("rsub(): " + ElementwiseOps.SUB_BOOL);
+    try (Tensor c = self().to(result); Tensor n = c.neg()) {
+      return Tensor.wrap(ElementwiseOps.run(Ops.ADD, "rsub", null, new double[] {1}, Operand.of(n.impl("rsub")), v));
+    }
+  }
+  /** self · self; a bool tensor squares as PyTorch's pow(x, 2): to int64. */
+  default Tensor square() { return impl("square").dtype() == DType.BOOL ? self().pow(2L) : self().mul(self()); }
   default Tensor sub_(double v) { return binary_(Ops.SUB, Operand.of(v), 1); }
   default Tensor subOut(Tensor other, Tensor out) { return binaryOut(Ops.SUB, t(other, "subOut"), out, 1); }
   default Tensor mul(Tensor other) { return binary(Ops.MUL, t(other, "mul")); }

@@ -42,6 +42,7 @@ public final class ElementwiseOps {
    */
   public static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
     OpKind kind = op.kind;
+    if (op == Ops.SUB || op == Ops.NEG) refuseBoolSubtraction(op, name, in);
     oneSnapshotPerTensor(in);
     TensorImpl quick = FlatElementwise.tryRun(op, name, out, params, in);  // same-shape dense operands: the small-op path
     if (quick != null) return quick;
@@ -129,6 +130,29 @@ public final class ElementwiseOps {
       if (fresh != null) fresh.release();
     }
   }
+
+  /**
+   * PyTorch's sub_check and neg's check: subtraction with a bool operand (a bool tensor, 0-dim or
+   * not, or a Python bool) and negation of a bool tensor are refused in its words, before promotion
+   * could make them arithmetic (bool - float was float32 here).
+   */
+  private static void refuseBoolSubtraction(Op op, String name, Operand[] in) {
+    int bools = 0;
+    for (Operand o : in) {
+      if (o.kind == Operand.Kind.BOOLEAN || (o.isTensor() && o.tensor.dtype() == DType.BOOL)) bools++;
+    }
+    if (bools == 0) return;
+    if (op == Ops.NEG) throw new IllegalArgumentException(name + "(): " + NEG_BOOL);
+    throw new IllegalArgumentException(name + "(): " + (bools > 1 ? SUB_TWO_BOOLS : SUB_BOOL));
+  }
+
+  /** PyTorch's words for a subtraction with one bool operand (rsub refuses with them too). */
+  public static final String SUB_BOOL = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+      + "invert a mask, use the `~` or `logical_not()` operator instead.";
+  private static final String SUB_TWO_BOOLS = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+      + "or `logical_xor()` operator instead.";
+  private static final String NEG_BOOL = "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+      + "invert a mask, use the `~` or `logical_not()` operator instead.";
 
   /** A scalar divisor counts as the kernel reads it, wrapped to the dtype (int8 % 256 divides by 0), as PyTorch's does. */
   private static void checkNonzeroDivisor(String name, Operand divisor, DType compute) {

@@ -1,0 +1,98 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * A hostile review of type promotion and scalar semantics (elementwise, comparison and selection
+ * ops) against PyTorch 2.13 (CPU); each expectation is PyTorch's answer to the same call, noted
+ * beside it. Java long, double and boolean scalars stand for Python int, float and bool.
+ */
+class PromotionHostileTest extends ScopedTest {
+
+  private static Tensor ints(DType d, long... v) {
+    return Tensor.fromArray(v).to(d);
+  }
+
+  private static Tensor floats(DType d, double... v) {
+    return Tensor.fromArray(v).to(d);
+  }
+
+  private static Tensor bools(boolean... v) {
+    long[] l = new long[v.length];
+    for (int i = 0; i < v.length; i++) l[i] = v[i] ? 1 : 0;
+    return Tensor.fromArray(l).to(DType.BOOL);
+  }
+
+  private static <T extends Throwable> T raises(Class<T> type, String messageStart, Executable call) {
+    T e = assertThrows(type, call);
+    assertEquals(type, e.getClass(), "exactly " + type.getSimpleName());
+    assertTrue(e.getMessage().startsWith(messageStart), e.getMessage());
+    return e;
+  }
+
+  private static void assertValues(Tensor t, DType dtype, double... values) {
+    assertEquals(dtype, t.dtype(), "dtype");
+    assertArrayEquals(values, t.toDoubleArray(), 0);
+  }
+
+  static final String SUB_BOOL = "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+      + "use the `~` or `logical_not()` operator instead.";
+  static final String SUB_TWO_BOOLS = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+      + "`logical_xor()` operator instead.";
+  static final String NEG_BOOL = "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+      + "use the `~` or `logical_not()` operator instead.";
+
+  /**
+   * torch.tensor([True]) - torch.tensor([1.]) (and int - bool, a 0-dim bool, sub_, sub with alpha,
+   * rsub) raises RuntimeError "Subtraction, the `-` operator, with a bool tensor is not supported.
+   * If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."; jtensor
+   * computed it (float32 [0.], int64 ...). bool - bool raises "... with two bool tensors is not
+   * supported. Use the `^` or `logical_xor()` operator instead."; jtensor said "sub has no CPU kernel for bool".
+   */
+  @Test
+  void subtractionWithABoolOperandWasComputed() {
+    Tensor b = bools(true, false);
+    Tensor f = floats(DType.FLOAT32, 1, 2);
+    Tensor i = ints(DType.INT64, 1, 2);
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> b.sub(f));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> i.sub(b));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> f.sub(Tensor.scalar(true)));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> b.sub(Tensor.scalar(1.0)));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> f.sub(b, 2));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> b.sub(1L));
+    raises(IllegalArgumentException.class, "sub_(): " + SUB_BOOL, () -> f.sub_(b));
+    raises(IllegalArgumentException.class, "subOut(): " + SUB_BOOL, () -> f.subOut(b, Tensor.emptyLike(f)));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_BOOL, () -> f.rsub(b));
+    raises(IllegalArgumentException.class, "rsub(): " + SUB_BOOL, () -> b.rsub(1.0));
+    raises(IllegalArgumentException.class, "sub(): " + SUB_TWO_BOOLS, () -> b.sub(b));
+    raises(IllegalArgumentException.class, "sub_(): " + SUB_TWO_BOOLS, () -> b.sub_(b));
+    assertValues(f.sub(i), DType.FLOAT32, 0, 0);  // no bool: as before
+  }
+
+  /** -torch.tensor([True]) raises "Negation, the `-` operator, on a bool tensor is not supported. ..."; jtensor said "neg has no CPU kernel for bool". */
+  @Test
+  void negationOfABoolNamedNoKernel() {
+    Tensor b = bools(true, false);
+    raises(IllegalArgumentException.class, "neg(): " + NEG_BOOL, b::neg);
+    raises(IllegalArgumentException.class, "neg_(): " + NEG_BOOL, b::neg_);
+    assertValues(ints(DType.UINT8, 1, 0).neg(), DType.UINT8, 255, 0);  // -uint8 wraps, as PyTorch's
+  }
+
+  /**
+   * torch.rsub(torch.tensor([1, 0], dtype=torch.uint8), 1.0) is tensor([0., 1.]); jtensor negated
+   * the uint8 first (255) and added 1.0: [256., 1.]. torch.rsub(torch.tensor([-2**63]), 0.0) is
+   * tensor([9.2234e+18]); jtensor's negation wrapped to -2^63.
+   */
+  @Test
+  void rsubOfAFloatScalarNegatedTheIntegersFirst() {
+    assertValues(ints(DType.UINT8, 1, 0).rsub(1.0), DType.FLOAT32, 0, 1);
+    assertValues(ints(DType.INT64, Long.MIN_VALUE).rsub(0.0), DType.FLOAT32, 0x1p63);
+    assertValues(floats(DType.FLOAT16, 5).rsub(1.0), DType.FLOAT16, -4);
+  }
+}
