@@ -111,12 +111,14 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** self · self; a bool tensor squares as PyTorch's pow(x, 2): to int64. */
   default Tensor square() { return impl("square").dtype() == DType.BOOL ? self().pow(2L) : self().mul(self()); }
   default Tensor sub_(double v) { return binary_(Ops.SUB, Operand.of(v), 1); }
+  default Tensor sub_(long v) { return binary_(Ops.SUB, Operand.of(v), 1); }
   default Tensor subOut(Tensor other, Tensor out) { return binaryOut(Ops.SUB, t(other, "subOut"), out, 1); }
   default Tensor mul(Tensor other) { return binary(Ops.MUL, t(other, "mul")); }
   default Tensor mul(double v) { return binary(Ops.MUL, Operand.of(v)); }
   default Tensor mul(long v) { return binary(Ops.MUL, Operand.of(v)); }
   default Tensor mul_(Tensor other) { return binary_(Ops.MUL, t(other, "mul_")); }
   default Tensor mul_(double v) { return binary_(Ops.MUL, Operand.of(v)); }
+  default Tensor mul_(long v) { return binary_(Ops.MUL, Operand.of(v)); }
   default Tensor mulOut(Tensor other, Tensor out) { return binaryOut(Ops.MUL, t(other, "mulOut"), out); }
   /** True division: integers divide as floats. */
   default Tensor div(Tensor other) { return binary(Ops.DIV, t(other, "div")); }
@@ -125,6 +127,8 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** div with rounding_mode: null (true division), "trunc" or "floor". */
   default Tensor div(Tensor other, String roundingMode) { return binary(divOp(roundingMode), t(other, "div")); }
   default Tensor div(double v, String roundingMode) { return binary(divOp(roundingMode), Operand.of(v)); }
+  /** div by a Python int: "trunc" and "floor" keep an integer tensor's dtype (and refuse a zero divisor), as PyTorch's. */
+  default Tensor div(long v, String roundingMode) { return binary(divOp(roundingMode), Operand.of(v)); }
   default Tensor div_(Tensor other) { return binary_(Ops.DIV, t(other, "div_")); }
   default Tensor div_(double v) { return binary_(Ops.DIV, Operand.of(v)); }
   default Tensor divOut(Tensor other, Tensor out) { return binaryOut(Ops.DIV, t(other, "divOut"), out); }

@@ -746,6 +746,28 @@ public final class Tensor
         Operand.of(implOf(a, "where")), Operand.of(b)));
   }
 
+  /** where with Python ints: int64, shaped as condition, as torch.where(c, 1, 0). */
+  public static Tensor where(Tensor condition, long a, long b) {
+    try (Tensor fill = full(implOf(condition, "where").sizes().clone(), b)) {
+      return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
+          Operand.of(a), Operand.of(fill.impl("where"))));
+    }
+  }
+
+  /** a where condition is true, else the Python int b: a's dtype when integral, as torch.where(c, int8, 0). */
+  public static Tensor where(Tensor condition, Tensor a, long b) {
+    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
+        Operand.of(implOf(a, "where")), Operand.of(b)));
+  }
+
+  /** the Python int a where condition is true, else b, as torch.where(c, 0, int8). */
+  public static Tensor where(Tensor condition, long a, Tensor b) {
+    implOf(condition, "where");
+    try (Tensor not = condition.logicalNot()) {
+      return where(not, b, a);
+    }
+  }
+
   /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */
   public Tensor set_(Storage storage, long storageOffset, long[] size, long[] stride) {
     TensorImpl t = impl("set_");

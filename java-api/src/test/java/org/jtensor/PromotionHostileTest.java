@@ -95,4 +95,35 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(ints(DType.INT64, Long.MIN_VALUE).rsub(0.0), DType.FLOAT32, 0x1p63);
     assertValues(floats(DType.FLOAT16, 5).rsub(1.0), DType.FLOAT16, -4);
   }
+
+  /**
+   * A Java int literal met only double overloads, so it acted as a Python float:
+   * torch.div(torch.tensor([5, -5]), 2, rounding_mode='floor') is tensor([2, -3]) (int64; jtensor
+   * float32 [2., -3.]); torch.div(torch.tensor([5]), 0, rounding_mode='trunc') raises
+   * ZeroDivisionError (jtensor: float32 [inf]); torch.rsub(torch.tensor([5]), 1) is tensor([-4])
+   * (jtensor float32); torch.rsub(torch.tensor([5], dtype=torch.uint8), 1) is tensor([252],
+   * dtype=torch.uint8); torch.tensor([5]).sub_(1) is tensor([4]) and .mul_(2) tensor([10])
+   * (jtensor refused: "result type float32 can't be cast to the desired output type int64");
+   * torch.where(c, 1, 0) is int64 and torch.where(c, int8, 0) / torch.where(c, 0, int8) int8
+   * (jtensor float32).
+   */
+  @Test
+  void anIntegerScalarActedAsAPythonFloat() {
+    Tensor i = ints(DType.INT64, 5, -5);
+    assertValues(i.div(2, "floor"), DType.INT64, 2, -3);
+    assertValues(i.div(2, "trunc"), DType.INT64, 2, -2);
+    raises(ArithmeticException.class, "div(): ZeroDivisionError", () -> i.div(0, "trunc"));
+    assertValues(i.div(2.0, "floor"), DType.FLOAT32, 2, -3);  // a Python float: float32, as before
+    assertValues(ints(DType.INT64, 5).rsub(1), DType.INT64, -4);
+    assertValues(ints(DType.UINT8, 5).rsub(1), DType.UINT8, 252);
+    assertValues(ints(DType.INT64, 5).sub_(1), DType.INT64, 4);
+    assertValues(ints(DType.INT64, 5).mul_(2), DType.INT64, 10);
+    raises(IllegalArgumentException.class, "mul_(): result type float32 can't be cast to the desired output type int64",
+        () -> ints(DType.INT64, 5).mul_(1.5));
+    Tensor c = bools(true, false);
+    assertValues(Tensor.where(c, 1, 0), DType.INT64, 1, 0);
+    assertValues(Tensor.where(c, ints(DType.INT8, 5, 6), 0), DType.INT8, 5, 0);
+    assertValues(Tensor.where(c, 0, ints(DType.INT8, 5, 6)), DType.INT8, 0, 6);
+    assertValues(Tensor.where(c, ints(DType.INT8, 5, 6), 0.5), DType.FLOAT32, 5, 0.5);  // a float: float32, as before
+  }
 }
