@@ -67,9 +67,10 @@ public sealed interface ElementwiseMethods permits Tensor {
     return alpha;
   }
 
-  /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy. */
+  /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy; of bool, refused as PyTorch's. */
   private Tensor rounding(Op op) {
     TensorImpl t = impl(op.name);
+    if (t.dtype() == DType.BOOL) throw noKernel(op.name, t);
     if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(op.name, t, t.dtype(), t.device(), false));
     return unary(op);
   }
@@ -153,9 +154,19 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor abs() { return unary(Ops.ABS); }
   default Tensor abs_() { return unary_(Ops.ABS); }
   default Tensor reciprocal() { return unary(Ops.RECIPROCAL); }
-  default Tensor sign() { return unary(Ops.SIGN); }
+  /** A bool tensor is its own sign (a copy), as PyTorch's. */
+  default Tensor sign() {
+    TensorImpl t = impl("sign");
+    if (t.dtype() == DType.BOOL) return Tensor.wrap(DataOps.cloneAs("sign", t, t.dtype(), t.device(), false));
+    return unary(Ops.SIGN);
+  }
   default Tensor maximum(Tensor other) { return binary(Ops.MAXIMUM, t(other, "maximum")); }
   default Tensor minimum(Tensor other) { return binary(Ops.MINIMUM, t(other, "minimum")); }
+
+  /** The refusal of an op with no kernel for t's dtype, in the words of ElementwiseOps'. */
+  private static UnsupportedOperationException noKernel(String op, TensorImpl t) {
+    return new UnsupportedOperationException(op + " has no " + t.device().type() + " kernel for " + t.dtype());
+  }
 
   private static Op divOp(String mode) {
     if (mode == null) return Ops.DIV;
@@ -249,7 +260,12 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor leakyRelu(double negativeSlope) { return unary(Ops.LEAKY_RELU, negativeSlope); }
   default Tensor leakyRelu() { return leakyRelu(0.01); }
   default Tensor elu() { return elu(1.0); }
-  default Tensor elu(double alpha) { return unary(Ops.ELU, alpha); }
+  /** Floating tensors only: PyTorch has no elu kernel for integers or bool (it computed float32 here). */
+  default Tensor elu(double alpha) {
+    TensorImpl t = impl("elu");
+    if (!t.dtype().isFloatingPoint()) throw noKernel("elu", t);
+    return unary(Ops.ELU, alpha);
+  }
   /** NaN to 0, +inf and -inf to the dtype's largest and lowest finite values (torch.nan_to_num). */
   default Tensor nanToNum() { return nanToNum(0.0, null, null); }
   /** NaN to nan, +inf to posinf, -inf to neginf; a null bound is the dtype's largest (lowest) finite value. */

@@ -126,4 +126,26 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(Tensor.where(c, 0, ints(DType.INT8, 5, 6)), DType.INT8, 0, 6);
     assertValues(Tensor.where(c, ints(DType.INT8, 5, 6), 0.5), DType.FLOAT32, 5, 0.5);  // a float: float32, as before
   }
+
+  /**
+   * torch.square(torch.tensor([True, False])) is tensor([1, 0]) (int64: pow(x, 2)); jtensor kept
+   * bool. torch.sign(torch.tensor([True, False])) is tensor([True, False]); jtensor refused.
+   * torch.floor/ceil/round/trunc of a bool tensor raise NotImplementedError ('"floor_vml_cpu" not
+   * implemented for 'Bool''); jtensor copied it. F.elu(torch.tensor([-1])) raises
+   * NotImplementedError ('"elu_cpu" not implemented for 'Long''); jtensor gave float32 [-0.6321].
+   */
+  @Test
+  void unaryOpsOfBoolAndIntegerInputs() {
+    Tensor b = bools(true, false);
+    assertValues(b.square(), DType.INT64, 1, 0);
+    assertValues(ints(DType.INT8, 20).square(), DType.INT8, -112);  // wraps, as PyTorch's
+    assertValues(b.sign(), DType.BOOL, 1, 0);
+    raises(UnsupportedOperationException.class, "floor has no CPU kernel for bool", b::floor);
+    raises(UnsupportedOperationException.class, "ceil has no CPU kernel for bool", b::ceil);
+    raises(UnsupportedOperationException.class, "round has no CPU kernel for bool", b::round);
+    raises(UnsupportedOperationException.class, "trunc has no CPU kernel for bool", b::trunc);
+    assertValues(ints(DType.INT64, 3).round(), DType.INT64, 3);  // integers: a copy, as before
+    raises(UnsupportedOperationException.class, "elu has no CPU kernel for int64", () -> ints(DType.INT64, -1).elu());
+    raises(UnsupportedOperationException.class, "elu has no CPU kernel for bool", b::elu);
+  }
 }
