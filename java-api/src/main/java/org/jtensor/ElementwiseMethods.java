@@ -338,11 +338,20 @@ public sealed interface ElementwiseMethods permits Tensor {
     return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), Operand.of(e)));
   }
 
-  /** end and weight of self's dtype, as PyTorch's lerp requires (it does not promote). */
+  /**
+   * end and weight of self's dtype, as PyTorch's lerp requires (it does not promote), except a 0-dim
+   * weight, which PyTorch takes whatever its dtype: it is converted to self's (its gradient goes
+   * back in its own).
+   */
   default Tensor lerp(Tensor end, Tensor weight) {
     Op op = Ops.LERP;
     TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name), w = Tensor.implOf(weight, op.name);
     sameDtypeAs(op.name, s, e, "end");
+    if (w.dim() == 0 && w.dtype() != s.dtype()) {
+      try (Tensor converted = weight.to(s.dtype())) {
+        return lerp(end, converted);
+      }
+    }
     sameDtypeAs(op.name, s, w, "weight");
     return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(s), Operand.of(e), Operand.of(w)));
   }

@@ -148,4 +148,23 @@ class PromotionHostileTest extends ScopedTest {
     raises(UnsupportedOperationException.class, "elu has no CPU kernel for int64", () -> ints(DType.INT64, -1).elu());
     raises(UnsupportedOperationException.class, "elu has no CPU kernel for bool", b::elu);
   }
+
+  /**
+   * torch.lerp(torch.tensor([1.]), torch.tensor([3.]), torch.tensor(0.5, dtype=torch.float64)) is
+   * tensor([2.]): a 0-dim weight of another dtype is taken (so is torch.tensor(1), giving [3.]);
+   * jtensor refused "expected dtype float32 for `weight` but got dtype float64". A 1-dim weight of
+   * another dtype is refused by both.
+   */
+  @Test
+  void lerpRefusedAZeroDimWeightOfAnotherDtype() {
+    Tensor s = floats(DType.FLOAT32, 1), e = floats(DType.FLOAT32, 3);
+    assertValues(s.lerp(e, Tensor.scalar(0.5, DType.FLOAT64)), DType.FLOAT32, 2);
+    assertValues(s.lerp(e, Tensor.scalar(1L)), DType.FLOAT32, 3);
+    assertValues(floats(DType.FLOAT16, 1).lerp(floats(DType.FLOAT16, 3), Tensor.scalar(0.5)), DType.FLOAT16, 2);
+    raises(IllegalArgumentException.class, "lerp(): expected dtype float32 for `weight` but got dtype float64",
+        () -> s.lerp(e, floats(DType.FLOAT64, 0.5)));
+    Tensor w = Tensor.scalar(0.25, DType.FLOAT64).requiresGrad_(true);
+    s.lerp(e, w).sum().backward();  // d/dw = end - self = 2, in the weight's dtype
+    assertValues(w.grad(), DType.FLOAT64, 2);
+  }
 }
