@@ -280,8 +280,21 @@ public sealed interface ElementwiseMethods permits Tensor {
   // ---- clamp, lerp ----
   /** clamp(min, max); a NaN bound is skipped (use clampMin/clampMax for one side). */
   default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max); }
-  default Tensor clampMin(double min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN); }
-  default Tensor clampMax(double max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max); }
+  /** clamp_min: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
+  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN); }
+  /** clamp_max: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
+  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max); }
+
+  /**
+   * clamp_min(x, nan) / clamp_max(x, nan): NaN in the result type (a Python float promotes an
+   * integer tensor to float32), with the zero gradient of PyTorch's (x >= nan is false): 0·x + NaN.
+   */
+  private Tensor nanBound(String op) {
+    impl(op);
+    try (Tensor zero = self().mul(0.0)) {
+      return zero.add(Double.NaN);
+    }
+  }
   default Tensor clamp_(double min, double max) {
     Op op = Ops.CLAMP;
     TensorImpl t = impl(op.inPlaceName);

@@ -167,4 +167,18 @@ class PromotionHostileTest extends ScopedTest {
     s.lerp(e, w).sum().backward();  // d/dw = end - self = 2, in the weight's dtype
     assertValues(w.grad(), DType.FLOAT64, 2);
   }
+
+  /**
+   * torch.clamp_min(torch.tensor([2., nan]), nan) is tensor([nan, nan]) and torch.clamp_max(torch.tensor([2]), nan)
+   * tensor([nan]) (float32); its gradient is 0. jtensor's clampMin/clampMax skipped a NaN bound as
+   * absent: [2., nan] and int64 [2].
+   */
+  @Test
+  void aNaNBoundOfClampMinWasSkipped() {
+    assertValues(floats(DType.FLOAT32, 2, Double.NaN).clampMin(Double.NaN), DType.FLOAT32, Double.NaN, Double.NaN);
+    assertValues(ints(DType.INT64, 2).clampMax(Double.NaN), DType.FLOAT32, Double.NaN);
+    Tensor x = floats(DType.FLOAT32, 2, 3).requiresGrad_(true);
+    x.clampMin(Double.NaN).sum().backward();
+    assertValues(x.grad(), DType.FLOAT32, 0, 0);
+  }
 }
