@@ -181,4 +181,28 @@ class PromotionHostileTest extends ScopedTest {
     x.clampMin(Double.NaN).sum().backward();
     assertValues(x.grad(), DType.FLOAT32, 0, 0);
   }
+
+  /**
+   * A 0-dim tensor multiplies or divides a float16/bfloat16 tensor as a Python scalar does: read in
+   * float32, the ops' math type. torch.tensor([0., 1.], dtype=torch.float16) * torch.tensor(1e6) is
+   * tensor([0., inf]); jtensor rounded the 0-dim tensor to float16 first (inf): [nan, inf]. So did
+   * * torch.tensor(100000) (int64), / torch.tensor(1e-8) ([0.] in PyTorch, [nan] here), mul_ and mulOut.
+   * torch.tensor([3.], dtype=torch.float16) * torch.tensor(1.000732421875) is 3.001953125 (3.00390625
+   * with the 0-dim tensor rounded first). bfloat16 * torch.tensor(1e39, dtype=torch.float64) reads 1e39
+   * as float32 inf, as PyTorch's: [nan] at 0. add, and a 0-dim self (torch.mul(torch.tensor(1e6), h)
+   * is [nan, inf]), keep rounding it to float16, as PyTorch's.
+   */
+  @Test
+  void aZeroDimTensorWasRoundedToHalfBeforeMul() {
+    Tensor h = floats(DType.FLOAT16, 0, 1);
+    assertValues(h.mul(Tensor.scalar(1e6)), DType.FLOAT16, 0, Double.POSITIVE_INFINITY);
+    assertValues(h.mul(Tensor.scalar(100000L)), DType.FLOAT16, 0, Double.POSITIVE_INFINITY);
+    assertValues(floats(DType.FLOAT16, 0).div(Tensor.scalar(1e-8)), DType.FLOAT16, 0);
+    assertValues(floats(DType.FLOAT16, 3).mul(Tensor.scalar(1.000732421875)), DType.FLOAT16, 3.001953125);
+    assertValues(floats(DType.FLOAT16, 0, 2).mul_(Tensor.scalar(1e5)), DType.FLOAT16, 0, Double.POSITIVE_INFINITY);
+    assertValues(h.mulOut(Tensor.scalar(1e6), Tensor.emptyLike(h)), DType.FLOAT16, 0, Double.POSITIVE_INFINITY);
+    assertValues(floats(DType.BFLOAT16, 0, 1).mul(Tensor.scalar(1e39, DType.FLOAT64)), DType.BFLOAT16, Double.NaN, Double.POSITIVE_INFINITY);
+    assertValues(floats(DType.FLOAT16, -1).add(Tensor.scalar(1.000732421875)), DType.FLOAT16, 0.0009765625);  // rounded first, as PyTorch's
+    assertValues(Tensor.scalar(1e6).mul(h), DType.FLOAT16, Double.NaN, Double.POSITIVE_INFINITY);  // self: rounded first, as PyTorch's
+  }
 }

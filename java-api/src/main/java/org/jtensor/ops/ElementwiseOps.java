@@ -96,8 +96,11 @@ public final class ElementwiseOps {
       for (int k = 0; k < in.length; k++) {
         Operand o = in[k];
         DType want = kind == OpKind.WHERE && k == 0 ? DType.BOOL : compute;
-        if (o.isTensor() && !device.isCpu() && isCpuScalar(o)) {
-          setCpuScalar(name, plan, k + 1, want, o);
+        // a 0-dim CPU tensor reaches the kernel as a scalar would: off the CPU, and as the other operand
+        // of mul and div of a 16-bit float, which PyTorch reads in float32 (in float16, 1e6 would be inf)
+        DType scalarWant = k == 1 ? scalarDtype(want, op) : want;
+        if (o.isTensor() && isCpuScalar(o) && (!device.isCpu() || scalarWant != want)) {
+          setCpuScalar(name, plan, k + 1, scalarWant, o);
         } else if (o.isTensor()) {
           TensorImpl t = o.tensor;
           TensorImpl.Meta m = o.meta;
@@ -258,7 +261,7 @@ public final class ElementwiseOps {
     return o.meta.sizes.length == 0 && o.tensor.device().isCpu();
   }
 
-  /** A 0-dim CPU tensor's value, set in the plan as a scalar operand of type want (it keeps its tensor promotion). */
+  /** A 0-dim CPU tensor's value, set in the plan as a scalar operand of type want (its promotion was a tensor's). */
   private static void setCpuScalar(String name, ElementwisePlan plan, int k, DType want, Operand o) {
     TensorImpl held = o.tensor.frozen(name, o.meta);  // the snapshot the op promoted, whatever set_() does meanwhile
     try {
