@@ -205,4 +205,20 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(floats(DType.FLOAT16, -1).add(Tensor.scalar(1.000732421875)), DType.FLOAT16, 0.0009765625);  // rounded first, as PyTorch's
     assertValues(Tensor.scalar(1e6).mul(h), DType.FLOAT16, Double.NaN, Double.POSITIVE_INFINITY);  // self: rounded first, as PyTorch's
   }
+
+  /**
+   * torch.isclose(torch.tensor([1, 2]), torch.tensor([1., 2.])) raises RuntimeError "Long did not
+   * match Float" (isclose and allclose take one dtype; float16 against float32 and a 0-dim float64
+   * against float32 alike); jtensor promoted and answered [True, True].
+   */
+  @Test
+  void iscloseOfTwoDtypesWasAnswered() {
+    Tensor i = ints(DType.INT64, 1, 2), f = floats(DType.FLOAT32, 1, 2);
+    raises(IllegalArgumentException.class, "isclose(): int64 did not match float32", () -> i.isclose(f));
+    raises(IllegalArgumentException.class, "isclose(): int64 did not match float32", () -> i.allclose(f));
+    raises(IllegalArgumentException.class, "isclose(): float16 did not match float32", () -> floats(DType.FLOAT16, 1).isclose(floats(DType.FLOAT32, 1)));
+    raises(IllegalArgumentException.class, "isclose(): float32 did not match float64", () -> f.isclose(Tensor.scalar(1.0, DType.FLOAT64)));
+    assertValues(i.isclose(ints(DType.INT64, 1, 3)), DType.BOOL, 1, 0);  // one dtype: as before
+    assertTrue(bools(true).allclose(bools(true)));
+  }
 }
