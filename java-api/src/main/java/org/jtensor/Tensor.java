@@ -373,7 +373,16 @@ public final class Tensor
     return scalar(v, DType.DEFAULT_FLOAT);
   }
 
+  /**
+   * torch.tensor(v, dtype=dtype): a floating dtype rounds v, to infinity past its range (1e39 in
+   * float32 is inf; only full checks the range); an integral one refuses a value it cannot hold.
+   */
   public static Tensor scalar(double v, DType dtype) {
+    if (dtype.isFloatingPoint() && Math.abs(v) > dtype.maxFinite() && !Double.isInfinite(v)) {
+      try (Tensor d = full(new long[0], v, DType.FLOAT64)) {
+        return d.to(dtype);
+      }
+    }
     return full(new long[0], v, dtype);
   }
 

@@ -221,4 +221,19 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(i.isclose(ints(DType.INT64, 1, 3)), DType.BOOL, 1, 0);  // one dtype: as before
     assertTrue(bools(true).allclose(bools(true)));
   }
+
+  /**
+   * torch.tensor(1e39, dtype=torch.float32) is tensor(inf) and torch.tensor(1e6, dtype=torch.float16)
+   * tensor(inf) (torch.tensor rounds a float; only torch.full checks it); jtensor's Tensor.scalar, the
+   * torch.tensor of one value, refused "full(): value 1.0E39 cannot be converted to type float32
+   * without overflow". torch.tensor(300, dtype=torch.int8) is refused by both.
+   */
+  @Test
+  void aScalarTensorPastTheFloatRangeWasRefused() {
+    assertValues(Tensor.scalar(1e39, DType.FLOAT32), DType.FLOAT32, Double.POSITIVE_INFINITY);
+    assertValues(Tensor.scalar(-1e6, DType.FLOAT16), DType.FLOAT16, Double.NEGATIVE_INFINITY);
+    assertValues(Tensor.scalar(65519.0, DType.FLOAT16), DType.FLOAT16, 65504);
+    raises(IllegalArgumentException.class, "full(): value 300", () -> Tensor.scalar(300.0, DType.INT8));
+    raises(IllegalArgumentException.class, "full(): value 1.0E39", () -> Tensor.full(new long[] {1}, 1e39, DType.FLOAT32));  // torch.full checks
+  }
 }
