@@ -65,6 +65,19 @@ final class TernaryRefs {
     };
   }
 
+  /**
+   * clampMin(lo): clamp(lo, none), except that a NaN bound is a bound: PyTorch's clamp_min(x, nan) is
+   * NaN everywhere, in a floating dtype (an integer x promotes, a Python float bound).
+   */
+  static Fuzz.Check clampMin(Pool.Entry x, double lo) {
+    if (!Double.isNaN(lo)) return clamp(x, lo, Double.NaN);
+    return (result, in) -> {
+      DType t = ((org.jtensor.Tensor) result).dtype();
+      if (!t.isFloatingPoint()) throw new AssertionError("clampMin(nan) gave " + t + ": PyTorch promotes to a floating dtype");
+      elementwise("clampMin", new Object[] {x}, true, xs -> Double.NaN).verify(result, in);
+    };
+  }
+
   /** Whether a clamp of x by these bounds is valid by construction: x open and not bool, each bound held by x's dtype. */
   static boolean clampTakes(Pool.Entry x, double lo, double hi) {
     if (!Valid.open(x) || x.t().dtype() == DType.BOOL) return false;

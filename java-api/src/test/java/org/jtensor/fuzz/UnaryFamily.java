@@ -86,7 +86,7 @@ final class UnaryFamily {
     }
     switch (pick) {
       case 6 -> f.op(TernaryRefs.clampTakes(x, lo, hi), "clamp", new Object[] {x, lo, hi}, () -> t(x).clamp(lo, hi), TernaryRefs.clamp(x, lo, hi));
-      case 7 -> f.op(TernaryRefs.clampTakes(x, lo, Double.NaN), "clampMin", new Object[] {x, lo}, () -> t(x).clampMin(lo), TernaryRefs.clamp(x, lo, Double.NaN));
+      case 7 -> f.op(TernaryRefs.clampTakes(x, lo, Double.NaN), "clampMin", new Object[] {x, lo}, () -> t(x).clampMin(lo), TernaryRefs.clampMin(x, lo));
       case 8 -> f.op(Valid.distinctElements(x) && TernaryRefs.clampTakes(x, lo, hi), "clamp_", new Object[] {x, lo, hi}, () -> t(x).clamp_(lo, hi), Refs.writes(x, TernaryRefs.clamp(x, lo, hi)));
       case 9 -> {
         Pool.Entry p = BinaryFamily.other(f, x), q = BinaryFamily.other(f, x);
