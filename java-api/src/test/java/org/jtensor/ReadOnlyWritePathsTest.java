@@ -62,6 +62,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
       ARGS.put(binary + "[double]", t -> new Object[] {2.0});
     }
     ARGS.put("add_[long]", t -> new Object[] {2L});
+    ARGS.put("sub_[long]", t -> new Object[] {2L});
+    ARGS.put("mul_[long]", t -> new Object[] {2L});
     ARGS.put("add_[Tensor, double]", t -> new Object[] {like(t), 3.0});
     ARGS.put("sub_[Tensor, double]", t -> new Object[] {like(t), 3.0});
     for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
