@@ -846,15 +846,19 @@ public final class Tensor
     return Dispatcher.backend(t.device()).loadLong("getLong", t, DataOps.elementOffset("getLong", t, index));
   }
 
+  /** x[index] = value (a Python float): refused when the dtype cannot hold it (NaN into an integer, 1e39 into float32), as PyTorch's. */
   public Tensor setDouble(double value, long... index) {
     TensorImpl t = impl("setDouble");
+    t.dtype().checkFits("setDouble", value);
     Dispatcher.backend(t.device()).store("setDouble", t, DataOps.elementOffset("setDouble", t, index), value);
     t.bumpVersion();
     return this;
   }
 
+  /** x[index] = value (a Python int): refused when the dtype cannot hold it (300 into int8; -1 into uint8 is 255), as PyTorch's. */
   public Tensor setLong(long value, long... index) {
     TensorImpl t = impl("setLong");
+    t.dtype().checkFits("setLong", value);
     Dispatcher.backend(t.device()).store("setLong", t, DataOps.elementOffset("setLong", t, index), value);
     t.bumpVersion();
     return this;

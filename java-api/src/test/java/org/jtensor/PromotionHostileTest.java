@@ -236,4 +236,27 @@ class PromotionHostileTest extends ScopedTest {
     raises(IllegalArgumentException.class, "full(): value 300", () -> Tensor.scalar(300.0, DType.INT8));
     raises(IllegalArgumentException.class, "full(): value 1.0E39", () -> Tensor.full(new long[] {1}, 1e39, DType.FLOAT32));  // torch.full checks
   }
+
+  /**
+   * x = torch.zeros(2, dtype=torch.int8); x[0] = 300 raises "value cannot be converted to type int8_t
+   * without overflow" (so do NaN or inf into int64, 2.0**40 into int32, 1e39 into float32); jtensor's
+   * setLong wrapped it to 44 and setDouble wrote NaN as 0. x[0] = -1 into uint8 is 255 and 1.7 into
+   * int64 is 1, in both.
+   */
+  @Test
+  void setLongAndSetDoubleWroteValuesTheDtypeCannotHold() {
+    Tensor i8 = Tensor.zeros(new long[] {2}, DType.INT8, Device.CPU);
+    raises(IllegalArgumentException.class, "setLong(): value 300 cannot be converted to type int8 without overflow", () -> i8.setLong(300, 0));
+    Tensor i64 = Tensor.zeros(new long[] {2}, DType.INT64, Device.CPU);
+    raises(IllegalArgumentException.class, "setDouble(): value NaN cannot be converted to type int64 without overflow",
+        () -> i64.setDouble(Double.NaN, 0));
+    raises(IllegalArgumentException.class, "setDouble(): value Infinity cannot", () -> i64.setDouble(Double.POSITIVE_INFINITY, 0));
+    raises(IllegalArgumentException.class, "setDouble(): value 1.099511627776E12 cannot be converted to type int32",
+        () -> Tensor.zeros(new long[] {2}, DType.INT32, Device.CPU).setDouble(0x1p40, 0));
+    raises(IllegalArgumentException.class, "setDouble(): value 1.0E39 cannot be converted to type float32", () -> Tensor.zeros(2).setDouble(1e39, 0));
+    assertValues(i8, DType.INT8, 0, 0);  // nothing written
+    assertValues(i64, DType.INT64, 0, 0);
+    assertValues(Tensor.zeros(new long[] {2}, DType.UINT8, Device.CPU).setLong(-1, 0), DType.UINT8, 255, 0);
+    assertValues(i64.setDouble(1.7, 1), DType.INT64, 0, 1);
+  }
 }
