@@ -54,17 +54,30 @@ public sealed interface ElementwiseMethods permits Tensor {
     return Operand.of(Tensor.implOf(x, op));
   }
 
-  /** PyTorch: alpha must be integral when the computation is, and convert to its dtype without overflow. */
+  /**
+   * A double alpha is a Python float: PyTorch refuses it when the computation is integral (alpha=2.0
+   * too; the long overloads take integers), and converts it to the computation's dtype without overflow.
+   */
   private double alpha(String op, Operand other, double alpha) {
-    if (alpha == 1) return alpha;
-    TypePromotion p = TypePromotion.start().tensor(impl(op));
-    other.promote(p);
-    DType computation = p.result();
-    if (alpha != Math.rint(alpha) && !computation.isFloatingPoint()) {
+    DType computation = computation(op, other);
+    if (!computation.isFloatingPoint()) {
       throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
     }
-    computation.checkScalar(op, alpha);
+    computation.checkFits(op, alpha);
     return alpha;
+  }
+
+  /** A long alpha is a Python int: it converts to the computation's dtype without overflow (uint8 takes -1, int8 refuses 300). */
+  private double alpha(String op, Operand other, long alpha) {
+    if (alpha == 1) return 1;
+    computation(op, other).checkFits(op, alpha);
+    return alpha;
+  }
+
+  private DType computation(String op, Operand other) {
+    TypePromotion p = TypePromotion.start().tensor(impl(op));
+    other.promote(p);
+    return p.result();
   }
 
   /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy; of bool, refused as PyTorch's. */
@@ -78,22 +91,26 @@ public sealed interface ElementwiseMethods permits Tensor {
   // ---- arithmetic ----
   default Tensor add(Tensor other) { return binary(Ops.ADD, t(other, "add"), 1); }
   default Tensor add(Tensor other, double alpha) { Operand o = t(other, "add"); return binary(Ops.ADD, o, alpha("add", o, alpha)); }
+  default Tensor add(Tensor other, long alpha) { Operand o = t(other, "add"); return binary(Ops.ADD, o, alpha("add", o, alpha)); }
   default Tensor add(double v) { return binary(Ops.ADD, Operand.of(v), 1); }
   default Tensor add(long v) { return binary(Ops.ADD, Operand.of(v), 1); }
   /** A Python bool scalar: promotes like True/False. */
   default Tensor add(boolean v) { return binary(Ops.ADD, Operand.of(v), 1); }
   default Tensor add_(Tensor other) { return binary_(Ops.ADD, t(other, "add_"), 1); }
   default Tensor add_(Tensor other, double alpha) { Operand o = t(other, "add_"); return binary_(Ops.ADD, o, alpha("add_", o, alpha)); }
+  default Tensor add_(Tensor other, long alpha) { Operand o = t(other, "add_"); return binary_(Ops.ADD, o, alpha("add_", o, alpha)); }
   default Tensor add_(double v) { return binary_(Ops.ADD, Operand.of(v), 1); }
   default Tensor add_(long v) { return binary_(Ops.ADD, Operand.of(v), 1); }
   /** torch.add(self, other, out=out): writes out (same shape as the broadcast) and returns it. */
   default Tensor addOut(Tensor other, Tensor out) { return binaryOut(Ops.ADD, t(other, "addOut"), out, 1); }
   default Tensor sub(Tensor other) { return binary(Ops.SUB, t(other, "sub"), 1); }
   default Tensor sub(Tensor other, double alpha) { Operand o = t(other, "sub"); return binary(Ops.SUB, o, alpha("sub", o, alpha)); }
+  default Tensor sub(Tensor other, long alpha) { Operand o = t(other, "sub"); return binary(Ops.SUB, o, alpha("sub", o, alpha)); }
   default Tensor sub(double v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub(long v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub_(Tensor other) { return binary_(Ops.SUB, t(other, "sub_"), 1); }
   default Tensor sub_(Tensor other, double alpha) { Operand o = t(other, "sub_"); return binary_(Ops.SUB, o, alpha("sub_", o, alpha)); }
+  default Tensor sub_(Tensor other, long alpha) { Operand o = t(other, "sub_"); return binary_(Ops.SUB, o, alpha("sub_", o, alpha)); }
   /** other − self (torch.rsub). */
   default Tensor rsub(Tensor other) { return other.sub(self()); }
   /** v − self: a Python float, so an integer tensor gives float32 (negated after the conversion: uint8 1 gives 0., not 256.). */

@@ -46,6 +46,8 @@ class PartialOverlapWritePathsTest extends ScopedTest {
     }
     OVERLAP.put("add_[Tensor, double]", p -> new Object[] {p[1], 3.0});
     OVERLAP.put("sub_[Tensor, double]", p -> new Object[] {p[1], 3.0});
+    OVERLAP.put("add_[Tensor, long]", p -> new Object[] {p[1], 3L});
+    OVERLAP.put("sub_[Tensor, long]", p -> new Object[] {p[1], 3L});
     for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
       OVERLAP.put(out + "[Tensor, Tensor]", p -> new Object[] {p[1], p[0]});  // receiver: a fresh tensor
     }

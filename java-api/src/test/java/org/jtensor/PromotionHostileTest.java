@@ -259,4 +259,30 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(Tensor.zeros(new long[] {2}, DType.UINT8, Device.CPU).setLong(-1, 0), DType.UINT8, 255, 0);
     assertValues(i64.setDouble(1.7, 1), DType.INT64, 0, 1);
   }
+
+  /**
+   * torch.add(torch.tensor([1]), torch.tensor([1]), alpha=1.0) (and alpha=2.0, sub, add_, a bool
+   * result) raises "For integral input tensors, argument alpha must not be a floating point number.";
+   * jtensor took an integral double alpha as an int ([2]). alpha=2 (a Python int) gives [3], alpha=-1
+   * into uint8 wraps ([4] for 5 - 1), alpha=300 into int8 is refused; a float alpha with a float
+   * result is taken.
+   */
+  @Test
+  void anIntegralFloatAlphaOfAnIntegerAddWasTaken() {
+    Tensor i = ints(DType.INT64, 1);
+    String words = "For integral input tensors, argument alpha must not be a floating point number.";
+    raises(IllegalArgumentException.class, "add(): " + words, () -> i.add(i, 1.0));
+    raises(IllegalArgumentException.class, "add(): " + words, () -> i.add(i, 2.0));
+    raises(IllegalArgumentException.class, "sub(): " + words, () -> i.sub(i, 2.0));
+    raises(IllegalArgumentException.class, "add_(): " + words, () -> i.add_(i, 2.0));
+    raises(IllegalArgumentException.class, "add(): " + words, () -> bools(true).add(bools(true), 2.0));
+    assertValues(i.add(i, 2), DType.INT64, 3);
+    assertValues(i.sub(i, 2), DType.INT64, -1);
+    assertValues(ints(DType.UINT8, 5).add(ints(DType.UINT8, 1), -1), DType.UINT8, 4);
+    raises(IllegalArgumentException.class, "add(): value 300 cannot be converted to type int8 without overflow",
+        () -> ints(DType.INT8, 1).add(ints(DType.INT8, 1), 300));
+    assertValues(bools(true).add(bools(true), 2), DType.BOOL, 1);
+    assertValues(i.add(floats(DType.FLOAT32, 1), 1.5), DType.FLOAT32, 2.5);
+    assertValues(i.sub(Tensor.scalar(1.0), 2), DType.FLOAT32, -1);
+  }
 }

@@ -66,6 +66,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("mul_[long]", t -> new Object[] {2L});
     ARGS.put("add_[Tensor, double]", t -> new Object[] {like(t), 3.0});
     ARGS.put("sub_[Tensor, double]", t -> new Object[] {like(t), 3.0});
+    ARGS.put("add_[Tensor, long]", t -> new Object[] {like(t), 3L});
+    ARGS.put("sub_[Tensor, long]", t -> new Object[] {like(t), 3L});
     for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
       ARGS.put(out + "[Tensor, Tensor]", t -> new Object[] {like(t), t});
     }

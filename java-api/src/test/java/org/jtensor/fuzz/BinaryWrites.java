@@ -75,12 +75,12 @@ final class BinaryWrites {
   }
 
   /**
-   * PyTorch's alpha rules: an integer (or bool) result takes only an integer alpha, converted to its
-   * dtype without overflow; a floating one any alpha its dtype holds (float16 refuses 70000, as PyTorch's add).
+   * PyTorch's alpha rules for a double alpha, a Python float: an integer (or bool) result refuses it
+   * (2.0 too: integers come through the long overloads); a floating one takes any alpha its dtype
+   * holds (float16 refuses 70000, as PyTorch's add).
    */
   static boolean alphaHolds(DType comp, double v) {
-    if (comp.isFloatingPoint()) return FactoryRefs.fits(v, comp);
-    return v == Math.rint(v) && TernaryRefs.holds(v, comp);
+    return comp.isFloatingPoint() && FactoryRefs.fits(v, comp);
   }
 
   /** x + alpha * y, alpha converted to the computation's dtype (for bool: whether it is nonzero). */
