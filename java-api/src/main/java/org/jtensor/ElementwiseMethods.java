@@ -295,12 +295,19 @@ public sealed interface ElementwiseMethods permits Tensor {
   }
 
   // ---- clamp, lerp ----
-  /** clamp(min, max); a NaN bound is skipped (use clampMin/clampMax for one side). */
-  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max); }
+  /**
+   * clamp(min, max) with Python float bounds: an integer or bool tensor gives float32 (clamp(0.0, 3.0)
+   * too, as PyTorch's); a NaN bound is skipped (use clampMin/clampMax for one side).
+   */
+  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max, true); }
+  /** clamp(min, max) with Python int bounds: an integer tensor keeps its dtype (uint8 takes -1 as 255), bool gives int64. */
+  default Tensor clamp(long min, long max) { return clampScalar(Ops.CLAMP, min, max, false); }
   /** clamp_min: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN); }
+  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN, true); }
+  default Tensor clampMin(long min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN, false); }
   /** clamp_max: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max); }
+  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max, true); }
+  default Tensor clampMax(long max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max, false); }
 
   /**
    * clamp_min(x, nan) / clamp_max(x, nan): NaN in the result type (a Python float promotes an
@@ -312,14 +319,19 @@ public sealed interface ElementwiseMethods permits Tensor {
       return zero.add(Double.NaN);
     }
   }
-  default Tensor clamp_(double min, double max) {
+  /** In place with Python float bounds: refused for an integer or bool tensor (the result would be float32), as PyTorch's. */
+  default Tensor clamp_(double min, double max) { return clampInPlace(min, max, true); }
+  /** In place with Python int bounds: refused for a bool tensor (the result would be int64), as PyTorch's. */
+  default Tensor clamp_(long min, long max) { return clampInPlace(min, max, false); }
+
+  private Tensor clampInPlace(double min, double max, boolean floatBounds) {
     Op op = Ops.CLAMP;
     TensorImpl t = impl(op.inPlaceName);
-    if (!t.dtype().isFloatingPoint() && (floatBound(min) || floatBound(max))) {
-      throw new IllegalArgumentException(op.inPlaceName + "(): result type " + DType.DEFAULT_FLOAT + " can't be cast to the desired output type "
-          + t.dtype() + " (bounds " + min + ", " + max + ")");
+    DType result = clampResult(t.dtype(), min, max, floatBounds);
+    if (result != t.dtype()) {
+      throw new IllegalArgumentException(op.inPlaceName + "(): result type " + result + " can't be cast to the desired output type " + t.dtype());
     }
-    checkBounds(op.inPlaceName, t.dtype(), min, max);
+    checkBounds(op.inPlaceName, result, min, max);
     ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), Operand.of(t));
     return self();
   }
@@ -329,11 +341,12 @@ public sealed interface ElementwiseMethods permits Tensor {
     return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(min, op.name), t(max, op.name)));
   }
 
-  private Tensor clampScalar(Op op, double min, double max) {
+  private Tensor clampScalar(Op op, double min, double max, boolean floatBounds) {
     TensorImpl t = impl(op.name);
-    if (!t.dtype().isFloatingPoint() && (floatBound(min) || floatBound(max))) {  // a float bound promotes an integer tensor
-      checkBounds(op.name, DType.DEFAULT_FLOAT, min, max);
-      TensorImpl f = DataOps.cloneAs(op.name, t, DType.DEFAULT_FLOAT, t.device(), false);
+    DType result = clampResult(t.dtype(), min, max, floatBounds);
+    if (result != t.dtype()) {  // a float bound promotes an integer tensor, an int bound a bool one
+      checkBounds(op.name, result, min, max);
+      TensorImpl f = DataOps.cloneAs(op.name, t, result, t.device(), false);
       try {
         return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
       } finally {
@@ -344,9 +357,14 @@ public sealed interface ElementwiseMethods permits Tensor {
     return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(t)));
   }
 
-  /** A bound PyTorch would take as a Python float: one with a fraction, or an infinity (NaN is no bound). */
-  private static boolean floatBound(double b) {
-    return !Double.isNaN(b) && (b != Math.rint(b) || Double.isInfinite(b));
+  /**
+   * PyTorch's result type of clamp with scalar bounds (NaN is no bound here): a Python float bound
+   * promotes an integer or bool tensor to float32, a Python int one a bool tensor to int64.
+   */
+  private static DType clampResult(DType self, double min, double max, boolean floatBounds) {
+    if (self.isFloatingPoint() || (Double.isNaN(min) && Double.isNaN(max))) return self;
+    if (floatBounds) return DType.DEFAULT_FLOAT;
+    return self == DType.BOOL ? DType.INT64 : self;
   }
 
   /** Each present bound converts to the result's dtype without overflow, as PyTorch's checked conversion. */

@@ -285,4 +285,34 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(i.add(floats(DType.FLOAT32, 1), 1.5), DType.FLOAT32, 2.5);
     assertValues(i.sub(Tensor.scalar(1.0), 2), DType.FLOAT32, -1);
   }
+
+  /**
+   * torch.clamp(torch.tensor([5, -5, 1]), 0.0, 3.0) is float32 tensor([3., 0., 1.]) (a Python float
+   * bound promotes an integer tensor, integral or not; clamp_min(int, 0.0), clamp_max(uint8, 3.0)
+   * too), and torch.tensor([5]).clamp_(0.0, 3.0) raises "result type Float can't be cast to the
+   * desired output type long int"; jtensor read an integral double bound as an int (int64 [3, 0, 1],
+   * and clamp_ wrote [3]). Python int bounds keep the dtype: clamp(int, 0, 3) is int64 and
+   * clamp(bool, 0, 1) int64 [1, 0] (jtensor: no bool kernel), bool.clamp_(0, 1) is refused.
+   * torch.clamp(int8, -1, 1e300) raises "value cannot be converted to type float without overflow".
+   */
+  @Test
+  void anIntegralDoubleBoundOfClampKeptTheIntegerDtype() {
+    Tensor i = ints(DType.INT64, 5, -5, 1);
+    assertValues(i.clamp(0.0, 3.0), DType.FLOAT32, 3, 0, 1);
+    assertValues(i.clampMin(0.0), DType.FLOAT32, 5, 0, 1);
+    assertValues(ints(DType.UINT8, 5, 1).clampMax(3.0), DType.FLOAT32, 3, 1);
+    raises(IllegalArgumentException.class, "clamp_(): result type float32 can't be cast to the desired output type int64",
+        () -> ints(DType.INT64, 5).clamp_(0.0, 3.0));
+    assertValues(i.clamp(0, 3), DType.INT64, 3, 0, 1);
+    assertValues(i.clampMin(0), DType.INT64, 5, 0, 1);
+    assertValues(i.clampMax(3), DType.INT64, 3, -5, 1);
+    assertValues(ints(DType.INT64, 5).clamp_(0, 3), DType.INT64, 3);
+    assertValues(bools(true, false).clamp(0, 1), DType.INT64, 1, 0);
+    raises(IllegalArgumentException.class, "clamp_(): result type int64 can't be cast to the desired output type bool",
+        () -> bools(true).clamp_(0, 1));
+    assertValues(bools(true, false).clamp(0.0, 0.5), DType.FLOAT32, 0.5, 0);
+    raises(IllegalArgumentException.class, "clamp(): value 1.0E300 cannot be converted to type float32 without overflow",
+        () -> ints(DType.INT8, 5).clamp(-1, 1e300));
+    assertValues(ints(DType.UINT8, 2).clampMin(-1), DType.UINT8, 255);  // a Python int wraps into uint8, as before
+  }
 }

@@ -76,6 +76,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("fill_[long]", t -> new Object[] {7L});
     ARGS.put("fill_[boolean]", t -> new Object[] {true});
     ARGS.put("clamp_[double, double]", t -> new Object[] {5.0, 6.0});
+    ARGS.put("clamp_[long, long]", t -> new Object[] {5L, 6L});
     ARGS.put("scatter_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
     ARGS.put("scatter_[int, Tensor, double]", t -> new Object[] {0, zerosIndex(t), 7.0});
     ARGS.put("scatterAdd_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});

@@ -46,12 +46,15 @@ final class TernaryRefs {
    * clamp(lo, hi) with scalar bounds: a NaN bound is no bound (jtensor's clampMin/clampMax); lo above
    * hi gives hi. A bound is converted to the result's dtype, which PyTorch refuses when it overflows
    * (a float: beyond the finite range; an integer: beyond the dtype, uint8 taking -255..255 wrapped).
-   * An integer result takes integer bounds only: a fractional one promotes to a float result (and
-   * is refused in place, where the dtype cannot change).
+   * The bounds here are doubles, Python floats: any of them promotes an integer x to float32 (and is
+   * refused in place, where the dtype cannot change), as PyTorch's clamp(int, 0.0, 3.0).
    */
   static Fuzz.Check clamp(Pool.Entry x, double lo, double hi) {
     return (result, in) -> {
       DType t = ((org.jtensor.Tensor) result).dtype();
+      if (!t.isFloatingPoint() && !(Double.isNaN(lo) && Double.isNaN(hi))) {
+        throw new AssertionError("clamp by a float bound gave " + t + ": PyTorch promotes to float32");
+      }
       double[] b = {lo, hi};
       for (int k = 0; k < 2; k++) {
         if (Double.isNaN(b[k])) continue;
@@ -78,10 +81,19 @@ final class TernaryRefs {
     };
   }
 
-  /** Whether a clamp of x by these bounds is valid by construction: x open and not bool, each bound held by x's dtype. */
+  /**
+   * Whether a clamp of x by these (float) bounds is valid by construction: x open and not bool, each
+   * bound held by the result's dtype (x's if floating, else float32, to which a float bound promotes x).
+   */
   static boolean clampTakes(Pool.Entry x, double lo, double hi) {
     if (!Valid.open(x) || x.t().dtype() == DType.BOOL) return false;
-    return (Double.isNaN(lo) || holds(lo, x.t().dtype())) && (Double.isNaN(hi) || holds(hi, x.t().dtype()));
+    DType r = x.t().dtype().isFloatingPoint() ? x.t().dtype() : DType.FLOAT32;
+    return (Double.isNaN(lo) || holds(lo, r)) && (Double.isNaN(hi) || holds(hi, r));
+  }
+
+  /** clampTakes in place: the result keeps x's dtype, so a float bound needs a floating x. */
+  static boolean clampTakesInPlace(Pool.Entry x, double lo, double hi) {
+    return clampTakes(x, lo, hi) && (x.t().dtype().isFloatingPoint() || (Double.isNaN(lo) && Double.isNaN(hi)));
   }
 
   /** A bound the dtype holds: a convertible one, and for an integer dtype an integer (a fractional one promotes). */

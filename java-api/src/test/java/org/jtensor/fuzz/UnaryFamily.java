@@ -87,7 +87,7 @@ final class UnaryFamily {
     switch (pick) {
       case 6 -> f.op(TernaryRefs.clampTakes(x, lo, hi), "clamp", new Object[] {x, lo, hi}, () -> t(x).clamp(lo, hi), TernaryRefs.clamp(x, lo, hi));
       case 7 -> f.op(TernaryRefs.clampTakes(x, lo, Double.NaN), "clampMin", new Object[] {x, lo}, () -> t(x).clampMin(lo), TernaryRefs.clampMin(x, lo));
-      case 8 -> f.op(Valid.distinctElements(x) && TernaryRefs.clampTakes(x, lo, hi), "clamp_", new Object[] {x, lo, hi}, () -> t(x).clamp_(lo, hi), Refs.writes(x, TernaryRefs.clamp(x, lo, hi)));
+      case 8 -> f.op(Valid.distinctElements(x) && TernaryRefs.clampTakesInPlace(x, lo, hi), "clamp_", new Object[] {x, lo, hi}, () -> t(x).clamp_(lo, hi), Refs.writes(x, TernaryRefs.clamp(x, lo, hi)));
       case 9 -> {
         Pool.Entry p = BinaryFamily.other(f, x), q = BinaryFamily.other(f, x);
         f.op(allFloating(x, p, q) && Valid.broadcast(x, p, q), "clamp", new Object[] {x, p, q},
