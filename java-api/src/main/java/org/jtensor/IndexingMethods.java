@@ -151,6 +151,7 @@ public sealed interface IndexingMethods permits Tensor {
   /** value in index's shape, in this tensor's dtype and on its device: a scalar scatter's source. */
   private Tensor filledLike(String op, Tensor index, double value) {
     TensorImpl t = impl(op);
+    t.dtype().checkScalar(op, value);  // refused under the caller's name, not full's
     return Tensor.full(Tensor.implOf(index, op).sizes().clone(), value, t.dtype(), t.device());
   }
 

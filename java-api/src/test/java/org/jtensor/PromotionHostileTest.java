@@ -315,4 +315,19 @@ class PromotionHostileTest extends ScopedTest {
         () -> ints(DType.INT8, 5).clamp(-1, 1e300));
     assertValues(ints(DType.UINT8, 2).clampMin(-1), DType.UINT8, 255);  // a Python int wraps into uint8, as before
   }
+
+  /**
+   * torch.zeros(2, dtype=torch.int8).scatter(0, torch.tensor([0]), 300) raises "value cannot be
+   * converted to type int8_t without overflow"; jtensor refused it in the words of another op,
+   * "full(): value 300.0 ...". A float value into int64 truncates ([1, 0] for 1.5) in both.
+   */
+  @Test
+  void scatterOfAValueThatOverflowsNamedFull() {
+    Tensor idx = ints(DType.INT64, 0);
+    raises(IllegalArgumentException.class, "scatter(): value 300 cannot be converted to type int8 without overflow",
+        () -> Tensor.zeros(new long[] {2}, DType.INT8, Device.CPU).scatter(0, idx, 300));
+    raises(IllegalArgumentException.class, "scatter_(): value 300 cannot be converted to type int8 without overflow",
+        () -> Tensor.zeros(new long[] {2}, DType.INT8, Device.CPU).scatter_(0, idx, 300));
+    assertValues(Tensor.zeros(new long[] {2}, DType.INT64, Device.CPU).scatter(0, idx, 1.5), DType.INT64, 1, 0);
+  }
 }
