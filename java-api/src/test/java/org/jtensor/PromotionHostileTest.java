@@ -330,4 +330,24 @@ class PromotionHostileTest extends ScopedTest {
         () -> Tensor.zeros(new long[] {2}, DType.INT8, Device.CPU).scatter_(0, idx, 300));
     assertValues(Tensor.zeros(new long[] {2}, DType.INT64, Device.CPU).scatter(0, idx, 1.5), DType.INT64, 1, 0);
   }
+
+  /**
+   * torch.div(torch.tensor([2.], dtype=torch.float16), 1.0004, rounding_mode='floor') is tensor([1.])
+   * (so are 'trunc', floor_divide, a 0-dim torch.tensor(1.0004), and bfloat16 by 1.002): PyTorch's
+   * div_floor and div_trunc kernels read a scalar divisor of a 16-bit float in float32 (2 / 1.0004 =
+   * 1.9992). jtensor rounded it to float16 (1.0) first: [2.]. torch.remainder(x, 1.0004) rounds it
+   * first in PyTorch too: [0.].
+   */
+  @Test
+  void aRoundingDivisionOfAHalfRoundedItsScalarDivisorFirst() {
+    Tensor x = floats(DType.FLOAT16, 2);
+    assertValues(x.div(1.0004, "floor"), DType.FLOAT16, 1);
+    assertValues(x.div(1.0004, "trunc"), DType.FLOAT16, 1);
+    assertValues(x.floorDivide(1.0004), DType.FLOAT16, 1);
+    assertValues(x.div(Tensor.scalar(1.0004), "floor"), DType.FLOAT16, 1);
+    assertValues(x.floorDivide(Tensor.scalar(1.0004)), DType.FLOAT16, 1);
+    assertValues(floats(DType.BFLOAT16, 2).div(1.002, "floor"), DType.BFLOAT16, 1);
+    assertValues(x.remainder(1.0004), DType.FLOAT16, 0);  // rounded first, as PyTorch's
+    assertValues(floats(DType.FLOAT16, 7).div(2L, "floor"), DType.FLOAT16, 3);
+  }
 }

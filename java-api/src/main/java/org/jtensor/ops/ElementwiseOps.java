@@ -26,13 +26,15 @@ public final class ElementwiseOps {
   private ElementwiseOps() {}
 
   /**
-   * The dtype a scalar operand reaches the kernel in. PyTorch's mul and true div of a float16/bfloat16
-   * tensor read the scalar as given, in float32, the op's math type (rounded to float16, 1e6 would
-   * be inf and 0 * 1e6 NaN); its other ops, add and sub among them, round it to the tensor's dtype
-   * first. So: float32 for mul and div of a 16-bit float, on every device, the op's dtype otherwise.
+   * The dtype a scalar operand reaches the kernel in. PyTorch's mul and div (true, trunc and floor,
+   * floor_divide) of a float16/bfloat16 tensor read the scalar as given, in float32, the op's math
+   * type (rounded to float16, 1e6 would be inf and 0 * 1e6 NaN; 2 // 1.0004 would be 2, not 1); its
+   * other ops, add, sub and remainder among them, round it to the tensor's dtype first. So: float32
+   * for those of a 16-bit float, on every device, the op's dtype otherwise.
    */
   static DType scalarDtype(DType want, Op op) {
-    return op == Ops.MUL || op == Ops.DIV ? want.opMath() : want;
+    boolean readInMathType = op == Ops.MUL || op == Ops.DIV || op == Ops.DIV_TRUNC || op == Ops.DIV_FLOOR || op == Ops.FLOOR_DIVIDE;
+    return readInMathType ? want.opMath() : want;
   }
 
   /**
