@@ -64,14 +64,26 @@ public sealed interface ElementwiseMethods permits Tensor {
       throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
     }
     computation.checkFits(op, alpha);
-    return alpha;
+    return asElement(computation, alpha);
   }
 
   /** A long alpha is a Python int: it converts to the computation's dtype without overflow (uint8 takes -1, int8 refuses 300). */
   private double alpha(String op, Operand other, long alpha) {
     if (alpha == 1) return 1;
-    computation(op, other).checkFits(op, alpha);
-    return alpha;
+    DType computation = computation(op, other);
+    computation.checkFits(op, alpha);
+    return asElement(computation, alpha);
+  }
+
+  /**
+   * alpha as PyTorch's add/sub use it: converted to the computation's dtype, so a float16/bfloat16
+   * add rounds it (alpha 1.0004 is 1.0, 2049 is 2048) though the kernel computes in float32.
+   */
+  private static double asElement(DType computation, double alpha) {
+    if (computation.opMath() == computation) return alpha;
+    try (Tensor rounded = Tensor.scalar(alpha, computation)) {
+      return rounded.item();
+    }
   }
 
   private DType computation(String op, Operand other) {

@@ -350,4 +350,20 @@ class PromotionHostileTest extends ScopedTest {
     assertValues(x.remainder(1.0004), DType.FLOAT16, 0);  // rounded first, as PyTorch's
     assertValues(floats(DType.FLOAT16, 7).div(2L, "floor"), DType.FLOAT16, 3);
   }
+
+  /**
+   * torch.add(h(0.), h(2000.), alpha=1.0004) with float16 h is 2000. (PyTorch converts alpha to the
+   * tensor's dtype: 1.0); jtensor kept alpha in float32 (its math type) and gave 2001.; sub gave
+   * -2001. (PyTorch -2000.). alpha=2049 is 2048 in float16: 2 * 2049 gives 4096 in PyTorch; bfloat16
+   * 2000 with alpha 1.004 (1.0078125 in bfloat16) gives 2016.
+   */
+  @Test
+  void aHalfAddKeptItsAlphaInFloat32() {
+    Tensor zero = floats(DType.FLOAT16, 0), y = floats(DType.FLOAT16, 2000);
+    assertValues(zero.add(y, 1.0004), DType.FLOAT16, 2000);
+    assertValues(zero.sub(y, 1.0004), DType.FLOAT16, -2000);
+    assertValues(zero.add(floats(DType.FLOAT16, 2), 2049), DType.FLOAT16, 4096);
+    assertValues(floats(DType.BFLOAT16, 0).add(floats(DType.BFLOAT16, 2000), 1.004), DType.BFLOAT16, 2016);  // 1.004 is 1.0078125
+    assertValues(floats(DType.FLOAT32, 0).add(floats(DType.FLOAT32, 2000), 1.0004), DType.FLOAT32, 2000.7999267578125);
+  }
 }
