@@ -66,6 +66,31 @@ class RandomDrawTest extends ScopedTest {
     assertEquals("bernoulli(): Expected p_in >= 0 && p_in <= 1 to be true, but got 1.5", e.getMessage());
   }
 
+  /**
+   * Scalar-p draws (dropout's) into 32- and 16-bit floats, contiguous (Note [Random blocks in
+   * batches]: blocks drawn in batches) and transposed (element by element): element i in row-major
+   * order is 1 where the reference's i-th uniform53 is below p, on one thread and on several.
+   */
+  @Test
+  void scalarBernoulliFollowsTheReferenceInAnyLayout() {
+    double[] u = new PhiloxReference(11).uniform53(N);
+    int threads = Threads.getNumThreads();
+    try {
+      for (int n : new int[] {1, Math.max(2, threads)}) {
+        Threads.setNumThreads(n);
+        for (DType dt : new DType[] {DType.FLOAT32, DType.BFLOAT16, DType.FLOAT64}) {
+          float[] got = Tensor.empty(new long[] {N}, dt).bernoulli(0.3, new Generator(11)).to(DType.FLOAT32).toFloatArray();
+          for (int i = 0; i < N; i++) assertEquals(u[i] < 0.3 ? 1f : 0f, got[i], dt + " at " + i + " on " + n + " threads");
+        }
+        Tensor t = Tensor.empty(new long[] {301, 200}, DType.FLOAT32).transpose(0, 1);
+        float[] strided = t.bernoulli(0.3, new Generator(11)).contiguous().toFloatArray();
+        for (int i = 0; i < strided.length; i++) assertEquals(u[i] < 0.3 ? 1f : 0f, strided[i], "transposed at " + i);
+      }
+    } finally {
+      Threads.setNumThreads(threads);
+    }
+  }
+
   private static float[] toFloats(double[] d) {
     float[] f = new float[d.length];
     for (int i = 0; i < d.length; i++) f[i] = (float) d[i];
