@@ -19,7 +19,8 @@ import org.jtensor.nn.Functional;
 /**
  * A Hugging Face GPT-2 checkpoint (a folder with config.json and model.safetensors, as
  * save_pretrained writes it) run with jtensor: HF's names ("transformer.h.{i}.attn.c_attn.weight",
- * ...), Conv1D weights stored [in, out] (so x·W + b), the output layer tied to "transformer.wte",
+ * ..., as GPT2LMHeadModel saves them, or "h.{i}..." as GPT2Model does), Conv1D weights stored [in,
+ * out] (so x·W + b), the MLP n_inner wide (4·n_embd when null), the output layer tied to "wte",
  * GELU's tanh form ("gelu_new"), causal attention through scaledDotProductAttention with a KV cache
  * for generation. Token ids in, logits out: the BPE tokenizer is not part of this example.
  * Usage: {@code Gpt2 DIR ID...} prints the greedy continuation of the ids.
@@ -30,11 +31,18 @@ public final class Gpt2 implements AutoCloseable {
   private final Map<String, Tensor> w;
   /** config.json's attention flags (transformers' GPT2Attention): divide by sqrt(head size), and by layer index + 1. */
   private boolean scaleWeights = true, scaleByInverseLayer;
-  /** The output layer: transformer.wte.weight when tie_word_embeddings (the default), else lm_head.weight. */
-  private String head = "transformer.wte.weight";
+  /** The weights' prefix: "transformer." (GPT2LMHeadModel's), or none (GPT2Model's). */
+  private final String prefix;
+  /** The MLP's width: config.json's n_inner, 4·n_embd when it is null or absent. */
+  final long inner;
+  /** The output layer: the token embedding when tie_word_embeddings (the default), else lm_head.weight. */
+  private String head;
 
-  private Gpt2(Map<String, Tensor> weights, long vocab, long positions, long embd, long heads, long layers, double eps) {
+  private Gpt2(Map<String, Tensor> weights, long vocab, long positions, long embd, long heads, long layers, long inner, double eps) {
     this.w = weights;
+    this.prefix = weights.containsKey("transformer.wte.weight") || !weights.containsKey("wte.weight") ? "transformer." : "";
+    this.head = prefix + "wte.weight";
+    this.inner = inner;
     this.vocab = vocab;
     this.positions = positions;
     this.embd = embd;
@@ -54,18 +62,21 @@ public final class Gpt2 implements AutoCloseable {
     long heads = (long) number(config, "n_head"), layers = (long) number(config, "n_layer");
     if (heads <= 0 || embd % heads != 0) throw new IOException(dir + ": n_embd " + embd + " must be divisible by n_head " + heads);
     double eps = config.contains("\"layer_norm_epsilon\"") ? number(config, "layer_norm_epsilon") : 1e-5;
+    // transformers' GPT2MLP is n_inner wide when set; a loader that assumed 4 n_embd refused such checkpoints by shape
+    long inner = Pattern.compile("\"n_inner\"\\s*:\\s*-?[0-9]").matcher(config).find() ? (long) number(config, "n_inner") : 4 * embd;
+    if (inner <= 0) throw new IOException(dir + ": n_inner " + inner + " must be positive");
     Map<String, Tensor> weights = SafeTensors.load(dir.resolve("model.safetensors"));
-    Gpt2 m = new Gpt2(weights, vocab, positions, embd, heads, layers, eps);
+    Gpt2 m = new Gpt2(weights, vocab, positions, embd, heads, layers, inner, eps);
     try {
       // transformers honours these; a loader that ignored them gave other logits without a word
       m.scaleWeights = bool(config, "scale_attn_weights", true);
       m.scaleByInverseLayer = bool(config, "scale_attn_by_inverse_layer_idx", false);
       if (!bool(config, "tie_word_embeddings", true)) m.head = "lm_head.weight";
-      m.require("transformer.wte.weight", vocab, embd);
+      m.require(m.prefix + "wte.weight", vocab, embd);
       m.require(m.head, vocab, embd);
-      m.require("transformer.wpe.weight", positions, embd);
+      m.require(m.prefix + "wpe.weight", positions, embd);
       for (int i = 0; i < layers; i++) {
-        String p = "transformer.h." + i + ".";
+        String p = m.prefix + "h." + i + ".";
         m.require(p + "ln_1.weight", embd);
         m.require(p + "ln_1.bias", embd);
         m.require(p + "attn.c_attn.weight", embd, 3 * embd);
@@ -74,13 +85,13 @@ public final class Gpt2 implements AutoCloseable {
         m.require(p + "attn.c_proj.bias", embd);
         m.require(p + "ln_2.weight", embd);
         m.require(p + "ln_2.bias", embd);
-        m.require(p + "mlp.c_fc.weight", embd, 4 * embd);
-        m.require(p + "mlp.c_fc.bias", 4 * embd);
-        m.require(p + "mlp.c_proj.weight", 4 * embd, embd);
+        m.require(p + "mlp.c_fc.weight", embd, inner);
+        m.require(p + "mlp.c_fc.bias", inner);
+        m.require(p + "mlp.c_proj.weight", inner, embd);
         m.require(p + "mlp.c_proj.bias", embd);
       }
-      m.require("transformer.ln_f.weight", embd);
-      m.require("transformer.ln_f.bias", embd);
+      m.require(m.prefix + "ln_f.weight", embd);
+      m.require(m.prefix + "ln_f.bias", embd);
       return m;
     } catch (IOException | RuntimeException e) {
       m.close();
@@ -103,10 +114,10 @@ public final class Gpt2 implements AutoCloseable {
     if (past + t > positions) throw new IllegalArgumentException("GPT-2: " + (past + t) + " positions exceed n_positions " + positions);
     if (cache != null && past > 0 && t > 1) throw new IllegalArgumentException("GPT-2: several new tokens after cached ones are not supported");
     try (TensorScope s = TensorScope.open()) {
-      Tensor x = w.get("transformer.wte.weight").indexSelect(0, ids.reshape(-1)).reshape(b, t, embd)
-          .add(w.get("transformer.wpe.weight").narrow(0, past, t));
+      Tensor x = w.get(prefix + "wte.weight").indexSelect(0, ids.reshape(-1)).reshape(b, t, embd)
+          .add(w.get(prefix + "wpe.weight").narrow(0, past, t));
       for (int i = 0; i < layers; i++) {
-        String p = "transformer.h." + i + ".";
+        String p = prefix + "h." + i + ".";
         Tensor qkv = conv1d(norm(x, p + "ln_1"), p + "attn.c_attn").reshape(b, t, 3, heads, embd / heads).permute(2, 0, 3, 1, 4);
         Tensor q = qkv.select(0, 0), k = qkv.select(0, 1), v = qkv.select(0, 2);
         if (cache != null) {
@@ -120,7 +131,7 @@ public final class Gpt2 implements AutoCloseable {
         x = x.add(conv1d(conv1d(norm(x, p + "ln_2"), p + "mlp.c_fc").gelu("tanh"), p + "mlp.c_proj"));
       }
       if (cache != null) cache.advance(t);
-      return s.keep(Functional.linear(norm(x, "transformer.ln_f"), w.get(head), null));
+      return s.keep(Functional.linear(norm(x, prefix + "ln_f"), w.get(head), null));
     }
   }
 

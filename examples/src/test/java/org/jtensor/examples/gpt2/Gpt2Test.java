@@ -96,4 +96,66 @@ class Gpt2Test {
     String m = assertThrows(IOException.class, () -> Gpt2.load(tmp)).getMessage();
     assertTrue(m.contains("transformer.wte.weight has shape [96, 32], the config says [96, 64]"), m);
   }
+
+  /** GPT2Model's save_pretrained names the weights without "transformer." (wte.weight, h.0.ln_1.weight, ...): the same logits. */
+  @Test
+  void aCheckpointWithoutTheTransformerPrefixGivesTheSameLogits() throws Exception {
+    Files.copy(dir().resolve("config.json"), tmp.resolve("config.json"));
+    Map<String, Tensor> weights = SafeTensors.load(dir().resolve("model.safetensors"));
+    try {
+      Map<String, Tensor> bare = new java.util.LinkedHashMap<>();
+      weights.forEach((k, v) -> bare.put(k.replaceFirst("^transformer\\.", ""), v));
+      assertTrue(bare.containsKey("wte.weight") && bare.containsKey("h.1.mlp.c_proj.weight"), bare.keySet().toString());
+      SafeTensors.save(bare, tmp.resolve("model.safetensors"));
+    } finally {
+      weights.values().forEach(Tensor::close);
+    }
+    assertArrayEquals(logitsOf(dir()), logitsOf(tmp), 0.0);
+  }
+
+  /**
+   * config.json's n_inner (transformers' GPT2MLP width, 4·n_embd when null): a model whose MLPs keep
+   * the first 64 of 128 hidden units, saved with n_inner 64, gives the logits of the full model
+   * whose c_proj rows past 64 are zero (those units then add nothing); weights of another width
+   * than n_inner are refused by name.
+   */
+  @Test
+  void nInnerSetsTheMlpsWidth() throws Exception {
+    Path narrow = Files.createDirectories(tmp.resolve("narrow")), zeroed = Files.createDirectories(tmp.resolve("zeroed"));
+    String config = Files.readString(dir().resolve("config.json"));
+    assertTrue(config.contains("\"n_inner\": null"), config);
+    Files.writeString(narrow.resolve("config.json"), config.replace("\"n_inner\": null", "\"n_inner\": 64"));
+    Files.writeString(zeroed.resolve("config.json"), config);
+    Map<String, Tensor> weights = SafeTensors.load(dir().resolve("model.safetensors"));
+    try (TensorScope s = TensorScope.open()) {
+      Map<String, Tensor> cut = new java.util.LinkedHashMap<>(weights), padded = new java.util.LinkedHashMap<>(weights);
+      for (int i = 0; i < 2; i++) {
+        String p = "transformer.h." + i + ".mlp.";
+        cut.put(p + "c_fc.weight", weights.get(p + "c_fc.weight").narrow(1, 0, 64).contiguous());
+        cut.put(p + "c_fc.bias", weights.get(p + "c_fc.bias").narrow(0, 0, 64).contiguous());
+        cut.put(p + "c_proj.weight", weights.get(p + "c_proj.weight").narrow(0, 0, 64).contiguous());
+        Tensor proj = weights.get(p + "c_proj.weight").clone();
+        proj.narrow(0, 64, 64).fill_(0);
+        padded.put(p + "c_proj.weight", proj);
+      }
+      SafeTensors.save(cut, narrow.resolve("model.safetensors"));
+      SafeTensors.save(padded, zeroed.resolve("model.safetensors"));
+    } finally {
+      weights.values().forEach(Tensor::close);
+    }
+    assertArrayEquals(logitsOf(zeroed), logitsOf(narrow), 1e-5);
+    Files.writeString(narrow.resolve("config.json"), config.replace("\"n_inner\": null", "\"n_inner\": 48"));
+    String m = assertThrows(IOException.class, () -> Gpt2.load(narrow)).getMessage();
+    assertTrue(m.contains("transformer.h.0.mlp.c_fc.weight has shape [32, 64], the config says [32, 48]"), m);
+  }
+
+  /** The logits of the fixture's prompt ids under the checkpoint in dir. */
+  private static double[] logitsOf(Path dir) throws Exception {
+    Map<String, Tensor> expected = SafeTensors.load(Gpt2Test.dir().resolve("expected.safetensors"));
+    try (Gpt2 model = Gpt2.load(dir); TensorScope s = TensorScope.open()) {
+      return model.forward(expected.get("ids"), null).toDoubleArray();
+    } finally {
+      expected.values().forEach(Tensor::close);
+    }
+  }
 }
