@@ -79,14 +79,17 @@ public sealed interface ViewMethods permits Tensor {
 
   default Tensor unflatten(int dim, long... sizes) {
     TensorImpl t = impl("unflatten");
+    if (t.dim() == 0) {  // PyTorch wraps dim with no scalar allowance here
+      throw new IllegalArgumentException("unflatten(): Dimension specified as " + dim + " but tensor has no dimensions");
+    }
     int d = Shapes.wrapDim("unflatten", dim, t.dim());
     if (sizes.length == 0) throw new IllegalArgumentException("unflatten(): sizes must be non-empty");
     long[] inferred;
     try {
-      inferred = Shapes.inferSize("unflatten", sizes, t.dim() == 0 ? 1 : t.sizes()[d]);
+      inferred = Shapes.inferSize("unflatten", sizes, t.sizes()[d]);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("unflatten(): Provided sizes " + Shapes.str(sizes)
-          + " don't multiply up to the size of dim " + dim + " (" + (t.dim() == 0 ? 1 : t.sizes()[d])
+          + " don't multiply up to the size of dim " + dim + " (" + t.sizes()[d]
           + ") in the input tensor (" + e.getMessage() + ")");
     }
     long[] shape = new long[t.dim() - 1 + inferred.length];
@@ -133,13 +136,18 @@ public sealed interface ViewMethods permits Tensor {
   default Tensor roll(long[] shifts, int[] dims) {
     Tensor self = self();
     if (dims.length == 0) {
-      if (shifts.length != 1) throw new IllegalArgumentException("roll(): shifts must have one value when no dims are given, got " + shifts.length);
+      if (shifts.length != 1) {
+        throw new IllegalArgumentException("roll(): shifts and dimensions must align. shifts: " + shifts.length + ", dims:0");
+      }
       try (TensorScope s = TensorScope.open()) {
         return s.keep(self.flatten(0, -1).roll(shifts, new int[] {0}).view(self.shape()));
       }
     }
     if (shifts.length != dims.length) {
       throw new IllegalArgumentException("roll(): shifts and dimensions must align. shifts: " + shifts.length + ", dims:" + dims.length);
+    }
+    if (self.dim() == 0) {  // PyTorch's IndexError, before a dim of no shape is read
+      throw new IllegalArgumentException("roll(): Dimension specified as " + dims[0] + " but tensor has no dimensions");
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor r = self;

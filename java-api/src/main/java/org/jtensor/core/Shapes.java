@@ -167,13 +167,17 @@ public final class Shapes {
         if (infer >= 0) throw new IllegalArgumentException(op + "(): only one dimension can be inferred");
         infer = d;
       } else if (out[d] < 0) {
-        throw new IllegalArgumentException(op + "(): invalid shape dimension " + out[d]);
+        throw new IllegalArgumentException(op + "(): invalid shape dimension " + out[d] + " at index " + d + " of shape "
+            + Arrays.toString(shape));
       } else {
         known = multiply(op, known, out[d]);
       }
     }
+    if (infer >= 0 && known == 0 && numel == 0) {  // -1 is ambiguous with a 0-sized dim
+      throw new IllegalArgumentException(op + "(): cannot reshape tensor of 0 elements into shape " + Arrays.toString(shape)
+          + " because the unspecified dimension size -1 can be any value and is ambiguous");
+    }
     boolean ok = infer >= 0 ? known > 0 && numel % known == 0 : known == numel;
-    if (infer >= 0 && known == 0 && numel == 0) ok = false;  // -1 is ambiguous with a 0-sized dim
     if (!ok) {
       throw new IllegalArgumentException(op + "(): shape '" + Arrays.toString(shape) + "' is invalid for input of size " + numel);
     }

@@ -167,7 +167,10 @@ public final class Recorder {
     }
     if (self.base() != null) {
       AutogradMeta b = AutogradMeta.peek(self.base());
-      if (b != null && b.requiresGrad && b.isLeaf()) {
+      // PyTorch's check_inplace: the view requires grad and its base is a leaf (one that needs no
+      // grad included: x = a.view(3, 4).requires_grad_(); x.t().add_(1)), or the base is a leaf that requires grad
+      boolean baseIsLeaf = b == null || b.isLeaf();
+      if ((b != null && b.requiresGrad && b.isLeaf()) || (m != null && m.requiresGrad && baseIsLeaf)) {
         throw new IllegalStateException(name + "(): a view of a leaf Variable that requires grad is being used in an in-place "
             + "operation.");
       }

@@ -122,6 +122,7 @@ public final class ViewOps {
   }
 
   public static TensorImpl mT(TensorImpl t) {
+    if (t.dim() == 0) return alias(t);  // PyTorch: the identity on 0-D (deprecated there, still accepted)
     if (t.dim() < 2) {
       throw new IllegalArgumentException("mT(): tensor.mT is only supported on matrices or batches of matrices. Got "
           + t.dim() + "-D tensor.");
