@@ -70,7 +70,7 @@ final class ViewFamily {
         boolean plainT = r == 2 || a.chance(3);  // t() on other ranks: 0-d and 1-d are themselves, 3-d is refused
         view(f, x, true, plainT ? "t" : "mT", new Object[] {x}, () -> plainT ? t(x).t() : t(x).mT(), sh -> plainT
             ? (sh.length > 2 ? null : sh.length < 2 ? ViewModels.identity(sh) : ViewModels.transpose(sh, 0, 1))
-            : (sh.length < 2 ? null : ViewModels.transpose(sh, -2, -1)));
+            : (sh.length == 0 ? ViewModels.identity(sh) : sh.length < 2 ? null : ViewModels.transpose(sh, -2, -1)));  // PyTorch 2.13: mT of 0-d is itself (deprecated), of 1-d refused
       }
       case 18 -> { long n = a.between(-1, 3); pieces(f, x, "split", new Object[] {x, n, d0}, () -> t(x).split(n, d0), sh -> ViewModels.split(sh, n, d0)); }
       case 19 -> { int n = a.between(-1, 4); pieces(f, x, "chunk", new Object[] {x, n, d0}, () -> t(x).chunk(n, d0), sh -> ViewModels.chunk(sh, n, d0)); }
