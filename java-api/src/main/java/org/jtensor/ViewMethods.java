@@ -140,7 +140,7 @@ public sealed interface ViewMethods permits Tensor {
         throw new IllegalArgumentException("roll(): shifts and dimensions must align. shifts: " + shifts.length + ", dims:0");
       }
       try (TensorScope s = TensorScope.open()) {
-        return s.keep(self.flatten(0, -1).roll(shifts, new int[] {0}).view(self.shape()));
+        return s.keep(freshAs(self.flatten(0, -1).roll(shifts, new int[] {0}), self.shape()));  // a new tensor, not a view
       }
     }
     if (shifts.length != dims.length) {
@@ -212,7 +212,7 @@ public sealed interface ViewMethods permits Tensor {
     try (TensorScope s = TensorScope.open()) {  // [1, s0, 1, s1, ...] expanded to [r0, s0, r1, s1, ...], copied, then viewed
       Tensor copy = self.reshape(pairs).expand(tiled).contiguous();
       if (copy.isAliasOf(self)) copy = copy.clone();  // every repeat 1: still a copy, as PyTorch's
-      return s.keep(copy.view(out));
+      return s.keep(freshAs(copy, out));  // not a view of the copy: _base None, as PyTorch's
     }
   }
 
@@ -308,6 +308,18 @@ public sealed interface ViewMethods permits Tensor {
   /** Splits before each of the given indices along dim. */
   default List<Tensor> tensorSplit(long[] indices, int dim) {
     return wrapAll(SplitOps.tensorSplitAt(impl("tensorSplit"), indices, dim));
+  }
+
+  /**
+   * r, a tensor this op has just made (seen by no one else), as shape without being a view of it,
+   * as PyTorch's _unsafe_view: the result of a copying op (repeat, roll) is no view (_base None).
+   */
+  private static Tensor freshAs(Tensor r, long[] shape) {
+    TensorImpl t = r.impl("reshape");
+    TensorImpl.Meta m = t.meta();
+    if (!m.contiguous || t.base() != null) return r.reshape(shape);  // not expected; the plain path
+    return Tensor.wrap(Recorder.recorded(Ops.RESHAPE, "reshape", new TensorImpl[] {t}, null,
+        t.unsafeView(shape.clone(), Shapes.contiguousStrides(shape), m.offset)));
   }
 
   private static List<Tensor> wrapAll(List<TensorImpl> impls) {

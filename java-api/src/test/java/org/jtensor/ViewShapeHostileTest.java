@@ -124,4 +124,28 @@ class ViewShapeHostileTest extends ScopedTest {
     a.narrow(0, 0, 2).mul_(w);
     a.narrow(0, 1, 2).add_(1);  // a's history now comes from the first write
   }
+  /**
+   * torch.zeros(6).repeat(1), .tile(1), .roll(0), .roll(2) and torch.zeros(2, 3).repeat(2, 1) are
+   * fresh tensors: _base is None (not views), their storage not a's. Here repeat, tile and a roll
+   * with no dims came back as views (isView() true, base() a hidden intermediate copy).
+   */
+  @Test
+  void repeatTileAndAFlatRollGaveViewsOfAHiddenCopy() {
+    Tensor a = Tensor.zeros(6), b = Tensor.zeros(2, 3);
+    Tensor[] fresh = {a.repeat(1), a.tile(1), a.repeat(2, 1), b.repeat(2, 1), b.tile(2), a.roll(new long[] {0}, new int[] {}),
+        a.roll(new long[] {2}, new int[] {}), b.roll(new long[] {1}, new int[] {}), Tensor.scalar(5.0).repeat(2, 3)};
+    for (Tensor r : fresh) {
+      assertTrue(!r.isView(), "a fresh tensor, not a view");
+      assertTrue(r.base() == null);
+      assertTrue(!r.isAliasOf(a) && !r.isAliasOf(b));
+      assertTrue(r.isContiguous());
+      assertEquals(0, r.storageOffset());
+    }
+    // values and gradients unchanged: torch.arange(6.).view(2, 3).roll(1) is [[5, 0, 1], [2, 3, 4]]
+    assertArrayEquals(new double[] {5, 0, 1, 2, 3, 4}, f32(2, 3).roll(new long[] {1}, new int[] {}).toDoubleArray());
+    Tensor x = f32(2, 3).requiresGrad_(true);
+    x.repeat(2, 1, 2).mul(f32(2, 2, 6)).sum().backward();
+    // torch: (x.repeat(2, 1, 2) * torch.arange(24.).view(2, 2, 6)).sum() gives x.grad [[30, 34, 38], [54, 58, 62]]
+    assertArrayEquals(new double[] {30, 34, 38, 54, 58, 62}, x.grad().toDoubleArray());
+  }
 }
