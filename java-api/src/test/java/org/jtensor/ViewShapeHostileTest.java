@@ -148,4 +148,21 @@ class ViewShapeHostileTest extends ScopedTest {
     // torch: (x.repeat(2, 1, 2) * torch.arange(24.).view(2, 2, 6)).sum() gives x.grad [[30, 34, 38], [54, 58, 62]]
     assertArrayEquals(new double[] {30, 34, 38, 54, 58, 62}, x.grad().toDoubleArray());
   }
+  /**
+   * s = torch.tensor(5.): s[0] raises IndexError "invalid index of a 0-dim tensor. Use
+   * `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+   * s[:] "slice() cannot be applied to a 0-dim tensor."; with more terms (s[None, 0], s[..., 0])
+   * "too many indices for tensor of dimension 0". Here all three said the last.
+   */
+  @Test
+  void indexingAZeroDimTensorWithOneTermHadOtherWords() {
+    Tensor s = Tensor.scalar(5.0);
+    String m = assertThrows(IndexOutOfBoundsException.class, () -> s.get(Index.at(0))).getMessage();
+    assertTrue(m.contains("invalid index of a 0-dim tensor."), m);
+    m = assertThrows(IndexOutOfBoundsException.class, () -> s.get(Index.all())).getMessage();
+    assertTrue(m.contains("slice() cannot be applied to a 0-dim tensor."), m);
+    m = assertThrows(IndexOutOfBoundsException.class, () -> s.get(Index.none(), Index.at(0))).getMessage();
+    assertTrue(m.contains("too many indices for tensor of dimension 0"), m);
+    assertEquals(5.0, s.get(Index.none()).get(Index.at(0)).item());  // s[None][0]: tensor(5.)
+  }
 }

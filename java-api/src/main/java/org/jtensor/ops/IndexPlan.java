@@ -43,6 +43,13 @@ final class IndexPlan implements AutoCloseable {
     }
     if (ellipses > 1) throw new IllegalArgumentException(op + "(): an index can only have a single ellipsis ('...')");
     if (consumed > t.dim()) {
+      if (t.dim() == 0 && terms.length == 1 && terms[0].kind() == IndexTerm.Kind.AT) {  // PyTorch's words for s[0]
+        throw new IndexOutOfBoundsException(op + "(): invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            + "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+      }
+      if (t.dim() == 0 && terms.length == 1 && terms[0].kind() == IndexTerm.Kind.SLICE) {  // and for s[:]
+        throw new IndexOutOfBoundsException(op + "(): slice() cannot be applied to a 0-dim tensor.");
+      }
       throw new IndexOutOfBoundsException(op + "(): too many indices for tensor of dimension " + t.dim());
     }
     IndexPlan p = new IndexPlan();
