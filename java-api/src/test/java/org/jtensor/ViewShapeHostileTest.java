@@ -165,4 +165,21 @@ class ViewShapeHostileTest extends ScopedTest {
     assertTrue(m.contains("too many indices for tensor of dimension 0"), m);
     assertEquals(5.0, s.get(Index.none()).get(Index.at(0)).item());  // s[None][0]: tensor(5.)
   }
+  /**
+   * torch.zeros(2, 3).permute(0): "number of dimensions in the tensor input does not match the
+   * length of the desired ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) =
+   * 1"; .permute(0, 0): "permute(): duplicate dims are not allowed.". Here the first read
+   * "inpum.sizes.length = 2", the second "repeated dim in permute".
+   */
+  @Test
+  void permuteRefusedInGarbledWords() {
+    Tensor x = Tensor.zeros(2, 3);
+    String m = assertThrows(IllegalArgumentException.class, () -> x.permute(0)).getMessage();
+    assertTrue(m.contains("number of dimensions in the tensor input does not match the length of the desired ordering of "
+        + "dimensions i.e. input.dim() = 2 is not equal to len(dims) = 1"), m);
+    m = assertThrows(IllegalArgumentException.class, () -> x.permute(0, 0)).getMessage();
+    assertTrue(m.contains("duplicate dims are not allowed."), m);
+    m = assertThrows(IllegalArgumentException.class, () -> x.permute(1, -1)).getMessage();
+    assertTrue(m.contains("duplicate dims are not allowed."), m);
+  }
 }

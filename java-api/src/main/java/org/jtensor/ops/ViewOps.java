@@ -134,15 +134,15 @@ public final class ViewOps {
     TensorImpl.Meta m = t.meta();
     int n = m.sizes.length;
     if (dims.length != n) {
-      throw new IllegalArgumentException("permute(): number of dims don't match in permute: inpum.sizes.length = " + n
-          + " is not equal to len(dims) = " + dims.length);
+      throw new IllegalArgumentException("permute(): number of dimensions in the tensor input does not match the length of "
+          + "the desired ordering of dimensions i.e. input.dim() = " + n + " is not equal to len(dims) = " + dims.length);
     }
     long[] sz = new long[n], st = new long[n];
     int[] wrapped = new int[n];
     boolean[] seen = new boolean[n];
     for (int i = 0; i < n; i++) {
       int d = wrapped[i] = Shapes.wrapDim("permute", dims[i], n);
-      if (seen[d]) throw new IllegalArgumentException("permute(): repeated dim in permute: " + Arrays.toString(dims));
+      if (seen[d]) throw new IllegalArgumentException("permute(): duplicate dims are not allowed.");
       seen[d] = true;
       sz[i] = m.sizes[d];
       st[i] = m.strides[d];
