@@ -182,4 +182,11 @@ class ViewShapeHostileTest extends ScopedTest {
     m = assertThrows(IllegalArgumentException.class, () -> x.permute(1, -1)).getMessage();
     assertTrue(m.contains("duplicate dims are not allowed."), m);
   }
+
+  /** torch.zeros(2, 3).split(-1): "split expects split_size be non-negative, but got split_size=-1" (was "split_size must be >= 0"). */
+  @Test
+  void splitOfANegativeSizeRefusedInOtherWords() {
+    String m = assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(2, 3).split(-1, 0)).getMessage();
+    assertTrue(m.contains("split expects split_size be non-negative, but got split_size=-1"), m);
+  }
 }

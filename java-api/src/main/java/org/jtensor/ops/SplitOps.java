@@ -13,7 +13,9 @@ public final class SplitOps {
     requireDims("split", t);
     int d = Shapes.wrapDim("split", dim, t.dim());
     long size = t.sizes()[d];
-    if (splitSize < 0) throw new IllegalArgumentException("split(): split_size must be >= 0, got " + splitSize);
+    if (splitSize < 0) {
+      throw new IllegalArgumentException("split(): split expects split_size be non-negative, but got split_size=" + splitSize);
+    }
     if (splitSize == 0 && size != 0) {
       throw new IllegalArgumentException("split(): split_size can only be 0 if dimension size is 0, but got dimension size of " + size);
     }
