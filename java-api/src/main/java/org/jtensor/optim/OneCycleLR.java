@@ -53,14 +53,19 @@ public final class OneCycleLR extends LRScheduler {
     }
   }
 
-  /** PyTorch's OneCycleLR state: total_steps, its two phases (their ends and the group entries they run between), the anneal and momentum flags. */
+  /**
+   * PyTorch's OneCycleLR state: total_steps, its two phases (their ends and the group entries they run between), the
+   * anneal and momentum flags; use_beta1 ("betas" in the optimizer's defaults) only with cycle_momentum, as PyTorch
+   * sets it only then.
+   */
   @Override
   protected java.util.Map<String, Object> arguments() {
-    return SchedulerState.entries("total_steps", (long) totalSteps, "_schedule_phases", java.util.List.of(
+    java.util.Map<String, Object> args = SchedulerState.entries("total_steps", (long) totalSteps, "_schedule_phases", java.util.List.of(
             phase(phaseEnd, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
             phase((long) totalSteps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")),
-        "_anneal_func_type", cosine ? "cos" : "linear", "cycle_momentum", cycleMomentum,
-        "use_beta1", optimizer instanceof Adam);  // PyTorch's use_beta1: "betas" in the optimizer's defaults
+        "_anneal_func_type", cosine ? "cos" : "linear", "cycle_momentum", cycleMomentum);
+    if (cycleMomentum) args.put("use_beta1", optimizer instanceof Adam);
+    return args;
   }
 
   private static java.util.Map<String, Object> phase(Object endStep, String startLr, String endLr, String startMomentum, String endMomentum) {

@@ -1,0 +1,80 @@
+"""Writes scheduler_hostile.pt for SchedulerStateHostileTest with PyTorch 2.13: for each case, the
+scheduler's state_dict() after N steps ("<case>.state"), N ("<case>.epoch"), and the rate and
+momentum (SGD's momentum or Adam's beta1) after each of the next three steps ("<case>.next",
+"<case>.mom"). Optimizer: SGD lr 0.5 momentum 0.9, or Adam/AdamW lr 0.5.
+Regenerate: python3 make_scheduler_hostile.py."""
+import copy
+import warnings
+
+import torch
+
+warnings.simplefilter("ignore")
+S = torch.optim.lr_scheduler
+out = {}
+
+
+def momentum(opt):
+    g = opt.param_groups[0]
+    return g["betas"][0] if "betas" in g else g["momentum"]
+
+
+def case(name, make, steps, kind="sgd", after=3):
+    p = torch.nn.Parameter(torch.zeros(1))
+    opt = {"sgd": lambda: torch.optim.SGD([p], lr=0.5, momentum=0.9), "adam": lambda: torch.optim.Adam([p], lr=0.5),
+           "adamw": lambda: torch.optim.AdamW([p], lr=0.5)}[kind]()
+    sched = make(opt)
+    for _ in range(steps):
+        opt.step()
+        sched.step()
+    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
+    out[f"{name}.epoch"] = steps
+    rates, moms = [], []
+    for _ in range(after):
+        opt.step()
+        sched.step()
+        rates.append(opt.param_groups[0]["lr"])
+        moms.append(float(momentum(opt)))
+    out[f"{name}.next"] = rates
+    out[f"{name}.mom"] = moms
+
+
+case("oc_nocm_sgd", lambda o: S.OneCycleLR(o, 1.0, total_steps=10, cycle_momentum=False), 3)
+case("oc_nocm_adam", lambda o: S.OneCycleLR(o, 1.0, total_steps=10, cycle_momentum=False), 3, kind="adam")
+case("oc_adamw", lambda o: S.OneCycleLR(o, 1.0, total_steps=10, anneal_strategy="linear"), 4, kind="adamw")
+case("oc_pct0", lambda o: S.OneCycleLR(o, 1.0, total_steps=10, pct_start=0.0), 7)
+case("step_gamma1", lambda o: S.StepLR(o, 2, gamma=1.0), 5)
+case("step_neg", lambda o: S.StepLR(o, 2, gamma=-0.5), 5)
+case("cos_etamin_gt", lambda o: S.CosineAnnealingLR(o, T_max=4, eta_min=1.0), 3)
+case("cos_past", lambda o: S.CosineAnnealingLR(o, T_max=4, eta_min=0.1), 6)
+case("linear_t0", lambda o: S.LinearLR(o, 0.5, 1.0, 0), 2)
+case("seq_one", lambda o: S.SequentialLR(o, [S.StepLR(o, 2, 0.5)], []), 3)
+case("seq_ms0", lambda o: S.SequentialLR(o, [S.LinearLR(o, 0.5, 1.0, 2), S.StepLR(o, 2, 0.5)], [0]), 3)
+case("seq_oc", lambda o: S.SequentialLR(o, [S.OneCycleLR(o, 1.0, total_steps=5), S.StepLR(o, 2, 0.5)], [5]), 3)
+case("seq_oc_late", lambda o: S.SequentialLR(o, [S.OneCycleLR(o, 1.0, total_steps=5), S.StepLR(o, 2, 0.5)], [5]), 6)
+
+metrics = [1.0, 1.2, 1.3, 0.5, 0.5, 0.4, 2.0, 3.0, 0.1, 0.2, 0.3, 0.3, 0.3]
+
+
+def plateau(name, steps, **kw):
+    p = torch.nn.Parameter(torch.zeros(1))
+    opt = torch.optim.SGD([p], lr=0.5)
+    sched = S.ReduceLROnPlateau(opt, **kw)
+    for m in metrics[:steps]:
+        sched.step(m)
+    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
+    out[f"{name}.epoch"] = steps
+    out[f"{name}.lr"] = opt.param_groups[0]["lr"]
+    rates = []
+    for m in metrics[steps:]:
+        sched.step(m)
+        rates.append(opt.param_groups[0]["lr"])
+    out[f"{name}.next"] = rates
+
+
+plateau("plateau_fresh", 0, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)
+plateau("plateau_cool", 3, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)
+plateau("plateau_minlr", 9, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)
+plateau("plateau_list", 5, mode="min", factor=0.5, patience=1, min_lr=[0.01], eps=0.1)
+out["metrics"] = metrics
+torch.save(out, "scheduler_hostile.pt")
+print(len(out), "entries")
