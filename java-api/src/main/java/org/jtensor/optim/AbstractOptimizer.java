@@ -211,8 +211,9 @@ public abstract class AbstractOptimizer implements Optimizer {
       throw new IllegalArgumentException(name + "(): loaded state dict has a different number of parameters than the optimizer's group ("
           + (group.get("params") instanceof List<?> l ? l.size() : "none") + " against " + params.size() + ")");
     }
-    if (!(group.get("lr") instanceof Number lrValue) || !(lrValue.doubleValue() >= 0)) {
-      throw new IllegalArgumentException(name + "(): the group's lr is " + group.get("lr"));
+    // any number but NaN: a scheduler's rate may be negative (StepLR with a negative gamma), and PyTorch saves and loads it as set
+    if (!(group.get("lr") instanceof Number lrValue) || group.get("lr") instanceof Boolean || Double.isNaN(lrValue.doubleValue())) {
+      throw new IllegalArgumentException(name + "(): the group's lr is " + SchedulerState.repr(group.get("lr")) + "; expected a number");
     }
     checkHyperParameters(name, group);
     Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();

@@ -131,4 +131,51 @@ class SchedulerStateHostileTest extends ScopedTest {
       }
     }
   }
+  /** Steps run and the scheduler n times, each optimizer step from a gradient of ones. */
+  private static void train(Made m, int n) {
+    for (int i = 0; i < n; i++) {
+      for (Tensor p : m.opt.parameters()) p.setGrad(Tensor.onesLike(p));
+      m.opt.step();
+      m.sched.step();
+    }
+  }
+
+  /**
+   * StepLR(opt, 2, gamma=-0.5) sets lr -0.25 after 2 steps (PyTorch sets a schedule's rate as computed); SGD's
+   * state_dict() then holds lr -0.25 and torch.optim.SGD(...).load_state_dict(it) takes it (param_groups[0]['lr'] is
+   * -0.25). jtensor refused its own optimizer's state ("the group's lr is -0.25"), so such a run could not resume.
+   * Saved through .pt files and resumed (optimizer first, then scheduler, and the reverse), it continues as the
+   * uninterrupted run: the same rates and the same parameters, bit for bit.
+   */
+  @Test
+  void aNegativeScheduledRateResumesThroughPtFiles() throws IOException {
+    for (boolean optimizerFirst : new boolean[] {true, false}) {
+      Made run = make("step_neg"), resumed = make("step_neg");
+      train(run, 3);
+      assertEquals(-0.25, run.opt.lr());
+      Map<String, Object> optState = run.opt.stateDict();
+      Tensors.saveObject(optState, dir.resolve("opt.pt"));
+      Tensors.closeAll(optState);
+      Tensors.saveObject(run.sched.stateDict(), dir.resolve("sched.pt"));
+      @SuppressWarnings("unchecked")
+      Map<String, Object> opt = (Map<String, Object>) Tensors.loadObject(dir.resolve("opt.pt"));
+      @SuppressWarnings("unchecked")
+      Map<String, Object> sched = (Map<String, Object>) Tensors.loadObject(dir.resolve("sched.pt"));
+      try (Tensor p = run.opt.parameters().get(0).detach()) {
+        resumed.opt.parameters().get(0).detach().copy_(p).close();
+      }
+      if (optimizerFirst) resumed.opt.loadStateDict(opt);
+      resumed.sched.loadStateDict(sched);
+      if (!optimizerFirst) resumed.opt.loadStateDict(opt);
+      Tensors.closeAll(opt);
+      assertEquals(run.opt.lr(), resumed.opt.lr(), 0.0);
+      train(run, 3);
+      train(resumed, 3);
+      assertEquals(run.opt.lr(), resumed.opt.lr(), 0.0);
+      assertEquals(java.util.Arrays.toString(run.opt.parameters().get(0).toDoubleArray()),
+          java.util.Arrays.toString(resumed.opt.parameters().get(0).toDoubleArray()), "optimizer first: " + optimizerFirst);
+      run.opt.close();
+      resumed.opt.close();
+    }
+  }
 }
