@@ -76,5 +76,33 @@ plateau("plateau_cool", 3, mode="max", factor=0.5, patience=0, threshold=0.1, th
 plateau("plateau_minlr", 9, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)
 plateau("plateau_list", 5, mode="min", factor=0.5, patience=1, min_lr=[0.01], eps=0.1)
 out["metrics"] = metrics
+
+
+def grad(k):
+    return torch.tensor([0.1 * k + 0.05, -0.2, 0.3])
+
+
+def resume(name, make_opt, make_sched, steps=4, after=3):
+    """A run of steps+after optimizer and scheduler steps from [1, -2, 3] with gradients grad(k): its optimizer's and
+    scheduler's state_dict() after steps ("<name>.opt", "<name>.sched"), the parameter then and at the end."""
+    p = torch.nn.Parameter(torch.tensor([1.0, -2.0, 3.0]))
+    opt = make_opt([p])
+    sched = make_sched(opt)
+    for k in range(steps + after):
+        if k == steps:
+            out[f"{name}.opt"] = copy.deepcopy(opt.state_dict())
+            out[f"{name}.sched"] = copy.deepcopy(sched.state_dict())
+            out[f"{name}.param_mid"] = p.detach().clone()
+        p.grad = grad(k)
+        opt.step()
+        sched.step()
+    out[f"{name}.param_end"] = p.detach().clone()
+    out[f"{name}.lr_end"] = opt.param_groups[0]["lr"]
+
+
+resume("resume_adam_oc", lambda ps: torch.optim.Adam(ps, lr=0.5), lambda o: S.OneCycleLR(o, 1.0, total_steps=10))
+resume("resume_sgd_oc", lambda ps: torch.optim.SGD(ps, lr=0.5, momentum=0.9), lambda o: S.OneCycleLR(o, 1.0, total_steps=10))
+resume("resume_adamw_seq", lambda ps: torch.optim.AdamW(ps, lr=0.5),
+       lambda o: S.SequentialLR(o, [S.LinearLR(o, 0.1, 1.0, 3), S.CosineAnnealingLR(o, 5)], [3]))
 torch.save(out, "scheduler_hostile.pt")
 print(len(out), "entries")

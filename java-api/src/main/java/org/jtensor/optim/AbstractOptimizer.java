@@ -33,6 +33,9 @@ public abstract class AbstractOptimizer implements Optimizer {
   // Keys a scheduler adds to PyTorch's group (OneCycleLR: max_lr, min_lr, max_momentum,
   // base_momentum), kept in the state dict so PyTorch's scheduler resumes from it
   private final Map<String, Object> scheduleKeys = new LinkedHashMap<>();
+  // A OneCycleLR made on this optimizer set initial_lr and scheduleKeys from its arguments, which it keeps: a loaded
+  // group holding other values is refused (PyTorch's OneCycleLR would go on from the group's, jtensor's from its own)
+  private boolean scheduleSet;
   private final List<Tensor> state = new ArrayList<>();
   private boolean closed;  // close() freed the state, which the subclass's arrays still name
 
@@ -86,6 +89,28 @@ public abstract class AbstractOptimizer implements Optimizer {
   final synchronized void setScheduleGroup(double initial, Map<String, Object> keys) {
     initialLr = initial;
     scheduleKeys.putAll(keys);
+    scheduleSet = true;
+  }
+
+  /**
+   * Refuses a group whose initial_lr or OneCycleLR entries are not numbers, or (once a OneCycleLR set them on this
+   * optimizer) differ from that scheduler's: it would continue with its own arguments where PyTorch's reads the group's.
+   */
+  private void checkScheduleKeys(String name, Map<String, Object> group) {
+    List<String> keys = new ArrayList<>(SCHEDULE_KEYS);
+    keys.add(0, "initial_lr");
+    for (String key : keys) {
+      if (!group.containsKey(key)) continue;
+      Object v = group.get(key);
+      if (!(v instanceof Number n) || v instanceof Boolean || Double.isNaN(n.doubleValue())) {
+        throw new IllegalArgumentException(name + "(): the group's '" + key + "' is " + SchedulerState.repr(v) + "; expected a number");
+      }
+      Object own = key.equals("initial_lr") ? (Double) initialLr : scheduleKeys.get(key);
+      if (scheduleSet && own instanceof Number o && o.doubleValue() != n.doubleValue()) {
+        throw new IllegalArgumentException(name + "(): the group's '" + key + "' is " + v + ", the OneCycleLR made on this optimizer has " + o
+            + " (PyTorch's would go on from the group's); make the OneCycleLR with the arguments the state was saved with");
+      }
+    }
   }
 
   /** Fixes initialLr at base unless a scheduler fixed it before (a scheduler that was made, once it has set its first rate). */
@@ -216,6 +241,7 @@ public abstract class AbstractOptimizer implements Optimizer {
       throw new IllegalArgumentException(name + "(): the group's lr is " + SchedulerState.repr(group.get("lr")) + "; expected a number");
     }
     checkHyperParameters(name, group);
+    checkScheduleKeys(name, group);
     Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : states.entrySet()) {
       int i = indexOf(name, e.getKey(), ps);

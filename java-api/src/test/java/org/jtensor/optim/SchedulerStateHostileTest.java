@@ -178,4 +178,132 @@ class SchedulerStateHostileTest extends ScopedTest {
       resumed.opt.close();
     }
   }
+  private static ReduceLROnPlateau plateau(String name, Optimizer opt) {
+    return name.equals("plateau_list") ? new ReduceLROnPlateau(opt, "min", 0.5, 1, 1e-4, "rel", 0, 0.01, 0.1)
+        : new ReduceLROnPlateau(opt, "max", 0.5, 0, 0.1, "abs", 2, 0.1, 1e-8);
+  }
+
+  /**
+   * ReduceLROnPlateau(opt, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)
+   * before any metric (best -inf), in its cooldown and at min_lr, and ReduceLROnPlateau(opt, factor=0.5, patience=1,
+   * min_lr=[0.01], eps=0.1) (default_min_lr None, eps larger than the last cut): jtensor's state after the same metrics is
+   * PyTorch's, and PyTorch's state (with the optimizer's rate, which its own state carries) continues with PyTorch's rates.
+   */
+  @Test
+  void plateauStatesAtTheEdgesArePyTorchsAndResume() {
+    List<?> metrics = (List<?>) fixtures.get("metrics");
+    for (String name : List.of("plateau_fresh", "plateau_cool", "plateau_minlr", "plateau_list")) {
+      SGD opt = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5);
+      ReduceLROnPlateau run = plateau(name, opt);
+      for (int i = 0; i < epoch(name); i++) run.step(((Number) metrics.get(i)).doubleValue());
+      Map<String, Object> want = new LinkedHashMap<>(state(name));
+      if (name.equals("plateau_list")) want.put("default_min_lr", 0.01);  // a list min_lr: jtensor's takes one number
+      assertSameState(want, run.stateDict(), name);
+
+      SGD fresh = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5);
+      ReduceLROnPlateau resumed = plateau(name, fresh);
+      resumed.loadStateDict(state(name));
+      fresh.setLr(((Number) fixtures.get(name + ".lr")).doubleValue());
+      assertEquals(epoch(name), resumed.lastEpoch(), name);
+      List<?> next = (List<?>) fixtures.get(name + ".next");
+      for (int i = 0; i < next.size(); i++) {
+        resumed.step(((Number) metrics.get(epoch(name) + i)).doubleValue());
+        assertEquals(((Number) next.get(i)).doubleValue(), fresh.lr(), 1e-15, name + " after metric " + (epoch(name) + i));
+      }
+    }
+  }
+  private static Made makeResume(String name) {
+    Tensor p = Tensor.fromArray(new double[] {1, -2, 3}).to(org.jtensor.DType.FLOAT32).requiresGrad_();
+    return switch (name) {
+      case "resume_adam_oc" -> {
+        Adam opt = new Adam(List.of(p), 0.5);
+        yield new Made(opt, new OneCycleLR(opt, 1.0, 10));
+      }
+      case "resume_sgd_oc" -> {
+        SGD opt = new SGD(List.of(p), 0.5, 0.9, 0, 0, false);
+        yield new Made(opt, new OneCycleLR(opt, 1.0, 10));
+      }
+      default -> {
+        AdamW opt = new AdamW(List.of(p), 0.5);
+        yield new Made(opt, new SequentialLR(opt, List.of(new LinearLR(opt, 0.1, 1.0, 3), new CosineAnnealingLR(opt, 5, 0)), new int[] {3}));
+      }
+    };
+  }
+
+  /**
+   * PyTorch's run (Adam or SGD with OneCycleLR; AdamW with LinearLR then CosineAnnealingLR) saved after 4 of 7 steps with
+   * optimizer.state_dict() and scheduler.state_dict(), resumed in jtensor as PyTorch users write it (optimizer first, then
+   * scheduler, and the reverse): the last 3 steps end at PyTorch's rate and parameters (float32 rounding).
+   */
+  @Test
+  void pyTorchsOptimizerAndSchedulerStatesResumeAsPyTorchsRun() {
+    for (String name : List.of("resume_adam_oc", "resume_sgd_oc", "resume_adamw_seq")) {
+      for (boolean optimizerFirst : new boolean[] {true, false}) {
+        Made m = makeResume(name);
+        Tensor p = m.opt.parameters().get(0);
+        try (Tensor d = p.detach()) {
+          d.copy_(fixtures.tensor(name + ".param_mid"));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> opt = (Map<String, Object>) fixtures.get(name + ".opt");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sched = (Map<String, Object>) fixtures.get(name + ".sched");
+        if (optimizerFirst) m.opt.loadStateDict(opt);
+        m.sched.loadStateDict(sched);
+        if (!optimizerFirst) m.opt.loadStateDict(opt);
+        for (int k = 4; k < 7; k++) {
+          p.setGrad(Tensor.fromArray(new double[] {0.1 * k + 0.05, -0.2, 0.3}).to(org.jtensor.DType.FLOAT32));
+          m.opt.step();
+          m.sched.step();
+        }
+        String where = name + (optimizerFirst ? ", optimizer first" : ", scheduler first");
+        assertEquals(((Number) fixtures.get(name + ".lr_end")).doubleValue(), m.opt.lr(), 1e-12, where);
+        double[] want = fixtures.tensor(name + ".param_end").toDoubleArray(), got = p.toDoubleArray();
+        for (int j = 0; j < want.length; j++) assertEquals(want[j], got[j], 1e-6, where + " parameter [" + j + "]");
+        m.opt.close();
+      }
+    }
+  }
+  /**
+   * PyTorch's OneCycleLR reads max_lr, min_lr, initial_lr and the momenta from the optimizer's group at each step:
+   * a run with final_div_factor=1e4 saved after 6 of 10 steps and resumed by a OneCycleLR(final_div_factor=1e2)
+   * (optimizer.load_state_dict, then scheduler.load_state_dict) continues at the saved run's rates [0.18825834605023697,
+   * 0.049519367986526286, 4e-06, 0.04951936798652623]. The scheduler's state holds none of those values, so jtensor took it
+   * and went on with its own min_lr: 4e-04 at the last step where the run had 4e-06. The group's values that differ
+   * from the OneCycleLR's are now refused by name (jtensor's schedules keep their arguments), in either order.
+   */
+  @Test
+  void aOneCycleResumedWithOtherGroupValuesIsRefusedNotContinuedSilently() {
+    Made run = makeCycle(1e4, 25, 0.95);
+    train(run, 6);
+    Map<String, Object> opt = run.opt.stateDict(), sched = run.sched.stateDict();
+    for (boolean optimizerFirst : new boolean[] {true, false}) {
+      for (Made other : List.of(makeCycle(1e2, 25, 0.95), makeCycle(1e4, 50, 0.95), makeCycle(1e4, 25, 0.99))) {
+        if (!optimizerFirst) other.sched.loadStateDict(sched);
+        double lr = other.opt.lr();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> other.opt.loadStateDict(opt));
+        assertTrue(e.getMessage().startsWith("SGD.loadStateDict(): the group's '"), e.getMessage());
+        assertTrue(e.getMessage().contains("make the OneCycleLR with the arguments the state was saved with"), e.getMessage());
+        assertEquals(lr, other.opt.lr(), 0.0, "nothing loaded");
+        other.opt.close();
+      }
+    }
+    Made same = makeCycle(1e4, 25, 0.95);  // the same arguments: taken, and the run goes on as the uninterrupted one
+    same.opt.loadStateDict(opt);
+    same.sched.loadStateDict(sched);
+    for (int i = 0; i < 4; i++) {
+      run.sched.step();
+      same.sched.step();
+      assertEquals(run.opt.lr(), same.opt.lr(), 0.0);
+    }
+    Tensors.closeAll(opt);
+    run.opt.close();
+    same.opt.close();
+  }
+
+  private static Made makeCycle(double finalDivFactor, double divFactor, double maxMomentum) {
+    SGD opt = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5, 0.9, 0, 0, false);
+    double maxLr = divFactor / 25;  // initial_lr 0.04 (base_lrs) whatever div_factor is
+    return new Made(opt, new OneCycleLR(opt, maxLr, 10, 0.3, "cos", true, 0.85, maxMomentum, divFactor, finalDivFactor));
+  }
 }
