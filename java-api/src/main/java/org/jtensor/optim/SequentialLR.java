@@ -78,13 +78,20 @@ public final class SequentialLR extends LRScheduler {
   @Override
   int checkState(String op, String where, Map<?, ?> state, int minEpoch) {
     SchedulerState.checkSame(op, where, state, Map.of("_milestones", milestoneList()), "SequentialLR");
-    if (!(state.get("_schedulers") instanceof List<?> saved) || saved.size() != schedulers.size()) {
-      throw new IllegalArgumentException(op + "(): " + where + " has " + (state.get("_schedulers") instanceof List<?> l ? l.size()
-          + " schedulers' states" : "no '_schedulers'") + ", this SequentialLR has " + schedulers.size() + " schedulers");
+    if (!(state.get("_schedulers") instanceof List<?> saved)) {
+      throw new IllegalArgumentException(op + "(): " + where + " has " + (state.containsKey("_schedulers") ? "'_schedulers' "
+          + SchedulerState.repr(state.get("_schedulers")) : "no '_schedulers'") + "; expected a list of " + schedulers.size() + " schedulers' states");
+    }
+    if (saved.size() != schedulers.size()) {
+      throw new IllegalArgumentException(op + "(): " + where + " has " + saved.size() + " schedulers' states, this SequentialLR has "
+          + schedulers.size() + " schedulers");
     }
     for (int i = 0; i < schedulers.size(); i++) {
       String inner = "the state of scheduler " + i + " (" + schedulers.get(i).getClass().getSimpleName() + ")";
-      schedulers.get(i).checkState(op, inner, SchedulerState.requireMap(op, saved.get(i)), -1);
+      if (!(saved.get(i) instanceof Map<?, ?> sub)) {
+        throw new IllegalArgumentException(op + "(): " + inner + " is " + SchedulerState.repr(saved.get(i)) + "; expected a scheduler's state dict");
+      }
+      schedulers.get(i).checkState(op, inner, sub, -1);
     }
     return SchedulerState.wholeNumber(op, where, state, "last_epoch", minEpoch);
   }

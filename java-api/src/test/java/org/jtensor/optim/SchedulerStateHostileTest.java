@@ -306,4 +306,37 @@ class SchedulerStateHostileTest extends ScopedTest {
     double maxLr = divFactor / 25;  // initial_lr 0.04 (base_lrs) whatever div_factor is
     return new Made(opt, new OneCycleLR(opt, maxLr, 10, 0.3, "cos", true, 0.85, maxMomentum, divFactor, finalDivFactor));
   }
+  /**
+   * A SequentialLR state whose '_schedulers' holds None where a scheduler's state should be (PyTorch: AttributeError
+   * "'NoneType' object has no attribute 'pop'" or "... 'keys'") was refused as "expected a scheduler's state dict (a map),
+   * got null", naming no scheduler; one whose '_schedulers' is a str was said to have no '_schedulers'. Both now name the
+   * entry, and leave the scheduler and the optimizer's rate as they were.
+   */
+  @Test
+  void aSequentialStateWithABadSchedulersEntryIsRefusedNamingIt() {
+    SGD opt = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5, 0.9, 0, 0, false);
+    SequentialLR seq = new SequentialLR(opt, List.of(new LinearLR(opt, 0.5, 1.0, 2), new StepLR(opt, 2, 0.5)), new int[] {2});
+    seq.step();
+    Map<String, Object> state = seq.stateDict();
+    Map<String, Object> none = new LinkedHashMap<>(state);
+    List<Object> subs = new java.util.ArrayList<>((List<?>) state.get("_schedulers"));
+    subs.set(1, null);
+    none.put("_schedulers", subs);
+    refusedSeq(seq, opt, none, "SequentialLR.loadStateDict(): the state of scheduler 1 (StepLR) is None; expected a scheduler's state dict");
+    Map<String, Object> str = new LinkedHashMap<>(state);
+    str.put("_schedulers", "x");
+    refusedSeq(seq, opt, str, "SequentialLR.loadStateDict(): the state has '_schedulers' 'x'; expected a list of 2 schedulers' states");
+    Map<String, Object> missing = new LinkedHashMap<>(state);
+    missing.remove("_schedulers");
+    refusedSeq(seq, opt, missing, "SequentialLR.loadStateDict(): the state has no '_schedulers'; expected a list of 2 schedulers' states");
+  }
+
+  private static void refusedSeq(SequentialLR seq, Optimizer opt, Map<String, Object> state, String message) {
+    int epoch = seq.lastEpoch();
+    double lr = opt.lr();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> seq.loadStateDict(state));
+    assertEquals(message, e.getMessage());
+    assertEquals(epoch, seq.lastEpoch());
+    assertEquals(lr, opt.lr(), 0.0);
+  }
 }
