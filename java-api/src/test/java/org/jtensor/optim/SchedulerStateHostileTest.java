@@ -307,10 +307,11 @@ class SchedulerStateHostileTest extends ScopedTest {
     return new Made(opt, new OneCycleLR(opt, maxLr, 10, 0.3, "cos", true, 0.85, maxMomentum, divFactor, finalDivFactor));
   }
   /**
-   * A SequentialLR state whose '_schedulers' holds None where a scheduler's state should be (PyTorch: AttributeError
-   * "'NoneType' object has no attribute 'pop'" or "... 'keys'") was refused as "expected a scheduler's state dict (a map),
-   * got null", naming no scheduler; one whose '_schedulers' is a str was said to have no '_schedulers'. Both now name the
-   * entry, and leave the scheduler and the optimizer's rate as they were.
+   * A SequentialLR state whose '_schedulers' holds None where a scheduler's state should be (PyTorch's load_state_dict:
+   * TypeError "'NoneType' object is not iterable", after it has taken the outer entries) was refused as "expected a
+   * scheduler's state dict (a map), got null", naming no scheduler; one whose '_schedulers' is 'x' (PyTorch: ValueError
+   * "dictionary update sequence element #0 has length 1; 2 is required") was said to have no '_schedulers'. Both now name
+   * the entry, and leave the scheduler and the optimizer's rate as they were.
    */
   @Test
   void aSequentialStateWithABadSchedulersEntryIsRefusedNamingIt() {
