@@ -340,4 +340,28 @@ class SchedulerStateHostileTest extends ScopedTest {
     assertEquals(epoch, seq.lastEpoch());
     assertEquals(lr, opt.lr(), 0.0);
   }
+  /**
+   * Refusals quote the state's floats as Python prints them: a StepLR state with last_epoch 1e12 was refused as
+   * "'last_epoch' 1.0E12", with inf as "Infinity"; Python's repr gives 1000000000000.0, inf, 1e-05, 1e+16.
+   */
+  @Test
+  void refusalsQuoteFloatsAsPython() {
+    SGD opt = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5);
+    StepLR step = new StepLR(opt, 2, 0.5);
+    Map<String, Object> state = step.stateDict();
+    for (Object[] c : new Object[][] {{1e12, "1000000000000.0"}, {Double.POSITIVE_INFINITY, "inf"}, {Double.NaN, "nan"}, {2.5, "2.5"}}) {
+      Map<String, Object> bad = new LinkedHashMap<>(state);
+      bad.put("last_epoch", c[0]);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> step.loadStateDict(bad));
+      assertEquals("StepLR.loadStateDict(): the state has 'last_epoch' " + c[1] + "; expected a whole number of at least 0", e.getMessage());
+    }
+    Map<String, Object> bad = new LinkedHashMap<>(state);
+    bad.put("base_lrs", List.of(1e-5, 1e16));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> step.loadStateDict(bad));
+    assertTrue(e.getMessage().contains("has 'base_lrs' [1e-05, 1e+16], this StepLR has [0.5]"), e.getMessage());
+    assertEquals("-2.5e-07", SchedulerState.pyFloat(-2.5e-7));
+    assertEquals("123456789.125", SchedulerState.pyFloat(123456789.125));
+    assertEquals("0.0001", SchedulerState.pyFloat(1e-4));
+    assertEquals(0, step.lastEpoch());
+  }
 }
