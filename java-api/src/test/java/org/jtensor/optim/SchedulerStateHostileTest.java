@@ -364,4 +364,31 @@ class SchedulerStateHostileTest extends ScopedTest {
     assertEquals("0.0001", SchedulerState.pyFloat(1e-4));
     assertEquals(0, step.lastEpoch());
   }
+  /**
+   * LambdaLR(opt, lambda e: 0.9 ** e).load_state_dict(a StepLR's state_dict()) raises KeyError 'lr_lambdas'; jtensor's
+   * LambdaLR, with no arguments of its own to compare, took any schedule's state (base_lrs and last_epoch) and jumped
+   * to its epoch. Now refused by name, nothing changed; its own state and PyTorch's still load.
+   */
+  @Test
+  void aLambdaTakesOnlyALambdasState() {
+    SGD opt = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5);
+    StepLR step = new StepLR(opt, 2, 0.5);
+    for (int i = 0; i < 3; i++) step.step();
+    Map<String, Object> stepState = step.stateDict();
+    SGD opt2 = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5);
+    LambdaLR lambda = new LambdaLR(opt2, e -> Math.pow(0.9, e));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> lambda.loadStateDict(stepState));
+    assertEquals("LambdaLR.loadStateDict(): the state has no 'lr_lambdas': it is not a LambdaLR's state", e.getMessage());
+    Map<String, Object> bad = new LinkedHashMap<>(stepState);
+    bad.put("lr_lambdas", "f");
+    e = assertThrows(IllegalArgumentException.class, () -> lambda.loadStateDict(bad));
+    assertEquals("LambdaLR.loadStateDict(): the state has 'lr_lambdas' 'f'; expected a list", e.getMessage());
+    assertEquals(0, lambda.lastEpoch());
+    assertEquals(0.5, opt2.lr(), 0.0);
+    LambdaLR other = new LambdaLR(opt, x -> Math.pow(0.9, x));
+    other.setLastEpoch(3);
+    lambda.loadStateDict(other.stateDict());
+    assertEquals(3, lambda.lastEpoch());
+    assertEquals(0.5 * Math.pow(0.9, 3), opt2.lr(), 1e-15);
+  }
 }
