@@ -145,14 +145,15 @@ class SchedulerStateHostileTest extends ScopedTest {
    * state_dict() then holds lr -0.25 and torch.optim.SGD(...).load_state_dict(it) takes it (param_groups[0]['lr'] is
    * -0.25). jtensor refused its own optimizer's state ("the group's lr is -0.25"), so such a run could not resume.
    * Saved through .pt files and resumed (optimizer first, then scheduler, and the reverse), it continues as the
-   * uninterrupted run: the same rates and the same parameters, bit for bit.
+   * uninterrupted run: the same rates and the same parameters, bit for bit; so do AdamW and Adam under OneCycleLR (beta1
+   * cycled or not), OneCycleLR inside a SequentialLR and CosineAnnealingLR past T_max.
    */
   @Test
   void aNegativeScheduledRateResumesThroughPtFiles() throws IOException {
-    for (boolean optimizerFirst : new boolean[] {true, false}) {
-      Made run = make("step_neg"), resumed = make("step_neg");
+    for (String name : List.of("step_neg", "oc_adamw", "oc_nocm_adam", "seq_oc", "cos_past")) for (boolean optimizerFirst : new boolean[] {true, false}) {
+      Made run = make(name), resumed = make(name);
       train(run, 3);
-      assertEquals(-0.25, run.opt.lr());
+      if (name.equals("step_neg")) assertEquals(-0.25, run.opt.lr());
       Map<String, Object> optState = run.opt.stateDict();
       Tensors.saveObject(optState, dir.resolve("opt.pt"));
       Tensors.closeAll(optState);
@@ -173,7 +174,7 @@ class SchedulerStateHostileTest extends ScopedTest {
       train(resumed, 3);
       assertEquals(run.opt.lr(), resumed.opt.lr(), 0.0);
       assertEquals(java.util.Arrays.toString(run.opt.parameters().get(0).toDoubleArray()),
-          java.util.Arrays.toString(resumed.opt.parameters().get(0).toDoubleArray()), "optimizer first: " + optimizerFirst);
+          java.util.Arrays.toString(resumed.opt.parameters().get(0).toDoubleArray()), name + ", optimizer first: " + optimizerFirst);
       run.opt.close();
       resumed.opt.close();
     }
