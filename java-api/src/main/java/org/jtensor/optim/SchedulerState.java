@@ -91,6 +91,11 @@ final class SchedulerState {
       for (int i = 0; i < l.size(); i++) b.append(i == 0 ? "" : ", ").append(repr(l.get(i)));
       return b.append(']').toString();
     }
+    if (v instanceof Map<?, ?> m) {
+      StringBuilder b = new StringBuilder("{");
+      for (Map.Entry<?, ?> e : m.entrySet()) b.append(b.length() == 1 ? "" : ", ").append(repr(e.getKey())).append(": ").append(repr(e.getValue()));
+      return b.append('}').toString();
+    }
     return String.valueOf(v);
   }
 

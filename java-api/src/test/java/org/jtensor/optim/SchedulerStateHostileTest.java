@@ -360,6 +360,16 @@ class SchedulerStateHostileTest extends ScopedTest {
     bad.put("base_lrs", List.of(1e-5, 1e16));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> step.loadStateDict(bad));
     assertTrue(e.getMessage().contains("has 'base_lrs' [1e-05, 1e+16], this StepLR has [0.5]"), e.getMessage());
+    // OneCycleLR(..., three_phase=True)'s state has three phases; its entries read as Python's dicts, not {end_step=2.0, ...}
+    SGD sgd = new SGD(List.of(Tensor.zeros(1).requiresGrad_()), 0.5, 0.9, 0, 0, false);
+    OneCycleLR cycle = new OneCycleLR(sgd, 1.0, 10);
+    Map<String, Object> three = new LinkedHashMap<>(cycle.stateDict());
+    List<Object> phases = new java.util.ArrayList<>((List<?>) three.get("_schedule_phases"));
+    phases.add(phases.get(1));
+    three.put("_schedule_phases", phases);
+    e = assertThrows(IllegalArgumentException.class, () -> cycle.loadStateDict(three));
+    assertTrue(e.getMessage().contains("has '_schedule_phases' [{'end_step': 2.0, 'start_lr': 'initial_lr', 'end_lr': 'max_lr', "
+        + "'start_momentum': 'max_momentum', 'end_momentum': 'base_momentum'}, {'end_step': 9, "), e.getMessage());
     assertEquals("-2.5e-07", SchedulerState.pyFloat(-2.5e-7));
     assertEquals("123456789.125", SchedulerState.pyFloat(123456789.125));
     assertEquals("0.0001", SchedulerState.pyFloat(1e-4));
