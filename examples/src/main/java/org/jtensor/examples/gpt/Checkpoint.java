@@ -84,14 +84,13 @@ final class Checkpoint {
      */
     @SuppressWarnings("unchecked")
     void resumeSchedule(Path file, LRScheduler schedule) {
-      if (!raw.containsKey("scheduler")) {
-        schedule.setLastEpoch((int) step);
-        return;
+      if (raw.containsKey("scheduler") && !(raw.get("scheduler") instanceof Map<?, ?>)) {
+        throw new IllegalArgumentException("--resume " + file + ": 'scheduler' is not a dict");
       }
-      if (!(raw.get("scheduler") instanceof Map<?, ?> state)) throw new IllegalArgumentException("--resume " + file + ": 'scheduler' is not a dict");
       try {
-        schedule.loadStateDict((Map<String, Object>) state);
-      } catch (IllegalArgumentException e) {
+        if (raw.get("scheduler") instanceof Map<?, ?> state) schedule.loadStateDict((Map<String, Object>) state);
+        else schedule.setLastEpoch((int) step);
+      } catch (IllegalArgumentException | IllegalStateException e) {
         throw new IllegalArgumentException("--resume " + file + ": " + e.getMessage(), e);
       }
       if (schedule.lastEpoch() != step) {
