@@ -37,7 +37,7 @@ import org.jtensor.ops.ViewOps;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor
-    implements ElementwiseMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
+    implements ElementwiseMethods, ClampMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
     AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 

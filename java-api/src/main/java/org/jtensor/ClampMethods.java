@@ -1,0 +1,142 @@
+package org.jtensor;
+
+import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.Op;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
+
+/**
+ * clamp and lerp, PyTorch's names in Java case: the elementwise ops whose scalar arguments carry
+ * their own promotion rules (a Python float bound promotes an integer tensor, a Python int one a
+ * bool tensor; lerp does not promote). Inherited by {@link Tensor}.
+ */
+public sealed interface ClampMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
+  private static Operand t(Tensor x, String op) {
+    return Operand.of(Tensor.implOf(x, op));
+  }
+
+  /**
+   * clamp(min, max) with Python float bounds: an integer or bool tensor gives float32 (clamp(0.0, 3.0)
+   * too, as PyTorch's); a NaN bound is skipped (use clampMin/clampMax for one side).
+   */
+  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max, true); }
+  /** clamp(min, max) with Python int bounds: an integer tensor keeps its dtype (uint8 takes -1 as 255), bool gives int64. */
+  default Tensor clamp(long min, long max) { return clampScalar(Ops.CLAMP, min, max, false); }
+  /** clamp_min: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
+  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN, true); }
+  default Tensor clampMin(long min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN, false); }
+  /** clamp_max: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
+  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max, true); }
+  default Tensor clampMax(long max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max, false); }
+
+  /**
+   * clamp_min(x, nan) / clamp_max(x, nan): NaN in the result type (a Python float promotes an
+   * integer tensor to float32), with the zero gradient of PyTorch's (x >= nan is false): 0·x + NaN.
+   */
+  private Tensor nanBound(String op) {
+    impl(op);
+    try (Tensor zero = self().mul(0.0)) {
+      return zero.add(Double.NaN);
+    }
+  }
+  /** In place with Python float bounds: refused for an integer or bool tensor (the result would be float32), as PyTorch's. */
+  default Tensor clamp_(double min, double max) { return clampInPlace(min, max, true); }
+  /** In place with Python int bounds: refused for a bool tensor (the result would be int64), as PyTorch's. */
+  default Tensor clamp_(long min, long max) { return clampInPlace(min, max, false); }
+
+  private Tensor clampInPlace(double min, double max, boolean floatBounds) {
+    Op op = Ops.CLAMP;
+    TensorImpl t = impl(op.inPlaceName);
+    DType result = clampResult(t.dtype(), min, max, floatBounds);
+    if (result != t.dtype()) {
+      throw new IllegalArgumentException(op.inPlaceName + "(): result type " + result + " can't be cast to the desired output type " + t.dtype());
+    }
+    checkBounds(op.inPlaceName, result, min, max);
+    ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), Operand.of(t));
+    return self();
+  }
+  /** clamp with tensor bounds, broadcast together with self. */
+  default Tensor clamp(Tensor min, Tensor max) {
+    Op op = Ops.CLAMP_TENSORS;
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(min, op.name), t(max, op.name)));
+  }
+
+  private Tensor clampScalar(Op op, double min, double max, boolean floatBounds) {
+    TensorImpl t = impl(op.name);
+    DType result = clampResult(t.dtype(), min, max, floatBounds);
+    if (result != t.dtype()) {  // a float bound promotes an integer tensor, an int bound a bool one
+      checkBounds(op.name, result, min, max);
+      TensorImpl f = DataOps.cloneAs(op.name, t, result, t.device(), false);
+      try {
+        return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
+      } finally {
+        f.release();
+      }
+    }
+    checkBounds(op.name, t.dtype(), min, max);
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(t)));
+  }
+
+  /**
+   * PyTorch's result type of clamp with scalar bounds (NaN is no bound here): a Python float bound
+   * promotes an integer or bool tensor to float32, a Python int one a bool tensor to int64.
+   */
+  private static DType clampResult(DType self, double min, double max, boolean floatBounds) {
+    if (self.isFloatingPoint() || (Double.isNaN(min) && Double.isNaN(max))) return self;
+    if (floatBounds) return DType.DEFAULT_FLOAT;
+    return self == DType.BOOL ? DType.INT64 : self;
+  }
+
+  /** Each present bound converts to the result's dtype without overflow, as PyTorch's checked conversion. */
+  private static void checkBounds(String op, DType result, double min, double max) {
+    if (!Double.isNaN(min)) result.checkScalar(op, min);
+    if (!Double.isNaN(max)) result.checkScalar(op, max);
+  }
+
+  private static double[] bounds(double min, double max) {
+    return new double[] {Double.isNaN(min) ? 0 : min, Double.isNaN(max) ? 0 : max, Double.isNaN(min) ? 0 : 1, Double.isNaN(max) ? 0 : 1};
+  }
+
+  /** self + weight * (end - self); float16/bfloat16 take the weight in float32, their math type, as PyTorch. */
+  default Tensor lerp(Tensor end, double weight) {
+    Op op = Ops.LERP_SCALAR;
+    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name);
+    sameDtypeAs(op.name, s, e, "end");
+    s.dtype().opMath().checkFits(op.name, weight);
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), Operand.of(e)));
+  }
+
+  /**
+   * end and weight of self's dtype, as PyTorch's lerp requires (it does not promote), except a 0-dim
+   * weight, which PyTorch takes whatever its dtype: it is converted to self's (its gradient goes
+   * back in its own).
+   */
+  default Tensor lerp(Tensor end, Tensor weight) {
+    Op op = Ops.LERP;
+    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name), w = Tensor.implOf(weight, op.name);
+    sameDtypeAs(op.name, s, e, "end");
+    if (w.dim() == 0 && w.dtype() != s.dtype()) {
+      try (Tensor converted = weight.to(s.dtype())) {
+        return lerp(end, converted);
+      }
+    }
+    sameDtypeAs(op.name, s, w, "weight");
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(s), Operand.of(e), Operand.of(w)));
+  }
+
+  private static void sameDtypeAs(String op, TensorImpl self, TensorImpl other, String name) {
+    if (other.dtype() != self.dtype()) {
+      throw new IllegalArgumentException(op + "(): expected dtype " + self.dtype() + " for `" + name + "` but got dtype " + other.dtype());
+    }
+  }
+}
