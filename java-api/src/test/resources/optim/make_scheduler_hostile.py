@@ -8,34 +8,14 @@ import warnings
 
 import torch
 
+from scheduler_cases import S, case as run_case, plateau as run_plateau
+
 warnings.simplefilter("ignore")
-S = torch.optim.lr_scheduler
 out = {}
 
 
-def momentum(opt):
-    g = opt.param_groups[0]
-    return g["betas"][0] if "betas" in g else g["momentum"]
-
-
 def case(name, make, steps, kind="sgd", after=3):
-    p = torch.nn.Parameter(torch.zeros(1))
-    opt = {"sgd": lambda: torch.optim.SGD([p], lr=0.5, momentum=0.9), "adam": lambda: torch.optim.Adam([p], lr=0.5),
-           "adamw": lambda: torch.optim.AdamW([p], lr=0.5)}[kind]()
-    sched = make(opt)
-    for _ in range(steps):
-        opt.step()
-        sched.step()
-    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
-    out[f"{name}.epoch"] = steps
-    rates, moms = [], []
-    for _ in range(after):
-        opt.step()
-        sched.step()
-        rates.append(opt.param_groups[0]["lr"])
-        moms.append(float(momentum(opt)))
-    out[f"{name}.next"] = rates
-    out[f"{name}.mom"] = moms
+    run_case(out, name, make, steps, kind=kind, after=after, momenta=True)
 
 
 case("oc_nocm_sgd", lambda o: S.OneCycleLR(o, 1.0, total_steps=10, cycle_momentum=False), 3)
@@ -56,19 +36,7 @@ metrics = [1.0, 1.2, 1.3, 0.5, 0.5, 0.4, 2.0, 3.0, 0.1, 0.2, 0.3, 0.3, 0.3]
 
 
 def plateau(name, steps, **kw):
-    p = torch.nn.Parameter(torch.zeros(1))
-    opt = torch.optim.SGD([p], lr=0.5)
-    sched = S.ReduceLROnPlateau(opt, **kw)
-    for m in metrics[:steps]:
-        sched.step(m)
-    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
-    out[f"{name}.epoch"] = steps
-    out[f"{name}.lr"] = opt.param_groups[0]["lr"]
-    rates = []
-    for m in metrics[steps:]:
-        sched.step(m)
-        rates.append(opt.param_groups[0]["lr"])
-    out[f"{name}.next"] = rates
+    run_plateau(out, metrics, name, steps, **kw)
 
 
 plateau("plateau_fresh", 0, mode="max", factor=0.5, patience=0, threshold=0.1, threshold_mode="abs", cooldown=2, min_lr=0.1)

@@ -2,29 +2,15 @@
 scheduler's state_dict() after N steps ("<case>.state"), N ("<case>.epoch") and the rates of the
 three steps after it ("<case>.next"); ReduceLROnPlateau's after the first N metrics of "metrics",
 its rate ("<case>.lr") and its rates after each of the rest. Regenerate: python3 make_scheduler_states.py."""
-import copy
-
 import torch
 
-S = torch.optim.lr_scheduler
+from scheduler_cases import S, case as run_case, plateau as run_plateau
+
 out = {}
 
 
 def case(name, make, steps, adam=False):
-    p = torch.nn.Parameter(torch.zeros(1))
-    opt = torch.optim.Adam([p], lr=0.5) if adam else torch.optim.SGD([p], lr=0.5, momentum=0.9)
-    sched = make(opt)
-    for _ in range(steps):
-        opt.step()
-        sched.step()
-    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
-    out[f"{name}.epoch"] = steps
-    rates = []
-    for _ in range(3):
-        opt.step()
-        sched.step()
-        rates.append(opt.param_groups[0]["lr"])
-    out[f"{name}.next"] = rates
+    run_case(out, name, make, steps, kind="adam" if adam else "sgd")
 
 
 case("step", lambda o: S.StepLR(o, step_size=3, gamma=0.5), 4)
@@ -41,19 +27,7 @@ metrics = [1.0, 0.9, 0.95, 0.97, 0.96, 0.99, 0.98, 0.5, 0.6, 0.7, 0.8, 0.9]
 
 
 def plateau(name, steps):
-    p = torch.nn.Parameter(torch.zeros(1))
-    opt = torch.optim.SGD([p], lr=0.5)
-    sched = S.ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=1, cooldown=1, min_lr=0.01)
-    for m in metrics[:steps]:
-        sched.step(m)
-    out[f"{name}.state"] = copy.deepcopy(sched.state_dict())
-    out[f"{name}.epoch"] = steps
-    out[f"{name}.lr"] = opt.param_groups[0]["lr"]
-    rates = []
-    for m in metrics[steps:]:
-        sched.step(m)
-        rates.append(opt.param_groups[0]["lr"])
-    out[f"{name}.next"] = rates
+    run_plateau(out, metrics, name, steps, mode="min", factor=0.5, patience=1, cooldown=1, min_lr=0.01)
 
 
 plateau("plateau4", 4)  # in its cooldown
