@@ -714,9 +714,8 @@ public final class Tensor
     }
     if (w.dim() == 2 && bias != null && implOf(bias, "linear").dim() != 1) {
       if (bias.dtype() != w.dtype()) throw org.jtensor.ops.LinearOp.biasDtype(implOf(bias, "linear"), w);
-      TensorImpl x = implOf(input, "linear");
-      if (x.dim() == 2) {  // PyTorch's addmm: the bias expands to [rows, out] (a [2, 1, 4] bias is refused)
-        org.jtensor.ops.LinalgOps.requireBroadcastsTo("linear", bias.shape(), new long[] {x.sizes()[0], w.sizes()[0]});
+      if (in.dim() == 2) {  // PyTorch's addmm: the bias expands to [rows, out] (a [2, 1, 4] bias is refused)
+        org.jtensor.ops.LinalgOps.requireBroadcastsTo("linear", bias.shape(), new long[] {in.sizes()[0], w.sizes()[0]});
       }
       try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
         return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
