@@ -92,10 +92,7 @@ public sealed interface LinalgMethods permits Tensor {
     if (a.dim() != 1 || b.dim() != 1) {
       throw new IllegalArgumentException("dot(): 1D tensors expected, but got " + a.dim() + "D and " + b.dim() + "D tensors");
     }
-    if (a.dtype() != b.dtype()) {
-      throw new IllegalArgumentException("dot(): dot : expected both vectors to have same dtype, but found " + a.dtype() + " and " + b.dtype());
-    }
-    return Tensor.wrap(LinalgOps.matmul("dot", a, b));
+    return Tensor.wrap(LinalgOps.matmul("dot", a, b));  // which refuses two dtypes in dot's words
   }
 
   /** Outer product of two 1-D tensors. */

@@ -140,7 +140,8 @@ public final class LinalgOps {
     Devices.requireSame(op, a.device(), b.device());
   }
 
-  private static long rowsOf(TensorImpl t) {
+  /** The rows a product folds t into: the product of every dim but the last. */
+  static long rowsOf(TensorImpl t) {
     long rows = 1;
     for (int d = 0; d < t.dim() - 1; d++) rows *= t.sizes()[d];
     return rows;
@@ -148,9 +149,7 @@ public final class LinalgOps {
 
   private static String rowsCols(TensorImpl t) {
     if (t.dim() == 1) return "1x" + t.sizes()[0];
-    long rows = 1;
-    for (int d = 0; d < t.dim() - 1; d++) rows *= t.sizes()[d];
-    return rows + "x" + t.sizes()[t.dim() - 1];
+    return rowsOf(t) + "x" + t.sizes()[t.dim() - 1];
   }
 
   public static void requireDims(String op, String arg, TensorImpl t, int dims) {

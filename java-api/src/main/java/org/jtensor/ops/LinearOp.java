@@ -31,12 +31,12 @@ public final class LinearOp {
     }
     long in = w.sizes()[1], out = w.sizes()[0];
     if (x.sizes()[x.dim() - 1] != in) {
-      throw new IllegalArgumentException(op + "(): mat1 and mat2 shapes cannot be multiplied (" + rows(x) + "x"
+      throw new IllegalArgumentException(op + "(): mat1 and mat2 shapes cannot be multiplied (" + LinalgOps.rowsOf(x) + "x"
           + x.sizes()[x.dim() - 1] + " and " + in + "x" + out + ")");
     }
     LinalgOps.checkDtypes(op, x, w);
     if (b != null && b.dtype() != w.dtype()) throw biasDtype(b, w);  // PyTorch's addmm refusal; it was converted silently
-    long m = rows(x);
+    long m = LinalgOps.rowsOf(x);
     if (b != null && b.dim() != 1) throw new IllegalArgumentException(op + "(): bias must be 1-D here, got " + Shapes.str(b.sizes()));
     if (b != null) LinalgOps.requireBroadcastsTo(op, b.sizes(), new long[] {m, out});  // [out] or [1], as PyTorch's addmm expands it
     long[] shape = x.sizes().clone();
@@ -69,11 +69,5 @@ public final class LinearOp {
   private static TensorImpl retained(TensorImpl t) {
     t.retain();
     return t;
-  }
-
-  private static long rows(TensorImpl x) {
-    long r = 1;
-    for (int d = 0; d < x.dim() - 1; d++) r *= x.sizes()[d];
-    return r;
   }
 }
