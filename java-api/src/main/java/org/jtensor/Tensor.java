@@ -25,6 +25,7 @@ import org.jtensor.ops.Ops;
 import org.jtensor.ops.Recorder;
 import org.jtensor.ops.TensorFormatter;
 import org.jtensor.ops.TypePromotion;
+import org.jtensor.ops.StridedViews;
 import org.jtensor.ops.ViewOps;
 
 /**
@@ -783,7 +784,7 @@ public final class Tensor
     if (!s.device().equals(t.device())) {
       throw new IllegalArgumentException("set_(): storage is on " + s.device() + " but the tensor is on " + t.device());
     }
-    ViewOps.checkStridedGeometry("set_", size, stride, storageOffset, t.dtype().itemSize(), s.nbytes());
+    StridedViews.checkStridedGeometry("set_", size, stride, storageOffset, t.dtype().itemSize(), s.nbytes());
     t.set(s, storageOffset, size.clone(), stride.clone());
     return this;
   }

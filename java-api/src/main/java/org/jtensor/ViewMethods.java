@@ -8,6 +8,7 @@ import org.jtensor.ops.DataOps;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.Recorder;
 import org.jtensor.ops.SplitOps;
+import org.jtensor.ops.StridedViews;
 import org.jtensor.ops.ViewOps;
 
 /**
@@ -80,7 +81,7 @@ public sealed interface ViewMethods permits Tensor {
   default Tensor unflatten(int dim, long... sizes) {
     TensorImpl t = impl("unflatten");
     if (t.dim() == 0) {  // PyTorch wraps dim with no scalar allowance here
-      throw new IllegalArgumentException("unflatten(): Dimension specified as " + dim + " but tensor has no dimensions");
+      throw Shapes.noDimensions("unflatten", dim);
     }
     int d = Shapes.wrapDim("unflatten", dim, t.dim());
     if (sizes.length == 0) throw new IllegalArgumentException("unflatten(): sizes must be non-empty");
@@ -147,7 +148,7 @@ public sealed interface ViewMethods permits Tensor {
       throw new IllegalArgumentException("roll(): shifts and dimensions must align. shifts: " + shifts.length + ", dims:" + dims.length);
     }
     if (self.dim() == 0) {  // PyTorch's IndexError, before a dim of no shape is read
-      throw new IllegalArgumentException("roll(): Dimension specified as " + dims[0] + " but tensor has no dimensions");
+      throw Shapes.noDimensions("roll", dims[0]);
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor r = self;
@@ -227,16 +228,16 @@ public sealed interface ViewMethods permits Tensor {
   }
 
   default Tensor narrow(int dim, long start, long length) {
-    return Tensor.wrap(ViewOps.narrow(impl("narrow"), dim, start, length));
+    return Tensor.wrap(StridedViews.narrow(impl("narrow"), dim, start, length));
   }
 
   default Tensor select(int dim, long index) {
-    return Tensor.wrap(ViewOps.select(impl("select"), dim, index));
+    return Tensor.wrap(StridedViews.select(impl("select"), dim, index));
   }
 
   /** Elements start, start+step, ... before end along dim; start and end clamp as Python slices do. */
   default Tensor slice(int dim, long start, long end, long step) {
-    return Tensor.wrap(ViewOps.slice(impl("slice"), dim, start, end, step));
+    return Tensor.wrap(StridedViews.slice(impl("slice"), dim, start, end, step));
   }
 
   default Tensor slice(int dim, long start, long end) {
@@ -264,7 +265,7 @@ public sealed interface ViewMethods permits Tensor {
   }
 
   default Tensor unfold(int dim, long size, long step) {
-    return Tensor.wrap(ViewOps.unfold(impl("unfold"), dim, size, step));
+    return Tensor.wrap(StridedViews.unfold(impl("unfold"), dim, size, step));
   }
 
   default Tensor diagonal() {
@@ -272,16 +273,16 @@ public sealed interface ViewMethods permits Tensor {
   }
 
   default Tensor diagonal(long offset, int dim1, int dim2) {
-    return Tensor.wrap(ViewOps.diagonal(impl("diagonal"), offset, dim1, dim2));
+    return Tensor.wrap(StridedViews.diagonal(impl("diagonal"), offset, dim1, dim2));
   }
 
   default Tensor asStrided(long[] size, long[] stride) {
     TensorImpl t = impl("asStrided");
-    return Tensor.wrap(ViewOps.asStrided(t, size, stride, t.storageOffset()));
+    return Tensor.wrap(StridedViews.asStrided(t, size, stride, t.storageOffset()));
   }
 
   default Tensor asStrided(long[] size, long[] stride, long storageOffset) {
-    return Tensor.wrap(ViewOps.asStrided(impl("asStrided"), size, stride, storageOffset));
+    return Tensor.wrap(StridedViews.asStrided(impl("asStrided"), size, stride, storageOffset));
   }
 
   default List<Tensor> split(long splitSize, int dim) {

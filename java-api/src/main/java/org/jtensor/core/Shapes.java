@@ -19,6 +19,22 @@ public final class Shapes {
     return (int) (dim < 0 ? dim + n : dim);
   }
 
+  /** PyTorch's IndexError for ops that take no dim of a 0-dim tensor (maybe_wrap_dim without the scalar allowance). */
+  public static IllegalArgumentException noDimensions(String op, long dim) {
+    return new IllegalArgumentException(op + "(): Dimension specified as " + dim + " but tensor has no dimensions");
+  }
+
+  /** expand()'s refusal of fewer target sizes than the tensor has dims, in PyTorch's words. */
+  public static String tooFewExpandSizes(int sizes, int dims) {
+    return "the number of sizes provided (" + sizes + ") must be greater or equal to the number of dimensions in the tensor (" + dims + ")";
+  }
+
+  /** expand()'s refusal of a target size that differs from a dim other than 1, in PyTorch's words. */
+  public static String expandMismatch(long target, long have, int dim, long[] targetSizes, long[] sizes) {
+    return "The expanded size of the tensor (" + target + ") must match the existing size (" + have + ") at non-singleton dimension "
+        + dim + ".  Target sizes: " + str(targetSizes) + ".  Tensor sizes: " + str(sizes);
+  }
+
   public static long numel(String op, long[] sizes) {
     long n = 1;
     for (long s : sizes) {

@@ -71,7 +71,7 @@ public final class Factories {
   public static TensorImpl eye(long n, long m, DType dtype, Device device) {
     if (n < 0 || m < 0) throw new IllegalArgumentException("eye(): n and m must be >= 0, got " + n + ", " + m);
     TensorImpl t = full("eye", new long[] {n, m}, 0L, dtype, device);
-    TensorImpl diag = ViewOps.diagonal(t, 0, 0, 1);
+    TensorImpl diag = StridedViews.diagonal(t, 0, 0, 1);
     try {
       DataOps.fill("eye", diag, 1L);
     } finally {

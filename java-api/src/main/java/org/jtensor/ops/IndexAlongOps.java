@@ -314,7 +314,7 @@ public final class IndexAlongOps {
       long at = 0;
       for (TensorImpl x : frozen) {
         if (x.dim() == 1 && x.sizes()[0] == 0) continue;
-        TensorImpl slot = ViewOps.slice(out, d, at, at + x.sizes()[d], 1);
+        TensorImpl slot = StridedViews.slice(out, d, at, at + x.sizes()[d], 1);
         try {
           DataOps.copyInto(op, slot, x);
         } finally {

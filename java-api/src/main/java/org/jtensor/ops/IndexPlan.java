@@ -61,10 +61,10 @@ final class IndexPlan implements AutoCloseable {
       for (IndexTerm i : terms) {
         int before = d;
         switch (i.kind()) {
-          case AT: replace(p, ViewOps.select(p.view, d, inRange(op, p.view, d, shown, i.at()))); shown++; break;
+          case AT: replace(p, StridedViews.select(p.view, d, inRange(op, p.view, d, shown, i.at()))); shown++; break;
           case SLICE:
             if (i.step() <= 0) throw new IllegalArgumentException(op + "(): step must be greater than zero, got " + i.step());
-            replace(p, ViewOps.slice(p.view, d, i.start(), i.end(), i.step()));
+            replace(p, StridedViews.slice(p.view, d, i.start(), i.end(), i.step()));
             d++;
             break;
           case NONE: replace(p, ViewOps.unsqueeze(p.view, d)); d++; break;
@@ -96,7 +96,7 @@ final class IndexPlan implements AutoCloseable {
 
   private static TensorImpl selectAt(String op, TensorImpl view, int d, int shown, Tensor index) {
     TensorImpl x = Handles.impl(index, op);
-    return ViewOps.select(view, d, inRange(op, view, d, shown, Dispatcher.backend(x.device()).loadLong(op, x, 0)));
+    return StridedViews.select(view, d, inRange(op, view, d, shown, Dispatcher.backend(x.device()).loadLong(op, x, 0)));
   }
 
   /** at, refused in PyTorch's words (IndexError) where it is outside dim d of view (PyTorch's dim `shown`). */
@@ -143,7 +143,7 @@ final class IndexPlan implements AutoCloseable {
     TensorImpl coords = AdvancedIndexOps.nonzero(op, x);
     try {
       for (int k = 0; k < mshape.length; k++) {
-        p.indices.add(ViewOps.select(coords, 1, k));
+        p.indices.add(StridedViews.select(coords, 1, k));
         p.dims.add(d + k);
       }
     } finally {

@@ -171,15 +171,13 @@ public final class LinalgOps {
   /** shape expands to target (no more dims, each dim equal or 1), as expand() requires; refused in PyTorch's words otherwise. */
   public static void requireBroadcastsTo(String op, long[] shape, long[] target) {
     if (shape.length > target.length) {
-      throw new IllegalArgumentException(op + "(): expand(" + Shapes.str(shape) + ", size=" + Shapes.str(target) + "): the number of sizes provided ("
-          + target.length + ") must be greater or equal to the number of dimensions in the tensor (" + shape.length + ")");
+      throw new IllegalArgumentException(op + "(): expand(" + Shapes.str(shape) + ", size=" + Shapes.str(target) + "): "
+          + Shapes.tooFewExpandSizes(target.length, shape.length));
     }
     for (int d = 0; d < shape.length; d++) {
       int t = target.length - shape.length + d;
       if (shape[d] != target[t] && shape[d] != 1) {
-        throw new IllegalArgumentException(op + "(): The expanded size of the tensor (" + target[t] + ") must match the existing size ("
-            + shape[d] + ") at non-singleton dimension " + t + ".  Target sizes: " + Shapes.str(target) + ".  Tensor sizes: "
-            + Shapes.str(shape));
+        throw new IllegalArgumentException(op + "(): " + Shapes.expandMismatch(target[t], shape[d], t, target, shape));
       }
     }
   }

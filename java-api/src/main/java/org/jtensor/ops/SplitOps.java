@@ -58,10 +58,10 @@ public final class SplitOps {
   }
 
   public static List<TensorImpl> unbind(TensorImpl t, long dim) {
-    if (t.dim() == 0) throw new IllegalArgumentException("unbind(): Dimension specified as 0 but tensor has no dimensions");
+    if (t.dim() == 0) throw Shapes.noDimensions("unbind", 0);  // PyTorch names 0 whatever dim was given
     int d = Shapes.wrapDim("unbind", dim, t.dim());
     List<TensorImpl> out = new ArrayList<>();
-    for (long i = 0; i < t.sizes()[d]; i++) out.add(ViewOps.select(t, d, i));
+    for (long i = 0; i < t.sizes()[d]; i++) out.add(StridedViews.select(t, d, i));
     return ViewCreation.multiOutput("Unbind", out);
   }
 
@@ -83,10 +83,10 @@ public final class SplitOps {
     List<TensorImpl> out = new ArrayList<>();
     long start = 0;
     for (long idx : indices) {
-      out.add(ViewOps.slice(t, d, start, idx, 1));
+      out.add(StridedViews.slice(t, d, start, idx, 1));
       start = idx;
     }
-    out.add(ViewOps.slice(t, d, start, Long.MAX_VALUE, 1));
+    out.add(StridedViews.slice(t, d, start, Long.MAX_VALUE, 1));
     return out;
   }
 
@@ -94,7 +94,7 @@ public final class SplitOps {
     List<TensorImpl> out = new ArrayList<>(sizes.length);
     long start = 0;
     for (long s : sizes) {
-      out.add(ViewOps.slice(t, d, start, start + s, 1));
+      out.add(StridedViews.slice(t, d, start, start + s, 1));
       start += s;
     }
     return out;
