@@ -3,6 +3,7 @@ package org.jtensor;
 import org.jtensor.dispatch.Op;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseChecks;
 import org.jtensor.ops.ElementwiseOps;
 import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
@@ -133,7 +134,7 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** −self + v in the result's dtype: self is converted first, so its negation cannot wrap in a narrower one. */
   private Tensor rsubScalar(DType result, Operand v) {
     TensorImpl t = impl("rsub");
-    if (t.dtype() == DType.BOOL) throw new IllegalArgumentException("rsub(): " + ElementwiseOps.SUB_BOOL);
+    if (t.dtype() == DType.BOOL) throw new IllegalArgumentException("rsub(): " + ElementwiseChecks.SUB_BOOL);
     try (Tensor c = self().to(result); Tensor n = c.neg()) {
       return Tensor.wrap(ElementwiseOps.run(Ops.ADD, "rsub", null, new double[] {1}, Operand.of(n.impl("rsub")), v));
     }
