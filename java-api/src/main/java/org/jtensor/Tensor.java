@@ -38,7 +38,7 @@ import org.jtensor.ops.ViewOps;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor
-    implements ElementwiseMethods, ClampMethods, ReductionMethods, ViewMethods, IndexingMethods, LinalgMethods, RandomMethods,
+    implements ElementwiseMethods, ClampMethods, ReductionMethods, ViewMethods, RearrangeMethods, IndexingMethods, LinalgMethods, RandomMethods,
     AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
