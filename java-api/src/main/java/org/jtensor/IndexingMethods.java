@@ -203,14 +203,21 @@ public sealed interface IndexingMethods permits Tensor {
     }
   }
 
-  /** [rows, cols] on self's device: true where triu (above false) or tril (above true) writes zero. */
+  /**
+   * [rows, cols] on self's device: true where triu (above false) or tril (above true) writes zero,
+   * that is where column - row is past diagonal. Compared as column against row + diagonal,
+   * broadcast, so the one [rows, cols] tensor made is the bool mask itself (an int64 matrix of
+   * column - row was 8 bytes an element more); the diagonal is first clamped to [-rows, cols],
+   * past which the mask no longer changes, so row + diagonal cannot overflow.
+   */
   private Tensor triangleMask(String op, long diagonal, boolean above) {
     TensorImpl t = impl(op);
     if (t.dim() < 2) throw new IllegalArgumentException(op + "(): input tensor must have at least 2 dimensions");
     long rows = t.sizes()[t.dim() - 2], cols = t.sizes()[t.dim() - 1];
-    try (Tensor c = Tensor.arange(cols); Tensor r = Tensor.arange(rows); Tensor column = r.unsqueeze(1); Tensor offset = c.sub(column);
-         Tensor mask = above ? offset.gt(diagonal) : offset.lt(diagonal)) {  // int64 against int64: exact past 2^24
-      return mask.to(t.device());
+    long d = Math.max(-rows, Math.min(cols, diagonal));
+    try (Tensor c = Tensor.arange(cols).to(t.device()); Tensor r = Tensor.arange(d, rows + d).to(t.device());
+         Tensor bound = r.unsqueeze(1)) {  // int64 against int64: exact past 2^24
+      return above ? c.gt(bound) : c.lt(bound);
     }
   }
 

@@ -22,7 +22,7 @@ class TriangularAndClippingTest extends ScopedTest {
     long[][] shapes = {{4, 4}, {3, 5}, {2, 5, 3}, {2, 1, 4, 6}, {0, 3}};
     for (long[] shape : shapes) {
       Tensor x = Tensor.randn(shape, g).requiresGrad_();
-      for (long d = -3; d <= 4; d++) {
+      for (long d = -7; d <= 8; d++) {  // past every shape's rows and columns: the clamped diagonal
         String what = Arrays.toString(shape) + " diagonal " + d;
         assertArrayEquals(LibtorchPeer.values(torch.triu(LibtorchPeer.of(x), d)), x.triu(d).toDoubleArray(), 0, "triu " + what);
         assertArrayEquals(LibtorchPeer.values(torch.tril(LibtorchPeer.of(x), d)), x.tril(d).toDoubleArray(), 0, "tril " + what);
