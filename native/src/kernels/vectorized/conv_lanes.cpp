@@ -97,6 +97,7 @@ int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y) {
   const Packed<T> packed(g.groups, og, cg, taps, [&](int64_t gi, int64_t c, int64_t t, int64_t u) {
     return weight[((gi * og + u) * cg + c) * taps + t];
   });
+  if (!packed.ok()) return JT_OUT_OF_MEMORY;
   const int64_t samples = g.batch * g.groups;
   const int64_t parts = std::max<int64_t>(1, std::min<int64_t>((plane + 7) / 8, (4 * get_num_threads() + samples - 1) / std::max<int64_t>(1, samples)));
   std::atomic<int> status(JT_OK);
@@ -184,6 +185,7 @@ int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
   const Packed<T> packed(g.groups, cg, taps, og, [&](int64_t gi, int64_t t, int64_t u, int64_t c) {
     return weight[((gi * og + u) * cg + c) * taps + t];
   });
+  if (!packed.ok()) return JT_OUT_OF_MEMORY;
   const int64_t blocks = packed.blocks;
   std::atomic<int> status(JT_OK);
   parallel_for(0, g.batch * g.groups * blocks, 1, [&](int64_t t0, int64_t t1) {

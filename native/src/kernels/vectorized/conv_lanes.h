@@ -56,17 +56,26 @@ inline void with_vectors(int64_t nv, F&& f) {
 template <typename T>
 struct Packed {
   int64_t vectors = 0, blocks = 0, per_block = 0;  // along the lanes a group; blocks of them; entries a block
-  std::vector<T> w;
+  int64_t nk = 1;
+
+  // Zeros, for a caller that writes each entry through entry() in its own order. The bytes come
+  // from the caching allocator (a weight's packing is made every call: a std::vector of a deep
+  // layer's 10 MB was fresh pages to fault in and zero each time); check ok().
+  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk)
+      : vectors((count + Vec<T>::lanes - 1) / Vec<T>::lanes),
+        blocks((vectors + kMaxVectors - 1) / kMaxVectors),
+        per_block(ni * nk * kMaxVectors * Vec<T>::lanes),
+        nk(nk),
+        storage_(groups * blocks * per_block) {}
 
   template <typename At>
-  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) {
+  Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) : Packed(groups, count, ni, nk) {
     constexpr int L = Vec<T>::lanes;
-    vectors = (count + L - 1) / L, blocks = (vectors + kMaxVectors - 1) / kMaxVectors, per_block = ni * nk * kMaxVectors * L;
-    w.assign((size_t)(groups * blocks * per_block), T(0));
+    if (!ok()) return;
     for (int64_t gi = 0; gi < groups; ++gi)
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t nv = vectors_in(b);
-        T* dst = w.data() + (gi * blocks + b) * per_block;
+        T* dst = storage_.data() + (gi * blocks + b) * per_block;
         for (int64_t i = 0; i < ni; ++i)
           for (int64_t k = 0; k < nk; ++k)
             for (int64_t j = 0; j < nv * L; ++j) {
@@ -76,8 +85,20 @@ struct Packed {
       }
   }
 
+  bool ok() const { return storage_.data() != nullptr; }
+
+  // Where at(gi, i, k, l) lives: in block l / (kMaxVectors·L), at l's place among that block's lanes.
+  T& entry(int64_t gi, int64_t i, int64_t k, int64_t l) {
+    constexpr int64_t L = Vec<T>::lanes, span = kMaxVectors * L;
+    const int64_t b = l / span;
+    return storage_.data()[(gi * blocks + b) * per_block + (i * nk + k) * vectors_in(b) * L + l % span];
+  }
+
   int64_t vectors_in(int64_t b) const { return std::min<int64_t>(kMaxVectors, vectors - b * kMaxVectors); }
-  const T* block(int64_t gi, int64_t b) const { return w.data() + (gi * blocks + b) * per_block; }
+  const T* block(int64_t gi, int64_t b) const { return storage_.data() + (gi * blocks + b) * per_block; }
+
+ private:
+  Scratch<T> storage_;  // zeroed: lanes past count stay 0
 };
 
 // The geometry: spatial dims as three (leading ones of size 1), the padded input as a grid of

@@ -180,20 +180,21 @@ bool run_task(const Wino& g, const lanes::Packed<T>& packed, const T* bias_up, c
 
 template <typename T>
 int run(const Wino& g, const T* in, const T* weight_at_u_c, T* out, const T* bias, bool flip) {
-  // U[ξ][c][u], from the [cout][cin][3][3] filter (flip: the input's gradient, filter[c][u] of w[u][c] turned 180°)
-  std::vector<T> u((size_t)(16 * g.cin * g.cout));
-  for (int64_t o = 0; o < g.cout; ++o)
-    for (int64_t c = 0; c < g.cin; ++c) {
+  // U[ξ][c][u], from the [cout][cin][3][3] filter (flip: the input's gradient, filter[c][u] of w[u][c] turned 180°),
+  // written straight into the layout the tiles read: o innermost, so each of the 16 ξ is written
+  // in order (o outermost scattered every write to another cache line of a buffer that for a deep
+  // layer is 16 MB, which cost more than the products at batch 1)
+  lanes::Packed<T> packed(16, g.cout, g.cin, 1);
+  if (!packed.ok()) return JT_OUT_OF_MEMORY;
+  for (int64_t c = 0; c < g.cin; ++c)
+    for (int64_t o = 0; o < g.cout; ++o) {
       T f[3][3], t[16];
       const T* src = flip ? weight_at_u_c + (c * g.cout + o) * 9 : weight_at_u_c + (o * g.cin + c) * 9;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) f[i][j] = flip ? src[(2 - i) * 3 + (2 - j)] : src[i * 3 + j];
       filter_transform(f, t);
-      for (int x = 0; x < 16; ++x) u[(size_t)((x * g.cin + c) * g.cout + o)] = t[x];
+      for (int x = 0; x < 16; ++x) packed.entry(x, c, 0, o) = t[x];
     }
-  const lanes::Packed<T> packed(16, g.cout, g.cin, 1, [&](int64_t x, int64_t c, int64_t, int64_t o) {
-    return u[(size_t)((x * g.cin + c) * g.cout + o)];
-  });
   std::vector<T> bias_up((size_t)g.up, T(0));
   if (bias) std::copy(bias, bias + g.cout, bias_up.begin());
   const int64_t blocks = (g.th + g.rows - 1) / g.rows, nt = g.rows * g.tw;
@@ -230,8 +231,15 @@ bool takes_winograd(const conv_plan& r) {
   // jt_bench's conv lines (docs/performance.md, session 21): 0.6-0.9 of the direct kernels' time with
   // two vectors of channels on one side and one on the other; 1.1× theirs at one vector each side
   // (16 → 16 channels in float32), where the transforms weigh as much as the products.
-  constexpr int64_t L = Vec<T>::lanes;
-  return std::min(r.channels, r.out_channels) >= L && std::max(r.channels, r.out_channels) >= 2 * L;
+  // And with at least kMinTiles 2 × 2 tiles a call: the filter's transform is made every call and a
+  // task is a block of one image's tile rows, so a small batch of small images pays the transform
+  // for few products, on fewer tasks than threads. Measured (2 threads, batch 1-16, 7 × 7 to 28 × 28,
+  // 128-512 channels, session 29): Winograd 1.3-4× the direct kernels' time at 16-98 tiles, about
+  // even at 128-256, ahead from 196 where the images are 14 × 14 or larger.
+  constexpr int64_t L = Vec<T>::lanes, kMinTiles = 192;
+  const int64_t* plane = r.mode == 0 ? r.out_sizes : r.in_sizes;  // the plane the tiles cover
+  const int64_t tiles = r.batch * ((plane[0] + 1) / 2) * ((plane[1] + 1) / 2);
+  return std::min(r.channels, r.out_channels) >= L && std::max(r.channels, r.out_channels) >= 2 * L && tiles >= kMinTiles;
 }
 
 template <typename T>
