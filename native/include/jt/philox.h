@@ -113,14 +113,22 @@ constexpr int kUniformDigits = std::is_same<T, Half>::value ? 11 : std::is_same<
                              : std::is_same<T, float>::value ? 24 : 53;
 
 // The same, converted to the draw's dtype T as every backend stores it.
+// A uniform value that rounded up to `to` in T is `from` instead, so that a draw stays in [from, to)
+// (PyTorch's CPU uniform_kernel does the same: uniform_(100, 101) in float16 rounded 3% of its draws to 101).
+template <typename T>
+inline JT_HOST_DEVICE T uniform_below_to(const RandomDraw& d, T v) {
+  return convert<double, T>(v) == convert<double, T>(convert<T, double>(d.b)) ? convert<T, double>(d.a) : v;
+}
+
 template <typename T>
 inline JT_HOST_DEVICE T random_element(const RandomDraw& d, const uint32_t w[4], int j, double prob) {
   if (kUniformDigits<T> < 53 && d.kind == RandomKind::Uniform53) {  // the top digits of words 0 or 2
     const double u = (double)(((j & 1) ? w[2] : w[0]) >> (32 - kUniformDigits<T>)) / (double)(1u << kUniformDigits<T>);  // exact
-    return convert<T, double>(fp::add(d.a, fp::mul(fp::sub(d.b, d.a), u)));
+    return uniform_below_to<T>(d, convert<T, double>(fp::add(d.a, fp::mul(fp::sub(d.b, d.a), u))));
   }
   int64_t exact = 0;
   const double v = random_value(d, w, j, prob, &exact);
+  if (d.kind == RandomKind::Uniform53) return uniform_below_to<T>(d, convert<T, double>(v));
   return d.kind == RandomKind::Integers ? convert<T, int64_t>(exact) : convert<T, double>(v);
 }
 
