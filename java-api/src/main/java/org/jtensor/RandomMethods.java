@@ -3,6 +3,8 @@ package org.jtensor;
 import org.jtensor.dispatch.RandomDraw;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.Recorder;
 import org.jtensor.ops.RandomOps;
 import org.jtensor.ops.Sampling;
 
@@ -38,7 +40,7 @@ public sealed interface RandomMethods permits Tensor {
     requireFloat("uniform_", t);
     RandomOps.checkUniformBounds(t.dtype(), from, to);
     DataOps.checkWritable("uniform_", t);
-    RandomOps.draw("uniform_", t, RandomDraw.Kind.UNIFORM53, g, from, to);
+    overwrite(Ops.UNIFORM_, "uniform_", t, () -> RandomOps.draw("uniform_", t, RandomDraw.Kind.UNIFORM53, g, from, to));
     return self();
   }
 
@@ -48,8 +50,17 @@ public sealed interface RandomMethods permits Tensor {
     if (std < 0) throw new IllegalArgumentException("normal_(): expects std >= 0.0, but found std " + std);
     requireFloat("normal_", t);
     DataOps.checkWritable("normal_", t);
-    RandomOps.draw("normal_", t, RandomDraw.Kind.NORMAL, g, mean, std);
+    overwrite(Ops.NORMAL_, "normal_", t, () -> RandomOps.draw("normal_", t, RandomDraw.Kind.NORMAL, g, mean, std));
     return self();
+  }
+
+  /**
+   * Runs a draw into t as a node of the graph when t records (PyTorch's UniformBackward0 and
+   * NormalBackward0: no gradient reaches t's history; a leaf that requires grad is refused).
+   */
+  private static void overwrite(org.jtensor.dispatch.Op op, String name, TensorImpl t, Runnable draw) {
+    Recorder.Pending rec = Recorder.active(t) ? Recorder.begin(op, name, new TensorImpl[] {t}, null, null, null, t) : null;
+    Recorder.complete(rec, draw, t, null);
   }
 
   /** A tensor of 0s and 1s, each 1 with the probability in self (which must lie in [0, 1]). */

@@ -34,12 +34,37 @@ class RandomHostileTest extends ScopedTest {
           double[] mm = minMax(t);
           if (top.item() == bottom.item()) continue;  // bfloat16's 1001 is 1000: every draw is `from` (PyTorch's too)
           assertTrue(mm[1] < top.item(), dt + " uniform_(" + c[0] + ", " + c[1] + ") reached " + mm[1]);
-          assertTrue(mm[0] >= bottom.item(), dt + " uniform_(" + c[0] + ", " + c[1] + ") went below to " + mm[0]);
+          assertTrue(mm[0] >= bottom.item(), dt + " uniform_(" + c[0] + ", " + c[1] + ") went below from: " + mm[0]);
         }
         if (dt != DType.FLOAT32 && c[1] > 2) continue;  // coarse float16/bfloat16 steps there move the mean
         double mean = t.to(DType.FLOAT64).mean().item(), mid = (c[0] + c[1]) / 2, width = c[1] - c[0];
         assertEquals(mid, mean, 0.03 * width, dt + " mean of uniform_(" + c[0] + ", " + c[1] + ")");
       }
     }
+  }
+
+  @Test
+  void uniformAndNormalIgnoredAutograd() {
+    // PyTorch 2.13: a leaf that requires grad is refused; on y = x * 2 the draw is UniformBackward0 /
+    // NormalBackward0 and x.grad is 0. Here the leaf was overwritten and x.grad was 2.
+    Generator g = new Generator(7);
+    Tensor leaf = Tensor.zeros(3).requiresGrad_(true);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> leaf.uniform_(0, 1, g));
+    assertEquals("uniform_(): a leaf Variable that requires grad is being used in an in-place operation.", e.getMessage());
+    assertThrows(IllegalStateException.class, () -> leaf.normal_(0, 1, g));
+    assertArrayEquals(new float[] {0, 0, 0}, leaf.toFloatArray());
+    for (boolean normal : new boolean[] {false, true}) {
+      Tensor x = Tensor.ones(3).requiresGrad_(true);
+      Tensor y = x.mul(2.0);
+      if (normal) y.normal_(0, 1, g);
+      else y.uniform_(0, 1, g);
+      Tensor part = x.mul(3.0);
+      part.narrow(0, 1, 2).uniform_(0, 1, g);  // a view's draw cuts only its elements' gradient
+      y.sum().add(part.sum()).backward();
+      assertArrayEquals(new float[] {3, 0, 0}, x.grad().toFloatArray(), normal ? "normal_" : "uniform_");
+    }
+    Tensor quiet = Tensor.zeros(3).requiresGrad_(true);
+    org.jtensor.nn.Init.uniform_(quiet, 1.0, g);  // nn.init draws under no_grad, as PyTorch's
+    assertTrue(minMax(quiet.detach())[1] > 0);
   }
 }

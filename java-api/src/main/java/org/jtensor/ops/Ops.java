@@ -239,6 +239,9 @@ public final class Ops {
   public static final Op TO_COPY = Op.composite("toCopy", 1).withDerivative(of(0, (c, g) -> grads(g)));
   public static final Op COPY_ = Op.composite("copy", 2).withDerivative(of(0, (c, g) -> grads(null, g)));  // self is overwritten
   public static final Op FILL_ = Op.composite("fill", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
+  // random draws overwrite self: no gradient reaches what it held (PyTorch's UniformBackward0, NormalBackward0)
+  public static final Op UNIFORM_ = Op.composite("uniform", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
+  public static final Op NORMAL_ = Op.composite("normal", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
 
   // ---- matrix products (kernel: gemm) ----
   static final Op MATMUL = Op.composite("matmul", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
