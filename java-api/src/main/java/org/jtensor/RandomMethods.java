@@ -47,7 +47,8 @@ public sealed interface RandomMethods permits Tensor {
   /** Fills self with values drawn from N(mean, std^2). */
   default Tensor normal_(double mean, double std, Generator g) {
     TensorImpl t = impl("normal_");
-    if (std < 0) throw new IllegalArgumentException("normal_(): expects std >= 0.0, but found std " + std);
+    // NaN fails too, as PyTorch's TORCH_CHECK(std >= 0.0)
+    if (!(std >= 0)) throw new IllegalArgumentException("normal_(): expects std >= 0.0, but found std " + std);
     requireFloat("normal_", t);
     DataOps.checkWritable("normal_", t);
     overwrite(Ops.NORMAL_, "normal_", t, () -> RandomOps.draw("normal_", t, RandomDraw.Kind.NORMAL, g, mean, std));

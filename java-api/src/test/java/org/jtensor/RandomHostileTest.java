@@ -44,6 +44,13 @@ class RandomHostileTest extends ScopedTest {
   }
 
   @Test
+  void normalTookANaNStd() {
+    // PyTorch 2.13: "normal expects std >= 0.0, but found std nan"; here a tensor of NaN
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(3).normal_(0, Double.NaN, new Generator(0)));
+    assertEquals("normal_(): expects std >= 0.0, but found std NaN", e.getMessage());
+  }
+
+  @Test
   void uniformAndNormalIgnoredAutograd() {
     // PyTorch 2.13: a leaf that requires grad is refused; on y = x * 2 the draw is UniformBackward0 /
     // NormalBackward0 and x.grad is 0. Here the leaf was overwritten and x.grad was 2.
