@@ -88,12 +88,11 @@ public sealed interface RandomMethods permits Tensor {
     }
   }
 
-  /** A tensor shaped as self of 0s and 1s, each 1 with probability p. */
+  /** A tensor shaped and typed as self (torch.bernoulli(input, p): int64 in, int64 out) of 0s and 1s, each 1 with probability p. */
   default Tensor bernoulli(double p, Generator g) {
     TensorImpl t = impl("bernoulli");
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("bernoulli(): p must be in [0, 1], got " + p);
-    DType dtype = t.dtype().isFloatingPoint() ? t.dtype() : DType.DEFAULT_FLOAT;
-    TensorImpl out = DataOps.emptyLike("bernoulli", t, dtype, t.device());
+    TensorImpl out = DataOps.emptyLike("bernoulli", t, t.dtype(), t.device());
     try {
       RandomOps.draw("bernoulli", out, RandomDraw.Kind.BERNOULLI, g, p, 0);
       return Tensor.wrap(out);

@@ -51,6 +51,19 @@ class RandomHostileTest extends ScopedTest {
   }
 
   @Test
+  void bernoulliWithAScalarProbabilityTurnedIntegersAndBoolsIntoFloat32() {
+    // PyTorch 2.13: torch.zeros(3, dtype=int64).bernoulli(0.5) is int64, a bool input gives bool
+    Generator g = new Generator(4);
+    for (DType dt : new DType[] {DType.INT64, DType.INT8, DType.UINT8, DType.BOOL, DType.FLOAT16}) {
+      Tensor b = Tensor.zeros(new long[] {4000}, dt).bernoulli(0.25, g);
+      assertEquals(dt, b.dtype());
+      double ones = b.to(DType.FLOAT64).sum().item();
+      assertTrue(ones > 850 && ones < 1150, dt + ": " + ones + " ones in 4000 at p = 0.25");
+    }
+    assertEquals(4.0, Tensor.zeros(new long[] {4}, DType.INT32).bernoulli(1.0, g).to(DType.FLOAT64).sum().item());
+  }
+
+  @Test
   void uniformAndNormalIgnoredAutograd() {
     // PyTorch 2.13: a leaf that requires grad is refused; on y = x * 2 the draw is UniformBackward0 /
     // NormalBackward0 and x.grad is 0. Here the leaf was overwritten and x.grad was 2.
