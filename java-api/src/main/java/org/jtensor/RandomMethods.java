@@ -112,7 +112,14 @@ public sealed interface RandomMethods permits Tensor {
     if (!(p >= 0 && p <= 1)) throw new IllegalArgumentException("dropout(): dropout probability has to be between 0 and 1, but got " + p);
     TensorImpl t = impl("dropout");
     if (!training || p == 0) return self().same("dropout");  // the input itself, as F.dropout gives it
-    if (p == 1) return self().mul(0.0);
+    if (p == 1) {  // PyTorch's input * zeros({}, input.options()): int64 and bool inputs keep their dtype
+      try (Tensor zero = Tensor.zeros(new long[0], t.dtype(), t.device())) {
+        return self().mul(zero);
+      }
+    }
+    if (!t.dtype().isFloatingPoint() && t.numel() > 0) {  // PyTorch's noise.div_(1 - p) on a noise of self's dtype
+      throw new IllegalArgumentException("dropout(): result type " + DType.DEFAULT_FLOAT + " can't be cast to the desired output type " + t.dtype());
+    }
     try (Tensor keep = bernoulli(1 - p, g); Tensor kept = self().mul(keep)) {
       return kept.div(1 - p);
     }

@@ -64,6 +64,35 @@ class RandomHostileTest extends ScopedTest {
   }
 
   @Test
+  void dropoutOfIntegersGaveFloat32WherePyTorchRefuses() {
+    // PyTorch 2.13: F.dropout(int64, 0.5, True) refuses ("result type Float can't be cast to the desired
+    // output type Long"); with p = 1 it gives int64 zeros, not training or p = 0 the input
+    Generator g = new Generator(5);
+    for (DType dt : new DType[] {DType.INT64, DType.BOOL}) {
+      Tensor x = Tensor.ones(new long[] {3}, dt);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> x.dropout(0.5, true, g));
+      assertEquals("dropout(): result type float32 can't be cast to the desired output type " + dt, e.getMessage());
+      Tensor gone = x.dropout(1.0, true, g);
+      assertEquals(dt, gone.dtype());
+      assertEquals(0.0, gone.to(DType.FLOAT64).sum().item());
+      assertEquals(dt, x.dropout(0.5, false, g).dtype());
+      assertEquals(dt, x.dropout(0.0, true, g).dtype());
+      assertEquals(0, Tensor.ones(new long[] {0}, dt).dropout(0.5, true, g).numel());
+    }
+    // float inputs: p = 1 keeps the dtype and NaN * 0, and the kept ones are scaled by 1 / (1 - p)
+    Tensor h = Tensor.fromArray(new float[] {Float.NaN, 1}).to(DType.FLOAT16).dropout(1.0, true, g);
+    assertEquals(DType.FLOAT16, h.dtype());
+    assertTrue(Double.isNaN(h.to(DType.FLOAT64).toDoubleArray()[0]));
+    double[] kept = Tensor.ones(new long[] {10_000}, DType.FLOAT64).dropout(0.2, true, g).toDoubleArray();
+    int zeros = 0;
+    for (double k : kept) {
+      if (k == 0) zeros++;
+      else assertEquals(1.25, k, 1e-15);
+    }
+    assertTrue(zeros > 1_800 && zeros < 2_200, zeros + " zeros at p = 0.2");
+  }
+
+  @Test
   void uniformAndNormalIgnoredAutograd() {
     // PyTorch 2.13: a leaf that requires grad is refused; on y = x * 2 the draw is UniformBackward0 /
     // NormalBackward0 and x.grad is 0. Here the leaf was overwritten and x.grad was 2.
