@@ -44,6 +44,42 @@ class RandomHostileTest extends ScopedTest {
   }
 
   @Test
+  void randintWrappedValuesOutsideItsDtype() {
+    // PyTorch 2.13: "to - 1 is out of bounds for signed char"; here int8 randint(0, 1000) gave -73
+    Generator g = new Generator(2);
+    Object[][] refused = {
+        {0L, 1000L, DType.INT8, "to - 1"}, {-200L, 0L, DType.INT8, "from"}, {-1L, 5L, DType.UINT8, "from"},
+        {0L, 3L, DType.BOOL, "to - 1"}, {0L, 70_000L, DType.FLOAT16, "to - 1"}, {0L, 1L << 40, DType.INT32, "to - 1"}};
+    for (Object[] c : refused) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Tensor.randint((long) c[0], (long) c[1], new long[] {4}, (DType) c[2], g), c[2] + " " + c[0] + ".." + c[1]);
+      assertTrue(e.getMessage().startsWith("randint(): " + c[3] + " is out of bounds for " + c[2]), e.getMessage());
+    }
+    // the edges of each dtype are taken, and every value lands inside
+    assertArrayEquals(new double[] {-128, 127}, minMax(Tensor.randint(-128, 128, new long[] {20_000}, DType.INT8, g)));
+    assertArrayEquals(new double[] {0, 255}, minMax(Tensor.randint(0, 256, new long[] {20_000}, DType.UINT8, g)));
+    assertArrayEquals(new double[] {0, 1}, minMax(Tensor.randint(0, 2, new long[] {1000}, DType.BOOL, g)));
+    assertArrayEquals(new double[] {0, 2047}, minMax(Tensor.randint(0, 2048, new long[] {100_000}, DType.FLOAT16, g)));
+  }
+
+  @Test
+  void randintRefusedTheWholeInt64Range() {
+    // PyTorch 2.13: torch.randint(-2**63, 2**63 - 1, (5,)) draws; here "overflows int64"
+    Generator g = new Generator(3);
+    long[] v = Tensor.randint(Long.MIN_VALUE, Long.MAX_VALUE, new long[] {10_000}, g).toLongArray();
+    long negative = 0, huge = 0;
+    for (long x : v) {
+      assertTrue(x != Long.MAX_VALUE);
+      if (x < 0) negative++;
+      if (Math.abs((double) x) > 0x1p61) huge++;
+    }
+    assertTrue(negative > 4_500 && negative < 5_500, "negatives " + negative);  // about half
+    assertTrue(huge > 7_000, "beyond 2^61: " + huge);  // about 3/4
+    long[] top = Tensor.randint(Long.MAX_VALUE - 2, Long.MAX_VALUE, new long[] {1000}, g).toLongArray();
+    for (long x : top) assertTrue(x == Long.MAX_VALUE - 2 || x == Long.MAX_VALUE - 1, "drew " + x);
+  }
+
+  @Test
   void normalTookANaNStd() {
     // PyTorch 2.13: "normal expects std >= 0.0, but found std nan"; here a tensor of NaN
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(3).normal_(0, Double.NaN, new Generator(0)));

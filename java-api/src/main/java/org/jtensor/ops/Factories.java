@@ -113,7 +113,28 @@ public final class Factories {
     if (low >= high) {
       throw new IllegalArgumentException("randint(): random_ expects 'from' to be less than 'to', but got from=" + low + " >= to=" + high);
     }
-    if (high - low <= 0) throw new IllegalArgumentException("randint(): range [" + low + ", " + high + ") overflows int64");
+    checkInDtype("from", low, dtype);
+    checkInDtype("to - 1", high - 1, dtype);
+    // high - low as unsigned: the kernel takes the range mod 2^64, so [-2^63, 2^63 - 1) is one too (as PyTorch's)
     return RandomOps.drawNew("randint", shape, dtype, RandomDraw.Kind.INTEGERS, g, low, high - low);
+  }
+
+  /** PyTorch's check_from_to_in_range: from and to - 1 must be values of the dtype (int8 wrapped 200 to -56). */
+  private static void checkInDtype(String what, long v, DType dtype) {
+    long min, max;
+    switch (dtype) {
+      case BOOL: min = 0; max = 1; break;
+      case UINT8: min = 0; max = 255; break;
+      case INT8: min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; break;
+      case INT16: min = Short.MIN_VALUE; max = Short.MAX_VALUE; break;
+      case INT32: min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; break;
+      case INT64: return;
+      default: {
+        double m = org.jtensor.access.SharedSecrets.api().maxFinite(dtype);
+        if (Math.abs((double) v) <= m) return;
+        throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
+      }
+    }
+    if (v < min || v > max) throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
   }
 }
