@@ -397,8 +397,8 @@ class OrderScanAttentionHostileTest extends ScopedTest {
         "multinomial()");
     message(assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new double[] {1, 2}).multinomial(3, false, g)),
         "multinomial()", "without replacement");
-    message(assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new double[] {1, 0, 1}).multinomial(3, false, g)),
-        "multinomial()");
+    // PyTorch 2.13 samples a zero-weight category last rather than refusing (RandomHostileTest)
+    assertEquals(1L, Tensor.fromArray(new double[] {1, 0, 1}).multinomial(3, false, g).toLongArray()[2]);
     message(assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new double[][] {{1, 1}, {0, 0}}).multinomial(1, true, g)),
         "multinomial()");
     message(assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new double[] {1, 1}).multinomial(0, true, g)),

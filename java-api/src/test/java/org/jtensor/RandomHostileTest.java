@@ -129,6 +129,26 @@ class RandomHostileTest extends ScopedTest {
   }
 
   @Test
+  void multinomialWithoutReplacementRefusedFewerPositiveWeightsThanSamples() {
+    // PyTorch 2.13: torch.multinomial(tensor([1., 0., 0., 2.]), 3) gives (3, 0, 2) or (0, 3, 2): the
+    // positive categories first, then a zero-weight one; here "not enough non-negative category"
+    Generator g = new Generator(6);
+    int threeFirst = 0;
+    for (int i = 0; i < 400; i++) {
+      long[] s = Tensor.fromArray(new float[] {1, 0, 0, 2}).multinomial(3, false, g).toLongArray();
+      assertTrue((s[0] == 0 && s[1] == 3) || (s[0] == 3 && s[1] == 0), java.util.Arrays.toString(s));
+      assertTrue(s[2] == 1 || s[2] == 2, java.util.Arrays.toString(s));
+      if (s[0] == 3) threeFirst++;
+    }
+    assertTrue(threeFirst > 230 && threeFirst < 300, threeFirst + " of 400 start with the weight-2 category");
+    long[][] rows = {{0, 1, 2}, {2, 0, 1}};
+    Tensor two = Tensor.fromArray(new float[] {1, 0, 0, 0, 0, 1}).reshape(2, 3).multinomial(3, false, g);
+    long[] got = two.toLongArray();
+    assertEquals(rows[0][0], got[0]);
+    assertEquals(rows[1][0], got[3]);
+  }
+
+  @Test
   void uniformAndNormalIgnoredAutograd() {
     // PyTorch 2.13: a leaf that requires grad is refused; on y = x * 2 the draw is UniformBackward0 /
     // NormalBackward0 and x.grad is 0. Here the leaf was overwritten and x.grad was 2.

@@ -51,11 +51,8 @@ public final class Sampling {
         Tensor u = Tensor.rand(new long[] {r, numSamples}, DType.FLOAT64, g).to(probs.device());
         picked = countAtOrBelow(cdf, u, categories, numSamples).clamp(0, categories - 1);
       } else {
-        double fewest = rows.gt(0).sum(new int[] {1}, false).amin().item();
-        if (fewest < numSamples) {
-          throw new IllegalArgumentException(op + "(): invalid multinomial distribution (with replacement=False, not enough non-negative "
-              + "category to sample)");
-        }
+        // fewer positive weights than samples is no error (PyTorch 2.13 gives the zero-weight categories after the others):
+        // their race is +inf (or NaN), which sorts after every positive weight's
         Tensor u = Tensor.rand(new long[] {r, categories}, DType.FLOAT64, g).to(probs.device());
         // log(E / w), E exponential: the order of E / w without its overflow for tiny w (+inf where w = 0)
         Tensor race = u.neg().log1p().neg().log().sub(rows.log());
