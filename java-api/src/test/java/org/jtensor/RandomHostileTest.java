@@ -172,4 +172,26 @@ class RandomHostileTest extends ScopedTest {
     org.jtensor.nn.Init.uniform_(quiet, 1.0, g);  // nn.init draws under no_grad, as PyTorch's
     assertTrue(minMax(quiet.detach())[1] > 0);
   }
+
+  @Test
+  void initFanRefusalsNamedFanInOrUniform() {
+    // PyTorch 2.13: "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+    // (ValueError) from kaiming_normal_ of a 1-D tensor, here named "fanIn()"; xavier_uniform_ of a
+    // [2, 3, 0] weight raises ZeroDivisionError, here "uniform_(): from is out of bounds" (xavierNormal_ took it)
+    Generator g = new Generator(8);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Init.kaimingNormal_(Tensor.zeros(3)));
+    assertEquals("kaimingNormal_(): Fan in and fan out can not be computed for tensor with fewer than 2 dimensions", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Init.kaimingUniform_(Tensor.zeros(2, 2), 0, "fan_avg", "relu", g));
+    assertEquals("kaimingUniform_(): Mode fan_avg not supported, please use one of fan_in, fan_out", e.getMessage());
+    for (boolean normal : new boolean[] {false, true}) {
+      Tensor w = Tensor.zeros(2, 3, 0);
+      ArithmeticException z = assertThrows(ArithmeticException.class,
+          () -> { if (normal) org.jtensor.nn.Init.xavierNormal_(w); else org.jtensor.nn.Init.xavierUniform_(w); });
+      assertTrue(z.getMessage().startsWith(normal ? "xavierNormal_(): fan_in + fan_out is 0" : "xavierUniform_(): fan_in + fan_out is 0"), z.getMessage());
+    }
+    // a [3, 0] weight has fan_out 3: PyTorch's xavier draws nothing and returns it
+    assertEquals(0, org.jtensor.nn.Init.xavierUniform_(Tensor.zeros(3, 0)).numel());
+    assertEquals(4L, org.jtensor.nn.Init.fanIn(Tensor.zeros(5, 2, 2)));
+    assertEquals(10L, org.jtensor.nn.Init.fanOut(Tensor.zeros(5, 2, 2)));
+  }
 }

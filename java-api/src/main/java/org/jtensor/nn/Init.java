@@ -21,12 +21,12 @@ public final class Init {
    */
   public static Tensor kaimingUniform_(Tensor t, double a, Generator g) {
     if (t.numel() == 0) return t;
-    return uniform_(t, Math.sqrt(6.0 / ((1 + a * a) * fanIn(t))), g);
+    return uniform_(t, Math.sqrt(6.0 / ((1 + a * a) * fanIn("kaimingUniform_", t))), g);
   }
 
   /** xavier_uniform_: bound = gain·√(6 / (fanIn + fanOut)), fanOut dim 0 times the receptive field. */
   public static Tensor xavierUniform_(Tensor t, double gain, Generator g) {
-    return uniform_(t, gain * Math.sqrt(6.0 / (fanIn(t) + fanOut(t))), g);
+    return uniform_(t, gain * Math.sqrt(6.0 / fanSum("xavierUniform_", t)), g);
   }
 
   /** N(mean, std²) (torch.nn.init.normal_). */
@@ -83,7 +83,7 @@ public final class Init {
    */
   public static Tensor kaimingNormal_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
     if (t.numel() == 0) return t;  // PyTorch: "Initializing zero-element tensors is a no-op"
-    return normal_(t, 0.0, calculateGain(nonlinearity, a) / Math.sqrt(fan(t, mode)), g);
+    return normal_(t, 0.0, calculateGain(nonlinearity, a) / Math.sqrt(fan("kaimingNormal_", t, mode)), g);
   }
 
   /** kaiming_normal_ with PyTorch's defaults (a 0, fan_in, leaky_relu) from the default generator. */
@@ -94,12 +94,12 @@ public final class Init {
   /** kaiming_uniform_(tensor, a, mode, nonlinearity): U(±gain·√(3 / fan)). */
   public static Tensor kaimingUniform_(Tensor t, double a, String mode, String nonlinearity, Generator g) {
     if (t.numel() == 0) return t;  // PyTorch: "Initializing zero-element tensors is a no-op"
-    return uniform_(t, calculateGain(nonlinearity, a) * Math.sqrt(3.0 / fan(t, mode)), g);
+    return uniform_(t, calculateGain(nonlinearity, a) * Math.sqrt(3.0 / fan("kaimingUniform_", t, mode)), g);
   }
 
   /** xavier_normal_: N(0, std²) with std = gain·√(2 / (fanIn + fanOut)). */
   public static Tensor xavierNormal_(Tensor t, double gain, Generator g) {
-    return normal_(t, 0.0, gain * Math.sqrt(2.0 / (fanIn(t) + fanOut(t))), g);
+    return normal_(t, 0.0, gain * Math.sqrt(2.0 / fanSum("xavierNormal_", t)), g);
   }
 
   public static Tensor xavierNormal_(Tensor t) {
@@ -110,28 +110,42 @@ public final class Init {
     return xavierUniform_(t, 1.0, Generator.defaultGenerator());
   }
 
-  private static long fan(Tensor t, String mode) {
+  private static long fan(String op, Tensor t, String mode) {
     switch (mode) {
-      case "fan_in": return fanIn(t);
-      case "fan_out": return fanOut(t);
-      default: throw new IllegalArgumentException("kaiming init: Mode " + mode + " not supported, please use one of fan_in, fan_out");
+      case "fan_in": return fanIn(op, t);
+      case "fan_out": return receptiveField(op, t) * t.shape()[0];
+      default: throw new IllegalArgumentException(op + "(): Mode " + mode + " not supported, please use one of fan_in, fan_out");
     }
+  }
+
+  /** fan_in + fan_out, refused at 0 as PyTorch's xavier (ZeroDivisionError) rather than an infinite bound. */
+  private static long fanSum(String op, Tensor t) {
+    long sum = fanIn(op, t) + receptiveField(op, t) * t.shape()[0];
+    if (sum == 0) throw new ArithmeticException(op + "(): fan_in + fan_out is 0 for shape " + java.util.Arrays.toString(t.shape()) + ": float division by zero");
+    return sum;
   }
 
   /** Dim 0 times the receptive field, as _calculate_fan_in_and_fan_out. */
   public static long fanOut(Tensor t) {
-    return receptiveField(t) * t.shape()[0];  // not fanIn / dim 1, which divides by zero when dim 1 is 0
+    return receptiveField("fanOut", t) * t.shape()[0];  // not fanIn / dim 1, which divides by zero when dim 1 is 0
   }
 
   /** Dim 1 times the receptive field (every dim past 1), as _calculate_fan_in_and_fan_out. */
   public static long fanIn(Tensor t) {
-    long receptive = receptiveField(t);  // first: it refuses fewer than 2 dims
+    return fanIn("fanIn", t);
+  }
+
+  private static long fanIn(String op, Tensor t) {
+    long receptive = receptiveField(op, t);  // first: it refuses fewer than 2 dims
     return t.shape()[1] * receptive;
   }
 
-  private static long receptiveField(Tensor t) {
+  /** op: the method the user called, named in the refusal (kaimingNormal_ of a 1-D tensor said "fanIn()"). */
+  private static long receptiveField(String op, Tensor t) {
     long[] s = t.shape();
-    if (s.length < 2) throw new IllegalArgumentException("fanIn(): fan in can not be computed for a tensor with fewer than 2 dimensions");
+    if (s.length < 2) {
+      throw new IllegalArgumentException(op + "(): Fan in and fan out can not be computed for tensor with fewer than 2 dimensions");
+    }
     long receptive = 1;
     for (int d = 2; d < s.length; d++) receptive *= s[d];
     return receptive;
