@@ -215,9 +215,9 @@ public sealed interface IndexingMethods permits Tensor {
     if (t.dim() < 2) throw new IllegalArgumentException(op + "(): input tensor must have at least 2 dimensions");
     long rows = t.sizes()[t.dim() - 2], cols = t.sizes()[t.dim() - 1];
     long d = Math.max(-rows, Math.min(cols, diagonal));
-    try (Tensor c = Tensor.arange(cols).to(t.device()); Tensor r = Tensor.arange(d, rows + d).to(t.device());
-         Tensor bound = r.unsqueeze(1)) {  // int64 against int64: exact past 2^24
-      return above ? c.gt(bound) : c.lt(bound);
+    try (Tensor cpuColumns = Tensor.arange(cols); Tensor cpuBounds = Tensor.arange(d, rows + d);
+         Tensor c = cpuColumns.to(t.device()); Tensor r = cpuBounds.to(t.device()); Tensor bound = r.unsqueeze(1)) {
+      return above ? c.gt(bound) : c.lt(bound);  // int64 against int64: exact past 2^24
     }
   }
 

@@ -1,0 +1,346 @@
+package org.jtensor;
+
+import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.ArrayInterop;
+import org.jtensor.ops.DataOps;
+import org.jtensor.ops.Factories;
+
+/**
+ * Tensor's factories, PyTorch's creation ops: {@code Tensor.zeros(2, 3)}, {@code Tensor.arange(10)},
+ * {@code Tensor.fromArray(data, shape)}, {@code Tensor.randn(shape, g)}. Each returns a new tensor
+ * the caller owns. A superclass of {@link Tensor} rather than one more interface of its op
+ * families because a class's static methods are inherited (they are called as Tensor's) and an
+ * interface's are not; it has no instances of its own.
+ */
+public abstract sealed class TensorFactories permits Tensor {
+  TensorFactories() {}
+
+
+  public static Tensor empty(long... shape) {
+    return empty(shape, DType.FLOAT32);
+  }
+
+  public static Tensor empty(long[] shape, DType dtype) {
+    return empty(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor empty(long[] shape, DType dtype, Device device) {
+    return Tensor.wrap(DataOps.empty("empty", shape, dtype, device));
+  }
+
+  /** An uninitialized tensor with explicit strides (torch.empty_strided). */
+  public static Tensor emptyStrided(long[] shape, long[] stride, DType dtype, Device device) {
+    if (shape.length != stride.length) {
+      throw new IllegalArgumentException("emptyStrided(): mismatch in length of strides and shape");
+    }
+    for (long s : stride) if (s < 0) throw new IllegalArgumentException("emptyStrided(): negative stride " + s);
+    return Tensor.wrap(DataOps.emptyStrided("emptyStrided", shape, stride, dtype, device));
+  }
+
+  public static Tensor zeros(long... shape) {
+    return zeros(shape, DType.FLOAT32);
+  }
+
+  public static Tensor zeros(long[] shape, DType dtype) {
+    return zeros(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor zeros(long[] shape, DType dtype, Device device) {
+    return Tensor.wrap(Factories.full("zeros", shape, 0L, dtype, device));
+  }
+
+  public static Tensor ones(long... shape) {
+    return ones(shape, DType.FLOAT32);
+  }
+
+  public static Tensor ones(long[] shape, DType dtype) {
+    return ones(shape, dtype, Device.CPU);
+  }
+
+  public static Tensor ones(long[] shape, DType dtype, Device device) {
+    return Tensor.wrap(Factories.full("ones", shape, 1L, dtype, device));
+  }
+
+  /** Filled with value: float32 for a float value, as torch.full(shape, 1.5). */
+  public static Tensor full(long[] shape, double value) {
+    return full(shape, value, DType.DEFAULT_FLOAT);
+  }
+
+  /** Filled with an integer value: int64, as torch.full(shape, 2). */
+  public static Tensor full(long[] shape, long value) {
+    return full(shape, value, DType.INT64, Device.CPU);
+  }
+
+  public static Tensor full(long[] shape, double value, DType dtype) {
+    return full(shape, value, dtype, Device.CPU);
+  }
+
+  public static Tensor full(long[] shape, double value, DType dtype, Device device) {
+    return Tensor.wrap(Factories.full("full", shape, value, dtype, device));
+  }
+
+  /** full with an exact integer value (int64 values beyond 2^53 survive). */
+  public static Tensor full(long[] shape, long value, DType dtype, Device device) {
+    return Tensor.wrap(Factories.full("full", shape, value, dtype, device));
+  }
+
+  public static Tensor emptyLike(Tensor t) {
+    TensorImpl s = Tensor.implOf(t, "emptyLike");
+    return Tensor.wrap(DataOps.emptyLike("emptyLike", s, s.dtype(), s.device()));
+  }
+
+  public static Tensor zerosLike(Tensor t) {
+    return emptyLike(t).fill_(0L);
+  }
+
+  public static Tensor onesLike(Tensor t) {
+    return emptyLike(t).fill_(1L);
+  }
+
+  /** 0, 1, ..., end - 1 as int64. */
+  public static Tensor arange(long end) {
+    return arange(0, end, 1, DType.INT64);
+  }
+
+  public static Tensor arange(long start, long end) {
+    return arange(start, end, 1, DType.INT64);
+  }
+
+  public static Tensor arange(long start, long end, long step, DType dtype) {
+    return Tensor.wrap(Factories.arange(start, end, step, dtype, Device.CPU));
+  }
+
+  public static Tensor arange(double start, double end, double step, DType dtype) {
+    return Tensor.wrap(Factories.arange(start, end, step, dtype, Device.CPU));
+  }
+
+  public static Tensor linspace(double start, double end, long steps) {
+    return linspace(start, end, steps, DType.FLOAT32);
+  }
+
+  public static Tensor linspace(double start, double end, long steps, DType dtype) {
+    return Tensor.wrap(Factories.linspace(start, end, steps, dtype, Device.CPU));
+  }
+
+  public static Tensor eye(long n) {
+    return eye(n, n, DType.FLOAT32);
+  }
+
+  public static Tensor eye(long n, long m, DType dtype) {
+    return Tensor.wrap(Factories.eye(n, m, dtype, Device.CPU));
+  }
+
+  // fromArray(data) is 1-D (torch.tensor of a list); fromArray(data, shape) takes the shape as given,
+  // so an empty one, fromArray(new float[] {3}, new long[0]), is 0-dim (torch.tensor(3.)). Each
+  // element type has both overloads: a call with no shape never reaches the varargs form, so an
+  // empty shape there can only have been written out.
+
+  /** A 1-D float32 tensor holding data. */
+  public static Tensor fromArray(float[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A float32 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(float[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.FLOAT32));
+  }
+
+  /** A 1-D float64 tensor holding data. */
+  public static Tensor fromArray(double[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A float64 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(double[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.FLOAT64));
+  }
+
+  /** A 1-D int64 tensor holding data. */
+  public static Tensor fromArray(long[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int64 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(long[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT64));
+  }
+
+  /** A 1-D int32 tensor holding data. */
+  public static Tensor fromArray(int[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int32 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(int[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT32));
+  }
+
+  /** A 1-D int16 tensor holding data. */
+  public static Tensor fromArray(short[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int16 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(short[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT16));
+  }
+
+  /** A 1-D int8 tensor holding data. */
+  public static Tensor fromArray(byte[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A int8 tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(byte[] data, long... shape) {
+    return Tensor.wrap(Factories.fromArray(data, nonNull(data).length, shapeArg(shape), DType.INT8));
+  }
+
+  /** A 1-D bool tensor holding data. */
+  public static Tensor fromArray(boolean[] data) {
+    return fromArray(data, nonNull(data).length);
+  }
+
+  /** A bool tensor of the given shape holding data (0-dim for an empty shape, with one element). */
+  public static Tensor fromArray(boolean[] data, long... shape) {
+    return Tensor.wrap(Factories.fromBooleans(nonNull(data), shapeArg(shape)));
+  }
+
+  /** A [rows, cols] float32 tensor from a rectangular 2-D array (a ragged one is refused); each row is copied once. */
+  public static Tensor fromArray(float[][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.FLOAT32));
+  }
+
+  public static Tensor fromArray(float[][][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 3, DType.FLOAT32));
+  }
+
+  public static Tensor fromArray(double[][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.FLOAT64));
+  }
+
+  public static Tensor fromArray(double[][][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 3, DType.FLOAT64));
+  }
+
+  public static Tensor fromArray(long[][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.INT64));
+  }
+
+  public static Tensor fromArray(int[][] data) {
+    return Tensor.wrap(ArrayInterop.fromNested(nonNull(data), 2, DType.INT32));
+  }
+
+  /**
+   * A contiguous CPU tensor of dtype and shape over a direct buffer's bytes from its position,
+   * with no copy (torch.frombuffer): writes through either are seen by the other, and the buffer
+   * stays reachable while any view lives. Read-only when the buffer is. The data must be aligned
+   * to the dtype's size. With no shape, a 1-D tensor over every remaining byte (torch.frombuffer's
+   * default count). The bytes are read in the platform's order (little-endian), whatever the
+   * buffer's order() says. A memory-mapped file must not be truncated while a tensor over it
+   * lives: native kernels reading past the file's new end fault (SIGBUS), which the JVM turns
+   * into an InternalError only for its own buffer accesses. Keeping the buffer keeps its memory
+   * only when the buffer owns it (as {@link Storage#Tensor.wrap(java.nio.ByteBuffer)} says): for a JavaCPP
+   * Pointer's asByteBuffer(), use Storage.wrap(pointer.address(), n, pointer::deallocate) and set_.
+   */
+  public static Tensor fromBuffer(java.nio.ByteBuffer direct, DType dtype, long... shape) {
+    return Tensor.wrap(ArrayInterop.fromBuffer(direct, dtype, shape));
+  }
+
+  private static long[] shapeArg(long[] shape) {
+    if (shape == null) throw new IllegalArgumentException("fromArray(): argument 'shape' must not be null");
+    return shape;
+  }
+
+  private static <A> A nonNull(A data) {
+    if (data == null) throw new IllegalArgumentException("fromArray(): argument 'data' must not be null");
+    return data;
+  }
+
+  /** A 0-dim tensor: a double is float32 (PyTorch's default dtype), as torch.tensor(2.5). */
+  public static Tensor scalar(double v) {
+    return scalar(v, DType.DEFAULT_FLOAT);
+  }
+
+  /**
+   * torch.tensor(v, dtype=dtype): a floating dtype rounds v, to infinity past its range (1e39 in
+   * float32 is inf; only full checks the range); an integral one refuses a value it cannot hold.
+   */
+  public static Tensor scalar(double v, DType dtype) {
+    if (dtype.isFloatingPoint() && Math.abs(v) > dtype.maxFinite() && !Double.isInfinite(v)) {
+      try (Tensor d = full(new long[0], v, DType.FLOAT64)) {
+        return d.to(dtype);
+      }
+    }
+    return full(new long[0], v, dtype);
+  }
+
+  public static Tensor scalar(long v) {
+    return full(new long[0], v, DType.INT64, Device.CPU);
+  }
+
+  public static Tensor scalar(boolean v) {
+    return full(new long[0], v ? 1L : 0L, DType.BOOL, Device.CPU);
+  }
+
+  /** Uniform [0, 1) float32 from the default generator (Generator.manualSeed seeds it). */
+  public static Tensor rand(long... shape) {
+    return rand(shape, Generator.defaultGenerator());
+  }
+
+  /** Standard normal float32 from the default generator. */
+  public static Tensor randn(long... shape) {
+    return randn(shape, Generator.defaultGenerator());
+  }
+
+  public static Tensor randint(long low, long high, long... shape) {
+    return randint(low, high, shape, Generator.defaultGenerator());
+  }
+
+  public static Tensor randperm(long n) {
+    return randperm(n, Generator.defaultGenerator());
+  }
+
+  public static Tensor rand(long[] shape, Generator g) {
+    return rand(shape, DType.FLOAT32, g);
+  }
+
+  public static Tensor rand(long[] shape, DType dtype, Generator g) {
+    return Tensor.wrap(Factories.random(shape, dtype, g, false));
+  }
+
+  public static Tensor randn(long[] shape, Generator g) {
+    return randn(shape, DType.FLOAT32, g);
+  }
+
+  public static Tensor randn(long[] shape, DType dtype, Generator g) {
+    return Tensor.wrap(Factories.random(shape, dtype, g, true));
+  }
+
+  /** Integers uniform in [low, high), int64. */
+  public static Tensor randint(long low, long high, long[] shape, Generator g) {
+    return randint(low, high, shape, DType.INT64, g);
+  }
+
+  public static Tensor randint(long low, long high, long[] shape, DType dtype, Generator g) {
+    return Tensor.wrap(Factories.randint(low, high, shape, dtype, g));
+  }
+
+  /**
+   * A random permutation of 0..n-1, int64 (torch.randperm): n uniform draws from g are the sort
+   * keys, so the permutation depends only on the generator's state, never on the thread count.
+   */
+  public static Tensor randperm(long n, Generator g) {
+    if (n < 0) throw new IllegalArgumentException("randperm(): n must be non-negative, got " + n);
+    if (n > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("randperm(): n must fit a Java array, got " + n);
+    double[] keys;
+    try (Tensor k = rand(new long[] {n}, DType.FLOAT64, g)) {
+      keys = k.toDoubleArray();
+    }
+    Integer[] order = new Integer[(int) n];
+    for (int i = 0; i < order.length; i++) order[i] = i;
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(keys[a], keys[b]));
+    long[] perm = new long[order.length];
+    for (int i = 0; i < perm.length; i++) perm[i] = order[i];
+    return fromArray(perm);
+  }
+}
