@@ -3,6 +3,7 @@ package org.jtensor.optim;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtensor.DType;
 import org.jtensor.Tensor;
 
 /**
@@ -128,16 +129,18 @@ public class Adam extends AbstractOptimizer {
   protected Runnable prepare(int i, Tensor p, Tensor g) {
     long t = steps[i] + 1;
     Tensor base = p;
+    DType dt = p.dtype();
     if (weightDecay != 0) {
-      if (decoupled) base = p.mul(1 - lr() * weightDecay);
-      else g = g.add(p, weightDecay);
+      if (decoupled) base = p.mul(OpMath.scalar(dt, 1 - lr() * weightDecay));
+      else g = OpMath.add(g, p, weightDecay);
     }
-    // the first step's moments are (1 - beta) times the gradient: what the update of zeros gives
-    Tensor mNew = m[i] == null ? g.mul(1 - beta1) : m[i].mul(beta1).add_(g, 1 - beta1);
-    Tensor vNew = v[i] == null ? g.mul(g).mul(1 - beta2) : v[i].mul(beta2).add_(g.mul(g), 1 - beta2);
+    // PyTorch's single-tensor Adam op by op: exp_avg.lerp_(grad, 1-β1), exp_avg_sq.mul_(β2).addcmul_(grad, grad, value=1-β2),
+    // param.addcdiv_(exp_avg, denom, value=-step_size), each rounded as PyTorch's, scalars read as float for float32 (see OpMath)
+    Tensor mNew = OpMath.lerp(m[i] == null ? Tensor.zerosLike(p) : m[i], g, 1 - beta1);
+    Tensor vNew = OpMath.addcmul(v[i] == null ? Tensor.zerosLike(p) : v[i].mul(OpMath.scalar(dt, beta2)), g, g, 1 - beta2);
     double bc1 = 1 - Math.pow(beta1, t), bc2 = 1 - Math.pow(beta2, t);
-    Tensor denom = vNew.sqrt().div(Math.sqrt(bc2)).add_(eps);
-    Tensor pNew = base.sub(mNew.div(denom).mul(lr() / bc1));
+    Tensor denom = vNew.sqrt().div(OpMath.scalar(dt, Math.sqrt(bc2))).add_(OpMath.scalar(dt, eps));
+    Tensor pNew = OpMath.addcdiv(base, mNew, denom, -(lr() / bc1));
     return () -> {
       p.copy_(pNew);
       m[i] = adopt(m[i], mNew);

@@ -94,14 +94,15 @@ public final class SGD extends AbstractOptimizer {
 
   @Override
   protected Runnable prepare(int i, Tensor p, Tensor g) {
-    Tensor d = weightDecay != 0 ? g.add(p, weightDecay) : g;
+    // each add with alpha rounded once, as PyTorch's fused multiply-add (see OpMath)
+    Tensor d = weightDecay != 0 ? OpMath.add(g, p, weightDecay) : g;
     Tensor buffer = null;
     if (momentum != 0) {
       // the first step's buffer is the gradient itself (a copy: d may be the gradient's own handle)
-      buffer = buffers[i] == null ? d.clone() : buffers[i].mul(momentum).add_(d, 1 - dampening);
-      d = nesterov ? d.add(buffer, momentum) : buffer;
+      buffer = buffers[i] == null ? d.clone() : OpMath.add(buffers[i].mul(OpMath.scalar(p.dtype(), momentum)), d, 1 - dampening);
+      d = nesterov ? OpMath.add(d, buffer, momentum) : buffer;
     }
-    Tensor pNew = p.add(d, -lr());
+    Tensor pNew = OpMath.add(p, d, -lr());
     Tensor b = buffer;
     return () -> {
       p.copy_(pNew);
