@@ -38,7 +38,9 @@ public final class GradScaler {
   }
 
   private final boolean enabled;
-  private float scale, growthFactor, backoffFactor;
+  private float scale;
+  // doubles, as PyTorch's: _amp_update_scale_ multiplies the float32 scale by the double factor (1.1 as float32 grew 3 to 3.3000002, not 3.3)
+  private double growthFactor, backoffFactor;
   private int growthInterval, growthTracker;
   private final Map<Optimizer, OptimizerState> states = new IdentityHashMap<>();
 
@@ -53,8 +55,8 @@ public final class GradScaler {
     if (growthInterval <= 0) throw new IllegalArgumentException("GradScaler(): growth_interval must be positive, got " + growthInterval);
     this.enabled = enabled;
     this.scale = (float) initScale;
-    this.growthFactor = (float) growthFactor;
-    this.backoffFactor = (float) backoffFactor;
+    this.growthFactor = growthFactor;
+    this.backoffFactor = backoffFactor;
     this.growthInterval = growthInterval;
   }
 
@@ -154,10 +156,10 @@ public final class GradScaler {
     // PyTorch counts the found_inf of unscale_ calls that checked a gradient: a step or unscale_ that failed is no clean step
     if (!checked) throw new IllegalStateException("GradScaler.update(): No inf checks were recorded prior to update.");
     if (found) {
-      scale *= backoffFactor;
+      scale = (float) (scale * backoffFactor);
       growthTracker = 0;
     } else if (growthTracker + 1 == growthInterval) {
-      float grown = scale * growthFactor;
+      float grown = (float) (scale * growthFactor);
       if (Float.isFinite(grown)) scale = grown;
       growthTracker = 0;
     } else {
@@ -178,8 +180,8 @@ public final class GradScaler {
     Map<String, Object> m = new LinkedHashMap<>();
     if (!enabled) return m;
     m.put("scale", (double) scale);
-    m.put("growth_factor", (double) growthFactor);
-    m.put("backoff_factor", (double) backoffFactor);
+    m.put("growth_factor", growthFactor);
+    m.put("backoff_factor", backoffFactor);
     m.put("growth_interval", (long) growthInterval);
     m.put("_growth_tracker", (long) growthTracker);
     return m;
@@ -198,8 +200,8 @@ public final class GradScaler {
       throw new IllegalArgumentException("GradScaler.loadStateDict(): invalid state " + state);
     }
     scale = (float) s;
-    growthFactor = (float) g;
-    backoffFactor = (float) b;
+    growthFactor = g;
+    backoffFactor = b;
     growthInterval = (int) interval;
     growthTracker = (int) tracker;
   }

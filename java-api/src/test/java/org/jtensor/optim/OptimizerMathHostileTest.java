@@ -1,9 +1,11 @@
 package org.jtensor.optim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
@@ -110,5 +112,26 @@ class OptimizerMathHostileTest extends ScopedTest {
     // addcdiv_ round once (in float32 for bfloat16): 8 of 53 bfloat16 parameters ended 1 ulp (up to 0.0078) off PyTorch's
     assertArrayEquals(PYTORCH[2], run(DType.BFLOAT16, ps -> new Adam(ps, 0.01, 0.8, 0.99, 1e-6, 0.1)), "Adam, coupled weight decay");
     assertArrayEquals(PYTORCH[3], run(DType.BFLOAT16, ps -> new AdamW(ps, 0.01, 0.1)), "AdamW");
+  }
+
+  @Test
+  void gradScalerMultipliesItsFloat32ScaleByDoubleFactors() {
+    // PyTorch's _amp_update_scale_ computes float32 scale × double factor, then rounds; jtensor kept the factors as float32
+    // (1.1 became 1.100000023841858): 3 grew to 3.3000001907348633, PyTorch's 3.299999952316284, and state_dict() gave
+    // growth_factor 1.100000023841858 where PyTorch's gives the 1.1 it was made with
+    double[] expected = {3.299999952316284, 3.629999876022339, 1.0889999866485596, 1.1978999376296997, 1.3176898956298828, 0.3953069746494293};
+    GradScaler scaler = new GradScaler(3.0, 1.1, 0.3, 1, true);
+    Tensor w = Tensor.ones(2).requiresGrad_();
+    try (SGD opt = new SGD(List.of(w), 0.1)) {
+      for (int i = 0; i < expected.length; i++) {
+        w.setGrad(Tensor.fromArray(new float[] {i % 3 == 2 ? Float.POSITIVE_INFINITY : 1f, 1f}));
+        scaler.step(opt);
+        scaler.update();
+        assertEquals(expected[i], scaler.getScale(), "update " + i);
+      }
+    }
+    Map<String, Object> state = scaler.stateDict();
+    assertEquals(1.1, state.get("growth_factor"));
+    assertEquals(0.3, state.get("backoff_factor"));
   }
 }
