@@ -50,8 +50,9 @@ public abstract class AbstractOptimizer implements Optimizer {
         throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer contains a parameter group with duplicate parameters "
             + "(parameter " + params.indexOf(p) + " is listed again); list each once, as Module.parameters() does");
       }
-      if (!p.requiresGrad() || !p.isLeaf()) {
-        throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor or one that does not require grad");
+      // a frozen leaf (requiresGrad false) is taken, as PyTorch's: it has no gradient, so step() skips it until unfrozen
+      if (!p.isLeaf()) {
+        throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor");
       }
     }
     this.params = List.copyOf(params);

@@ -2,6 +2,7 @@ package org.jtensor.optim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -161,5 +162,22 @@ class OptimizerMathHostileTest extends ScopedTest {
       assertEquals(0.02109304443001747, q.grad().item());
       assertArrayEquals(expected[d], p.grad().toDoubleArray(), dtypes[d].toString());
     }
+  }
+
+  @Test
+  void anOptimizerTakesAFrozenParameterAsPyTorchs() {
+    // torch.optim.SGD([frozen, w]) with frozen.requires_grad False is taken (only a non-leaf is refused); jtensor refused
+    // it, so an optimizer over a model with frozen layers could not be made from Module.parameters()
+    Tensor frozen = Tensor.ones(2), w = Tensor.ones(2).requiresGrad_();
+    try (SGD sgd = new SGD(List.of(frozen, w), 0.5); Adam adam = new Adam(List.of(frozen), 0.1)) {
+      w.setGrad(Tensor.ones(2));
+      sgd.step();
+      assertArrayEquals(new double[] {1, 1}, frozen.toDoubleArray(), "no gradient: skipped");
+      assertArrayEquals(new double[] {0.5, 0.5}, w.toDoubleArray());
+      adam.step();
+    }
+    Tensor nonLeaf = w.mul(2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SGD(List.of(nonLeaf), 0.1));
+    assertEquals("SGD(): can't optimize a non-leaf Tensor", e.getMessage());
   }
 }
