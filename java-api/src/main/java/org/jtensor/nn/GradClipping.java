@@ -28,7 +28,8 @@ public final class GradClipping {
    * NaN or infinite total before anything is scaled.
    */
   public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
-    if (Double.isNaN(normType) || normType < 0) throw new IllegalArgumentException("clipGradNorm_(): norm_type must be non-negative, got " + normType);
+    // PyTorch takes any order vector_norm takes, negative ones and -inf included (the smallest magnitude); NaN is refused here
+    if (Double.isNaN(normType)) throw new IllegalArgumentException("clipGradNorm_(): norm_type must be a number, got nan");
     try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
       List<Tensor> grads = writableGrads("clipGradNorm_", parameters);
       if (grads.isEmpty()) return s.keep(Tensor.scalar(0.0));
@@ -38,7 +39,7 @@ public final class GradClipping {
       for (Tensor g : grads) norms.add(g.norm(normType, null, false).to(device));
       Tensor total = Tensor.stack(norms, 0).norm(normType, null, false);
       if (errorIfNonfinite && !Double.isFinite(total.item())) {
-        throw new IllegalStateException("clipGradNorm_(): The total norm of order " + normType + " for gradients from `parameters` is "
+        throw new IllegalStateException("clipGradNorm_(): The total norm of order " + pythonFloat(normType) + " for gradients from `parameters` is "
             + "non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, "
             + "set errorIfNonfinite to false");
       }
@@ -52,6 +53,11 @@ public final class GradClipping {
       }
       return s.keep(total);
     }
+  }
+
+  /** normType as PyTorch's message prints it (inf, not Java's Infinity). */
+  private static String pythonFloat(double v) {
+    return Double.isInfinite(v) ? (v > 0 ? "inf" : "-inf") : String.valueOf(v);
   }
 
   /** clip_grad_value_: every gradient clamped to [-clipValue, clipValue] in place. */

@@ -3,6 +3,7 @@ package org.jtensor.optim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -179,5 +180,27 @@ class OptimizerMathHostileTest extends ScopedTest {
     Tensor nonLeaf = w.mul(2);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SGD(List.of(nonLeaf), 0.1));
     assertEquals("SGD(): can't optimize a non-leaf Tensor", e.getMessage());
+  }
+
+  @Test
+  void clipGradNormTakesNegativeNormTypesAsPyTorchs() {
+    // PyTorch's clip_grad_norm_ takes any vector_norm order: -2 and -inf (the smallest magnitude) clip by that norm;
+    // jtensor refused every negative norm_type ("must be non-negative"), and printed inf as Infinity in its refusal
+    double[][] expected = {{1.536442518234253, 1.9525612592697144, 2.603415012359619, 1.3017075061798096},
+        {2.0, 1.4999992847442627, 1.9999990463256836, 0.9999995231628418}};
+    double[] orders = {-2.0, Double.NEGATIVE_INFINITY};
+    for (int i = 0; i < 2; i++) {
+      Tensor p = Tensor.zeros(2).requiresGrad_(), q = Tensor.zeros(1).requiresGrad_();
+      p.setGrad(Tensor.fromArray(new float[] {3, 4}));
+      q.setGrad(Tensor.fromArray(new float[] {2}));
+      Tensor total = GradClipping.clipGradNorm_(List.of(p, q), 1.0, orders[i], false);
+      double[] got = {total.item(), p.grad().toDoubleArray()[0], p.grad().toDoubleArray()[1], q.grad().item()};
+      assertArrayEquals(expected[i], got, 1e-6, "norm_type " + orders[i]);
+    }
+    Tensor n = Tensor.zeros(1).requiresGrad_();
+    n.setGrad(Tensor.fromArray(new float[] {Float.NaN}));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> GradClipping.clipGradNorm_(List.of(n), 1.0,
+        Double.POSITIVE_INFINITY, true));
+    assertTrue(e.getMessage().contains("The total norm of order inf for gradients from `parameters` is non-finite"), e.getMessage());
   }
 }
