@@ -2,13 +2,15 @@ package org.jtensor.optim;
 
 import org.jtensor.DType;
 import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
 
 /**
  * PyTorch's CPU add_ with alpha, lerp_, addcmul_ and addcdiv_ as its optimizers use them, each rounded as its kernels round: a
  * fused multiply-add where the kernel has one, in float32 (then once to the dtype) for float16 and bfloat16, a
  * Python scalar read at that precision. Written as separate ops (m·β1 + g·(1-β1), g·g·(1-β2), p - lr·m/d), an
  * Adam step rounded two or three times where PyTorch's rounds once: a bfloat16 run of 20 steps ended 1 ulp off
- * PyTorch's on a tenth of its elements (float32 too, at 1e-7). Temporaries are left to the caller's scope.
+ * PyTorch's on a tenth of its elements (float32 too, at 1e-7). Each op frees its float64 temporaries before it returns (a step
+ * holds every parameter's results until it writes them).
  */
 final class OpMath {
   private OpMath() {}
@@ -37,27 +39,36 @@ final class OpMath {
   /** start.lerp(end, w): |w| < 0.5 ? fma(w, end - start, start) : fma(w - 1, end - start, end) (PyTorch's lerp_vec). */
   static Tensor lerp(Tensor start, Tensor end, double weight) {
     DType dt = start.dtype(), op = opmath(dt);
-    Tensor s = start.to(op), e = end.to(op), diff = e.sub(s);
-    double w = scalar(dt, weight);
-    Tensor r = Math.abs(w) < 0.5 ? fma(s, diff, w) : fma(e, diff, scalar(dt, w - 1));
-    return r.to(dt);
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor s = start.to(op), e = end.to(op), diff = e.sub(s);
+      double w = scalar(dt, weight);
+      Tensor r = Math.abs(w) < 0.5 ? fma(s, diff, w) : fma(e, diff, scalar(dt, w - 1));
+      return scope.keep(r.to(dt));
+    }
   }
 
   /** a.add(b, alpha=alpha): for float32 fma(b, alpha, a); the native op's already rounds as PyTorch's for 16-bit floats. */
   static Tensor add(Tensor a, Tensor b, double alpha) {
-    return a.dtype() == DType.FLOAT32 ? fma(a, b, scalar(DType.FLOAT32, alpha)) : a.add(b, alpha);
+    if (a.dtype() != DType.FLOAT32) return a.add(b, alpha);
+    try (TensorScope scope = TensorScope.open()) {
+      return scope.keep(fma(a, b, scalar(DType.FLOAT32, alpha)));
+    }
   }
 
   /** a.addcmul(b, c, value): fma(value·b, c, a). */
   static Tensor addcmul(Tensor a, Tensor b, Tensor c, double value) {
     DType dt = a.dtype(), op = opmath(dt);
-    Tensor vb = b.to(op).mul(scalar(dt, value));
-    return fma(a.to(op), vb, c.to(op)).to(dt);
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor vb = b.to(op).mul(scalar(dt, value));
+      return scope.keep(fma(a.to(op), vb, c.to(op)).to(dt));
+    }
   }
 
   /** a.addcdiv(b, c, value): a + (value·b) / c, each rounded at the opmath precision. */
   static Tensor addcdiv(Tensor a, Tensor b, Tensor c, double value) {
     DType dt = a.dtype(), op = opmath(dt);
-    return a.to(op).add(b.to(op).mul(scalar(dt, value)).div(c.to(op))).to(dt);
+    try (TensorScope scope = TensorScope.open()) {
+      return scope.keep(a.to(op).add(b.to(op).mul(scalar(dt, value)).div(c.to(op))).to(dt));
+    }
   }
 }
