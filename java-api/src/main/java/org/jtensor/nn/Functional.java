@@ -418,7 +418,7 @@ public final class Functional {
     return Losses.binaryCrossEntropy(probs, target, reduction);
   }
 
-  /** binaryCrossEntropy(sigmoid(x), y) computed stably: max(x, 0) − x·y + log(1 + e^−|x|). */
+  /** binaryCrossEntropy(sigmoid(x), y) computed stably as PyTorch's: (1 − y)·x + max(−x, 0) + log(1 + e^−|x|); gradient σ(x) − y. */
   public static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
     return Losses.binaryCrossEntropyWithLogits(logits, target, reduction);
   }

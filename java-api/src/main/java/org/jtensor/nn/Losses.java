@@ -216,7 +216,14 @@ final class Losses {
   private static Tensor binaryCrossEntropyWithLogitsAs(Tensor logits, Tensor target, Reduction reduction) {
     sameSize("binaryCrossEntropyWithLogits", logits, target, "Target size (%s) must be the same as input size (%s)");
     try (TensorScope s = TensorScope.open()) {
-      Tensor loss = logits.clampMin(0).sub(logits.mul(target)).add(logits.abs().neg().exp().log1p());
+      // ATen's (1 − t)·x − log σ(x), −log σ(x) = max(−x, 0) + log1p(e^−|x|) taken on x detached: through
+      // clampMin and abs autograd gave 1 − t at x = 0 (a zero-initialised head), not σ(0) − t = 0.5 − t.
+      Tensor x = logits.detach();
+      Tensor loss = target.neg().add(1.0).mul(logits).add(x.neg().clampMin(0).add(x.abs().neg().exp().log1p()));
+      if (logits.requiresGrad()) {  // adds σ(x) − 1 to the input's gradient, its value 0 (infinite x: none)
+        Tensor finite = x.isfinite(), c = x.neg().sigmoid().neg();
+        loss = loss.add(Tensor.where(finite, logits.sub(x).mul(c), 0.0));
+      }
       return s.keep(fold(loss, reduction));
     }
   }
