@@ -201,10 +201,12 @@ final class Losses {
       // The input's gradient is ATen's binary_cross_entropy_backward, (p − t) / max(p·(1 − p), 1e-12):
       // through the clamped logs it was 0/0 = NaN wherever p is 0 or 1 (a saturated sigmoid), even
       // for a target that agrees. The value and the target's gradient stay the clamped formula's.
-      Tensor p = probs.detach(), t = target.detach();
-      Tensor c = p.sub(t).div(p.neg().add(1.0).mul(p).clampMin(1e-12));
-      Tensor surrogate = probs.mul(c);  // its gradient c, its value taken away again below (finite: p in [0, 1])
-      Tensor loss = target.mul(logP.detach()).add(target.neg().add(1.0).mul(log1mP.detach())).neg().add(surrogate.sub(surrogate.detach()));
+      // c in float32 for float16, where 1e-12 is 0: c = ±inf made the surrogate's value 0·inf, the loss NaN
+      // (PyTorch's float16 value stays finite; its gradient, ±5e11, rounds to ±inf in float16 as there)
+      Tensor p = probs.detach(), t = target.detach(), pc = p.dtype() == DType.FLOAT16 ? p.to(DType.FLOAT32) : p;
+      Tensor c = pc.sub(t).div(pc.neg().add(1.0).mul(pc).clampMin(1e-12));
+      Tensor main = target.mul(logP.detach()).add(target.neg().add(1.0).mul(log1mP.detach())).neg();
+      Tensor loss = main.add(probs.sub(p).mul(c)).to(main.dtype());  // the added term's value 0, its gradient c
       return s.keep(fold(loss, reduction));
     }
   }

@@ -40,4 +40,23 @@ class LossHostileTest extends ScopedTest {
     Functional.binaryCrossEntropyWithLogits(z, Tensor.fromArray(new float[] {1, 0}), Reduction.MEAN).backward();
     assertArrayEquals(new double[] {-0.25, 0.25}, z.grad().toDoubleArray(), 1e-7);
   }
+
+  /**
+   * F.binary_cross_entropy in float16 with p = [0, 1, 0.5, 0.25], t = [.5, .5, .2, 1], p requiring
+   * grad: 102.0625 (sum), p.grad [-inf, inf, 1.2002, -4]. jtensor's loss was NaN: its gradient
+   * surrogate divided by max(p(1 − p), 1e-12), and 1e-12 is 0 in float16.
+   */
+  @Test
+  void binaryCrossEntropyInFloat16AtZeroOrOneIsNotNaN() {
+    Tensor p = Tensor.fromArray(new float[] {0, 1, 0.5f, 0.25f}).to(DType.FLOAT16).requiresGrad_(true);
+    Tensor t = Tensor.fromArray(new float[] {.5f, .5f, .2f, 1}).to(DType.FLOAT16);
+    Tensor loss = Functional.binaryCrossEntropy(p, t, Reduction.SUM);
+    assertEquals(DType.FLOAT16, loss.dtype());
+    assertEquals(102.0625, loss.item(), 0.07);
+    loss.backward();
+    assertEquals(DType.FLOAT16, p.grad().dtype());
+    assertArrayEquals(new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 1.2002, -4}, p.grad().toDoubleArray(), 2e-3);
+    assertArrayEquals(new double[] {50, 50, 0.6934, 1.3867},
+        Functional.binaryCrossEntropy(p, t, Reduction.NONE).toDoubleArray(), 2e-3);
+  }
 }
