@@ -23,7 +23,7 @@ final class Losses {
     try (TensorScope s = TensorScope.open()) {
       Tensor[] flat = flatten(op, logProbs, target);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
-      return s.keep(reduce(nll[0].mul(nll[1]), nll[1], reduction, target.shape()));
+      return s.keep(reduce(nll[0], nll[1], reduction, target.shape()));
     }
   }
 
@@ -42,8 +42,8 @@ final class Losses {
       if (labelSmoothing == 0) return s.keep(nllLossAs("crossEntropy", logp, target, ignoreIndex, reduction));
       Tensor[] flat = flatten("crossEntropy", logp, target);
       Tensor[] nll = targetNll("crossEntropy", flat, ignoreIndex);
-      Tensor smooth = flat[0].mean(1).neg();
-      Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing)).mul(nll[1]);
+      Tensor smooth = Tensor.where(nll[1], flat[0].mean(1).neg(), 0.0);  // masked, not × 0: an ignored row's −inf gave NaN
+      Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing));
       return s.keep(reduce(losses, nll[1], reduction, target.shape()));
     }
   }
@@ -86,7 +86,7 @@ final class Losses {
       Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
       Tensor losses = nll[0].mul(w);
       if (labelSmoothing > 0) {
-        Tensor smooth = flat[0].mul(classWeight.unsqueeze(0)).sum(1).neg().mul(valid);
+        Tensor smooth = Tensor.where(valid, flat[0].mul(classWeight.unsqueeze(0)).sum(1).neg(), 0.0);
         losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
       }
       switch (reduction) {
@@ -238,7 +238,7 @@ final class Losses {
   }
 
   /**
-   * −log p of each row's target ([M], ignored rows read class 0), which rows count (bool [M]) and
+   * −log p of each row's target ([M], 0 for ignored rows), which rows count (bool [M]) and
    * the class each row read (int64 [M]), from [M, C] and [M].
    */
   private static Tensor[] targetNll(String op, Tensor[] flat, long ignoreIndex) {
@@ -248,7 +248,9 @@ final class Losses {
       long lo = (long) safe.amin().item(), hi = (long) safe.amax().item(), classes = flat[0].shape()[1];
       if (lo < 0 || hi >= classes) throw new IndexOutOfBoundsException(op + "(): Target " + (lo < 0 ? lo : hi) + " is out of bounds.");
     }
-    return new Tensor[] {flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), valid, safe};
+    // ignored rows masked to 0 (ATen skips them): × valid made an ignored row's −inf log-probability NaN
+    Tensor nll = Tensor.where(valid, flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), 0.0);
+    return new Tensor[] {nll, valid, safe};
   }
 
   private static Tensor fold(Tensor losses, Reduction reduction) {

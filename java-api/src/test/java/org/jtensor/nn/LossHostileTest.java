@@ -59,4 +59,46 @@ class LossHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {50, 50, 0.6934, 1.3867},
         Functional.binaryCrossEntropy(p, t, Reduction.NONE).toDoubleArray(), 2e-3);
   }
+
+  /**
+   * An ignored row whose class 0 has log-probability −inf (a masked padding class): x = [[-inf, 1, 2],
+   * [0, 1, 2]], target [-100, 1]. PyTorch skips the row: F.cross_entropy gives 1.4076059 (mean, and
+   * with label_smoothing 0.1), weighted by [1, 2, 3] 1.4076059 (mean), 2.8152118 (sum), with both
+   * 1.3742725 (mean), 2.7485449 (sum), none [0, ...], the ignored row's gradient 0. jtensor multiplied
+   * the row's −log p (inf) by 0: NaN for every reduction.
+   */
+  @Test
+  void crossEntropyIgnoredRowWithAMinusInfinityLogitIsNotNaN() {
+    double inf = Double.POSITIVE_INFINITY;
+    Tensor w = Tensor.fromArray(new float[] {1, 2, 3});
+    Object[][] cases = {  // label smoothing, weighted, reduction, loss, row 2's gradient
+        {0.0, false, Reduction.MEAN, 1.4076058864593506, new double[] {0.09003058, -0.75527149, 0.66524100}},
+        {0.0, true, Reduction.SUM, 2.815211772918701, new double[] {0.18006116, -1.51054299, 1.33048201}},
+        {0.1, false, Reduction.MEAN, 1.4076058864593506, new double[] {0.05669725, -0.68860483, 0.63190764}},
+        {0.1, true, Reduction.MEAN, 1.3742724657058716, new double[] {0.07336392, -0.68860483, 0.61524099}},
+        {0.1, true, Reduction.SUM, 2.748544931411743, new double[] {0.14672783, -1.37720966, 1.23048198}},
+    };
+    for (Object[] c : cases) {
+      Tensor x = Tensor.fromArray(new float[] {(float) -inf, 1, 2, 0, 1, 2}, 2, 3).requiresGrad_(true);
+      double ls = (double) c[0];
+      Tensor loss = (boolean) c[1] ? Functional.crossEntropy(x, longs(-100, 1), w, -100, ls, (Reduction) c[2])
+          : Functional.crossEntropy(x, longs(-100, 1), -100, ls, (Reduction) c[2]);
+      assertEquals((double) c[3], loss.item(), 1e-5, () -> "case " + Arrays.toString(c));
+      loss.backward();
+      double[] g = x.grad().toDoubleArray();
+      assertArrayEquals(new double[] {0, 0, 0}, Arrays.copyOfRange(g, 0, 3), () -> "case " + Arrays.toString(c));
+      assertArrayEquals((double[]) c[4], Arrays.copyOfRange(g, 3, 6), 1e-5, () -> "case " + Arrays.toString(c));
+    }
+    Tensor x = Tensor.fromArray(new float[] {(float) -inf, 1, 2, 0, 1, 2}, 2, 3);
+    assertArrayEquals(new double[] {0, 2.748544931411743},
+        Functional.crossEntropy(x, longs(-100, 1), w, -100, 0.1, Reduction.NONE).toDoubleArray(), 1e-5);
+    assertArrayEquals(new double[] {0, 1.4076058864593506},
+        Functional.crossEntropy(x, longs(-100, 1), -100, 0.1, Reduction.NONE).toDoubleArray(), 1e-5);
+    Tensor lp = Tensor.fromArray(new float[] {(float) -inf, -1, -2, -3, -1, -2}, 2, 3).requiresGrad_(true);
+    assertArrayEquals(new double[] {0, 1}, Functional.nllLoss(lp, longs(-100, 1), -100, Reduction.NONE).toDoubleArray());
+    Tensor mean = Functional.nllLoss(lp, longs(-100, 1));
+    assertEquals(1.0, mean.item());
+    mean.backward();
+    assertArrayEquals(new double[] {0, 0, 0, 0, -1, 0}, lp.grad().toDoubleArray());
+  }
 }
