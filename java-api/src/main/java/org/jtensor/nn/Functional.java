@@ -315,7 +315,8 @@ public final class Functional {
   }
 
   /**
-   * logProbs [N, C] (or [N, C, d...]), target int64 [N] (or [N, d...]); entries equal to
+   * logProbs [N, C] (or [N, C, d...], or [C] with a 0-dim target), target int64 [N] (or [N, d...];
+   * uint8 where logProbs has at most 2 dims, as PyTorch's); entries equal to
    * ignoreIndex count for nothing, and the mean divides by the entries that count.
    */
   public static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {

@@ -101,4 +101,59 @@ class LossHostileTest extends ScopedTest {
     mean.backward();
     assertArrayEquals(new double[] {0, 0, 0, 0, -1, 0}, lp.grad().toDoubleArray());
   }
+
+  /** F.nll_loss(torch.tensor(1.), torch.tensor(0)): ValueError "Expected 1 or more dimensions (got 0)"; jtensor threw NegativeArraySizeException. */
+  @Test
+  void nllLossOfAZeroDimInputIsRefusedNotACrash() {
+    RuntimeException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.nllLoss(Tensor.scalar(1.0f), Tensor.zeros(new long[] {}, DType.INT64)));
+    assertMessage(e, "nllLoss()", "Expected 1 or more dimensions (got 0)");
+  }
+
+  /**
+   * Targets of a 1-D (unbatched) input: F.nll_loss(tensor([-1., -2, -3]), tensor([1]), reduction='none')
+   * is tensor(2.) (0-dim; jtensor gave [1]); a target [2] is refused "For 1D input, 1D target must have
+   * size 1, but got target size: 2" (jtensor: reshape's words), [[1]] "0D or 1D target tensor expected,
+   * multi-target not supported" (jtensor took it), and [2, 3] with a target [3] "Expected input
+   * batch_size (2) to match target batch_size (3).", with a 0-dim target "(0)".
+   */
+  @Test
+  void nllLossTargetsOfAnUnbatchedInputFollowPyTorchsRules() {
+    Tensor lp = Tensor.fromArray(new float[] {-1, -2, -3});
+    Tensor none = Functional.nllLoss(lp, longs(1), -100, Reduction.NONE);
+    assertArrayEquals(new long[0], none.shape());
+    assertEquals(2.0, none.item());
+    Tensor ce = Functional.crossEntropy(Tensor.fromArray(new float[] {1, 2, 3}), longs(1), Tensor.ones(3), -100, 0, Reduction.NONE);
+    assertArrayEquals(new long[0], ce.shape());
+    assertEquals(1.4076058865, ce.item(), 1e-6);
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(lp, longs(1, 0)));
+    assertMessage(e, "nllLoss()", "For 1D input, 1D target must have size 1, but got target size: 2");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(lp, Tensor.fromArray(new long[] {1}, 1, 1)));
+    assertMessage(e, "crossEntropy()", "0D or 1D target tensor expected, multi-target not supported");
+    Tensor x = Tensor.zeros(2, 3);
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(x, longs(0, 1, 2)));
+    assertMessage(e, "nllLoss()", "Expected input batch_size (2) to match target batch_size (3).");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(x, Tensor.zeros(new long[] {}, DType.INT64)));
+    assertMessage(e, "nllLoss()", "Expected input batch_size (2) to match target batch_size (0).");
+  }
+
+  /**
+   * uint8 class indices: F.cross_entropy([[1., 2, 3], [4, 5, 6]], tensor([0, 255], dtype=uint8),
+   * ignore_index=255) = 2.4076059; reduction='none' with [0, 2]: [2.4076059, 0.4076059]. jtensor
+   * refused all but int64; PyTorch refuses int32 with "expected target dtype to be Long or Byte, but
+   * got Int", and uint8 over [N, C, d] with "expected scalar type Long but found Byte".
+   */
+  @Test
+  void classIndicesOfUint8AreTakenAsPyTorchTakesThem() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+    Tensor t = longs(0, 255).to(DType.UINT8);
+    assertEquals(2.4076058864593506, Functional.crossEntropy(x, t, 255, 0, Reduction.MEAN).item(), 1e-6);
+    assertArrayEquals(new double[] {2.4076058864593506, 0.40760594606399536},
+        Functional.crossEntropy(x, longs(0, 2).to(DType.UINT8), Tensor.ones(3), -100, 0, Reduction.NONE).toDoubleArray(), 1e-6);
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(x, longs(0, 1).to(DType.INT32)));
+    assertMessage(e, "nllLoss()", "expected target dtype to be Long or Byte, but got");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.crossEntropy(Tensor.zeros(2, 3, 2), Tensor.zeros(new long[] {2, 2}, DType.UINT8)));
+    assertMessage(e, "crossEntropy()", "expected scalar type Long but found Byte");
+  }
 }
