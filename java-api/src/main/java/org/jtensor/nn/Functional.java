@@ -323,13 +323,14 @@ public final class Functional {
     return Losses.nllLoss(logProbs, target, ignoreIndex, reduction);
   }
 
-  /** Cross entropy of logits against class indices (mean over the batch). */
+  /** Cross entropy of logits against class indices, or class probabilities shaped as the logits (mean over the batch). */
   public static Tensor crossEntropy(Tensor logits, Tensor target) {
     return Losses.crossEntropy(logits, target);
   }
 
   /**
-   * torch.nn.functional.cross_entropy with class indices: log_softmax over dim 1, then the
+   * torch.nn.functional.cross_entropy with class indices (a floating-point target: class
+   * probabilities, as the overload with a weight): log_softmax over dim 1, then the
    * negative log-likelihood; labelSmoothing ε mixes in the uniform distribution:
    * (1 − ε)·nll + ε·mean over classes of −log p.
    */

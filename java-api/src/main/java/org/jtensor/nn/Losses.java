@@ -36,6 +36,8 @@ final class Losses {
   }
 
   private static Tensor crossEntropyAs(Tensor logits, Tensor target, long ignoreIndex, double labelSmoothing, Reduction reduction) {
+    // class probabilities need no weight: F.cross_entropy(x, soft) is refused here no longer ("expected ... int64")
+    if (target.dtype().isFloatingPoint()) return crossEntropyAs(logits, target, null, ignoreIndex, labelSmoothing, reduction);
     checkCrossEntropy(logits, labelSmoothing);
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);

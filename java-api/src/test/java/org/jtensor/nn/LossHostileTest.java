@@ -156,4 +156,19 @@ class LossHostileTest extends ScopedTest {
         () -> Functional.crossEntropy(Tensor.zeros(2, 3, 2), Tensor.zeros(new long[] {2, 2}, DType.UINT8)));
     assertMessage(e, "crossEntropy()", "expected scalar type Long but found Byte");
   }
+
+  /**
+   * Class probabilities through the overloads without a weight: F.cross_entropy(x, p) = 1.7576059,
+   * label_smoothing=0.1 1.7226059, reduction='none' [1.1076059, 2.4076059], for x = [[1., 2, 3],
+   * [4, 5, 6]], p = [[.2, .3, .5], [1, 0, 0]]. jtensor refused them ("expected target of class indices").
+   */
+  @Test
+  void crossEntropyTakesClassProbabilitiesWithoutAWeight() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+    Tensor p = Tensor.fromArray(new float[] {.2f, .3f, .5f, 1, 0, 0}, 2, 3);
+    assertEquals(1.7576059103012085, Functional.crossEntropy(x, p).item(), 1e-6);
+    assertEquals(1.7226059436798096, Functional.crossEntropy(x, p, -100, 0.1, Reduction.MEAN).item(), 1e-6);
+    assertArrayEquals(new double[] {1.1076059341430664, 2.4076058864593506},
+        Functional.crossEntropy(x, p, -100, 0, Reduction.NONE).toDoubleArray(), 1e-6);
+  }
 }
