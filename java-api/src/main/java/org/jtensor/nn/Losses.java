@@ -131,7 +131,8 @@ final class Losses {
 
   private static Tensor smoothL1LossAs(Tensor input, Tensor target, Reduction reduction, double beta) {
     if (!(beta >= 0)) throw new IllegalArgumentException("smoothL1Loss(): smooth_l1_loss does not support negative values for beta, got " + beta);
-    if (beta == 0) return l1Loss(input, target, reduction);
+    if (beta == 0) return l1Loss(input, target, reduction);  // integers too, as ATen's
+    floatingOnly("smoothL1Loss", "smooth_l1_cpu", input, target);
     try (TensorScope s = TensorScope.open()) {
       Tensor d = input.sub(target), a = d.abs();
       return s.keep(fold(Tensor.where(a.lt(beta), d.mul(d).mul(0.5 / beta), a.sub(0.5 * beta)), reduction));
@@ -145,6 +146,7 @@ final class Losses {
 
   private static Tensor huberLossAs(Tensor input, Tensor target, Reduction reduction, double delta) {
     if (!(delta > 0)) throw new IllegalArgumentException("huberLoss(): huber_loss does not support non-positive values for delta, got " + delta);
+    floatingOnly("huberLoss", "huber_cpu", input, target);
     try (TensorScope s = TensorScope.open()) {
       Tensor d = input.sub(target), a = d.abs();
       return s.keep(fold(Tensor.where(a.le(delta), d.mul(d).mul(0.5), a.sub(0.5 * delta).mul(delta)), reduction));
@@ -161,6 +163,7 @@ final class Losses {
   }
 
   private static Tensor klDivAs(Tensor input, Tensor target, Reduction reduction, boolean batchMean, boolean logTarget) {
+    if (!input.dtype().isFloatingPoint() || !target.dtype().isFloatingPoint()) throw new UnsupportedOperationException("klDiv(): kl_div: Integral inputs not supported.");
     try (TensorScope s = TensorScope.open()) {
       // xlogy(target, target) − target·input: 0·log 0 is 0; a NaN or negative target gives NaN, as PyTorch's
       Tensor pointwise = logTarget ? target.exp().mul(target.sub(input))
@@ -179,6 +182,7 @@ final class Losses {
   }
 
   private static Tensor mseLossAs(Tensor input, Tensor target, Reduction reduction) {
+    floatingOnly("mseLoss", "mse_cpu", input, target);
     try (TensorScope s = TensorScope.open()) {
       Tensor d = input.sub(target);
       return s.keep(fold(d.mul(d), reduction));
@@ -230,6 +234,12 @@ final class Losses {
       }
       return s.keep(fold(loss, reduction));
     }
+  }
+
+  /** ATen's "not implemented" for integer or bool inputs (jtensor computed mse of int64 or a float smooth L1 of them). */
+  private static void floatingOnly(String op, String kernel, Tensor input, Tensor target) {
+    DType d = input.resultType(target);
+    if (!d.isFloatingPoint()) throw new UnsupportedOperationException(op + "(): \"" + kernel + "\" not implemented for '" + d + "'");
   }
 
   /** PyTorch's ValueError where target's shape is not input's (F.binary_cross_entropy never broadcasts): rule has target's, then input's. */

@@ -171,4 +171,25 @@ class LossHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {1.1076059341430664, 2.4076058864593506},
         Functional.crossEntropy(x, p, -100, 0, Reduction.NONE).toDoubleArray(), 1e-6);
   }
+
+  /**
+   * Integer inputs: F.mse_loss(tensor([1, 2]), tensor([0, 5]), reduction='sum') raises
+   * NotImplementedError "mse_cpu" not implemented for 'Long' (smooth_l1_loss "smooth_l1_cpu", huber_loss
+   * "huber_cpu", kl_div "Integral inputs not supported."); jtensor gave 10 and float losses.
+   * smooth_l1_loss with beta 0 is l1_loss, which takes integers: 4.
+   */
+  @Test
+  void regressionLossesRefuseIntegerInputsAsPyTorch() {
+    Tensor a = longs(1, 2), b = longs(0, 5);
+    RuntimeException e = assertThrows(UnsupportedOperationException.class, () -> Functional.mseLoss(a, b, Reduction.SUM));
+    assertMessage(e, "mseLoss()", "\"mse_cpu\" not implemented for");
+    e = assertThrows(UnsupportedOperationException.class, () -> Functional.smoothL1Loss(a, b, Reduction.NONE, 1));
+    assertMessage(e, "smoothL1Loss()", "\"smooth_l1_cpu\" not implemented for");
+    e = assertThrows(UnsupportedOperationException.class, () -> Functional.huberLoss(a, b, Reduction.SUM, 1));
+    assertMessage(e, "huberLoss()", "\"huber_cpu\" not implemented for");
+    e = assertThrows(UnsupportedOperationException.class, () -> Functional.klDiv(a, b.to(DType.FLOAT32), Reduction.SUM, false, false));
+    assertMessage(e, "klDiv()", "Integral inputs not supported");
+    assertEquals(4, Functional.smoothL1Loss(a, b, Reduction.SUM, 0).item());
+    assertEquals(5.0, Functional.mseLoss(a, b.to(DType.FLOAT32)).item());
+  }
 }
