@@ -21,9 +21,9 @@ final class Losses {
   /** op: the loss the user called (nllLoss, or crossEntropy over its log-softmax), for the messages. */
   private static Tensor nllLossAs(String op, Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
     try (TensorScope s = TensorScope.open()) {
-      Tensor[] flat = flatten(op, logProbs, target);
+      Tensor[] flat = ClassTargets.flatten(op, logProbs, target);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
-      return s.keep(reduce(nll[0], nll[1], reduction, lossShape(logProbs, target)));
+      return s.keep(reduce(nll[0], nll[1], reduction, ClassTargets.lossShape(logProbs, target)));
     }
   }
 
@@ -42,11 +42,11 @@ final class Losses {
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(logits.dim() == 1 ? 0 : 1);
       if (labelSmoothing == 0) return s.keep(nllLossAs("crossEntropy", logp, target, ignoreIndex, reduction));
-      Tensor[] flat = flatten("crossEntropy", logp, target);
+      Tensor[] flat = ClassTargets.flatten("crossEntropy", logp, target);
       Tensor[] nll = targetNll("crossEntropy", flat, ignoreIndex);
       Tensor smooth = Tensor.where(nll[1], flat[0].mean(1).neg(), 0.0);  // masked, not × 0: an ignored row's −inf gave NaN
       Tensor losses = nll[0].mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing));
-      return s.keep(reduce(losses, nll[1], reduction, lossShape(logp, target)));
+      return s.keep(reduce(losses, nll[1], reduction, ClassTargets.lossShape(logp, target)));
     }
   }
 
@@ -82,7 +82,7 @@ final class Losses {
         Tensor losses = terms.sum(classDim).neg();
         return s.keep(reduction == Reduction.MEAN ? losses.sum().div((double) (losses.numel())) : fold(losses, reduction));
       }
-      Tensor[] flat = flatten(op, logp, target);
+      Tensor[] flat = ClassTargets.flatten(op, logp, target);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
       Tensor valid = nll[1], classWeight = weight.to(logits.dtype());
       Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
@@ -92,7 +92,7 @@ final class Losses {
         losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
       }
       switch (reduction) {
-        case NONE: return s.keep(losses.reshape(lossShape(logits, target)));
+        case NONE: return s.keep(losses.reshape(ClassTargets.lossShape(logits, target)));
         case SUM: return s.keep(losses.sum());
         default: return s.keep(losses.sum().div(w.sum()));
       }
@@ -280,49 +280,5 @@ final class Losses {
       case SUM: return losses.sum();
       default: return losses.sum().div(valid.sum());
     }
-  }
-
-  /** [N, C, d...] scores and [N, d...] targets (int64, or uint8 up to 2-D as ATen's) as [M, C] and int64 [M], in nll_loss's words. */
-  private static Tensor[] flatten(String op, Tensor scores, Tensor target) {
-    if (scores.dim() < 1) throw new IllegalArgumentException(op + "(): Expected 1 or more dimensions (got 0)");
-    DType td = target.dtype();
-    if (td != DType.INT64 && (td != DType.UINT8 || scores.dim() > 2)) {
-      throw new IllegalArgumentException(op + "(): " + (td == DType.UINT8 ? "expected scalar type Long but found Byte"
-          : "expected target dtype to be Long or Byte, but got " + td));
-    }
-    long[] s = scores.shape(), t = target.shape();
-    if (s.length <= 2 && t.length > 1) throw new IllegalArgumentException(op + "(): 0D or 1D target tensor expected, multi-target not supported");
-    Tensor classes = target.to(DType.INT64);
-    if (s.length == 1) {  // no batch: a 0-dim target, or one of a single element
-      if (t.length == 1 && t[0] != 1) throw new IllegalArgumentException(op + "(): For 1D input, 1D target must have size 1, but got target size: " + t[0]);
-      return new Tensor[] {scores.unsqueeze(0), classes.reshape(1)};
-    }
-    if ((t.length > 0 ? t[0] : 0) != s[0]) {  // a 0-dim target counts as batch 0, as ATen's
-      throw new IllegalArgumentException(op + "(): Expected input batch_size (" + s[0] + ") to match target batch_size ("
-          + (t.length > 0 ? t[0] : 0) + ").");
-    }
-    boolean ok = t.length == s.length - 1;
-    for (int d = 2; ok && d < s.length; d++) ok = t[d - 1] == s[d];
-    if (!ok) {
-      throw new IllegalArgumentException(op + "(): Expected target size " + Arrays.toString(expectedTarget(s)) + ", got "
-          + Arrays.toString(t));
-    }
-    if (s.length == 2) return new Tensor[] {scores.view(s), classes.view(t)};
-    int[] perm = new int[s.length];
-    perm[s.length - 1] = 1;
-    for (int d = 0, j = 0; d < s.length; d++) if (d != 1) perm[j++] = d;
-    return new Tensor[] {scores.permute(perm).reshape(-1, s[1]), classes.reshape(-1)};
-  }
-
-  /** reduction none's shape: the target's, 0-dim for a 1-D input (PyTorch's too where its target is [1]). */
-  private static long[] lossShape(Tensor scores, Tensor target) {
-    return scores.dim() == 1 ? new long[0] : target.shape();
-  }
-
-  private static long[] expectedTarget(long[] s) {
-    long[] t = new long[s.length - 1];
-    t[0] = s[0];
-    for (int d = 2; d < s.length; d++) t[d - 1] = s[d];
-    return t;
   }
 }

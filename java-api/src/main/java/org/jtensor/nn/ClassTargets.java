@@ -1,0 +1,54 @@
+package org.jtensor.nn;
+
+import java.util.Arrays;
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+
+/** nll_loss's rules for class-index targets, shared by nllLoss and crossEntropy (Losses). */
+final class ClassTargets {
+  private ClassTargets() {}
+
+  /** [N, C, d...] scores and [N, d...] targets (int64, or uint8 up to 2-D as ATen's) as [M, C] and int64 [M], in nll_loss's words. */
+  static Tensor[] flatten(String op, Tensor scores, Tensor target) {
+    if (scores.dim() < 1) throw new IllegalArgumentException(op + "(): Expected 1 or more dimensions (got 0)");
+    DType td = target.dtype();
+    if (td != DType.INT64 && (td != DType.UINT8 || scores.dim() > 2)) {
+      throw new IllegalArgumentException(op + "(): " + (td == DType.UINT8 ? "expected scalar type Long but found Byte"
+          : "expected target dtype to be Long or Byte, but got " + td));
+    }
+    long[] s = scores.shape(), t = target.shape();
+    if (s.length <= 2 && t.length > 1) throw new IllegalArgumentException(op + "(): 0D or 1D target tensor expected, multi-target not supported");
+    Tensor classes = target.to(DType.INT64);
+    if (s.length == 1) {  // no batch: a 0-dim target, or one of a single element
+      if (t.length == 1 && t[0] != 1) throw new IllegalArgumentException(op + "(): For 1D input, 1D target must have size 1, but got target size: " + t[0]);
+      return new Tensor[] {scores.unsqueeze(0), classes.reshape(1)};
+    }
+    if ((t.length > 0 ? t[0] : 0) != s[0]) {  // a 0-dim target counts as batch 0, as ATen's
+      throw new IllegalArgumentException(op + "(): Expected input batch_size (" + s[0] + ") to match target batch_size ("
+          + (t.length > 0 ? t[0] : 0) + ").");
+    }
+    boolean ok = t.length == s.length - 1;
+    for (int d = 2; ok && d < s.length; d++) ok = t[d - 1] == s[d];
+    if (!ok) {
+      throw new IllegalArgumentException(op + "(): Expected target size " + Arrays.toString(expectedTarget(s)) + ", got "
+          + Arrays.toString(t));
+    }
+    if (s.length == 2) return new Tensor[] {scores.view(s), classes.view(t)};
+    int[] perm = new int[s.length];
+    perm[s.length - 1] = 1;
+    for (int d = 0, j = 0; d < s.length; d++) if (d != 1) perm[j++] = d;
+    return new Tensor[] {scores.permute(perm).reshape(-1, s[1]), classes.reshape(-1)};
+  }
+
+  /** reduction none's shape: the target's, 0-dim for a 1-D input (PyTorch's too where its target is [1]). */
+  static long[] lossShape(Tensor scores, Tensor target) {
+    return scores.dim() == 1 ? new long[0] : target.shape();
+  }
+
+  private static long[] expectedTarget(long[] s) {
+    long[] t = new long[s.length - 1];
+    t[0] = s[0];
+    for (int d = 2; d < s.length; d++) t[d - 1] = s[d];
+    return t;
+  }
+}
