@@ -111,6 +111,41 @@ template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
   if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::gelu_grad(a);
   else return T(0.5) * (T(1) + erf_of(a * T(0.70710678118654752440))) + a * exp_of(T(-0.5) * a * a) * T(0.39894228040143267794);
 }
+// erfinv (torch.erfinv): Giles' single-precision approximation ("Approximating the erfinv function",
+// GPU Computing Gems Jade, 2011), then four Newton steps in double: on erf below |y| = 1/2, on
+// log erfc above, where 1 - |y| is exact and erf(x) - y would have lost the digits a step needs
+// (Giles' tail, made for float, starts 3% off at 1 - 2^-53; the steps reach PyTorch's value). Odd
+// (erfinv(-0) = -0); +-1 give +-inf; NaN and |y| > 1 give NaN. Every dtype computes in double.
+JT_HOST_DEVICE inline double erfinv_double(double y) {
+  const double ay = std::fabs(y);
+  if (!(ay < 1.0)) return ay == 1.0 ? std::copysign(HUGE_VAL, y) : (double)NAN;  // NaN in, or past 1
+  double w = -std::log((1.0 - ay) * (1.0 + ay)), p;
+  if (w < 5.0) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w; p = -3.5233877e-06 + p * w; p = -4.39150654e-06 + p * w; p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w; p = -0.00417768164 + p * w; p = 0.246640727 + p * w; p = 1.50140941 + p * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w; p = 0.00134934322 + p * w; p = -0.00367342844 + p * w; p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w; p = 0.00943887047 + p * w; p = 1.00167406 + p * w; p = 2.83297682 + p * w;
+  }
+  double x = p * ay;
+  constexpr double two_over_sqrt_pi = 1.12837916709551257390;
+  const double log_tail = std::log(1.0 - ay);
+  for (int i = 0; i < 4; ++i) {
+    const double slope = two_over_sqrt_pi * std::exp(-x * x);
+    if (ay <= 0.5) {
+      x -= (std::erf(x) - ay) / slope;
+    } else {  // on log erfc, nearly quadratic in x where erfc itself falls like exp(-x^2)
+      const double e = std::erfc(x);
+      x += (std::log(e) - log_tail) * e / slope;
+    }
+  }
+  return std::copysign(x, y);
+}
+template <typename T> JT_HOST_DEVICE T erfinv_of(T a) { return (T)erfinv_double((double)a); }
 // sin and cos: the C library's, except in Windows host code. MinGW's are x87's fsin and fcos,
 // which reduce with a 66-bit pi: float64 near multiples of pi/2 was off by up to 6e14 ulp, and
 // every float64 angle above 2^20 by 1e5 to 1e18 ulp, float above 2^32 too (kernels_test; a sweep
@@ -153,6 +188,7 @@ JT_FLOAT_UNARY(atan, std::atan(a))
 JT_FLOAT_UNARY(tanh, tanh_of(a))
 JT_FLOAT_UNARY(sigmoid, T(1) / (T(1) + exp_of(-a)))
 JT_FLOAT_UNARY(erf, erf_of(a))
+JT_FLOAT_UNARY(erfinv, erfinv_of(a))
 JT_FLOAT_UNARY(floor, std::floor(a))
 JT_FLOAT_UNARY(ceil, std::ceil(a))
 JT_FLOAT_UNARY(round, std::nearbyint(a))  // half to even, as torch.round
@@ -214,7 +250,7 @@ JT_FUNCTOR(isfinite, true, true)
   X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(tanh) X(sigmoid) X(erf) X(floor)    \
   X(ceil) X(round) X(trunc) X(gelu) X(gelu_tanh) X(silu) X(softplus) X(leaky_relu) X(elu)      \
   X(nan_to_num) X(relu) X(clamp_scalar) X(bitwise_not) X(logical_not) X(isnan) X(isinf)        \
-  X(isfinite)
+  X(isfinite) X(erfinv)
 
 // ---------------------------------------------------------------- binary
 // add/sub take alpha (f[0] / i[0]): a + alpha * b

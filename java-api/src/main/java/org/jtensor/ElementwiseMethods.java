@@ -265,6 +265,9 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor sigmoid() { return unary(Ops.SIGMOID); }
   default Tensor sigmoid_() { return unary_(Ops.SIGMOID); }
   default Tensor erf() { return unary(Ops.ERF); }
+  /** torch.erfinv: the inverse of erf on (-1, 1); +-1 give +-inf, values past them NaN. */
+  default Tensor erfinv() { return unary(Ops.ERFINV); }
+  default Tensor erfinv_() { return unary_(Ops.ERFINV); }
   default Tensor floor() { return rounding(Ops.FLOOR); }
   default Tensor ceil() { return rounding(Ops.CEIL); }
   /** Rounds half to even, as torch.round. */

@@ -33,6 +33,7 @@ class CpuCapabilityTest extends ScopedTest {
     OPS.put("silu", t -> t[0].silu());
     OPS.put("gelu", t -> t[0].gelu());
     OPS.put("erf", t -> t[0].erf());
+    OPS.put("erfinv", t -> t[0].erfinv());
     OPS.put("relu", t -> t[0].relu());
     OPS.put("add", t -> t[0].add(t[1]));
     OPS.put("mul transposed", t -> t[0].mul(t[1].t()));

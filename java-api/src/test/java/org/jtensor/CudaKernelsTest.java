@@ -104,7 +104,7 @@ class CudaKernelsTest {
    */
   static final List<String> ELEMENTWISE_OPS = List.of(
       "neg", "abs", "sign", "reciprocal", "exp", "exp2", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt",
-      "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "sigmoid", "erf", "floor", "ceil", "round", "trunc", "relu",
+      "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "sigmoid", "erf", "erfinv", "floor", "ceil", "round", "trunc", "relu",
       "reluBackward/relu_backward", "gelu", "gelu/gelu_tanh", "geluBackward/gelu_backward", "silu", "softplus",
       "leakyRelu/leaky_relu", "elu", "nanToNum/nan_to_num", "clamp/clamp_scalar",
       "clampMin/clamp_scalar", "clampMax/clamp_scalar", "bitwiseNot/bitwise_not", "logicalNot/logical_not",

@@ -97,6 +97,7 @@ class ElementwisePropertyTest extends ScopedTest {
     unary("tanh", ALL, Result.FLOAT, Domain.ANY, Tensor::tanh, Math::tanh, null);
     unary("sigmoid", ALL, Result.FLOAT, Domain.ANY, Tensor::sigmoid, a -> 1 / (1 + Math.exp(-a)), null);
     unary("erf", ALL, Result.FLOAT, Domain.ANY, Tensor::erf, ElementwiseReference::erf, null);
+    unary("erfinv", ALL, Result.FLOAT, Domain.TRIG, Tensor::erfinv, ElementwiseReference::erfinv, null);  // [-1.2, 1.2]: NaN past 1
     unary("gelu", FLOAT, Result.SAME, Domain.ANY, Tensor::gelu, a -> 0.5 * a * (1 + ElementwiseReference.erf(a / Math.sqrt(2))), null);
     unary("gelu tanh", FLOAT, Result.SAME, Domain.ANY, t -> t.gelu("tanh"),
         a -> 0.5 * a * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (a + 0.044715 * a * a * a))), null);

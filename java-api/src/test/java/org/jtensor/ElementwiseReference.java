@@ -36,6 +36,29 @@ public final class ElementwiseReference {
     return Math.copySign(1 - Math.exp(-t * t) / Math.sqrt(Math.PI) / (t + cf), x);
   }
 
+  /** erfc of t >= 0, from the same series and continued fraction as erf, with no 1 - erf cancellation in the tail. */
+  public static double erfc(double t) {
+    if (t < 2.5) return 1 - erf(t);
+    double cf = 0;
+    for (int n = 60; n >= 1; n--) cf = n / 2.0 / (t + cf);
+    return Math.exp(-t * t) / Math.sqrt(Math.PI) / (t + cf);
+  }
+
+  /** erfinv by bisection on erf (or on erfc past 1/2, where 1 - |y| keeps the digits): independent of the kernel's Newton steps. */
+  public static double erfinv(double y) {
+    double a = Math.abs(y);
+    if (!(a <= 1)) return Double.NaN;
+    if (a == 1) return Math.copySign(Double.POSITIVE_INFINITY, y);
+    double lo = 0, hi = 10;
+    for (int i = 0; i < 200 && lo < hi; i++) {
+      double mid = 0.5 * (lo + hi);
+      if (mid == lo || mid == hi) break;
+      if (a <= 0.5 ? erf(mid) < a : erfc(mid) > 1 - a) lo = mid;
+      else hi = mid;
+    }
+    return Math.copySign(0.5 * (lo + hi), y);
+  }
+
   static double pyMod(double a, double b) {
     double m = a % b;
     return m != 0 && (b < 0) != (m < 0) ? m + b : m;

@@ -44,6 +44,54 @@ public final class Init {
     return uniform_(t, bound, Generator.defaultGenerator());
   }
 
+  /** U(a, b), PyTorch's torch.nn.init.uniform_(tensor, a, b, generator). */
+  public static Tensor uniform_(Tensor t, double a, double b, Generator g) {
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      return t.uniform_(a, b, g);
+    }
+  }
+
+  public static Tensor uniform_(Tensor t, double a, double b) {
+    return uniform_(t, a, b, Generator.defaultGenerator());
+  }
+
+  /**
+   * torch.nn.init.trunc_normal_: N(mean, std²) restricted to [a, b], as PyTorch draws it: uniform
+   * between the normal's CDF at a and at b, mapped back through erfinv, then clamped to [a, b]
+   * against rounding at the ends. The CDFs are computed in double through the erf kernel.
+   */
+  public static Tensor truncNormal_(Tensor t, double mean, double std, double a, double b, Generator g) {
+    double lo = normalCdf((a - mean) / std), hi = normalCdf((b - mean) / std);
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      t.uniform_(2 * lo - 1, 2 * hi - 1, g).erfinv_().mul_(std * Math.sqrt(2.0)).add_(mean);
+      return t.clamp_(a, b);
+    }
+  }
+
+  public static Tensor truncNormal_(Tensor t, double mean, double std, double a, double b) {
+    return truncNormal_(t, mean, std, a, b, Generator.defaultGenerator());
+  }
+
+  /** trunc_normal_ with PyTorch's defaults: mean 0, std 1, cut at -2 and 2. */
+  public static Tensor truncNormal_(Tensor t) {
+    return truncNormal_(t, 0, 1, -2, 2);
+  }
+
+  private static double normalCdf(double x) {
+    try (Tensor v = Tensor.scalar(x / Math.sqrt(2.0), org.jtensor.DType.FLOAT64); Tensor e = v.erf()) {
+      return (1 + e.item()) / 2;
+    }
+  }
+
+  /** torch.nn.init.eye_: the identity in a 2-D tensor (ones on the main diagonal of a non-square one too). */
+  public static Tensor eye_(Tensor t) {
+    if (t.dim() != 2) throw new IllegalArgumentException("eye_(): Only tensors with 2 dimensions are supported");
+    try (GradMode.Scope off = GradMode.noGrad(); Tensor diagonal = t.zero_().diagonal()) {
+      diagonal.fill_(1.0);
+      return t;
+    }
+  }
+
   public static Tensor constant_(Tensor t, double value) {
     try (GradMode.Scope off = GradMode.noGrad()) {
       return t.fill_(value);

@@ -79,6 +79,9 @@ public final class Ops {
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result()).mul(oneMinus(c.result())))));
   public static final Op ERF = unary("erf", TO_FLOAT)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).neg().exp()).mul(2 / Math.sqrt(Math.PI)))));
+  /** d/dy erfinv(y) = sqrt(pi)/2 * exp(erfinv(y)^2), read from the result as PyTorch's derivatives.yaml does. */
+  public static final Op ERFINV = unary("erfinv", TO_FLOAT)
+      .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result()).exp()).mul(Math.sqrt(Math.PI) / 2))));
   public static final Op FLOOR = unary("floor", ARITH)
       .withDerivative(ZERO);
   public static final Op CEIL = unary("ceil", ARITH)

@@ -89,6 +89,7 @@ class GradCheckOpsTest {
     cs.add(c("tanh", x -> x.get(0).tanh(), true, leaf(-2, 2, true, 2, 2)));
     cs.add(c("sigmoid", x -> x.get(0).sigmoid(), true, leaf(-2, 2, false, 4)));
     cs.add(c("erf", x -> x.get(0).erf(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("erfinv", x -> x.get(0).erfinv(), true, leaf(-0.9, 0.9, false, 4)));
     cs.add(c("relu", x -> x.get(0).relu(), true, leaf(-2, 2, false, 6)));
     cs.add(c("gelu", x -> x.get(0).gelu(), true, leaf(-2, 2, false, 5)));
     cs.add(c("gelu tanh", x -> x.get(0).gelu("tanh"), true, leaf(-2, 2, false, 5)));

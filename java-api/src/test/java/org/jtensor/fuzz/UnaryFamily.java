@@ -51,6 +51,7 @@ final class UnaryFamily {
       new Un("bitwiseNot", Takes.INTB, Tensor::bitwiseNot, null, x -> ~x, ANY),
       new Un("isnan", Takes.ALL, Tensor::isnan, x -> Double.isNaN(x) ? 1 : 0, x -> 0, ANY),
       new Un("erf", Takes.ALL, Tensor::erf, ElementwiseReference::erf, null, ANY),
+      new Un("erfinv", Takes.ALL, Tensor::erfinv, ElementwiseReference::erfinv, null, ANY),
       new Un("exp2", Takes.ALL, Tensor::exp2, x -> Math.pow(2, x), null, 120),
       new Un("log2", Takes.ALL, Tensor::log2, x -> Math.log(x) / Math.log(2), null, 1e30),
       new Un("log1p", Takes.ALL, Tensor::log1p, Math::log1p, null, 1e30),
