@@ -198,16 +198,24 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(expandBack(c, g).mul(mask).div(count));
   }
 
-  /** prod: result / x where x is not zero; where it is, the product of the others (nonzero only if it is the only zero). */
+  /**
+   * prod: result / x where x is not zero; where it is, the product of the others. Written to be
+   * differentiated again (PyTorch's second derivative): the division reads 1 at zeros (x / 0 there,
+   * masked by where, gave its gradient 0 · inf = NaN), and with exactly two zeros each one's
+   * gradient is the other zero's value times the nonzero product (0, whose derivative is not).
+   */
   static Tensor[] prodBackward(Context c, Tensor g) {
     Tensor x = c.input(0);
     int[] dims = dimsOf(c.args(Reduced.class).dims());
     Tensor ge = expandBack(c, g);
     Tensor isZero = x.eq(0.0);
-    Tensor plain = ge.mul(expandBack(c, c.result())).div(x);
-    Tensor others = Tensor.where(isZero, Tensor.onesLike(x), x).prod(dims, true);
-    Tensor single = isZero.sum(dims, true).eq(1L);
-    Tensor atZero = ge.mul(others.mul(single).expand(c.inputShape(0)));
+    Tensor ones = Tensor.onesLike(x);
+    Tensor plain = ge.mul(expandBack(c, c.result())).div(Tensor.where(isZero, ones, x));
+    Tensor others = Tensor.where(isZero, ones, x).prod(dims, true);
+    Tensor zeros = isZero.sum(dims, true);
+    Tensor otherZero = Tensor.where(isZero, x, 0.0).sum(dims, true).sub(x);  // the other zero's value (two zeros)
+    Tensor factor = Tensor.where(zeros.eq(1L), ones, Tensor.where(zeros.eq(2L), otherZero, 0.0));
+    Tensor atZero = ge.mul(others.expand(c.inputShape(0))).mul(factor);
     return grads(Tensor.where(isZero, atZero, plain));
   }
 
