@@ -154,8 +154,8 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor amin(int dim, boolean keepdim) { return amin(one(dim), keepdim); }
   default Tensor amin(int[] dims, boolean keepdim) { return reduce(Ops.AMIN, dims, keepdim, 1.0); }
   /** The largest element (NaN if any is NaN), 0-dim. */
-  default Tensor max() { return amax(); }
-  default Tensor min() { return amin(); }
+  default Tensor max() { return reduce(Ops.MAX_ALL, null, false, 1.0); }
+  default Tensor min() { return reduce(Ops.MIN_ALL, null, false, 1.0); }
   /** max over dim: the values and the index of the first maximum (a NaN counts as the maximum). */
   default ValuesAndIndices max(int dim, boolean keepdim) { return pair(Ops.MAX, dim, keepdim); }
   default ValuesAndIndices max(int dim) { return pair(Ops.MAX, dim, false); }

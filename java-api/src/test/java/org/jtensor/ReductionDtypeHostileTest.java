@@ -47,4 +47,37 @@ class ReductionDtypeHostileTest extends ScopedTest {
     // along a dim: rows [0., 2., 0.] and [1., 0., 3.] give [[2., 0., 2.], [3., 4., 1.]]
     assertArrayEquals(new double[] {2, 0, 2, 3, 4, 1}, secondGrad(x -> x.reshape(2, 3).prod(new int[] {1}, false), 0, 2, 0, 1, 0, 3));
   }
+
+  /**
+   * torch.tensor([1., nan, 3.]).max().backward() gives [0., 1., 0.] (evenly_distribute_backward
+   * picks the NaNs); min() too. Here max() was amax(), whose x == result mask never holds at NaN:
+   * [nan, nan, nan]. amax() itself gives NaN everywhere in PyTorch as well, and stays so.
+   */
+  @Test
+  void maxAndMinOfEveryElementGaveANaNGradientWhereOneIsNaN() {
+    assertArrayEquals(new double[] {0, 1, 0}, grad(Tensor::max, 1, NAN, 3));
+    assertArrayEquals(new double[] {0, 1, 0}, grad(Tensor::min, 1, NAN, 3));
+    assertArrayEquals(new double[] {0, 0.5, 0.5}, grad(Tensor::max, 1, NAN, NAN));
+    assertArrayEquals(new double[] {0.5, 0, 0.5}, grad(Tensor::max, 3, 1, 3));  // ties share, as before
+    double[] a = grad(Tensor::amax, 1, NAN, 3);
+    for (double v : a) assertEquals(NAN, v);
+  }
+
+  /**
+   * torch.zeros(2, 0).max(): "max(): Expected reduction dim to be specified for input.numel() == 0.
+   * Specify the reduction dim with the 'dim' argument." (amax(), min() alike); here "amax():
+   * Expected reduction dim 1 to have non-zero size.", under amax's name for max().
+   */
+  @Test
+  void maxOfAnEmptyTensorGaveAmaxsNameAndAnotherRule() {
+    Tensor x = Tensor.zeros(2, 0);
+    String rule = "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
+    assertEquals("max" + rule, assertThrows(IllegalArgumentException.class, x::max).getMessage());
+    assertEquals("min" + rule, assertThrows(IllegalArgumentException.class, x::min).getMessage());
+    assertEquals("amax" + rule, assertThrows(IllegalArgumentException.class, x::amax).getMessage());
+    assertEquals("amin" + rule, assertThrows(IllegalArgumentException.class, () -> x.amin(new int[0], false)).getMessage());
+    // naming the dims: "amax(): Expected reduction dim 1 to have non-zero size.", as before
+    assertEquals("amax(): Expected reduction dim 1 to have non-zero size.",
+        assertThrows(IllegalArgumentException.class, () -> x.amax(new int[] {0, 1}, false)).getMessage());
+  }
 }

@@ -198,6 +198,13 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(expandBack(c, g).mul(mask).div(count));
   }
 
+  /** max()/min() of every element: shared by the elements equal to the result, or by the NaNs when it is NaN. */
+  static Tensor[] evenlyDistributeBackward(Context c, Tensor g) {
+    Tensor x = c.input(0), r = c.result();
+    Tensor mask = r.isnan().item() != 0 ? x.isnan() : x.eq(r);
+    return grads(g.expand(c.inputShape(0)).mul(mask).div(mask.sum()));
+  }
+
   /**
    * prod: result / x where x is not zero; where it is, the product of the others. Written to be
    * differentiated again (PyTorch's second derivative): the division reads 1 at zeros (x / 0 there,

@@ -197,6 +197,11 @@ public final class Ops {
       .withDerivative(of(SELF | RESULT, Gradient::extremeBackward));
   public static final Op AMIN = Op.reduction("amin", "amin", ReduceKind.SAME)
       .withDerivative(of(SELF | RESULT, Gradient::extremeBackward));
+  /** max()/min() of every element: amax's kernel; the gradient picks the NaNs when the result is NaN (PyTorch's evenly_distribute_backward). */
+  public static final Op MAX_ALL = Op.reduction("max", "amax", ReduceKind.SAME)
+      .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
+  public static final Op MIN_ALL = Op.reduction("min", "amin", ReduceKind.SAME)
+      .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
   public static final Op ANY = Op.reduction("any", "any", ReduceKind.BOOL);
   public static final Op ALL = Op.reduction("all", "all", ReduceKind.BOOL);
   public static final Op ARGMAX = Op.reduction("argmax", "argmax", ReduceKind.INDEX);

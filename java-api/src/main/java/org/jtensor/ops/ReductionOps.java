@@ -11,6 +11,8 @@ import org.jtensor.core.Shapes;
 public final class ReductionOps {
   private ReductionOps() {}
 
+  private static final String NO_DIM_FOR_EMPTY = "Expected reduction dim to be specified for input.numel() == 0.";
+
   /** Which dims of t are reduced; dims null or empty means all of them. */
   static boolean[] reducedDims(String op, TensorImpl t, int[] dims) {
     return reducedDims(op, t.dim(), dims);
@@ -63,7 +65,10 @@ public final class ReductionOps {
   public static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double scale) {
     TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel (Note [Metadata snapshot])
     boolean[] reduced = reducedDims(name, m.sizes.length, dims);
-    if ((op == Ops.AMAX || op == Ops.AMIN) && m.numel == 0) requireNonEmptyReducedDims(name, m.sizes, reduced);
+    if (op.reduceKind == org.jtensor.dispatch.ReduceKind.SAME && m.numel == 0) {  // amax, amin, max(), min(): no identity
+      if (dims == null || dims.length == 0) throw new IllegalArgumentException(name + "(): " + NO_DIM_FOR_EMPTY + " Specify the reduction dim with the 'dim' argument.");
+      requireNonEmptyReducedDims(name, m.sizes, reduced);
+    }
     long[] shape = outputShape(m.sizes, reduced, keepdim);
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(name, shape, outType, t.device());
@@ -170,7 +175,7 @@ public final class ReductionOps {
     int rank = m.sizes.length;
     boolean[] reduced = dim == null ? reducedDims(name, rank, null) : reducedDims(name, rank, new int[] {dim});
     if (m.numel == 0) {  // PyTorch refuses only an empty reduced dim; empty kept dims give an empty result
-      if (dim == null) throw new IllegalArgumentException(name + "(): Expected reduction dim to be specified for input.numel() == 0.");
+      if (dim == null) throw new IllegalArgumentException(name + "(): " + NO_DIM_FOR_EMPTY);
       requireNonEmptyReducedDims(name, m.sizes, reduced);
     }
     long[] shape = outputShape(m.sizes, reduced, keepdim && dim != null);  // keepdim is ignored without a dim
