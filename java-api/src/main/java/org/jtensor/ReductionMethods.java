@@ -10,7 +10,7 @@ import org.jtensor.ops.ReductionOps;
 
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
- * empty reduces every dim, as in PyTorch. Composite ones (mean, var, std, norm, logsumexp)
+ * empty reduces every dim, as in PyTorch (but for any and all, where it reduces none, as there). Composite ones (mean, var, std, norm, logsumexp)
  * are built from the kernels in a scope that closes their temporaries.
  */
 public sealed interface ReductionMethods permits Tensor {
@@ -185,10 +185,13 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor all() { return all(null, false); }
   default Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
   default Tensor all(int[] dims, boolean keepdim) { return logical(Ops.ALL, dims, keepdim); }
-  /** any/all give bool, except over uint8, which keeps uint8 (PyTorch's backward-compatible rule). */
+  /**
+   * any/all give bool, except over uint8, which keeps uint8 (PyTorch's backward-compatible rule).
+   * An empty dims array reduces nothing here (PyTorch 2.13's any/all, unlike sum's), null every dim.
+   */
   private Tensor logical(Op op, int[] dims, boolean keepdim) {
     boolean u8 = impl(op.name).dtype() == DType.UINT8;
-    Tensor r = reduce(op, dims, keepdim, 1.0);
+    Tensor r = dims != null && dims.length == 0 ? self().ne(0L) : reduce(op, dims, keepdim, 1.0);
     if (!u8) return r;
     try (r) {
       return r.to(DType.UINT8);

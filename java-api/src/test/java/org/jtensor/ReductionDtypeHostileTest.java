@@ -63,6 +63,22 @@ class ReductionDtypeHostileTest extends ScopedTest {
     for (double v : a) assertEquals(NAN, v);
   }
 
+  /** x = tensor([[0., nan], [3., 0.]]): x.any(()) and x.all(()) are x != 0, shape [2, 2] (uint8 stays uint8); here every dim was reduced. */
+  @Test
+  void anyAndAllOverAnEmptyDimsListReducedEveryDim() {
+    Tensor x = f32(0, NAN, 3, 0).reshape(2, 2);
+    for (Tensor r : new Tensor[] {x.any(new int[0], false), x.all(new int[0], true)}) {
+      assertEquals(DType.BOOL, r.dtype());
+      assertArrayEquals(new long[] {2, 2}, r.shape());
+      assertArrayEquals(new double[] {0, 1, 1, 0}, r.toDoubleArray());
+    }
+    Tensor u = f32(1, 0).to(DType.UINT8).all(new int[0], false);
+    assertEquals(DType.UINT8, u.dtype());
+    assertArrayEquals(new double[] {1, 0}, u.toDoubleArray());
+    assertEquals(0.0, x.all().item());  // no dims: every element, as before
+    assertEquals(1.0, x.any(null, false).item());
+  }
+
   /**
    * torch.zeros(2, 0).max(): "max(): Expected reduction dim to be specified for input.numel() == 0.
    * Specify the reduction dim with the 'dim' argument." (amax(), min() alike); here "amax():

@@ -15,9 +15,14 @@ final class ReduceRefs {
 
   /** Reduce x over dims (empty: all), keepdim; integral results are compared exactly, floats within a tolerance. */
   static Fuzz.Check reduce(Pool.Entry x, int[] dims, boolean keepdim, Reducer f, double tolScale) {
+    return reduce(x, dims, keepdim, f, tolScale, false);
+  }
+
+  /** any/all: PyTorch 2.13 reduces no dim for an empty dims list (noneWhenEmpty), where sum reduces them all. */
+  static Fuzz.Check reduce(Pool.Entry x, int[] dims, boolean keepdim, Reducer f, double tolScale, boolean noneWhenEmpty) {
     return (result, in) -> {
       Vals r = Vals.of(result), v = in.of(x);
-      boolean[] red = reduced(v.shape.length, dims);
+      boolean[] red = noneWhenEmpty && dims != null && dims.length == 0 ? new boolean[v.shape.length] : reduced(v.shape.length, dims);
       List<long[]> outShape = new ArrayList<>();
       long[] keep = v.shape.clone();
       for (int d = 0; d < keep.length; d++) if (red[d]) keep[d] = 1;

@@ -52,7 +52,7 @@ final class ReductionFamily {
       case 19 -> {
         boolean isAny = a.chance(2);
         f.op(any, isAny ? "any" : "all", new Object[] {x, ds, kd}, () -> isAny ? t(x).any(ds, kd) : t(x).all(ds, kd),
-            ReduceRefs.reduce(x, ds, kd, isAny ? ReduceRefs::any : ReduceRefs::all, 0));
+            ReduceRefs.reduce(x, ds, kd, isAny ? ReduceRefs::any : ReduceRefs::all, 0, true));
       }
       case 20 -> f.op(Valid.floating(x), "std", new Object[] {x}, () -> t(x).std(), all(x, ReduceRefs.std(1), 4));
       default -> f.op(Valid.open(x), "nonzero", new Object[] {x}, () -> t(x).nonzero(), ArgRefs.nonzero(x));
