@@ -79,6 +79,18 @@ class ReductionDtypeHostileTest extends ScopedTest {
     assertEquals(1.0, x.any(null, false).item());
   }
 
+  /** torch.tensor(2.).sum((0, 0)) and .amax((0, -1)): "dim 0 appears multiple times in the list of dims"; here taken. */
+  @Test
+  void aZeroDimTensorTookItsDimTwice() {
+    Tensor x = Tensor.scalar(2, DType.FLOAT32);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> x.sum(new int[] {0, 0}, false));
+    assertEquals("sum(): dim 0 appears multiple times in the list of dims", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> x.amax(new int[] {0, -1}, false));
+    assertEquals("amax(): dim 0 appears multiple times in the list of dims", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> x.mean(new int[] {0, 0}, false));
+    assertEquals(2.0, x.sum(new int[] {-1}, false).item());  // once is fine
+  }
+
   /**
    * torch.zeros(2, 0).max(): "max(): Expected reduction dim to be specified for input.numel() == 0.
    * Specify the reduction dim with the 'dim' argument." (amax(), min() alike); here "amax():

@@ -24,10 +24,14 @@ public final class ReductionOps {
       Arrays.fill(r, true);
       return r;
     }
+    boolean scalarSeen = false;  // a 0-dim tensor's dim 0 (or -1) may be named once, as PyTorch's
     for (int d : dims) {
       int w = Shapes.wrapDim(op, d, rank);
-      if (rank == 0) continue;
-      if (r[w]) throw new IllegalArgumentException(op + "(): dim " + w + " appears multiple times in the list of dims");
+      if (rank == 0 && !scalarSeen) {
+        scalarSeen = true;
+        continue;
+      }
+      if (rank == 0 || r[w]) throw new IllegalArgumentException(op + "(): dim " + w + " appears multiple times in the list of dims");
       r[w] = true;
     }
     return r;
