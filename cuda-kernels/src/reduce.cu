@@ -75,7 +75,7 @@ __device__ A block_fold(A acc) {
 
 template <typename A, typename O>
 __device__ O finish(A a, double scale) {
-  if constexpr (kFloat<A>) return (O)(scale == 1.0 ? a : (A)(a * (A)scale));
+  if constexpr (kFloat<A>) return (O)(scale == 1.0 ? a : (A)(a / (A)scale));  // mean: sum / count, as PyTorch
   else return (O)a;
 }
 

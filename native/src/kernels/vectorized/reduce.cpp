@@ -242,7 +242,8 @@ void reduce_typed(const RedPlan& p) {
   const int64_t nout = K.numel(), nred = R.numel();
   const double scale = p.scale;
   auto finish = [scale](A a) -> O {
-    if constexpr (std::is_floating_point<A>::value) return (O)(scale == 1.0 ? a : (A)(a * (A)scale));
+    // mean: the sum divided by the count, as PyTorch's sum_out(...).div_(n) (times 1/n rounds otherwise)
+    if constexpr (std::is_floating_point<A>::value) return (O)(scale == 1.0 ? a : (A)(a / (A)scale));
     else return (O)a;
   };
   if (nout == 0) return;

@@ -141,7 +141,7 @@ public sealed interface ReductionMethods permits Tensor {
           + "or complex dtype. Got: " + t.dtype());
     }
     long n = ReductionOps.count(t, dims);
-    return reduce(Ops.MEAN, dims, keepdim, n == 0 ? Double.NaN : 1.0 / n);
+    return reduce(Ops.MEAN, dims, keepdim, n);  // the sum divided by n (0 / 0 = NaN when empty), as PyTorch's
   }
 
   // ---- extremes ----

@@ -108,4 +108,22 @@ class ReductionDtypeHostileTest extends ScopedTest {
     assertEquals("amax(): Expected reduction dim 1 to have non-zero size.",
         assertThrows(IllegalArgumentException.class, () -> x.amax(new int[] {0, 1}, false)).getMessage());
   }
+
+  /**
+   * torch.tensor([1., 2., 4.], dtype=float64).mean() is 2.3333333333333335 (7 / 3: PyTorch's CPU mean
+   * is sum_out(...).div_(n)); the kernel multiplied by 1/3 instead, 2.333333333333333, and a float32
+   * mean of ten differed from sum / 10 in about one row of six.
+   */
+  @Test
+  void meanMultipliedByTheReciprocalInsteadOfDividing() {
+    Tensor x = Tensor.fromArray(new double[] {1, 2, 4});
+    assertEquals(7.0 / 3, x.mean().item());
+    assertEquals(7.0 / 3, x.reshape(3, 1).mean(0).item());
+    Tensor y = Tensor.arange(0, 10_000, 1, DType.FLOAT32).mul(0.001).reshape(1000, 10);
+    assertArrayEquals(y.sum(1).div(10.0).toDoubleArray(), y.mean(1).toDoubleArray());
+    assertEquals(Double.NaN, Tensor.zeros(2, 0).mean(1).toDoubleArray()[0]);  // 0 / 0, as before
+    Tensor w = Tensor.fromArray(new double[] {1, 2, 4}).requiresGrad_(true);
+    w.mean().backward();
+    assertArrayEquals(new double[] {1.0 / 3, 1.0 / 3, 1.0 / 3}, w.grad().toDoubleArray());  // g / 3, as PyTorch's mean_backward
+  }
 }

@@ -183,11 +183,11 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return g.reshape(kept).expand(shape);
   }
 
-  /** sum and mean (a scaled sum). */
+  /** sum and mean (a sum divided by the count; PyTorch's mean_backward divides g too). */
   static Tensor[] sumBackward(Context c, Tensor g) {
-    double scale = c.args(Reduced.class).scale();
+    double divisor = c.args(Reduced.class).divisor();
     Tensor e = expandBack(c, g);
-    return grads(scale == 1 ? e : e.mul(scale));
+    return grads(divisor == 1 ? e : e.div(divisor));
   }
 
   /** amax/amin: the gradient is shared evenly by the elements that equal the extreme. */

@@ -15,7 +15,7 @@ final class NodeArgs {
   private NodeArgs() {}
 
   /** A reduction: the dims it reduced (over the input's), whether they were kept, the factor on the sum (mean's 1/n, else 1). */
-  record Reduced(boolean[] dims, boolean keepdim, double scale) {}
+  record Reduced(boolean[] dims, boolean keepdim, double divisor) {}
 
   /** An op along one dim, wrapped: scans, softmax, sort, indexSelect, gather, scatter, scatterAdd, indexAdd_. */
   record Along(int dim) {}

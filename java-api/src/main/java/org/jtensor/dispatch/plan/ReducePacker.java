@@ -13,7 +13,7 @@ public final class ReducePacker {
       NDIM = LAYOUT.at("ndim"), OUT = LAYOUT.at("out"), IN = LAYOUT.at("in"), VALUES = LAYOUT.at("values"),
       SCALE = LAYOUT.at("scale");
 
-  /** values is 0 unless the op writes indices and values; scale multiplies floating sums (mean: 1/count). */
+  /** values is 0 unless the op writes indices and values; scale divides floating sums (mean: the count; 1: none). */
   public static long[] pack(int kernel, DType dtype, DType outDtype, long out, long in, long values, double scale,
                             long[] sizes, long[] outStrides, long[] inStrides, boolean[] reduced) {
     int n = sizes.length;
