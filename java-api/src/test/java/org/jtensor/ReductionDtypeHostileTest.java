@@ -126,4 +126,18 @@ class ReductionDtypeHostileTest extends ScopedTest {
     w.mean().backward();
     assertArrayEquals(new double[] {1.0 / 3, 1.0 / 3, 1.0 / 3}, w.grad().toDoubleArray());  // g / 3, as PyTorch's mean_backward
   }
+
+  /** torch.zeros(3, 0).median() is tensor(nan) (float16 too, dtype kept, MedianBackward0); here refused. */
+  @Test
+  void medianOfAnEmptyFloatingTensorWasRefused() {
+    Tensor m = Tensor.zeros(3, 0).median();
+    assertArrayEquals(new long[0], m.shape());
+    assertEquals(NAN, m.item());
+    Tensor h = Tensor.zeros(0).to(DType.FLOAT16).median();
+    assertEquals(DType.FLOAT16, h.dtype());
+    assertEquals(NAN, h.item());
+    Tensor x = Tensor.zeros(0).requiresGrad_(true);
+    x.median().backward();
+    assertArrayEquals(new long[] {0}, x.grad().shape());
+  }
 }

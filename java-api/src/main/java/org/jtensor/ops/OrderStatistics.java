@@ -45,6 +45,12 @@ public final class OrderStatistics {
   /** The lower median of every element (NaN if any is). */
   public static Tensor median(Tensor x) {
     refuseBool(x, "median_cpu");
+    // PyTorch 2.13 fills NaN for an empty floating input (its integer answer is NaN cast, undefined: refused here)
+    if (x.numel() == 0 && x.dtype().isFloatingPoint()) {
+      try (Tensor zero = x.sum()) {
+        return zero.mul(Double.NaN);  // 0 · NaN keeps the graph: the gradient is empty, as PyTorch's
+      }
+    }
     if (x.numel() == 0) throw new IllegalArgumentException("median(): input must not be empty");
     try (TensorScope s = TensorScope.open(); ValuesAndIndices m = median(x.reshape(-1), 0, false)) {
       return s.keep(m.values().clone());
