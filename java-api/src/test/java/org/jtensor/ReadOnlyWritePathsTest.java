@@ -242,7 +242,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
       }
       String name = m.getName();
       String writer = name.startsWith("constant") || name.startsWith("zeros") || name.startsWith("ones") ? "fill_"
-          : name.contains("ormal") ? "normal_" : "uniform_";
+          : name.startsWith("eye") ? "zero_" : name.startsWith("truncNormal") ? "uniform_" : name.contains("ormal") ? "normal_" : "uniform_";
       expectRefused("Init." + name + java.util.Arrays.toString(m.getParameterTypes()), writer, ro, ro.t,
           () -> WriterMethods.invoke(m, null, args));
     }
