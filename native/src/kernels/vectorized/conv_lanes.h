@@ -12,6 +12,7 @@
 #include "kernels/vectorized/capability_namespace.h"
 #include "kernels/vectorized/conv_geometry.h"
 #include "kernels/vectorized/vector_types.h"
+#include "parallel.h"
 
 JT_CPU_CAP_BEGIN
 namespace conv {
@@ -68,21 +69,28 @@ struct Packed {
         nk(nk),
         storage_(groups * blocks * per_block) {}
 
+  // at(gi, i, k, l) for every entry, L lane channels at a time: each (i, k) then writes one whole
+  // line, and at() reads L streams in order (each lane channel's weights in the weight's own
+  // [out][in][taps] layout, for the forward); blocks in parallel. (Read l innermost and on one
+  // thread, a 512-channel 3 × 3 layer's packing took longer than its batch-1 products.)
   template <typename At>
   Packed(int64_t groups, int64_t count, int64_t ni, int64_t nk, At at) : Packed(groups, count, ni, nk) {
     constexpr int L = Vec<T>::lanes;
     if (!ok()) return;
-    for (int64_t gi = 0; gi < groups; ++gi)
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t nv = vectors_in(b);
-        T* dst = storage_.data() + (gi * blocks + b) * per_block;
-        for (int64_t i = 0; i < ni; ++i)
-          for (int64_t k = 0; k < nk; ++k)
-            for (int64_t j = 0; j < nv * L; ++j) {
-              const int64_t l = b * kMaxVectors * L + j;
-              if (l < count) dst[(i * nk + k) * nv * L + j] = at(gi, i, k, l);
+    parallel_for(0, groups * blocks, std::max<int64_t>(1, kGrainSize / per_block), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const int64_t gi = p / blocks, b = p % blocks, nv = vectors_in(b), l0 = b * kMaxVectors * L;
+        T* dst = storage_.data() + p * per_block;
+        for (int64_t j0 = 0; j0 < nv * L && l0 + j0 < count; j0 += L) {  // a vector's lanes at a time: whole lines written
+          const int64_t lanes = std::min<int64_t>(L, count - l0 - j0);
+          for (int64_t i = 0; i < ni; ++i)
+            for (int64_t k = 0; k < nk; ++k) {
+              T* d = dst + (i * nk + k) * nv * L + j0;
+              for (int64_t j = 0; j < lanes; ++j) d[j] = at(gi, i, k, l0 + j0 + j);
             }
+        }
       }
+    });
   }
 
   bool ok() const { return storage_.data() != nullptr; }
