@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import org.jtensor.DType;
+import org.jtensor.core.ScalarTypes;
 
 /** The typed-storage class torch.save names for each dtype (torch.FloatStorage for float32, ...). */
 final class TorchStorageTypes {
@@ -18,16 +19,7 @@ final class TorchStorageTypes {
   }
 
   static {
-    add(DType.BOOL, "BoolStorage");
-    add(DType.UINT8, "ByteStorage");
-    add(DType.INT8, "CharStorage");
-    add(DType.INT16, "ShortStorage");
-    add(DType.INT32, "IntStorage");
-    add(DType.INT64, "LongStorage");
-    add(DType.FLOAT16, "HalfStorage");
-    add(DType.BFLOAT16, "BFloat16Storage");
-    add(DType.FLOAT32, "FloatStorage");
-    add(DType.FLOAT64, "DoubleStorage");
+    for (DType t : DType.values()) add(t, ScalarTypes.name(t) + "Storage");  // FloatStorage, LongStorage, ...
   }
 
   /** The class name in module torch, e.g. "FloatStorage". */

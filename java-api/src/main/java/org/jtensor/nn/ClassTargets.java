@@ -3,6 +3,7 @@ package org.jtensor.nn;
 import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
+import org.jtensor.core.ScalarTypes;
 
 /** nll_loss's rules for class-index targets, shared by nllLoss and crossEntropy (Losses). */
 final class ClassTargets {
@@ -13,8 +14,8 @@ final class ClassTargets {
     if (scores.dim() < 1) throw new IllegalArgumentException(op + "(): Expected 1 or more dimensions (got 0)");
     DType td = target.dtype();
     if (td != DType.INT64 && (td != DType.UINT8 || scores.dim() > 2)) {
-      throw new IllegalArgumentException(op + "(): " + (td == DType.UINT8 ? "expected scalar type Long but found Byte"
-          : "expected target dtype to be Long or Byte, but got " + td));
+      throw new IllegalArgumentException(op + "(): " + (td == DType.UINT8 ? ScalarTypes.expected(DType.INT64, td)
+          : "expected target dtype to be Long or Byte, but got " + ScalarTypes.name(td)));
     }
     long[] s = scores.shape(), t = target.shape();
     if (s.length <= 2 && t.length > 1) throw new IllegalArgumentException(op + "(): 0D or 1D target tensor expected, multi-target not supported");

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.ops.Autocasting;
 
 /** The losses behind Functional's public ones (nllLoss, crossEntropy, mseLoss, the binary cross entropies), with PyTorch's checks. */
@@ -82,9 +83,12 @@ final class Losses {
         Tensor losses = terms.sum(classDim).neg();
         return s.keep(reduction == Reduction.MEAN ? losses.sum().div((double) (losses.numel())) : fold(losses, reduction));
       }
+      if (weight.dtype() != logits.dtype()) {  // PyTorch's nll_loss kernel reads the weight as the input's type
+        throw new IllegalArgumentException(op + "(): " + ScalarTypes.expected(logits.dtype(), weight.dtype()));
+      }
       Tensor[] flat = ClassTargets.flatten(op, logp, target);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
-      Tensor valid = nll[1], classWeight = weight.to(logits.dtype());
+      Tensor valid = nll[1], classWeight = weight;
       Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
       Tensor losses = nll[0].mul(w);
       if (labelSmoothing > 0) {

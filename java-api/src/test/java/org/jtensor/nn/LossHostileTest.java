@@ -138,6 +138,25 @@ class LossHostileTest extends ScopedTest {
   }
 
   /**
+   * A class weight of another dtype than the logits: F.cross_entropy(float32 x, int64 t, weight=float64)
+   * refuses, "expected scalar type Float but found Double" (its kernel reads the weight as the input's
+   * type); jtensor converted it. With class probabilities PyTorch takes it, and so does jtensor.
+   */
+  @Test
+  void crossEntropyRefusesAClassWeightOfAnotherDtypeWithClassIndices() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+    RuntimeException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.crossEntropy(x, longs(0, 2), Tensor.ones(new long[] {3}, DType.FLOAT64), -100, 0, Reduction.MEAN));
+    assertMessage(e, "crossEntropy()", "expected scalar type Float but found Double");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.crossEntropy(x, longs(0, 2), Tensor.ones(new long[] {3}, DType.INT64), -100, 0, Reduction.MEAN));
+    assertMessage(e, "crossEntropy()", "expected scalar type Float but found Long");
+    Tensor soft = Tensor.fromArray(new float[] {1, 0, 0, 0, 0.5f, 0.5f}, 2, 3);
+    assertEquals(Functional.crossEntropy(x, soft, Tensor.ones(3), -100, 0, Reduction.MEAN).item(),
+        Functional.crossEntropy(x, soft, Tensor.ones(new long[] {3}, DType.FLOAT64), -100, 0, Reduction.MEAN).item(), 1e-6);
+  }
+
+  /**
    * uint8 class indices: F.cross_entropy([[1., 2, 3], [4, 5, 6]], tensor([0, 255], dtype=uint8),
    * ignore_index=255) = 2.4076059; reduction='none' with [0, 2]: [2.4076059, 0.4076059]. jtensor
    * refused all but int64; PyTorch refuses int32 with "expected target dtype to be Long or Byte, but
@@ -151,7 +170,7 @@ class LossHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {2.4076058864593506, 0.40760594606399536},
         Functional.crossEntropy(x, longs(0, 2).to(DType.UINT8), Tensor.ones(3), -100, 0, Reduction.NONE).toDoubleArray(), 1e-6);
     RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(x, longs(0, 1).to(DType.INT32)));
-    assertMessage(e, "nllLoss()", "expected target dtype to be Long or Byte, but got");
+    assertMessage(e, "nllLoss()", "expected target dtype to be Long or Byte, but got Int");
     e = assertThrows(IllegalArgumentException.class,
         () -> Functional.crossEntropy(Tensor.zeros(2, 3, 2), Tensor.zeros(new long[] {2, 2}, DType.UINT8)));
     assertMessage(e, "crossEntropy()", "expected scalar type Long but found Byte");

@@ -1,0 +1,39 @@
+package org.jtensor.core;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.jtensor.DType;
+
+/**
+ * PyTorch's C++ name of each dtype (c10::ScalarType: Float for float32, Long for int64, ...), which
+ * its messages print ("expected scalar type Float but found Double") and torch.save's typed storage
+ * classes carry (FloatStorage).
+ */
+public final class ScalarTypes {
+  private ScalarTypes() {}
+
+  private static final Map<DType, String> NAMES = new EnumMap<>(DType.class);
+
+  static {
+    NAMES.put(DType.BOOL, "Bool");
+    NAMES.put(DType.UINT8, "Byte");
+    NAMES.put(DType.INT8, "Char");
+    NAMES.put(DType.INT16, "Short");
+    NAMES.put(DType.INT32, "Int");
+    NAMES.put(DType.INT64, "Long");
+    NAMES.put(DType.FLOAT16, "Half");
+    NAMES.put(DType.BFLOAT16, "BFloat16");
+    NAMES.put(DType.FLOAT32, "Float");
+    NAMES.put(DType.FLOAT64, "Double");
+  }
+
+  /** "Float" for float32; every dtype has one (ScalarTypesTest). */
+  public static String name(DType t) {
+    return NAMES.get(t);
+  }
+
+  /** PyTorch's refusal of an operand whose dtype is not the one an op's kernel reads. */
+  public static String expected(DType want, DType found) {
+    return "expected scalar type " + name(want) + " but found " + name(found);
+  }
+}
