@@ -25,9 +25,12 @@ public final class ScalarTypes {
     NAMES.put(DType.BFLOAT16, "BFloat16");
     NAMES.put(DType.FLOAT32, "Float");
     NAMES.put(DType.FLOAT64, "Double");
+    for (DType t : DType.values()) {
+      if (!NAMES.containsKey(t)) throw new IllegalStateException("ScalarTypes: no PyTorch name for " + t);  // a new dtype names itself here
+    }
   }
 
-  /** "Float" for float32; every dtype has one (ScalarTypesTest). */
+  /** "Float" for float32; every dtype has one (checked when the class loads). */
   public static String name(DType t) {
     return NAMES.get(t);
   }
