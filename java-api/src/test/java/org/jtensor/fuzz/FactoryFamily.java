@@ -2,6 +2,7 @@ package org.jtensor.fuzz;
 
 import org.jtensor.DType;
 import org.jtensor.Device;
+import org.jtensor.Storage;
 import org.jtensor.Tensor;
 
 /** Factories and random draws: the pool's fresh tensors, with bad shapes, steps and bounds now and then. */
@@ -54,8 +55,20 @@ final class FactoryFamily {
         f.op(Valid.open(x), "zerosLike", new Object[] {x}, () -> Tensor.zerosLike(Fuzz.t(x)), (result, in) ->
             FactoryRefs.filled("zerosLike", in.of(x).shape, in.of(x).dtype, 0L).verify(result, in));
       }
-      default -> f.op(sizes, "emptyStrided", new Object[] {s, dt}, () -> Tensor.emptyStrided(s, s.clone(), dt, Device.CPU).fill_(1L),
+      default -> f.op(sizes, "emptyStrided", new Object[] {s, dt}, () -> onesWithZeroGaps(Tensor.emptyStrided(s, s.clone(), dt, Device.CPU)),
           FactoryRefs.strided(s, s.clone(), dt));
     }
+  }
+
+  /**
+   * t.fill_(1) with the storage's bytes between t's elements zeroed first: those bytes are
+   * uninitialized (whatever the allocator's block held), and a later asStrided view may read them,
+   * where a bool view must find only 0 or 1 (seed 13 read a 255 left there by an earlier block).
+   */
+  private static Tensor onesWithZeroGaps(Tensor t) {
+    try (Storage bytes = t.untypedStorage()) {
+      bytes.fill_((byte) 0);
+    }
+    return t.fill_(1L);
   }
 }
