@@ -51,7 +51,7 @@ public abstract class AbstractOptimizer implements Optimizer {
             + "(parameter " + params.indexOf(p) + " is listed again); list each once, as Module.parameters() does");
       }
       // a frozen leaf (requiresGrad false) is taken, as PyTorch's: it has no gradient, so step() skips it until unfrozen
-      if (!p.isLeaf()) {
+      if (!p.isLeaf() && !p.retainsGrad()) {  // PyTorch: not (param.is_leaf or param.retains_grad)
         throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor");
       }
     }

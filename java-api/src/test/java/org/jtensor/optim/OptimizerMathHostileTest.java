@@ -180,6 +180,15 @@ class OptimizerMathHostileTest extends ScopedTest {
     Tensor nonLeaf = w.mul(2);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SGD(List.of(nonLeaf), 0.1));
     assertEquals("SGD(): can't optimize a non-leaf Tensor", e.getMessage());
+    // ...unless it keeps its gradient: PyTorch checks `param.is_leaf or param.retains_grad`, and SGD([b]) with
+    // b = a * 2; b.retain_grad() is taken and stepped (jtensor refused it)
+    Tensor kept = w.mul(2);
+    kept.retainGrad();
+    kept.mul(kept).sum().backward();  // kept.grad = 2 * kept = [2, 2]
+    try (SGD sgd = new SGD(List.of(kept), 0.25)) {
+      sgd.step();
+      assertArrayEquals(new double[] {0.5, 0.5}, kept.toDoubleArray(), "1 - 0.25 * 2");
+    }
   }
 
   @Test
