@@ -3,6 +3,7 @@ package org.jtensor;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.Op;
 import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseChecks;
 import org.jtensor.ops.ElementwiseOps;
 import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
@@ -59,7 +60,7 @@ public sealed interface ClampMethods permits Tensor {
     TensorImpl t = impl(op.inPlaceName);
     DType result = clampResult(t.dtype(), min, max, floatBounds);
     if (result != t.dtype()) {
-      throw new IllegalArgumentException(op.inPlaceName + "(): result type " + result + " can't be cast to the desired output type " + t.dtype());
+      throw new IllegalArgumentException(op.inPlaceName + "(): " + ElementwiseChecks.cannotCast(result, t.dtype()));
     }
     checkBounds(op.inPlaceName, result, min, max);
     ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), Operand.of(t));

@@ -3,6 +3,7 @@ package org.jtensor;
 import org.jtensor.dispatch.RandomDraw;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
+import org.jtensor.ops.ElementwiseChecks;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.Recorder;
 import org.jtensor.ops.RandomOps;
@@ -118,7 +119,7 @@ public sealed interface RandomMethods permits Tensor {
       }
     }
     if (!t.dtype().isFloatingPoint() && t.numel() > 0) {  // PyTorch's noise.div_(1 - p) on a noise of self's dtype
-      throw new IllegalArgumentException("dropout(): result type " + DType.DEFAULT_FLOAT + " can't be cast to the desired output type " + t.dtype());
+      throw new IllegalArgumentException("dropout(): " + ElementwiseChecks.cannotCast(DType.DEFAULT_FLOAT, t.dtype()));
     }
     try (Tensor keep = bernoulli(1 - p, g); Tensor kept = self().mul(keep)) {
       return kept.div(1 - p);

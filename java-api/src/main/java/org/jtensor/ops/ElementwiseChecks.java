@@ -71,7 +71,7 @@ public final class ElementwiseChecks {
           + " doesn't match the broadcast shape " + Shapes.str(shape));
     }
     if (!canCast(result, out.dtype())) {
-      throw new IllegalArgumentException(op + "(): result type " + result + " can't be cast to the desired output type " + out.dtype());
+      throw new IllegalArgumentException(op + "(): " + cannotCast(result, out.dtype()));
     }
     DataOps.checkWritable(op, outMeta);
     out.checkInBounds(op, outMeta);
@@ -81,6 +81,11 @@ public final class ElementwiseChecks {
         throw new IllegalArgumentException(op + "(): " + DataOps.OVERLAP_WORDS);
       }
     }
+  }
+
+  /** PyTorch's refusal of an in-place or out= result its output cannot hold (in jtensor's dtype names). */
+  public static String cannotCast(DType result, DType out) {
+    return "result type " + result + " can't be cast to the desired output type " + out;
   }
 
   /** PyTorch's can_cast: no float to integral, no non-bool to bool. */
