@@ -49,6 +49,22 @@ public final class Generator {
     return this;
   }
 
+  /**
+   * Re-seeds this generator from the operating system's entropy (torch.Generator.seed) and returns
+   * the seed, which {@link #setSeed} takes back to replay what follows; for the default generator,
+   * {@code Generator.defaultGenerator().seed()} is torch.seed().
+   */
+  public long seed() {
+    long fresh = ENTROPY.nextLong();
+    synchronized (this) {
+      setSeed(fresh);
+    }
+    return fresh;
+  }
+
+  private static final java.security.SecureRandom ENTROPY = new java.security.SecureRandom();
+
+  /** The seed this generator was last seeded with (torch.Generator.initial_seed). */
   public synchronized long initialSeed() {
     return seed;
   }

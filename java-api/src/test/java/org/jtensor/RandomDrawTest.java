@@ -3,6 +3,7 @@ package org.jtensor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jtensor.bindings.JtNative;
 import org.junit.jupiter.api.Test;
@@ -95,5 +96,17 @@ class RandomDrawTest extends ScopedTest {
     float[] f = new float[d.length];
     for (int i = 0; i < d.length; i++) f[i] = (float) d[i];
     return f;
+  }
+
+  /** seed() as torch.Generator.seed(): a fresh seed each time, returned, equal to initialSeed(), and replayable with setSeed. */
+  @Test
+  void seedDrawsAFreshSeedThatReplays() {
+    Generator g = new Generator(1);
+    long a = g.seed();
+    assertEquals(a, g.initialSeed());
+    double[] first = Tensor.rand(new long[] {8}, g).toDoubleArray();
+    long b = g.seed();
+    assertTrue(a != b, "two seeds from the system's entropy: " + a + ", " + b);
+    assertArrayEquals(first, Tensor.rand(new long[] {8}, g.setSeed(a)).toDoubleArray(), "setSeed(seed()) replays its draws");
   }
 }
