@@ -49,6 +49,41 @@ class ReductionDtypeHostileTest extends ScopedTest {
   }
 
   /**
+   * cumprod's second derivative with zeros, against PyTorch 2.13: grad of grad of cumprod([1., 0., 3.]).sum()
+   * is [4, 5, 1]; jtensor gave [4, 4, 1], its backward holding constant zeros after the first zero where the
+   * gradient is x_k·(...) with x_k the zero. Also (float64; g = grad((cumprod(x) * w).sum(), x,
+   * create_graph=True), then grad((g * g).sum(), x)) along either dim of a [2, 5] with two zeros a row.
+   */
+  @Test
+  void cumprodSecondDerivativeLostTheTermsAfterTheFirstZero() {
+    assertArrayEquals(new double[] {4, 5, 1}, secondGrad(x -> x.cumprod(0), 1, 0, 3));
+    double[] ones = {1, 1, 1};
+    assertCumprod(new double[] {1, 0, 3}, new long[] {3}, ones, 0, new double[] {1, 4, 0}, new double[] {32, 8, 8});
+    double[] x = {2, 0, 3, 0, 5, 1.5, -2, 0, 4, 1}, w = {1, 2, -1, 0.5, 3, 0.5, 1, 1, -2, 1};
+    assertCumprod(x, new long[] {2, 5}, w, 1, new double[] {1, -2, 0, 0, 0, -1.5, 1.5, 9, 0, 0},
+        new double[] {4, -2, 8, -372, 0, 111, -84, -31.5, 54, -216});
+    double[] xt = new double[10], wt = new double[10], gt = {1, -1.5, -2, 1.5, 0, 9, 0, 0, 0, 0},
+        ht = {4, 111, -2, -84, 8, -31.5, -372, 54, 0, -216};
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 5; j++) {
+        xt[j * 2 + i] = x[i * 5 + j];
+        wt[j * 2 + i] = w[i * 5 + j];
+      }
+    }
+    assertCumprod(xt, new long[] {5, 2}, wt, 0, gt, ht);  // along dim 0 of the transpose
+    Tensor plain = Tensor.fromArray(new double[] {1, 0, 3}).requiresGrad_(true);
+    plain.cumprod(0).sum().backward();  // a first-order backward keeps the linear formula: same values
+    assertArrayEquals(new double[] {1, 4, 0}, plain.grad().toDoubleArray());
+  }
+
+  private static void assertCumprod(double[] v, long[] shape, double[] w, int dim, double[] wantGrad, double[] wantSecond) {
+    Tensor x = Tensor.fromArray(v, shape).requiresGrad_(true), weights = Tensor.fromArray(w, shape);
+    Tensor g = Autograd.grad(x.cumprod(dim).mul(weights).sum(), List.of(x), true).get(0);
+    assertArrayEquals(wantGrad, g.toDoubleArray(), 1e-12, "first derivative");
+    assertArrayEquals(wantSecond, Autograd.grad(g.mul(g).sum(), List.of(x), false).get(0).toDoubleArray(), 1e-12, "second");
+  }
+
+  /**
    * torch.tensor([1., nan, 3.]).max().backward() gives [0., 1., 0.] (evenly_distribute_backward
    * picks the NaNs); min() too. Here max() was amax(), whose x == result mask never holds at NaN:
    * [nan, nan, nan]. amax() itself gives NaN everywhere in PyTorch as well, and stays so.

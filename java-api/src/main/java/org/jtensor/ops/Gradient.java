@@ -261,9 +261,11 @@ record Gradient(int saves, Formula formula) implements Derivative {
     Tensor seen = zeros.cumsum(dim);                       // zeros up to and including each position
     Tensor before = seen.eq(0L);                           // positions before the first zero
     Tensor first = zeros.logicalAnd(seen.eq(1L));          // the first zero itself
+    boolean anyZero = zeros.any().item() != 0;
+    if (anyZero && org.jtensor.autograd.GradMode.isEnabled()) return grads(cumprodBackwardDifferentiable(x, g, dim));
     Tensor plain = reverseCumsum(g.mul(r), dim).div(Tensor.where(before, x, Tensor.onesLike(x)));
     Tensor grad = plain.mul(before);
-    if (zeros.any().item() != 0) {
+    if (anyZero) {
       Tensor ones = Tensor.onesLike(x);
       Tensor prefix = Tensor.where(before, x, ones).prod(new int[] {dim}, true);      // Π_{k'<k} x
       Tensor suffix = Tensor.where(before.logicalOr(first), ones, x).cumprod(dim);    // Π_{k<k'≤j} x
@@ -271,6 +273,27 @@ record Gradient(int saves, Formula formula) implements Derivative {
       grad = grad.add(prefix.mul(tail).mul(first));
     }
     return grads(grad);
+  }
+
+  /**
+   * cumprod's gradient with zeros, as a function of x that is itself differentiable (a backward run
+   * with createGraph, as PyTorch's cumprod_backward takes its O(n²) path under grad mode):
+   * grad_i = Σ_{j≥i} g_j · Π_{k≤j, k≠i} x_k, each product formed without dividing by x_i. The masked
+   * formula above is right in value, but after the first zero its entries are constant zeros where
+   * they are x_k·(...) with x_k the zero, so a second derivative lost those terms.
+   */
+  private static Tensor cumprodBackwardDifferentiable(Tensor x, Tensor g, int dim) {
+    int last = x.dim() - 1;
+    long n = x.shape()[dim];
+    Tensor xl = x.movedim(dim, last), gl = g.movedim(dim, last);
+    long[] square = java.util.Arrays.copyOf(xl.shape(), xl.dim() + 1);
+    square[last + 1] = n;
+    Tensor rows = xl.unsqueeze(last).expand(square);                               // row i: x, ...
+    Tensor eye = Tensor.eye(n, n, org.jtensor.DType.BOOL).to(x.device());
+    Tensor withoutI = Tensor.where(eye, Tensor.onesLike(rows), rows);              // ... with x_i set to 1
+    Tensor later = Tensor.ones(new long[] {n, n}, org.jtensor.DType.BOOL, x.device()).triu(0);  // j >= i
+    Tensor terms = withoutI.cumprod(last + 1).mul(gl.unsqueeze(last)).mul(later);  // g_j Π_{k≤j, k≠i} x_k
+    return terms.sum(new int[] {last + 1}, false).movedim(last, dim);
   }
 
   private static Tensor reverseCumsum(Tensor g, int dim) {
