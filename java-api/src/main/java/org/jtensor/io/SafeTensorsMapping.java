@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.core.DirectBuffers;
@@ -19,8 +20,8 @@ import org.jtensor.core.Shapes;
 /**
  * Turns a checked safetensors header into tensors over a memory mapping of the file. Tensors are
  * grouped into mappings of at most {@code maxMapping} bytes (Java maps at most 2 GiB per
- * buffer); each mapping is one read-only storage and its tensors are views at their offsets.
- * The file is unmapped when the last view of its storage closes.
+ * buffer); each tensor is a read-only storage of its own bytes in a mapping, which is unmapped
+ * when the last of its tensors closes.
  * A mapping starts on an 8-byte file offset, so a tensor whose file offset is a multiple of its
  * element size is aligned in memory; the others, and any tensor too large to map, are read into
  * storages of their own.
@@ -98,13 +99,31 @@ final class SafeTensorsMapping {
       FileChannel.MapMode mode = writable != null ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
       for (Region r : regions) {
         MappedByteBuffer mapped = ch.map(mode, r.start, r.end - r.start);
-        // read-only to jtensor; unmapped when the storage's last reference goes, not at a later GC
-        try (Storage s = Storage.wrap(DirectBuffers.address(mapped), r.end - r.start, true, () -> DirectBuffers.unmap(mapped))) {
+        long base = DirectBuffers.address(mapped);
+        // one read-only storage per tensor, of exactly its bytes (PyTorch's format keeps one dtype per
+        // storage: a storage shared by the file's dtypes could not be saved to .pt); the region is
+        // unmapped when the last of them goes, not at a later GC
+        AtomicInteger holds = new AtomicInteger(1);
+        Runnable drop = () -> {
+          if (holds.decrementAndGet() == 0) DirectBuffers.unmap(mapped);
+        };
+        try {
           for (int i : r.entries) {
             SafeTensorsHeader.Entry e = h.entries.get(i);
-            long offset = (h.dataStart + e.begin() - r.start) / e.dtype().itemSize();
-            made[i] = TensorBytes.over(s, e.dtype(), offset, e.shape(), Shapes.contiguousStrides(e.shape()));
+            holds.incrementAndGet();
+            Storage s;
+            try {
+              s = Storage.wrap(base + h.dataStart + e.begin() - r.start, e.nbytes(), true, drop);
+            } catch (RuntimeException | Error failed) {
+              drop.run();  // a refused wrap never runs its release
+              throw failed;
+            }
+            try (s) {
+              made[i] = TensorBytes.over(s, e.dtype(), 0, e.shape(), Shapes.contiguousStrides(e.shape()));
+            }
           }
+        } finally {
+          drop.run();
         }
       }
     } finally {

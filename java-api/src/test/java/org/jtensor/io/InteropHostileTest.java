@@ -1,0 +1,90 @@
+package org.jtensor.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.DType;
+import org.jtensor.Storage;
+import org.jtensor.Tensor;
+import org.jtensor.TensorScope;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A hostile review of value-level interop with PyTorch 2.13 and NumPy (session 29): each test is
+ * named after a bug; the fixtures are make_interop_hostile_fixtures.py's.
+ */
+class InteropHostileTest {
+  @TempDir Path dir;
+
+  private static long storageBytes(Tensor t) {
+    try (Storage s = t.untypedStorage()) {
+      return s.nbytes();
+    }
+  }
+
+  /** Before: one storage over the whole mapping, so Tensors.save refused mixed dtypes ("not a whole number of bfloat16 elements"). */
+  @Test
+  void safetensorsOfMixedDtypesLoadedThenSavedAsPtWereRefused() throws IOException {
+    Path pt = dir.resolve("converted.pt");
+    Map<String, Tensor> m = SafeTensors.load(Fixtures.path("hostile_mixed.safetensors"));
+    try {
+      Tensors.save(m, pt);
+      Map<String, Tensor> back = Tensors.load(pt);
+      try {
+        assertEquals(List.copyOf(m.keySet()), List.copyOf(back.keySet()));
+        for (String k : m.keySet()) {
+          try (TensorScope scope = TensorScope.open()) {  // closes the float64 copies
+            Tensor a = m.get(k), b = back.get(k);
+            assertEquals(a.dtype(), b.dtype(), k);
+            assertArrayEquals(a.shape(), b.shape(), k);
+            assertArrayEquals(a.to(DType.FLOAT64).toDoubleArray(), b.to(DType.FLOAT64).toDoubleArray(), k);
+            assertEquals(b.nbytes(), storageBytes(b), k + ": its own bytes, as torch.save writes each tensor's storage");
+          }
+        }
+        try (Tensor w = back.get("w").to(DType.FLOAT64)) {
+          assertArrayEquals(new double[] {1.5, -2.0, 3.0, 4.25}, w.toDoubleArray());
+        }
+        assertEquals(7.0, back.get("steps").item());
+      } finally {
+        Tensors.closeAll(back);
+      }
+    } finally {
+      Tensors.closeAll(m);
+    }
+  }
+
+  /** Before: saving one tensor of a loaded safetensors file wrote every tensor's bytes (the mapping's storage) to the .pt. */
+  @Test
+  void oneTensorOfASafetensorsFileSavedAsPtCarriedTheWholeFile() throws IOException {
+    Path st = dir.resolve("two.safetensors"), pt = dir.resolve("one.pt");
+    Map<String, Tensor> src = new LinkedHashMap<>();
+    src.put("big", Tensor.arange(0, 1000, 1, DType.FLOAT32));
+    src.put("small", Tensor.arange(0, 2, 1, DType.FLOAT32));
+    SafeTensors.save(src, st);
+    Tensors.closeAll(src);
+    Map<String, Tensor> m = SafeTensors.load(st);
+    try {
+      assertEquals(8, storageBytes(m.get("small")));
+      Tensors.save(Map.of("small", m.get("small")), pt);
+      Map<String, Tensor> back = Tensors.load(pt);
+      try {
+        Tensor s = back.get("small");
+        assertEquals(0, s.storageOffset());
+        assertEquals(8, storageBytes(s), "the .pt holds the 2 floats, not the 4008 bytes of the file");
+        assertArrayEquals(new float[] {0f, 1f}, s.toFloatArray());
+      } finally {
+        Tensors.closeAll(back);
+      }
+    } finally {
+      Tensors.closeAll(m);
+    }
+  }
+}
