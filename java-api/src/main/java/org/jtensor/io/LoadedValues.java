@@ -14,18 +14,25 @@ final class LoadedValues {
   private LoadedValues() {}
 
   static void forEachTensor(Object root, Consumer<Tensor> action) {
+    forEachLeaf(root, o -> {
+      if (o instanceof Tensor) action.accept((Tensor) o);
+    });
+  }
+
+  /** Every non-null value that is not a list, tuple, dict or set (each tensor once; dict keys are not visited). */
+  static void forEachLeaf(Object root, Consumer<Object> action) {
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     ArrayDeque<Object> todo = new ArrayDeque<>();
     if (root == null) return;
     todo.push(root);
     while (!todo.isEmpty()) {
       Object o = todo.pop();
-      if (o instanceof Tensor) {
-        if (seen.add(o)) action.accept((Tensor) o);
-      } else if (o instanceof Map || o instanceof Collection) {
+      if (o instanceof Map || o instanceof Collection) {
         if (!seen.add(o)) continue;
         Collection<?> items = o instanceof Map ? ((Map<?, ?>) o).values() : (Collection<?>) o;
         for (Object c : items) if (c != null) todo.push(c);
+      } else if (!(o instanceof Tensor) || seen.add(o)) {
+        action.accept(o);
       }
     }
   }

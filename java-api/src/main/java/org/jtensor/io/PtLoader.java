@@ -59,6 +59,7 @@ final class PtLoader implements PickleReader.Resolver {
       PtLoader loader = new PtLoader(zip, prefix, device);
       try {
         Object result = PickleReader.load(pickle, file, loader);
+        loader.checkValues(result);
         loader.keepOnly(result);
         return result;
       } catch (IOException | RuntimeException e) {
@@ -281,6 +282,26 @@ final class PtLoader implements PickleReader.Resolver {
     // a tensor's Python attributes (BUILD after _rebuild_from_type_v2) hold no tensor data
     if (target instanceof Tensor && (state == null || state instanceof Map)) return;
     throw bad("BUILD on a " + PickleReader.typeName(target) + " is not allowed");
+  }
+
+  /**
+   * Refuses a result holding a value that is no tensor or plain Python value: a storage (torch.save
+   * of x.storage() or x.untyped_storage()), a storage class or a rebuild function. These are
+   * internal to the loader (a storage's bytes are freed when the load ends), never returned.
+   */
+  private void checkValues(Object result) throws TensorFormatException {
+    Object[] odd = {null};
+    LoadedValues.forEachLeaf(result, o -> {
+      boolean plain = o instanceof Tensor || o instanceof Boolean || o instanceof Long || o instanceof java.math.BigInteger
+          || o instanceof Double || o instanceof String || o instanceof byte[];
+      if (!plain && odd[0] == null) odd[0] = o;
+    });
+    if (odd[0] instanceof StorageRef ref) {
+      throw bad("holds storage '" + ref.key() + "' itself (torch.save of a storage, not a tensor), which is not loaded: save the tensor");
+    }
+    if (odd[0] != null) {
+      throw bad("holds a " + PickleReader.typeName(odd[0]) + " (" + odd[0] + ") as a value, which is not loaded: only tensors and plain values are");
+    }
   }
 
   /** Closes the tensors the pickle made that the result does not hold (intermediates, dropped values). */

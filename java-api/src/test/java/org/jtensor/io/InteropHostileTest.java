@@ -87,4 +87,12 @@ class InteropHostileTest {
       Tensors.closeAll(m);
     }
   }
+
+  /** Before: loadObject returned the loader's internal storage record, its bytes already freed (toString threw). */
+  @Test
+  void aStorageSavedAsAValueLeakedAFreedInternalObject() {
+    Path file = Fixtures.path("hostile_storage_value.pt");
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.loadObject(file));
+    assertTrue(e.getMessage().contains("hostile_storage_value.pt") && e.getMessage().contains("storage '0' itself"), e.getMessage());
+  }
 }
