@@ -26,6 +26,9 @@ final class PtLoader implements PickleReader.Resolver {
   /** torch's rebuild functions and types that a weights file may name. */
   private enum Global { REBUILD_TENSOR_V2, REBUILD_PARAMETER, REBUILD_PARAMETER_WITH_STATE, REBUILD_FROM_TYPE_V2, TENSOR_TYPE, SIZE, DEVICE }
 
+  /** A typed-storage class such as torch.FloatStorage, as a persistent id names it (not a dtype value). */
+  private record StorageClass(DType dtype) {}
+
   /** A storage as its persistent id names it: loaded once per key. */
   private record StorageRef(String key, DType dtype, Storage storage) {}
 
@@ -138,7 +141,10 @@ final class PtLoader implements PickleReader.Resolver {
     }
     if (module.equals("torch")) {
       DType t = TorchStorageTypes.dtype(name);
-      if (t != null) return t;
+      if (t != null) return new StorageClass(t);
+      for (DType d : DType.values()) {
+        if (d.typeName().equals(name)) return d;  // a dtype as a value (torch.float16), as weights_only=True loads it
+      }
       if (TorchStorageTypes.isOtherTorchStorage(name)) throw bad("torch." + name + " has no jtensor dtype");
     }
     throw bad("global '" + full + "' is not allowed: only tensors, storages and plain containers are loaded,"
@@ -184,10 +190,10 @@ final class PtLoader implements PickleReader.Resolver {
       throw bad("persistent id is not ('storage', type, key, location, numel)");
     }
     List<?> id = (List<?>) pid;
-    if (!(id.get(1) instanceof DType) || !(id.get(2) instanceof String) || !(id.get(3) instanceof String) || !(id.get(4) instanceof Long)) {
+    if (!(id.get(1) instanceof StorageClass) || !(id.get(2) instanceof String) || !(id.get(3) instanceof String) || !(id.get(4) instanceof Long)) {
       throw bad("persistent id is not ('storage', type, key, location, numel)");
     }
-    DType dtype = (DType) id.get(1);
+    DType dtype = ((StorageClass) id.get(1)).dtype();
     String key = (String) id.get(2);
     long numel = (Long) id.get(4);
     long nbytes;
@@ -293,14 +299,14 @@ final class PtLoader implements PickleReader.Resolver {
     Object[] odd = {null};
     LoadedValues.forEachLeaf(result, o -> {
       boolean plain = o instanceof Tensor || o instanceof Boolean || o instanceof Long || o instanceof java.math.BigInteger
-          || o instanceof Double || o instanceof String || o instanceof byte[];
+          || o instanceof Double || o instanceof String || o instanceof byte[] || o instanceof DType;
       if (!plain && odd[0] == null) odd[0] = o;
     });
     if (odd[0] instanceof StorageRef ref) {
       throw bad("holds storage '" + ref.key() + "' itself (torch.save of a storage, not a tensor), which is not loaded: save the tensor");
     }
     if (odd[0] != null) {
-      throw bad("holds a " + PickleReader.typeName(odd[0]) + " (" + odd[0] + ") as a value, which is not loaded: only tensors and plain values are");
+      throw bad("holds a " + PickleReader.typeName(odd[0]) + " (" + odd[0] + ") as a value, which is not loaded: only tensors, dtypes and plain values are");
     }
   }
 

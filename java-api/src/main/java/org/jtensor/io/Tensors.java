@@ -98,7 +98,8 @@ public final class Tensors {
    * Whatever the file's pickle holds: a Tensor; a List (list or tuple) or Map (dict or
    * OrderedDict, keys in order) of tensors and plain values, nested as saved; or a plain value.
    * Python's values arrive as null, Boolean, Long (BigInteger beyond 64 bits), Double, String and
-   * byte[]; a bare storage (torch.save of x.storage()) is refused. Every tensor in it is the caller's to close ({@link #closeAll(Object)} does it).
+   * byte[], and a torch dtype (torch.float16) as its {@link org.jtensor.DType}; a bare storage
+   * (torch.save of x.storage()) is refused. Every tensor in it is the caller's to close ({@link #closeAll(Object)} does it).
    */
   public static Object loadObject(Path file, Device device) throws IOException {
     return PtLoader.load(file, device);

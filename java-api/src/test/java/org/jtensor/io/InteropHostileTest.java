@@ -95,4 +95,18 @@ class InteropHostileTest {
     TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.loadObject(file));
     assertTrue(e.getMessage().contains("hostile_storage_value.pt") && e.getMessage().contains("storage '0' itself"), e.getMessage());
   }
+
+  /** Before: torch.float16 as a value was refused as "not allowed ... as torch.load(weights_only=True) does"; it loads it. */
+  @Test
+  void torchDtypeValuesWereRefusedThoughWeightsOnlyLoadsThem() throws IOException {
+    Object o = Tensors.loadObject(Fixtures.path("hostile_dtype_values.pt"));
+    try {
+      Map<?, ?> m = (Map<?, ?>) o;
+      assertEquals(DType.FLOAT16, m.get("dtype"));
+      assertEquals(List.of(DType.BFLOAT16, DType.BOOL, DType.INT64), m.get("dtypes"));
+      assertArrayEquals(new float[] {1f, 1f}, ((Tensor) m.get("w")).toFloatArray());
+    } finally {
+      Tensors.closeAll(o);
+    }
+  }
 }
