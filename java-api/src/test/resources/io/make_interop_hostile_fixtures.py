@@ -30,3 +30,10 @@ h = json.dumps(header).encode()
 h += b" " * (-len(h) % 8)
 with open("hostile_mixed.safetensors", "wb") as f:
     f.write(struct.pack("<Q", len(h)) + h + body)
+
+# meta tensors (no storage, _rebuild_meta_tensor_no_storage), one a transposed view; and a uint16
+# tensor, which torch.save rebuilds with _rebuild_tensor_v3 over an UntypedStorage
+m = torch.empty(2, 3, device="meta")
+torch.save({"m": m.t(), "p": torch.nn.Parameter(torch.empty(4, dtype=torch.float16, device="meta")), "c": torch.ones(1)},
+           "hostile_meta.pt")
+torch.save({"u": torch.tensor([1, 2], dtype=torch.uint16)}, "hostile_uint16.pt")

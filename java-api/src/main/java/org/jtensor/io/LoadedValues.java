@@ -36,4 +36,15 @@ final class LoadedValues {
       }
     }
   }
+
+  /** The first leaf that is neither a tensor, a dtype nor a plain Python value (None, bool, int, float, str, bytes); null if none. */
+  static Object firstUnplainLeaf(Object root) {
+    Object[] odd = {null};
+    forEachLeaf(root, o -> {
+      boolean plain = o instanceof Tensor || o instanceof Boolean || o instanceof Long || o instanceof java.math.BigInteger
+          || o instanceof Double || o instanceof String || o instanceof byte[] || o instanceof org.jtensor.DType;
+      if (!plain && odd[0] == null) odd[0] = o;
+    });
+    return odd[0];
+  }
 }

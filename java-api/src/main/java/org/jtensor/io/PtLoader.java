@@ -24,7 +24,8 @@ final class PtLoader implements PickleReader.Resolver {
   private static final int MAX_PICKLE_BYTES = 1 << 30;
 
   /** torch's rebuild functions and types that a weights file may name. */
-  private enum Global { REBUILD_TENSOR_V2, REBUILD_PARAMETER, REBUILD_PARAMETER_WITH_STATE, REBUILD_FROM_TYPE_V2, TENSOR_TYPE, SIZE, DEVICE }
+  private enum Global { REBUILD_TENSOR_V2, REBUILD_PARAMETER, REBUILD_PARAMETER_WITH_STATE, REBUILD_FROM_TYPE_V2, REBUILD_META, TENSOR_TYPE, SIZE,
+    DEVICE }
 
   /** A typed-storage class such as torch.FloatStorage, as a persistent id names it (not a dtype value). */
   private record StorageClass(DType dtype) {}
@@ -134,6 +135,7 @@ final class PtLoader implements PickleReader.Resolver {
       case "torch._utils._rebuild_parameter": return Global.REBUILD_PARAMETER;
       case "torch._utils._rebuild_parameter_with_state": return Global.REBUILD_PARAMETER_WITH_STATE;
       case "torch._tensor._rebuild_from_type_v2": return Global.REBUILD_FROM_TYPE_V2;
+      case "torch._utils._rebuild_meta_tensor_no_storage": return Global.REBUILD_META;
       case "torch.Tensor": case "torch.nn.parameter.Parameter": return Global.TENSOR_TYPE;
       case "torch.Size": return Global.SIZE;
       case "torch.device": return Global.DEVICE;
@@ -156,6 +158,19 @@ final class PtLoader implements PickleReader.Resolver {
     if (!(callable instanceof Global)) throw bad("a " + PickleReader.typeName(callable) + " is called, which is not allowed");
     switch ((Global) callable) {
       case REBUILD_TENSOR_V2: return rebuildTensor(args);
+      case REBUILD_META: {  // (dtype, size, stride, requires_grad): a meta tensor, saved with no storage
+        if (args.size() != 4 || !(args.get(0) instanceof DType) || !(args.get(3) instanceof Boolean)) {
+          throw bad("_rebuild_meta_tensor_no_storage takes (dtype, size, stride, requires_grad)");
+        }
+        Tensor t;
+        try {
+          t = Tensor.emptyStrided(longs(args.get(1), "size"), longs(args.get(2), "stride"), (DType) args.get(0), Device.META);
+        } catch (IllegalArgumentException e) {
+          throw bad("meta tensor: " + e.getMessage());
+        }
+        made.add(t);
+        return requiresGrad(t, (Boolean) args.get(3));
+      }
       case REBUILD_PARAMETER:
       case REBUILD_PARAMETER_WITH_STATE: {
         int n = callable == Global.REBUILD_PARAMETER ? 3 : 4;
@@ -296,17 +311,12 @@ final class PtLoader implements PickleReader.Resolver {
    * internal to the loader (a storage's bytes are freed when the load ends), never returned.
    */
   private void checkValues(Object result) throws TensorFormatException {
-    Object[] odd = {null};
-    LoadedValues.forEachLeaf(result, o -> {
-      boolean plain = o instanceof Tensor || o instanceof Boolean || o instanceof Long || o instanceof java.math.BigInteger
-          || o instanceof Double || o instanceof String || o instanceof byte[] || o instanceof DType;
-      if (!plain && odd[0] == null) odd[0] = o;
-    });
-    if (odd[0] instanceof StorageRef ref) {
+    Object odd = LoadedValues.firstUnplainLeaf(result);
+    if (odd instanceof StorageRef ref) {
       throw bad("holds storage '" + ref.key() + "' itself (torch.save of a storage, not a tensor), which is not loaded: save the tensor");
     }
-    if (odd[0] != null) {
-      throw bad("holds a " + PickleReader.typeName(odd[0]) + " (" + odd[0] + ") as a value, which is not loaded: only tensors, dtypes and plain values are");
+    if (odd != null) {
+      throw bad("holds a " + PickleReader.typeName(odd) + " (" + odd + ") as a value, which is not loaded: only tensors, dtypes and plain values are");
     }
   }
 

@@ -109,4 +109,22 @@ class InteropHostileTest {
       Tensors.closeAll(o);
     }
   }
+
+  /** Before: a meta tensor (torch.empty(2, 3, device="meta").t()) was refused as a forbidden global; weights_only=True loads it. */
+  @Test
+  void metaTensorsSavedByTorchWereRefused() throws IOException {
+    Map<String, Tensor> m = Tensors.load(Fixtures.path("hostile_meta.pt"));
+    try {
+      Tensor t = m.get("m"), p = m.get("p");
+      assertTrue(t.device().isMeta() && p.device().isMeta(), "meta, whatever the map location, as PyTorch's");
+      assertArrayEquals(new long[] {3, 2}, t.shape());
+      assertArrayEquals(new long[] {1, 3}, t.stride());
+      assertEquals(DType.FLOAT32, t.dtype());
+      assertEquals(DType.FLOAT16, p.dtype());
+      assertTrue(p.requiresGrad() && !t.requiresGrad());
+      assertArrayEquals(new float[] {1f}, m.get("c").toFloatArray());
+    } finally {
+      Tensors.closeAll(m);
+    }
+  }
 }
