@@ -136,6 +136,9 @@ final class PtLoader implements PickleReader.Resolver {
       case "torch._utils._rebuild_parameter_with_state": return Global.REBUILD_PARAMETER_WITH_STATE;
       case "torch._tensor._rebuild_from_type_v2": return Global.REBUILD_FROM_TYPE_V2;
       case "torch._utils._rebuild_meta_tensor_no_storage": return Global.REBUILD_META;
+      case "torch._utils._rebuild_tensor_v3":  // torch.save's rebuild for dtypes with no storage class
+        throw bad("a tensor is rebuilt by _rebuild_tensor_v3, which torch.save writes only for dtypes with no storage class"
+            + " (uint16, uint32, uint64, float8 types, ...), none of which jtensor has");
       case "torch.Tensor": case "torch.nn.parameter.Parameter": return Global.TENSOR_TYPE;
       case "torch.Size": return Global.SIZE;
       case "torch.device": return Global.DEVICE;

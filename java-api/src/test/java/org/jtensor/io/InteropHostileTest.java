@@ -127,4 +127,13 @@ class InteropHostileTest {
       Tensors.closeAll(m);
     }
   }
+
+  /** Before: "global 'torch._utils._rebuild_tensor_v3' is not allowed ... as torch.load(weights_only=True) does": it loads it. */
+  @Test
+  void aUint16TensorWasRefusedAsAForbiddenGlobal() {
+    Path file = Fixtures.path("hostile_uint16.pt");
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.loadObject(file));
+    assertTrue(e.getMessage().contains("hostile_uint16.pt") && e.getMessage().contains("_rebuild_tensor_v3")
+        && e.getMessage().contains("uint16") && !e.getMessage().contains("not allowed"), e.getMessage());
+  }
 }
