@@ -150,6 +150,11 @@ final class PtSaver {
 
   /** torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, OrderedDict()). */
   private void tensor(PickleWriter w, String name, Tensor t) {
+    if (t.device().isMeta()) {  // as torch.save: no storage, _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad)
+      w.global("torch._utils", "_rebuild_meta_tensor_no_storage").mark().global("torch", t.dtype().typeName())
+          .longs(t.shape()).longs(t.stride()).bool(t.requiresGrad()).tuple(4).reduce();
+      return;
+    }
     if (!t.device().isCpu()) {
       throw new UnsupportedOperationException("save(): tensor '" + name + "' is on " + t.device()
           + "; only CPU tensors are saved today (call cpu() first)");

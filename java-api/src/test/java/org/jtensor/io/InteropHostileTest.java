@@ -136,4 +136,33 @@ class InteropHostileTest {
     assertTrue(e.getMessage().contains("hostile_uint16.pt") && e.getMessage().contains("_rebuild_tensor_v3")
         && e.getMessage().contains("uint16") && !e.getMessage().contains("not allowed"), e.getMessage());
   }
+
+  /**
+   * Before: saving a META tensor (one Tensors.load just read) threw "only CPU tensors are saved";
+   * torch.save writes _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad), no storage.
+   */
+  @Test
+  void metaTensorsWereNotSaved() throws IOException {
+    Path file = dir.resolve("meta.pt");
+    Map<String, Tensor> m = Tensors.load(Fixtures.path("hostile_meta.pt"));
+    try {
+      Tensors.save(m, file);
+    } finally {
+      Tensors.closeAll(m);
+    }
+    Map<String, Tensor> back = Tensors.load(file);
+    try {
+      Tensor t = back.get("m"), p = back.get("p");
+      assertTrue(t.device().isMeta() && p.device().isMeta());
+      assertArrayEquals(new long[] {1, 3}, t.stride());
+      assertEquals(DType.FLOAT16, p.dtype());
+      assertTrue(p.requiresGrad());
+      assertArrayEquals(new float[] {1f}, back.get("c").toFloatArray());
+    } finally {
+      Tensors.closeAll(back);
+    }
+    try (ZipReader zip = ZipReader.open(file)) {
+      assertEquals(1, zip.entries().stream().filter(e -> e.name().contains("/data/")).count(), "one storage entry: c's; meta has none");
+    }
+  }
 }
