@@ -88,6 +88,8 @@ final class PtSaver {
       w.none();
     } else if (o instanceof Tensor t) {
       tensor(w, name.isEmpty() ? "tensor" : name, t);
+    } else if (o instanceof DType d) {
+      w.global("torch", d.typeName());  // as Python pickles a torch.dtype, which loadObject reads back
     } else if (o instanceof Boolean b) {
       w.bool(b);
     } else if (o instanceof Long || o instanceof Integer || o instanceof Short || o instanceof Byte) {
@@ -140,7 +142,7 @@ final class PtSaver {
       w.tuple(tuple.length);
     } else {
       throw new IllegalArgumentException("save(): " + where(name) + " is a " + o.getClass().getName()
-          + "; a .pt file holds tensors, maps, lists, tuples (Object[]), numbers, strings, booleans and null");
+          + "; a .pt file holds tensors, maps, lists, tuples (Object[]), numbers, strings, booleans, dtypes and null");
     }
   }
 

@@ -53,7 +53,7 @@ public final class Tensors {
   /**
    * Saves any value torch.save would write for a state dict, an optimizer's state_dict or a
    * checkpoint: nested Maps (String or integer keys, kept in order), Lists, tuples (an Object[]),
-   * tensors, Long/Integer, Double/Float, String, Boolean and null. PyTorch reads it with
+   * tensors, Long/Integer, Double/Float, String, Boolean, DType (a torch.dtype) and null. PyTorch reads it with
    * torch.load(weights_only=True); {@link #loadObject(Path)} reads it back (tuples as Lists).
    */
   public static void saveObject(Object value, Path file) throws IOException {

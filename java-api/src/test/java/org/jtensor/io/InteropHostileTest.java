@@ -165,4 +165,24 @@ class InteropHostileTest {
       assertEquals(1, zip.entries().stream().filter(e -> e.name().contains("/data/")).count(), "one storage entry: c's; meta has none");
     }
   }
+
+  /** Before: a checkpoint loadObject read with a dtype in it could not be saved again ("'dtype' is a org.jtensor.DType"). */
+  @Test
+  void dtypeValuesLoadedFromAPtCouldNotBeSavedBack() throws IOException {
+    Path file = dir.resolve("again.pt");
+    Object o = Tensors.loadObject(Fixtures.path("hostile_dtype_values.pt"));
+    try {
+      Tensors.saveObject(o, file);
+    } finally {
+      Tensors.closeAll(o);
+    }
+    Object back = Tensors.loadObject(file);
+    try {
+      Map<?, ?> m = (Map<?, ?>) back;
+      assertEquals(DType.FLOAT16, m.get("dtype"));
+      assertEquals(List.of(DType.BFLOAT16, DType.BOOL, DType.INT64), m.get("dtypes"));
+    } finally {
+      Tensors.closeAll(back);
+    }
+  }
 }
