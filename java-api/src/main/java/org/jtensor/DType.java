@@ -125,6 +125,13 @@ public enum DType {
   }
 
   /** The range of an integral dtype. */
+  /** Whether v is a value of this dtype: 0 or 1 for bool, within the integer range, or within the finite range of a floating dtype. */
+  boolean holds(long v) {
+    if (this == BOOL) return v == 0 || v == 1;
+    if (isFloatingPoint()) return Math.abs((double) v) <= maxFinite();
+    return v >= minValue() && v <= maxValue();
+  }
+
   private long minValue() {
     return this == UINT8 ? 0 : -(1L << (8 * itemSize - 1));
   }

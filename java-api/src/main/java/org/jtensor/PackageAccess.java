@@ -41,6 +41,11 @@ final class PackageAccess implements ApiAccess {
   }
 
   @Override
+  public boolean holds(DType dtype, long v) {
+    return dtype.holds(v);
+  }
+
+  @Override
   public IndexTerm term(Index i) {
     return new IndexTerm(i.kind, i.at, i.start, i.end, i.step, i.tensor);
   }

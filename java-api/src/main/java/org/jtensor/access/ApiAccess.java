@@ -26,6 +26,9 @@ public interface ApiAccess {
   /** DType.maxFinite: the largest finite value of a floating dtype. */
   double maxFinite(DType dtype);
 
+  /** DType.holds: whether v is a value of the dtype (bool 0 or 1, the integer range, a floating dtype's finite range). */
+  boolean holds(DType dtype, long v);
+
   /** What an Index selects. */
   IndexTerm term(Index index);
 }

@@ -88,11 +88,11 @@ final class Losses {
       }
       Tensor[] flat = ClassTargets.flatten(op, logp, target);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
-      Tensor valid = nll[1], classWeight = weight;
-      Tensor w = classWeight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
+      Tensor valid = nll[1];
+      Tensor w = weight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
       Tensor losses = nll[0].mul(w);
       if (labelSmoothing > 0) {
-        Tensor smooth = Tensor.where(valid, flat[0].mul(classWeight.unsqueeze(0)).sum(1).neg(), 0.0);
+        Tensor smooth = Tensor.where(valid, flat[0].mul(weight.unsqueeze(0)).sum(1).neg(), 0.0);
         losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
       }
       switch (reduction) {

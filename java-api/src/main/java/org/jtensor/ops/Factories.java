@@ -121,20 +121,8 @@ public final class Factories {
 
   /** PyTorch's check_from_to_in_range: from and to - 1 must be values of the dtype (int8 wrapped 200 to -56). */
   private static void checkInDtype(String what, long v, DType dtype) {
-    long min, max;
-    switch (dtype) {
-      case BOOL: min = 0; max = 1; break;
-      case UINT8: min = 0; max = 255; break;
-      case INT8: min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; break;
-      case INT16: min = Short.MIN_VALUE; max = Short.MAX_VALUE; break;
-      case INT32: min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; break;
-      case INT64: return;
-      default: {
-        double m = org.jtensor.access.SharedSecrets.api().maxFinite(dtype);
-        if (Math.abs((double) v) <= m) return;
-        throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
-      }
+    if (!org.jtensor.access.SharedSecrets.api().holds(dtype, v)) {
+      throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
     }
-    if (v < min || v > max) throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
   }
 }
