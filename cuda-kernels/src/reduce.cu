@@ -74,8 +74,8 @@ __device__ A block_fold(A acc) {
 }
 
 template <typename A, typename O>
-__device__ O finish(A a, double scale) {
-  if constexpr (kFloat<A>) return (O)(scale == 1.0 ? a : (A)(a / (A)scale));  // mean: sum / count, as PyTorch
+__device__ O finish(A a, double divisor) {
+  if constexpr (kFloat<A>) return (O)(divisor == 1.0 ? a : (A)(a / (A)divisor));  // mean: sum / count, as PyTorch
   else return (O)a;
 }
 
@@ -141,7 +141,7 @@ __global__ void reduce_kernel(const __grid_constant__ RedArgs a, A* partial) {
   }
   acc = block_fold<Op, A>(acc);
   if (threadIdx.x != 0) return;
-  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.divisor);
   else partial[blockIdx.x] = acc;
 }
 
@@ -167,7 +167,7 @@ __global__ void reduce_columns_kernel(const __grid_constant__ RedArgs a, A* part
       acc = Op::combine(acc, (A)load_elem(at<T>(a.in, koff[1] + roff)));
     }
   }
-  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  if (a.splits == 1) *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.divisor);
   else partial[o * a.splits + s] = acc;
 }
 
@@ -182,7 +182,7 @@ __global__ void combine_block_kernel(const __grid_constant__ RedArgs a, const A*
   if (threadIdx.x != 0) return;
   int64_t koff[3];
   a.kept.offsets(o, koff);
-  *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+  *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.divisor);
 }
 
 template <typename Op, typename O, typename A>
@@ -192,7 +192,7 @@ __global__ void combine_kernel(const __grid_constant__ RedArgs a, const A* parti
     for (int s = 0; s < a.splits; ++s) acc = Op::combine(acc, partial[o * a.splits + s]);
     int64_t koff[3];
     a.kept.offsets(o, koff);
-    *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.scale);
+    *at<O>(a.out, koff[0]) = finish<A, O>(acc, a.divisor);
   }
 }
 

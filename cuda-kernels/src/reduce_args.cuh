@@ -22,7 +22,7 @@ struct RedArgs {
   int64_t in_elem;            // bytes per input element
   int splits;
   bool columns;               // reduce.cu's column mode: a thread per output
-  double scale;
+  double divisor;  // floating sums are divided by it (mean: the count; 1: none)
 };
 
 inline int prepare_reduce(const reduce_plan& r, RedArgs& a) {
@@ -31,7 +31,7 @@ inline int prepare_reduce(const reduce_plan& r, RedArgs& a) {
   a.in = reinterpret_cast<const char*>(r.in);
   a.out = reinterpret_cast<char*>(r.out);
   a.values = reinterpret_cast<char*>(r.values);
-  std::memcpy(&a.scale, &r.scale, 8);
+  std::memcpy(&a.divisor, &r.divisor, 8);
   int64_t ksize[64], kout[64], kin[64], rsize[64], rin[64];
   int nk = 0, nr = 0;
   for (int d = 0; d < r.ndim; ++d) {

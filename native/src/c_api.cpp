@@ -301,7 +301,7 @@ int jt_reduce(const int64_t* words) {
   p.out = P(r.out);
   p.in = P(r.in);
   p.values = P(r.values);
-  std::memcpy(&p.scale, &r.scale, 8);
+  std::memcpy(&p.divisor, &r.divisor, 8);
   p.sizes = r.sizes;
   p.out_strides = r.out_strides;
   p.in_strides = r.in_strides;

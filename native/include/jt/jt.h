@@ -154,7 +154,7 @@ JT_API int jt_scan_out_dtype(int op, int dtype);
 JT_API int jt_elementwise(const int64_t* plan);
 
 // ---- reductions ----
-// A reduce plan: op from jt_reduce_op_id, values 0 unless an arg reduction, scale as double bits.
+// A reduce plan: op from jt_reduce_op_id, values 0 unless an arg reduction, divisor as double bits.
 JT_API int jt_reduce(const int64_t* plan);
 
 // ---- matrix multiply ----

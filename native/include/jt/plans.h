@@ -25,7 +25,7 @@
   A(params, 8) A(addresses, nops) A(scalars, 2 * nops) A(sizes, ndim) A(strides, nops * ndim)
 
 #define JT_REDUCE_PLAN(F, A) \
-  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(out) F(in) F(values) F(scale) \
+  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(out) F(in) F(values) F(divisor) \
   A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim) A(reduced, ndim)
 
 #define JT_SCAN_PLAN(F, A) \

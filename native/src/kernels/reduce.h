@@ -21,7 +21,7 @@ struct RedPlan {
   const int64_t* out_strides;  // elements; 0 on reduced dims
   const int64_t* in_strides;
   const int64_t* reduced;      // 1 on reduced dims
-  double scale;                // floating sums are multiplied by it (mean: 1/count)
+  double divisor;              // floating sums are divided by it (mean: the count; 1: none)
 };
 
 int reduce_op_id(const char* name);        // -1 when unknown

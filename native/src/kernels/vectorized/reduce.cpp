@@ -240,10 +240,10 @@ void reduce_typed(const RedPlan& p) {
   const T* in = static_cast<const T*>(p.in);
   O* out = static_cast<O*>(p.out);
   const int64_t nout = K.numel(), nred = R.numel();
-  const double scale = p.scale;
-  auto finish = [scale](A a) -> O {
+  const double divisor = p.divisor;
+  auto finish = [divisor](A a) -> O {
     // mean: the sum divided by the count, as PyTorch's sum_out(...).div_(n) (times 1/n rounds otherwise)
-    if constexpr (std::is_floating_point<A>::value) return (O)(scale == 1.0 ? a : (A)(a / (A)scale));
+    if constexpr (std::is_floating_point<A>::value) return (O)(divisor == 1.0 ? a : (A)(a / (A)divisor));
     else return (O)a;
   };
   if (nout == 0) return;

@@ -22,8 +22,8 @@ public sealed interface ReductionMethods permits Tensor {
     return (Tensor) this;
   }
 
-  private Tensor reduce(Op op, int[] dims, boolean keepdim, double scale) {
-    return Tensor.wrap(ReductionOps.reduce(op, op.name, impl(op.name), dims, keepdim, scale));
+  private Tensor reduce(Op op, int[] dims, boolean keepdim, double divisor) {
+    return Tensor.wrap(ReductionOps.reduce(op, op.name, impl(op.name), dims, keepdim, divisor));
   }
 
   private static int[] one(int dim) {

@@ -72,11 +72,11 @@ public interface Backend {
   /**
    * The reduction op of in over the dims flagged in reduced; name is what the user called. outStrides
    * are out's strides laid over in's dims (0 on reduced dims); values (arg reductions only, may be
-   * null) shares them. Floating sums are divided by scale (mean: the count). inMeta is the snapshot of in the op read
+   * null) shares them. Floating sums are divided by divisor (mean: the count; 1: none). inMeta is the snapshot of in the op read
    * its shapes from: the kernel walks it and holds its storage, whatever set_ did to in since.
    */
   void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta inMeta, long[] outStrides,
-              boolean[] reduced, double scale);
+              boolean[] reduced, double divisor);
 
   /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
   void gemm(String op, GemmCall call);

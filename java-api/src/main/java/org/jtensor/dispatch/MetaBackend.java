@@ -44,7 +44,7 @@ final class MetaBackend implements Backend {
     throw new UnsupportedOperationException(op + "(): meta tensors have no values to count");
   }
   @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta inMeta, long[] outStrides,
-                               boolean[] reduced, double scale) {}
+                               boolean[] reduced, double divisor) {}
   @Override public void gemm(String op, GemmCall call) {}
   @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}

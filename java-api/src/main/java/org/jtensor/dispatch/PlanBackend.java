@@ -183,14 +183,14 @@ abstract class PlanBackend implements Backend {
 
   @Override
   public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta m, long[] outStrides,
-                     boolean[] reduced, double scale) {
+                     boolean[] reduced, double divisor) {
     long[] sizes = m.sizes, inStrides = m.strides;  // the snapshot the op computed its shapes from, and its storage
     long[] outSizes = sizes.clone();  // out's geometry over in's dims: 1 where reduced
     for (int d = 0; d < sizes.length; d++) if (reduced[d]) outSizes[d] = 1;
     try (HeldOperands held = new HeldOperands(name)) {
       long o = held.output(out, outSizes, outStrides), i = held.address(in, m, sizes, inStrides);
       long v = values == null ? 0 : held.output(values, outSizes, outStrides);
-      long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, scale, sizes, outStrides, inStrides, reduced);
+      long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, divisor, sizes, outStrides, inStrides, reduced);
       check(runReduce(plan), name, in.dtype());
     }
   }

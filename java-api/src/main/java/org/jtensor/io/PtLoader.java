@@ -102,8 +102,10 @@ final class PtLoader implements PickleReader.Resolver {
     if (module.equals("torch")) {
       DType t = TorchStorageTypes.dtype(name);
       if (t != null) return new StorageClass(t);
-      for (DType d : DType.values()) {
-        if (d.typeName().equals(name)) return d;  // a dtype as a value (torch.float16), as weights_only=True loads it
+      try {
+        return DType.fromName(name);  // a dtype as a value (torch.float16), as weights_only=True loads it
+      } catch (IllegalArgumentException notADType) {
+        // another torch global: refused below
       }
       if (TorchStorageTypes.isOtherTorchStorage(name)) throw bad("torch." + name + " has no jtensor dtype");
     }

@@ -66,7 +66,7 @@ public final class ReductionOps {
   }
 
   /** A value reduction, which the user called name; its result's dtype is the registry's rule for op. */
-  public static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double scale) {
+  public static TensorImpl reduce(Op op, String name, TensorImpl t, int[] dims, boolean keepdim, double divisor) {
     TensorImpl.Meta m = t.meta();  // one snapshot for the shapes and the kernel (Note [Metadata snapshot])
     boolean[] reduced = reducedDims(name, m.sizes.length, dims);
     if (op.reduceKind == org.jtensor.dispatch.ReduceKind.SAME && m.numel == 0) {  // amax, amin, max(), min(): no identity
@@ -77,8 +77,8 @@ public final class ReductionOps {
     DType outType = op.reduceKind.out(t.dtype());
     TensorImpl out = DataOps.empty(name, shape, outType, t.device());
     return Recorder.complete(() -> outType.isFloatingPoint() && Recorder.active(t)
-            ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new NodeArgs.Reduced(reduced, keepdim, scale), null, null) : null,
-        () -> Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, scale),
+            ? Recorder.begin(op, name, new TensorImpl[] {t}, null, new NodeArgs.Reduced(reduced, keepdim, divisor), null, null) : null,
+        () -> Dispatcher.backend(t.device()).reduce(op, name, out, null, t, m, stridesOverInput(out, reduced, keepdim), reduced, divisor),
         out, out);
   }
 
