@@ -68,6 +68,8 @@ inline void forward_block(const T* image, int64_t plane, int64_t channels, const
 
 // Modes 0 and 1: the result's channels in blocks of kOutBlock, the weight packed per block as
 // forward_block reads it (zeros for a last block's missing channels); tasks are (sample, group, block).
+// The packing comes from the caching allocator (Scratch), as the lanes kernels' does, so a refused
+// allocation is JT_OUT_OF_MEMORY rather than a std::vector's bad_alloc.
 template <typename T>
 struct Correlation {
   Geometry g;
@@ -75,23 +77,29 @@ struct Correlation {
   T* result = nullptr;
   const T* bias = nullptr;
   int64_t image_per_group = 0, result_per_group = 0, blocks = 0;
-  std::vector<T> packed;
+  const T* packed = nullptr;
   std::vector<int64_t> off;
 
-  // weight_at(result channel u in its group, image channel v in its group, tap t, group) for each packed entry.
-  template <typename WeightAt>
-  void pack(WeightAt weight_at) {
+  // The packing's length in elements, once g is set.
+  int64_t packed_length() {
     image_per_group = g.image_channels / g.groups;
     result_per_group = g.result_channels / g.groups;
     blocks = (result_per_group + kOutBlock - 1) / kOutBlock;
+    return g.groups * blocks * image_per_group * g.taps() * kOutBlock;
+  }
+
+  // Fills dst (packed_length() zeroed elements) with weight_at(result channel u in its group, image
+  // channel v in its group, tap t, group) for each packed entry.
+  template <typename WeightAt>
+  void pack(T* dst, WeightAt weight_at) {
     const int64_t taps = g.taps();
-    packed.assign((size_t)(g.groups * blocks * image_per_group * taps * kOutBlock), T(0));
-    T* w = packed.data();
+    T* w = dst;
     for (int64_t gi = 0; gi < g.groups; ++gi)
       for (int64_t b = 0; b < blocks; ++b)
         for (int64_t v = 0; v < image_per_group; ++v)
           for (int64_t t = 0; t < taps; ++t, w += kOutBlock)
             for (int o = 0; o < kOutBlock && b * kOutBlock + o < result_per_group; ++o) w[o] = weight_at(b * kOutBlock + o, v, t, gi);
+    packed = dst;
     for (int64_t r : g.row_offsets)
       for (int64_t k = 0; k < g.kernel[2]; ++k) off.push_back(r + k * g.dilation[2]);
   }
@@ -116,7 +124,7 @@ struct Correlation {
           g.pad(image, n, gi * image_per_group, image_per_group, planes, plane);
           padded = ng;
         }
-        const T* w = packed.data() + (gi * blocks + b) * weights_per_block;
+        const T* w = packed + (gi * blocks + b) * weights_per_block;
         for (int64_t q = 0; q < span; q += block)
           forward_block(planes + q, plane, image_per_group, off.data(), (int64_t)off.size(), w, out + q, span);
         write(n, gi * result_per_group + b * kOutBlock, std::min<int64_t>(kOutBlock, result_per_group - b * kOutBlock), out, span);
@@ -225,7 +233,9 @@ int run(const conv_plan& r) {
       c.image = reinterpret_cast<const T*>(r.x);
       c.result = reinterpret_cast<T*>(r.y);
       c.bias = reinterpret_cast<const T*>(r.bias);
-      c.pack([&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + u) * cg + v) * taps + t]; });
+      Scratch<T> packed(c.packed_length());
+      if (!packed.data()) return JT_OUT_OF_MEMORY;
+      c.pack(packed.data(), [&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + u) * cg + v) * taps + t]; });
       return c.run();
     }
     case 1: {
@@ -234,8 +244,10 @@ int run(const conv_plan& r) {
       if (!all_finite(weight, f.result_channels * cg * taps)) return JT_VALUE_OUT_OF_RANGE;  // Note [Positions past a row's end]
       c.image = reinterpret_cast<const T*>(r.y);
       c.result = reinterpret_cast<T*>(r.x);
+      Scratch<T> packed(c.packed_length());
+      if (!packed.data()) return JT_OUT_OF_MEMORY;
       // result channel u (the input's), image channel v (the output's): the forward's weight [v][u], flipped.
-      c.pack([&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + v) * cg + u) * taps + (taps - 1 - t)]; });
+      c.pack(packed.data(), [&](int64_t u, int64_t v, int64_t t, int64_t gi) { return weight[((gi * og + v) * cg + u) * taps + (taps - 1 - t)]; });
       return c.run();
     }
     case 2:
