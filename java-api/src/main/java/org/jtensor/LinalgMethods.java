@@ -1,5 +1,6 @@
 package org.jtensor;
 
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.LinalgOps;
@@ -57,7 +58,7 @@ public sealed interface LinalgMethods permits Tensor {
           + ", batch2: " + b.dtype());
     }
     if (a.dtype() == DType.BOOL) {  // PyTorch's words; the integer path below gave an int64 result
-      throw new UnsupportedOperationException(op + "(): \"baddbmm\" not implemented for 'Bool'");
+      throw ScalarTypes.notImplemented(op, "baddbmm", DType.BOOL);
     }
     boolean integral = !a.dtype().isFloatingPoint();
     if (integral && (alpha != Math.rint(alpha) || beta != Math.rint(beta))) {

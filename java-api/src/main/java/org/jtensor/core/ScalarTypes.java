@@ -39,4 +39,9 @@ public final class ScalarTypes {
   public static String expected(DType want, DType found) {
     return "expected scalar type " + name(want) + " but found " + name(found);
   }
+
+  /** PyTorch's NotImplementedError where a kernel has no instance for a dtype: op(): "kernel" not implemented for 'Long'. */
+  public static UnsupportedOperationException notImplemented(String op, String kernel, DType t) {
+    return new UnsupportedOperationException(op + "(): \"" + kernel + "\" not implemented for '" + name(t) + "'");
+  }
 }

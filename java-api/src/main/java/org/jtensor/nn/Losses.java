@@ -243,7 +243,7 @@ final class Losses {
   /** ATen's "not implemented" for integer or bool inputs (jtensor computed mse of int64 or a float smooth L1 of them). */
   private static void floatingOnly(String op, String kernel, Tensor input, Tensor target) {
     DType d = input.resultType(target);
-    if (!d.isFloatingPoint()) throw new UnsupportedOperationException(op + "(): \"" + kernel + "\" not implemented for '" + d + "'");
+    if (!d.isFloatingPoint()) throw ScalarTypes.notImplemented(op, kernel, d);
   }
 
   /** PyTorch's ValueError where target's shape is not input's (F.binary_cross_entropy never broadcasts): rule has target's, then input's. */

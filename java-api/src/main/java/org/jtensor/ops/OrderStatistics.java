@@ -4,6 +4,7 @@ import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.ValuesAndIndices;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.Shapes;
 
 /**
@@ -39,7 +40,7 @@ public final class OrderStatistics {
 
   /** PyTorch's median kernels take every dtype but bool (sort, which median is made of here, takes bool too); kernel: the name its error gives. */
   private static void refuseBool(Tensor x, String kernel) {
-    if (x.dtype() == DType.BOOL) throw new UnsupportedOperationException("median(): \"" + kernel + "\" not implemented for 'Bool'");
+    if (x.dtype() == DType.BOOL) throw ScalarTypes.notImplemented("median", kernel, DType.BOOL);
   }
 
   /** The lower median of every element (NaN if any is). */

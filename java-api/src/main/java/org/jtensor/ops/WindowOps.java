@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.ValuesAndIndices;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.Dispatcher;
 import org.jtensor.dispatch.plan.Windows;
@@ -64,7 +65,7 @@ public final class WindowOps {
     TensorImpl values = null, indices = null;
     try {
       requireShape(name, "input", f, w.imageShape());
-      if (f.dtype() == DType.BOOL) throw new UnsupportedOperationException(name + "(): \"max_pool\" not implemented for 'Bool'");
+      if (f.dtype() == DType.BOOL) throw ScalarTypes.notImplemented(name, "max_pool", DType.BOOL);
       values = DataOps.empty(name, w.pooledShape(), f.dtype(), f.device());
       indices = DataOps.empty(name, w.pooledShape(), DType.INT64, f.device());
       Dispatcher.backend(f.device()).maxPool(name, w, f, values, indices);
