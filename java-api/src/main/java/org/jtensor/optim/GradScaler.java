@@ -27,6 +27,10 @@ import org.jtensor.ops.DataOps;
  * }</pre>
  * bfloat16, with float32's range, needs no scaler. The scale is a float32, as PyTorch's, and the
  * checks follow PyTorch's order and messages.
+ *
+ * <p>One scaler may serve optimizers stepped on several threads: its scale and its record of each
+ * optimizer are read and changed under its lock (PyTorch's, behind the GIL, are never raced); the
+ * optimizers' own steps run outside it.
  */
 public final class GradScaler {
   /** Where an optimizer is between two update() calls (PyTorch's OptState). */
@@ -65,7 +69,7 @@ public final class GradScaler {
   }
 
   /** The current scale; 1 when disabled (PyTorch's get_scale()). */
-  public double getScale() {
+  public synchronized double getScale() {
     return enabled ? scale : 1.0;
   }
 
@@ -80,7 +84,7 @@ public final class GradScaler {
       throw new IllegalArgumentException("GradScaler.scale(): outputs must be floating point, got " + outputs.dtype());
     }
     // PyTorch multiplies by its scale, a 0-dim float32 tensor: a 0-dim float16 loss is scaled in float32 (65536 overflows float16)
-    try (Tensor s = Tensor.full(new long[0], scale, DType.FLOAT32, outputs.device())) {
+    try (Tensor s = Tensor.full(new long[0], getScale(), DType.FLOAT32, outputs.device())) {
       return outputs.mul(s);
     }
   }
@@ -90,7 +94,7 @@ public final class GradScaler {
    * an inf or NaN: once between two update() calls, before step() (to clip the true gradients,
    * call it, then clip, then step).
    */
-  public void unscale_(Optimizer opt) {
+  public synchronized void unscale_(Optimizer opt) {
     if (!enabled) return;
     OptimizerState st = state(opt);
     if (st.stage == Stage.UNSCALED) throw new IllegalStateException("unscale_() has already been called on this optimizer since the last update().");
@@ -131,12 +135,14 @@ public final class GradScaler {
       opt.step();
       return true;
     }
-    OptimizerState st = state(opt);
-    if (st.stage == Stage.STEPPED) throw new IllegalStateException("step() has already been called since the last update().");
-    if (st.stage == Stage.READY) unscale_(opt);
-    if (!st.checked) throw new IllegalStateException("GradScaler.step(): No inf checks were recorded for this optimizer (no parameter has a gradient).");
-    st.stage = Stage.STEPPED;
-    if (st.foundInf) return false;
+    synchronized (this) {  // the optimizer's own step runs outside: optimizers on other threads step at once
+      OptimizerState st = state(opt);
+      if (st.stage == Stage.STEPPED) throw new IllegalStateException("step() has already been called since the last update().");
+      if (st.stage == Stage.READY) unscale_(opt);
+      if (!st.checked) throw new IllegalStateException("GradScaler.step(): No inf checks were recorded for this optimizer (no parameter has a gradient).");
+      st.stage = Stage.STEPPED;
+      if (st.foundInf) return false;
+    }
     opt.step();
     return true;
   }
@@ -146,7 +152,7 @@ public final class GradScaler {
    * last update, times growthFactor after growthInterval clean updates in a row (kept when the
    * product is not finite). Then every optimizer is ready for the next iteration.
    */
-  public void update() {
+  public synchronized void update() {
     if (!enabled) return;
     boolean found = false, checked = false;
     for (OptimizerState st : states.values()) {
@@ -169,14 +175,14 @@ public final class GradScaler {
   }
 
   /** Sets the scale to newScale (PyTorch's update(new_scale)); every optimizer is ready again. */
-  public void update(double newScale) {
+  public synchronized void update(double newScale) {
     if (!enabled) return;
     scale = (float) newScale;
     states.clear();
   }
 
   /** PyTorch's state_dict(): scale, growth_factor, backoff_factor, growth_interval, _growth_tracker; empty when disabled. */
-  public Map<String, Object> stateDict() {
+  public synchronized Map<String, Object> stateDict() {
     Map<String, Object> m = new LinkedHashMap<>();
     if (!enabled) return m;
     m.put("scale", (double) scale);
@@ -188,7 +194,7 @@ public final class GradScaler {
   }
 
   /** Restores a state from stateDict() or from PyTorch's; checked whole before anything changes. */
-  public void loadStateDict(Map<String, Object> state) {
+  public synchronized void loadStateDict(Map<String, Object> state) {
     if (!enabled) throw new IllegalStateException("GradScaler.loadStateDict(): Attempting to load state into a disabled GradScaler.");
     if (state == null || state.isEmpty()) {
       throw new IllegalArgumentException("GradScaler.loadStateDict(): The source state dict is empty, possibly because it was saved from a "
