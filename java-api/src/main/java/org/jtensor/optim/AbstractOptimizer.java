@@ -225,50 +225,11 @@ public abstract class AbstractOptimizer implements Optimizer {
   public final synchronized void loadStateDict(Map<String, Object> dict) {
     checkOpen("loadStateDict");
     String name = getClass().getSimpleName() + ".loadStateDict";
-    if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> groups)) {
-      throw new IllegalArgumentException(name + "(): expected a map with \"state\" (a map) and \"param_groups\" (a list)");
-    }
-    if (groups.size() != 1 || !(groups.get(0) instanceof Map<?, ?> g)) {
-      throw new IllegalArgumentException(name + "(): this optimizer has one parameter group, the state has " + groups.size());
-    }
-    Map<String, Object> group = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> e : g.entrySet()) group.put(String.valueOf(e.getKey()), e.getValue());
-    if (!(group.get("params") instanceof List<?> ps) || ps.size() != params.size()) {
-      throw new IllegalArgumentException(name + "(): loaded state dict has a different number of parameters than the optimizer's group ("
-          + (group.get("params") instanceof List<?> l ? l.size() : "none") + " against " + params.size() + ")");
-    }
-    // any number but NaN: a scheduler's rate may be negative (StepLR with a negative gamma), and PyTorch saves and loads it as set
-    if (!(group.get("lr") instanceof Number lrValue) || group.get("lr") instanceof Boolean || Double.isNaN(lrValue.doubleValue())) {
-      throw new IllegalArgumentException(name + "(): the group's lr is " + SchedulerState.repr(group.get("lr")) + "; expected a number");
-    }
+    SavedOptimizerState saved = SavedOptimizerState.read(name, dict, params.size());
+    Map<String, Object> group = saved.group();
     checkHyperParameters(name, group);
     checkScheduleKeys(name, group);
-    Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> e : states.entrySet()) {
-      int i = indexOf(name, e.getKey(), ps);
-      if (!(e.getValue() instanceof Map<?, ?> st)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " is not a map");
-      Map<String, Object> values = new LinkedHashMap<>();
-      for (String key : stateNames()) {
-        Object v = st.get(key);
-        if (key.equals("step")) {  // a scalar tensor, or a plain number as PyTorch before 1.12 saved it
-          double step = v instanceof Number n ? n.doubleValue() : v instanceof Tensor t && t.numel() == 1 ? t.item() : Double.NaN;
-          if (!(step >= 1 && step == Math.rint(step) && step <= Long.MAX_VALUE)) {
-            throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": 'step' must be a whole number of steps, at "
-                + "least 1, got " + (v instanceof Tensor t ? "a tensor of shape " + java.util.Arrays.toString(t.shape()) + (t.numel() == 1
-                ? " holding " + t.item() : "") : v));
-          }
-          values.put(key, (long) step);
-          continue;
-        }
-        if (!(v instanceof Tensor t)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " has no tensor '" + key + "'");
-        if (!java.util.Arrays.equals(t.shape(), params.get(i).shape())) {
-          throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": '" + key + "' of shape "
-              + java.util.Arrays.toString(t.shape()) + " does not fit the parameter of shape " + java.util.Arrays.toString(params.get(i).shape()));
-        }
-        values.put(key, t);
-      }
-      loaded.put(i, values);
-    }
+    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, stateNames());
     // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       for (Map.Entry<Integer, Map<String, Object>> e : loaded.entrySet()) {
@@ -277,7 +238,7 @@ public abstract class AbstractOptimizer implements Optimizer {
           if (v.getValue() instanceof Tensor t) v.setValue(t.to(p.dtype()).to(p.device()).clone());
         }
       }
-      lr = lrValue.doubleValue();
+      lr = saved.lr();
       if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
       for (String key : SCHEDULE_KEYS) if (group.get(key) instanceof Number v) scheduleKeys.put(key, v.doubleValue());
       setHyperParameters(group);
@@ -298,17 +259,6 @@ public abstract class AbstractOptimizer implements Optimizer {
           : own.getValue() instanceof Boolean ? v instanceof Boolean : own.getValue() instanceof Object[] ? v instanceof List<?> || v instanceof Object[] : true);
       if (!ok) throw new IllegalArgumentException(name + "(): the group's '" + own.getKey() + "' is " + v);
     }
-  }
-
-  /** The position in params of a state key (the parameter's index in the saved group's "params"; whole numbers only). */
-  private int indexOf(String name, Object key, List<?> saved) {
-    boolean whole = key instanceof Long || key instanceof Integer;
-    for (int i = 0; whole && i < saved.size(); i++) {
-      if ((saved.get(i) instanceof Long || saved.get(i) instanceof Integer) && ((Number) saved.get(i)).longValue() == ((Number) key).longValue()) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(name + "(): the state names parameter " + key + ", which the group does not list");
   }
 
   /** Frees a state tensor the optimizer no longer keeps (a loaded state without it); null is ignored. */
