@@ -151,10 +151,14 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return Tensor.where(x.eq(0.0).logicalAnd(y.ge(0.0)), Tensor.zerosLike(d), d);
   }
 
-  /** atan2(y, x): y's gradient g·x / (x² + y²), x's -g·y / (x² + y²). */
+  /**
+   * atan2(y, x): y's gradient g·x / (x² + y²), x's -g·y / (x² + y²), with 1 / (x² + y²) taken as 0
+   * where x² + y² is 0, as PyTorch's atan2_backward: at (0, 0) both are 0, not 0 · inf = NaN.
+   */
   static Tensor[] atan2(Tensor g, Tensor y, Tensor x, boolean needY, boolean needX) {
-    Tensor r = g.div(x.mul(x).add(y.mul(y)));
-    return grads(needY ? r.mul(x) : null, needX ? r.mul(y).neg() : null);
+    Tensor denom = x.mul(x).add(y.mul(y));
+    Tensor recip = Tensor.where(denom.eq(0.0), 0.0, denom.reciprocal());
+    return grads(needY ? g.mul(x).mul(recip) : null, needX ? g.mul(y.neg()).mul(recip) : null);
   }
 
   /** maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties. */
