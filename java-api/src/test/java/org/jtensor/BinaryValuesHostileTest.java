@@ -43,4 +43,28 @@ class BinaryValuesHostileTest extends ScopedTest {
     double[][] n = grads(Tensor::atan2, f32(0), f32(0), f32(INF));  // inf · 0: NaN in PyTorch too
     assertEquals(NAN, n[0][0]);
   }
+
+  /**
+   * maximum/minimum backward is PyTorch's where(x == y, g / 2, g) with 0 written where an input lost.
+   * A NaN pair loses on neither side, so both get g (torch: [1., 1., .5] for each; here 0); an
+   * infinite g gave the loser inf · 0 = NaN (torch: 0).
+   */
+  @Test
+  void maximumAndMinimumGradientsDroppedNaNPairsAndMadeNaNFromAnInfiniteGradient() {
+    double[][] g = grads(Tensor::maximum, f32(NAN, 1, 2), f32(1, NAN, 2), f32(1, 1, 1));
+    assertArrayEquals(new double[] {1, 1, 0.5}, g[0]);
+    assertArrayEquals(new double[] {1, 1, 0.5}, g[1]);
+    g = grads(Tensor::minimum, f32(NAN, 1, 2), f32(1, NAN, 2), f32(1, 1, 1));
+    assertArrayEquals(new double[] {1, 1, 0.5}, g[0]);
+    assertArrayEquals(new double[] {1, 1, 0.5}, g[1]);
+    g = grads(Tensor::maximum, f32(1, 3), f32(2, 2), f32(INF, INF));
+    assertArrayEquals(new double[] {0, INF}, g[0]);
+    assertArrayEquals(new double[] {INF, 0}, g[1]);
+    g = grads(Tensor::minimum, f32(1, 3), f32(2, 2), f32(INF, INF));
+    assertArrayEquals(new double[] {INF, 0}, g[0]);
+    assertArrayEquals(new double[] {0, INF}, g[1]);
+    g = grads(Tensor::maximum, f32(1, 5, 3), f32(3), f32(1, 1, 1));  // broadcast: b's gradient summed
+    assertArrayEquals(new double[] {0, 1, 0.5}, g[0]);
+    assertArrayEquals(new double[] {1.5}, g[1]);
+  }
 }

@@ -161,12 +161,14 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(needY ? g.mul(x).mul(recip) : null, needX ? g.mul(y.neg()).mul(recip) : null);
   }
 
-  /** maximum/minimum: the gradient goes to the larger (smaller) input, split evenly on ties. */
+  /**
+   * maximum/minimum, as PyTorch's where(x == y, g / 2, g) with zeros written where an input lost:
+   * a NaN pair (neither lost) passes g to both, and an infinite g gives the loser 0, not inf · 0.
+   */
   static Tensor[] maxMin(Tensor g, Tensor x, Tensor y, boolean max) {
-    Tensor wins = max ? x.gt(y) : x.lt(y);
-    Tensor loses = max ? x.lt(y) : x.gt(y);
-    Tensor half = g.mul(x.eq(y)).mul(0.5);
-    return grads(g.mul(wins).add(half), g.mul(loses).add(half));
+    Tensor split = Tensor.where(x.eq(y), g.div(2.0), g);
+    Tensor xLost = max ? x.lt(y) : x.gt(y), yLost = max ? x.gt(y) : x.lt(y);
+    return grads(Tensor.where(xLost, 0.0, split), Tensor.where(yLost, 0.0, split));
   }
 
   /** clamp(x, min, max) with tensor bounds: x's gradient inside, min's below, max's above. */
