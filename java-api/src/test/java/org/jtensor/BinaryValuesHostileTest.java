@@ -67,4 +67,33 @@ class BinaryValuesHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0, 1, 0.5}, g[0]);
     assertArrayEquals(new double[] {1.5}, g[1]);
   }
+
+  /**
+   * clamp(x, min, max) with min > max is max everywhere, and PyTorch's clamp_backward_min_max gives
+   * max the whole gradient and min none: x = [2, 0, 5], min 3, max 1 gives min [0, 0, 0], max
+   * [1, 1, 1] (here min [1, 1, 0], max [1, 0, 1]: x = 2 counted twice). And every clamp selects g
+   * (where), so an infinite g gives 0 outside the bounds, not inf · 0 = NaN.
+   */
+  @Test
+  void clampGradientsWentToMinWhereMinExceedsMaxAndMadeNaNFromAnInfiniteGradient() {
+    Tensor x = f32(2, 0, 5).requiresGrad_(true), lo = f32(3, 3, 3).requiresGrad_(true), hi = f32(1, 1, 1).requiresGrad_(true);
+    x.clamp(lo, hi).backward(f32(1, 1, 1));
+    assertArrayEquals(new double[] {0, 0, 0}, x.grad().toDoubleArray());
+    assertArrayEquals(new double[] {0, 0, 0}, lo.grad().toDoubleArray());
+    assertArrayEquals(new double[] {1, 1, 1}, hi.grad().toDoubleArray());
+    Tensor y = f32(2, 0, 5).requiresGrad_(true), a = f32(1, 1, 1).requiresGrad_(true), b = f32(3, 3, 3).requiresGrad_(true);
+    y.clamp(a, b).backward(f32(INF, INF, INF));
+    assertArrayEquals(new double[] {INF, 0, 0}, y.grad().toDoubleArray());
+    assertArrayEquals(new double[] {0, INF, 0}, a.grad().toDoubleArray());
+    assertArrayEquals(new double[] {0, 0, INF}, b.grad().toDoubleArray());
+    Tensor s = f32(2, 0, 5).requiresGrad_(true);
+    s.clamp(1.0, 3.0).backward(f32(INF, INF, INF));
+    assertArrayEquals(new double[] {INF, 0, 0}, s.grad().toDoubleArray());
+    Tensor m = f32(2, 0, 5).requiresGrad_(true);
+    m.clampMin(1.0).backward(f32(INF, INF, INF));
+    assertArrayEquals(new double[] {INF, 0, INF}, m.grad().toDoubleArray());
+    Tensor n = f32(2, 0, 5).requiresGrad_(true);
+    n.clampMax(1L).backward(f32(INF, INF, INF));
+    assertArrayEquals(new double[] {0, INF, 0}, n.grad().toDoubleArray());
+  }
 }

@@ -173,9 +173,12 @@ record Gradient(int saves, Formula formula) implements Derivative {
 
   /** clamp(x, min, max) with tensor bounds: x's gradient inside, min's below, max's above. */
   static Tensor[] clampTensors(Context c, Tensor g) {
+    // as PyTorch's clamp_backward_min_max: with min > max the result is max, so max takes g there
+    // and min none; g is selected, not multiplied by a mask (an infinite g would give inf · 0 = NaN)
     Tensor x = c.input(0), lo = c.input(1), hi = c.input(2);
-    return grads(c.needs(0) ? g.mul(x.ge(lo).logicalAnd(x.le(hi))) : null,
-        c.needs(1) ? g.mul(x.lt(lo)) : null, c.needs(2) ? g.mul(x.gt(hi)) : null);
+    return grads(c.needs(0) ? Tensor.where(x.ge(lo).logicalAnd(x.le(hi)), g, 0.0) : null,
+        c.needs(1) ? Tensor.where(x.lt(lo).logicalAnd(lo.lt(hi)), g, 0.0) : null,
+        c.needs(2) ? Tensor.where(x.gt(hi).logicalOr(hi.lt(lo)), g, 0.0) : null);
   }
 
   // ---- reductions: args are a NodeArgs.Reduced as ReductionOps records it ----

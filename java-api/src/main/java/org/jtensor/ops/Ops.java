@@ -117,12 +117,13 @@ public final class Ops {
   // nanToNum(nan, posinf, neginf): the derivative passes where the input is finite, as PyTorch's
   public static final Op NAN_TO_NUM = Op.elementwise("nanToNum", "nan_to_num", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).isfinite()))));
+  // clamp's gradient: g within the bounds, an exact 0 outside (selected, as PyTorch's: g times the mask made an infinite g NaN)
   public static final Op CLAMP = Op.elementwise("clamp", "clamp_scalar", 1, ARITH)
-      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0), g, 0.0))));
   public static final Op CLAMP_MIN = Op.elementwise("clampMin", "clamp_scalar", 1, ARITH)
-      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0), g, 0.0))));
   public static final Op CLAMP_MAX = Op.elementwise("clampMax", "clamp_scalar", 1, ARITH)
-      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0)))));
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0), g, 0.0))));
   public static final Op BITWISE_NOT = Op.elementwise("bitwiseNot", "bitwise_not", 1, ARITH);
   public static final Op LOGICAL_NOT = Op.elementwise("logicalNot", "logical_not", 1, PREDICATE);
   public static final Op ISNAN = unary("isnan", PREDICATE);
