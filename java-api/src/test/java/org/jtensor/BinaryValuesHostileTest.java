@@ -96,4 +96,25 @@ class BinaryValuesHostileTest extends ScopedTest {
     n.clampMax(1L).backward(f32(INF, INF, INF));
     assertArrayEquals(new double[] {0, INF, 0}, n.grad().toDoubleArray());
   }
+
+  /**
+   * A 0-dim int64 divisor does not promote an int8 tensor: the kernel reads it wrapped to int8, and
+   * tensor(256) is 0 there. PyTorch raises ZeroDivisionError for int8 % tensor(256), floor_divide and
+   * div(trunc/floor); here the zero test read the int64 value, and the result was a silent 0.
+   */
+  @Test
+  void aZeroDimDivisorThatWrapsToZeroDividedSilently() {
+    Tensor x = Tensor.fromArray(new byte[] {5, -7});
+    Tensor d = Tensor.scalar(256L);
+    assertThrows(ArithmeticException.class, () -> x.remainder(d));
+    assertThrows(ArithmeticException.class, () -> x.floorDivide(d));
+    assertThrows(ArithmeticException.class, () -> x.div(d, "trunc"));
+    ArithmeticException e = assertThrows(ArithmeticException.class, () -> x.div(d, "floor"));
+    assertEquals("div(): ZeroDivisionError: integer division or modulo by zero", e.getMessage());
+    Tensor u = Tensor.fromArray(new byte[] {5}).to(DType.UINT8);
+    assertThrows(ArithmeticException.class, () -> u.remainder(Tensor.scalar(-256L)));
+    // a divisor that wraps to a nonzero value divides by it, as PyTorch: -255 is 1 in int8, 257 is 1
+    assertArrayEquals(new long[] {0, 0}, x.remainder(Tensor.scalar(-255L)).to(DType.INT64).toLongArray());
+    assertArrayEquals(new long[] {5, -7}, x.floorDivide(Tensor.scalar(257L)).to(DType.INT64).toLongArray());
+  }
 }

@@ -40,7 +40,16 @@ public final class ElementwiseChecks {
     if (!divisor.isTensor()) {
       zero = divisor.kind == Operand.Kind.DOUBLE ? divisor.d == 0 : wrapsToZero(divisor.l, compute);
     } else {
-      TensorImpl isZero = ElementwiseOps.run(Ops.EQ, name, null, new double[0], divisor, Operand.of(0L));
+      // a 0-dim divisor of a wider dtype reaches the kernel wrapped to the computation's, as a scalar
+      // does: int8 % tensor(256) divides by 0 (PyTorch: ZeroDivisionError), so test what it reads
+      TensorImpl d = divisor.tensor;
+      TensorImpl narrowed = d.dim() == 0 && d.dtype() != compute ? DataOps.cloneAs(name, d, divisor.meta, compute, d.device(), false) : null;
+      TensorImpl isZero;
+      try {
+        isZero = ElementwiseOps.run(Ops.EQ, name, null, new double[0], narrowed != null ? Operand.of(narrowed) : divisor, Operand.of(0L));
+      } finally {
+        if (narrowed != null) narrowed.release();
+      }
       try {
         TensorImpl any = ReductionOps.reduce(Ops.ANY, name, isZero, null, false, 1.0);
         try {
