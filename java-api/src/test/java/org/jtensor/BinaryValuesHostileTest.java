@@ -117,4 +117,22 @@ class BinaryValuesHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {0, 0}, x.remainder(Tensor.scalar(-255L)).to(DType.INT64).toLongArray());
     assertArrayEquals(new long[] {5, -7}, x.floorDivide(Tensor.scalar(257L)).to(DType.INT64).toLongArray());
   }
+
+  /**
+   * pow's gradients in PyTorch's order: self's is g · (y · x^(y−1)), so g = 1e30 with y = 1e10 at
+   * x = 0.5 gives 1e30 · 0 = 0 (here (g · y) · 0 = inf · 0 = NaN); the exponent's is
+   * g · where(x == 0 and y ≥ 0, 0, x^y ln x), so an infinite g at x = 0 gives NaN there, as torch.
+   */
+  @Test
+  void powGradientsMultipliedInAnotherOrderThanPyTorchs() {
+    double[][] g = grads(Tensor::pow, f32(0.5), f32(1e10), f32(1e30));
+    assertArrayEquals(new double[] {0}, g[0]);
+    assertArrayEquals(new double[] {-0.0}, g[1]);
+    g = grads(Tensor::pow, f32(2, 0), f32(0, 1), f32(INF, INF));
+    assertArrayEquals(new double[] {0, INF}, g[0]);
+    assertArrayEquals(new double[] {INF, NAN}, g[1]);
+    g = grads(Tensor::pow, f32(0, 0, 0, 2), f32(0, 1, 2, 0), f32(1, 1, 1, 1));  // unchanged at base 0
+    assertArrayEquals(new double[] {0, 1, 0, 0}, g[0]);
+    assertArrayEquals(new double[] {0, 0, 0, Math.log(2)}, g[1], 1e-7);
+  }
 }

@@ -139,16 +139,22 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return ok;
   }
 
-  /** d(x^y)/dx = y·x^(y−1), 0 where y is 0. */
+  /**
+   * d(x^y)/dx = y·x^(y−1), 0 where y is 0: g · (y · x^(y−1)) in PyTorch's order (g · y first
+   * overflows: g = 1e30, y = 1e10 at x = 0.5 gave inf · 0 = NaN, PyTorch 0).
+   */
   static Tensor powSelf(Tensor g, Tensor x, Tensor y) {
-    Tensor d = g.mul(y).mul(x.pow(y.sub(1.0)));
+    Tensor d = g.mul(y.mul(x.pow(y.sub(1.0))));
     return Tensor.where(y.eq(0.0), Tensor.zerosLike(d), d);
   }
 
-  /** d(x^y)/dy = x^y·ln x, 0 where x is 0 and y ≥ 0. */
+  /**
+   * d(x^y)/dy = x^y·ln x, 0 where x is 0 and y ≥ 0: PyTorch's g · where(x == 0 and y ≥ 0, 0, x^y · ln x),
+   * with ln x in the result's dtype (an integer x's log was float32 under a float64 exponent).
+   */
   static Tensor powExponent(Tensor g, Tensor x, Tensor y, Tensor result) {
-    Tensor d = g.mul(result).mul(x.log());
-    return Tensor.where(x.eq(0.0).logicalAnd(y.ge(0.0)), Tensor.zerosLike(d), d);
+    Tensor d = result.mul(x.to(result.dtype()).log());
+    return g.mul(Tensor.where(x.eq(0.0).logicalAnd(y.ge(0.0)), Tensor.zerosLike(d), d));
   }
 
   /**
