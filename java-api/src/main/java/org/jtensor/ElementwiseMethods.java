@@ -171,13 +171,26 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor remainder(long v) { return binary(Ops.REMAINDER, Operand.of(v)); }
   default Tensor remainder(double v) { return binary(Ops.REMAINDER, Operand.of(v)); }
   default Tensor pow(Tensor exponent) { return binary(Ops.POW, t(exponent, "pow")); }
-  default Tensor pow(double exponent) { return binary(Ops.POW, Operand.of(exponent)); }
+  default Tensor pow(double exponent) {
+    if (exponentIsChecked(impl("pow").dtype(), self().resultType(exponent))) impl("pow").dtype().checkScalar("pow", exponent);
+    return binary(Ops.POW, Operand.of(exponent));
+  }
   default Tensor pow(long exponent) {
     TensorImpl s = impl("pow");
     if (exponent < 0 && !s.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("pow(): Integers to negative integer powers are not allowed.");
     }
+    if (exponentIsChecked(s.dtype(), self().resultType(exponent))) s.dtype().checkFits("pow", exponent);
     return binary(Ops.POW, Operand.of(exponent));
+  }
+
+  /**
+   * PyTorch's pow converts a scalar exponent that does not promote to self's dtype with its checked
+   * conversion (float32 and float64 read it as a double): int8 ** 300 and float16 ** 70000 are refused
+   * ("value cannot be converted to type int8_t without overflow"), where they wrapped or gave inf.
+   */
+  private static boolean exponentIsChecked(DType self, DType result) {
+    return result == self && self != DType.FLOAT32 && self != DType.FLOAT64;
   }
   default Tensor neg() { return unary(Ops.NEG); }
   default Tensor neg_() { return unary_(Ops.NEG); }

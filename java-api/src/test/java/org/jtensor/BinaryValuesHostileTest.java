@@ -135,4 +135,26 @@ class BinaryValuesHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0, 1, 0, 0}, g[0]);
     assertArrayEquals(new double[] {0, 0, 0, Math.log(2)}, g[1], 1e-7);
   }
+
+  /**
+   * PyTorch's pow(tensor, scalar) converts the exponent to an integer, float16 or bfloat16 tensor's
+   * own dtype with its checked conversion: int8 ** 300, uint8 ** 256, float16 ** 70000 and bfloat16
+   * ** 1e39 are refused ("value cannot be converted to type int8_t without overflow"). Here 300
+   * wrapped to 44 (2 ** 300 was 0) and 70000 became inf. float32 takes any double (2 ** 1e39 is inf).
+   */
+  @Test
+  void powScalarExponentsOutsideTheDtypeWereTaken() {
+    Tensor i8 = Tensor.fromArray(new byte[] {2});
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> i8.pow(300L));
+    assertEquals("pow(): value 300 cannot be converted to type int8 without overflow", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> i8.to(DType.UINT8).pow(256L));
+    assertThrows(IllegalArgumentException.class, () -> f32(1).to(DType.FLOAT16).pow(70000.0));
+    assertThrows(IllegalArgumentException.class, () -> f32(1).to(DType.FLOAT16).pow(70000L));
+    assertThrows(IllegalArgumentException.class, () -> f32(2).to(DType.BFLOAT16).pow(1e39));
+    assertEquals(INF, f32(2).pow(1e39).item());
+    assertEquals(1.0, f32(1).to(DType.FLOAT16).pow(INF).item());  // an infinity converts
+    assertEquals(Math.pow(2, 0.5), i8.pow(0.5).item(), 1e-6);     // a float exponent promotes: no check
+    assertEquals(0, i8.pow(Tensor.scalar(300L)).item());           // a 0-dim tensor wraps, as PyTorch's
+    assertEquals(-128, i8.pow(7L).item());                         // within range: wraps as before
+  }
 }
