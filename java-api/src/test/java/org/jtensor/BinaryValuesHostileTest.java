@@ -157,4 +157,30 @@ class BinaryValuesHostileTest extends ScopedTest {
     assertEquals(0, i8.pow(Tensor.scalar(300L)).item());           // a 0-dim tensor wraps, as PyTorch's
     assertEquals(-128, i8.pow(7L).item());                         // within range: wraps as before
   }
+
+  /**
+   * Long scalar parameters reach the kernel as doubles, exact only to 2^53: an int64 tensor clamped
+   * to 2^53 + 1 (a nanosecond timestamp is past 2^60) was cut to 2^53, and add/sub with alpha
+   * 2^53 + 1 added 2^53 · y. PyTorch keeps them exact: x.clamp(0, 2**53 + 1) leaves 2**53 + 1.
+   */
+  @Test
+  void int64BoundsAndAlphaPastTwoToThe53WereRounded() {
+    long big = (1L << 53) + 1, stamp = 1_700_000_000_000_000_001L;
+    Tensor x = Tensor.fromArray(new long[] {big, stamp, 5});
+    assertArrayEquals(new long[] {big, big, 5}, x.clamp(0L, big).toLongArray());
+    assertArrayEquals(new long[] {big, big + 2, big}, x.clamp(big, big + 2).toLongArray());
+    assertArrayEquals(new long[] {stamp, stamp, stamp}, x.clampMin(stamp).toLongArray());
+    assertArrayEquals(new long[] {big, big, 5}, x.clampMax(big).toLongArray());
+    Tensor y = Tensor.fromArray(new long[] {big, 5});
+    assertArrayEquals(new long[] {big, 5}, y.clamp_(0L, big).toLongArray());
+    assertArrayEquals(new long[] {big, big}, Tensor.fromArray(new boolean[] {true, false}).clamp(big, big + 2).toLongArray());
+    assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new int[] {1}).clamp(0L, big));
+    assertArrayEquals(new double[] {1, 2}, f32(1, 2).clamp(0L, big).toDoubleArray());
+    Tensor one = Tensor.fromArray(new long[] {1});
+    assertEquals(big + 1, one.add(one, big).toLongArray()[0]);
+    assertEquals(big + 1, one.add(Tensor.fromArray(new int[] {1}), big).toLongArray()[0]);
+    assertEquals(1 - big, one.sub(one, big).toLongArray()[0]);
+    assertEquals(big + 1, Tensor.fromArray(new long[] {1}).add_(one, big).toLongArray()[0]);
+    assertEquals(1 - big, Tensor.fromArray(new long[] {1}).sub_(one, big).toLongArray()[0]);
+  }
 }
