@@ -63,8 +63,24 @@ public final class Factories {
 
   public static TensorImpl linspace(double start, double end, long steps, DType dtype, Device device) {
     if (steps < 0) throw new IllegalArgumentException("linspace(): number of steps must be non-negative, got " + steps);
+    if (steps > 1) {  // PyTorch converts both ends to the dtype (checked, truncated) before the step
+      if (dtype == DType.BOOL) throw new UnsupportedOperationException("linspace(): \"linspace_cpu\" not implemented for 'Bool'");
+      dtype.checkFits("linspace", start);
+      dtype.checkFits("linspace", end);
+      if (!dtype.isFloatingPoint()) {  // linspace(0.5, 10.7, 5, int64) is [0, 2, 5, 7, 10], from 0 to 10
+        start = start < 0 ? Math.ceil(start) : Math.floor(start);
+        end = end < 0 ? Math.ceil(end) : Math.floor(end);
+      }
+    }
     TensorImpl t = DataOps.empty("linspace", new long[] {steps}, dtype, device);
-    if (steps > 0) Dispatcher.backend(device).linspace(t, start, end);
+    try {
+      // one point is start, as PyTorch's fill_(start) (the two-ended formula gave end)
+      if (steps == 1) DataOps.fill("linspace", t, start);
+      else if (steps > 1) Dispatcher.backend(device).linspace(t, start, end);
+    } catch (RuntimeException | Error e) {
+      t.release();
+      throw e;
+    }
     return t;
   }
 

@@ -32,7 +32,9 @@ final class FactoryFamily {
       }
       case 9 -> {
         long n = a.between(-1, 5);
-        f.op(n >= 0, "linspace", new Object[] {v, 2.0, n, dt}, () -> Tensor.linspace(v, 2.0, n, dt), FactoryRefs.linspace(v, 2.0, n, dt));
+        // PyTorch converts the ends it uses to the dtype, checked (start alone for one point); no bool kernel
+        boolean ok = n >= 0 && (n < 1 || FactoryRefs.fits(v, dt)) && (n < 2 || dt != DType.BOOL && FactoryRefs.fits(2.0, dt));
+        f.op(ok, "linspace", new Object[] {v, 2.0, n, dt}, () -> Tensor.linspace(v, 2.0, n, dt), FactoryRefs.linspace(v, 2.0, n, dt));
       }
       case 10 -> {
         long n = a.between(-1, 4), m = a.between(-1, 4);

@@ -48,8 +48,14 @@ final class FactoryRefs {
     };
   }
 
-  /** linspace: from both ends (start + i * step below the middle, end - (steps - 1 - i) * step from it), as PyTorch. */
-  static Fuzz.Check linspace(double start, double end, long steps, DType dtype) {
+  /**
+   * linspace: from both ends (start + i * step below the middle, end - (steps - 1 - i) * step from it),
+   * as PyTorch, whose integer dtypes truncate both ends first; one point is start.
+   */
+  static Fuzz.Check linspace(double from, double to, long steps, DType dtype) {
+    boolean integral = !dtype.isFloatingPoint() && steps > 1;
+    double start = integral ? (from < 0 ? Math.ceil(from) : Math.floor(from)) : from;
+    double end = steps == 1 ? from : integral ? (to < 0 ? Math.ceil(to) : Math.floor(to)) : to;
     double step = steps > 1 ? (end - start) / (steps - 1) : 0;
     return values("linspace", new long[] {Math.max(steps, 0)}, dtype,
         i -> i < steps / 2 ? step * i + start : -step * (steps - i - 1) + end);

@@ -1,0 +1,70 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * A hostile review of dtype conversion values against PyTorch 2.13 (CPU). A sweep converted every
+ * float16 and bfloat16 bit pattern, and edge values of the other dtypes, to every dtype through to(),
+ * strided, transposed and broadcast copy_ sources, at 41 positions each: jtensor agreed with PyTorch
+ * everywhere but the documented float-to-integer cases (NaN, ±inf, out of range). The bugs were in
+ * the factories and scalars that convert a value on their own; each expectation below is PyTorch's.
+ */
+class ConversionValuesHostileTest extends ScopedTest {
+
+  private static <T extends Throwable> void raises(Class<T> type, String message, Executable call) {
+    T e = assertThrows(type, call);
+    assertEquals(type, e.getClass(), "exactly " + type.getSimpleName());
+    assertTrue(e.getMessage().startsWith(message), e.getMessage());
+  }
+
+  private static Tensor ints(DType d, long... v) {
+    return Tensor.fromArray(v).to(d);
+  }
+
+  /** torch.linspace(5, 1, 1) is [5.] (PyTorch fills one point with start); jtensor gave [1.], the end. */
+  @Test
+  void linspaceOfOnePointGaveTheEndNotTheStart() {
+    assertArrayEquals(new double[] {5}, Tensor.linspace(5, 1, 1, DType.FLOAT32).toDoubleArray(), 0);
+    assertArrayEquals(new double[] {1.7}, Tensor.linspace(1.7, 1, 1, DType.FLOAT64).toDoubleArray(), 0);
+    assertArrayEquals(new long[] {1}, Tensor.linspace(1.7, 300, 1, DType.UINT8).toLongArray());  // only start is converted
+    assertArrayEquals(new boolean[] {false}, Tensor.linspace(0, 1, 1, DType.BOOL).toBooleanArray());
+    raises(IllegalArgumentException.class, "linspace(): value 300.0 cannot be converted to type uint8 without overflow",
+        () -> Tensor.linspace(300, 1, 1, DType.UINT8));
+    assertEquals(0, Tensor.linspace(300, 1e10, 0, DType.UINT8).numel());
+  }
+
+  /**
+   * PyTorch converts linspace's ends to an integer dtype (truncated, checked) before the step:
+   * linspace(0.5, 10.7, 5, int64) is [0, 2, 5, 7, 10] (jtensor [0, 3, 5, 8, 10]); linspace(0, 300, 4,
+   * uint8) raises "value cannot be converted to type uint8_t without overflow" (jtensor [0, 100, 200,
+   * 44]); a bool linspace of two or more points raises NotImplementedError (jtensor [F, T, T]).
+   */
+  @Test
+  void linspaceToAnIntegerDtypeUsedItsEndsUnconvertedAndWrapped() {
+    assertArrayEquals(new long[] {0, 2, 5, 7, 10}, Tensor.linspace(0.5, 10.7, 5, DType.INT64).toLongArray());
+    assertArrayEquals(new long[] {-2, 0, 2, 5, 7, 10}, Tensor.linspace(-2.5, 10.7, 6, DType.INT64).toLongArray());
+    assertArrayEquals(new long[] {10, 6, 3, 0}, Tensor.linspace(10.9, 0.2, 4, DType.UINT8).toLongArray());
+    assertArrayEquals(new long[] {0, 2, 5}, Tensor.linspace(-0.5, 5, 3, DType.INT8).toLongArray());
+    assertArrayEquals(new long[] {0, 100, 200, 300}, Tensor.linspace(0, 300, 4, DType.INT16).toLongArray());
+    raises(IllegalArgumentException.class, "linspace(): value 300.0 cannot be converted to type uint8 without overflow",
+        () -> Tensor.linspace(0, 300, 4, DType.UINT8));
+    raises(IllegalArgumentException.class, "linspace(): value -0.5 cannot be converted to type uint8 without overflow",
+        () -> Tensor.linspace(-0.5, 5, 3, DType.UINT8));
+    raises(IllegalArgumentException.class, "linspace(): value 70000.0 cannot be converted to type int16 without overflow",
+        () -> Tensor.linspace(0, 70000, 3, DType.INT16));
+    raises(IllegalArgumentException.class, "linspace(): value NaN cannot be converted to type int64 without overflow",
+        () -> Tensor.linspace(Double.NaN, 1, 3, DType.INT64));
+    raises(IllegalArgumentException.class, "linspace(): value 1.0E10 cannot be converted to type float16 without overflow",
+        () -> Tensor.linspace(1, 1e10, 2, DType.FLOAT16));
+    raises(UnsupportedOperationException.class, "linspace(): \"linspace_cpu\" not implemented for 'Bool'",
+        () -> Tensor.linspace(0, 1, 3, DType.BOOL));
+    double[] nan = Tensor.linspace(1, Double.NaN, 3, DType.FLOAT16).toDoubleArray();  // floating ends pass NaN on
+    assertTrue(Double.isNaN(nan[0]) && Double.isNaN(nan[2]));
+  }
+}
