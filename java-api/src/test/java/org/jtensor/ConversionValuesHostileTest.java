@@ -67,4 +67,13 @@ class ConversionValuesHostileTest extends ScopedTest {
     double[] nan = Tensor.linspace(1, Double.NaN, 3, DType.FLOAT16).toDoubleArray();  // floating ends pass NaN on
     assertTrue(Double.isNaN(nan[0]) && Double.isNaN(nan[2]));
   }
+
+  /** torch.arange(0, 3, dtype=torch.bool) raises NotImplementedError, even empty; jtensor gave [F, T, T]. */
+  @Test
+  void arangeOfBoolWasComputed() {
+    String message = "arange(): \"arange_cpu\" not implemented for 'Bool'";
+    raises(UnsupportedOperationException.class, message, () -> Tensor.arange(0, 3, 1, DType.BOOL));
+    raises(UnsupportedOperationException.class, message, () -> Tensor.arange(0., 3., 1., DType.BOOL));
+    raises(UnsupportedOperationException.class, message, () -> Tensor.arange(0, 0, 1, DType.BOOL));
+  }
 }

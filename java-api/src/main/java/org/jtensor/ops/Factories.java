@@ -27,6 +27,11 @@ public final class Factories {
     return t;
   }
 
+  /** PyTorch has no bool arange, even an empty one (arange(0, 3, bool) was [false, true, true]). */
+  private static void refuseBoolArange(DType dtype) {
+    if (dtype == DType.BOOL) throw new UnsupportedOperationException("arange(): \"arange_cpu\" not implemented for 'Bool'");
+  }
+
   /** PyTorch's arange size: ceil((end - start) / step), with the step's sign checked. */
   static long arangeSize(double start, double end, double step) {
     if (step == 0) throw new IllegalArgumentException("arange(): step must be nonzero");
@@ -42,6 +47,7 @@ public final class Factories {
   }
 
   public static TensorImpl arange(long start, long end, long step, DType dtype, Device device) {
+    refuseBoolArange(dtype);
     if (step == 0) throw new IllegalArgumentException("arange(): step must be nonzero");
     if ((step > 0 && end < start) || (step < 0 && end > start)) {
       throw new IllegalArgumentException("arange(): upper bound and larger bound inconsistent with step sign");
@@ -55,6 +61,7 @@ public final class Factories {
   }
 
   public static TensorImpl arange(double start, double end, double step, DType dtype, Device device) {
+    refuseBoolArange(dtype);
     long n = arangeSize(start, end, step);
     TensorImpl t = DataOps.empty("arange", new long[] {n}, dtype, device);
     if (n > 0) Dispatcher.backend(device).arange(t, start, step);
