@@ -402,6 +402,7 @@ public final class Tensor extends TensorFactories
 
   /** a where condition is true, else b; the result is the default float dtype, shaped as condition. */
   public static Tensor where(Tensor condition, double a, double b) {
+    DType.DEFAULT_FLOAT.checkFits("where", b);  // refused as where, not as the full() below
     try (Tensor fill = full(implOf(condition, "where").sizes().clone(), b)) {
       return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
           Operand.of(a), Operand.of(fill.impl("where"))));

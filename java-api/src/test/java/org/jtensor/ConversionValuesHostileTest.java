@@ -76,4 +76,45 @@ class ConversionValuesHostileTest extends ScopedTest {
     raises(UnsupportedOperationException.class, message, () -> Tensor.arange(0., 3., 1., DType.BOOL));
     raises(UnsupportedOperationException.class, message, () -> Tensor.arange(0, 0, 1, DType.BOOL));
   }
+
+  /**
+   * where's scalar goes through PyTorch's checked fill into the result dtype: where(c, int8, 300)
+   * raises "value cannot be converted to type int8_t without overflow" (jtensor gave 44), as do
+   * where(c, float32, 1e39) and where(c, 1e39, 1.0) (jtensor gave inf); where(c, 1.0, 1e39) was
+   * refused in the words of full(). Float16/bfloat16 results take it (PyTorch's one-element 16-bit
+   * fill skips the check: inf), as do float64 and an in-range negative int for uint8.
+   */
+  @Test
+  void whereScalarWrappedIntoTheResultDtype() {
+    Tensor c = ints(DType.BOOL, 1, 0);
+    Tensor i8 = ints(DType.INT8, 1, 1);
+    raises(IllegalArgumentException.class, "where(): value 300 cannot be converted to type int8 without overflow",
+        () -> Tensor.where(c, i8, 300L));
+    raises(IllegalArgumentException.class, "where(): value 300 cannot be converted to type int8 without overflow",
+        () -> Tensor.where(c, 300L, i8));
+    raises(IllegalArgumentException.class, "where(): value -129 cannot be converted to type int8 without overflow",
+        () -> Tensor.where(c, i8, -129L));
+    raises(IllegalArgumentException.class, "where(): value 300 cannot be converted to type int8 without overflow",
+        () -> Tensor.where(c, Tensor.scalar(1L).to(DType.INT8), 300L));
+    raises(IllegalArgumentException.class, "where(): value -256 cannot be converted to type uint8 without overflow",
+        () -> Tensor.where(c, ints(DType.UINT8, 1, 1), -256L));
+    assertArrayEquals(new long[] {1, 1}, Tensor.where(c, ints(DType.UINT8, 1, 1), -255L).toLongArray());
+    assertArrayEquals(new long[] {1, 127}, Tensor.where(c, i8, 127L).toLongArray());
+    Tensor f32 = Tensor.ones(new long[] {2}, DType.FLOAT32);
+    raises(IllegalArgumentException.class, "where(): value 1.0E39 cannot be converted to type float32 without overflow",
+        () -> Tensor.where(c, f32, 1e39));
+    raises(IllegalArgumentException.class, "where(): value 1.0E39 cannot be converted to type float32 without overflow",
+        () -> Tensor.where(c, 1e39, 1.0));
+    raises(IllegalArgumentException.class, "where(): value 1.0E39 cannot be converted to type float32 without overflow",
+        () -> Tensor.where(c, 1.0, 1e39));
+    raises(IllegalArgumentException.class, "where(): value 1.0E39 cannot be converted to type float32 without overflow",
+        () -> Tensor.where(c, i8, 1e39));
+    assertArrayEquals(new double[] {1, Double.POSITIVE_INFINITY}, Tensor.where(c, f32, Double.POSITIVE_INFINITY).toDoubleArray(), 0);
+    assertArrayEquals(new double[] {1, 2.5}, Tensor.where(c, i8, 2.5).toDoubleArray(), 0);
+    assertArrayEquals(new double[] {1, Double.POSITIVE_INFINITY},
+        Tensor.where(c, Tensor.ones(new long[] {2}, DType.FLOAT16), 1e39).toDoubleArray(), 0);
+    assertArrayEquals(new double[] {Double.POSITIVE_INFINITY, 1},
+        Tensor.where(c, 70000L, Tensor.ones(new long[] {2}, DType.FLOAT16)).toDoubleArray(), 0);
+    assertArrayEquals(new double[] {1, 1e39}, Tensor.where(c, Tensor.ones(new long[] {2}, DType.FLOAT64), 1e39).toDoubleArray(), 0);
+  }
 }

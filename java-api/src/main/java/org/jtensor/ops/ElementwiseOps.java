@@ -114,6 +114,7 @@ public final class ElementwiseOps {
           plan.metas[k + 1] = m;
           plan.strides[k + 1] = flat ? FLAT : broadcastStrides(m, shape);
         } else {
+          if (op == Ops.WHERE_OP) checkWhereScalar(name, want, o);
           plan.setScalar(k + 1, scalarDtype(want, op), o.d, o.l, o.kind != Operand.Kind.DOUBLE);
         }
       }
@@ -134,6 +135,16 @@ public final class ElementwiseOps {
       if (temps != null) for (TensorImpl t : temps) t.release();
       if (fresh != null) fresh.release();
     }
+  }
+
+  /**
+   * where's scalar becomes a tensor of the result dtype through PyTorch's checked fill: where(c, int8,
+   * 300) is refused, not 44. A one-element 16-bit float fill skips its check, so float16 70000 is inf.
+   */
+  private static void checkWhereScalar(String name, DType want, Operand o) {
+    if (want == DType.FLOAT16 || want == DType.BFLOAT16) return;
+    if (o.kind == Operand.Kind.DOUBLE) want.checkFits(name, o.d);
+    else if (o.kind == Operand.Kind.LONG) want.checkFits(name, o.l);
   }
 
   /** Operands of one tensor (x.mul(x)) read it through the first one's snapshot: the op sees one geometry of x. */

@@ -91,6 +91,16 @@ final class TernaryRefs {
     return (Double.isNaN(lo) || holds(lo, r)) && (Double.isNaN(hi) || holds(hi, r));
   }
 
+  /**
+   * Whether where(c, x, b) takes the float scalar b: the result's dtype (x's if floating, else
+   * float32) holds it, checked as PyTorch's fill of it is (a 16-bit float result takes any value).
+   */
+  static boolean whereTakes(Pool.Entry x, double b) {
+    if (!Valid.open(x)) return false;
+    DType r = x.t().dtype().isFloatingPoint() ? x.t().dtype() : DType.FLOAT32;
+    return r == DType.FLOAT16 || r == DType.BFLOAT16 || Valid.converts(b, r);
+  }
+
   /** clampTakes in place: the result keeps x's dtype, so a float bound needs a floating x. */
   static boolean clampTakesInPlace(Pool.Entry x, double lo, double hi) {
     return clampTakes(x, lo, hi) && (x.t().dtype().isFloatingPoint() || (Double.isNaN(lo) && Double.isNaN(hi)));

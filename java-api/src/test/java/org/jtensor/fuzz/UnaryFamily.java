@@ -113,7 +113,7 @@ final class UnaryFamily {
       }
       default -> {
         Pool.Entry c = BinaryFamily.mask(f, x);
-        f.op(open(x) && Valid.isBool(c) && Valid.broadcast(c, x), "where", new Object[] {c, x, hi},
+        f.op(open(x) && Valid.isBool(c) && Valid.broadcast(c, x) && TernaryRefs.whereTakes(x, hi), "where", new Object[] {c, x, hi},
             () -> Tensor.where(t(c), t(x), hi), TernaryRefs.where(c, x, hi));
       }
     }
