@@ -22,9 +22,20 @@ public sealed interface InteropMethods permits Tensor {
     return Dispatcher.backend(t.device()).loadDouble("item", t, 0);
   }
 
+  /** The one element as a long, as Python's int(x): a float truncates toward zero; NaN, ±inf and values past a long are refused. */
   default long itemLong() {
     TensorImpl t = checkOne("itemLong");
-    return Dispatcher.backend(t.device()).loadLong("itemLong", t, 0);
+    return loadLongExact("itemLong", t, 0);
+  }
+
+  /** A floating element through its double (the native conversion gives NaN 0 and saturates, silently). */
+  private static long loadLongExact(String op, TensorImpl t, long offset) {
+    if (!t.dtype().isFloatingPoint()) return Dispatcher.backend(t.device()).loadLong(op, t, offset);
+    double d = Dispatcher.backend(t.device()).loadDouble(op, t, offset);
+    if (Double.isNaN(d)) throw new ArithmeticException(op + "(): cannot convert float NaN to integer");
+    if (Double.isInfinite(d)) throw new ArithmeticException(op + "(): cannot convert float infinity to integer");
+    if (d >= 0x1p63 || d < -0x1p63) throw new ArithmeticException(op + "(): value " + d + " does not fit in a long");
+    return (long) d;
   }
 
   private TensorImpl checkOne(String op) {
@@ -41,9 +52,10 @@ public sealed interface InteropMethods permits Tensor {
     return Dispatcher.backend(t.device()).loadDouble("getDouble", t, DataOps.elementOffset("getDouble", t, index));
   }
 
+  /** The element at a logical index as a long, converted as {@link #itemLong()} converts. */
   default long getLong(long... index) {
     TensorImpl t = impl("getLong");
-    return Dispatcher.backend(t.device()).loadLong("getLong", t, DataOps.elementOffset("getLong", t, index));
+    return loadLongExact("getLong", t, DataOps.elementOffset("getLong", t, index));
   }
 
   /** x[index] = value (a Python float): refused when the dtype cannot hold it (NaN into an integer, 1e39 into float32), as PyTorch's. */

@@ -117,4 +117,27 @@ class ConversionValuesHostileTest extends ScopedTest {
         Tensor.where(c, 70000L, Tensor.ones(new long[] {2}, DType.FLOAT16)).toDoubleArray(), 0);
     assertArrayEquals(new double[] {1, 1e39}, Tensor.where(c, Tensor.ones(new long[] {2}, DType.FLOAT64), 1e39).toDoubleArray(), 0);
   }
+
+  /**
+   * itemLong/getLong of a floating element is Python's int(x): int(tensor(nan)) raises ValueError
+   * "cannot convert float NaN to integer", inf OverflowError "cannot convert float infinity to
+   * integer", and 3e19 is a Python int past a long; jtensor gave 0, Long.MAX_VALUE and Long.MAX_VALUE.
+   */
+  @Test
+  void itemLongOfNaNInfinityOrAHugeFloatWasASilentValue() {
+    raises(ArithmeticException.class, "itemLong(): cannot convert float NaN to integer",
+        () -> Tensor.scalar(Double.NaN, DType.FLOAT32).itemLong());
+    raises(ArithmeticException.class, "itemLong(): cannot convert float infinity to integer",
+        () -> Tensor.scalar(Double.NEGATIVE_INFINITY, DType.FLOAT16).itemLong());
+    raises(ArithmeticException.class, "itemLong(): value 3.0E19 does not fit in a long",
+        () -> Tensor.scalar(3e19, DType.FLOAT64).itemLong());
+    raises(ArithmeticException.class, "itemLong(): value 9.223372036854776E18 does not fit in a long",
+        () -> Tensor.scalar(0x1p63, DType.BFLOAT16).itemLong());
+    raises(ArithmeticException.class, "getLong(): cannot convert float NaN to integer",
+        () -> Tensor.fromArray(new double[] {1, Double.NaN}).getLong(1));
+    assertEquals(Long.MIN_VALUE, Tensor.scalar(-0x1p63, DType.FLOAT32).itemLong());
+    assertEquals(-2, Tensor.scalar(-2.7, DType.FLOAT64).itemLong());
+    assertEquals(65504, Tensor.scalar(65504.0, DType.FLOAT16).itemLong());
+    assertEquals(-1, Tensor.fromArray(new long[] {5, -1}).getLong(1));
+  }
 }
