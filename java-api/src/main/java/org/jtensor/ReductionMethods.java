@@ -1,8 +1,9 @@
 package org.jtensor;
 
 import org.jtensor.dispatch.Op;
-import org.jtensor.core.TensorImpl;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.Shapes;
+import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.OrderStatistics;
@@ -138,7 +139,7 @@ public sealed interface ReductionMethods permits Tensor {
     TensorImpl t = impl("mean");
     if (!t.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("mean(): could not infer output dtype. Input dtype must be either a floating point "
-          + "or complex dtype. Got: " + t.dtype());
+          + "or complex dtype. Got: " + ScalarTypes.name(t.dtype()));
     }
     long n = ReductionOps.count(t, dims);
     return reduce(Ops.MEAN, dims, keepdim, n);  // the sum divided by n (0 / 0 = NaN when empty), as PyTorch's

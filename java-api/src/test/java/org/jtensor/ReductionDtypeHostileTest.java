@@ -175,4 +175,12 @@ class ReductionDtypeHostileTest extends ScopedTest {
     x.median().backward();
     assertArrayEquals(new long[] {0}, x.grad().shape());
   }
+
+  /** PyTorch names the dtype by its C++ name: "... complex dtype. Got: Long" (jtensor said int64). */
+  @Test
+  void meanOfAnIntegerTensorNamesItsDtypeAsPyTorch() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Tensor.ones(2).to(DType.INT64).mean());
+    assertEquals("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long", e.getMessage());
+  }
 }
