@@ -119,8 +119,9 @@ final class Pooling {
 
   /**
    * adaptive_avg_pool1d/2d: output position o of a dim averages input [floor(o·in/out),
-   * ceil((o+1)·in/out)), PyTorch's windows; as the windows are separable, one small averaging
-   * matrix per dim, applied with matmul (so autograd, every device and dtype come with it).
+   * ceil((o+1)·in/out)), PyTorch's windows; as the windows are separable, each dim's window sums
+   * are gathered (windowSums) and the sum divided once by the window's element count (so
+   * autograd, every device and dtype come with it).
    */
   static Tensor adaptiveAvgPool(int nsp, Tensor input, long[] outputArg) {
     String op = "adaptive_avg_pool" + nsp + "d";
@@ -143,13 +144,12 @@ final class Pooling {
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor y = inMathType(input);
+      Tensor[] count = {Tensor.full(new long[0], 1.0, y.dtype(), y.device())};
       for (int d = 0; d < nsp; d++) {
         int dim = input.dim() - nsp + d;
-        long in = input.shape()[dim];
-        Tensor avg = averaging(op, in, outSize[d]).to(y.dtype()).to(input.device());  // [in, out]
-        y = y.transpose(dim, input.dim() - 1).matmul(avg).transpose(dim, input.dim() - 1);
+        y = windowSums(op, y, dim, input.shape()[dim], outSize[d], count);
       }
-      return s.keep(y.to(input.dtype()).contiguous());
+      return s.keep(y.div(count[0]).to(input.dtype()).contiguous());
     }
   }
 
@@ -217,18 +217,40 @@ final class Pooling {
     return x.dtype() == org.jtensor.DType.FLOAT16 || x.dtype() == org.jtensor.DType.BFLOAT16 ? x.to(org.jtensor.DType.FLOAT32) : x;
   }
 
-  /** [in, out]: column o holds 1/len over o's adaptive window. */
-  private static Tensor averaging(String op, long in, long out) {
-    if (out > 0 && in > (Integer.MAX_VALUE - 8) / out) {  // one Java array: refused by name, never an int that wrapped
-      throw new IllegalArgumentException(op + "(): an input of " + in + " positions pooled to " + out + " needs an averaging matrix of "
+  /**
+   * The sums of dim's adaptive windows (dim becomes out long; count[0] is multiplied by the window sizes): each
+   * window's elements gathered by indexSelect, the shorter ones filled up with an appended zero.
+   * Not a matmul with an averaging matrix: its 0 · inf made one inf or NaN of the input NaN in
+   * every output (PyTorch: only in the windows that hold it).
+   */
+  private static Tensor windowSums(String op, Tensor y, int dim, long in, long out, Tensor[] count) {
+    long widest = out == 0 ? 1 : in % out == 0 ? in / out : in / out + 2;  // at least the widest window; extra slots read the zero
+    if (out > (Integer.MAX_VALUE - 8) / widest || in > Long.MAX_VALUE / Math.max(out, 1)) {  // one Java array; (o + 1)·in in 64 bits
+      throw new IllegalArgumentException(op + "(): an input of " + in + " positions pooled to " + out + " needs a window index of "
           + "more than 2^31 entries, which this implementation does not support");
     }
-    double[] m = new double[(int) (in * out)];
-    for (long o = 0; o < out; o++) {
+    long[] index = new long[(int) (out * widest)];
+    double[] length = new double[(int) out];
+    for (int o = 0; o < out; o++) {
       long start = Math.floorDiv(o * in, out), end = -Math.floorDiv(-(o + 1) * in, out);
-      for (long i = start; i < end; i++) m[(int) (i * out + o)] = 1.0 / (end - start);
+      length[o] = end - start;
+      for (int j = 0; j < widest; j++) index[(int) (o * widest + j)] = start + j < end ? start + j : in;  // in: the appended zero
     }
-    return Tensor.fromArray(m, in, out);
+    long[] one = y.shape().clone(), split = new long[y.dim() + 1], at = new long[y.dim()];
+    one[dim] = 1;
+    java.util.Arrays.fill(at, 1);
+    at[dim] = out;
+    count[0] = count[0].mul(Tensor.fromArray(length).to(y.dtype()).to(y.device()).reshape(at));
+    Tensor padded = Tensor.cat(java.util.List.of(y, Tensor.full(one, 0.0, y.dtype(), y.device())), dim);
+    for (int i = 0, j = 0; i < y.dim(); i++) {
+      if (i == dim) {
+        split[j++] = out;
+        split[j++] = widest;
+      } else {
+        split[j++] = y.shape()[i];
+      }
+    }
+    return padded.indexSelect(dim, Tensor.fromArray(index).to(y.device())).reshape(split).sum(new int[] {dim + 1}, false);
   }
 
   private static long[] withLeading(long a, long b, long[] rest) {

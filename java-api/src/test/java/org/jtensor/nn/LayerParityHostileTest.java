@@ -1,0 +1,37 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.jtensor.DType;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The less common nn layers (interpolation, padding, adaptive pooling, ...) against PyTorch 2.13:
+ * each expected value was printed by PyTorch 2.13 (CPU) from the same input. One test per bug
+ * found by the session-30 hostile review; each failed before its fix.
+ */
+class LayerParityHostileTest extends ScopedTest {
+  private static final double INF = Double.POSITIVE_INFINITY, NAN = Double.NaN;
+
+  /**
+   * adaptive_avg_pool averaged with a matmul by a 0/1 matrix: 0 · inf made one inf or NaN of the
+   * input NaN in every output. PyTorch: only the windows that hold it.
+   */
+  @Test
+  void adaptiveAvgPoolKeepsInfAndNanInTheirOwnWindows() {
+    for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+      Tensor x = Tensor.fromArray(new double[] {1, INF, 3, 4, 5, 6, 7, NAN, 9, 10, 11}, 1, 1, 11).to(dt);
+      // windows of 11 to 4: [0, 3), [2, 6), [5, 9), [8, 11)
+      assertArrayEquals(new double[] {INF, 4.5, NAN, 10}, Functional.adaptiveAvgPool1d(x, new long[] {4}).toDoubleArray(), 0, dt + "");
+      Tensor x2 = Tensor.fromArray(new double[] {1, 2, 3, 4, -INF, 6, 7, 8, 9, 10, 11, 12}, 1, 4, 3).to(dt).requiresGrad_(true);
+      Tensor y = Functional.adaptiveAvgPool2d(x2, new long[] {3, 2});
+      assertArrayEquals(new double[] {-INF, -INF, -INF, -INF, 9, 10}, y.toDoubleArray(), 0, dt + " 2-D");
+      y.sum().backward();
+      assertArrayEquals(new double[] {0.25, 0.5, 0.25, 0.5, 1, 0.5, 0.5, 1, 0.5, 0.25, 0.5, 0.25}, x2.grad().toDoubleArray(), 1e-7, dt + " grad");
+    }
+  }
+}
