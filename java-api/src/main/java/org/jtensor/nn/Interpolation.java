@@ -61,19 +61,24 @@ final class Interpolation {
       for (int k = spatial - 1; k >= 0; k--) {  // the last dim first: ATen's order of the products
         double scale = sizes != null ? (double) in[k] / out[k] : 1.0 / factors[k];  // compute_scales_value, in double and in float
         float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
-        r = linear ? linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl) : nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl);
+        r = linear ? linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl) : nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
       }
       if (r.dtype() != x.dtype()) r = r.to(x.dtype());
       return s.keep(r == x ? x.clone() : r);
     }
   }
 
-  /** ATen's nearest_idx: floorf(dst · scale), the product in the math type. */
-  private static Tensor nearestAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl) {
+  /**
+   * ATen's nearest_idx: floorf(dst · scale), the product in the math type. PyTorch 2.13's 2-D
+   * forward also takes nearest_idx's shortcuts (its 1-D and 3-D forwards do not): an output as long
+   * as the input copies it and one twice as long reads dst / 2, whatever the scale factor says
+   * (5 by 1.1 is [0, 1, 2, 3, 4], not [0, 0, 1, 2, 3]; 2 by 2.3 is [0, 0, 1, 1]).
+   */
+  private static Tensor nearestAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl, boolean shortcuts) {
     long[] idx = new long[(int) out];
     for (int i = 0; i < out; i++) {
       float src = dbl ? (float) (i * scale) : (float) i * fs;
-      idx[i] = Math.min((long) Math.floor(src), in - 1);
+      idx[i] = shortcuts && out == in ? i : shortcuts && out == 2 * in ? i >> 1 : Math.min((long) Math.floor(src), in - 1);
     }
     return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }

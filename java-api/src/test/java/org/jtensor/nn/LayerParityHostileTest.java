@@ -34,4 +34,19 @@ class LayerParityHostileTest extends ScopedTest {
       assertArrayEquals(new double[] {0.25, 0.5, 0.25, 0.5, 1, 0.5, 0.5, 1, 0.5, 0.25, 0.5, 0.25}, x2.grad().toDoubleArray(), 1e-7, dt + " grad");
     }
   }
+
+  /**
+   * PyTorch 2.13's 2-D nearest forward takes nearest_idx's shortcuts: an output as long as the input
+   * is a copy and one twice as long reads dst / 2, whatever the scale factor (jtensor used
+   * floor(dst / factor): rows [0, 0, 1, 2, 3] for 5 by 1.1). The 1-D forward has no shortcut.
+   */
+  @Test
+  void nearest2dCopiesSameSizeAndHalvesDoubleSizeAsPyTorch() {
+    Tensor x = Tensor.arange(10).to(DType.FLOAT32).reshape(1, 1, 2, 5);
+    Tensor y = Functional.interpolate(x, new double[] {2.3, 1.1}, "nearest", false);
+    assertArrayEquals(new long[] {1, 1, 4, 5}, y.shape());
+    assertArrayEquals(new double[] {0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9}, y.toDoubleArray(), 0);
+    Tensor line = Tensor.arange(5).to(DType.FLOAT64).reshape(1, 1, 5);
+    assertArrayEquals(new double[] {0, 0, 1, 2, 3}, Functional.interpolate(line, new double[] {1.1}, "nearest", false).toDoubleArray(), 0);
+  }
 }
