@@ -35,7 +35,9 @@ final class Padding {
       }
     }
     if (mode.equals("constant") && Arrays.stream(pad).anyMatch(p -> p > 0)) {
-      x.dtype().checkScalar(op, value);  // PyTorch fills the output (fill_) only where a pad is positive
+      // PyTorch fills the output (fill_) only where a pad is positive; value is a Python float
+      // there, so -1 does not wrap into uint8 (checkScalar let it through to full(), refused there)
+      x.dtype().checkFits(op, value);
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor r = x;

@@ -49,4 +49,17 @@ class LayerParityHostileTest extends ScopedTest {
     Tensor line = Tensor.arange(5).to(DType.FLOAT64).reshape(1, 1, 5);
     assertArrayEquals(new double[] {0, 0, 1, 2, 3}, Functional.interpolate(line, new double[] {1.1}, "nearest", false).toDoubleArray(), 0);
   }
+
+  /**
+   * pad's fill value is a Python float in PyTorch: -1 for uint8 is refused as pad's ("value cannot
+   * be converted to type uint8_t without overflow"); jtensor took it as an int that wraps and
+   * full() refused it under its own name.
+   */
+  @Test
+  void padRefusesANegativeFillForUint8UnderItsOwnName() {
+    Tensor x = Tensor.fromArray(new long[] {1, 2}).to(DType.UINT8);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.pad(x, new long[] {1, 1}, "constant", -1));
+    assertEquals("pad(): value -1.0 cannot be converted to type uint8 without overflow", e.getMessage());
+    assertArrayEquals(new double[] {255, 1, 2, 255}, Functional.pad(x, new long[] {1, 1}, "constant", 255).toDoubleArray(), 0);
+  }
 }
