@@ -40,6 +40,13 @@ final class Interpolation {
     if (linear && !x.dtype().isFloatingPoint()) {
       throw new UnsupportedOperationException(op + "(): \"upsample_" + mode + spatial + "d\" not implemented for '" + x.dtype() + "'");
     }
+    if (!linear && !x.dtype().isFloatingPoint() && x.dtype() != DType.UINT8) {  // PyTorch 2.13's nearest kernels: floating types and uint8
+      throw new UnsupportedOperationException(op + "(): \"upsample_nearest" + spatial + "d\" not implemented for '" + x.dtype() + "'");
+    }
+    if (x.shape()[1] == 0) {  // PyTorch's upsample shape check: only the batch may be empty
+      throw new IllegalArgumentException(op + "(): Non-empty " + x.dim() + "D data tensor expected but got a tensor with sizes "
+          + Arrays.toString(x.shape()));
+    }
     long[] in = Arrays.copyOfRange(x.shape(), 2, x.dim()), out = new long[spatial];
     for (int k = 0; k < spatial; k++) {
       double o = sizes != null ? sizes[k] : Math.floor(in[k] * factors[k]);

@@ -62,4 +62,25 @@ class LayerParityHostileTest extends ScopedTest {
     assertEquals("pad(): value -1.0 cannot be converted to type uint8 without overflow", e.getMessage());
     assertArrayEquals(new double[] {255, 1, 2, 255}, Functional.pad(x, new long[] {1, 1}, "constant", 255).toDoubleArray(), 0);
   }
+
+  /**
+   * interpolate computed what PyTorch 2.13 refuses: nearest over int8 to int64 and bool (its
+   * nearest kernels take floating types and uint8 only), and an input with no channels ("Non-empty
+   * 3D data tensor expected"); only the batch may be empty.
+   */
+  @Test
+  void interpolateRefusesIntegerNearestAndEmptyChannelsAsPyTorch() {
+    for (DType dt : new DType[] {DType.INT64, DType.INT32, DType.INT8, DType.BOOL}) {
+      Tensor x = Tensor.zeros(1, 1, 4).to(dt);
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+          () -> Functional.interpolate(x, new long[] {3}, "nearest", false));
+      assertEquals("interpolate(): \"upsample_nearest1d\" not implemented for '" + dt + "'", e.getMessage());
+    }
+    assertArrayEquals(new double[] {0, 1, 3}, Functional.interpolate(Tensor.arange(5).to(DType.UINT8).reshape(1, 1, 5), new long[] {3},
+        "nearest", false).toDoubleArray(), 0);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.interpolate(Tensor.zeros(1, 0, 4, 4), new long[] {3}, "bilinear", false));
+    assertEquals("interpolate(): Non-empty 4D data tensor expected but got a tensor with sizes [1, 0, 4, 4]", e.getMessage());
+    assertArrayEquals(new long[] {0, 1, 3}, Functional.interpolate(Tensor.zeros(0, 1, 4), new long[] {3}, "linear", false).shape());
+  }
 }
