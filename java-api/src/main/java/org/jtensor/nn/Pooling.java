@@ -46,6 +46,11 @@ final class Pooling {
     long[] padding = expand(op, "padding", paddingArg, nsp), dilation = new long[nsp];
     java.util.Arrays.fill(dilation, 1);
     Windows shape = windows(op, nsp, input, kernel, stride, padding, dilation, ceilMode);
+    if (nsp == 3 && (shape.inSizes[0] < kernel[0] || shape.inSizes[1] < kernel[1] || shape.inSizes[2] < kernel[2])) {
+      // PyTorch's pool3d_shape_check for avg_pool3d (not 1d/2d): the input itself, padding aside, must hold the kernel
+      throw new IllegalArgumentException(op + "(): input image (T: " + shape.inSizes[0] + " H: " + shape.inSizes[1] + " W: " + shape.inSizes[2]
+          + ") smaller than kernel size (kT: " + kernel[0] + " kH: " + kernel[1] + " kW: " + kernel[2] + ")");
+    }
     if (!input.dtype().isFloatingPoint()) {
       throw new UnsupportedOperationException(op + "(): expected a floating point input, got " + input.dtype());
     }

@@ -83,4 +83,21 @@ class LayerParityHostileTest extends ScopedTest {
     assertEquals("interpolate(): Non-empty 4D data tensor expected but got a tensor with sizes [1, 0, 4, 4]", e.getMessage());
     assertArrayEquals(new long[] {0, 1, 3}, Functional.interpolate(Tensor.zeros(0, 1, 4), new long[] {3}, "linear", false).shape());
   }
+
+  /**
+   * avg_pool3d (and only it: 1-D and 2-D take such inputs) refuses an input smaller than the kernel
+   * whatever the padding: PyTorch's "input image (T: 3 H: 4 W: 5) smaller than kernel size (kT: 4
+   * kH: 1 kW: 1)". jtensor averaged it.
+   */
+  @Test
+  void avgPool3dRefusesAnInputSmallerThanItsKernel() {
+    Tensor x = Tensor.zeros(1, 1, 3, 4, 5);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Functional.avgPool3d(x, new long[] {4, 1, 1}, null, new long[] {2, 0, 0}, false, true));
+    assertEquals("avg_pool3d(): input image (T: 3 H: 4 W: 5) smaller than kernel size (kT: 4 kH: 1 kW: 1)", e.getMessage());
+    assertArrayEquals(new long[] {3, 2, 5, 6},
+        Functional.avgPool3d(Tensor.zeros(3, 4, 5, 6), new long[] {4, 1, 1}, null, new long[] {2, 0, 0}, false, true).shape());
+    assertArrayEquals(new long[] {1, 1, 2},
+        Functional.avgPool1d(Tensor.zeros(1, 1, 2), new long[] {3}, new long[] {1}, new long[] {1}, true, false).shape());
+  }
 }
