@@ -33,6 +33,13 @@ final class Padding {
       if (p < 1 || p > 3 || (dims != p + 1 && dims != p + 2)) {
         throw new UnsupportedOperationException(op + "(): Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
       }
+      // PyTorch's reflection/replication shape checks: only a batch dim may be empty (circular takes any)
+      for (int d = dims == p + 2 ? 1 : 0; d < dims && !mode.equals("circular"); d++) {
+        if (x.shape()[d] == 0) {
+          throw new IllegalArgumentException(op + "(): Expected " + (p + 1) + "D or " + (p + 2) + "D (batch mode) tensor with possibly 0 batch size "
+              + "and other non-zero dimensions for input, but got: " + Arrays.toString(x.shape()));
+        }
+      }
     }
     if (mode.equals("constant") && Arrays.stream(pad).anyMatch(p -> p > 0)) {
       // PyTorch fills the output (fill_) only where a pad is positive; value is a Python float

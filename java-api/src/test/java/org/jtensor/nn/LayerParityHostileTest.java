@@ -100,4 +100,24 @@ class LayerParityHostileTest extends ScopedTest {
     assertArrayEquals(new long[] {1, 1, 2},
         Functional.avgPool1d(Tensor.zeros(1, 1, 2), new long[] {3}, new long[] {1}, new long[] {1}, true, false).shape());
   }
+
+  /**
+   * reflect and replicate pad of an empty non-batch dim: PyTorch refuses ("Expected 2D or 3D (batch
+   * mode) tensor with possibly 0 batch size and other non-zero dimensions"); jtensor padded [2, 0, 4]
+   * to [2, 0, 6] and refused an empty last dim in its own words. Circular pads any empty dim.
+   */
+  @Test
+  void reflectAndReplicatePadRefuseEmptyNonBatchDimsAsPyTorch() {
+    for (String mode : new String[] {"reflect", "replicate"}) {
+      for (long[] shape : new long[][] {{2, 0, 4}, {0, 4}, {1, 2, 0}}) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Functional.pad(Tensor.zeros(shape), new long[] {1, 1}, mode, 0));
+        assertEquals("pad(): Expected 2D or 3D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, "
+            + "but got: " + java.util.Arrays.toString(shape), e.getMessage(), mode);
+      }
+      assertArrayEquals(new long[] {0, 3, 6}, Functional.pad(Tensor.zeros(0, 3, 4), new long[] {1, 1}, mode, 0).shape(), mode);
+      assertArrayEquals(new long[] {0, 2, 5, 6}, Functional.pad(Tensor.zeros(0, 2, 3, 4), new long[] {1, 1, 1, 1}, mode, 0).shape(), mode);
+    }
+    assertArrayEquals(new long[] {2, 0, 6}, Functional.pad(Tensor.zeros(2, 0, 4), new long[] {1, 1}, "circular", 0).shape());
+  }
 }
