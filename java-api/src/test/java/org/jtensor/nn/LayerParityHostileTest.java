@@ -27,6 +27,8 @@ class LayerParityHostileTest extends ScopedTest {
       Tensor x = Tensor.fromArray(new double[] {1, INF, 3, 4, 5, 6, 7, NAN, 9, 10, 11}, 1, 1, 11).to(dt);
       // windows of 11 to 4: [0, 3), [2, 6), [5, 9), [8, 11)
       assertArrayEquals(new double[] {INF, 4.5, NAN, 10}, Functional.adaptiveAvgPool1d(x, new long[] {4}).toDoubleArray(), 0, dt + "");
+      Tensor even = x.narrow(2, 0, 10);  // 10 to 5: equal windows [0, 2), [2, 4), ...
+      assertArrayEquals(new double[] {INF, 3.5, 5.5, NAN, 9.5}, Functional.adaptiveAvgPool1d(even, new long[] {5}).toDoubleArray(), 0, dt + "");
       Tensor x2 = Tensor.fromArray(new double[] {1, 2, 3, 4, -INF, 6, 7, 8, 9, 10, 11, 12}, 1, 4, 3).to(dt).requiresGrad_(true);
       Tensor y = Functional.adaptiveAvgPool2d(x2, new long[] {3, 2});
       assertArrayEquals(new double[] {-INF, -INF, -INF, -INF, 9, 10}, y.toDoubleArray(), 0, dt + " 2-D");
