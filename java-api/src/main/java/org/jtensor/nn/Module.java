@@ -127,15 +127,21 @@ public abstract class Module implements AutoCloseable {
   public final Map<String, Tensor> namedParameters() {
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, true, false);
-    java.util.Set<Tensor> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    out.values().removeIf(t -> !seen.add(t));
-    return out;
+    return firstOfEach(out);
   }
 
+  /** Buffers by dotted name, a buffer reached twice (a submodule registered twice) once, as named_buffers. */
   public final Map<String, Tensor> namedBuffers() {
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, false, true);
-    return out;
+    return firstOfEach(out);
+  }
+
+  /** Drops every entry whose value (by identity) an earlier entry holds: PyTorch's remove_duplicate=True. */
+  private static <V> Map<String, V> firstOfEach(Map<String, V> named) {
+    java.util.Set<V> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    named.values().removeIf(v -> !seen.add(v));
+    return named;
   }
 
   private void collect(String prefix, Map<String, Tensor> out, boolean params, boolean bufs) {
@@ -144,8 +150,9 @@ public abstract class Module implements AutoCloseable {
     children.forEach((n, m) -> m.collect(prefix + n + ".", out, params, bufs));
   }
 
+  /** The direct submodules by name, one registered under two names once, under its first (named_children). */
   public final Map<String, Module> namedChildren() {
-    return new LinkedHashMap<>(children);
+    return firstOfEach(new LinkedHashMap<>(children));
   }
 
   /** Parameters and buffers by dotted name, as new detached handles the caller owns (state_dict). */
@@ -228,9 +235,12 @@ public abstract class Module implements AutoCloseable {
     return b.toString();
   }
 
-  /** Calls fn on every submodule, depth first, then on this module (torch's module.apply, for custom initialisation); returns this. */
+  /**
+   * Calls fn on every submodule, depth first, then on this module (torch's module.apply, for custom
+   * initialisation); returns this. As PyTorch's, it walks namedChildren(): a child registered twice is visited once.
+   */
   public final Module apply(java.util.function.Consumer<Module> fn) {
-    for (Module m : children.values()) m.apply(fn);
+    for (Module m : namedChildren().values()) m.apply(fn);
     fn.accept(this);
     return this;
   }
