@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.Device;
-import org.jtensor.Storage;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
@@ -171,54 +170,14 @@ public abstract class Module implements AutoCloseable {
   /**
    * Copies each entry into the parameter or buffer of that name (load_state_dict). Strict: a
    * missing or unexpected key is refused, in PyTorch's words; not strict: the keys both sides have
-   * are loaded and the others returned. Either way a shape that differs or a read-only destination
-   * is refused, and nothing is copied unless everything can be.
+   * are loaded and the others returned. Either way a shape that differs, a read-only destination or
+   * an entry overlapping its destination is refused, and nothing is copied unless everything can be.
+   * A [1] entry loads into a 0-dim parameter or buffer, as PyTorch's.
    */
   public final IncompatibleKeys loadStateDict(Map<String, Tensor> state, boolean strict) {
-    if (state == null) throw new IllegalArgumentException("loadStateDict(): expected a state dict, got null");
     Map<String, Tensor> own = new LinkedHashMap<>();
     collect("", own, true, true);
-    List<String> missing = new ArrayList<>(), unexpected = new ArrayList<>();
-    Map<String, Tensor> load = new LinkedHashMap<>();
-    for (Map.Entry<String, Tensor> e : own.entrySet()) {
-      if (state.containsKey(e.getKey())) load.put(e.getKey(), e.getValue());
-      else if (!optionalAt(e.getKey())) missing.add(e.getKey());
-    }
-    for (String k : state.keySet()) {
-      if (k == null) throw new IllegalArgumentException("loadStateDict(): expected string keys in the state dict, got a null key");
-      if (!own.containsKey(k)) unexpected.add(k);
-    }
-    // PyTorch's error_msgs: every size mismatch, after the missing and unexpected keys when strict, in one refusal
-    List<String> errors = new ArrayList<>();
-    if (strict && !missing.isEmpty()) errors.add("Missing key(s) in state_dict: " + quoted(missing) + ". ");
-    if (strict && !unexpected.isEmpty()) errors.add("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
-    for (Map.Entry<String, Tensor> e : load.entrySet()) {
-      Tensor src = state.get(e.getKey());
-      if (src == null) throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is null");
-      if (src.isClosed()) throw new IllegalStateException("loadStateDict(): the entry for " + e.getKey() + " is a closed tensor");
-      if (src.device().isMeta() && !e.getValue().device().isMeta()) {  // copy_ would refuse it after the entries before it were copied
-        throw new IllegalArgumentException("loadStateDict(): the entry for " + e.getKey() + " is a meta tensor, which holds no data to copy");
-      }
-      if (!java.util.Arrays.equals(src.shape(), e.getValue().shape())) {
-        errors.add("size mismatch for " + e.getKey() + ": copying a param with shape " + java.util.Arrays.toString(src.shape())
-            + " from checkpoint, the shape in current model is " + java.util.Arrays.toString(e.getValue().shape()) + ".");
-        continue;
-      }
-      try (Storage s = e.getValue().untypedStorage()) {
-        if (s.isReadOnly()) {
-          throw new IllegalStateException("loadStateDict(): " + e.getKey() + " is read-only (over a read-only buffer or a "
-              + "memory-mapped file) and cannot be loaded into; clone() it into a writable tensor first");
-        }
-      }
-    }
-    if (!errors.isEmpty()) {
-      throw new IllegalArgumentException("loadStateDict(): Error(s) in loading state_dict for " + getClass().getSimpleName() + ":\n\t"
-          + String.join("\n\t", errors));
-    }
-    try (GradMode.Scope off = GradMode.noGrad()) {
-      for (Map.Entry<String, Tensor> e : load.entrySet()) e.getValue().copy_(state.get(e.getKey()));
-    }
-    return new IncompatibleKeys(List.copyOf(missing), List.copyOf(unexpected));
+    return StateDictLoading.load(getClass().getSimpleName(), own, this::optionalAt, state, strict);
   }
 
   /** Whether the dotted key names a buffer its module registered as optional on load. */
@@ -227,12 +186,6 @@ public abstract class Module implements AutoCloseable {
     if (dot < 0) return optionalOnLoad.contains(key);
     Module child = children.get(key.substring(0, dot));
     return child != null && child.optionalAt(key.substring(dot + 1));
-  }
-
-  private static String quoted(List<String> keys) {
-    StringBuilder b = new StringBuilder();
-    for (String k : keys) b.append(b.length() == 0 ? "" : ", ").append('"').append(k).append('"');
-    return b.toString();
   }
 
   /**

@@ -153,6 +153,15 @@ public final class DataOps {
 
   enum Overlap { NONE, FULL, PARTIAL, TOO_HARD }
 
+  /**
+   * Whether dst.copy_(src), src of dst's shape, would be refused for reading what it writes: a loader
+   * (Module.loadStateDict) asks before it copies anything, so a refusal leaves every entry as it was.
+   */
+  public static boolean copyWouldOverlap(Tensor dst, Tensor src) {
+    TensorImpl d = Handles.implOf(dst, "copy_"), s = Handles.implOf(src, "copy_");
+    return d != s && d.device().equals(s.device()) && overlap(d, s) == Overlap.PARTIAL;
+  }
+
   /** PyTorch's words when an op would read what it writes. */
   static final String OVERLAP_WORDS = "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
       + "a single memory location. Please clone() the tensor before performing the operation.";

@@ -49,4 +49,61 @@ class ModuleBookkeepingHostileTest extends ScopedTest {
       for (int i = 0; i < before.length; i++) assertEquals(2 * before[i], after[i], 0.0, "scaled once");
     }
   }
+
+  /** Two [2, 2] parameters, "a" then "b", so that a refusal of the second entry comes after the first could be copied. */
+  static final class TwoSquares extends Module {
+    final Tensor a, b;
+
+    TwoSquares() {
+      a = registerParameter("a", Tensor.zeros(2, 2));
+      b = registerParameter("b", Tensor.arange(0, 4, 1, DType.FLOAT32).reshape(2, 2));
+    }
+
+    @Override
+    public Tensor forward(Tensor x) {
+      return x.view(x.shape());
+    }
+  }
+
+  // loadStateDict promises nothing copied unless everything can be; {"a": ones, "b": m.b.t()} copied "a" and then
+  // copy_() refused "b" (PyTorch refuses "b" too: 'While copying the parameter named "b", ... an exception
+  // occurred : ('unsupported operation: some elements of the input tensor and the written-to tensor refer to a
+  // single memory location...',)'). Now refused in those words, naming loadStateDict, before any copy.
+  @Test
+  void anEntryOverlappingItsDestinationIsRefusedBeforeAnEarlierEntryIsCopied() {
+    try (TwoSquares m = new TwoSquares()) {
+      Map<String, Tensor> sd = new LinkedHashMap<>();
+      sd.put("a", Tensor.ones(2, 2));
+      sd.put("b", m.b.t());
+      String e = assertThrows(IllegalArgumentException.class, () -> m.loadStateDict(sd)).getMessage();
+      assertTrue(e.startsWith("loadStateDict(): Error(s) in loading state_dict for TwoSquares:\n\tWhile copying the parameter named \"b\", "
+          + "whose dimensions in the model are [2, 2] and whose dimensions in the checkpoint are [2, 2], an exception occurred : "
+          + "(unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location."), e);
+      assertArrayEquals(new double[] {0, 0, 0, 0}, m.a.toDoubleArray(), 0.0, "nothing copied");
+      assertArrayEquals(new double[] {0, 1, 2, 3}, m.b.toDoubleArray(), 0.0);
+      sd.put("b", m.b);  // the destination itself is a full alias: allowed, as PyTorch's copy_
+      m.loadStateDict(sd);
+      assertArrayEquals(new double[] {1, 1, 1, 1}, m.a.toDoubleArray(), 0.0);
+    }
+  }
+
+  // PyTorch loads a [1] entry into a 0-dim parameter or buffer (bn.load_state_dict with num_batches_tracked =
+  // torch.tensor([7]) gives tensor(7)) and refuses [3] ('size mismatch for num_batches_tracked: copying a param
+  // with shape torch.Size([3]) ...'); here [1] was refused as a size mismatch.
+  @Test
+  void aOneElementEntryLoadsIntoAZeroDimBufferAsPyTorchDoes() {
+    try (BatchNorm bn = BatchNorm.batchNorm1d(2)) {
+      Map<String, Tensor> sd = bn.stateDict();
+      sd.put("num_batches_tracked", Tensor.fromArray(new long[] {7}, 1));
+      assertEquals(new Module.IncompatibleKeys(List.of(), List.of()), bn.loadStateDict(sd));
+      Tensor n = bn.namedBuffers().get("num_batches_tracked");
+      assertEquals(0, n.dim());
+      assertEquals(7L, n.item());
+      sd.put("num_batches_tracked", Tensor.fromArray(new long[] {7, 8, 9}, 3));
+      String e = assertThrows(IllegalArgumentException.class, () -> bn.loadStateDict(sd)).getMessage();
+      assertTrue(e.contains("size mismatch for num_batches_tracked: copying a param with shape [3] from checkpoint, "
+          + "the shape in current model is []."), e);
+      assertEquals(7L, n.item());
+    }
+  }
 }
