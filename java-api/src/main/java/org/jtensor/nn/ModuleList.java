@@ -18,8 +18,15 @@ public final class ModuleList<M extends Module> extends Module {
     for (int i = 0; i < this.modules.size(); i++) registerModule(Integer.toString(i), this.modules.get(i));
   }
 
+  /** The module at i; a negative i counts from the end, as Python's ml[-1]. */
   public M get(int i) {
-    return modules.get(i);
+    return modules.get(index("ModuleList.get", i, modules.size()));
+  }
+
+  /** PyTorch's container index: -size <= i < size, a negative one from the end; otherwise its IndexError words. */
+  static int index(String op, int i, int size) {
+    if (i < -size || i >= size) throw new IndexOutOfBoundsException(op + "(): index " + i + " is out of range");
+    return i < 0 ? i + size : i;
   }
 
   public int size() {

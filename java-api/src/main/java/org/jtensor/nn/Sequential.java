@@ -11,8 +11,9 @@ public final class Sequential extends Module {
     for (int i = 0; i < layers.length; i++) registerModule(Integer.toString(i), layers[i]);
   }
 
+  /** The layer at i; a negative i counts from the end, as Python's seq[-1]. */
   public Module get(int i) {
-    return layers[i];
+    return layers[ModuleList.index("Sequential.get", i, layers.length)];
   }
 
   public int size() {

@@ -106,4 +106,23 @@ class ModuleBookkeepingHostileTest extends ScopedTest {
       assertEquals(7L, n.item());
     }
   }
+
+  // PyTorch: nn.Sequential(l, r)[-1] is r and nn.ModuleList([l, r])[-2] is l; [2] and [-3] raise IndexError
+  // "index 2 is out of range". get(-1) threw ArrayIndexOutOfBoundsException "Index -1 out of bounds for length 2".
+  @Test
+  void negativeContainerIndicesCountFromTheEndAndOutOfRangeUsesPyTorchsWords() {
+    Linear l = new Linear(1, 1);
+    ReLU r = new ReLU();
+    try (Sequential s = new Sequential(l, r); ModuleList<Module> ml = new ModuleList<>(List.of(new Identity(), new Tanh()))) {
+      assertSame(r, s.get(-1));
+      assertSame(l, s.get(-2));
+      assertSame(ml.get(0), ml.get(-2));
+      String a = assertThrows(IndexOutOfBoundsException.class, () -> s.get(2)).getMessage();
+      assertEquals("Sequential.get(): index 2 is out of range", a);
+      String b = assertThrows(IndexOutOfBoundsException.class, () -> s.get(-3)).getMessage();
+      assertEquals("Sequential.get(): index -3 is out of range", b);
+      String c = assertThrows(IndexOutOfBoundsException.class, () -> ml.get(-3)).getMessage();
+      assertEquals("ModuleList.get(): index -3 is out of range", c);
+    }
+  }
 }
