@@ -30,11 +30,16 @@ public abstract class Module implements AutoCloseable {
 
   public abstract Tensor forward(Tensor input);
 
-  /** Registers t as a parameter: it becomes a leaf that requires grad, owned by this module (no scope closes it). */
+  /**
+   * Registers t as a parameter: it becomes a leaf that requires grad, owned by this module (no scope
+   * closes it). A null t takes the name and lists nothing, as PyTorch's register_parameter(name, None).
+   */
   protected final Tensor registerParameter(String name, Tensor t) {
     checkName("parameter", name);
-    TensorScope.escape(t);
-    t.requiresGrad_(true);
+    if (t != null) {
+      t.requiresGrad_(true);  // before escaping: a refused (integer) tensor stays in its scope, not leaked
+      TensorScope.escape(t);
+    }
     parameters.put(name, t);
     return t;
   }
@@ -59,9 +64,10 @@ public abstract class Module implements AutoCloseable {
     return new Tensor[] {weight, bias};
   }
 
+  /** Registers t as a buffer owned by this module; a null t takes the name and lists nothing, as register_buffer(name, None). */
   protected final Tensor registerBuffer(String name, Tensor t) {
     checkName("buffer", name);
-    TensorScope.escape(t);
+    if (t != null) TensorScope.escape(t);
     buffers.put(name, t);
     return t;
   }
@@ -144,8 +150,8 @@ public abstract class Module implements AutoCloseable {
   }
 
   private void collect(String prefix, Map<String, Tensor> out, boolean params, boolean bufs) {
-    if (params) parameters.forEach((n, t) -> out.put(prefix + n, t));
-    if (bufs) buffers.forEach((n, t) -> out.put(prefix + n, t));
+    if (params) parameters.forEach((n, t) -> { if (t != null) out.put(prefix + n, t); });  // null: registered as None
+    if (bufs) buffers.forEach((n, t) -> { if (t != null) out.put(prefix + n, t); });
     children.forEach((n, m) -> m.collect(prefix + n + ".", out, params, bufs));
   }
 
@@ -224,12 +230,13 @@ public abstract class Module implements AutoCloseable {
   public Module to(Device device) {
     try (GradMode.Scope off = GradMode.noGrad()) {
       for (Tensor t : parameters.values()) {
+        if (t == null) continue;
         moveInPlace(t, device);
         try (Tensor g = t.grad()) {
           if (g != null) moveInPlace(g, device);
         }
       }
-      for (Tensor t : buffers.values()) moveInPlace(t, device);
+      for (Tensor t : buffers.values()) if (t != null) moveInPlace(t, device);
     }
     for (Module m : children.values()) m.to(device);
     return this;
@@ -262,8 +269,8 @@ public abstract class Module implements AutoCloseable {
   public void close() {
     if (closed) return;
     closed = true;
-    for (Tensor t : parameters.values()) t.close();
-    for (Tensor t : buffers.values()) t.close();
+    for (Tensor t : parameters.values()) if (t != null) t.close();
+    for (Tensor t : buffers.values()) if (t != null) t.close();
     for (Module m : children.values()) m.close();
   }
 }
