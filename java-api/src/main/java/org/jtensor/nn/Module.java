@@ -104,6 +104,21 @@ public abstract class Module implements AutoCloseable {
     }
   }
 
+  /**
+   * A closed module (or submodule) has freed its tensors: refused naming the method called and the
+   * module, not an accessor ("detach(): tensor is closed") of one of its tensors.
+   */
+  private void checkOpen(String method) {
+    String op = opName() + "." + method + "(): ";
+    if (closed) throw new IllegalStateException(op + "the module is closed: close() freed its parameters and buffers");
+    children.forEach((n, m) -> m.checkOpenBelow(op, n));
+  }
+
+  private void checkOpenBelow(String op, String path) {
+    if (closed) throw new IllegalStateException(op + "its submodule '" + path + "' is closed: close() freed its parameters and buffers");
+    children.forEach((n, m) -> m.checkOpenBelow(op, path + "." + n));
+  }
+
   private String opName() {
     return getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
   }
@@ -130,6 +145,7 @@ public abstract class Module implements AutoCloseable {
    * optimizer steps it once. stateDict() names it in both places, as PyTorch's state_dict().
    */
   public final Map<String, Tensor> namedParameters() {
+    checkOpen("namedParameters");
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, true, false);
     return firstOfEach(out);
@@ -137,6 +153,7 @@ public abstract class Module implements AutoCloseable {
 
   /** Buffers by dotted name, a buffer reached twice (a submodule registered twice) once, as named_buffers. */
   public final Map<String, Tensor> namedBuffers() {
+    checkOpen("namedBuffers");
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, false, true);
     return firstOfEach(out);
@@ -162,6 +179,7 @@ public abstract class Module implements AutoCloseable {
 
   /** Parameters and buffers by dotted name, as new detached handles the caller owns (state_dict). */
   public final Map<String, Tensor> stateDict() {
+    checkOpen("stateDict");
     Map<String, Tensor> out = new LinkedHashMap<>();
     collect("", out, true, true);
     out.replaceAll((n, t) -> t.detach());
@@ -181,6 +199,7 @@ public abstract class Module implements AutoCloseable {
    * A [1] entry loads into a 0-dim parameter or buffer, as PyTorch's.
    */
   public final IncompatibleKeys loadStateDict(Map<String, Tensor> state, boolean strict) {
+    checkOpen("loadStateDict");
     Map<String, Tensor> own = new LinkedHashMap<>();
     collect("", own, true, true);
     return StateDictLoading.load(getClass().getSimpleName(), own, this::optionalAt, state, strict);
@@ -228,6 +247,7 @@ public abstract class Module implements AutoCloseable {
    * PyTorch. {@code Device.META} drops the bytes and keeps shapes and dtypes.
    */
   public Module to(Device device) {
+    checkOpen("to");
     try (GradMode.Scope off = GradMode.noGrad()) {
       for (Tensor t : parameters.values()) {
         if (t == null) continue;
@@ -261,6 +281,7 @@ public abstract class Module implements AutoCloseable {
 
   /** Clears every parameter's gradient (sets it to none, as PyTorch's default set_to_none). */
   public final void zeroGrad() {
+    checkOpen("zeroGrad");
     for (Tensor p : parameters()) p.setGrad(null);
   }
 

@@ -176,4 +176,29 @@ class ModuleBookkeepingHostileTest extends ScopedTest {
       m.zeroGrad();
     }
   }
+
+  // A closed module's methods failed naming an accessor of one of its tensors the user never called
+  // ("detach(): tensor is closed", "shape(): ...", "device(): ...", "setGrad(): ..."), and parameters() handed
+  // out its closed handles for an optimizer to fail on later; closing twice stays a no-op.
+  @Test
+  void aClosedModuleIsRefusedNamingTheModuleAndTheMethodCalled() {
+    Linear c = new Linear(2, 2, new Generator(0));
+    c.close();
+    c.close();
+    String[] got = {
+      assertThrows(IllegalStateException.class, c::stateDict).getMessage(),
+      assertThrows(IllegalStateException.class, c::parameters).getMessage(),
+      assertThrows(IllegalStateException.class, () -> c.loadStateDict(Map.of("weight", Tensor.ones(2, 2), "bias", Tensor.ones(2)))).getMessage(),
+      assertThrows(IllegalStateException.class, () -> c.to(org.jtensor.Device.CPU)).getMessage(),
+      assertThrows(IllegalStateException.class, c::zeroGrad).getMessage()};
+    String[] methods = {"stateDict", "namedParameters", "loadStateDict", "to", "zeroGrad"};
+    for (int i = 0; i < got.length; i++) {
+      assertEquals("Linear." + methods[i] + "(): the module is closed: close() freed its parameters and buffers", got[i]);
+    }
+    Linear open = new Linear(1, 1);
+    try (Sequential s = new Sequential(open, new Sequential(new ReLU(), c))) {
+      String m = assertThrows(IllegalStateException.class, s::stateDict).getMessage();
+      assertEquals("Sequential.stateDict(): its submodule '1.1' is closed: close() freed its parameters and buffers", m);
+    }
+  }
 }
