@@ -1026,7 +1026,7 @@ class LmOpsHostileTest extends ScopedTest {
       assertThrows(IllegalArgumentException.class, () -> new OneCycleLR(o, 1.0, 0));
       assertThrows(IllegalArgumentException.class, () -> new OneCycleLR(o, 1.0, 10, 1.5, "cos", true, 0.85, 0.95, 25, 1e4));
       assertThrows(IllegalArgumentException.class, () -> new OneCycleLR(o, 1.0, 10, 0.3, "exp", true, 0.85, 0.95, 25, 1e4));
-      assertThrows(IllegalArgumentException.class, () -> new LambdaLR(o, null));
+      assertThrows(IllegalArgumentException.class, () -> new LambdaLR(o, (java.util.function.IntToDoubleFunction) null));
       assertThrows(IllegalArgumentException.class, () -> new StepLR(null, 1, 0.5));
     }
     try (SGD o = sgd()) {

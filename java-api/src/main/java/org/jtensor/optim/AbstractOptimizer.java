@@ -1,6 +1,7 @@
 package org.jtensor.optim;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +11,8 @@ import org.jtensor.TensorScope;
 import org.jtensor.autograd.GradMode;
 
 /**
- * What every optimizer shares: the parameters' handles (held, not owned), the learning rate, the
- * state it owns (momentum buffers, moment estimates) and a step that records nothing and closes
+ * What every optimizer shares: the parameters' handles (held, not owned) in their groups
+ * ({@link ParamGroups}: each group's learning rate and options), the state it owns (momentum buffers, moment estimates) and a step that records nothing and closes
  * every temporary. A subclass states only its update of one parameter.
  *
  * <p>Note [A step is whole or nothing] step() first computes every parameter's new value and state
@@ -26,37 +27,35 @@ import org.jtensor.autograd.GradMode;
  * one optimizer step it twice, one after the other, never both from the same state.
  */
 public abstract class AbstractOptimizer implements Optimizer {
-  private static final List<String> SCHEDULE_KEYS = List.of("max_lr", "min_lr", "max_momentum", "base_momentum");
-  protected final List<Tensor> params;
-  private double lr;  // the group's, as PyTorch keeps it
-  private double initialLr = Double.NaN;  // set by the first scheduler
-  // Keys a scheduler adds to PyTorch's group (OneCycleLR: max_lr, min_lr, max_momentum,
-  // base_momentum), kept in the state dict so PyTorch's scheduler resumes from it
-  private final Map<String, Object> scheduleKeys = new LinkedHashMap<>();
-  // A OneCycleLR made on this optimizer set initial_lr and scheduleKeys from its arguments, which it keeps: a loaded
-  // group holding other values is refused (PyTorch's OneCycleLR would go on from the group's, jtensor's from its own)
-  private boolean scheduleSet;
+  protected final List<Tensor> params;  // every group's, in order
+  private final ParamGroups groups;
+  private final Map<String, Object> defaults;  // lr and the options in PyTorch's order: a group's unless it sets its own
   private final List<Tensor> state = new ArrayList<>();
   private boolean closed;  // close() freed the state, which the subclass's arrays still name
 
-  protected AbstractOptimizer(List<Tensor> params, double lr) {
-    if (params == null || params.isEmpty()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer got an empty parameter list");
-    if (!(lr >= 0)) throw new IllegalArgumentException(getClass().getSimpleName() + "(): Invalid learning rate: " + lr);
-    java.util.Set<Tensor> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (Tensor p : params) {
-      if (p == null) throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer can only optimize Tensors, but one of the params is null");
-      if (p.isClosed()) throw new IllegalArgumentException(getClass().getSimpleName() + "(): parameter " + params.indexOf(p) + " is closed");
-      if (!seen.add(p)) {  // PyTorch warns "in future, this will cause an error"; stepped twice from one state, the last write would win
-        throw new IllegalArgumentException(getClass().getSimpleName() + "(): optimizer contains a parameter group with duplicate parameters "
-            + "(parameter " + params.indexOf(p) + " is listed again); list each once, as Module.parameters() does");
+  /**
+   * Groups of parameters, each group's options its own over defaults (lr first, then the subclass's options in PyTorch's
+   * order), every group checked as {@link #checkHyperParameters} and {@link #checkNewGroup} check it.
+   */
+  protected AbstractOptimizer(List<ParamGroup> specs, Map<String, Object> defaults) {
+    String name = getClass().getSimpleName();
+    this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults));
+    this.groups = ParamGroups.make(name, specs, defaults);
+    for (ParamGroups.Group g : groups.groups) {
+      Object lr = g.options.get("lr");
+      if (!(lr instanceof Number n) || lr instanceof Boolean || !(n.doubleValue() >= 0)) {
+        throw new IllegalArgumentException(name + "(): Invalid learning rate: " + lr);
       }
-      // a frozen leaf (requiresGrad false) is taken, as PyTorch's: it has no gradient, so step() skips it until unfrozen
-      if (!p.isLeaf() && !p.retainsGrad()) {  // PyTorch: not (param.is_leaf or param.retains_grad)
-        throw new IllegalArgumentException(getClass().getSimpleName() + "(): can't optimize a non-leaf Tensor");
-      }
+      checkHyperParameters(name, g.options);
+      checkNewGroup(name, g.options);
+      g.options.replaceAll((k, v) -> defaults.containsKey(k) ? ParamGroups.normalized(defaults.get(k), v) : v);
     }
-    this.params = List.copyOf(params);
-    this.lr = lr;
+    this.params = groups.params;
+  }
+
+  /** The constructor's defaults: lr and the options a group leaves out. */
+  protected final Map<String, Object> defaults() {
+    return defaults;
   }
 
   @Override
@@ -65,64 +64,88 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   @Override
-  public final double lr() {
-    return lr;
-  }
-
-  /** A scheduler's rate: any number but NaN (a schedule may go negative, as PyTorch's do). */
-  final void setScheduledLr(double lr) {
-    if (Double.isNaN(lr)) throw new IllegalArgumentException("a scheduler computed a learning rate of NaN");
-    this.lr = lr;
+  public final List<Tensor> parameters(int group) {
+    ParamGroups.Group g = groups.get("parameters", group);
+    return params.subList(g.start, g.end);
   }
 
   @Override
-  public final synchronized double initialLr() {
-    if (Double.isNaN(initialLr)) initialLr = lr;
-    return initialLr;
+  public final int paramGroupCount() {
+    return groups.groups.size();
   }
 
-  /** The rate initialLr() would give, without fixing it: a scheduler's constructor may still refuse its arguments. */
-  final synchronized double peekInitialLr() {
-    return Double.isNaN(initialLr) ? lr : initialLr;
+  @Override
+  public final double lr() {
+    return lr(0);
+  }
+
+  @Override
+  public final double lr(int group) {
+    return groups.get("lr", group).lr();
+  }
+
+  /** Option key of parameter i's group (a number, as held: lr, momentum, eps...). */
+  protected final double option(int i, String key) {
+    return (Double) groups.of(i).options.get(key);
+  }
+
+  /** Option key of parameter i's group as held (betas: an Object[] of Doubles). */
+  protected final Object optionValue(int i, String key) {
+    return groups.of(i).options.get(key);
+  }
+
+  /** Sets option key in every group (setMomentum: OneCycleLR cycles every group's momentum alike). */
+  protected final void setEverywhere(String key, java.util.function.UnaryOperator<Object> value) {
+    for (ParamGroups.Group g : groups.groups) g.options.put(key, value.apply(g.options.get(key)));
+  }
+
+  /** A scheduler's rate for a group: any number but NaN (a schedule may go negative, as PyTorch's do). */
+  final void setScheduledLr(int group, double lr) {
+    if (Double.isNaN(lr)) throw new IllegalArgumentException("a scheduler computed a learning rate of NaN");
+    groups.get("setLr", group).options.put("lr", lr);
+  }
+
+  @Override
+  public final double initialLr() {
+    return initialLr(0);
+  }
+
+  @Override
+  public final synchronized double initialLr(int group) {
+    ParamGroups.Group g = groups.get("initialLr", group);
+    if (Double.isNaN(g.initialLr)) g.initialLr = g.lr();
+    return g.initialLr;
+  }
+
+  /** The rate initialLr(group) would give, without fixing it: a scheduler's constructor may still refuse its arguments. */
+  final synchronized double peekInitialLr(int group) {
+    ParamGroups.Group g = groups.get("initialLr", group);
+    return Double.isNaN(g.initialLr) ? g.lr() : g.initialLr;
   }
 
   /** A scheduler's group entries, as PyTorch's OneCycleLR writes them: initial_lr set (not defaulted) and its own keys. */
-  final synchronized void setScheduleGroup(double initial, Map<String, Object> keys) {
-    initialLr = initial;
-    scheduleKeys.putAll(keys);
-    scheduleSet = true;
+  final synchronized void setScheduleGroup(int group, double initial, Map<String, Object> keys) {
+    ParamGroups.Group g = groups.get("setScheduleGroup", group);
+    g.initialLr = initial;
+    g.scheduleKeys.putAll(keys);
+    groups.scheduleSet = true;
   }
 
-  /**
-   * Refuses a group whose initial_lr or OneCycleLR entries are not numbers, or (once a OneCycleLR set them on this
-   * optimizer) differ from that scheduler's: it would continue with its own arguments where PyTorch's reads the group's.
-   */
-  private void checkScheduleKeys(String name, Map<String, Object> group) {
-    List<String> keys = new ArrayList<>(SCHEDULE_KEYS);
-    keys.add(0, "initial_lr");
-    for (String key : keys) {
-      if (!group.containsKey(key)) continue;
-      Object v = group.get(key);
-      if (!(v instanceof Number n) || v instanceof Boolean || Double.isNaN(n.doubleValue())) {
-        throw new IllegalArgumentException(name + "(): the group's '" + key + "' is " + SchedulerState.repr(v) + "; expected a number");
-      }
-      Object own = key.equals("initial_lr") ? (Double) initialLr : scheduleKeys.get(key);
-      if (scheduleSet && own instanceof Number o && o.doubleValue() != n.doubleValue()) {
-        throw new IllegalArgumentException(name + "(): the group's '" + key + "' is " + v + ", the OneCycleLR made on this optimizer has " + o
-            + " (PyTorch's would go on from the group's); make the OneCycleLR with the arguments the state was saved with");
-      }
-    }
-  }
-
-  /** Fixes initialLr at base unless a scheduler fixed it before (a scheduler that was made, once it has set its first rate). */
-  final synchronized void fixInitialLr(double base) {
-    if (Double.isNaN(initialLr)) initialLr = base;
+  /** Fixes a group's initialLr at base unless a scheduler fixed it before (a scheduler that was made, once it has set its first rate). */
+  final synchronized void fixInitialLr(int group, double base) {
+    ParamGroups.Group g = groups.get("initialLr", group);
+    if (Double.isNaN(g.initialLr)) g.initialLr = base;
   }
 
   @Override
   public final void setLr(double lr) {
+    setLr(0, lr);
+  }
+
+  @Override
+  public final void setLr(int group, double lr) {
     if (!(lr >= 0)) throw new IllegalArgumentException("setLr(): Invalid learning rate: " + lr);
-    this.lr = lr;
+    groups.get("setLr", group).options.put("lr", lr);
   }
 
   @Override
@@ -181,11 +204,13 @@ public abstract class AbstractOptimizer implements Optimizer {
     return fresh;
   }
 
-  /** The group's hyperparameters besides lr and params, in PyTorch's names and order. */
-  protected abstract Map<String, Object> hyperParameters();
+  /** Checks of a group made by the constructor only, not of a loaded one (SGD's nesterov, as PyTorch's). */
+  protected void checkNewGroup(String name, Map<String, Object> group) {}
 
-  /** Adopts a loaded group's hyperparameters (already checked by {@link #checkHyperParameters}). */
-  protected abstract void setHyperParameters(Map<String, Object> group);
+  /** A flag a loaded group lacks: its value in PyTorch's __setstate__ for state saved before the flag existed. */
+  protected Object missingFlag(String key) {
+    return defaults.get(key) instanceof Boolean ? Boolean.FALSE : null;
+  }
 
   /** Parameter i's state tensors by PyTorch's names (empty before its first step); "step" as a float32 scalar. */
   protected abstract Map<String, Tensor> stateOf(int i);
@@ -207,17 +232,11 @@ public abstract class AbstractOptimizer implements Optimizer {
       Map<String, Tensor> s = stateOf(i);
       if (!s.isEmpty()) states.put((long) i, new LinkedHashMap<String, Object>(s));
     }
-    Map<String, Object> group = new LinkedHashMap<>();
-    group.put("lr", lr);
-    group.putAll(hyperParameters());
-    if (!Double.isNaN(initialLr)) group.put("initial_lr", initialLr);
-    group.putAll(scheduleKeys);
-    List<Object> indices = new ArrayList<>();
-    for (int i = 0; i < params.size(); i++) indices.add((long) i);
-    group.put("params", indices);
+    List<Object> entries = new ArrayList<>();
+    for (ParamGroups.Group g : groups.groups) entries.add(g.entry());
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("state", states);
-    out.put("param_groups", List.of(group));
+    out.put("param_groups", entries);
     return out;
   }
 
@@ -225,10 +244,13 @@ public abstract class AbstractOptimizer implements Optimizer {
   public final synchronized void loadStateDict(Map<String, Object> dict) {
     checkOpen("loadStateDict");
     String name = getClass().getSimpleName() + ".loadStateDict";
-    SavedOptimizerState saved = SavedOptimizerState.read(name, dict, params.size());
-    Map<String, Object> group = saved.group();
-    checkHyperParameters(name, group);
-    checkScheduleKeys(name, group);
+    int[] sizes = new int[groups.groups.size()];
+    for (int k = 0; k < sizes.length; k++) sizes[k] = groups.groups.get(k).end - groups.groups.get(k).start;
+    SavedOptimizerState saved = SavedOptimizerState.read(name, dict, sizes);
+    for (int k = 0; k < sizes.length; k++) {
+      checkHyperParameters(name, saved.groups().get(k));
+      groups.checkScheduleKeys(name, saved.groups().get(k), k);
+    }
     Map<Integer, Map<String, Object>> loaded = saved.states(name, params, stateNames());
     // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
@@ -238,21 +260,19 @@ public abstract class AbstractOptimizer implements Optimizer {
           if (v.getValue() instanceof Tensor t) v.setValue(t.to(p.dtype()).to(p.device()).clone());
         }
       }
-      lr = saved.lr();
-      if (group.get("initial_lr") instanceof Number initial) initialLr = initial.doubleValue();
-      for (String key : SCHEDULE_KEYS) if (group.get(key) instanceof Number v) scheduleKeys.put(key, v.doubleValue());
-      setHyperParameters(group);
+      for (int k = 0; k < sizes.length; k++) groups.groups.get(k).load(saved.groups().get(k), defaults, this::missingFlag);
       for (int i = 0; i < params.size(); i++) loadState(i, loaded.getOrDefault(i, Map.of()));
     }
   }
 
   /**
-   * Refuses a group whose hyperparameters are missing or of the wrong kind (names as hyperParameters()
-   * gives them). A missing flag (a Boolean or None key: nesterov, capturable, decoupled_weight_decay...)
+   * Refuses a group whose options are missing or of the wrong kind (the defaults' names, lr checked
+   * by the caller). A missing flag (a Boolean or None key: nesterov, capturable, decoupled_weight_decay...)
    * is its default, as PyTorch's __setstate__ sets it for state saved by a version without the key.
    */
   protected void checkHyperParameters(String name, Map<String, Object> group) {
-    for (Map.Entry<String, Object> own : hyperParameters().entrySet()) {
+    for (Map.Entry<String, Object> own : defaults.entrySet()) {
+      if (own.getKey().equals("lr")) continue;
       Object v = group.get(own.getKey());
       if (v == null && !group.containsKey(own.getKey()) && (own.getValue() == null || own.getValue() instanceof Boolean)) continue;
       boolean ok = own.getValue() == null || (own.getValue() instanceof Number ? v instanceof Number

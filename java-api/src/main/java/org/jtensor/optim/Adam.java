@@ -1,5 +1,8 @@
 package org.jtensor.optim;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +15,6 @@ import org.jtensor.Tensor;
  * to the gradient (L2); AdamW shrinks the parameter by lr·λ first.
  */
 public class Adam extends AbstractOptimizer {
-  private double beta1, beta2, eps, weightDecay;  // a loaded state dict may set them
   private final boolean decoupled;
   private final Tensor[] m, v;
   private final long[] steps;  // per parameter, as PyTorch's state['step']
@@ -22,20 +24,22 @@ public class Adam extends AbstractOptimizer {
   }
 
   public Adam(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
-    this(params, lr, beta1, beta2, eps, weightDecay, false);
+    this(ParamGroups.single("Adam", params), lr, beta1, beta2, eps, weightDecay, false);
   }
 
-  Adam(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
-    super(params, lr);
-    String name = decoupled ? "AdamW" : "Adam";
-    if (!(beta1 >= 0 && beta1 < 1)) throw new IllegalArgumentException(name + "(): Invalid beta parameter at index 0: " + beta1);
-    if (!(beta2 >= 0 && beta2 < 1)) throw new IllegalArgumentException(name + "(): Invalid beta parameter at index 1: " + beta2);
-    if (!(eps >= 0)) throw new IllegalArgumentException(name + "(): Invalid epsilon value: " + eps);
-    if (!(weightDecay >= 0)) throw new IllegalArgumentException(name + "(): Invalid weight_decay value: " + weightDecay);
-    this.beta1 = beta1;
-    this.beta2 = beta2;
-    this.eps = eps;
-    this.weightDecay = weightDecay;
+  /** Parameter groups (see {@link ParamGroup}): a group's own lr, betas, eps, weight_decay, the constructor's for the rest. */
+  public Adam(Collection<ParamGroup> groups, double lr) {
+    this(groups, lr, 0.9, 0.999, 1e-8, 0);
+  }
+
+  public Adam(Collection<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay) {
+    this(groups, lr, beta1, beta2, eps, weightDecay, false);
+  }
+
+  Adam(Collection<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
+    super(groups == null ? null : new ArrayList<>(groups), SchedulerState.entries("lr", lr, "betas", new Object[] {beta1, beta2}, "eps", eps,
+        "weight_decay", weightDecay, "amsgrad", false, "maximize", false, "foreach", null, "capturable", false, "differentiable", false,
+        "fused", null, "decoupled_weight_decay", decoupled));  // PyTorch's group keys in its order; the unsupported ones have their one value
     this.decoupled = decoupled;
     this.m = new Tensor[params.size()];
     this.v = new Tensor[params.size()];
@@ -45,23 +49,13 @@ public class Adam extends AbstractOptimizer {
   @Override
   public void setMomentum(double momentum) {
     if (!(momentum >= 0 && momentum < 1)) throw new IllegalArgumentException("setMomentum(): expects a momentum in [0, 1), got " + momentum);
-    this.beta1 = momentum;
+    setEverywhere("betas", old -> new Object[] {momentum, ((Object[]) old)[1]});
   }
 
+  /** decoupled_weight_decay is the class's (Adam or AdamW), whatever an older state lacking it says. */
   @Override
-  protected Map<String, Object> hyperParameters() {
-    Map<String, Object> h = new LinkedHashMap<>();
-    h.put("betas", new Object[] {beta1, beta2});
-    h.put("eps", eps);
-    h.put("weight_decay", weightDecay);
-    h.put("amsgrad", false);
-    h.put("maximize", false);
-    h.put("foreach", null);
-    h.put("capturable", false);
-    h.put("differentiable", false);
-    h.put("fused", null);
-    h.put("decoupled_weight_decay", decoupled);
-    return h;
+  protected Object missingFlag(String key) {
+    return key.equals("decoupled_weight_decay") ? decoupled : super.missingFlag(key);
   }
 
   @Override
@@ -70,30 +64,23 @@ public class Adam extends AbstractOptimizer {
     for (String off : new String[] {"amsgrad", "maximize"}) {
       if (Boolean.TRUE.equals(group.get(off))) throw new IllegalArgumentException(name + "(): " + off + "=True is not supported by jtensor's Adam");
     }
-    Object d = group.get("decoupled_weight_decay");
-    if (d != null && !d.equals(decoupled)) {
-      throw new IllegalArgumentException(name + "(): the state is " + (decoupled ? "Adam's" : "AdamW's") + " (decoupled_weight_decay="
-          + (d.equals(Boolean.TRUE) ? "True" : "False") + "), this optimizer is " + (decoupled ? "AdamW" : "Adam"));
+    Object d = group.get("decoupled_weight_decay"), own = defaults().get("decoupled_weight_decay");
+    if (d != null && !d.equals(own)) {
+      throw new IllegalArgumentException(name + "(): the state is " + (d.equals(Boolean.TRUE) ? "AdamW's" : "Adam's") + " (decoupled_weight_decay="
+          + (d.equals(Boolean.TRUE) ? "True" : "False") + "), this optimizer is " + (own.equals(Boolean.TRUE) ? "AdamW" : "Adam"));
     }
-    List<?> betas = group.get("betas") instanceof Object[] a ? java.util.Arrays.asList(a) : (List<?>) group.get("betas");
-    if (betas.size() != 2 || !(betas.get(0) instanceof Number b1) || !(betas.get(1) instanceof Number b2)
-        || !(b1.doubleValue() >= 0 && b1.doubleValue() < 1) || !(b2.doubleValue() >= 0 && b2.doubleValue() < 1)) {
+    List<?> betas = group.get("betas") instanceof Object[] a ? Arrays.asList(a) : (List<?>) group.get("betas");
+    if (betas.size() != 2 || !(betas.get(0) instanceof Number) || !(betas.get(1) instanceof Number)) {
       throw new IllegalArgumentException(name + "(): the group's betas must be two numbers in [0, 1), got " + betas);
     }
-    // the constructor's rules (PyTorch does not check a loaded group; a NaN eps would make every later step NaN)
+    for (int k = 0; k < 2; k++) {  // the constructor's rules (PyTorch does not check a loaded group; NaN would make every later step NaN)
+      double b = ((Number) betas.get(k)).doubleValue();
+      if (!(b >= 0 && b < 1)) throw new IllegalArgumentException(name + "(): Invalid beta parameter at index " + k + ": " + b);
+    }
     if (!(((Number) group.get("eps")).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid epsilon value: " + group.get("eps"));
     if (!(((Number) group.get("weight_decay")).doubleValue() >= 0)) {
       throw new IllegalArgumentException(name + "(): Invalid weight_decay value: " + group.get("weight_decay"));
     }
-  }
-
-  @Override
-  protected void setHyperParameters(Map<String, Object> group) {
-    List<?> betas = group.get("betas") instanceof Object[] a ? java.util.Arrays.asList(a) : (List<?>) group.get("betas");
-    beta1 = ((Number) betas.get(0)).doubleValue();
-    beta2 = ((Number) betas.get(1)).doubleValue();
-    eps = ((Number) group.get("eps")).doubleValue();
-    weightDecay = ((Number) group.get("weight_decay")).doubleValue();
   }
 
   @Override
@@ -128,10 +115,12 @@ public class Adam extends AbstractOptimizer {
   @Override
   protected Runnable prepare(int i, Tensor p, Tensor g) {
     long t = steps[i] + 1;
+    Object[] betas = (Object[]) optionValue(i, "betas");
+    double beta1 = (Double) betas[0], beta2 = (Double) betas[1], lr = option(i, "lr"), eps = option(i, "eps"), weightDecay = option(i, "weight_decay");
     Tensor base = p;
     DType dt = p.dtype();
     if (weightDecay != 0) {
-      if (decoupled) base = p.mul(OpMath.scalar(dt, 1 - lr() * weightDecay));
+      if (decoupled) base = p.mul(OpMath.scalar(dt, 1 - lr * weightDecay));
       else g = OpMath.add(g, p, weightDecay);
     }
     // PyTorch's single-tensor Adam op by op: exp_avg.lerp_(grad, 1-β1), exp_avg_sq.mul_(β2).addcmul_(grad, grad, value=1-β2),
@@ -140,7 +129,7 @@ public class Adam extends AbstractOptimizer {
     Tensor vNew = OpMath.addcmul(v[i] == null ? Tensor.zerosLike(p) : v[i].mul(OpMath.scalar(dt, beta2)), g, g, 1 - beta2);
     double bc1 = 1 - Math.pow(beta1, t), bc2 = 1 - Math.pow(beta2, t);
     Tensor denom = vNew.sqrt().div(OpMath.scalar(dt, Math.sqrt(bc2))).add_(OpMath.scalar(dt, eps));
-    Tensor pNew = OpMath.addcdiv(base, mNew, denom, -(lr() / bc1));
+    Tensor pNew = OpMath.addcdiv(base, mNew, denom, -(lr / bc1));
     return () -> {
       p.copy_(pNew);
       m[i] = adopt(m[i], mNew);

@@ -1,5 +1,6 @@
 package org.jtensor.optim;
 
+import java.util.Collection;
 import java.util.List;
 import org.jtensor.Tensor;
 
@@ -14,6 +15,19 @@ public final class AdamW extends Adam {
   }
 
   public AdamW(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
-    super(params, lr, beta1, beta2, eps, weightDecay, true);
+    super(ParamGroups.single("AdamW", params), lr, beta1, beta2, eps, weightDecay, true);
+  }
+
+  /** Parameter groups (see {@link ParamGroup}): a group's own lr, betas, eps, weight_decay, the constructor's for the rest. */
+  public AdamW(Collection<ParamGroup> groups, double lr) {
+    this(groups, lr, 0.01);
+  }
+
+  public AdamW(Collection<ParamGroup> groups, double lr, double weightDecay) {
+    this(groups, lr, 0.9, 0.999, 1e-8, weightDecay);
+  }
+
+  public AdamW(Collection<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay) {
+    super(groups, lr, beta1, beta2, eps, weightDecay, true);
   }
 }

@@ -22,7 +22,7 @@ public final class CosineAnnealingLR extends LRScheduler {
   }
 
   @Override
-  public double lrAt(int epoch) {
-    return etaMin + (baseLr - etaMin) * (1 + Math.cos(Math.PI * epoch / tMax)) / 2;
+  public double lrAt(int group, int epoch) {
+    return etaMin + (baseLr(group) - etaMin) * (1 + Math.cos(Math.PI * epoch / tMax)) / 2;
   }
 }

@@ -1,22 +1,37 @@
 package org.jtensor.optim;
 
+import java.util.List;
 import java.util.function.IntToDoubleFunction;
 
-/** lr(t) = base·factor(t) (torch.optim.lr_scheduler.LambdaLR). */
+/**
+ * lr(t) = base·factor(t) (torch.optim.lr_scheduler.LambdaLR): one factor for every parameter group,
+ * or a list of them, one per group.
+ */
 public final class LambdaLR extends LRScheduler {
-  private final IntToDoubleFunction factor;
+  private final List<IntToDoubleFunction> factors;  // per group
 
   public LambdaLR(Optimizer optimizer, IntToDoubleFunction lrLambda) {
+    this(optimizer, lrLambda, null);
+  }
+
+  /** One factor per parameter group, in order (PyTorch's lr_lambda as a list). */
+  public LambdaLR(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas) {
+    this(optimizer, null, lrLambdas);
+  }
+
+  private LambdaLR(Optimizer optimizer, IntToDoubleFunction one, List<IntToDoubleFunction> each) {
     super(optimizer);
-    if (lrLambda == null) throw new IllegalArgumentException("LambdaLR(): expected an lr_lambda, got null");
-    this.factor = lrLambda;
+    if (each == null) each = java.util.Collections.nCopies(groupCount(), one);
+    else if (each.size() != groupCount()) throw new IllegalArgumentException("LambdaLR(): Expected " + groupCount() + " lr_lambdas, but got " + each.size());
+    for (IntToDoubleFunction f : each) if (f == null) throw new IllegalArgumentException("LambdaLR(): expected an lr_lambda, got null");
+    this.factors = List.copyOf(each);
     start();
   }
 
   /** PyTorch saves a plain function's lr_lambda as None (only callable objects' fields); the function itself is not checked on load. */
   @Override
   void putTrailing(java.util.Map<String, Object> state) {
-    state.put("lr_lambdas", java.util.Collections.singletonList(null));
+    state.put("lr_lambdas", java.util.Collections.nCopies(groupCount(), null));
   }
 
   /**
@@ -34,7 +49,7 @@ public final class LambdaLR extends LRScheduler {
   }
 
   @Override
-  public double lrAt(int epoch) {
-    return baseLr * factor.applyAsDouble(epoch);
+  public double lrAt(int group, int epoch) {
+    return baseLr(group) * factors.get(group).applyAsDouble(epoch);
   }
 }

@@ -34,7 +34,8 @@ public final class LinearLR extends LRScheduler {
   }
 
   @Override
-  public double lrAt(int epoch) {
+  public double lrAt(int group, int epoch) {
+    double baseLr = baseLr(group);
     if (totalIters == 0) return baseLr * startFactor;  // PyTorch's: the start factor, never moved
     int t = Math.min(epoch, totalIters);
     return baseLr * (startFactor + (endFactor - startFactor) * t / totalIters);

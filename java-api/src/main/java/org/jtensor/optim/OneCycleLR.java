@@ -5,10 +5,13 @@ package org.jtensor.optim;
  * maxLr / divFactor to maxLr over the first pctStart of totalSteps, then falls to that start /
  * finalDivFactor, by cosine (or linearly); with cycleMomentum, the momentum (SGD's momentum, Adam's
  * β₁) moves the other way between maxMomentum and baseMomentum. PyTorch's defaults: pctStart 0.3,
- * cosine, cycleMomentum on with 0.85 to 0.95, divFactor 25, finalDivFactor 1e4.
+ * cosine, cycleMomentum on with 0.85 to 0.95, divFactor 25, finalDivFactor 1e4. maxLr is one
+ * rate for every parameter group or (a double[]) one per group, as PyTorch's float or list; the
+ * momentum is the same for every group.
  */
 public final class OneCycleLR extends LRScheduler {
-  private final double initialLr, maxLr, minLr, baseMomentum, maxMomentum;
+  private final double[] initialLr, maxLr, minLr;  // per group
+  private final double baseMomentum, maxMomentum;
   private final int totalSteps;
   private final double phaseEnd;
   private final boolean cosine, cycleMomentum;
@@ -17,9 +20,24 @@ public final class OneCycleLR extends LRScheduler {
     this(optimizer, maxLr, totalSteps, 0.3, "cos", true, 0.85, 0.95, 25, 1e4);
   }
 
+  public OneCycleLR(Optimizer optimizer, double[] maxLr, int totalSteps) {
+    this(optimizer, maxLr, totalSteps, 0.3, "cos", true, 0.85, 0.95, 25, 1e4);
+  }
+
   public OneCycleLR(Optimizer optimizer, double maxLr, int totalSteps, double pctStart, String annealStrategy, boolean cycleMomentum,
                     double baseMomentum, double maxMomentum, double divFactor, double finalDivFactor) {
+    this(optimizer, everyGroup(optimizer, maxLr), totalSteps, pctStart, annealStrategy, cycleMomentum, baseMomentum, maxMomentum, divFactor,
+        finalDivFactor);
+  }
+
+  /** One maxLr per parameter group, in order. */
+  public OneCycleLR(Optimizer optimizer, double[] maxLr, int totalSteps, double pctStart, String annealStrategy, boolean cycleMomentum,
+                    double baseMomentum, double maxMomentum, double divFactor, double finalDivFactor) {
     super(optimizer);
+    if (maxLr == null || maxLr.length != groupCount()) {
+      throw new IllegalArgumentException("OneCycleLR(): max_lr must have the same length as optimizer.param_groups. max_lr has "
+          + (maxLr == null ? 0 : maxLr.length) + " values, param_groups has " + groupCount() + ".");
+    }
     if (totalSteps <= 0) throw new IllegalArgumentException("OneCycleLR(): Expected positive integer total_steps, but got " + totalSteps);
     if (!(pctStart >= 0 && pctStart <= 1)) {
       throw new IllegalArgumentException("OneCycleLR(): Expected float between 0 and 1 pct_start, but got " + pctStart);
@@ -27,13 +45,19 @@ public final class OneCycleLR extends LRScheduler {
     if (!"cos".equals(annealStrategy) && !"linear".equals(annealStrategy)) {
       throw new IllegalArgumentException("OneCycleLR(): anneal_strategy must be one of 'cos' or 'linear', instead got " + annealStrategy);
     }
-    if (!(maxLr > 0) || Double.isInfinite(maxLr) || !(divFactor > 0) || !(finalDivFactor > 0)) {
-      throw new IllegalArgumentException("OneCycleLR(): max_lr, div_factor and final_div_factor must be positive and finite, got " + maxLr
-          + ", " + divFactor + ", " + finalDivFactor);
+    for (double max : maxLr) {
+      if (!(max > 0) || Double.isInfinite(max) || !(divFactor > 0) || !(finalDivFactor > 0)) {
+        throw new IllegalArgumentException("OneCycleLR(): max_lr, div_factor and final_div_factor must be positive and finite, got " + max
+            + ", " + divFactor + ", " + finalDivFactor);
+      }
     }
-    this.maxLr = maxLr;
-    this.initialLr = maxLr / divFactor;
-    this.minLr = initialLr / finalDivFactor;
+    this.maxLr = maxLr.clone();
+    this.initialLr = new double[maxLr.length];
+    this.minLr = new double[maxLr.length];
+    for (int g = 0; g < maxLr.length; g++) {
+      initialLr[g] = maxLr[g] / divFactor;
+      minLr[g] = initialLr[g] / finalDivFactor;
+    }
     this.totalSteps = totalSteps;
     this.phaseEnd = pctStart * totalSteps - 1;
     this.cosine = annealStrategy.equals("cos");
@@ -41,16 +65,23 @@ public final class OneCycleLR extends LRScheduler {
     this.baseMomentum = baseMomentum;
     this.maxMomentum = maxMomentum;
     start();  // sets the momentum first: an optimizer without one refuses before the rate changes
-    if (optimizer instanceof AbstractOptimizer a) {  // the group's entries PyTorch's OneCycleLR writes, for its resume
+    for (int g = 0; optimizer instanceof AbstractOptimizer a && g < maxLr.length; g++) {  // the entries PyTorch's OneCycleLR writes, for its resume
       java.util.Map<String, Object> keys = new java.util.LinkedHashMap<>();
-      keys.put("max_lr", maxLr);
-      keys.put("min_lr", minLr);
+      keys.put("max_lr", maxLr[g]);
+      keys.put("min_lr", minLr[g]);
       if (cycleMomentum) {
         keys.put("max_momentum", maxMomentum);
         keys.put("base_momentum", baseMomentum);
       }
-      a.setScheduleGroup(initialLr, keys);
+      a.setScheduleGroup(g, initialLr[g], keys);
     }
+  }
+
+  /** maxLr for each of the optimizer's groups (one, for a null optimizer: the scheduler refuses it). */
+  private static double[] everyGroup(Optimizer optimizer, double maxLr) {
+    double[] out = new double[optimizer == null ? 1 : optimizer.paramGroupCount()];
+    java.util.Arrays.fill(out, maxLr);
+    return out;
   }
 
   /**
@@ -73,15 +104,17 @@ public final class OneCycleLR extends LRScheduler {
         "end_momentum", endMomentum);
   }
 
-  /** PyTorch's base_lrs for OneCycleLR: the group's initial_lr, max_lr / div_factor. */
+  /** PyTorch's base_lrs for OneCycleLR: each group's initial_lr, max_lr / div_factor. */
   @Override
-  double stateBaseLr() {
-    return initialLr;
+  java.util.List<Double> stateBaseLrs() {
+    java.util.List<Double> out = new java.util.ArrayList<>();
+    for (double b : initialLr) out.add(b);
+    return out;
   }
 
   @Override
-  public double lrAt(int epoch) {
-    return phase(epoch, initialLr, maxLr, minLr);
+  public double lrAt(int group, int epoch) {
+    return phase(epoch, initialLr[group], maxLr[group], minLr[group]);
   }
 
   /** The momentum at epoch: maxMomentum down to baseMomentum while the rate rises, then back. */

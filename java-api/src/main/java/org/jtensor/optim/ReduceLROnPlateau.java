@@ -9,11 +9,15 @@ import java.util.Map;
  * again; never below minLr, and no change smaller than eps. An improvement beats the best by more
  * than threshold, relative ("rel": best·(1 ∓ threshold)) or absolute ("abs": best ∓ threshold).
  * Unlike the closed-form schedules it depends on the metrics seen, so it is not an LRScheduler.
+ * Every parameter group's rate is lowered, each no lower than its own minLr: one for all groups, or
+ * (a double[]) one per group, as PyTorch's float or list.
  */
 public final class ReduceLROnPlateau {
   private final Optimizer optimizer;
   private final boolean max, relative;
-  private final double factor, threshold, minLr, eps;
+  private final double factor, threshold, eps;
+  private final double[] minLrs;  // per group
+  private final Double defaultMinLr;  // PyTorch's default_min_lr: the float given, None for a list
   private final int patience, cooldown;
   private double best;
   private int badEpochs, cooldownLeft, lastEpoch;
@@ -25,6 +29,17 @@ public final class ReduceLROnPlateau {
 
   public ReduceLROnPlateau(Optimizer optimizer, String mode, double factor, int patience, double threshold, String thresholdMode,
                            int cooldown, double minLr, double eps) {
+    this(optimizer, mode, factor, patience, threshold, thresholdMode, cooldown, minLr, null, eps);
+  }
+
+  /** One minLr per parameter group, in order. */
+  public ReduceLROnPlateau(Optimizer optimizer, String mode, double factor, int patience, double threshold, String thresholdMode,
+                           int cooldown, double[] minLrs, double eps) {
+    this(optimizer, mode, factor, patience, threshold, thresholdMode, cooldown, null, minLrs, eps);
+  }
+
+  private ReduceLROnPlateau(Optimizer optimizer, String mode, double factor, int patience, double threshold, String thresholdMode,
+                            int cooldown, Double minLr, double[] minLrs, double eps) {
     String name = "ReduceLROnPlateau()";
     if (optimizer == null) throw new IllegalArgumentException(name + ": expected an Optimizer, got null");
     if (!"min".equals(mode) && !"max".equals(mode)) throw new IllegalArgumentException(name + ": mode " + mode + " is unknown!");
@@ -32,9 +47,18 @@ public final class ReduceLROnPlateau {
       throw new IllegalArgumentException(name + ": threshold mode " + thresholdMode + " is unknown!");
     }
     if (!(factor < 1.0)) throw new IllegalArgumentException(name + ": Factor should be < 1.0.");
-    if (patience < 0 || cooldown < 0 || !(minLr >= 0)) {
+    int groups = optimizer.paramGroupCount();
+    if (minLr == null && (minLrs == null || minLrs.length != groups)) {
+      throw new IllegalArgumentException(name + ": expected " + groups + " min_lrs, got " + (minLrs == null ? 0 : minLrs.length));
+    }
+    this.minLrs = minLr != null ? new double[groups] : minLrs.clone();
+    if (minLr != null) java.util.Arrays.fill(this.minLrs, minLr);
+    boolean negative = false;
+    for (double m : this.minLrs) negative |= !(m >= 0);
+    if (patience < 0 || cooldown < 0 || negative) {
       throw new IllegalArgumentException(name + ": patience, cooldown and min_lr must be non-negative");
     }
+    this.defaultMinLr = minLr;
     this.optimizer = optimizer;
     this.max = "max".equals(mode);
     this.relative = "rel".equals(thresholdMode);
@@ -42,7 +66,6 @@ public final class ReduceLROnPlateau {
     this.patience = patience;
     this.threshold = threshold;
     this.cooldown = cooldown;
-    this.minLr = minLr;
     this.eps = eps;
     this.best = max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
   }
@@ -61,8 +84,10 @@ public final class ReduceLROnPlateau {
       badEpochs = 0;  // bad epochs in cooldown do not count
     }
     if (badEpochs > patience) {
-      double old = optimizer.lr(), lowered = Math.max(old * factor, minLr);
-      if (old - lowered > eps) optimizer.setLr(lowered);
+      for (int g = 0; g < minLrs.length; g++) {
+        double old = optimizer.lr(g), lowered = Math.max(old * factor, minLrs[g]);
+        if (old - lowered > eps) optimizer.setLr(g, lowered);
+      }
       cooldownLeft = cooldown;
       badEpochs = 0;
     }
@@ -74,9 +99,9 @@ public final class ReduceLROnPlateau {
     return max ? a > best + threshold : a < best - threshold;
   }
 
-  /** The optimizer's rate now (PyTorch's get_last_lr, one group). */
+  /** Every parameter group's rate now (PyTorch's get_last_lr). */
   public List<Double> getLastLr() {
-    return List.of(optimizer.lr());
+    return LRScheduler.lastLrs(optimizer);
   }
 
   public int lastEpoch() {
@@ -87,7 +112,7 @@ public final class ReduceLROnPlateau {
   public Map<String, Object> stateDict() {
     Map<String, Object> state = arguments();
     state.put("last_epoch", (long) lastEpoch);
-    state.put("_last_lr", List.of(optimizer.lr()));
+    state.put("_last_lr", getLastLr());
     state.put("mode_worse", max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY);
     state.putAll(modeArguments());
     state.put("best", best);
@@ -120,7 +145,9 @@ public final class ReduceLROnPlateau {
   }
 
   private Map<String, Object> arguments() {
-    return SchedulerState.entries("factor", factor, "default_min_lr", minLr, "min_lrs", List.of(minLr), "patience", (long) patience,
+    List<Double> mins = new java.util.ArrayList<>();
+    for (double m : minLrs) mins.add(m);
+    return SchedulerState.entries("factor", factor, "default_min_lr", defaultMinLr, "min_lrs", mins, "patience", (long) patience,
         "cooldown", (long) cooldown, "eps", eps);
   }
 

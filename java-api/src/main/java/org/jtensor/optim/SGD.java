@@ -1,14 +1,18 @@
 package org.jtensor.optim;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtensor.Tensor;
 
-/** Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules. */
+/**
+ * Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules.
+ * The constructors taking parameter groups ({@link ParamGroup}) read a group's own lr, momentum,
+ * dampening, weight_decay and nesterov and take the constructor's for those it leaves out; they take
+ * a Collection (a List&lt;ParamGroup&gt; erases to the same type as the List&lt;Tensor&gt; ones).
+ */
 public final class SGD extends AbstractOptimizer {
-  private double momentum, dampening, weightDecay;  // a loaded state dict may set them
-  private boolean nesterov;
   private final Tensor[] buffers;
 
   public SGD(List<Tensor> params, double lr) {
@@ -20,54 +24,50 @@ public final class SGD extends AbstractOptimizer {
   }
 
   public SGD(List<Tensor> params, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
-    super(params, lr);
-    if (!(momentum >= 0)) throw new IllegalArgumentException("SGD(): Invalid momentum value: " + momentum);
-    if (!(weightDecay >= 0)) throw new IllegalArgumentException("SGD(): Invalid weight_decay value: " + weightDecay);
-    if (nesterov && (momentum <= 0 || dampening != 0)) {
-      throw new IllegalArgumentException("SGD(): Nesterov momentum requires a momentum and zero dampening");
-    }
-    this.momentum = momentum;
-    this.dampening = dampening;
-    this.weightDecay = weightDecay;
-    this.nesterov = nesterov;
+    this(ParamGroups.single("SGD", params), lr, momentum, dampening, weightDecay, nesterov);
+  }
+
+  public SGD(Collection<ParamGroup> groups, double lr) {
+    this(groups, lr, 0, 0, 0, false);
+  }
+
+  public SGD(Collection<ParamGroup> groups, double lr, double momentum) {
+    this(groups, lr, momentum, 0, 0, false);
+  }
+
+  public SGD(Collection<ParamGroup> groups, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
+    super(groups == null ? null : new java.util.ArrayList<>(groups), defaults(lr, momentum, dampening, weightDecay, nesterov));
     this.buffers = new Tensor[params.size()];
+  }
+
+  /** PyTorch's group keys in its order; those SGD does not support have their one value. */
+  private static Map<String, Object> defaults(double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
+    return SchedulerState.entries("lr", lr, "momentum", momentum, "dampening", dampening, "weight_decay", weightDecay,
+        "nesterov", nesterov, "maximize", false, "foreach", null, "differentiable", false, "fused", null);
   }
 
   @Override
   public void setMomentum(double momentum) {
     if (!(momentum >= 0 && momentum < 1)) throw new IllegalArgumentException("setMomentum(): expects a momentum in [0, 1), got " + momentum);
-    this.momentum = momentum;
-  }
-
-  @Override
-  protected Map<String, Object> hyperParameters() {
-    Map<String, Object> h = new LinkedHashMap<>();
-    h.put("momentum", momentum);
-    h.put("dampening", dampening);
-    h.put("weight_decay", weightDecay);
-    h.put("nesterov", nesterov);
-    h.put("maximize", false);
-    h.put("foreach", null);
-    h.put("differentiable", false);
-    h.put("fused", null);
-    return h;
+    setEverywhere("momentum", old -> momentum);
   }
 
   @Override
   protected void checkHyperParameters(String name, Map<String, Object> group) {
     super.checkHyperParameters(name, group);
     if (Boolean.TRUE.equals(group.get("maximize"))) throw new IllegalArgumentException(name + "(): maximize=True is not supported by jtensor's SGD");
-    for (String key : new String[] {"momentum", "weight_decay"}) {  // the constructor's rules (PyTorch takes any dampening)
+    for (String key : new String[] {"momentum", "weight_decay"}) {  // PyTorch takes any dampening
       if (!(((Number) group.get(key)).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid " + key + " value: " + group.get(key));
     }
   }
 
+  /** PyTorch checks nesterov when made, not when loaded (its step ignores nesterov without momentum). */
   @Override
-  protected void setHyperParameters(Map<String, Object> group) {
-    momentum = ((Number) group.get("momentum")).doubleValue();
-    dampening = ((Number) group.get("dampening")).doubleValue();
-    weightDecay = ((Number) group.get("weight_decay")).doubleValue();
-    nesterov = Boolean.TRUE.equals(group.get("nesterov"));  // absent from older PyTorch versions' state: False
+  protected void checkNewGroup(String name, Map<String, Object> group) {
+    if (Boolean.TRUE.equals(group.get("nesterov")) && (((Number) group.get("momentum")).doubleValue() <= 0
+        || ((Number) group.get("dampening")).doubleValue() != 0)) {
+      throw new IllegalArgumentException(name + "(): Nesterov momentum requires a momentum and zero dampening");
+    }
   }
 
   @Override
@@ -94,15 +94,16 @@ public final class SGD extends AbstractOptimizer {
 
   @Override
   protected Runnable prepare(int i, Tensor p, Tensor g) {
+    double momentum = option(i, "momentum"), weightDecay = option(i, "weight_decay");
     // each add with alpha rounded once, as PyTorch's fused multiply-add (see OpMath)
     Tensor d = weightDecay != 0 ? OpMath.add(g, p, weightDecay) : g;
     Tensor buffer = null;
     if (momentum != 0) {
       // the first step's buffer is the gradient itself (a copy: d may be the gradient's own handle)
-      buffer = buffers[i] == null ? d.clone() : OpMath.add(buffers[i].mul(OpMath.scalar(p.dtype(), momentum)), d, 1 - dampening);
-      d = nesterov ? OpMath.add(d, buffer, momentum) : buffer;
+      buffer = buffers[i] == null ? d.clone() : OpMath.add(buffers[i].mul(OpMath.scalar(p.dtype(), momentum)), d, 1 - option(i, "dampening"));
+      d = Boolean.TRUE.equals(optionValue(i, "nesterov")) ? OpMath.add(d, buffer, momentum) : buffer;
     }
-    Tensor pNew = OpMath.add(p, d, -lr());
+    Tensor pNew = OpMath.add(p, d, -option(i, "lr"));
     Tensor b = buffer;
     return () -> {
       p.copy_(pNew);

@@ -1,5 +1,6 @@
 package org.jtensor.optim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,31 +9,40 @@ import org.jtensor.Tensor;
 
 /**
  * A torch.optim state dict as an optimizer reads it before changing anything (Note [A load is whole
- * or nothing] in AbstractOptimizer): its one parameter group, keys as strings, with its learning rate
- * checked, and the per-parameter states, each checked against the parameter it names. Tensors are the
- * dict's own; the optimizer copies them.
+ * or nothing] in AbstractOptimizer): its parameter groups, keys as strings, each with its learning
+ * rate checked and as many parameters as the optimizer's group, and the per-parameter states, each
+ * checked against the parameter it names. Tensors are the dict's own; the optimizer copies them.
  */
-record SavedOptimizerState(Map<String, Object> group, double lr, List<?> savedIndices, Map<?, ?> savedStates) {
+record SavedOptimizerState(List<Map<String, Object>> groups, List<?> savedIndices, Map<?, ?> savedStates) {
 
-  /** The dict's layout, its one group and the group's lr and parameter count; name is the caller's, for messages. */
-  static SavedOptimizerState read(String name, Map<String, Object> dict, int parameters) {
-    if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> groups)) {
+  /** The dict's layout and groups, checked against the optimizer's group sizes; name is the caller's, for messages. */
+  static SavedOptimizerState read(String name, Map<String, Object> dict, int[] groupSizes) {
+    if (dict == null || !(dict.get("state") instanceof Map<?, ?> states) || !(dict.get("param_groups") instanceof List<?> saved)) {
       throw new IllegalArgumentException(name + "(): expected a map with \"state\" (a map) and \"param_groups\" (a list)");
     }
-    if (groups.size() != 1 || !(groups.get(0) instanceof Map<?, ?> g)) {
-      throw new IllegalArgumentException(name + "(): this optimizer has one parameter group, the state has " + groups.size());
+    if (saved.size() != groupSizes.length) {  // PyTorch's words, then the counts
+      throw new IllegalArgumentException(name + "(): loaded state dict has a different number of parameter groups (" + saved.size()
+          + " against " + groupSizes.length + ")");
     }
-    Map<String, Object> group = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> e : g.entrySet()) group.put(String.valueOf(e.getKey()), e.getValue());
-    if (!(group.get("params") instanceof List<?> ps) || ps.size() != parameters) {
-      throw new IllegalArgumentException(name + "(): loaded state dict has a different number of parameters than the optimizer's group ("
-          + (group.get("params") instanceof List<?> l ? l.size() : "none") + " against " + parameters + ")");
+    List<Map<String, Object>> groups = new ArrayList<>();
+    List<Object> indices = new ArrayList<>();  // every group's, in order: PyTorch pairs them with the parameters so
+    for (int k = 0; k < saved.size(); k++) {
+      if (!(saved.get(k) instanceof Map<?, ?> g)) throw new IllegalArgumentException(name + "(): parameter group " + k + " is not a map");
+      Map<String, Object> group = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : g.entrySet()) group.put(String.valueOf(e.getKey()), e.getValue());
+      if (!(group.get("params") instanceof List<?> ps) || ps.size() != groupSizes[k]) {
+        throw new IllegalArgumentException(name + "(): loaded state dict contains a parameter group that doesn't match the size of "
+            + "optimizer's group (group " + k + ": " + (group.get("params") instanceof List<?> l ? l.size() : "none") + " against "
+            + groupSizes[k] + ")");
+      }
+      // any number but NaN: a scheduler's rate may be negative (StepLR with a negative gamma), and PyTorch saves and loads it as set
+      if (!(group.get("lr") instanceof Number lrValue) || group.get("lr") instanceof Boolean || Double.isNaN(lrValue.doubleValue())) {
+        throw new IllegalArgumentException(name + "(): the group's lr is " + SchedulerState.repr(group.get("lr")) + "; expected a number");
+      }
+      groups.add(group);
+      indices.addAll(ps);
     }
-    // any number but NaN: a scheduler's rate may be negative (StepLR with a negative gamma), and PyTorch saves and loads it as set
-    if (!(group.get("lr") instanceof Number lrValue) || group.get("lr") instanceof Boolean || Double.isNaN(lrValue.doubleValue())) {
-      throw new IllegalArgumentException(name + "(): the group's lr is " + SchedulerState.repr(group.get("lr")) + "; expected a number");
-    }
-    return new SavedOptimizerState(group, lrValue.doubleValue(), ps, states);
+    return new SavedOptimizerState(groups, indices, states);
   }
 
   /**
@@ -76,6 +86,6 @@ record SavedOptimizerState(Map<String, Object> group, double lr, List<?> savedIn
       Object saved = savedIndices.get(i);
       if ((saved instanceof Long || saved instanceof Integer) && ((Number) saved).longValue() == ((Number) key).longValue()) return i;
     }
-    throw new IllegalArgumentException(name + "(): the state names parameter " + key + ", which the group does not list");
+    throw new IllegalArgumentException(name + "(): the state names parameter " + key + ", which no group lists");
   }
 }

@@ -40,9 +40,9 @@ public final class SequentialLR extends LRScheduler {
   }
 
   @Override
-  public double lrAt(int epoch) {
+  public double lrAt(int group, int epoch) {
     int i = segment(epoch);
-    return schedulers.get(i).lrAt(epoch - (i == 0 ? 0 : milestones[i - 1]));
+    return schedulers.get(i).lrAt(group, epoch - (i == 0 ? 0 : milestones[i - 1]));
   }
 
   /** What the scheduler of the epoch's segment sets (OneCycleLR's momentum included), at its own epoch. */
@@ -58,17 +58,17 @@ public final class SequentialLR extends LRScheduler {
    * keeps the rate it was made at: this one's first).
    */
   @Override
-  Map<String, Object> stateDictAt(int lastEpoch, double lastLr) {
+  Map<String, Object> stateDictAt(int lastEpoch, List<Double> lastLrs) {
     Map<String, Object> state = new LinkedHashMap<>();
     state.put("_milestones", milestoneList());
     state.put("last_epoch", (long) lastEpoch);
-    state.put("_last_lr", List.of(lastLr));
+    state.put("_last_lr", lastLrs);
     List<Object> own = new ArrayList<>();
     for (int i = 0; i < schedulers.size(); i++) {
       int start = i == 0 ? 0 : milestones[i - 1];
       long end = i < milestones.length ? milestones[i] : Long.MAX_VALUE;
       int at = (int) Math.max(Math.min(lastEpoch, end - 1) - start, -1);
-      own.add(schedulers.get(i).stateDictAt(at, at >= 0 ? schedulers.get(i).lrAt(at) : lrAt(0)));
+      own.add(schedulers.get(i).stateDictAt(at, at >= 0 ? schedulers.get(i).lrsAt(at) : lrsAt(0)));
     }
     state.put("_schedulers", own);
     return state;

@@ -19,7 +19,7 @@ public final class StepLR extends LRScheduler {
   }
 
   @Override
-  public double lrAt(int epoch) {
-    return baseLr * Math.pow(gamma, epoch / stepSize);
+  public double lrAt(int group, int epoch) {
+    return baseLr(group) * Math.pow(gamma, epoch / stepSize);
   }
 }
