@@ -33,19 +33,12 @@ public abstract class AbstractOptimizer implements Optimizer {
   private final List<Tensor> state = new ArrayList<>();
   private boolean closed;  // close() freed the state, which the subclass's arrays still name
 
-  /**
-   * Groups of parameters, each group's options its own over defaults (lr first, then the subclass's options in PyTorch's
-   * order), every group checked as {@link #checkHyperParameters} and {@link #checkNewGroup} check it.
-   */
+  /** Groups, each one's options over defaults (lr first, then PyTorch's order), checked by checkHyperParameters and checkNewGroup. */
   protected AbstractOptimizer(List<ParamGroup> specs, Map<String, Object> defaults) {
     String name = getClass().getSimpleName();
     this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults));
     this.groups = ParamGroups.make(name, specs, defaults);
     for (ParamGroups.Group g : groups.groups) {
-      Object lr = g.options.get("lr");
-      if (!(lr instanceof Number n) || lr instanceof Boolean || !(n.doubleValue() >= 0)) {
-        throw new IllegalArgumentException(name + "(): Invalid learning rate: " + lr);
-      }
       checkHyperParameters(name, g.options);
       checkNewGroup(name, g.options);
       g.options.replaceAll((k, v) -> defaults.containsKey(k) ? ParamGroups.normalized(defaults.get(k), v) : v);

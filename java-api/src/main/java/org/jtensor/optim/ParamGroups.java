@@ -83,7 +83,7 @@ final class ParamGroups {
   }
 
   /**
-   * The groups with their options: the group's own over defaults (lr first), unchecked; the
+   * The groups with their options: the group's own over defaults (lr first), only lr checked; the
    * parameters checked as PyTorch's add_param_group checks them (a group may be empty, as PyTorch's).
    */
   static ParamGroups make(String name, List<ParamGroup> specs, Map<String, Object> defaults) {
@@ -109,6 +109,10 @@ final class ParamGroups {
       }
       Map<String, Object> options = new LinkedHashMap<>(defaults);
       options.putAll(spec.options());
+      Object lr = options.get("lr");  // a made group's (a loaded one may hold a scheduler's negative rate)
+      if (!(lr instanceof Number n) || lr instanceof Boolean || !(n.doubleValue() >= 0)) {
+        throw new IllegalArgumentException(name + "(): Invalid learning rate: " + lr);
+      }
       groups.add(new Group(all.size() - spec.params().size(), all.size(), options));
     }
     return new ParamGroups(List.copyOf(all), List.copyOf(groups));
