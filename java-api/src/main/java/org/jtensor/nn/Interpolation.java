@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.core.ScalarTypes;
 
 /**
  * torch.nn.functional.interpolate for "nearest" (1 to 3 spatial dims) and "linear"/"bilinear"/
@@ -38,10 +39,10 @@ final class Interpolation {
           + "bicubic | trilinear");
     }
     if (linear && !x.dtype().isFloatingPoint()) {
-      throw new UnsupportedOperationException(op + "(): \"upsample_" + mode + spatial + "d\" not implemented for '" + x.dtype() + "'");
+      throw ScalarTypes.notImplemented(op, "upsample_" + mode + spatial + "d", x.dtype());
     }
     if (!linear && !x.dtype().isFloatingPoint() && x.dtype() != DType.UINT8) {  // PyTorch 2.13's nearest kernels: floating types and uint8
-      throw new UnsupportedOperationException(op + "(): \"upsample_nearest" + spatial + "d\" not implemented for '" + x.dtype() + "'");
+      throw ScalarTypes.notImplemented(op, "upsample_nearest" + spatial + "d", x.dtype());
     }
     if (x.shape()[1] == 0) {  // PyTorch's upsample shape check: only the batch may be empty
       throw new IllegalArgumentException(op + "(): Non-empty " + x.dim() + "D data tensor expected but got a tensor with sizes "

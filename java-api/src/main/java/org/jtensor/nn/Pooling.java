@@ -1,8 +1,10 @@
 package org.jtensor.nn;
 
+import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.ValuesAndIndices;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.dispatch.plan.Windows;
 import org.jtensor.ops.WindowOps;
 
@@ -23,8 +25,8 @@ final class Pooling {
     long[] padding = expand(op, "padding", paddingArg, nsp), dilation = expand(op, "dilation", dilationArg, nsp);
     Windows w = windows(op, nsp, input, kernel, stride, padding, dilation, ceilMode);
     boolean batched = input.dim() == nsp + 2;
-    if (input.dtype() == org.jtensor.DType.BOOL) {
-      throw new UnsupportedOperationException(op + "(): \"max_pool\" not implemented for 'Bool'");
+    if (input.dtype() == DType.BOOL) {
+      throw ScalarTypes.notImplemented(op, "max_pool", DType.BOOL);
     }
     try (TensorScope s = TensorScope.open()) {
       ValuesAndIndices r = WindowOps.maxPool(batched ? input : input.unsqueeze(0), w, op);
@@ -145,7 +147,7 @@ final class Pooling {
       if (o < 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than or equal to 0 but received " + o);
     }
     if (!input.dtype().isFloatingPoint()) {
-      throw new UnsupportedOperationException(op + "(): \"" + op + "\" not implemented for '" + input.dtype() + "'");
+      throw ScalarTypes.notImplemented(op, op, input.dtype());
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor y = inMathType(input);
@@ -183,7 +185,7 @@ final class Pooling {
       if (o < 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than or equal to 0 but received " + o);
     }
     if (!input.dtype().isFloatingPoint()) {
-      throw new UnsupportedOperationException(op + "(): \"" + op + "\" not implemented for '" + input.dtype() + "'");
+      throw ScalarTypes.notImplemented(op, op, input.dtype());
     }
     long[] x = batched ? input.shape() : prepend(1, input.shape());
     long n = x[0], c = x[1], h = x[2], w = x[3];
@@ -192,7 +194,7 @@ final class Pooling {
       Tensor image = batched ? input : input.unsqueeze(0);
       if (n == 0 || outSize[0] == 0 || outSize[1] == 0) {  // an empty output, still on the input's graph
         Tensor none = image.reshape(n, c, h * w).narrow(2, 0, 0).reshape(shape);
-        return new ValuesAndIndices(s.keep(none), s.keep(Tensor.zeros(shape, org.jtensor.DType.INT64, input.device())));
+        return new ValuesAndIndices(s.keep(none), s.keep(Tensor.zeros(shape, DType.INT64, input.device())));
       }
       java.util.List<Tensor> values = new java.util.ArrayList<>(), indices = new java.util.ArrayList<>();
       for (long i = 0; i < outSize[0]; i++) {
@@ -202,7 +204,7 @@ final class Pooling {
           Tensor win = image.narrow(2, hs, he - hs).narrow(3, ws, ww).reshape(n, c, (he - hs) * ww);
           Tensor first = win.max(2).indices();
           // the last NaN's position + 1 (0 where the window has none)
-          Tensor lastNan = Tensor.arange((he - hs) * ww).to(input.device()).add(1L).mul(win.ne(win).to(org.jtensor.DType.INT64)).amax(new int[] {2}, false);
+          Tensor lastNan = Tensor.arange((he - hs) * ww).to(input.device()).add(1L).mul(win.ne(win).to(DType.INT64)).amax(new int[] {2}, false);
           Tensor local = Tensor.where(lastNan.gt(0L), lastNan.sub(1L), first);  // row-major within the window
           values.add(win.gather(2, local.unsqueeze(2)).squeeze(2));
           indices.add(local.floorDivide(ww).add(hs).mul(w).add(local.remainder(ww).add(ws)));
@@ -219,7 +221,7 @@ final class Pooling {
    * is not even representable, so a mean came out an ulp or more off.
    */
   private static Tensor inMathType(Tensor x) {
-    return x.dtype() == org.jtensor.DType.FLOAT16 || x.dtype() == org.jtensor.DType.BFLOAT16 ? x.to(org.jtensor.DType.FLOAT32) : x;
+    return x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16 ? x.to(DType.FLOAT32) : x;
   }
 
   /**

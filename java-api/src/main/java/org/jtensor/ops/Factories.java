@@ -3,6 +3,7 @@ package org.jtensor.ops;
 import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.dispatch.RandomDraw;
 
 import org.jtensor.dispatch.Dispatcher;
@@ -29,7 +30,7 @@ public final class Factories {
 
   /** PyTorch has no bool arange, even an empty one (arange(0, 3, bool) was [false, true, true]). */
   private static void refuseBoolArange(DType dtype) {
-    if (dtype == DType.BOOL) throw new UnsupportedOperationException("arange(): \"arange_cpu\" not implemented for 'Bool'");
+    if (dtype == DType.BOOL) throw ScalarTypes.notImplemented("arange", "arange_cpu", DType.BOOL);
   }
 
   /** PyTorch's arange size: ceil((end - start) / step), with the step's sign checked. */
@@ -71,7 +72,7 @@ public final class Factories {
   public static TensorImpl linspace(double start, double end, long steps, DType dtype, Device device) {
     if (steps < 0) throw new IllegalArgumentException("linspace(): number of steps must be non-negative, got " + steps);
     if (steps > 1) {  // PyTorch converts both ends to the dtype (checked, truncated) before the step
-      if (dtype == DType.BOOL) throw new UnsupportedOperationException("linspace(): \"linspace_cpu\" not implemented for 'Bool'");
+      if (dtype == DType.BOOL) throw ScalarTypes.notImplemented("linspace", "linspace_cpu", DType.BOOL);
       dtype.checkFits("linspace", start);
       dtype.checkFits("linspace", end);
       if (!dtype.isFloatingPoint()) {  // linspace(0.5, 10.7, 5, int64) is [0, 2, 5, 7, 10], from 0 to 10

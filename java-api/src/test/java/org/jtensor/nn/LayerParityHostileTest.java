@@ -72,11 +72,13 @@ class LayerParityHostileTest extends ScopedTest {
    */
   @Test
   void interpolateRefusesIntegerNearestAndEmptyChannelsAsPyTorch() {
-    for (DType dt : new DType[] {DType.INT64, DType.INT32, DType.INT8, DType.BOOL}) {
-      Tensor x = Tensor.zeros(1, 1, 4).to(dt);
+    DType[] types = {DType.INT64, DType.INT32, DType.INT8, DType.BOOL};
+    String[] pyTorchNames = {"Long", "Int", "Char", "Bool"};  // PyTorch's C++ names, as its message prints them
+    for (int i = 0; i < types.length; i++) {
+      Tensor x = Tensor.zeros(1, 1, 4).to(types[i]);
       UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
           () -> Functional.interpolate(x, new long[] {3}, "nearest", false));
-      assertEquals("interpolate(): \"upsample_nearest1d\" not implemented for '" + dt + "'", e.getMessage());
+      assertEquals("interpolate(): \"upsample_nearest1d\" not implemented for '" + pyTorchNames[i] + "'", e.getMessage());
     }
     assertArrayEquals(new double[] {0, 1, 3}, Functional.interpolate(Tensor.arange(5).to(DType.UINT8).reshape(1, 1, 5), new long[] {3},
         "nearest", false).toDoubleArray(), 0);
