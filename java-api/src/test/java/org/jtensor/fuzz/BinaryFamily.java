@@ -103,6 +103,13 @@ final class BinaryFamily {
       comp = y instanceof Long v ? x.t().resultType((long) v) : x.t().resultType((double) (Double) y);
     }
     if (op.fd == null && comp.isFloatingPoint()) return false;  // bitwise ops on floats
+    // pow converts a scalar exponent that keeps self's dtype checked (PyTorch 2.13: float16 ** 1e5 and int8 ** 300
+    // refused; float32 and float64 read any double)
+    DType self = x.t().dtype();
+    if (op.name.equals("pow") && !(y instanceof Pool.Entry) && comp == self && self != DType.FLOAT32 && self != DType.FLOAT64
+        && !FactoryRefs.fits(y instanceof Long v ? (double) v : (Double) y, comp)) {
+      return false;
+    }
     boolean divides = op.name.equals("floorDivide") || op.name.equals("remainder");
     if (comp.isFloatingPoint() || !(divides || op.name.equals("pow"))) return true;
     return divides ? Valid.noZero(y, comp) : Valid.noNegative(y);
