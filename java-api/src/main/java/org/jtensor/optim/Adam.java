@@ -121,7 +121,7 @@ public class Adam extends AbstractOptimizer {
     DType dt = p.dtype();
     if (weightDecay != 0) {
       if (decoupled) base = p.mul(OpMath.scalar(dt, 1 - lr * weightDecay));
-      else g = OpMath.add(g, p, weightDecay);
+      else g = g.add(p, weightDecay);
     }
     // PyTorch's single-tensor Adam op by op: exp_avg.lerp_(grad, 1-β1), exp_avg_sq.mul_(β2).addcmul_(grad, grad, value=1-β2),
     // param.addcdiv_(exp_avg, denom, value=-step_size), each rounded as PyTorch's, scalars read as float for float32 (see OpMath)

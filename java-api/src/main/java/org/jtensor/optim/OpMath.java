@@ -5,8 +5,8 @@ import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 
 /**
- * PyTorch's CPU add_ with alpha, lerp_, addcmul_ and addcdiv_ as its optimizers use them, each rounded as its kernels round: a
- * fused multiply-add where the kernel has one, in float32 (then once to the dtype) for float16 and bfloat16, a
+ * PyTorch's CPU lerp_, addcmul_ and addcdiv_ as its optimizers use them (add_ with alpha needs nothing here: the native
+ * add is a fused multiply-add, as PyTorch's), each rounded as its kernels round: a fused multiply-add where the kernel has one, in float32 (then once to the dtype) for float16 and bfloat16, a
  * Python scalar read at that precision. Written as separate ops (m·β1 + g·(1-β1), g·g·(1-β2), p - lr·m/d), an
  * Adam step rounded two or three times where PyTorch's rounds once: a bfloat16 run of 20 steps ended 1 ulp off
  * PyTorch's on a tenth of its elements (float32 too, at 1e-7). Each op frees its float64 temporaries before it returns (a step
@@ -24,10 +24,9 @@ final class OpMath {
     return d == DType.FLOAT64 ? x : (float) x;
   }
 
-  /** a + b·k rounded once, as a fused multiply-add: float32 operands' products are exact in float64, rounded after the sum. */
+  /** a + b·k rounded once: the native add with alpha is a fused multiply-add, as PyTorch's kernels. */
   private static Tensor fma(Tensor a, Tensor b, double k) {
-    if (a.dtype() == DType.FLOAT64) return a.add(b, k);
-    return a.to(DType.FLOAT64).add_(b.to(DType.FLOAT64), k).to(DType.FLOAT32);
+    return a.add(b, k);
   }
 
   /** a + b·c rounded once (see fma above). */
@@ -44,14 +43,6 @@ final class OpMath {
       double w = scalar(dt, weight);
       Tensor r = Math.abs(w) < 0.5 ? fma(s, diff, w) : fma(e, diff, scalar(dt, w - 1));
       return scope.keep(r.to(dt));
-    }
-  }
-
-  /** a.add(b, alpha=alpha): for float32 fma(b, alpha, a); the native op's already rounds as PyTorch's for 16-bit floats. */
-  static Tensor add(Tensor a, Tensor b, double alpha) {
-    if (a.dtype() != DType.FLOAT32) return a.add(b, alpha);
-    try (TensorScope scope = TensorScope.open()) {
-      return scope.keep(fma(a, b, scalar(DType.FLOAT32, alpha)));
     }
   }
 

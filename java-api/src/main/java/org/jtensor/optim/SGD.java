@@ -96,14 +96,14 @@ public final class SGD extends AbstractOptimizer {
   protected Runnable prepare(int i, Tensor p, Tensor g) {
     double momentum = option(i, "momentum"), weightDecay = option(i, "weight_decay");
     // each add with alpha rounded once, as PyTorch's fused multiply-add (see OpMath)
-    Tensor d = weightDecay != 0 ? OpMath.add(g, p, weightDecay) : g;
+    Tensor d = weightDecay != 0 ? g.add(p, weightDecay) : g;
     Tensor buffer = null;
     if (momentum != 0) {
       // the first step's buffer is the gradient itself (a copy: d may be the gradient's own handle)
-      buffer = buffers[i] == null ? d.clone() : OpMath.add(buffers[i].mul(OpMath.scalar(p.dtype(), momentum)), d, 1 - option(i, "dampening"));
-      d = Boolean.TRUE.equals(optionValue(i, "nesterov")) ? OpMath.add(d, buffer, momentum) : buffer;
+      buffer = buffers[i] == null ? d.clone() : buffers[i].mul(OpMath.scalar(p.dtype(), momentum)).add(d, 1 - option(i, "dampening"));
+      d = Boolean.TRUE.equals(optionValue(i, "nesterov")) ? d.add(buffer, momentum) : buffer;
     }
-    Tensor pNew = OpMath.add(p, d, -option(i, "lr"));
+    Tensor pNew = p.add(d, -option(i, "lr"));
     Tensor b = buffer;
     return () -> {
       p.copy_(pNew);
