@@ -30,21 +30,15 @@ public sealed interface ClampMethods permits Tensor {
    * clamp(min, max) with Python float bounds: an integer or bool tensor gives float32 (clamp(0.0, 3.0)
    * too, as PyTorch's); a NaN bound is skipped (use clampMin/clampMax for one side).
    */
-  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max, true); }
+  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max, true, null); }
   /** clamp(min, max) with Python int bounds: an integer tensor keeps its dtype (uint8 takes -1 as 255), bool gives int64. */
-  default Tensor clamp(long min, long max) {
-    return exactInKernel("clamp", min, max) ? clampScalar(Ops.CLAMP, min, max, false) : clampInt64("clamp", min, max, false);
-  }
+  default Tensor clamp(long min, long max) { return clampScalar(Ops.CLAMP, min, max, false, new long[] {min, max, 1, 1}); }
   /** clamp_min: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN, true); }
-  default Tensor clampMin(long min) {
-    return exactInKernel("clampMin", min, 0) ? clampScalar(Ops.CLAMP_MIN, min, Double.NaN, false) : clampInt64("clampMin", min, Long.MAX_VALUE, false);
-  }
+  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN, true, null); }
+  default Tensor clampMin(long min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN, false, new long[] {min, 0, 1, 0}); }
   /** clamp_max: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max, true); }
-  default Tensor clampMax(long max) {
-    return exactInKernel("clampMax", 0, max) ? clampScalar(Ops.CLAMP_MAX, Double.NaN, max, false) : clampInt64("clampMax", Long.MIN_VALUE, max, false);
-  }
+  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max, true, null); }
+  default Tensor clampMax(long max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max, false, new long[] {0, max, 0, 1}); }
 
   /**
    * clamp_min(x, nan) / clamp_max(x, nan): NaN in the result type (a Python float promotes an
@@ -57,36 +51,16 @@ public sealed interface ClampMethods permits Tensor {
     }
   }
   /** In place with Python float bounds: refused for an integer or bool tensor (the result would be float32), as PyTorch's. */
-  default Tensor clamp_(double min, double max) { return clampInPlace(min, max, true); }
+  default Tensor clamp_(double min, double max) { return clampInPlace(min, max, true, null); }
   /** In place with Python int bounds: refused for a bool tensor (the result would be int64), as PyTorch's. */
-  default Tensor clamp_(long min, long max) {
-    return exactInKernel("clamp_", min, max) ? clampInPlace(min, max, false) : clampInt64("clamp_", min, max, true);
-  }
+  default Tensor clamp_(long min, long max) { return clampInPlace(min, max, false, new long[] {min, max, 1, 1}); }
 
   /**
-   * Whether long bounds reach the scalar kernel as they are: its parameters are doubles, exact to
-   * 2^53, and an int64 (or bool, which becomes int64) tensor reads them as int64: clamp(0, 2^53 + 1)
-   * cut 2^53 + 1 to 2^53 (PyTorch leaves it). Other dtypes round or refuse such a bound anyway.
+   * exact: Python int bounds as the integer kernels read them, with the has-min/has-max flags
+   * (bounds()'s layout): an int64 bound past 2^53 as a double would round (clamp(0, 2^53 + 1) cut
+   * 2^53 + 1 to 2^53; PyTorch leaves it). Null for Python float bounds.
    */
-  private boolean exactInKernel(String op, long min, long max) {
-    DType d = impl(op).dtype();
-    long limit = 1L << 53;
-    return (d != DType.INT64 && d != DType.BOOL) || (min >= -limit && min <= limit && max >= -limit && max <= limit);
-  }
-
-  /** clamp of an int64 (or bool) tensor with bounds past 2^53: as 0-dim int64 tensors, read exactly. */
-  private Tensor clampInt64(String op, long min, long max, boolean inPlace) {
-    TensorImpl t = impl(op);
-    if (inPlace && t.dtype() != DType.INT64) return clampInPlace(min, max, false);  // bool: refused, as before
-    try (Tensor lo = Tensor.scalar(min); Tensor hi = Tensor.scalar(max);
-         Tensor src = self().to(DType.INT64)) {  // a new handle on an int64 tensor, bool converted
-      Operand[] in = {Operand.of(inPlace ? t : Tensor.implOf(src, op)), Operand.of(Tensor.implOf(lo, op)), Operand.of(Tensor.implOf(hi, op))};
-      TensorImpl r = ElementwiseOps.run(Ops.CLAMP_TENSORS, op, inPlace ? t : null, ElementwiseOps.NO_PARAMS, in);
-      return inPlace ? self() : Tensor.wrap(r);
-    }
-  }
-
-  private Tensor clampInPlace(double min, double max, boolean floatBounds) {
+  private Tensor clampInPlace(double min, double max, boolean floatBounds, long[] exact) {
     Op op = Ops.CLAMP;
     TensorImpl t = impl(op.inPlaceName);
     DType result = clampResult(t.dtype(), min, max, floatBounds);
@@ -94,7 +68,7 @@ public sealed interface ClampMethods permits Tensor {
       throw new IllegalArgumentException(op.inPlaceName + "(): " + ElementwiseChecks.cannotCast(result, t.dtype()));
     }
     checkBounds(op.inPlaceName, result, min, max);
-    ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), Operand.of(t));
+    ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), exact, Operand.of(t));
     return self();
   }
   /** clamp with tensor bounds, broadcast together with self. */
@@ -103,20 +77,20 @@ public sealed interface ClampMethods permits Tensor {
     return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(min, op.name), t(max, op.name)));
   }
 
-  private Tensor clampScalar(Op op, double min, double max, boolean floatBounds) {
+  private Tensor clampScalar(Op op, double min, double max, boolean floatBounds, long[] exact) {
     TensorImpl t = impl(op.name);
     DType result = clampResult(t.dtype(), min, max, floatBounds);
     if (result != t.dtype()) {  // a float bound promotes an integer tensor, an int bound a bool one
       checkBounds(op.name, result, min, max);
       TensorImpl f = DataOps.cloneAs(op.name, t, result, t.device(), false);
       try {
-        return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(f)));
+        return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), exact, Operand.of(f)));
       } finally {
         f.release();
       }
     }
     checkBounds(op.name, t.dtype(), min, max);
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), Operand.of(t)));
+    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), exact, Operand.of(t)));
   }
 
   /**

@@ -51,6 +51,15 @@ public sealed interface ElementwiseMethods permits Tensor {
     return out;
   }
 
+  /** add/sub with a Python int alpha: to the kernel as a double and exactly (an int64 one past 2^53 must not round). */
+  private Tensor withAlpha(Op op, boolean inPlace, Operand other, long alpha) {
+    String name = inPlace ? op.inPlaceName : op.name;
+    double[] params = {alpha(name, other, alpha)};
+    TensorImpl t = impl(name);
+    TensorImpl r = ElementwiseOps.run(op, name, inPlace ? t : null, params, new long[] {alpha}, Operand.of(t), other);
+    return inPlace ? self() : Tensor.wrap(r);
+  }
+
   private static Operand t(Tensor x, String op) {
     return Operand.of(Tensor.implOf(x, op));
   }
@@ -104,52 +113,27 @@ public sealed interface ElementwiseMethods permits Tensor {
   // ---- arithmetic ----
   default Tensor add(Tensor other) { return binary(Ops.ADD, t(other, "add"), 1); }
   default Tensor add(Tensor other, double alpha) { Operand o = t(other, "add"); return binary(Ops.ADD, o, alpha("add", o, alpha)); }
-  default Tensor add(Tensor other, long alpha) {
-    Operand o = t(other, "add"); Tensor exact = int64Alpha("add", o, other, alpha);
-    return exact != null ? exact : binary(Ops.ADD, o, alpha("add", o, alpha));
-  }
+  default Tensor add(Tensor other, long alpha) { return withAlpha(Ops.ADD, false, t(other, "add"), alpha); }
   default Tensor add(double v) { return binary(Ops.ADD, Operand.of(v), 1); }
   default Tensor add(long v) { return binary(Ops.ADD, Operand.of(v), 1); }
   /** A Python bool scalar: promotes like True/False. */
   default Tensor add(boolean v) { return binary(Ops.ADD, Operand.of(v), 1); }
   default Tensor add_(Tensor other) { return binary_(Ops.ADD, t(other, "add_"), 1); }
   default Tensor add_(Tensor other, double alpha) { Operand o = t(other, "add_"); return binary_(Ops.ADD, o, alpha("add_", o, alpha)); }
-  default Tensor add_(Tensor other, long alpha) {
-    Operand o = t(other, "add_"); Tensor exact = int64Alpha("add_", o, other, alpha);
-    return exact != null ? exact : binary_(Ops.ADD, o, alpha("add_", o, alpha));
-  }
+  default Tensor add_(Tensor other, long alpha) { return withAlpha(Ops.ADD, true, t(other, "add_"), alpha); }
   default Tensor add_(double v) { return binary_(Ops.ADD, Operand.of(v), 1); }
   default Tensor add_(long v) { return binary_(Ops.ADD, Operand.of(v), 1); }
   /** torch.add(self, other, out=out): writes out (same shape as the broadcast) and returns it. */
   default Tensor addOut(Tensor other, Tensor out) { return binaryOut(Ops.ADD, t(other, "addOut"), out, 1); }
   default Tensor sub(Tensor other) { return binary(Ops.SUB, t(other, "sub"), 1); }
   default Tensor sub(Tensor other, double alpha) { Operand o = t(other, "sub"); return binary(Ops.SUB, o, alpha("sub", o, alpha)); }
-  default Tensor sub(Tensor other, long alpha) {
-    Operand o = t(other, "sub"); Tensor exact = int64Alpha("sub", o, other, alpha);
-    return exact != null ? exact : binary(Ops.SUB, o, alpha("sub", o, alpha));
-  }
+  default Tensor sub(Tensor other, long alpha) { return withAlpha(Ops.SUB, false, t(other, "sub"), alpha); }
   default Tensor sub(double v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub(long v) { return binary(Ops.SUB, Operand.of(v), 1); }
   default Tensor sub_(Tensor other) { return binary_(Ops.SUB, t(other, "sub_"), 1); }
   default Tensor sub_(Tensor other, double alpha) { Operand o = t(other, "sub_"); return binary_(Ops.SUB, o, alpha("sub_", o, alpha)); }
-  default Tensor sub_(Tensor other, long alpha) {
-    Operand o = t(other, "sub_"); Tensor exact = int64Alpha("sub_", o, other, alpha);
-    return exact != null ? exact : binary_(Ops.SUB, o, alpha("sub_", o, alpha));
-  }
+  default Tensor sub_(Tensor other, long alpha) { return withAlpha(Ops.SUB, true, t(other, "sub_"), alpha); }
 
-  /**
-   * op with other · alpha computed in int64 when alpha is past 2^53 and the computation is int64:
-   * the kernel takes alpha as a double parameter, exact only to 2^53 (add(x, y, alpha = 2^53 + 1)
-   * added 2^53 · y); null otherwise, and for a bool other, whose subtraction the usual path refuses.
-   */
-  private Tensor int64Alpha(String op, Operand o, Tensor other, long alpha) {
-    long limit = 1L << 53;
-    if ((alpha >= -limit && alpha <= limit) || other.dtype() == DType.BOOL || computation(op, o) != DType.INT64) return null;
-    try (Tensor wide = other.to(DType.INT64); Tensor scaled = wide.mul(alpha)) {
-      return op.equals("add") ? self().add(scaled) : op.equals("add_") ? self().add_(scaled)
-          : op.equals("sub") ? self().sub(scaled) : self().sub_(scaled);
-    }
-  }
   /** other − self (torch.rsub). */
   default Tensor rsub(Tensor other) { return other.sub(self()); }
   /** v − self: a Python float, so an integer tensor gives float32 (negated after the conversion: uint8 1 gives 0., not 256.). */

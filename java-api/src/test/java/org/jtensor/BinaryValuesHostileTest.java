@@ -182,6 +182,10 @@ class BinaryValuesHostileTest extends ScopedTest {
     assertEquals(1 - big, one.sub(one, big).toLongArray()[0]);
     assertEquals(big + 1, Tensor.fromArray(new long[] {1}).add_(one, big).toLongArray()[0]);
     assertEquals(1 - big, Tensor.fromArray(new long[] {1}).sub_(one, big).toLongArray()[0]);
+    // the strided path and a broadcast 0-dim operand read the same exact parameters as the flat one
+    Tensor grid = Tensor.fromArray(new long[] {big, 5, stamp, 1}, 2, 2).t();
+    assertArrayEquals(new long[] {big, big, 5, 1}, grid.clamp(0L, big).contiguous().toLongArray());
+    assertArrayEquals(new long[] {2 * big, big + stamp, big + 5, big + 1}, grid.add(Tensor.scalar(1L), big).contiguous().toLongArray());
   }
 
   /**

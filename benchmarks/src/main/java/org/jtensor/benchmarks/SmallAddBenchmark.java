@@ -35,7 +35,7 @@ public class SmallAddBenchmark {
     // jt_elementwise's plan for out = a + b over 4 contiguous floats, alpha 1, packed as the library packs it
     long[] unit = {1};
     floorPlan = ElementwisePacker.pack(JtNative.jt_ew_op_id("add"), DType.FLOAT32, DType.FLOAT32, new long[] {4},
-        new double[] {1}, new long[][] {unit, unit, unit}, null);
+        new double[] {1}, null, new long[][] {unit, unit, unit}, null);
     ElementwisePacker.setAddress(floorPlan, 1, a.dataPtr());
     ElementwisePacker.setAddress(floorPlan, 2, b.dataPtr());
   }

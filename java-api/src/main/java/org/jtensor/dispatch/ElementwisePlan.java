@@ -25,11 +25,20 @@ public final class ElementwisePlan {
   public long[] scalars;
   /** Up to 4 scalar arguments (alpha, slope, a bound...), shared with the caller: never modified. */
   public final double[] params;
+  /**
+   * The same arguments as exact int64s where the caller has them (an int64 alpha or bound past
+   * 2^53, which a double rounds); null: each is its double truncated. Never modified.
+   */
+  public final long[] exactParams;
   /** The op allocated the output itself: no other thread can reach it yet, so it needs no hold. */
   public boolean outputIsNew;
 
-  public ElementwisePlan(String name, Op op, DType dtype, long[] shape, int operands, double[] params) {
+  public ElementwisePlan(String name, Op op, DType dtype, long[] shape, int operands, double[] params,
+                         long[] exactParams) {
     if (params.length > 4) throw new IllegalArgumentException(name + "(): at most 4 scalar parameters, got " + params.length);
+    if (exactParams != null && exactParams.length != params.length) {
+      throw new IllegalArgumentException(name + "(): " + exactParams.length + " exact parameters for " + params.length);
+    }
     this.name = name;
     this.op = op;
     this.dtype = dtype;
@@ -37,6 +46,7 @@ public final class ElementwisePlan {
     this.metas = new TensorImpl.Meta[operands];
     this.strides = new long[operands][];
     this.params = params;
+    this.exactParams = exactParams;
   }
 
   /** Operand k is the scalar v (an exact long when integral, else a double) converted to dtype t. */

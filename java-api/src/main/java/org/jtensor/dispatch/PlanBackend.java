@@ -168,7 +168,7 @@ abstract class PlanBackend implements Backend {
   public void elementwise(ElementwisePlan p) {
     int nops = p.metas.length;
     TensorImpl out = p.metas[0].owner;
-    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, out.dtype(), p.shape, p.params, p.strides,
+    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, out.dtype(), p.shape, p.params, p.exactParams, p.strides,
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(out, p.shape, p.strides[0])

@@ -43,10 +43,18 @@ public final class ElementwiseOps {
    * and returns it without adding a reference.
    */
   public static TensorImpl run(Op op, String name, TensorImpl out, double[] params, Operand... in) {
+    return run(op, name, out, params, null, in);
+  }
+
+  /**
+   * As above, with the params also as exact int64s (exact.length == params.length), which an
+   * integer kernel reads: an int64 alpha or bound past 2^53 that a double would round.
+   */
+  public static TensorImpl run(Op op, String name, TensorImpl out, double[] params, long[] exact, Operand... in) {
     OpKind kind = op.kind;
     if (op == Ops.SUB || op == Ops.NEG) ElementwiseChecks.refuseBoolSubtraction(op, name, in);
     oneSnapshotPerTensor(in);
-    TensorImpl quick = FlatElementwise.tryRun(op, name, out, params, in);  // same-shape dense operands: the small-op path
+    TensorImpl quick = FlatElementwise.tryRun(op, name, out, params, exact, in);  // same-shape dense operands: the small-op path
     if (quick != null) return quick;
     Device device = device(name, out, in);
     long[] same = sameSizes(in);                   // the common case: nothing to broadcast
@@ -91,7 +99,7 @@ public final class ElementwiseOps {
         dstMeta = dst.meta();  // the op's own: no other thread can re-point it
       }
       boolean flat = dstMeta.contiguous && allContiguous(same, in);
-      ElementwisePlan plan = new ElementwisePlan(name, op, compute, flat ? new long[] {numel} : shape, in.length + 1, params);
+      ElementwisePlan plan = new ElementwisePlan(name, op, compute, flat ? new long[] {numel} : shape, in.length + 1, params, exact);
       plan.metas[0] = dstMeta;
       plan.strides[0] = flat ? FLAT : dstMeta.strides;
       plan.outputIsNew = dst != out;

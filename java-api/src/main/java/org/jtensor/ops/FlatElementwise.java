@@ -25,7 +25,7 @@ final class FlatElementwise {
    * Runs op as ElementwiseOps.run would when the operands allow (out null, or out the first input:
    * an in-place op), returning the result (out itself when given); null when the general path must.
    */
-  static TensorImpl tryRun(Op op, String name, TensorImpl out, double[] params, Operand[] in) {
+  static TensorImpl tryRun(Op op, String name, TensorImpl out, double[] params, long[] exact, Operand[] in) {
     TensorImpl.Meta first = in[0].meta;
     if (first == null || !first.contiguous || first.numel == 0 || op.kind == OpKind.WHERE) return null;
     TensorImpl t0 = in[0].tensor;
@@ -40,7 +40,7 @@ final class FlatElementwise {
     if (Recorder.active(in)) return null;
     Backend backend = Dispatcher.backend(device);
     if (device.isMeta() || !backend.hasElementwise(op, dtype)) return null;
-    return run(backend, op, name, out, params, in, first, dtype, device);
+    return run(backend, op, name, out, params, exact, in, first, dtype, device);
   }
 
   /**
@@ -60,13 +60,13 @@ final class FlatElementwise {
     return overlap == DataOps.Overlap.NONE || overlap == DataOps.Overlap.FULL;  // PARTIAL: the general path refuses
   }
 
-  private static TensorImpl run(Backend backend, Op op, String name, TensorImpl out, double[] params, Operand[] in,
+  private static TensorImpl run(Backend backend, Op op, String name, TensorImpl out, double[] params, long[] exact, Operand[] in,
                                 TensorImpl.Meta first, DType dtype, Device device) {
     long numel = first.numel;
     TensorImpl dst = out != null ? out
         : DataOps.emptyOwned(first.sizes, Shapes.contiguousStrides(first.sizes), numel, dtype, device);
     try {
-      ElementwisePlan plan = new ElementwisePlan(name, op, dtype, new long[] {numel}, in.length + 1, params);
+      ElementwisePlan plan = new ElementwisePlan(name, op, dtype, new long[] {numel}, in.length + 1, params, exact);
       plan.metas[0] = out != null ? first : dst.meta();
       plan.strides[0] = ElementwiseOps.FLAT;
       plan.outputIsNew = out == null;

@@ -28,10 +28,11 @@ public final class ElementwisePacker {
 
   /**
    * strides[k] is null for a scalar operand k, whose words are in scalars (see {@link #scalar};
-   * null when no operand is a scalar); params are up to four doubles.
+   * null when no operand is a scalar); params are up to four doubles, exact their int64 values where
+   * the caller has them (null: the doubles truncated).
    */
-  public static long[] pack(int kernel, DType dtype, DType outDtype, long[] shape, double[] params, long[][] strides,
-                            long[] scalars) {
+  public static long[] pack(int kernel, DType dtype, DType outDtype, long[] shape, double[] params, long[] exact,
+                            long[][] strides, long[] scalars) {
     int nops = strides.length, ndim = shape.length;
     long[] p = LAYOUT.allocate(8 + nops + 2 * nops + ndim + nops * ndim);
     p[OP] = kernel;
@@ -41,7 +42,7 @@ public final class ElementwisePacker {
     p[NDIM] = ndim;
     for (int k = 0; k < params.length; k++) {  // each as a double and as an exact long; unused ones stay 0
       p[PARAMS + k] = Double.doubleToRawLongBits(params[k]);
-      p[PARAMS + 4 + k] = (long) params[k];
+      p[PARAMS + 4 + k] = exact != null ? exact[k] : (long) params[k];
     }
     int w = ADDRESSES + nops;  // addresses are set by the caller
     if (scalars != null) System.arraycopy(scalars, 0, p, w, 2 * nops);
