@@ -60,11 +60,7 @@ public sealed interface LinalgMethods permits Tensor {
     if (a.dtype() == DType.BOOL) {  // PyTorch's words; the integer path below gave an int64 result
       throw ScalarTypes.notImplemented(op, "baddbmm", DType.BOOL);
     }
-    boolean integral = !a.dtype().isFloatingPoint();
-    if (integral && (alpha != Math.rint(alpha) || beta != Math.rint(beta))) {
-      throw new IllegalArgumentException(op + "(): For integral input tensors, arguments beta and alpha must not be floating point numbers, "
-          + "got beta " + beta + " and alpha " + alpha);
-    }
+    boolean integral = !a.dtype().isFloatingPoint();  // then beta and alpha truncate toward zero, as PyTorch's (and addmm's)
     LinalgOps.checkAlphaBeta(op, a.dtype(), beta, alpha);
     if (a.dtype() == DType.FLOAT16 || a.dtype() == DType.BFLOAT16) {
       // PyTorch accumulates, scales and adds beta * self in float32 and rounds once; bmm then add would round the product first

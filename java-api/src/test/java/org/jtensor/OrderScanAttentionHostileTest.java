@@ -518,7 +518,10 @@ class OrderScanAttentionHostileTest extends ScopedTest {
     Tensor e = Tensor.zeros(new long[] {2, 2, 0}, DType.FLOAT64), f = Tensor.zeros(new long[] {2, 0, 2}, DType.FLOAT64);
     assertArrayEquals(new double[] {1, 1, 1, 1, 1, 1, 1, 1}, one.baddbmm(e, f, 1, 5).toDoubleArray(), 0);
     Tensor i = Tensor.ones(new long[] {1, 1, 1}, DType.INT64);
-    message(assertThrows(IllegalArgumentException.class, () -> i.baddbmm(i, i, 0.5, 1)), "baddbmm()");
+    // integer inputs take beta and alpha truncated toward zero, as PyTorch 2.13's (it was refused here)
+    assertArrayEquals(new long[] {1}, i.baddbmm(i, i, 0.5, 1).toLongArray(), "beta 0.5 is 0: self ignored");
+    Tensor seven = Tensor.full(new long[] {1, 1, 1}, 7, DType.INT64);
+    assertArrayEquals(new long[] {91}, seven.baddbmm(seven, seven, -1.5, 2.9).toLongArray(), "-1·7 + 2·49");
   }
 
   // ---- scaled dot-product attention ----

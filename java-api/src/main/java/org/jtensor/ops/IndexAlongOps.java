@@ -172,9 +172,6 @@ public final class IndexAlongOps {
     requireSameDtype(op, self, source, "source");
     Devices.requireSame(op, self.device(), index.device());
     Devices.requireSame(op, self.device(), source.device());
-    if (!self.dtype().isFloatingPoint() && alpha != Math.rint(alpha)) {
-      throw new IllegalArgumentException(op + "(): For integral input tensors, argument alpha must not be a floating point number.");
-    }
     self.dtype().checkScalar(op, alpha);
     int d = Shapes.wrapDim(op, dim, self.dim());
     DataOps.checkWritable(op, self);
@@ -192,7 +189,10 @@ public final class IndexAlongOps {
     Recorder.complete(rec, () -> {
       try (TensorScope scope = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {  // closes the scaled temporary
         Tensor src = Handles.wrap(retained(source));
-        Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul((long) alpha);
+        // an integer self takes alpha truncated toward zero (2.5 adds twice the source), as PyTorch's
+        // static_cast; a bool one alpha != 0 (0.5 is true)
+        long integral = self.dtype() == DType.BOOL ? (alpha != 0 ? 1 : 0) : (long) alpha;
+        Tensor scaled = alpha == 1 ? src : self.dtype().isFloatingPoint() ? src.mul(alpha) : src.mul(integral);
         // bool * long promotes to int64: back to self's dtype (source && alpha != 0, PyTorch's
         // alpha.to<bool>()), since the kernel reads the values as elements of self's dtype
         if (scaled.dtype() != self.dtype()) scaled = scaled.to(self.dtype());
