@@ -19,12 +19,15 @@ import org.jtensor.autograd.GradMode;
  * has the same simple name, so with only {@code import org.jtensor.nn.*;} the name is ambiguous.
  */
 public abstract class Module implements AutoCloseable {
-  private final Map<String, Tensor> parameters = new LinkedHashMap<>();
-  private final Map<String, Tensor> buffers = new LinkedHashMap<>();
-  private final Map<String, Module> children = new LinkedHashMap<>();
+  // package-private for ModuleWalk, which walks the tree; a null value is a name registered as None
+  final Map<String, Tensor> parameters = new LinkedHashMap<>();
+  final Map<String, Tensor> buffers = new LinkedHashMap<>();
+  final Map<String, Module> children = new LinkedHashMap<>();
   // Buffers a state dict may lack (saved before they existed): loading leaves them as they are, as
   // PyTorch's BatchNorm does for num_batches_tracked in a version-1 state dict.
   private final java.util.Set<String> optionalOnLoad = new java.util.HashSet<>();
+  // Buffers outside the state dict (register_buffer(..., persistent=False)), such as a cached mask.
+  final java.util.Set<String> nonPersistent = new java.util.HashSet<>();
   private boolean training = true;
   private boolean closed;
 
@@ -66,9 +69,19 @@ public abstract class Module implements AutoCloseable {
 
   /** Registers t as a buffer owned by this module; a null t takes the name and lists nothing, as register_buffer(name, None). */
   protected final Tensor registerBuffer(String name, Tensor t) {
+    return registerBuffer(name, t, true);
+  }
+
+  /**
+   * register_buffer(name, t, persistent): a buffer that is not persistent is moved by {@link #to} and
+   * listed by {@link #namedBuffers()}, but stays out of {@link #stateDict()}, and a state dict that
+   * has it is refused as unexpected, as PyTorch's.
+   */
+  protected final Tensor registerBuffer(String name, Tensor t, boolean persistent) {
     checkName("buffer", name);
     if (t != null) TensorScope.escape(t);
     buffers.put(name, t);
+    if (!persistent) nonPersistent.add(name);
     return t;
   }
 
@@ -146,42 +159,47 @@ public abstract class Module implements AutoCloseable {
    */
   public final Map<String, Tensor> namedParameters() {
     checkOpen("namedParameters");
-    Map<String, Tensor> out = new LinkedHashMap<>();
-    collect("", out, true, false);
-    return firstOfEach(out);
+    return ModuleWalk.firstOfEach(ModuleWalk.tensors(this, ModuleWalk.Kind.PARAMETERS));
   }
 
-  /** Buffers by dotted name, a buffer reached twice (a submodule registered twice) once, as named_buffers. */
+  /** Buffers by dotted name, persistent or not, a buffer reached twice (a submodule registered twice) once, as named_buffers. */
   public final Map<String, Tensor> namedBuffers() {
     checkOpen("namedBuffers");
-    Map<String, Tensor> out = new LinkedHashMap<>();
-    collect("", out, false, true);
-    return firstOfEach(out);
+    return ModuleWalk.firstOfEach(ModuleWalk.tensors(this, ModuleWalk.Kind.BUFFERS));
   }
 
-  /** Drops every entry whose value (by identity) an earlier entry holds: PyTorch's remove_duplicate=True. */
-  private static <V> Map<String, V> firstOfEach(Map<String, V> named) {
-    java.util.Set<V> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    named.values().removeIf(v -> !seen.add(v));
-    return named;
-  }
-
-  private void collect(String prefix, Map<String, Tensor> out, boolean params, boolean bufs) {
-    if (params) parameters.forEach((n, t) -> { if (t != null) out.put(prefix + n, t); });  // null: registered as None
-    if (bufs) buffers.forEach((n, t) -> { if (t != null) out.put(prefix + n, t); });
-    children.forEach((n, m) -> m.collect(prefix + n + ".", out, params, bufs));
+  /** The values of {@link #namedBuffers()} (the module's own handles). */
+  public final List<Tensor> buffers() {
+    return new ArrayList<>(namedBuffers().values());
   }
 
   /** The direct submodules by name, one registered under two names once, under its first (named_children). */
   public final Map<String, Module> namedChildren() {
-    return firstOfEach(new LinkedHashMap<>(children));
+    return ModuleWalk.firstOfEach(new LinkedHashMap<>(children));
   }
 
-  /** Parameters and buffers by dotted name, as new detached handles the caller owns (state_dict). */
+  /** The values of {@link #namedChildren()}. */
+  public final List<Module> children() {
+    return new ArrayList<>(namedChildren().values());
+  }
+
+  /**
+   * This module under "" and every submodule under its dotted path ("seq", "seq.0"), depth first in
+   * registration order, each module once under its first path, as PyTorch's named_modules().
+   */
+  public final Map<String, Module> namedModules() {
+    return ModuleWalk.namedModules(this);
+  }
+
+  /** The values of {@link #namedModules()}: this module first. */
+  public final List<Module> modules() {
+    return new ArrayList<>(namedModules().values());
+  }
+
+  /** Parameters and persistent buffers by dotted name, as new detached handles the caller owns (state_dict). */
   public final Map<String, Tensor> stateDict() {
     checkOpen("stateDict");
-    Map<String, Tensor> out = new LinkedHashMap<>();
-    collect("", out, true, true);
+    Map<String, Tensor> out = ModuleWalk.tensors(this, ModuleWalk.Kind.STATE);
     out.replaceAll((n, t) -> t.detach());
     return out;
   }
@@ -200,8 +218,7 @@ public abstract class Module implements AutoCloseable {
    */
   public final IncompatibleKeys loadStateDict(Map<String, Tensor> state, boolean strict) {
     checkOpen("loadStateDict");
-    Map<String, Tensor> own = new LinkedHashMap<>();
-    collect("", own, true, true);
+    Map<String, Tensor> own = ModuleWalk.tensors(this, ModuleWalk.Kind.STATE);
     return StateDictLoading.load(getClass().getSimpleName(), own, this::optionalAt, state, strict);
   }
 
@@ -241,6 +258,13 @@ public abstract class Module implements AutoCloseable {
     return training;
   }
 
+  /** Sets requiresGrad on every parameter of this module and its submodules (requires_grad_, to freeze layers); returns this. */
+  public Module requiresGrad_(boolean requiresGrad) {
+    checkOpen("requiresGrad_");
+    for (Tensor p : parameters()) p.requiresGrad_(requiresGrad);
+    return this;
+  }
+
   /**
    * Moves every parameter, buffer and gradient of this module and its submodules to device, in place
    * (torch's module.to(device)): the handles stay the same, so build the optimizer after moving, as in
@@ -249,16 +273,8 @@ public abstract class Module implements AutoCloseable {
   public Module to(Device device) {
     checkOpen("to");
     try (GradMode.Scope off = GradMode.noGrad()) {
-      for (Tensor t : parameters.values()) {
-        if (t == null) continue;
-        moveInPlace(t, device);
-        try (Tensor g = t.grad()) {
-          if (g != null) moveInPlace(g, device);
-        }
-      }
-      for (Tensor t : buffers.values()) if (t != null) moveInPlace(t, device);
+      ModuleWalk.moveTo(this, device);
     }
-    for (Module m : children.values()) m.to(device);
     return this;
   }
 
@@ -270,13 +286,6 @@ public abstract class Module implements AutoCloseable {
   /** {@code to(Device.CPU)}. */
   public Module cpu() {
     return to(Device.CPU);
-  }
-
-  private static void moveInPlace(Tensor t, Device device) {
-    if (t.device().equals(device)) return;
-    try (Tensor moved = t.to(device)) {
-      t.setData(moved);
-    }
   }
 
   /** Clears every parameter's gradient (sets it to none, as PyTorch's default set_to_none). */

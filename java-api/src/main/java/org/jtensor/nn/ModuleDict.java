@@ -29,7 +29,8 @@ public final class ModuleDict<M extends Module> extends Module {
     return modules.containsKey(key);
   }
 
-  public Map<String, M> modules() {
+  /** The modules by key, in insertion order, unmodifiable ({@link #modules()} is Module's: this dict and every module under it). */
+  public Map<String, M> asMap() {
     return modules;
   }
 

@@ -10,7 +10,7 @@ import org.jtensor.Tensor;
  * parameters are named "name.0.weight" as PyTorch names them. It has no forward of its own: the
  * owner iterates it.
  */
-public final class ModuleList<M extends Module> extends Module {
+public final class ModuleList<M extends Module> extends Module implements Iterable<M> {
   private final List<M> modules;
 
   public ModuleList(List<M> modules) {
@@ -33,8 +33,15 @@ public final class ModuleList<M extends Module> extends Module {
     return modules.size();
   }
 
-  public List<M> modules() {
+  /** The modules in order, unmodifiable ({@link #modules()} is Module's: this list and every module under it). */
+  public List<M> asList() {
     return modules;
+  }
+
+  /** for (M m : list), as Python iterates a ModuleList. */
+  @Override
+  public java.util.Iterator<M> iterator() {
+    return modules.iterator();
   }
 
   @Override

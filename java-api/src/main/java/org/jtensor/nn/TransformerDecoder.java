@@ -31,7 +31,7 @@ public final class TransformerDecoder extends LayerStack<TransformerDecoderLayer
     AttentionMasks.requireMaskForCausal("TransformerDecoder.forward", memoryMask, memoryIsCausal);
     try (TensorScope s = TensorScope.open()) {
       Tensor x = tgt;
-      for (TransformerDecoderLayer l : layers.modules()) {
+      for (TransformerDecoderLayer l : layers) {
         x = l.forward(x, memory, tgtMask, memoryMask, tgtKeyPaddingMask, memoryKeyPaddingMask, tgtIsCausal, memoryIsCausal);
       }
       return s.keep(finish(x, tgt));

@@ -28,7 +28,7 @@ public final class TransformerEncoder extends LayerStack<TransformerEncoderLayer
     AttentionMasks.requireMaskForCausal("TransformerEncoder.forward", mask, isCausal);
     try (TensorScope s = TensorScope.open()) {
       Tensor x = src;
-      for (TransformerEncoderLayer l : layers.modules()) x = l.forward(x, mask, srcKeyPaddingMask, isCausal);
+      for (TransformerEncoderLayer l : layers) x = l.forward(x, mask, srcKeyPaddingMask, isCausal);
       return s.keep(finish(x, src));
     }
   }

@@ -118,7 +118,7 @@ class TransformerStackConformanceTest extends ScopedTest {
       dec.eval();
       Tensor tgt = Tensor.randn(new long[] {2, 5, 16}, g), memory = Tensor.randn(new long[] {2, 7, 16}, g);
       Tensor x = tgt;
-      for (TransformerDecoderLayer l : dec.layers().modules()) x = l.forward(x, memory);
+      for (TransformerDecoderLayer l : dec.layers()) x = l.forward(x, memory);
       Tensor want = norm.forward(x);
       near(want, dec.forward(tgt, memory), 1e-6, "layers in turn, then the norm");
       assertTrue(dec.stateDict().containsKey("layers.1.multihead_attn.in_proj_weight") && dec.stateDict().containsKey("norm.weight"));
