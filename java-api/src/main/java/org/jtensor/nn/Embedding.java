@@ -34,11 +34,7 @@ public final class Embedding extends Module {
       throw new IllegalArgumentException("Embedding(): num_embeddings and embedding_dim must be >= 0, got " + numEmbeddings + " and "
           + embeddingDim);
     }
-    if (paddingIdx != null && (paddingIdx >= numEmbeddings || paddingIdx < -numEmbeddings)) {
-      throw new IllegalArgumentException("Embedding(): Padding_idx must be within num_embeddings, got padding_idx " + paddingIdx
-          + " for " + numEmbeddings + " embeddings");
-    }
-    this.paddingIdx = paddingIdx == null ? null : paddingIdx < 0 ? paddingIdx + numEmbeddings : paddingIdx;
+    this.paddingIdx = paddingIndex("Embedding", paddingIdx, numEmbeddings);
     Tensor w;
     try (GradMode.Scope off = GradMode.noGrad()) {
       w = Tensor.randn(new long[] {numEmbeddings, embeddingDim}, DType.FLOAT32, g);
@@ -49,6 +45,40 @@ public final class Embedding extends Module {
       }
     }
     weight = registerParameter("weight", w);
+  }
+
+  /** Embedding.from_pretrained(embeddings): frozen, no padding index. */
+  public static Embedding fromPretrained(Tensor embeddings) {
+    return fromPretrained(embeddings, true, null);
+  }
+
+  /**
+   * Embedding.from_pretrained(embeddings, freeze, padding_idx): the weight shares embeddings' storage
+   * (the module holds its own handle) and keeps its dtype; frozen, it is a parameter that does not
+   * require grad. The padding row keeps its values (it is not zeroed) and gets no gradient.
+   */
+  public static Embedding fromPretrained(Tensor embeddings, boolean freeze, Long paddingIdx) {
+    if (embeddings.dim() != 2) {
+      throw new IllegalArgumentException("Embedding.fromPretrained(): Embeddings parameter is expected to be 2-dimensional, got "
+          + embeddings.dim() + "-D");
+    }
+    return new Embedding(embeddings, freeze, paddingIndex("Embedding.fromPretrained", paddingIdx, embeddings.shape()[0]));
+  }
+
+  private Embedding(Tensor embeddings, boolean freeze, Long paddingIdx) {
+    this.paddingIdx = paddingIdx;
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      weight = registerParameter("weight", embeddings.detach(), !freeze);
+    }
+  }
+
+  /** padding_idx in [-n, n) as PyTorch's, counted from the end when negative; null stays null. */
+  private static Long paddingIndex(String op, Long paddingIdx, long n) {
+    if (paddingIdx != null && (paddingIdx >= n || paddingIdx < -n)) {
+      throw new IllegalArgumentException(op + "(): Padding_idx must be within num_embeddings, got padding_idx " + paddingIdx + " for " + n
+          + " embeddings");
+    }
+    return paddingIdx == null ? null : paddingIdx < 0 ? paddingIdx + n : paddingIdx;
   }
 
   public Tensor weight() {

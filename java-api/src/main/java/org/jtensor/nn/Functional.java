@@ -273,6 +273,16 @@ public final class Functional {
     }
   }
 
+  /** F.pixel_shuffle: [*, C·r², H, W] to [*, C, H·r, W·r] (see {@link PixelShuffle}). */
+  public static Tensor pixelShuffle(Tensor input, long upscaleFactor) {
+    return PixelShuffle.shuffle(input, upscaleFactor, true);
+  }
+
+  /** F.pixel_unshuffle: [*, C, H·r, W·r] to [*, C·r², H, W]. */
+  public static Tensor pixelUnshuffle(Tensor input, long downscaleFactor) {
+    return PixelShuffle.shuffle(input, downscaleFactor, false);
+  }
+
   public static Tensor relu(Tensor x) {
     return x.relu();
   }

@@ -38,9 +38,14 @@ public abstract class Module implements AutoCloseable {
    * closes it). A null t takes the name and lists nothing, as PyTorch's register_parameter(name, None).
    */
   protected final Tensor registerParameter(String name, Tensor t) {
+    return registerParameter(name, t, true);
+  }
+
+  /** nn.Parameter(t, requires_grad): a frozen parameter (false) is listed and saved but takes no gradient; it may be an integer tensor. */
+  protected final Tensor registerParameter(String name, Tensor t, boolean requiresGrad) {
     checkName("parameter", name);
     if (t != null) {
-      t.requiresGrad_(true);  // before escaping: a refused (integer) tensor stays in its scope, not leaked
+      t.requiresGrad_(requiresGrad);  // before escaping: a refused (integer) tensor stays in its scope, not leaked
       TensorScope.escape(t);
     }
     parameters.put(name, t);
