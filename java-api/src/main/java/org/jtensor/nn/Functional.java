@@ -376,7 +376,7 @@ public final class Functional {
     return Padding.pad(x, pad, "constant", 0.0);
   }
 
-  /** torch.nn.functional.interpolate to size (one value or one per spatial dim): "nearest", "linear", "bilinear", "trilinear". */
+  /** torch.nn.functional.interpolate to size (one value or one per spatial dim): "nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area". */
   public static Tensor interpolate(Tensor x, long[] size, String mode, boolean alignCorners) {
     return Interpolation.interpolate(x, size, null, mode, alignCorners);
   }

@@ -7,27 +7,37 @@ import org.jtensor.TensorScope;
 import org.jtensor.core.ScalarTypes;
 
 /**
- * torch.nn.functional.interpolate for "nearest" (1 to 3 spatial dims) and "linear"/"bilinear"/
- * "trilinear", one spatial dim at a time (the linear kernels are separable): each output position
- * reads its source positions by indexSelect and, for the linear modes, mixes the two neighbours,
- * so the gradient is indexSelect's. Source coordinates follow PyTorch: nearest floor(dst·scale);
+ * torch.nn.functional.interpolate for "nearest" and "nearest-exact" (1 to 3 spatial dims),
+ * "linear"/"bilinear"/"trilinear", "bicubic" and "area", one spatial dim at a time (the kernels
+ * are separable): each output position reads its source positions by indexSelect and, but for
+ * nearest, mixes its neighbours (two, or four for bicubic), so the gradient is indexSelect's.
+ * Source coordinates follow PyTorch: nearest floor(dst·scale), nearest-exact floor((dst + 0.5)·scale);
  * linear (dst + 0.5)·scale − 0.5 clamped at 0, or dst·(in − 1)/(out − 1) with alignCorners, an
- * output as long as its input a copy. The scale is in/out for a size, 1/scaleFactor for a factor,
- * all of it in ATen's math type (float but for float64), so each output reads PyTorch's sources.
+ * output as long as its input a copy; bicubic the same unclamped, with Keys' A = −0.75 weights
+ * over four neighbours clamped to the input. "area" is adaptive average pooling to the output size.
+ * The scale is in/out for a size, 1/scaleFactor for a factor, all of it in ATen's math type (float
+ * but for float64), so each output reads PyTorch's sources.
  */
 final class Interpolation {
   private Interpolation() {}
+
+  private enum Kind { NEAREST, NEAREST_EXACT, LINEAR, CUBIC, AREA }
 
   static Tensor interpolate(Tensor x, long[] size, double[] scaleFactor, String mode, boolean alignCorners) {
     String op = "interpolate";
     int spatial = x.dim() - 2;
     if (spatial < 1 || spatial > 3) throw new IllegalArgumentException(op + "(): expected a 3-D, 4-D or 5-D input, got " + x.dim() + "-D");
-    boolean linear = switch (mode) {
-      case "nearest" -> false;
-      case "linear", "bilinear", "trilinear" -> true;
-      default -> throw new IllegalArgumentException(op + "(): unsupported mode '" + mode + "' (nearest, linear, bilinear, trilinear)");
+    Kind kind = switch (mode) {
+      case "nearest" -> Kind.NEAREST;
+      case "nearest-exact" -> Kind.NEAREST_EXACT;
+      case "linear", "bilinear", "trilinear" -> Kind.LINEAR;
+      case "bicubic" -> Kind.CUBIC;
+      case "area" -> Kind.AREA;
+      default -> throw new IllegalArgumentException(op + "(): unsupported mode '" + mode
+          + "' (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area)");
     };
-    int wants = mode.equals("linear") ? 1 : mode.equals("bilinear") ? 2 : mode.equals("trilinear") ? 3 : spatial;
+    boolean linear = kind == Kind.LINEAR || kind == Kind.CUBIC;  // the interpolating modes, which mix neighbours
+    int wants = mode.equals("linear") ? 1 : mode.equals("bilinear") || mode.equals("bicubic") ? 2 : mode.equals("trilinear") ? 3 : spatial;
     if (wants != spatial) {
       throw new IllegalArgumentException(op + "(): Got " + x.dim() + "D input, but " + mode + " mode needs " + (wants + 2) + "D input");
     }
@@ -38,8 +48,11 @@ final class Interpolation {
       throw new IllegalArgumentException(op + "(): align_corners option can only be set with the interpolating modes: linear | bilinear | "
           + "bicubic | trilinear");
     }
-    if (linear && !x.dtype().isFloatingPoint()) {
-      throw ScalarTypes.notImplemented(op, "upsample_" + mode + spatial + "d", x.dtype());
+    if (kind == Kind.CUBIC && x.dtype() == DType.UINT8) {  // PyTorch rounds through its own fixed-point uint8 kernel
+      throw new UnsupportedOperationException(op + "(): bicubic of uint8 is not supported here; convert to float32 first");
+    }
+    if ((linear || kind == Kind.AREA) && !x.dtype().isFloatingPoint()) {
+      throw ScalarTypes.notImplemented(op, kind == Kind.AREA ? "adaptive_avg_pool" + spatial + "d" : "upsample_" + mode + spatial + "d", x.dtype());
     }
     if (!linear && !x.dtype().isFloatingPoint() && x.dtype() != DType.UINT8) {  // PyTorch 2.13's nearest kernels: floating types and uint8
       throw ScalarTypes.notImplemented(op, "upsample_nearest" + spatial + "d", x.dtype());
@@ -61,6 +74,7 @@ final class Interpolation {
             + " and output size " + out[k] + " along dim " + (2 + k));
       }
     }
+    if (kind == Kind.AREA) return Pooling.adaptiveAvgPool(spatial, x, out);
     // ATen's index math runs in the op's math type: float for float32, float16 and bfloat16, double
     // for float64; float16 and bfloat16 are interpolated in float32 and rounded once at the end.
     boolean dbl = x.dtype() == DType.FLOAT64, half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16;
@@ -69,7 +83,12 @@ final class Interpolation {
       for (int k = spatial - 1; k >= 0; k--) {  // the last dim first: ATen's order of the products
         double scale = sizes != null ? (double) in[k] / out[k] : 1.0 / factors[k];  // compute_scales_value, in double and in float
         float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
-        r = linear ? linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl) : nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
+        r = switch (kind) {
+          case LINEAR -> linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
+          case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
+          case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl);
+          default -> nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
+        };
       }
       if (r.dtype() != x.dtype()) r = r.to(x.dtype());
       return s.keep(r == x ? x.clone() : r);
@@ -88,6 +107,13 @@ final class Interpolation {
       float src = dbl ? (float) (i * scale) : (float) i * fs;
       idx[i] = shortcuts && out == in ? i : shortcuts && out == 2 * in ? i >> 1 : Math.min((long) Math.floor(src), in - 1);
     }
+    return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
+  }
+
+  /** ATen's nearest_exact_idx: floorf((dst + 0.5) · scale), the product in double, clamped to the input; no shortcuts. */
+  private static Tensor nearestExactAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl) {
+    long[] idx = new long[(int) out];
+    for (int i = 0; i < out; i++) idx[i] = Math.min((long) Math.floor((float) ((i + 0.5) * (dbl ? scale : fs))), in - 1);
     return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }
 

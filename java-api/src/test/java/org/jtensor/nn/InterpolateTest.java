@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import org.jtensor.DType;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
@@ -31,7 +32,7 @@ class InterpolateTest extends ScopedTest {
   @Test
   void everyModeMatchesPyTorch() {
     List<?> cases = (List<?>) f.get("cases");
-    assertEquals(11, cases.size());
+    assertEquals(22, cases.size());
     for (int i = 0; i < cases.size(); i++) {
       List<?> c = (List<?>) cases.get(i);
       String mode = (String) c.get(0);
@@ -53,6 +54,28 @@ class InterpolateTest extends ScopedTest {
     Tensor x = Tensor.randn(1, 1, 4, 4);
     assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "linear", false));
     assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "nearest", true));
-    assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "bicubic", false));
+    assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(Tensor.randn(1, 1, 4), new long[] {8}, "bicubic", false));
+    assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "area", true));
+    assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "nearest-exact", true));
+    assertThrows(IllegalArgumentException.class, () -> Functional.interpolate(x, new long[] {8}, "lanczos", false));
+    assertThrows(UnsupportedOperationException.class,
+        () -> Functional.interpolate(Tensor.zeros(new long[] {1, 1, 4, 4}, DType.UINT8), new long[] {8}, "bicubic", false));
+    assertThrows(UnsupportedOperationException.class,
+        () -> Functional.interpolate(Tensor.zeros(new long[] {1, 1, 4, 4}, DType.INT64), new long[] {8}, "area", false));
+  }
+
+  /**
+   * float32 against PyTorch 2.13 (values from F.interpolate of this input): nearest-exact reads the
+   * same elements; bicubic computes its weights in float as ATen does, but ATen's kernels may fuse
+   * multiply-adds (it depends on the compiler), so they agree within a few float32 ulps, not bit for bit.
+   */
+  @Test
+  void float32MatchesPyTorch() {
+    Tensor x = Tensor.arange(0, 25, 1, DType.FLOAT32).mul(37L).remainder(101L).div(8.0).sub(6.0).reshape(1, 1, 5, 5);
+    assertArrayEquals(new float[] {4.5f, 4.5f, -3.5f, -3.5f, 1.125f, 1.125f, 5.75f, 5.75f, -2.25f, -2.25f, 0.25f, 0.25f, 4.875f, 4.875f,
+        -3.125f, -3.125f, 1.5f, 1.5f, 6.125f, 6.125f},
+        Functional.interpolate(x, new long[] {2, 10}, "nearest-exact", false).toFloatArray(), 0f);
+    assertArrayEquals(new float[] {2.34521484375f, -2.79443359375f, 1.83056640625f, 3.59521484375f, -1.54443359375f, -0.45556640625f,
+        5.5009765625f, -3.83056640625f, 0.79443359375f, 6.7509765625f}, Functional.interpolate(x, new long[] {2, 5}, "bicubic", false).toFloatArray(), 2e-6f);
   }
 }
