@@ -173,13 +173,33 @@ public final class Functional {
     return Pooling.adaptiveAvgPool(2, input, outputSize);
   }
 
-  /** torch.nn.functional.adaptive_max_pool2d: [N, C, H, W] (or [C, H, W]) to outputSize; WithIndices adds each maximum's plane position. */
+  public static Tensor adaptiveAvgPool3d(Tensor input, long[] outputSize) {
+    return Pooling.adaptiveAvgPool(3, input, outputSize);
+  }
+
+  /** torch.nn.functional.adaptive_max_pool1d/2d/3d: [N, C, *spatial] (or [C, *spatial]) to outputSize; WithIndices adds each maximum's row-major spatial position. */
+  public static Tensor adaptiveMaxPool1d(Tensor input, long[] outputSize) {
+    return valuesOnly(AdaptiveMaxPooling.pool(1, input, outputSize));
+  }
+
   public static Tensor adaptiveMaxPool2d(Tensor input, long[] outputSize) {
-    return valuesOnly(Pooling.adaptiveMaxPool2d(input, outputSize));
+    return valuesOnly(AdaptiveMaxPooling.pool(2, input, outputSize));
+  }
+
+  public static Tensor adaptiveMaxPool3d(Tensor input, long[] outputSize) {
+    return valuesOnly(AdaptiveMaxPooling.pool(3, input, outputSize));
+  }
+
+  public static ValuesAndIndices adaptiveMaxPool1dWithIndices(Tensor input, long[] outputSize) {
+    return AdaptiveMaxPooling.pool(1, input, outputSize);
   }
 
   public static ValuesAndIndices adaptiveMaxPool2dWithIndices(Tensor input, long[] outputSize) {
-    return Pooling.adaptiveMaxPool2d(input, outputSize);
+    return AdaptiveMaxPooling.pool(2, input, outputSize);
+  }
+
+  public static ValuesAndIndices adaptiveMaxPool3dWithIndices(Tensor input, long[] outputSize) {
+    return AdaptiveMaxPooling.pool(3, input, outputSize);
   }
 
   /**

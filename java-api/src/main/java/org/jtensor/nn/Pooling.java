@@ -161,61 +161,6 @@ final class Pooling {
   }
 
   /**
-   * adaptive_max_pool2d: output position (i, j) takes the maximum over rows [floor(i·H/oh),
-   * ceil((i+1)·H/oh)) and the same columns for j, with its position in the input plane (H·W
-   * row-major): the first of equal maxima, and where the window holds NaN the last NaN, as
-   * PyTorch's kernel (val > max || isnan(val)); the value is gathered at that position, so the
-   * gradient goes to that one element. oh·ow windows of a few small ops each: meant for the small
-   * outputs adaptive pooling is used for (1×1 to 7×7).
-   */
-  static ValuesAndIndices adaptiveMaxPool2d(Tensor input, long[] outputArg) {
-    String op = "adaptive_max_pool2d";
-    long[] outSize = expand(op, "output_size", outputArg, 2);
-    if (input.dim() != 3 && input.dim() != 4) {
-      throw new IllegalArgumentException(op + "(): Expected 3D or 4D tensor, but got " + WindowArgs.shape(input.shape()));
-    }
-    boolean batched = input.dim() == 4;
-    for (int d = batched ? 1 : 0; d < input.dim(); d++) {
-      if (input.shape()[d] == 0) {
-        throw new IllegalArgumentException(op + "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
-            + WindowArgs.shape(input.shape()) + " with dimension " + d + " being empty");
-      }
-    }
-    for (long o : outSize) {
-      if (o < 0) throw new IllegalArgumentException(op + "(): elements of output_size must be greater than or equal to 0 but received " + o);
-    }
-    if (!input.dtype().isFloatingPoint()) {
-      throw ScalarTypes.notImplemented(op, op, input.dtype());
-    }
-    long[] x = batched ? input.shape() : prepend(1, input.shape());
-    long n = x[0], c = x[1], h = x[2], w = x[3];
-    long[] shape = batched ? new long[] {n, c, outSize[0], outSize[1]} : new long[] {c, outSize[0], outSize[1]};
-    try (TensorScope s = TensorScope.open()) {
-      Tensor image = batched ? input : input.unsqueeze(0);
-      if (n == 0 || outSize[0] == 0 || outSize[1] == 0) {  // an empty output, still on the input's graph
-        Tensor none = image.reshape(n, c, h * w).narrow(2, 0, 0).reshape(shape);
-        return new ValuesAndIndices(s.keep(none), s.keep(Tensor.zeros(shape, DType.INT64, input.device())));
-      }
-      java.util.List<Tensor> values = new java.util.ArrayList<>(), indices = new java.util.ArrayList<>();
-      for (long i = 0; i < outSize[0]; i++) {
-        long hs = Math.floorDiv(i * h, outSize[0]), he = -Math.floorDiv(-(i + 1) * h, outSize[0]);
-        for (long j = 0; j < outSize[1]; j++) {
-          long ws = Math.floorDiv(j * w, outSize[1]), we = -Math.floorDiv(-(j + 1) * w, outSize[1]), ww = we - ws;
-          Tensor win = image.narrow(2, hs, he - hs).narrow(3, ws, ww).reshape(n, c, (he - hs) * ww);
-          Tensor first = win.max(2).indices();
-          // the last NaN's position + 1 (0 where the window has none)
-          Tensor lastNan = Tensor.arange((he - hs) * ww).to(input.device()).add(1L).mul(win.ne(win).to(DType.INT64)).amax(new int[] {2}, false);
-          Tensor local = Tensor.where(lastNan.gt(0L), lastNan.sub(1L), first);  // row-major within the window
-          values.add(win.gather(2, local.unsqueeze(2)).squeeze(2));
-          indices.add(local.floorDivide(ww).add(hs).mul(w).add(local.remainder(ww).add(ws)));
-        }
-      }
-      Tensor v = Tensor.stack(values, 2).reshape(shape), ix = Tensor.stack(indices, 2).reshape(shape);
-      return new ValuesAndIndices(s.keep(v), s.keep(ix));
-    }
-  }
-
-  /**
    * float16 and bfloat16 in float32, as ATen's pooling kernels accumulate and divide in the math type
    * and round once: in the half type the sum rounds per step and a count past 2048 (256 in bfloat16)
    * is not even representable, so a mean came out an ulp or more off.
@@ -277,7 +222,7 @@ final class Pooling {
     return out;
   }
 
-  private static long[] expand(String op, String name, long[] v, int nsp) {
+  static long[] expand(String op, String name, long[] v, int nsp) {
     if (v != null && (v.length == 1 || v.length == nsp)) return WindowArgs.expand(op, name, v, nsp);
     throw new IllegalArgumentException(op + "(): " + name + " must either be a single int, or a tuple of " + nsp + " ints, but got "
         + (v == null ? "null" : WindowArgs.shape(v)));
