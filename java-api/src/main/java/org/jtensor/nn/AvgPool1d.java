@@ -8,6 +8,9 @@ public final class AvgPool1d extends Module {
   private final LayerOptions options;
 
   public AvgPool1d(long[] kernel, LayerOptions options) {
+    if (options.divisorOverride != null) {  // nn.AvgPool1d has no such argument
+      throw new IllegalArgumentException("AvgPool1d(): divisor_override is an option of AvgPool2d and AvgPool3d only");
+    }
     this.kernel = kernel.clone();
     this.options = options;
   }

@@ -18,6 +18,6 @@ public final class AvgPool2d extends Module {
 
   @Override
   public Tensor forward(Tensor input) {
-    return Functional.avgPool2d(input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad);
+    return Pooling.avgPool(2, input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad, options.divisorOverride);
   }
 }

@@ -18,6 +18,6 @@ public final class AvgPool3d extends Module {
 
   @Override
   public Tensor forward(Tensor input) {
-    return Functional.avgPool3d(input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad);
+    return Pooling.avgPool(3, input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad, options.divisorOverride);
   }
 }

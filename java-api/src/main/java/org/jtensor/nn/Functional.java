@@ -150,17 +150,28 @@ public final class Functional {
 
   /** torch.nn.functional.avg_pool1d: input [N, C, L] or [C, L]; stride null: the kernel size. */
   public static Tensor avgPool1d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
-    return Pooling.avgPool(1, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+    return Pooling.avgPool(1, input, kernelSize, stride, padding, ceilMode, countIncludePad, null);
   }
 
   /** torch.nn.functional.avg_pool2d: input [N, C, H, W] or [C, H, W]; countIncludePad: padding zeros count in each mean. */
   public static Tensor avgPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
-    return Pooling.avgPool(2, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+    return Pooling.avgPool(2, input, kernelSize, stride, padding, ceilMode, countIncludePad, null);
+  }
+
+  /** avg_pool2d with divisor_override: each window's sum divided by divisorOverride (not 0) instead of its count. */
+  public static Tensor avgPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad,
+                                 long divisorOverride) {
+    return Pooling.avgPool(2, input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
   }
 
   /** torch.nn.functional.avg_pool3d: input [N, C, D, H, W] or [C, D, H, W]. */
   public static Tensor avgPool3d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad) {
-    return Pooling.avgPool(3, input, kernelSize, stride, padding, ceilMode, countIncludePad);
+    return Pooling.avgPool(3, input, kernelSize, stride, padding, ceilMode, countIncludePad, null);
+  }
+
+  public static Tensor avgPool3d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad,
+                                 long divisorOverride) {
+    return Pooling.avgPool(3, input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
   }
 
   /** torch.nn.functional.adaptive_avg_pool1d: [N, C, L] (or [C, L]) to outputSize positions, PyTorch's windows. */

@@ -38,11 +38,13 @@ final class Pooling {
   /**
    * avg_pool1d/2d/3d: each window's mean, as im2col (over [N·C, 1, spatial...]) summed down its
    * window and divided by the window's count: clipped to the padded input (countIncludePad) or to
-   * the input alone, as PyTorch counts it; differentiable through im2col (whose gradient is col2im).
+   * the input alone, as PyTorch counts it, or by divisorOverride when given (2-d and 3-d: not 0);
+   * differentiable through im2col (whose gradient is col2im).
    */
   static Tensor avgPool(int nsp, Tensor input, long[] kernelArg, long[] strideArg, long[] paddingArg, boolean ceilMode,
-                        boolean countIncludePad) {
+                        boolean countIncludePad, Long divisorOverride) {
     String op = "avg_pool" + nsp + "d";
+    if (divisorOverride != null && divisorOverride == 0) throw new IllegalArgumentException(op + "(): divisor must be not zero");
     long[] kernel = expand(op, "kernel_size", kernelArg, nsp);
     long[] stride = strideArg == null || strideArg.length == 0 ? kernel.clone() : expand(op, "stride", strideArg, nsp);
     long[] padding = expand(op, "padding", paddingArg, nsp), dilation = new long[nsp];
@@ -70,7 +72,7 @@ final class Pooling {
         long start = o * stride[d] - padding[d], end = Math.min(start + kernel[d], shape.inSizes[d] + padding[d]);
         count *= countIncludePad ? end - start : Math.min(end, shape.inSizes[d]) - Math.max(start, 0);
       }
-      divisor[pos] = count;
+      divisor[pos] = divisorOverride != null ? divisorOverride : count;
     }
     try (TensorScope s = TensorScope.open()) {
       Tensor x = inMathType(input);

@@ -108,6 +108,29 @@ class FirstDayLayersTest extends ScopedTest {
         () -> Embedding.fromPretrained(w, true, 3L));
   }
 
+  /**
+   * avg_pool2d(arange(16.).reshape(1, 1, 4, 4), 2, divisor_override=3) is [[10/3, 6], [14, 50/3]];
+   * with kernel 3, stride 2, padding 1 and divisor 2 (count_include_pad False makes no difference)
+   * [[5, 12], [25.5, 45]], the gradient of its sum 1/2 per window an element is in; avg_pool3d of
+   * arange(8.) with divisor 5 is 5.6; divisor 0 is refused as "divisor must be not zero".
+   */
+  @Test
+  void avgPoolDividesByTheOverride() {
+    Tensor x = Tensor.arange(0, 16, 1, DType.FLOAT32).reshape(1, 1, 4, 4).requiresGrad_(true);
+    long[] two = {2}, three = {3}, one = {1}, none = {0};
+    assertArrayEquals(new float[] {10f / 3, 6, 14, 50f / 3}, Functional.avgPool2d(x, two, null, none, false, true, 3).toFloatArray(), 1e-6f);
+    Tensor y = new AvgPool2d(three, LayerOptions.of().stride(2).padding(1).countIncludePad(false).divisorOverride(2)).forward(x);
+    assertArrayEquals(new float[] {5, 12, 25.5f, 45}, y.toFloatArray());
+    y.sum().backward();
+    try (Tensor g = x.grad()) {
+      assertArrayEquals(new float[] {.5f, 1, .5f, .5f, 1, 2, 1, 1, .5f, 1, .5f, .5f, .5f, 1, .5f, .5f}, g.toFloatArray());
+    }
+    Tensor cube = Tensor.arange(0, 8, 1, DType.FLOAT32).reshape(1, 1, 2, 2, 2);
+    assertArrayEquals(new float[] {5.6f}, new AvgPool3d(two, LayerOptions.of().divisorOverride(5)).forward(cube).toFloatArray(), 1e-6f);
+    assertMessage("avg_pool2d(): divisor must be not zero", () -> Functional.avgPool2d(x, two, null, none, false, true, 0));
+    assertThrows(IllegalArgumentException.class, () -> new AvgPool1d(one, LayerOptions.of().divisorOverride(2)));
+  }
+
   private static void assertMessage(String want, org.junit.jupiter.api.function.Executable call) {
     assertEquals(want, assertThrows(IllegalArgumentException.class, call).getMessage());
   }
