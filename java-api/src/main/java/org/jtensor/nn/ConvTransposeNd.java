@@ -61,4 +61,36 @@ abstract class ConvTransposeNd extends Module {
     return Convolution.convTranspose(nsp, input, weight, bias, options.convStride(), options.padding, outputPadding, options.groups,
         options.dilation);
   }
+
+  /**
+   * forward(input, output_size): the output's spatial sizes (or all of its sizes) chosen among the
+   * stride's possible ones, as PyTorch's: the output padding is output_size minus the smallest
+   * size, which must lie within [smallest, smallest + stride − 1]; it replaces the module's own.
+   */
+  public Tensor forward(Tensor input, long[] outputSize) {
+    String name = "ConvTranspose" + nsp + "D";  // PyTorch's spelling in these messages
+    int nonSpatial = input.dim() == nsp + 2 ? 2 : 1;
+    long[] size = outputSize.length == nonSpatial + nsp ? java.util.Arrays.copyOfRange(outputSize, nonSpatial, outputSize.length) : outputSize;
+    if (size.length != nsp) {
+      throw new IllegalArgumentException(name + ": for " + input.dim() + "D input, output_size must have " + nsp + " or " + (nonSpatial + nsp)
+          + " elements (got " + outputSize.length + ")");
+    }
+    if (input.dim() < nsp + 1) return forward(input);  // the convolution refuses it in its own words
+    long[] stride = WindowArgs.expand(name, "stride", options.convStride(), nsp), padding = WindowArgs.expand(name, "padding", options.padding, nsp);
+    long[] dilation = WindowArgs.expand(name, "dilation", options.dilation, nsp), in = input.shape(), kernel = weight.shape();
+    long[] min = new long[nsp], max = new long[nsp], pad = new long[nsp];
+    boolean fits = true;
+    for (int d = 0; d < nsp; d++) {
+      min[d] = (in[in.length - nsp + d] - 1) * stride[d] - 2 * padding[d] + dilation[d] * (kernel[2 + d] - 1) + 1;
+      max[d] = min[d] + stride[d] - 1;
+      pad[d] = size[d] - min[d];
+      fits &= size[d] >= min[d] && size[d] <= max[d];
+    }
+    if (!fits) {
+      throw new IllegalArgumentException(name + ": requested an output size of " + java.util.Arrays.toString(size) + ", but valid sizes range from "
+          + java.util.Arrays.toString(min) + " to " + java.util.Arrays.toString(max) + " (for an input of "
+          + java.util.Arrays.toString(java.util.Arrays.copyOfRange(in, in.length - nsp, in.length)) + ")");
+    }
+    return Convolution.convTranspose(nsp, input, weight, bias, options.convStride(), options.padding, pad, options.groups, options.dilation);
+  }
 }

@@ -131,6 +131,29 @@ class FirstDayLayersTest extends ScopedTest {
     assertThrows(IllegalArgumentException.class, () -> new AvgPool1d(one, LayerOptions.of().divisorOverride(2)));
   }
 
+  /**
+   * nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1) on [1, 2, 4, 5] gives [1, 3, 7, 9], and with
+   * output_size [8, 10] (or the whole [1, 3, 8, 10]) [1, 3, 8, 10], the module's output_padding (1, 1);
+   * [9, 11] is refused: "requested an output size of [9, 11], but valid sizes range from [7, 9] to
+   * [8, 10] (for an input of torch.Size([4, 5]))".
+   */
+  @Test
+  void convTransposeTakesAnOutputSize() {
+    try (ConvTranspose2d m = new ConvTranspose2d(2, 3, new long[] {3}, LayerOptions.of().stride(2).padding(1), new long[] {0}, new org.jtensor.Generator(0));
+         ConvTranspose2d padded = new ConvTranspose2d(2, 3, new long[] {3}, LayerOptions.of().stride(2).padding(1), new long[] {1}, new org.jtensor.Generator(0))) {
+      Tensor x = Tensor.randn(1, 2, 4, 5);
+      assertArrayEquals(new long[] {1, 3, 7, 9}, m.forward(x).shape());
+      Tensor sized = m.forward(x, new long[] {8, 10});
+      assertArrayEquals(new long[] {1, 3, 8, 10}, sized.shape());
+      assertArrayEquals(padded.forward(x).toFloatArray(), sized.toFloatArray(), "output padding (1, 1), as the module built with it");
+      assertArrayEquals(new long[] {1, 3, 8, 10}, m.forward(x, new long[] {1, 3, 8, 10}).shape());
+      assertArrayEquals(new long[] {3, 8, 10}, m.forward(x.squeeze(0), new long[] {3, 8, 10}).shape());
+      assertMessage("ConvTranspose2D: requested an output size of [9, 11], but valid sizes range from [7, 9] to [8, 10] (for an input of [4, 5])",
+          () -> m.forward(x, new long[] {9, 11}));
+      assertMessage("ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements (got 1)", () -> m.forward(x, new long[] {8}));
+    }
+  }
+
   private static void assertMessage(String want, org.junit.jupiter.api.function.Executable call) {
     assertEquals(want, assertThrows(IllegalArgumentException.class, call).getMessage());
   }
