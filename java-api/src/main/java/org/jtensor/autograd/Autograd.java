@@ -21,17 +21,18 @@ public final class Autograd {
     } catch (IllegalStateException e) {
       throw namedForRoots("backward", roots, e);
     }
+    List<Tensor> made = new ArrayList<>();
     try {
       Tensor[] rootGrads;
       try {
-        rootGrads = rootGrads("backward", roots, grads);
+        rootGrads = rootGrads("backward", roots, grads, createGraph, made);
       } catch (IllegalStateException e) {
         throw namedForRoots("backward", roots, e);
       }
       try {
         Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, null);
       } finally {
-        closeMade(rootGrads, grads);
+        closeAll(made);
       }
     } finally {
       release(edges, edges.length);
@@ -76,8 +77,9 @@ public final class Autograd {
       captures[i] = in.gradientEdge();
     }
     Tensor[] rootGrads;
+    List<Tensor> made = new ArrayList<>();
     try {
-      rootGrads = rootGrads("grad", outputs, gradOutputs);
+      rootGrads = rootGrads("grad", outputs, gradOutputs, createGraph, made);
     } catch (IllegalStateException e) {
       throw namedForRoots("grad", outputs, e);
     }
@@ -85,7 +87,7 @@ public final class Autograd {
     try {
       got = Engine.run(edges, rootGrads, retainGraph || createGraph, createGraph, captures);
     } finally {
-      closeMade(rootGrads, gradOutputs);
+      closeAll(made);
     }
     for (int i = 0; i < got.length; i++) {
       if (got[i] == null && !allowUnused) {
@@ -143,12 +145,15 @@ public final class Autograd {
     return edges;
   }
 
-  /** The gradient each root starts with: the given one, or ones for a scalar root. */
-  private static Tensor[] rootGrads(String op, List<Tensor> roots, List<Tensor> grads) {
+  /**
+   * The gradient each root starts with: the given one in the root's dtype, or ones for a scalar
+   * root. What it makes goes into made, for the caller to close (closed here if it throws).
+   */
+  private static Tensor[] rootGrads(String op, List<Tensor> roots, List<Tensor> grads, boolean createGraph,
+                                    List<Tensor> made) {
     if (grads != null && grads.size() != roots.size()) {
       throw new IllegalArgumentException(op + "(): got " + grads.size() + " gradients for " + roots.size() + " outputs");
     }
-    List<Tensor> made = new ArrayList<>();
     Tensor[] out = new Tensor[roots.size()];
     try {
       for (int i = 0; i < out.length; i++) {
@@ -163,20 +168,26 @@ public final class Autograd {
         } else if (!Arrays.equals(g.shape(), root.shape())) {
           throw new IllegalArgumentException(op + "(): Mismatch in shape: grad_output[" + i + "] has a shape of "
               + Arrays.toString(g.shape()) + " and output[" + i + "] has a shape of " + Arrays.toString(root.shape()) + ".");
+        } else if (g.dtype() != root.dtype()) {
+          // As PyTorch's validate_outputs: the gradient takes the output's dtype before any node
+          // sees it (a float32 or integer weight on a float64 output is not computed in float32).
+          try (GradMode.Scope mode = GradMode.enabled(createGraph)) {
+            g = g.to(root.dtype());
+          }
+          made.add(g);
         }
         out[i] = g;
       }
       return out;
     } catch (RuntimeException e) {
-      for (Tensor t : made) t.close();
+      closeAll(made);
+      made.clear();
       throw e;
     }
   }
 
   /** Closes the root gradients this class made (not the caller's). */
-  private static void closeMade(Tensor[] rootGrads, List<Tensor> given) {
-    for (int i = 0; i < rootGrads.length; i++) {
-      if (given == null || given.get(i) == null) rootGrads[i].close();
-    }
+  private static void closeAll(List<Tensor> made) {
+    for (Tensor t : made) t.close();
   }
 }

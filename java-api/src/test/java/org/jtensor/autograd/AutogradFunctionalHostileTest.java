@@ -1,0 +1,80 @@
+package org.jtensor.autograd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import org.jtensor.DType;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile review of autograd's functional API (Autograd.grad, backward and their options,
+ * hooks, setData under hooks) against PyTorch 2.13 on the CPU; each test is named after the bug
+ * it caught, and PyTorch's answer is in its comment.
+ */
+class AutogradFunctionalHostileTest extends ScopedTest {
+  static Tensor leaf(double... v) {
+    return Tensor.fromArray(v).requiresGrad_();
+  }
+
+  static void assertGrad(Tensor x, double... want) {
+    try (Tensor g = x.grad()) {
+      if (g == null) fail("no grad");
+      assertArrayEquals(want, g.toDoubleArray(), 0.0);
+    }
+  }
+
+  static void assertMessage(Throwable e, String part) {
+    assertTrue(e.getMessage() != null && e.getMessage().contains(part), e.getMessage());
+  }
+
+  /**
+   * PyTorch's validate_outputs casts a root's gradient to the root's dtype first:
+   * grad(x * 0.1, x, ones(float32)) with x float64 is exactly 0.1, in float64. It flowed in
+   * float32 (0.10000000149011612), and grad(y, y, ones(float32)) came back float32.
+   */
+  @Test
+  void aGradOutputOfAnotherDtypeWasComputedInItsOwnDtype() {
+    Tensor x = leaf(1, 2, 3);
+    Tensor g32 = Tensor.ones(new long[] {3}, DType.FLOAT32);
+    Tensor gi = Tensor.ones(new long[] {3}, DType.INT64);
+    List<Tensor> r = Autograd.grad(List.of(x.mul(0.1)), List.of(g32), List.of(x), false, false, false);
+    assertEquals(DType.FLOAT64, r.get(0).dtype());
+    assertArrayEquals(new double[] {0.1, 0.1, 0.1}, r.get(0).toDoubleArray(), 0.0);
+    r = Autograd.grad(List.of(x.mul(0.1)), List.of(gi), List.of(x), false, false, false);
+    assertArrayEquals(new double[] {0.1, 0.1, 0.1}, r.get(0).toDoubleArray(), 0.0);
+    Tensor y = x.mul(2.0);
+    r = Autograd.grad(List.of(y), List.of(g32), List.of(y), false, false, false);
+    assertEquals(DType.FLOAT64, r.get(0).dtype());
+    x.mul(0.1).backward(g32);
+    assertGrad(x, 0.1, 0.1, 0.1);
+    assertEquals(1.0, g32.toDoubleArray()[0]);  // the caller's tensor is untouched and open
+    // Under createGraph the cast is recorded: d(grad)/dv is [2, 4, 6] in float32, as PyTorch's.
+    Tensor v = Tensor.ones(new long[] {3}, DType.FLOAT32).requiresGrad_();
+    Tensor g = Autograd.grad(List.of(x.mul(x)), List.of(v), List.of(x), true, true, false).get(0);
+    assertEquals(DType.FLOAT64, g.dtype());
+    Tensor gv = Autograd.grad(List.of(g.sum()), null, List.of(v), false, false, false).get(0);
+    assertEquals(DType.FLOAT32, gv.dtype());
+    assertArrayEquals(new double[] {2, 4, 6}, gv.toDoubleArray(), 0.0);
+  }
+
+  /** A hook seeing a float32 gradient on a float64 tensor (PyTorch's hook sees torch.float64). */
+  @Test
+  void aGradOutputOfAnotherDtypeReachedHooksInItsOwnDtype() {
+    Tensor x = leaf(1, 2, 3);
+    Tensor y = x.mul(2.0);
+    DType[] seen = new DType[1];
+    y.registerHook(g -> {
+      seen[0] = g.dtype();
+      return null;
+    });
+    y.backward(Tensor.ones(new long[] {3}, DType.FLOAT32));
+    assertEquals(DType.FLOAT64, seen[0]);
+    assertGrad(x, 2, 2, 2);
+  }
+}
