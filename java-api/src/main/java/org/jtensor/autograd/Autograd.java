@@ -66,7 +66,7 @@ public final class Autograd {
 
   private static List<Tensor> grad(Edge[] edges, List<Tensor> outputs, List<Tensor> gradOutputs, List<Tensor> inputs,
                                    boolean retainGraph, boolean createGraph, boolean allowUnused) {
-    if (inputs == null || inputs.isEmpty()) throw new IllegalArgumentException("grad(): grad requires non-empty inputs.");
+    if (inputs == null || inputs.isEmpty()) throw new IllegalArgumentException("grad(): `inputs` argument to `grad()` cannot be empty.");
     Edge[] captures = new Edge[inputs.size()];
     for (int i = 0; i < captures.length; i++) {
       Tensor in = inputs.get(i);
@@ -92,8 +92,8 @@ public final class Autograd {
     for (int i = 0; i < got.length; i++) {
       if (got[i] == null && !allowUnused) {
         for (Tensor t : got) if (t != null) t.close();
-        throw new IllegalArgumentException("grad(): One of the differentiated Tensors appears to not have been used in "
-            + "the graph. Set allowUnused=true if this is the desired behavior.");
+        throw new IllegalArgumentException("grad(): The differentiated Tensor at index " + i + " appears to not have been "
+            + "used in the graph. Set allowUnused=true if this is the desired behavior.");
       }
     }
     return Arrays.asList(got);

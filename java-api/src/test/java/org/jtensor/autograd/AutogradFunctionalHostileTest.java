@@ -77,4 +77,17 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     assertEquals(DType.FLOAT64, seen[0]);
     assertGrad(x, 2, 2, 2);
   }
+
+  /** PyTorch 2.13: "The differentiated Tensor at index 1 appears to not have been used in the graph." */
+  @Test
+  void anUnusedInputWasNotNamedByItsIndex() {
+    Tensor x = leaf(1, 2, 3);
+    Tensor w = leaf(1, 2);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Autograd.grad(List.of(x.mul(2.0).sum()), null, List.of(x, w), false, false, false));
+    assertMessage(e, "grad(): The differentiated Tensor at index 1 appears to not have been used in the graph");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Autograd.grad(List.of(x.mul(2.0).sum()), null, List.of(), false, false, false));
+    assertMessage(e, "`inputs` argument to `grad()` cannot be empty");
+  }
 }
