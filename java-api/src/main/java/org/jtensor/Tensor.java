@@ -474,12 +474,7 @@ public final class Tensor extends TensorFactories
     } finally {
       data.storage.release();
     }
-    AutogradMeta m = AutogradMeta.peek(t);
-    if (m != null) {
-      synchronized (m) {
-        m.accumulator = null;  // made again from the new sizes and device on the next backward
-      }
-    }
+    AutogradMeta.retargetAccumulator(t);  // kept, not made again: the leaf's hooks live on it, as PyTorch keeps them
     return this;
   }
 

@@ -13,16 +13,21 @@ import org.jtensor.autograd.GradMode;
  */
 final class AccumulateGrad extends GraphNode {
   private final AutogradMeta leaf;
-  private final long[] shape;
   private final DType dtype;
-  private final Device device;
+  private volatile Target target;  // the leaf's sizes and device: setData changes them, the hooks stay on this node
+
+  private record Target(long[] shape, Device device) {}
 
   AccumulateGrad(AutogradMeta leaf, long[] shape, DType dtype, Device device) {
     super(new Edge[0]);
     this.leaf = leaf;
-    this.shape = shape;
     this.dtype = dtype;
-    this.device = device;
+    this.target = new Target(shape, device);
+  }
+
+  /** After setData: gradients fit the leaf's new sizes and device (the dtype cannot change). */
+  void retarget(long[] shape, Device device) {
+    target = new Target(shape.clone(), device);
   }
 
   @Override
@@ -37,7 +42,8 @@ final class AccumulateGrad extends GraphNode {
 
   @Override
   protected Tensor[] apply(Tensor[] gradOutputs) {
-    leaf.accumulate(OpNode.fit(gradOutputs[0], shape, dtype, device), GradMode.isEnabled(), true);
+    Target t = target;
+    leaf.accumulate(OpNode.fit(gradOutputs[0], t.shape(), dtype, t.device()), GradMode.isEnabled(), true);
     return new Tensor[0];
   }
 }

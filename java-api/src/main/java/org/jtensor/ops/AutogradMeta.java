@@ -99,6 +99,15 @@ public final class AutogradMeta implements AutogradSlot {
     return old;
   }
 
+  /** After setData re-pointed t: its accumulator (and the hooks on it) takes t's new sizes and device. */
+  public static void retargetAccumulator(TensorImpl t) {
+    AutogradMeta m = peek(t);
+    if (m == null) return;
+    synchronized (m) {
+      if (m.accumulator != null) m.accumulator.retarget(t.sizes(), t.device());
+    }
+  }
+
   public boolean isLeaf() {
     return gradFn == null;
   }

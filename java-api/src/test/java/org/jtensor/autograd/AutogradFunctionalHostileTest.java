@@ -78,6 +78,26 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     assertGrad(x, 2, 2, 2);
   }
 
+  /**
+   * PyTorch keeps a leaf's hooks across {@code x.data = other} (same or another size): the hook
+   * lived on the accumulator setData threw away, so the gradient came back unhooked (2, not 20).
+   */
+  @Test
+  void setDataDroppedTheLeafsHooks() {
+    Tensor x = leaf(1, 1, 1);
+    x.registerHook(g -> g.mul(10.0));
+    x.mul(2.0).sum().backward();
+    assertGrad(x, 20, 20, 20);
+    x.setGrad(null);
+    x.setData(Tensor.fromArray(new double[] {5, 5, 5}));
+    x.mul(2.0).sum().backward();
+    assertGrad(x, 20, 20, 20);
+    x.setGrad(null);
+    x.setData(Tensor.ones(new long[] {5}, DType.FLOAT64));
+    x.mul(2.0).sum().backward();
+    assertGrad(x, 20, 20, 20, 20, 20);
+  }
+
   /** PyTorch 2.13: "The differentiated Tensor at index 1 appears to not have been used in the graph." */
   @Test
   void anUnusedInputWasNotNamedByItsIndex() {
