@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jtensor.autograd.Autograd;
 import org.jtensor.autograd.Edge;
-import org.jtensor.autograd.GradMode;
 import org.jtensor.autograd.Node;
 import org.jtensor.autograd.RemovableHandle;
 import org.jtensor.core.TensorImpl;
@@ -136,7 +135,9 @@ public sealed interface AutogradMethods permits Tensor {
       if (m.isLeaf() || m.retainsGrad) return;
       m.retainsGrad = true;
       m.retainHook = g -> {
-        m.accumulate(g, GradMode.isEnabled(), false);
+        // Out of place, as PyTorch's retains_grad hook (grad = grad + new_grad): a handle from an
+        // earlier grad() keeps its values. With grad mode off (no createGraph) nothing is recorded.
+        m.accumulate(g, true, false);
         return null;
       };
       m.retainHandle = m.gradFn.retainGradHook(m.outputNr, m.retainHook);

@@ -110,4 +110,22 @@ class AutogradFunctionalHostileTest extends ScopedTest {
         () -> Autograd.grad(List.of(x.mul(2.0).sum()), null, List.of(), false, false, false));
     assertMessage(e, "`inputs` argument to `grad()` cannot be empty");
   }
+
+  /**
+   * PyTorch's retains_grad hook adds out of place (grad = grad + new_grad): y.grad taken after a
+   * first backward keeps [4, 8, 12] through the second. It was summed in place into [8, 16, 24].
+   */
+  @Test
+  void aRetainedGradTakenEarlierChangedUnderASecondBackward() {
+    Tensor x = leaf(1, 2, 3);
+    Tensor y = x.mul(2.0);
+    y.retainGrad();
+    Tensor z = y.mul(y).sum();
+    z.backward(null, true, false);
+    Tensor first = y.grad();
+    z.backward();
+    assertArrayEquals(new double[] {4, 8, 12}, first.toDoubleArray(), 0.0);
+    assertGrad(y, 8, 16, 24);
+    assertGrad(x, 16, 32, 48);
+  }
 }
