@@ -119,10 +119,18 @@ public abstract class Node {
   }
 
   private RemovableHandle add(List<UnaryOperator<Tensor>> list, UnaryOperator<Tensor> hook) {
-    list.add(hook);
+    // An entry of its own per registration: one hook registered twice has two entries, and a handle
+    // removed twice removes its own entry once (removing the hook by equality took the other's too).
+    UnaryOperator<Tensor> entry = new UnaryOperator<>() {
+      @Override
+      public Tensor apply(Tensor g) {
+        return hook.apply(g);
+      }
+    };
+    list.add(entry);
     return () -> {
       synchronized (Node.this) {
-        list.remove(hook);
+        list.removeIf(e -> e == entry);
       }
     };
   }

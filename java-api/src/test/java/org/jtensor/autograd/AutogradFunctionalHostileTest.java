@@ -128,4 +128,29 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     assertGrad(y, 8, 16, 24);
     assertGrad(x, 16, 32, 48);
   }
+
+  /**
+   * One hook registered twice, and the first handle removed twice: PyTorch removes that
+   * registration once and the other still runs (x.grad 2, leaf or not). The removal took the hook
+   * by equality, so the second call removed the other registration too (1).
+   */
+  @Test
+  void aHandleRemovedTwiceRemovedAnotherRegistrationOfTheSameHook() {
+    java.util.function.UnaryOperator<Tensor> twice = g -> g.mul(2.0);
+    Tensor x = leaf(1, 2, 3);
+    RemovableHandle h1 = x.registerHook(twice);
+    x.registerHook(twice);
+    h1.remove();
+    h1.remove();
+    x.mul(1.0).sum().backward();
+    assertGrad(x, 2, 2, 2);
+    Tensor w = leaf(1, 2, 3);
+    Tensor y = w.mul(1.0);
+    RemovableHandle k1 = y.registerHook(twice);
+    y.registerHook(twice);
+    k1.remove();
+    k1.close();
+    y.sum().backward();
+    assertGrad(w, 2, 2, 2);
+  }
 }
