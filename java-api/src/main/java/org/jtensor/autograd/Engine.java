@@ -71,7 +71,8 @@ final class Engine {
           if (pending.merge(to, -1, Integer::sum) == 0 && wanted) ready.add(to);
         }
       }
-      if (captured != null) for (Tensor t : captured) if (t != null) run.keep(t);
+      // An input listed twice was captured twice as one handle (PyTorch gives one tensor twice): kept once.
+      if (captured != null) for (Tensor t : captured) if (t != null && keep.remove(t)) run.keep(t);
       return captured;
     }
   }

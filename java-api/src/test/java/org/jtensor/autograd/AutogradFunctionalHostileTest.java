@@ -153,4 +153,22 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     y.sum().backward();
     assertGrad(w, 2, 2, 2);
   }
+
+  /**
+   * PyTorch: grad((x * x).sum(), [x, x]) is ([2, 4, 6], [2, 4, 6]), one tensor twice; a non-leaf
+   * input listed twice likewise. The engine kept the one handle twice in its scope and threw
+   * "keep(): the tensor was not created in this scope".
+   */
+  @Test
+  void theSameInputListedTwiceThrewAnUnrelatedError() {
+    Tensor x = leaf(1, 2, 3);
+    List<Tensor> r = Autograd.grad(List.of(x.mul(x).sum()), null, List.of(x, x), false, false, false);
+    assertArrayEquals(new double[] {2, 4, 6}, r.get(0).toDoubleArray(), 0.0);
+    assertArrayEquals(new double[] {2, 4, 6}, r.get(1).toDoubleArray(), 0.0);
+    Tensor y = x.mul(2.0);
+    r = Autograd.grad(List.of(y.mul(y).sum()), null, List.of(y, x, y), false, false, false);
+    assertArrayEquals(new double[] {4, 8, 12}, r.get(0).toDoubleArray(), 0.0);
+    assertArrayEquals(new double[] {8, 16, 24}, r.get(1).toDoubleArray(), 0.0);
+    assertArrayEquals(new double[] {4, 8, 12}, r.get(2).toDoubleArray(), 0.0);
+  }
 }
