@@ -137,7 +137,7 @@ public sealed interface AutogradMethods permits Tensor {
       m.retainHook = g -> {
         // Out of place, as PyTorch's retains_grad hook (grad = grad + new_grad): a handle from an
         // earlier grad() keeps its values. With grad mode off (no createGraph) nothing is recorded.
-        m.accumulate(g, true, false);
+        m.accumulate(g, true, false, null);
         return null;
       };
       m.retainHandle = m.gradFn.retainGradHook(m.outputNr, m.retainHook);

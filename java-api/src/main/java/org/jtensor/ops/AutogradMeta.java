@@ -2,6 +2,7 @@ package org.jtensor.ops;
 
 import org.jtensor.Tensor;
 import org.jtensor.core.AutogradSlot;
+import org.jtensor.core.Shapes;
 import org.jtensor.core.TensorImpl;
 
 /**
@@ -104,7 +105,7 @@ public final class AutogradMeta implements AutogradSlot {
     AutogradMeta m = peek(t);
     if (m == null) return;
     synchronized (m) {
-      if (m.accumulator != null) m.accumulator.retarget(t.sizes(), t.device());
+      if (m.accumulator != null) m.accumulator.retarget(t.sizes(), t.strides(), t.device());
     }
   }
 
@@ -124,16 +125,23 @@ public final class AutogradMeta implements AutogradSlot {
    * Adds g to grad (AccumulateGrad's rule): the first gradient becomes grad, taken over when
    * mayTakeOver and no one else can see it, copied otherwise, so grad always has a storage of its
    * own; later ones are added in place, or out of place under createGraph so grad keeps its graph.
+   * The first one keeps PyTorch's gradient layout contract: a leaf's grad has the leaf's strides
+   * where the leaf is dense (leafStrides), and is contiguous otherwise or with leafStrides null
+   * (retainGrad's, as PyTorch's clone(contiguous)).
    */
-  public synchronized void accumulate(Tensor g, boolean createGraph, boolean mayTakeOver) {
+  public synchronized void accumulate(Tensor g, boolean createGraph, boolean mayTakeOver, long[] leafStrides) {
     if (released) return;
     TensorImpl gi = Handles.impl(g, "backward");
     if (grad == null) {
-      if (mayTakeOver && !createGraph && ownedByNoOneElse(gi)) {
+      long[] layout = leafStrides != null && Shapes.isNonOverlappingAndDense(gi.sizes(), leafStrides)
+          ? leafStrides : Shapes.contiguousStrides(gi.sizes());
+      if (mayTakeOver && !createGraph && ownedByNoOneElse(gi) && obeysLayout(gi, layout)) {
         gi.retain();
         setGrad(gi);
       } else {
-        try (Tensor copy = createGraph ? g.clone() : g.detach().clone()) {
+        try (Tensor src = createGraph ? null : g.detach();
+             Tensor copy = Tensor.emptyStrided(gi.sizes(), layout, gi.dtype(), gi.device())) {
+          copy.copy_(createGraph ? g : src);  // recorded under createGraph, so grad keeps its graph
           TensorImpl ci = Handles.impl(copy, "backward");
           ci.retain();
           setGrad(ci);
@@ -158,7 +166,16 @@ public final class AutogradMeta implements AutogradSlot {
 
   /** Only the caller's handle sees g, its storage is its alone, and it has no graph: it can become grad as it is. */
   private static boolean ownedByNoOneElse(TensorImpl g) {
-    return g.refCount() == 1 && g.storage().refCount() == 1 && g.base() == null && g.isContiguous()
-        && g.storageOffset() == 0 && !g.requiresGrad();
+    return g.refCount() == 1 && g.storage().refCount() == 1 && g.base() == null && g.storageOffset() == 0
+        && !g.requiresGrad();
+  }
+
+  /** PyTorch's obeys_layout_contract: g's strides are the layout's wherever a dim has more than one element. */
+  private static boolean obeysLayout(TensorImpl g, long[] layout) {
+    long[] sizes = g.sizes(), strides = g.strides();
+    for (int d = 0; d < sizes.length; d++) {
+      if (sizes[d] != 1 ? strides[d] != layout[d] : strides[d] == 0) return false;
+    }
+    return true;
   }
 }

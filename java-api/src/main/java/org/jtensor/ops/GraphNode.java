@@ -38,7 +38,7 @@ public abstract class GraphNode extends Node {
     if (m == null || !m.requiresGrad) return null;
     synchronized (m) {
       if (m.gradFn != null) return new Edge(m.gradFn, m.outputNr);
-      if (m.accumulator == null) m.accumulator = new AccumulateGrad(m, t.sizes().clone(), t.dtype(), t.device());
+      if (m.accumulator == null) m.accumulator = new AccumulateGrad(m, t.sizes().clone(), t.strides().clone(), t.dtype(), t.device());
       return new Edge(m.accumulator, 0);
     }
   }

@@ -171,4 +171,31 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {8, 16, 24}, r.get(1).toDoubleArray(), 0.0);
     assertArrayEquals(new double[] {4, 8, 12}, r.get(2).toDoubleArray(), 0.0);
   }
+
+  /**
+   * PyTorch's gradient layout contract: a dense leaf's first grad takes the leaf's strides (a
+   * transposed leaf's grad is (1, 2), a contiguous leaf's (3, 1) whatever layout the incoming
+   * gradient has), and a retained grad is contiguous. The grad kept the incoming layout: [3, 1]
+   * for the transposed leaf, [1, 2] for the contiguous one and the retained grad.
+   */
+  @Test
+  void aLeafsFirstGradDidNotTakeTheLeafsLayout() {
+    Tensor a = Tensor.ones(new long[] {3, 2}, DType.FLOAT64).t().detach().requiresGrad_();
+    a.mul(2.0).sum().backward();
+    try (Tensor g = a.grad()) {
+      assertArrayEquals(new long[] {1, 2}, g.stride());
+      assertArrayEquals(new double[] {2, 2, 2, 2, 2, 2}, g.toDoubleArray(), 0.0);
+    }
+    Tensor b = Tensor.ones(new long[] {2, 3}, DType.FLOAT64).requiresGrad_();
+    Tensor y = b.mul(1.0);
+    y.retainGrad();
+    Tensor gt = Tensor.fromArray(new double[][] {{1, 2}, {3, 4}, {5, 6}}).t();
+    y.backward(gt);
+    for (Tensor t : new Tensor[] {b, y}) {
+      try (Tensor g = t.grad()) {
+        assertArrayEquals(new long[] {3, 1}, g.stride());
+        assertArrayEquals(new double[] {1, 3, 5, 2, 4, 6}, g.toDoubleArray(), 0.0);
+      }
+    }
+  }
 }
