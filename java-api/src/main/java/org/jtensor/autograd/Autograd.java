@@ -71,6 +71,7 @@ public final class Autograd {
     for (int i = 0; i < captures.length; i++) {
       Tensor in = inputs.get(i);
       if (in == null) throw new IllegalArgumentException("grad(): inputs[" + i + "] is null");
+      if (in.isClosed()) throw new IllegalStateException("grad(): inputs[" + i + "] is closed");  // not requiresGrad()'s words
       if (!in.requiresGrad()) {
         throw new IllegalArgumentException("grad(): One of the differentiated Tensors does not require grad");
       }
@@ -159,6 +160,7 @@ public final class Autograd {
       for (int i = 0; i < out.length; i++) {
         Tensor root = roots.get(i);
         Tensor g = grads == null ? null : grads.get(i);
+        if (g != null && g.isClosed()) throw new IllegalStateException(op + "(): the gradient for output " + i + " is closed");
         if (g == null) {
           if (root.numel() != 1) throw new IllegalStateException(op + "(): grad can be implicitly created only for scalar outputs");
           try (GradMode.Scope off = GradMode.noGrad()) {

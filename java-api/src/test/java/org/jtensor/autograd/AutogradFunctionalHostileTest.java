@@ -198,4 +198,24 @@ class AutogradFunctionalHostileTest extends ScopedTest {
       }
     }
   }
+
+  /** A closed input or gradient was refused in the words of an internal call ("requiresGrad(): tensor is closed", "shape(): ..."). */
+  @Test
+  void aClosedInputOrGradientWasRefusedNamingAnInternalCall() {
+    Tensor x = leaf(1, 2, 3);
+    Tensor w = leaf(4, 5, 6);
+    w.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> Autograd.grad(List.of(x.mul(2.0).sum()), null, List.of(x, w), false, false, false));
+    assertMessage(e, "grad(): inputs[1] is closed");
+    Tensor g = Tensor.ones(new long[] {3}, DType.FLOAT64);
+    g.close();
+    Tensor y = x.mul(2.0);
+    e = assertThrows(IllegalStateException.class, () -> y.backward(g));
+    assertMessage(e, "backward(): the gradient for output 0 is closed");
+    e = assertThrows(IllegalStateException.class, () -> Autograd.grad(List.of(y), List.of(g), List.of(x), false, false, false));
+    assertMessage(e, "grad(): the gradient for output 0 is closed");
+    y.sum().backward();  // nothing was freed or held by the refusals
+    assertGrad(x, 2, 2, 2);
+  }
 }
