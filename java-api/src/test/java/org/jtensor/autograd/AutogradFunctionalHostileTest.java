@@ -218,4 +218,27 @@ class AutogradFunctionalHostileTest extends ScopedTest {
     y.sum().backward();  // nothing was freed or held by the refusals
     assertGrad(x, 2, 2, 2);
   }
+
+  /**
+   * PyTorch adds a later gradient in place whenever grad mode is off, a grad that requires grad
+   * too: after x.grad = t (t requiring grad) a backward leaves x.grad t, now [2, 2]; after a
+   * createGraph backward, a plain one updates the same grad ([9, 24, 45] in the handle taken
+   * before). Both were summed out of place: t stayed [0, 0] and the earlier handle [3, 12, 27].
+   */
+  @Test
+  void aGradThatRequiresGradWasReplacedInsteadOfAddedInPlace() {
+    Tensor x = Tensor.fromArray(new double[] {1, 2}).requiresGrad_();
+    Tensor t = Tensor.zeros(new long[] {2}, DType.FLOAT64).requiresGrad_();
+    x.setGrad(t);
+    x.mul(2.0).sum().backward();
+    assertArrayEquals(new double[] {2, 2}, t.toDoubleArray(), 0.0);
+    assertGrad(x, 2, 2);
+    Tensor a = leaf(1, 2, 3);
+    a.pow(3.0).sum().backward(null, false, true);
+    Tensor first = a.grad();
+    assertTrue(first.requiresGrad());
+    first.sum().backward();
+    assertArrayEquals(new double[] {9, 24, 45}, first.toDoubleArray(), 0.0);
+    assertGrad(a, 9, 24, 45);
+  }
 }
