@@ -208,8 +208,8 @@ public abstract class AbstractOptimizer implements Optimizer {
   /** Parameter i's state tensors by PyTorch's names (empty before its first step); "step" as a float32 scalar. */
   protected abstract Map<String, Tensor> stateOf(int i);
 
-  /** The names a parameter's state holds once it has one ("step" and the buffers). */
-  protected abstract List<String> stateNames();
+  /** The names a parameter's state holds once it has one ("step" and the buffers), under its (loaded) group's options. */
+  protected abstract List<String> stateNames(Map<String, Object> group);
 
   /**
    * Replaces parameter i's state with the loaded values (checked: every name, the parameter's
@@ -244,7 +244,7 @@ public abstract class AbstractOptimizer implements Optimizer {
       checkHyperParameters(name, saved.groups().get(k));
       groups.checkScheduleKeys(name, saved.groups().get(k), k);
     }
-    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, stateNames());
+    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, i -> stateNames(saved.groups().get(groups.indexOf(i))));
     // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       for (Map.Entry<Integer, Map<String, Object>> e : loaded.entrySet()) {

@@ -15,10 +15,15 @@ public final class AdamW extends Adam {
   }
 
   public AdamW(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
-    super(ParamGroups.single("AdamW", params), lr, beta1, beta2, eps, weightDecay, true);
+    this(params, lr, beta1, beta2, eps, weightDecay, false, false);
   }
 
-  /** Parameter groups (see {@link ParamGroup}): a group's own lr, betas, eps, weight_decay, the constructor's for the rest. */
+  /** PyTorch's AdamW(params, lr, betas, eps, weight_decay, amsgrad, maximize). */
+  public AdamW(List<Tensor> params, double lr, double beta1, double beta2, double eps, double weightDecay, boolean amsgrad, boolean maximize) {
+    super(ParamGroups.single("AdamW", params), lr, beta1, beta2, eps, weightDecay, amsgrad, maximize, true);
+  }
+
+  /** Parameter groups (see {@link ParamGroup}): a group's own lr, betas, eps, weight_decay, amsgrad, maximize, the constructor's for the rest. */
   public AdamW(Collection<ParamGroup> groups, double lr) {
     this(groups, lr, 0.01);
   }
@@ -28,6 +33,12 @@ public final class AdamW extends Adam {
   }
 
   public AdamW(Collection<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay) {
-    super(groups, lr, beta1, beta2, eps, weightDecay, true);
+    this(groups, lr, beta1, beta2, eps, weightDecay, false, false);
+  }
+
+  /** Parameter groups with the defaults of amsgrad and maximize (a group's own "amsgrad" or "maximize" wins). */
+  public AdamW(Collection<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay, boolean amsgrad,
+      boolean maximize) {
+    super(groups, lr, beta1, beta2, eps, weightDecay, amsgrad, maximize, true);
   }
 }

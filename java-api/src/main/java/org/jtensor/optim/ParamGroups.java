@@ -122,6 +122,11 @@ final class ParamGroups {
     return groups.get(groupOf[param]);
   }
 
+  /** The index of parameter param's group. */
+  int indexOf(int param) {
+    return groupOf[param];
+  }
+
   Group get(String op, int group) {
     if (group < 0 || group >= groups.size()) {
       throw new IndexOutOfBoundsException(op + "(): parameter group " + group + " out of range (the optimizer has " + groups.size() + ")");
@@ -149,6 +154,11 @@ final class ParamGroups {
             + " (PyTorch's would go on from the group's); make the OneCycleLR with the arguments the state was saved with");
       }
     }
+  }
+
+  /** PyTorch's check of a non-negative option: "Invalid <label> value: <v>" (NaN refused too). */
+  static void requireNonNegative(String name, Map<String, Object> group, String key, String label) {
+    if (!(((Number) group.get(key)).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid " + label + " value: " + group.get(key));
   }
 
   /** A checked option as the group holds it: numbers as Double, betas as an Object[] of Doubles, flags as given. */

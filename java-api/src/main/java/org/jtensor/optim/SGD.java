@@ -7,9 +7,10 @@ import java.util.Map;
 import org.jtensor.Tensor;
 
 /**
- * Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules.
+ * Stochastic gradient descent with PyTorch's momentum, dampening, weight decay and Nesterov rules;
+ * maximize steps up the gradient.
  * The constructors taking parameter groups ({@link ParamGroup}) read a group's own lr, momentum,
- * dampening, weight_decay and nesterov and take the constructor's for those it leaves out; they take
+ * dampening, weight_decay, nesterov and maximize and take the constructor's for those it leaves out; they take
  * a Collection (a List&lt;ParamGroup&gt; erases to the same type as the List&lt;Tensor&gt; ones).
  */
 public final class SGD extends AbstractOptimizer {
@@ -24,7 +25,12 @@ public final class SGD extends AbstractOptimizer {
   }
 
   public SGD(List<Tensor> params, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
-    this(ParamGroups.single("SGD", params), lr, momentum, dampening, weightDecay, nesterov);
+    this(params, lr, momentum, dampening, weightDecay, nesterov, false);
+  }
+
+  /** PyTorch's SGD(params, lr, momentum, dampening, weight_decay, nesterov, maximize). */
+  public SGD(List<Tensor> params, double lr, double momentum, double dampening, double weightDecay, boolean nesterov, boolean maximize) {
+    this(ParamGroups.single("SGD", params), lr, momentum, dampening, weightDecay, nesterov, maximize);
   }
 
   public SGD(Collection<ParamGroup> groups, double lr) {
@@ -36,14 +42,13 @@ public final class SGD extends AbstractOptimizer {
   }
 
   public SGD(Collection<ParamGroup> groups, double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
-    super(groups == null ? null : new java.util.ArrayList<>(groups), defaults(lr, momentum, dampening, weightDecay, nesterov));
-    this.buffers = new Tensor[params.size()];
+    this(groups, lr, momentum, dampening, weightDecay, nesterov, false);
   }
 
-  /** PyTorch's group keys in its order; those SGD does not support have their one value. */
-  private static Map<String, Object> defaults(double lr, double momentum, double dampening, double weightDecay, boolean nesterov) {
-    return SchedulerState.entries("lr", lr, "momentum", momentum, "dampening", dampening, "weight_decay", weightDecay,
-        "nesterov", nesterov, "maximize", false, "foreach", null, "differentiable", false, "fused", null);
+  public SGD(Collection<ParamGroup> groups, double lr, double momentum, double dampening, double weightDecay, boolean nesterov, boolean maximize) {
+    super(groups == null ? null : new java.util.ArrayList<>(groups), SchedulerState.entries("lr", lr, "momentum", momentum, "dampening", dampening,
+        "weight_decay", weightDecay, "nesterov", nesterov, "maximize", maximize, "foreach", null, "differentiable", false, "fused", null));
+    this.buffers = new Tensor[params.size()];  // PyTorch's group keys in its order; those SGD does not support have their one value
   }
 
   @Override
@@ -55,10 +60,8 @@ public final class SGD extends AbstractOptimizer {
   @Override
   protected void checkHyperParameters(String name, Map<String, Object> group) {
     super.checkHyperParameters(name, group);
-    if (Boolean.TRUE.equals(group.get("maximize"))) throw new IllegalArgumentException(name + "(): maximize=True is not supported by jtensor's SGD");
-    for (String key : new String[] {"momentum", "weight_decay"}) {  // PyTorch takes any dampening
-      if (!(((Number) group.get(key)).doubleValue() >= 0)) throw new IllegalArgumentException(name + "(): Invalid " + key + " value: " + group.get(key));
-    }
+    ParamGroups.requireNonNegative(name, group, "momentum", "momentum");  // PyTorch takes any dampening
+    ParamGroups.requireNonNegative(name, group, "weight_decay", "weight_decay");
   }
 
   /** PyTorch checks nesterov when made, not when loaded (its step ignores nesterov without momentum). */
@@ -78,7 +81,7 @@ public final class SGD extends AbstractOptimizer {
   }
 
   @Override
-  protected List<String> stateNames() {
+  protected List<String> stateNames(Map<String, Object> group) {
     return List.of("momentum_buffer");
   }
 
@@ -95,6 +98,7 @@ public final class SGD extends AbstractOptimizer {
   @Override
   protected Runnable prepare(int i, Tensor p, Tensor g) {
     double momentum = option(i, "momentum"), weightDecay = option(i, "weight_decay");
+    if (Boolean.TRUE.equals(optionValue(i, "maximize"))) g = g.neg();
     // each add with alpha rounded once, as PyTorch's fused multiply-add (see OpMath)
     Tensor d = weightDecay != 0 ? g.add(p, weightDecay) : g;
     Tensor buffer = null;

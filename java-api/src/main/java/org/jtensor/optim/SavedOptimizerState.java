@@ -47,15 +47,15 @@ record SavedOptimizerState(List<Map<String, Object>> groups, List<?> savedIndice
 
   /**
    * Each saved state by the position of its parameter: "step" as a Long (a whole number, at least 1),
-   * every other name in names a tensor of its parameter's shape.
+   * every other name in names (parameter i's: its group's) a tensor of its parameter's shape.
    */
-  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, List<String> names) {
+  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, java.util.function.IntFunction<List<String>> names) {
     Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : savedStates.entrySet()) {
       int i = indexOf(name, e.getKey());
       if (!(e.getValue() instanceof Map<?, ?> st)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " is not a map");
       Map<String, Object> values = new LinkedHashMap<>();
-      for (String key : names) {
+      for (String key : names.apply(i)) {
         Object v = st.get(key);
         if (key.equals("step")) {  // a scalar tensor, or a plain number as PyTorch before 1.12 saved it
           double step = v instanceof Number n ? n.doubleValue() : v instanceof Tensor t && t.numel() == 1 ? t.item() : Double.NaN;
