@@ -2,7 +2,7 @@
 default there): each case an optimizer over two parameter groups with their own options (p0, p1 and p2), 20 steps in
 float32 and in float64 with gradients "<dtype>.grads" (flattened: step * 3 + i) from "<dtype>.start<i>": each parameter
 after every step ("<case>.<dtype>.traj<i>", steps stacked), the state_dict after 10 steps ("<case>.<dtype>.state") and
-the parameters then ("<case>.<dtype>.mid<i>"); the same 20 steps with torch's sqrt replaced by a correctly rounded
+the parameters then ("<case>.<dtype>.mid<i>"), a fresh Adagrad's state_dict ("adagrad.fresh"); the same 20 steps with torch's sqrt replaced by a correctly rounded
 one ("<case>.<dtype>.ieee<i>": torch's CPU sqrt is MKL's, up to 0.75 ulp off, 14% of float32 results an ulp from
 IEEE's here; jtensor's is IEEE's); and PyTorch's refusals of bad options ("refusals": label -> message).
 Regenerate: python3 make_optimizer_options.py. Check jtensor's own state in PyTorch: run OptimizerOptionsTest with
@@ -39,6 +39,9 @@ CASES = {
     "rmsprop": lambda ps: O.RMSprop(groups(ps, {}, {"momentum": 0.0, "centered": False, "maximize": True, "alpha": 0.9, "weight_decay": 0.0}),
                                     lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.01, momentum=0.9, centered=True),
     "rmsprop2": lambda ps: O.RMSprop(groups(ps, {"momentum": 0.5}, {"centered": True, "lr": 3e-3}), lr=1e-2),
+    # PyTorch fills every sum with the constructor's initial_accumulator_value, whatever a group sets
+    "adagrad": lambda ps: O.Adagrad(groups(ps, {}, {"lr": 0.05, "lr_decay": 0.0, "initial_accumulator_value": 0.5, "maximize": True}),
+                                    lr=0.1, lr_decay=0.01, weight_decay=0.01, initial_accumulator_value=0.1, eps=1e-10),
 }
 
 _p = [torch.nn.Parameter(torch.zeros(2))]
@@ -58,6 +61,11 @@ REFUSALS = {
     "rmsprop.momentum": lambda: O.RMSprop(_p, momentum=-1.0),
     "rmsprop.weight_decay": lambda: O.RMSprop(_p, weight_decay=-1.0),
     "rmsprop.alpha": lambda: O.RMSprop(_p, alpha=-1.0),
+    "adagrad.lr": lambda: O.Adagrad(_p, lr=-1.0),
+    "adagrad.lr_decay": lambda: O.Adagrad(_p, lr_decay=-1.0),
+    "adagrad.weight_decay": lambda: O.Adagrad(_p, weight_decay=-1.0),
+    "adagrad.initial_accumulator_value": lambda: O.Adagrad(_p, initial_accumulator_value=-1.0),
+    "adagrad.eps": lambda: O.Adagrad(_p, eps=-1.0),
 }
 
 
@@ -123,6 +131,7 @@ if len(sys.argv) == 3 and sys.argv[1] == "--check":
     sys.exit(0)
 
 out = {"refusals": {k: refusal(v) for k, v in REFUSALS.items()}}
+out["adagrad.fresh"] = CASES["adagrad"](params(starts, torch.float32)).state_dict()  # a state for every parameter before any step
 for dt, dtype in DTYPES.items():
     out[f"{dt}.grads"] = [g.to(dtype) for step in grads for g in step]
     for i, s in enumerate(starts):

@@ -47,14 +47,10 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   /** The constructor's defaults: lr and the options a group leaves out. */
-  protected final Map<String, Object> defaults() {
-    return defaults;
-  }
+  protected final Map<String, Object> defaults() { return defaults; }
 
   @Override
-  public final List<Tensor> parameters() {
-    return params;  // List.copyOf: unmodifiable
-  }
+  public final List<Tensor> parameters() { return params; }  // List.copyOf: unmodifiable
 
   @Override
   public final List<Tensor> parameters(int group) {
@@ -211,6 +207,11 @@ public abstract class AbstractOptimizer implements Optimizer {
   /** The names a parameter's state holds once it has one ("step" and the buffers), under its (loaded) group's options. */
   protected abstract List<String> stateNames(Map<String, Object> group);
 
+  /** The least "step" a saved state may hold: 1 (a state is made by the first step) unless the constructor makes it (Adagrad's: 0). */
+  protected long firstSavedStep() {
+    return 1;
+  }
+
   /**
    * Replaces parameter i's state with the loaded values (checked: every name, the parameter's
    * shape; tensors already copied, "step" a Long); must not allocate, so a load cannot fail half-way.
@@ -244,7 +245,7 @@ public abstract class AbstractOptimizer implements Optimizer {
       checkHyperParameters(name, saved.groups().get(k));
       groups.checkScheduleKeys(name, saved.groups().get(k), k);
     }
-    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, i -> stateNames(saved.groups().get(groups.indexOf(i))));
+    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, i -> stateNames(saved.groups().get(groups.indexOf(i))), firstSavedStep());
     // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       for (Map.Entry<Integer, Map<String, Object>> e : loaded.entrySet()) {

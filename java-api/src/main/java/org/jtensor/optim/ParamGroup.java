@@ -20,7 +20,8 @@ import org.jtensor.Tensor;
  * }</pre>
  *
  * Options by optimizer: SGD's momentum, dampening, weight_decay, nesterov, maximize; Adam's and AdamW's
- * betas (two numbers: a {@code double[]} or a list), eps, weight_decay, amsgrad, maximize; every optimizer's lr. Each group's
+ * betas (two numbers: a {@code double[]} or a list), eps, weight_decay, amsgrad, maximize; RMSprop's momentum,
+ * alpha, eps, centered, weight_decay, maximize; Adagrad's lr_decay, eps, weight_decay, maximize; every optimizer's lr. Each group's
  * options are checked as the constructor checks its arguments, with its messages (PyTorch checks only
  * the defaults). A name the optimizer does not have is kept in the group and its state dict, unused,
  * as PyTorch keeps it. Immutable: set() and lr() return a new group.

@@ -46,10 +46,10 @@ record SavedOptimizerState(List<Map<String, Object>> groups, List<?> savedIndice
   }
 
   /**
-   * Each saved state by the position of its parameter: "step" as a Long (a whole number, at least 1),
+   * Each saved state by the position of its parameter: "step" as a Long (a whole number, at least firstStep),
    * every other name in names (parameter i's: its group's) a tensor of its parameter's shape.
    */
-  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, java.util.function.IntFunction<List<String>> names) {
+  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, java.util.function.IntFunction<List<String>> names, long firstStep) {
     Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : savedStates.entrySet()) {
       int i = indexOf(name, e.getKey());
@@ -59,9 +59,9 @@ record SavedOptimizerState(List<Map<String, Object>> groups, List<?> savedIndice
         Object v = st.get(key);
         if (key.equals("step")) {  // a scalar tensor, or a plain number as PyTorch before 1.12 saved it
           double step = v instanceof Number n ? n.doubleValue() : v instanceof Tensor t && t.numel() == 1 ? t.item() : Double.NaN;
-          if (!(step >= 1 && step == Math.rint(step) && step <= Long.MAX_VALUE)) {
+          if (!(step >= firstStep && step == Math.rint(step) && step <= Long.MAX_VALUE)) {
             throw new IllegalArgumentException(name + "(): the state of parameter " + i + ": 'step' must be a whole number of steps, at "
-                + "least 1, got " + (v instanceof Tensor t ? "a tensor of shape " + Arrays.toString(t.shape()) + (t.numel() == 1
+                + "least " + firstStep + ", got " + (v instanceof Tensor t ? "a tensor of shape " + Arrays.toString(t.shape()) + (t.numel() == 1
                 ? " holding " + t.item() : "") : v));
           }
           values.put(key, (long) step);

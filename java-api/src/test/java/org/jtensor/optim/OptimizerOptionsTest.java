@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The options a PyTorch user reaches for first, against PyTorch 2.13 bit for bit (resources/optim/optimizer_options.pt
  * from make_optimizer_options.py beside it): Adam and AdamW with amsgrad and maximize, SGD with maximize, Nesterov
- * and dampening, RMSprop (centered, momentum), each over two parameter groups that set the options differently, 20
- * steps in float32 and float64 (RMSprop bit for bit against PyTorch with a correctly rounded sqrt: see tol).
+ * and dampening, RMSprop (centered, momentum), Adagrad (lr decay, initial accumulator), each over two parameter groups that set the options differently, 20
+ * steps in float32 and float64 (RMSprop and Adagrad bit for bit against PyTorch with a correctly rounded sqrt: see tol).
  * Every step's parameters equal PyTorch's; PyTorch's state after 10 steps loaded into an optimizer made without the
  * options (the loaded groups bring them) resumes to PyTorch's parameters; jtensor's state after 10 steps is PyTorch's
  * (groups, state names, tensors) and, saved as .pt and loaded back, resumes as the run that never stopped. Bad options
@@ -59,11 +59,14 @@ class OptimizerOptionsTest extends ScopedTest {
     CASES.put("rmsprop", ps -> new RMSprop(groups(ps, g -> g, g -> g.set("momentum", 0.0).set("centered", false).set("maximize", true)
         .set("alpha", 0.9).set("weight_decay", 0.0)), 1e-2, 0.99, 1e-8, 0.01, 0.9, true));
     CASES.put("rmsprop2", ps -> new RMSprop(groups(ps, g -> g.set("momentum", 0.5), g -> g.set("centered", true).lr(3e-3)), 1e-2));
+    CASES.put("adagrad", ps -> new Adagrad(groups(ps, g -> g, g -> g.lr(0.05).set("lr_decay", 0.0).set("initial_accumulator_value", 0.5)
+        .set("maximize", true)), 0.1, 0.01, 0.01, 0.1, 1e-10));
     PLAIN.put("adam", ps -> new Adam(groups(ps, g -> g, g -> g), 0.7));
     PLAIN.put("adamw", ps -> new AdamW(groups(ps, g -> g, g -> g), 0.7));
     PLAIN.put("sgd", ps -> new SGD(groups(ps, g -> g, g -> g), 0.7));
     PLAIN.put("rmsprop", ps -> new RMSprop(groups(ps, g -> g, g -> g), 0.7));
     PLAIN.put("rmsprop2", PLAIN.get("rmsprop"));
+    PLAIN.put("adagrad", ps -> new Adagrad(groups(ps, g -> g, g -> g), 0.7));
   }
 
   private static Tensor f(String name) {
@@ -210,6 +213,22 @@ class OptimizerOptionsTest extends ScopedTest {
     }
   }
 
+  /**
+   * As PyTorch's, a fresh Adagrad has every parameter's state (step 0, sum full of the constructor's initial_accumulator_value,
+   * a group's own ignored): its state dict is PyTorch's fresh one, and PyTorch's fresh one loads (step 0 is a state here).
+   */
+  @Test
+  void freshAdagradHasPyTorchsState() {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> theirs = (Map<String, Object>) fixtures.get("adagrad.fresh");
+    List<Tensor> ps = params("float32.start");
+    try (Optimizer opt = CASES.get("adagrad").apply(ps); Optimizer other = PLAIN.get("adagrad").apply(params("float32.start"))) {
+      assertSameState("fresh adagrad", theirs, opt.stateDict(), 0);
+      other.loadStateDict(theirs);
+      assertSameState("loaded fresh adagrad", theirs, other.stateDict(), 0);
+    }
+  }
+
   /** A momentum set after the state was made without one (OneCycleLR's setMomentum) has no momentum_buffer: refused, nothing changed. */
   @Test
   void rmspropMomentumSetAfterTheFirstStepIsRefusedWhole() {
@@ -244,6 +263,11 @@ class OptimizerOptionsTest extends ScopedTest {
     makers.put("rmsprop.momentum", () -> new RMSprop(ps, 1e-2, 0.99, 1e-8, 0, -1.0, true));
     makers.put("rmsprop.weight_decay", () -> new RMSprop(List.of(ParamGroup.of(ps).set("weight_decay", -1.0)), 1e-2));
     makers.put("rmsprop.alpha", () -> new RMSprop(ps, 1e-2, -1.0, 1e-8, 0, 0, false));
+    makers.put("adagrad.lr", () -> new Adagrad(ps, -1.0));
+    makers.put("adagrad.lr_decay", () -> new Adagrad(ps, 1e-2, -1.0, 0, 0, 1e-10));
+    makers.put("adagrad.weight_decay", () -> new Adagrad(ps, 1e-2, 0, -1.0, 0, 1e-10));
+    makers.put("adagrad.initial_accumulator_value", () -> new Adagrad(ps, 1e-2, 0, 0, -1.0, 1e-10));
+    makers.put("adagrad.eps", () -> new Adagrad(List.of(ParamGroup.of(ps).set("eps", -1.0)), 1e-2));
     Map<?, ?> want = (Map<?, ?>) fixtures.get("refusals");
     assertEquals(want.keySet(), makers.keySet());
     for (Map.Entry<String, Executable> e : makers.entrySet()) {
