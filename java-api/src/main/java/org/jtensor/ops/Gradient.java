@@ -257,7 +257,7 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return g.reshape(w.batch, w.channels, -1).gather(2, indices.reshape(w.batch, w.channels, -1)).reshape(w.pooledShape());
   }
 
-  /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j = total − cumsum_i + g_i. */
+  /** cumsum: the reversed running sum of g, Σ_{j≥i} g_j. */
   static Tensor[] cumsumBackward(Context c, Tensor g) {
     int dim = c.args(Along.class).dim();
     if (c.inputShape(0).length == 0) return grads(g.clone());
@@ -278,14 +278,16 @@ record Gradient(int saves, Formula formula) implements Derivative {
     Tensor first = zeros.logicalAnd(seen.eq(1L));          // the first zero itself
     boolean anyZero = zeros.any().item() != 0;
     if (anyZero && org.jtensor.autograd.GradMode.isEnabled()) return grads(cumprodBackwardDifferentiable(x, g, dim));
-    Tensor plain = reverseCumsum(g.mul(r), dim).div(Tensor.where(before, x, Tensor.onesLike(x)));
-    Tensor grad = plain.mul(before);
+    // masked by where, not by a product: an inf or NaN g_j after the zero (g_j · 0 = NaN) stays out
+    // of the positions before it, and those after it read 0 whatever the first zero's term is
+    Tensor w = Tensor.where(before, g.mul(r), 0.0);
+    Tensor grad = Tensor.where(before, reverseCumsum(w, dim).div(Tensor.where(before, x, Tensor.onesLike(x))), 0.0);
     if (anyZero) {
       Tensor ones = Tensor.onesLike(x);
       Tensor prefix = Tensor.where(before, x, ones).prod(new int[] {dim}, true);      // Π_{k'<k} x
       Tensor suffix = Tensor.where(before.logicalOr(first), ones, x).cumprod(dim);    // Π_{k<k'≤j} x
-      Tensor tail = g.mul(suffix).mul(before.logicalNot()).sum(new int[] {dim}, true);
-      grad = grad.add(prefix.mul(tail).mul(first));
+      Tensor tail = Tensor.where(before, 0.0, g.mul(suffix)).sum(new int[] {dim}, true);
+      grad = Tensor.where(first, prefix.mul(tail), grad);
     }
     return grads(grad);
   }
@@ -311,8 +313,9 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return terms.sum(new int[] {last + 1}, false).movedim(last, dim);
   }
 
+  /** Σ_{j≥i} g_j, as PyTorch's reversed_cumsum (flip, cumsum, flip): total − cumsum + g cancelled (inf − inf = NaN, 1e8 + 1 − 1e8 = 0). */
   private static Tensor reverseCumsum(Tensor g, int dim) {
-    return g.sum(dim, true).sub(g.cumsum(dim)).add(g);
+    return g.flip(dim).cumsum(dim).flip(dim);
   }
 
   static int[] dimsOf(boolean[] reduced) {
