@@ -64,4 +64,19 @@ class ScanSortHostileTest extends ScopedTest {
     bits(new double[] {23, 0, 0}, grad(new double[] {0, 2, 3}, new double[] {1, 2, 3}, t -> t.cumprod(0)), "zero first");
     bits(new double[] {7, 4, 18}, grad(new double[] {2, 3, 0}, new double[] {1, 2, 3}, t -> t.cumprod(0)), "zero last");
   }
+
+  // ---- median(), quantile, bincount ----
+
+  @Test
+  void medianOfEveryElementSentItsGradientToOnePosition() {
+    // tensor([1., 2., 2., 3.]).median().backward(): PyTorch [0, 0.5, 0.5, 0] (evenly_distribute_backward)
+    bits(new double[] {0, 0.5, 0.5, 0}, grad(new double[] {1, 2, 2, 3}, new double[] {1}, t -> t.median().reshape(1)), "ties");
+    // a NaN median: shared by the NaNs, PyTorch [0, 0.5, 0, 0.5]
+    bits(new double[] {0, 0.5, 0, 0.5}, grad(new double[] {1, NAN, 2, NAN}, new double[] {1}, t -> t.median().reshape(1)), "NaN");
+    Tensor m = Tensor.fromArray(new double[] {5, 1, 3}, 3).median();
+    assertEquals(0, m.dim());
+    assertEquals(3.0, m.item(), 0.0);
+    assertEquals(DType.INT64, Tensor.fromArray(new long[] {3, 1, 2, 4}).median().dtype());
+    assertEquals(2L, (long) Tensor.fromArray(new long[] {3, 1, 2, 4}).median().item());
+  }
 }

@@ -203,6 +203,9 @@ public final class Ops {
       .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
   public static final Op MIN_ALL = Op.reduction("min", "amin", ReduceKind.SAME)
       .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
+  /** median() of every element (OrderStatistics): shared by the elements equal to it, as max(). */
+  public static final Op MEDIAN_ALL = Op.composite("median", 1)
+      .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
   public static final Op ANY = Op.reduction("any", "any", ReduceKind.BOOL);
   public static final Op ALL = Op.reduction("all", "all", ReduceKind.BOOL);
   public static final Op ARGMAX = Op.reduction("argmax", "argmax", ReduceKind.INDEX);

@@ -53,9 +53,14 @@ public final class OrderStatistics {
       }
     }
     if (x.numel() == 0) throw new IllegalArgumentException("median(): input must not be empty");
-    try (TensorScope s = TensorScope.open(); ValuesAndIndices m = median(x.reshape(-1), 0, false)) {
-      return s.keep(m.values().clone());
+    // the value from a detached sort, recorded as median() itself: PyTorch's gradient is shared
+    // evenly by the elements equal to it (by the NaNs when it is NaN), not sent to one position
+    org.jtensor.core.TensorImpl value;
+    try (Tensor xd = x.detach(); Tensor flat = xd.reshape(-1); ValuesAndIndices m = median(flat, 0, false); Tensor v = m.values().clone()) {
+      value = Handles.impl(v, "median");
+      value.retain();
     }
+    return Handles.wrap(Recorder.recorded(Ops.MEDIAN_ALL, "median", new org.jtensor.core.TensorImpl[] {Handles.impl(x, "median")}, null, value));
   }
 
   /**
