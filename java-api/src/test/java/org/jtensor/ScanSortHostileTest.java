@@ -79,4 +79,40 @@ class ScanSortHostileTest extends ScopedTest {
     assertEquals(DType.INT64, Tensor.fromArray(new long[] {3, 1, 2, 4}).median().dtype());
     assertEquals(2L, (long) Tensor.fromArray(new long[] {3, 1, 2, 4}).median().item());
   }
+
+  @Test
+  void lerpAndQuantileRoundedTwice() {
+    // torch.lerp(tensor([0.1]), tensor([0.7]), 0.6), float32: PyTorch's bits 1055622431 (one rounding,
+    // fmadd); a + ... with two roundings gave 1055622432, as did quantile's interpolation
+    Tensor a = Tensor.fromArray(new float[] {0.1f}), b = Tensor.fromArray(new float[] {0.7f});
+    assertEquals(1055622431, Float.floatToIntBits(a.lerp(b, 0.6000000238418579).toFloatArray()[0]), "scalar weight");
+    assertEquals(1055622431, Float.floatToIntBits(a.lerp(b, Tensor.fromArray(new float[] {0.6f})).toFloatArray()[0]), "tensor weight");
+    // torch.quantile(x, q) at q = 0.05, 0.1, ..., 0.95, PyTorch 2.13's bits (rank and weight in x's dtype)
+    double[] qs = new double[19];
+    for (int i = 0; i < 19; i++) qs[i] = 0.05 * (i + 1);
+    int[] want32 = {1049582633, 1055622431, 1059313418, 1062333317, 1065353216, 1066863165, 1069211974, 1073238509, 1075503431,
+        1077516698, 1080788257, 1083095123, 1084730900, 1086010162, 1087111168, 1088212174, 1089732611, 1091305470, 1092485119};
+    float[] got32 = Tensor.fromArray(new float[] {0.1f, 0.7f, 1.3f, 2.9f, 5.5f, 7.25f, 11f})
+        .quantile(Tensor.fromArray(qs).to(DType.FLOAT32), null, false).toFloatArray();
+    for (int i = 0; i < 19; i++) assertEquals(want32[i], Float.floatToIntBits(got32[i]), "float32 q = " + qs[i]);
+    long[] want64 = {4598715651500560876L, 4601958243232267633L, 4603939827068310651L, 4605561122934164030L, 4607182418800017408L,
+        4607993066732944098L, 4609254074628607837L, 4611415802449745677L, 4612631774349135709L, 4613712638259704627L,
+        4615469042114379122L, 4616707532011906009L, 4617585733939243255L, 4618272532882417255L, 4618863630333509632L,
+        4619454727784602011L, 4620271005217062914L, 4621115430147194881L, 4621748748844793856L};
+    double[] got64 = Tensor.fromArray(new double[] {0.1, 0.7, 1.3, 2.9, 5.5, 7.25, 11}).quantile(Tensor.fromArray(qs), null, false).toDoubleArray();
+    for (int i = 0; i < 19; i++) assertEquals(want64[i], Double.doubleToLongBits(got64[i]), "float64 q = " + qs[i]);
+  }
+
+  @Test
+  void quantileTookHalfInputsAndGaveANanRowNoGradient() {
+    // torch.quantile(x.half(), 0.5): "quantile() input tensor must be either float or double dtype"
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+      Tensor h = Tensor.fromArray(new double[] {1, 2}).to(dt);
+      Exception e = assertThrows(IllegalArgumentException.class, () -> h.quantile(0.5));
+      assertTrue(e.getMessage().contains("quantile(): input tensor must be either float or double dtype"), e.getMessage());
+    }
+    // tensor([1., nan, 3., nan]).quantile(0.3).backward(): PyTorch [0, 0, 0, 1] (the rank moved to the last, a NaN)
+    bits(new double[] {0, 0, 0, 1}, grad(new double[] {1, NAN, 3, NAN}, new double[] {1}, t -> t.quantile(0.3).reshape(1)), "NaN row");
+    assertTrue(Double.isNaN(Tensor.fromArray(new double[] {1, NAN, 3}).quantile(0.3).item()));
+  }
 }

@@ -69,7 +69,9 @@ public final class OrderStatistics {
    */
   public static Tensor quantile(Tensor x, Tensor q, Integer dim, boolean keepdim) {
     String op = "quantile";
-    if (!x.dtype().isFloatingPoint()) throw new IllegalArgumentException(op + "(): input tensor must be either float or double dtype");
+    if (x.dtype() != DType.FLOAT32 && x.dtype() != DType.FLOAT64) {  // PyTorch 2.13 refuses float16/bfloat16 too
+      throw new IllegalArgumentException(op + "(): input tensor must be either float or double dtype");
+    }
     if (q.dim() > 1) throw new IllegalArgumentException(op + "(): q must be a scalar or 1D tensor");
     double[] levels = q.toDoubleArray();
     for (double v : levels) {
@@ -85,12 +87,14 @@ public final class OrderStatistics {
       Tensor sorted = xs.sort(d, false).values();
       Tensor hasNan = xs.isnan().any(d, true);
       java.util.List<Tensor> each = new java.util.ArrayList<>();
+      boolean single = x.dtype() == DType.FLOAT32;
       for (double level : levels) {
-        double pos = level * (n - 1);
-        long lo = (long) Math.floor(pos), hi = (long) Math.ceil(pos);
+        // PyTorch's rank q · (n − 1) and weight rank − floor(rank) in x's dtype, then its lerp
+        double pos = single ? (float) ((float) level * (double) (float) (n - 1)) : level * (n - 1);
+        long lo = Math.min((long) Math.floor(pos), n - 1), hi = Math.min((long) Math.ceil(pos), n - 1);
         Tensor a = sorted.narrow(d, lo, 1), b = sorted.narrow(d, hi, 1);
-        Tensor v = a.add(b.sub(a).mul(pos - lo));  // lerp, as PyTorch's linear interpolation
-        v = Tensor.where(hasNan, Double.NaN, v);
+        Tensor v = a.lerp(b, pos - lo);
+        v = Tensor.where(hasNan, sorted.narrow(d, n - 1, 1), v);  // a NaN row reads its last (NaN) element, which takes the gradient
         if (!keepdim) v = v.squeeze(d);
         else if (dim == null) v = v.reshape(ones(x.dim()));
         each.add(v);
