@@ -115,4 +115,18 @@ class ScanSortHostileTest extends ScopedTest {
     bits(new double[] {0, 0, 0, 1}, grad(new double[] {1, NAN, 3, NAN}, new double[] {1}, t -> t.quantile(0.3).reshape(1)), "NaN row");
     assertTrue(Double.isNaN(Tensor.fromArray(new double[] {1, NAN, 3}).quantile(0.3).item()));
   }
+
+  @Test
+  void bincountKeptHalfWeightsAndStoppedCounting() {
+    // torch.bincount(zeros(3000, long), weights=ones(3000, half)): float64 [3000.] (float16 stopped at 2048)
+    Tensor x = Tensor.zeros(new long[] {3000}, DType.INT64, Device.CPU);
+    for (DType dt : new DType[] {DType.FLOAT16, DType.BFLOAT16, DType.FLOAT64, DType.INT32, DType.BOOL}) {
+      Tensor r = x.bincount(Tensor.ones(new long[] {3000}, dt, Device.CPU), 0);
+      assertEquals(DType.FLOAT64, r.dtype(), dt + " weights");
+      assertEquals(3000.0, r.item(), 0.0, dt + " weights");
+    }
+    Tensor r = x.bincount(Tensor.ones(new long[] {3000}, DType.FLOAT32, Device.CPU), 0);
+    assertEquals(DType.FLOAT32, r.dtype());
+    assertEquals(3000.0, r.item(), 0.0);
+  }
 }

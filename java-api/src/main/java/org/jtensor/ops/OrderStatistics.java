@@ -124,8 +124,8 @@ public final class OrderStatistics {
 
   /**
    * Counts of each value of a 1-D non-negative integer tensor (or the sums of weights at them),
-   * max(x) + 1 long at least minlength: int64 counts, or the weights' dtype (float32 weights stay
-   * float32, as PyTorch's).
+   * max(x) + 1 long at least minlength: int64 counts, or float32 sums of float32 weights and float64
+   * sums of any others, as PyTorch's.
    */
   public static Tensor bincount(Tensor x, Tensor weights, long minlength) {
     String op = "bincount";
@@ -140,7 +140,9 @@ public final class OrderStatistics {
       long max = x.numel() == 0 ? -1 : (long) x.amax().item(), min = x.numel() == 0 ? 0 : (long) x.amin().item();
       if (min < 0) throw new IllegalArgumentException(op + "(): bincount only supports 1-d non-negative integral inputs.");
       long length = Math.max(max + 1, minlength);
-      DType out = weights == null ? DType.INT64 : weights.dtype().isFloatingPoint() ? weights.dtype() : DType.FLOAT64;
+      // PyTorch 2.13 counts float32 weights in float32 and every other dtype in float64 (float16 in
+      // float16 stopped at 2048 ones)
+      DType out = weights == null ? DType.INT64 : weights.dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
       Tensor src = weights == null ? Tensor.ones(new long[] {x.numel()}, out, x.device()) : weights.to(out);
       return s.keep(Tensor.zeros(new long[] {length}, out, x.device()).scatterAdd(0, x.to(DType.INT64), src));
     }
