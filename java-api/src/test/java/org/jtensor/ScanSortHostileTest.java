@@ -129,4 +129,18 @@ class ScanSortHostileTest extends ScopedTest {
     assertEquals(DType.FLOAT32, r.dtype());
     assertEquals(3000.0, r.item(), 0.0);
   }
+
+  @Test
+  void quantileOfAZeroDimTensorKeptADimAndOfAnEmptyOneAnswered() {
+    // torch.quantile(tensor(3.), 0.5, dim=0, keepdim=True).shape: torch.Size([]) (was [1])
+    Tensor x0 = Tensor.full(new long[] {}, 3.0, DType.FLOAT32);
+    Tensor q = Tensor.full(new long[] {}, 0.5, DType.FLOAT32);
+    assertArrayEquals(new long[] {}, x0.quantile(q, 0, true).shape());
+    assertEquals(3.0, x0.quantile(q, 0, true).item(), 0.0);
+    assertArrayEquals(new long[] {2}, x0.quantile(Tensor.fromArray(new float[] {0.5f, 0.7f}), 0, true).shape());
+    // torch.quantile(zeros(2, 0), 0.5, dim=0): "quantile() input tensor must be non-empty" (was an empty result)
+    Tensor e = Tensor.zeros(new long[] {2, 0}, DType.FLOAT32, Device.CPU);
+    Exception ex = assertThrows(IllegalArgumentException.class, () -> e.quantile(q, 0, false));
+    assertTrue(ex.getMessage().contains("quantile(): input tensor must be non-empty"), ex.getMessage());
+  }
 }

@@ -81,7 +81,8 @@ public final class OrderStatistics {
       Tensor xs = dim == null ? x.reshape(-1) : x;
       int d = dim == null ? 0 : Shapes.wrapDim(op, dim, x.dim());
       long n = xs.dim() == 0 ? 1 : xs.shape()[d];
-      if (n == 0) throw new IllegalArgumentException(op + "(): input tensor must be non-empty");
+      // PyTorch refuses any empty input, also one whose reduced dim is not the empty one
+      if (x.numel() == 0) throw new IllegalArgumentException(op + "(): input tensor must be non-empty");
       if (xs.dim() == 0) xs = xs.reshape(1);
       if (levels.length == 0) return s.keep(Tensor.zeros(noLevels(x, dim, d, keepdim), x.dtype(), x.device()));
       Tensor sorted = xs.sort(d, false).values();
@@ -96,7 +97,7 @@ public final class OrderStatistics {
         Tensor v = a.lerp(b, pos - lo);
         v = Tensor.where(hasNan, sorted.narrow(d, n - 1, 1), v);  // a NaN row reads its last (NaN) element, which takes the gradient
         if (!keepdim) v = v.squeeze(d);
-        else if (dim == null) v = v.reshape(ones(x.dim()));
+        else if (dim == null || x.dim() == 0) v = v.reshape(ones(x.dim()));  // a 0-dim x keeps no dim
         each.add(v);
       }
       return s.keep(q.dim() == 0 ? each.get(0) : Tensor.stack(each, 0));
