@@ -67,7 +67,9 @@ public sealed interface ReductionMethods permits Tensor {
   /** The lower median along dim and its position (torch.median(dim)); a row with NaN gives NaN. */
   default ValuesAndIndices median(int dim, boolean keepdim) { return OrderStatistics.median(self(), dim, keepdim); }
   /** torch.quantile(q) of every element, linear interpolation. */
-  default Tensor quantile(double q) { try (Tensor l = Tensor.full(new long[] {}, q, DType.FLOAT64)) { return OrderStatistics.quantile(self(), l, null, false); } }
+  default Tensor quantile(double q) {  // the level in x's dtype, as PyTorch's scalar_tensor(q, self.options())
+    try (Tensor l = Tensor.full(new long[] {}, q, self().dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64)) { return OrderStatistics.quantile(self(), l, null, false); }
+  }
   /** torch.quantile(q, dim, keepdim): q a 0-dim or 1-D tensor of levels (a 1-D q's levels come first). */
   default Tensor quantile(Tensor q, Integer dim, boolean keepdim) { return OrderStatistics.quantile(self(), q, dim, keepdim); }
   /** torch.bincount(weights, minlength): weights may be null. */

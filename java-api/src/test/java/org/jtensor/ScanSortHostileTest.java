@@ -143,4 +143,14 @@ class ScanSortHostileTest extends ScopedTest {
     Exception ex = assertThrows(IllegalArgumentException.class, () -> e.quantile(q, 0, false));
     assertTrue(ex.getMessage().contains("quantile(): input tensor must be non-empty"), ex.getMessage());
   }
+
+  @Test
+  void quantileTookAQTensorOfAnotherDtype() {
+    // torch.quantile(rand(3), tensor(0.5, float64)): "quantile() q tensor must be same dtype as the input tensor"
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3});
+    Exception e = assertThrows(IllegalArgumentException.class, () -> x.quantile(Tensor.full(new long[] {}, 0.5, DType.FLOAT64), null, false));
+    assertTrue(e.getMessage().contains("quantile(): q tensor must be same dtype as the input tensor"), e.getMessage());
+    assertEquals(2.0, x.quantile(0.5).item(), 0.0);  // a double level is taken in x's dtype, as PyTorch's scalar q
+    assertEquals(DType.FLOAT32, x.quantile(0.5).dtype());
+  }
 }

@@ -73,6 +73,7 @@ public final class OrderStatistics {
       throw new IllegalArgumentException(op + "(): input tensor must be either float or double dtype");
     }
     if (q.dim() > 1) throw new IllegalArgumentException(op + "(): q must be a scalar or 1D tensor");
+    if (q.dtype() != x.dtype()) throw new IllegalArgumentException(op + "(): q tensor must be same dtype as the input tensor");
     double[] levels = q.toDoubleArray();
     for (double v : levels) {
       if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException(op + "(): q values must be in the range [0, 1]");
