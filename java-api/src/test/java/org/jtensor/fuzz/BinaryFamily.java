@@ -88,8 +88,9 @@ final class BinaryFamily {
   }
 
   private static Fuzz.Check check(Bin op, Pool.Entry x, Object y) {
+    boolean scalarInTensorDtype = op.name.equals("add") || op.name.equals("sub") || op.name.equals("remainder");
     return Refs.binary(x, y, op.fd == null ? (p, q) -> { throw new AssertionError(op.name + " succeeded on floats"); } : op.fd,
-        op.fl, op.compare);
+        op.fl, op.compare, scalarInTensorDtype);
   }
 
   /** Both open, shapes that broadcast, dtypes the op takes, and no integer division by 0 or power below 0. */

@@ -63,6 +63,18 @@ class RefSelfTest {
         () -> Refs.writes(o, BinaryFamily.check("add", x, y)), "binary of");
   }
 
+  /** float16 inf − (2^63 − 1) is NaN in PyTorch: sub rounds the scalar to float16 (inf) first; the reference took it in float32 (inf expected). */
+  @Test
+  void subRoundsAScalarToAHalfTensorsDtype() {
+    Pool.Entry x = tensor(DType.FLOAT16, new long[] {2}, Double.POSITIVE_INFINITY, 1);
+    long big = Long.MAX_VALUE;
+    catches(new Object[] {x, big + "L"}, () -> t(x).sub(big), () -> {  // the float32 answer, [inf, -inf]
+      try (Tensor d = Tensor.fromArray(new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY})) {
+        return d.to(DType.FLOAT16);
+      }
+    }, () -> BinaryFamily.check("sub", x, big), "binary of");
+  }
+
   @Test
   void scatterKeepsTheLastWriteAndScatterAddAddsThemAll() {
     Pool.Entry x = tensor(DType.FLOAT32, new long[] {3}, 10, 20, 30), idx = tensor(DType.INT64, new long[] {3}, 2, 0, 2);

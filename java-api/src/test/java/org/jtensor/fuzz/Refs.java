@@ -54,6 +54,16 @@ final class Refs {
    * result's dtype stores it: an out= or in-place result may be wider or narrower than the promoted type.
    */
   static Fuzz.Check binary(Pool.Entry a, Object b, DoubleBinaryOperator fd, LongBinaryOperator fl, boolean compare) {
+    return binary(a, b, fd, fl, compare, false);
+  }
+
+  /**
+   * scalarInTensorDtype: a scalar b is rounded to a float16/bfloat16 computation's own dtype first, as
+   * PyTorch's add, sub and remainder do (float16 inf - (2^63 - 1) is NaN: the scalar is inf); mul and
+   * the divisions read it in float32, their math type.
+   */
+  static Fuzz.Check binary(Pool.Entry a, Object b, DoubleBinaryOperator fd, LongBinaryOperator fl, boolean compare,
+                           boolean scalarInTensorDtype) {
     return (result, in) -> {
       Vals r = Vals.of(result), va = in.of(a);
       Vals vb = b instanceof Pool.Entry e ? in.of(e) : null;
@@ -79,7 +89,7 @@ final class Refs {
         }
         double x = Vals.round(va.d[ia], fcomp);
         double y = vb != null ? Vals.round(vb.d[ib], fcomp)
-            : Vals.round(b instanceof Long v ? (double) v : (Double) b, fcomp == DType.FLOAT64 ? fcomp : DType.FLOAT32);
+            : Vals.round(b instanceof Long v ? (double) v : (Double) b, fcomp == DType.FLOAT64 || scalarInTensorDtype ? fcomp : DType.FLOAT32);
         // trunc(x / y): the quotient rounds first, in float32 below float64 (PyTorch's math type)
         double e = fd == TRUNC ? trunc(Vals.round(x / y, fcomp == DType.FLOAT64 ? fcomp : DType.FLOAT32)) : fd.applyAsDouble(x, y);
         if (compare) {
