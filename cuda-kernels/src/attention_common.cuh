@@ -5,6 +5,9 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "jt/attention.h"
 #include "jt/dtype.h"
@@ -128,6 +131,22 @@ __global__ void row_dot_kernel(const __grid_constant__ AttnArgs<T> a, int64_t ro
   }
 }
 
+// Raises a kernel's dynamic shared memory limit to bytes on the current device, once: the limit
+// stays set, so later launches skip the driver call (it was made before every launch).
+inline int allow_dynamic_smem(const void* kernel, size_t bytes) {
+  int device = 0;
+  int st = status_of(cudaGetDevice(&device));
+  if (st != JT_OK) return st;
+  static std::mutex lock;
+  static std::map<std::pair<const void*, int>, size_t> allowed;  // (kernel, device) -> bytes set
+  std::lock_guard<std::mutex> hold(lock);
+  size_t& have = allowed[{kernel, device}];
+  if (have >= bytes) return JT_OK;
+  st = status_of(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  if (st == JT_OK) have = bytes;
+  return st;
+}
+
 // An attention kernel: one block of `threads` per tile, `bytes` of dynamic shared memory.
 template <typename T>
 struct TileKernel {
@@ -135,7 +154,7 @@ struct TileKernel {
   size_t bytes;
   int threads;
   int launch(const AttnArgs<T>& a, int64_t tiles, cudaStream_t stream) const {
-    const int st = status_of(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    const int st = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes);
     if (st != JT_OK) return st;
     kernel<<<(unsigned)tiles, threads, bytes, stream>>>(a);
     return launch_status();
