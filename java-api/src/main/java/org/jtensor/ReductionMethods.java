@@ -102,7 +102,13 @@ public sealed interface ReductionMethods permits Tensor {
     try (Tensor v = Tensor.wrap(r[0]); Tensor i = Tensor.wrap(r[1])) {
       if (t.dim() == 0) return new ValuesAndIndices(v.view(v.shape()), i.view(i.shape()));
       try (Tensor vk = v.narrow(d, 0, k); Tensor ik = i.narrow(d, 0, k)) {
-        return new ValuesAndIndices(vk.contiguous(), ik.contiguous());
+        Tensor values = vk.contiguous();
+        try {
+          return new ValuesAndIndices(values, ik.contiguous());
+        } catch (RuntimeException | Error e) {  // the indices' copy failed (out of memory): the values' copy is no one's
+          values.close();
+          throw e;
+        }
       }
     }
   }
