@@ -71,8 +71,15 @@ final class Engine {
           if (pending.merge(to, -1, Integer::sum) == 0 && wanted) ready.add(to);
         }
       }
-      // An input listed twice was captured twice as one handle (PyTorch gives one tensor twice): kept once.
-      if (captured != null) for (Tensor t : captured) if (t != null && keep.remove(t)) run.keep(t);
+      if (captured != null) {
+        Set<Tensor> given = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int k = 0; k < captured.length; k++) {
+          if (captured[k] == null) continue;
+          // one input listed twice (grad(y, [x, x])): each entry a handle of its own, as the caller closes each
+          if (!given.add(captured[k])) captured[k] = captured[k].view(captured[k].shape());
+          run.keep(captured[k]);
+        }
+      }
       return captured;
     }
   }

@@ -1,5 +1,8 @@
 package org.jtensor.race;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -12,6 +15,7 @@ import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.ValuesAndIndices;
 import org.jtensor.Unique;
+import org.jtensor.autograd.Autograd;
 import org.jtensor.core.DeviceMemory;
 import org.jtensor.nn.Functional;
 import org.junit.jupiter.api.AfterEach;
@@ -20,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A hostile review of races and failure paths under threads (session 31): an allocation that fails
  * midway through an op with several outputs, with no TensorScope around it (a scope would close what
- * the op left behind and hide it), must leave no byte. Races tried and found sound are listed in
- * docs/reliability.md.
+ * the op left behind and hide it), must leave no byte; autograd.grad must give each input listed
+ * its own gradient handle. Races tried and found sound are listed in docs/reliability.md.
  */
 class ThreadFailureHostileTest {
   @AfterEach
@@ -142,6 +146,37 @@ class ThreadFailureHostileTest {
         }
       }
       assertTrue(bad.isEmpty(), String.join("\n", bad));
+    }
+  }
+
+  /**
+   * grad(l, [x, x]) kept the one captured gradient twice: the second keep() threw
+   * IllegalArgumentException ("the tensor was not created in this scope") and the first, already
+   * moved out of the run's scope, leaked. PyTorch 2.13 gives the gradient for both entries.
+   */
+  @Test
+  void gradOfAnInputListedTwiceGivesEachEntryItsOwnGradient() {
+    for (boolean createGraph : new boolean[] {false, true}) {
+      try (Tensor x = Tensor.ones(new long[] {3}, DType.FLOAT32).requiresGrad_(true); Tensor y = x.mul(x); Tensor l = y.sum()) {
+        List<Tensor> g = Autograd.grad(List.of(l), null, List.of(x, x), false, createGraph, false);
+        try {
+          assertEquals(2, g.size());
+          assertNotSame(g.get(0), g.get(1), "each entry a handle the caller closes");
+          for (Tensor t : g) assertArrayEquals(new float[] {2, 2, 2}, t.toFloatArray());
+          if (createGraph) {  // both stay on the graph: d/dx of sum(2x) + sum(2x) is 4
+            try (Tensor a = g.get(0).sum(); Tensor b = g.get(1).sum(); Tensor both = a.add(b)) {
+              both.backward();
+            }
+            try (Tensor gx = x.grad()) {
+              assertArrayEquals(new float[] {4, 4, 4}, gx.toFloatArray());
+            }
+          }
+          g.get(0).close();
+          assertArrayEquals(new float[] {2, 2, 2}, g.get(1).toFloatArray(), "closing one entry leaves the other");
+        } finally {
+          for (Tensor t : g) t.close();
+        }
+      }
     }
   }
 }
