@@ -109,6 +109,13 @@ class ThreadFailureHostileTest {
     ops.put("chunk", c(XY, i -> i.get(0).chunk(3, 1)));
     ops.put("multinomial", c(t -> l(t[1].abs()), i -> l(i.get(0).multinomial(3, false, new Generator(2)))));
     ops.put("bmm", c(t -> l(t[0].reshape(2, 3, 4), t[1].reshape(2, 4, 3)), i -> l(i.get(0).bmm(i.get(1)))));
+    ops.put("ip mul_ narrow", c(t -> l(t[0].mul(1.0), t[1].narrow(0, 0, 2)), i -> { try (Tensor v = i.get(0).narrow(0, 1, 2)) { v.mul_(i.get(1)); } return l(i.get(0).view(6, 4)); }));
+    ops.put("ip exp_ select", c(t -> l(t[0].mul(1.0)), i -> { try (Tensor v = i.get(0).select(1, 2)) { v.exp_(); } return l(i.get(0).view(6, 4)); }));
+    ops.put("ip set index", c(t -> l(t[0].mul(1.0), t[1].narrow(0, 0, 2)), i -> { i.get(0).set(i.get(1), org.jtensor.Index.slice(1, 3)); return l(i.get(0).view(6, 4)); }));
+    ops.put("ip div_ t", c(t -> l(t[0].mul(1.0), t[1].t()), i -> { try (Tensor v = i.get(0).t()) { v.div_(i.get(1)); } return l(i.get(0).view(6, 4)); }));
+    ops.put("ip clamp_ then view", c(t -> l(t[0].mul(1.0)), i -> { i.get(0).clamp_(-0.5, 0.5); return l(i.get(0).view(6, 4)); }));
+    ops.put("ip copy_ view", c(t -> l(t[0].mul(1.0), t[1].narrow(1, 2, 2)), i -> { try (Tensor v = i.get(0).narrow(1, 0, 2)) { v.copy_(i.get(1)); } return l(i.get(0).view(6, 4)); }));
+    ops.put("ip indexAdd_ view", c(t -> l(t[0].mul(1.0), Tensor.fromArray(new long[] {0, 2}), t[1].narrow(0, 0, 2)), i -> { try (Tensor v = i.get(0).narrow(0, 1, 4)) { v.indexAdd_(0, i.get(1), i.get(2)); } return l(i.get(0).view(6, 4)); }));
     return ops;
   }
 
