@@ -86,7 +86,7 @@ final class Interpolation {
         r = switch (kind) {
           case LINEAR -> linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
           case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
-          case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl);
+          case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
           default -> nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
         };
       }
@@ -110,10 +110,22 @@ final class Interpolation {
     return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }
 
-  /** ATen's nearest_exact_idx: floorf((dst + 0.5) · scale), the product in double, clamped to the input; no shortcuts. */
-  private static Tensor nearestExactAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl) {
+  /**
+   * PyTorch 2.13's 2-D forward takes ATen's nearest_exact_idx: floorf((dst + 0.5) · scale), the scale
+   * in float whatever the dtype, the product in double. Its 1-D and 3-D forwards take the generic
+   * kernel's floorf(src + 0.5) with src = max(scale · (dst + 0.5) − 0.5, 0) in the math type (one
+   * rounding in float: ATen's build fuses it); the two differ (2 to 41 in float32: dst 20 reads 1 in
+   * 1-D, 0 in 2-D). Clamped to the input; no shortcuts.
+   */
+  private static Tensor nearestExactAlong(Tensor x, int d, long in, long out, double scale, float fs, boolean dbl, boolean twoD) {
     long[] idx = new long[(int) out];
-    for (int i = 0; i < out; i++) idx[i] = Math.min((long) Math.floor((float) ((i + 0.5) * (dbl ? scale : fs))), in - 1);
+    for (int i = 0; i < out; i++) {
+      float src;
+      if (twoD) src = (float) ((i + 0.5) * fs);
+      else if (dbl) src = (float) (Math.max(scale * (i + 0.5) - 0.5, 0) + 0.5);
+      else src = Math.max(Math.fma(fs, i + 0.5f, -0.5f), 0f) + 0.5f;
+      idx[i] = Math.min((long) Math.floor(src), in - 1);
+    }
     return x.indexSelect(d, Tensor.fromArray(idx).to(x.device()));
   }
 
