@@ -1,6 +1,7 @@
 package org.jtensor.nn;
 
 import java.util.Arrays;
+import org.jtensor.DType;
 import org.jtensor.Tensor;
 
 /**
@@ -15,7 +16,8 @@ final class Bicubic {
 
   private static final double A = -0.75;
 
-  static Tensor along(Tensor x, int d, long in, long out, double ratio, float fratio, boolean alignCorners, boolean dbl) {
+  /** weightType: the input's dtype; ATen's generic kernel keeps the weights in it, so float16/bfloat16 weights are rounded to it. */
+  static Tensor along(Tensor x, int d, long in, long out, double ratio, float fratio, boolean alignCorners, boolean dbl, DType weightType) {
     long[][] idx = new long[4][(int) out];
     double[][] w = new double[4][(int) out];
     for (int i = 0; i < out; i++) {
@@ -42,7 +44,8 @@ final class Bicubic {
     shape[d] = out;
     Tensor sum = null;
     for (int j = 0; j < 4; j++) {  // ((w0·x0 + w1·x1) + w2·x2) + w3·x3, ATen's order
-      Tensor term = x.indexSelect(d, Tensor.fromArray(idx[j]).to(x.device())).mul(Tensor.fromArray(w[j]).to(x.dtype()).to(x.device()).reshape(shape));
+      Tensor term = x.indexSelect(d, Tensor.fromArray(idx[j]).to(x.device()))
+          .mul(Tensor.fromArray(w[j]).to(weightType).to(x.dtype()).to(x.device()).reshape(shape));
       sum = sum == null ? term : sum.add(term);
     }
     return sum;

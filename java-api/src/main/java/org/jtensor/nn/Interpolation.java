@@ -85,7 +85,7 @@ final class Interpolation {
         float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
         r = switch (kind) {
           case LINEAR -> linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
-          case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
+          case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl, x.dtype());
           case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
           default -> nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
         };
