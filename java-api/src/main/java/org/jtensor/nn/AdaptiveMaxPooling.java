@@ -26,8 +26,7 @@ final class AdaptiveMaxPooling {
       throw new IllegalArgumentException(op + "(): Expected " + (nsp + 1) + "D or " + (nsp + 2) + "D tensor, but got "
           + WindowArgs.shape(input.shape()));
     }
-    boolean batched = input.dim() == nsp + 2;
-    for (int d = batched ? 1 : 0; d < input.dim(); d++) {
+    for (int d = 1; d < input.dim(); d++) {  // PyTorch's check skips dim 0, an unbatched input's channels too
       if (input.shape()[d] == 0) {
         throw new IllegalArgumentException(op + "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
             + WindowArgs.shape(input.shape()) + " with dimension " + d + " being empty");

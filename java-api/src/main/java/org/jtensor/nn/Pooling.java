@@ -139,7 +139,8 @@ final class Pooling {
       throw new IllegalArgumentException(op + "(): Expected " + (nsp + 1) + "D or " + (nsp + 2) + "D tensor, but got "
           + WindowArgs.shape(input.shape()));
     }
-    for (int d = input.dim() - nsp; d < input.dim(); d++) {  // the spatial dims, as adaptive_avg_pool2d checks them
+    // adaptive_avg_pool2d (and 1d through it) checks the spatial dims; adaptive_avg_pool3d every dim but the first
+    for (int d = nsp == 3 ? 1 : input.dim() - nsp; d < input.dim(); d++) {
       if (input.shape()[d] == 0) {
         throw new IllegalArgumentException(op + "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
             + WindowArgs.shape(input.shape()) + " with dimension " + d + " being empty");

@@ -2,6 +2,7 @@ package org.jtensor.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
@@ -60,5 +61,24 @@ class SessionLayersHostileTest extends ScopedTest {
     Tensor xh = Tensor.fromArray(h, 1, 1, 5, 7).to(DType.FLOAT16), xb = Tensor.fromArray(b, 1, 1, 5, 7).to(DType.BFLOAT16);
     assertArrayEquals(hy, Functional.interpolate(xh, size, "bicubic", false).toFloatArray());
     assertArrayEquals(by, Functional.interpolate(xb, size, "bicubic", false).toFloatArray());
+  }
+
+  /**
+   * PyTorch's adaptive max pooling checks every dim but the first, so an unbatched input without
+   * channels pools (adaptive_max_pool1d/2d/3d of zeros(0, 5[, 5[, 5]]) to 2: shape [0, 2, ...]),
+   * which jtensor refused; adaptive_avg_pool3d checks every dim but the first too, so a batched
+   * [1, 0, 5, 5, 5] is refused ("... with dimension 1 being empty"), which jtensor pooled.
+   */
+  @Test
+  void adaptivePoolingChecksPyTorchsDims() {
+    long[] two = {2};
+    assertArrayEquals(new long[] {0, 2}, Functional.adaptiveMaxPool1d(Tensor.zeros(0, 5), two).shape());
+    assertArrayEquals(new long[] {0, 2, 2}, Functional.adaptiveMaxPool2dWithIndices(Tensor.zeros(0, 5, 5), two).indices().shape());
+    assertArrayEquals(new long[] {0, 2, 2, 2}, Functional.adaptiveMaxPool3d(Tensor.zeros(0, 5, 5, 5), two).shape());
+    assertArrayEquals(new long[] {0, 2, 2, 2}, Functional.adaptiveAvgPool3d(Tensor.zeros(0, 5, 5, 5), two).shape());
+    assertArrayEquals(new long[] {1, 0, 2, 2}, Functional.adaptiveAvgPool2d(Tensor.zeros(1, 0, 5, 5), two).shape());
+    assertEquals("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes [1, 0, 5, 5, 5] "
+        + "with dimension 1 being empty", assertThrows(IllegalArgumentException.class,
+        () -> Functional.adaptiveAvgPool3d(Tensor.zeros(1, 0, 5, 5, 5), two)).getMessage());
   }
 }
