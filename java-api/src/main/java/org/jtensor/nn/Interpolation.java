@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
 import org.jtensor.core.ScalarTypes;
 
 /**
@@ -77,22 +78,42 @@ final class Interpolation {
     if (kind == Kind.AREA) return Pooling.adaptiveAvgPool(spatial, x, out);
     // ATen's index math runs in the op's math type: float for float32, float16 and bfloat16, double
     // for float64; float16 and bfloat16 are interpolated in float32 and rounded once at the end.
-    boolean dbl = x.dtype() == DType.FLOAT64, half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16;
+    boolean half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16;
     try (TensorScope s = TensorScope.open()) {
-      Tensor r = linear && half ? x.to(DType.FLOAT32) : x;
-      for (int k = spatial - 1; k >= 0; k--) {  // the last dim first: ATen's order of the products
-        double scale = sizes != null ? (double) in[k] / out[k] : 1.0 / factors[k];  // compute_scales_value, in double and in float
-        float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
-        r = switch (kind) {
-          case LINEAR -> linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
-          case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl, x.dtype());
-          case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
-          default -> nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
-        };
+      // PyTorch's half bicubic rounds its weights to the half type forward but not backward: the
+      // gradient flows through a float-weight pass, the values are the rounded pass's (the two
+      // differ by an ulp or two, so their half difference is exact)
+      boolean split = kind == Kind.CUBIC && half && x.requiresGrad() && GradMode.isEnabled();
+      Tensor r;
+      try (GradMode.Scope off = GradMode.enabled(!split && GradMode.isEnabled())) {
+        r = separable(x, kind, sizes, factors, in, out, alignCorners, x.dtype());
       }
-      if (r.dtype() != x.dtype()) r = r.to(x.dtype());
+      if (split) {
+        Tensor g = separable(x, kind, sizes, factors, in, out, alignCorners, DType.FLOAT32);
+        r = g.add(r.sub(g.detach()));
+      }
       return s.keep(r == x ? x.clone() : r);
     }
+  }
+
+  /** One pass per spatial dim, the last first (ATen's order of the products), in x's dtype at the end; weightType: see Bicubic. */
+  private static Tensor separable(Tensor x, Kind kind, long[] sizes, double[] factors, long[] in, long[] out, boolean alignCorners,
+                                  DType weightType) {
+    boolean dbl = x.dtype() == DType.FLOAT64, half = x.dtype() == DType.FLOAT16 || x.dtype() == DType.BFLOAT16;
+    boolean linear = kind == Kind.LINEAR || kind == Kind.CUBIC;
+    int spatial = in.length;
+    Tensor r = linear && half ? x.to(DType.FLOAT32) : x;
+    for (int k = spatial - 1; k >= 0; k--) {
+      double scale = sizes != null ? (double) in[k] / out[k] : 1.0 / factors[k];  // compute_scales_value, in double and in float
+      float fscale = sizes != null ? (float) in[k] / (float) out[k] : (float) (1.0 / factors[k]);
+      r = switch (kind) {
+        case LINEAR -> linearAlong(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl);
+        case CUBIC -> Bicubic.along(r, 2 + k, in[k], out[k], scale, fscale, alignCorners, dbl, weightType);
+        case NEAREST_EXACT -> nearestExactAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
+        default -> nearestAlong(r, 2 + k, in[k], out[k], scale, fscale, dbl, spatial == 2);
+      };
+    }
+    return r.dtype() != x.dtype() ? r.to(x.dtype()) : r;
   }
 
   /**

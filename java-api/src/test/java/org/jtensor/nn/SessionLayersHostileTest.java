@@ -61,6 +61,17 @@ class SessionLayersHostileTest extends ScopedTest {
     Tensor xh = Tensor.fromArray(h, 1, 1, 5, 7).to(DType.FLOAT16), xb = Tensor.fromArray(b, 1, 1, 5, 7).to(DType.BFLOAT16);
     assertArrayEquals(hy, Functional.interpolate(xh, size, "bicubic", false).toFloatArray());
     assertArrayEquals(by, Functional.interpolate(xb, size, "bicubic", false).toFloatArray());
+    // its backward takes the float weights: with g = arange(36) / 4 - 4 the gradient is float's rounded once
+    Tensor leaf = xh.detach().requiresGrad_(true), y = Functional.interpolate(leaf, size, "bicubic", false);
+    assertArrayEquals(hy, y.toFloatArray(), "the same values under autograd");
+    y.backward(Tensor.arange(0, 36, 1, DType.FLOAT32).div(4.0).sub(4.0).reshape(1, 1, 9, 4).to(DType.FLOAT16));
+    float[] grad = {-4.18359375f, -2.349609375f, -5.40625f, -1.34765625f, -5.0625f, -1.814453125f, -3.33203125f, -2.177734375f, -1.2392578125f,
+        -2.599609375f, -0.6240234375f, -2.244140625f, -0.68798828125f, -1.30078125f, -1.1920928955078125e-07f, -0.032257080078125f,
+        0.42529296875f, 0.1546630859375f, 0.77587890625f, 0.509765625f, 0.8623046875f, 2.177734375f, 1.173828125f, 3.46484375f, 0.93798828125f,
+        3.8203125f, 1.724609375f, 3.052734375f, 4.18359375f, 2.287109375f, 6.24609375f, 1.6533203125f, 6.59375f, 2.822265625f, 5.03515625f};
+    try (Tensor got = leaf.grad()) {
+      assertArrayEquals(grad, got.toFloatArray());
+    }
   }
 
   /**
