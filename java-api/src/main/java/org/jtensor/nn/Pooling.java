@@ -79,7 +79,10 @@ final class Pooling {
       Tensor planesView = x.reshape(withLeading(planes, 1, shape.inSizes));
       Tensor sums = WindowOps.im2col(planesView, w, op).sum(new int[] {1}, false);  // [N·C, L]
       Tensor counts = Tensor.fromArray(divisor).to(x.dtype()).to(input.device());
-      Tensor mean = sums.div(counts).reshape(input.dim() == nsp + 2 ? shape.pooledShape() : java.util.Arrays.copyOfRange(shape.pooledShape(), 1, nsp + 2));
+      Tensor mean = sums.div(counts);
+      // PyTorch adds each quotient to a zeroed output, so a zero sum over a negative divisor is +0.0, not -0.0
+      if (divisorOverride != null && divisorOverride < 0) mean = mean.add(0.0);
+      mean = mean.reshape(input.dim() == nsp + 2 ? shape.pooledShape() : java.util.Arrays.copyOfRange(shape.pooledShape(), 1, nsp + 2));
       return s.keep(mean.to(input.dtype()));
     }
   }

@@ -92,4 +92,28 @@ class SessionLayersHostileTest extends ScopedTest {
         + "with dimension 1 being empty", assertThrows(IllegalArgumentException.class,
         () -> Functional.adaptiveAvgPool3d(Tensor.zeros(1, 0, 5, 5, 5), two)).getMessage());
   }
+
+  /**
+   * avg_pool2d(zeros, 2, 2, 1, ceil_mode=True, count_include_pad=False, divisor_override=-2) and
+   * avg_pool3d's with -3 are +0.0 everywhere in PyTorch 2.13, whose kernel adds each quotient to a
+   * zeroed output; jtensor gave 0 / -2 = -0.0. The values and gradient of arange(25) - 12 agree.
+   */
+  @Test
+  void negativeDivisorOverrideGivesPositiveZero() {
+    long[] two = {2}, one = {1};
+    for (float v : Functional.avgPool2d(Tensor.zeros(1, 1, 5, 5), two, two, one, true, false, -2).toFloatArray()) {
+      assertEquals(0, Float.floatToIntBits(v), "+0.0");
+    }
+    for (double v : Functional.avgPool3d(Tensor.zeros(new long[] {1, 1, 3, 3, 3}, DType.FLOAT64), two, two, one, true, true, -3).toDoubleArray()) {
+      assertEquals(0, Double.doubleToLongBits(v), "+0.0");
+    }
+    Tensor x = Tensor.arange(0, 25, 1, DType.FLOAT32).sub(12.0).reshape(1, 1, 5, 5).requiresGrad_(true);
+    Tensor y = Functional.avgPool2d(x, two, two, one, true, false, -2);
+    assertArrayEquals(new float[] {6, 10.5f, 8.5f, 4.5f, 6, 2, -5.5f, -14, -18}, y.toFloatArray());
+    y.backward(Tensor.arange(0, 9, 1, DType.FLOAT32).reshape(1, 1, 3, 3));
+    try (Tensor g = x.grad()) {
+      assertArrayEquals(new float[] {0, -.5f, -.5f, -1, -1, -1.5f, -2, -2, -2.5f, -2.5f, -1.5f, -2, -2, -2.5f, -2.5f, -3, -3.5f, -3.5f, -4, -4,
+          -3, -3.5f, -3.5f, -4, -4}, g.toFloatArray());
+    }
+  }
 }
