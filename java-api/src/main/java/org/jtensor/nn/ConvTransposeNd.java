@@ -65,9 +65,10 @@ abstract class ConvTransposeNd extends Module {
   /**
    * forward(input, output_size): the output's spatial sizes (or all of its sizes) chosen among the
    * stride's possible ones, as PyTorch's: the output padding is output_size minus the smallest
-   * size, which must lie within [smallest, smallest + stride − 1]; it replaces the module's own.
+   * size, which must lie within [smallest, smallest + stride − 1]; it replaces the module's own (null: keeps it).
    */
   public Tensor forward(Tensor input, long[] outputSize) {
+    if (outputSize == null) return forward(input);  // PyTorch's output_size=None: the module's own output padding
     String name = "ConvTranspose" + nsp + "D";  // PyTorch's spelling in these messages
     int nonSpatial = input.dim() == nsp + 2 ? 2 : 1;
     long[] size = outputSize.length == nonSpatial + nsp ? java.util.Arrays.copyOfRange(outputSize, nonSpatial, outputSize.length) : outputSize;

@@ -116,4 +116,14 @@ class SessionLayersHostileTest extends ScopedTest {
           -3, -3.5f, -3.5f, -4, -4}, g.toFloatArray());
     }
   }
+
+  /** m(x, output_size=None) is m(x) in PyTorch (the module's output_padding, [1, 3, 10] here); forward(x, null) threw a NullPointerException. */
+  @Test
+  void convTransposeTakesANullOutputSizeAsNone() {
+    try (ConvTranspose1d m = new ConvTranspose1d(2, 3, new long[] {3}, LayerOptions.of().stride(2), new long[] {1}, new org.jtensor.Generator(0))) {
+      Tensor x = Tensor.randn(1, 2, 4), y = m.forward(x, null);
+      assertArrayEquals(new long[] {1, 3, 10}, y.shape());
+      assertArrayEquals(m.forward(x).toFloatArray(), y.toFloatArray());
+    }
+  }
 }
