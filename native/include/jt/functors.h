@@ -199,8 +199,9 @@ JT_FLOAT_UNARY(silu, a / (T(1) + exp_of(-a)))
 // softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
 JT_FLOAT_UNARY(softplus, a * p.get<T>(0) > p.get<T>(1) ? a : std::log1p(std::exp(a * p.get<T>(0))) / p.get<T>(0))
 JT_FLOAT_UNARY(leaky_relu, a > T(0) ? a : a * p.get<T>(0))
-// elu(alpha = f[0]): alpha (e^x - 1) at and below 0, through expm1 as PyTorch's
-JT_FLOAT_UNARY(elu, a > T(0) ? a : p.get<T>(0) * std::expm1(a))
+// elu(alpha = f[0], scale = f[1], input_scale = f[2]), PyTorch's elu kernel behind elu, selu and celu:
+// scale x above 0, else expm1(x input_scale) (alpha scale), its coefficient rounded in T as PyTorch's
+JT_FLOAT_UNARY(elu, a > T(0) ? a * p.get<T>(1) : std::expm1(a * p.get<T>(2)) * (p.get<T>(0) * p.get<T>(1)))
 // nan_to_num: NaN, +inf and -inf replaced by f[0], f[1], f[2] (the caller gives the dtype's max and lowest by default)
 JT_FLOAT_UNARY(nan_to_num, a != a ? p.get<T>(0) : a - a == a - a ? a : a > T(0) ? p.get<T>(1) : p.get<T>(2))
 JT_FUNCTOR(relu, kNumeric<T>, false)
@@ -250,7 +251,7 @@ JT_FUNCTOR(isfinite, true, true)
   X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(tanh) X(sigmoid) X(erf) X(floor)    \
   X(ceil) X(round) X(trunc) X(gelu) X(gelu_tanh) X(silu) X(softplus) X(leaky_relu) X(elu)      \
   X(nan_to_num) X(relu) X(clamp_scalar) X(bitwise_not) X(logical_not) X(isnan) X(isinf)        \
-  X(isfinite) X(erfinv)
+  X(isfinite) X(erfinv) JT_SPECIAL_UNARY_OPS(X)
 
 // lerp rounded once, as PyTorch's CPU lerp_vec (fmadd(w < 0.5 ? w : w - 1, end - start, start or
 // end)) and its contracted scalar and CUDA forms: two roundings differed from PyTorch's in about one
@@ -402,7 +403,8 @@ JT_FUNCTOR(lerp_scalar, kFloat<T>, false)
 #define JT_BINARY_OPS(X)                                                                    \
   X(add) X(sub) X(mul) X(div) X(div_trunc) X(div_floor) X(remainder) X(pow) X(atan2) X(maximum) \
   X(minimum) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
-  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward) X(lerp_scalar)
+  X(logical_and) X(logical_or) X(logical_xor) X(gelu_backward) X(relu_backward) X(lerp_scalar)      \
+  JT_SPECIAL_BINARY_OPS(X)
 
 // ---------------------------------------------------------------- ternary (same-dtype operands)
 JT_FUNCTOR(lerp, kFloat<T>, false)  // start + weight * (end - start), stable at both ends
@@ -421,3 +423,5 @@ JT_FUNCTOR(clamp, kNumeric<T>, false)  // clamp(x, min tensor, max tensor)
 #define JT_TERNARY_OPS(X) X(lerp) X(clamp)
 
 }  // namespace jt
+
+#include "jt/special_functors.h"  // the lists above take its JT_SPECIAL_*_OPS in

@@ -291,37 +291,46 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** torch.erfinv: the inverse of erf on (-1, 1); +-1 give +-inf, values past them NaN. */
   default Tensor erfinv() { return unary(Ops.ERFINV); }
   default Tensor erfinv_() { return unary_(Ops.ERFINV); }
+  /** log|Γ(x)|. */
+  default Tensor lgamma() { return unary(Ops.LGAMMA); }
+  /** Γ'(x)/Γ(x) (torch.digamma): -inf at +0, +inf at -0, NaN at the negative integers. */
+  default Tensor digamma() { return unary(Ops.DIGAMMA); }
+  /** sin(πx)/(πx), 1 at 0 (the normalized sinc, torch.sinc). */
+  default Tensor sinc() { return unary(Ops.SINC); }
+  /** √(x² + y²) without overflow; floating tensors. */
+  default Tensor hypot(Tensor other) { return binary(Ops.HYPOT, t(other, "hypot")); }
+  /** log(eˣ + eʸ) without overflow; floating tensors. */
+  default Tensor logaddexp(Tensor other) { return binary(Ops.LOGADDEXP, t(other, "logaddexp")); }
+  /** log₂(2ˣ + 2ʸ); floating tensors. */
+  default Tensor logaddexp2(Tensor other) { return binary(Ops.LOGADDEXP2, t(other, "logaddexp2")); }
+  /** x·log(y), 0 where x is 0 unless y is NaN (torch.xlogy). */
+  default Tensor xlogy(Tensor other) { return binary(Ops.XLOGY, t(other, "xlogy")); }
+  default Tensor xlogy(double other) { return binary(Ops.XLOGY, Operand.of(other)); }
+  /** |x| with the sign of other (integers compute in the default float). */
+  default Tensor copysign(Tensor other) { return binary(Ops.COPYSIGN, t(other, "copysign")); }
+  default Tensor copysign(double other) { return binary(Ops.COPYSIGN, Operand.of(other)); }
+  /** The remainder of x / other truncated toward zero, with x's sign (C's fmod; remainder() floors). */
+  default Tensor fmod(Tensor other) { return binary(Ops.FMOD, t(other, "fmod")); }
+  default Tensor fmod(double other) { return binary(Ops.FMOD, Operand.of(other)); }
+  default Tensor fmod(long other) { return binary(Ops.FMOD, Operand.of(other)); }
+  /** x - trunc(x), with x's sign; floating tensors only, as PyTorch's. */
+  default Tensor frac() {
+    TensorImpl t = impl("frac");
+    if (!t.dtype().isFloatingPoint()) throw org.jtensor.core.ScalarTypes.notImplemented("frac", "frac", t.dtype());
+    return unary(Ops.FRAC);
+  }
+  /** 0 where x < 0, 1 where x > 0, values where x is 0 (torch.heaviside); values of x's dtype. */
+  default Tensor heaviside(Tensor values) {
+    TensorImpl t = impl("heaviside"), v = Tensor.implOf(values, "heaviside");
+    if (t.dtype() != v.dtype()) throw new IllegalArgumentException("heaviside(): heaviside is not yet implemented for tensors with different dtypes.");
+    return binary(Ops.HEAVISIDE, Operand.of(v));
+  }
   default Tensor floor() { return rounding(Ops.FLOOR); }
   default Tensor ceil() { return rounding(Ops.CEIL); }
   /** Rounds half to even, as torch.round. */
   default Tensor round() { return rounding(Ops.ROUND); }
   default Tensor trunc() { return rounding(Ops.TRUNC); }
 
-  // ---- activations ----
-  default Tensor relu() { return unary(Ops.RELU); }
-  default Tensor relu_() { return unary_(Ops.RELU); }
-  /** gelu with the exact erf form. */
-  default Tensor gelu() { return unary(Ops.GELU); }
-  /** gelu(approximate): "none" (erf) or "tanh". */
-  default Tensor gelu(String approximate) {
-    switch (approximate) {
-      case "none": return gelu();
-      case "tanh": return unary(Ops.GELU_TANH);
-      default: throw new IllegalArgumentException("gelu(): approximate argument must be either none or tanh, got '" + approximate + "'");
-    }
-  }
-  default Tensor silu() { return unary(Ops.SILU); }
-  default Tensor softplus() { return softplus(1.0, 20.0); }
-  default Tensor softplus(double beta, double threshold) { return unary(Ops.SOFTPLUS, beta, threshold); }
-  default Tensor leakyRelu(double negativeSlope) { return unary(Ops.LEAKY_RELU, negativeSlope); }
-  default Tensor leakyRelu() { return leakyRelu(0.01); }
-  default Tensor elu() { return elu(1.0); }
-  /** Floating tensors only: PyTorch has no elu kernel for integers or bool (it computed float32 here). */
-  default Tensor elu(double alpha) {
-    TensorImpl t = impl("elu");
-    if (!t.dtype().isFloatingPoint()) throw noKernel("elu", t);
-    return unary(Ops.ELU, alpha);
-  }
   /** NaN to 0, +inf and -inf to the dtype's largest and lowest finite values (torch.nan_to_num). */
   default Tensor nanToNum() { return nanToNum(0.0, null, null); }
   /** NaN to nan, +inf to posinf, -inf to neginf; a null bound is the dtype's largest (lowest) finite value. */

@@ -5,6 +5,8 @@ import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.Shapes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.Autocasting;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.OrderStatistics;
 import org.jtensor.ops.ReductionOps;
@@ -151,6 +153,30 @@ public sealed interface ReductionMethods permits Tensor {
     }
     long n = ReductionOps.count(t, dims);
     return reduce(Ops.MEAN, dims, keepdim, n);  // the sum divided by n (0 / 0 = NaN when empty), as PyTorch's
+  }
+  default Tensor nansum() { return nansum(null, false); }
+  default Tensor nansum(int dim, boolean keepdim) { return nansum(one(dim), keepdim); }
+  /** The sum with NaNs counted as 0 (torch.nansum); integers and bool sum to int64, as sum(). */
+  default Tensor nansum(int[] dims, boolean keepdim) {
+    TensorImpl t = impl("nansum");
+    if (!t.dtype().isFloatingPoint()) return sum(dims, keepdim);
+    double inf = Double.POSITIVE_INFINITY;
+    try (Tensor zeroed = Tensor.wrap(ElementwiseOps.run(Ops.NAN_TO_ZERO, "nansum", null, new double[] {0, inf, -inf}, Operand.of(t)))) {
+      return zeroed.sum(dims, keepdim);
+    }
+  }
+  default Tensor nanmean() { return nanmean(null, false); }
+  default Tensor nanmean(int dim, boolean keepdim) { return nanmean(one(dim), keepdim); }
+  /** The mean of the elements that are not NaN (torch.nanmean): nansum over their count; floating tensors only. */
+  default Tensor nanmean(int[] dims, boolean keepdim) {
+    TensorImpl t = impl("nanmean");
+    if (!t.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException("nanmean(): expected input to have floating point or complex dtype but got " + ScalarTypes.name(t.dtype()));
+    }
+    Tensor x = (Tensor) this;
+    try (Tensor sum = nansum(dims, keepdim); Tensor nan = x.isnan(); Tensor kept = nan.logicalNot(); Tensor count = kept.sum(dims, keepdim)) {
+      return sum.div(count);
+    }
   }
 
   // ---- extremes ----

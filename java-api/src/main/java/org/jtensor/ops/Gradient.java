@@ -87,6 +87,11 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return backwardKernel(Ops.RELU_BACKWARD, g, r);
   }
 
+  /** trigamma(x) (Ops.TRIGAMMA), digamma's derivative. */
+  static Tensor trigamma(Tensor x) {
+    return Handles.wrap(ElementwiseOps.run(Ops.TRIGAMMA, "trigamma", null, ElementwiseOps.NO_PARAMS, Operand.of(Handles.implOf(x, "trigamma"))));
+  }
+
   /** A (grad, saved) -> grad' kernel op run on two tensors. */
   private static Tensor backwardKernel(Op kernel, Tensor g, Tensor saved) {
     String op = kernel.name;

@@ -113,10 +113,47 @@ public final class Ops {
   // elu(alpha): x above 0, alpha (e^x - 1) else; below 0 the derivative is alpha e^x, taken from x as
   // PyTorch's (result + alpha cancels: elu(-20) rounds to -1 in float32, and the gradient to 0)
   public static final Op ELU = Op.elementwise("elu", "elu", 1, TO_FLOAT)
-      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).gt(0.0), g, g.mul(c.input(0).exp().mul(c.param(0)))))));
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.elu(c, g))));
+  // selu and celu: PyTorch's elu kernel with their (alpha, scale, input_scale)
+  public static final Op SELU = Op.elementwise("selu", "elu", 1, TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.elu(c, g))));
+  public static final Op CELU = Op.elementwise("celu", "elu", 1, TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.celu(c, g))));
+  public static final Op HARDSWISH = unary("hardswish", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.hardswish(c.input(0), g))));
+  public static final Op HARDSIGMOID = unary("hardsigmoid", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.hardsigmoid(c.input(0), g))));
+  public static final Op MISH = unary("mish", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.mish(c.input(0), g))));
+  public static final Op LOG_SIGMOID = Op.elementwise("logSigmoid", "log_sigmoid", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.logSigmoid(c.input(0), g))));
+  public static final Op HARDSHRINK = unary("hardshrink", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.shrink(c.input(0), g, c.param(0)))));
+  public static final Op SOFTSHRINK = unary("softshrink", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.shrink(c.input(0), g, c.param(0)))));
+  public static final Op THRESHOLD = unary("threshold", ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).le(c.param(0)), 0.0, g))));
+  // hardtanh and relu6: clamp's kernel, the gradient 0 at the bounds too (clamp's passes there)
+  public static final Op HARDTANH = Op.elementwise("hardtanh", "clamp_scalar", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.hardtanh(c.input(0), g, c.param(0), c.param(1)))));
+  public static final Op RELU6 = Op.elementwise("relu6", "clamp_scalar", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.hardtanh(c.input(0), g, c.param(0), c.param(1)))));
+  public static final Op FRAC = unary("frac", ARITH)
+      .withDerivative(of(0, (c, g) -> grads(g)));
+  public static final Op LGAMMA = unary("lgamma", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).digamma()))));
+  public static final Op DIGAMMA = unary("digamma", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.trigamma(c.input(0))))));
+  static final Op TRIGAMMA = unary("trigamma", TO_FLOAT);  // digamma's derivative
+  public static final Op SINC = unary("sinc", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.sinc(c.input(0), g))));
   // nanToNum(nan, posinf, neginf): the derivative passes where the input is finite, as PyTorch's
   public static final Op NAN_TO_NUM = Op.elementwise("nanToNum", "nan_to_num", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).isfinite()))));
+  // nansum's first step, NaN to 0 (params 0, inf, -inf): PyTorch's gradient is g times not-NaN, so an
+  // inf g (nanmean of an all-NaN row) gives NaN there, as where(isnan, 0, g) would not
+  public static final Op NAN_TO_ZERO = Op.elementwise("nansum", "nan_to_num", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).isnan().logicalNot()))));
   // clamp's gradient: g within the bounds, an exact 0 outside (selected, as PyTorch's: g times the mask made an infinite g NaN)
   public static final Op CLAMP = Op.elementwise("clamp", "clamp_scalar", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(Gradient.inBounds(c.input(0), c.param(0), c.param(1), c.param(2) != 0, c.param(3) != 0), g, 0.0))));
@@ -153,6 +190,24 @@ public final class Ops {
       c.needs(1) ? Gradient.powExponent(g, c.input(0), c.input(1), c.result()) : null)));
   public static final Op ATAN2 = binary("atan2", TO_FLOAT)
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.atan2(g, c.input(0), c.input(1), c.needs(0), c.needs(1))));
+  public static final Op HYPOT = binary("hypot", ARITH)
+      .withDerivative(of(SELF | OTHER | RESULT, (c, g) -> grads(c.needs(0) ? g.mul(c.input(0)).div(c.result()) : null,
+      c.needs(1) ? g.mul(c.input(1)).div(c.result()) : null)));
+  public static final Op LOGADDEXP = binary("logaddexp", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.div(c.input(1).sub(c.input(0)).exp().add(1.0)) : null,
+      c.needs(1) ? g.div(c.input(0).sub(c.input(1)).exp().add(1.0)) : null)));
+  public static final Op LOGADDEXP2 = binary("logaddexp2", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.div(c.input(1).sub(c.input(0)).exp2().add(1.0)) : null,
+      c.needs(1) ? g.div(c.input(0).sub(c.input(1)).exp2().add(1.0)) : null)));
+  public static final Op XLOGY = binary("xlogy", TO_FLOAT)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? ActivationGradients.xlogySelf(c.input(0), c.input(1), g) : null,
+      c.needs(1) ? g.mul(c.input(0)).div(c.input(1)) : null)));
+  public static final Op COPYSIGN = binary("copysign", TO_FLOAT)
+      .withDerivative(of(SELF | RESULT, (c, g) -> grads(c.needs(0) ? ActivationGradients.copysign(c.input(0), c.result(), g) : null,
+      c.needs(1) ? Tensor.zerosLike(g) : null)));
+  public static final Op FMOD = binary("fmod", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(g, c.needs(1) ? g.mul(c.input(0).div(c.input(1), "trunc")).neg() : null)));
+  public static final Op HEAVISIDE = binary("heaviside", ARITH);  // not differentiable, as PyTorch's
   public static final Op MAXIMUM = binary("maximum", ARITH)
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), true)));
   public static final Op MINIMUM = binary("minimum", ARITH)
@@ -319,7 +374,7 @@ public final class Ops {
 
   /** Ops that divide integers: a zero divisor raises ArithmeticException, as PyTorch's ZeroDivisionError. */
   static boolean dividesIntegers(Op op) {
-    return op == DIV_TRUNC || op == DIV_FLOOR || op == FLOOR_DIVIDE || op == REMAINDER;
+    return op == DIV_TRUNC || op == DIV_FLOOR || op == FLOOR_DIVIDE || op == REMAINDER || op == FMOD;
   }
 
   private static Op unary(String name, OpKind kind) {

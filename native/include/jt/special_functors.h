@@ -1,0 +1,140 @@
+// The less common activations and special functions, as scalar functors shared by the CPU loops
+// and CUDA (functors.h's conventions; its JT_*_OPS lists take these lists in). Each computes what
+// PyTorch 2.13's CPU kernel computes, in the same order of operations, in the op-math type
+// (float for float16/bfloat16).
+#pragma once
+
+namespace jt {
+
+// ---------------------------------------------------------------- activations (unary)
+// hardswish/hardsigmoid: min(max(x + 3, 0), 6) / 6, divided (not times 1/6), as PyTorch's
+template <typename T> JT_HOST_DEVICE T relu6_of(T a) {
+  const T r = a + T(3);
+  return r < T(0) ? T(0) : r > T(6) ? T(6) : r;
+}
+JT_FLOAT_UNARY(hardswish, a * relu6_of(a) / T(6))
+JT_FLOAT_UNARY(hardsigmoid, relu6_of(a) / T(6))
+JT_FLOAT_UNARY(mish, a * tanh_of(std::log1p(exp_of(a))))
+// log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|): no overflow at either end
+JT_FLOAT_UNARY(log_sigmoid, (a < T(0) ? a : T(0)) - std::log1p(exp_of(-std::fabs(a))))
+// hardshrink(lambd = f[0]): 0 within [-lambd, lambd]; softshrink also moves the rest lambd toward 0
+JT_FLOAT_UNARY(hardshrink, (a >= -p.get<T>(0) && a <= p.get<T>(0)) ? T(0) : a)
+JT_FLOAT_UNARY(softshrink, a > p.get<T>(0) ? a - p.get<T>(0) : a < -p.get<T>(0) ? a + p.get<T>(0) : T(0) * a)
+// threshold(threshold = f/i 0, value = f/i 1): value at and below the threshold (NaN kept)
+JT_FUNCTOR(threshold, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, const Params& p) { return a <= p.get<T>(0) ? p.get<T>(1) : a; }
+};
+
+// ---------------------------------------------------------------- special functions (unary)
+JT_FLOAT_UNARY(frac, a - std::trunc(a))
+JT_FLOAT_UNARY(lgamma, std::lgamma(a))
+// sin(pi x) / (pi x), 1 at 0; pi rounded to T first, as PyTorch's c10::pi<T>
+JT_FLOAT_UNARY(sinc, a == T(0) ? T(1) : sin_of(T(3.14159265358979323846) * a) / (T(3.14159265358979323846) * a))
+
+// digamma: Cephes' psi, as PyTorch's calc_digamma: the reflection below 0 (its tan in double), the
+// recurrence up to 10, then the asymptotic series.
+template <typename T> JT_HOST_DEVICE T digamma_of(T x) {
+  if (x == T(0)) return std::copysign(T(INFINITY), -x);
+  T result = T(0);
+  if (x < T(0)) {
+    if (x == std::trunc(x)) return T(NAN);
+    const double r = (double)x - std::trunc((double)x);
+    result = -(T)(3.14159265358979323846 / std::tan(3.14159265358979323846 * r));
+    x = T(1) - x;
+  }
+  T acc = T(0);
+  while (x < T(10)) {
+    acc -= T(1) / x;
+    x += T(1);
+  }
+  if (x == T(10)) return (acc + T(2.25175258906672110764)) + result;
+  T y = T(0);
+  if (x < T(1.0e17)) {
+    const T z = T(1) / (x * x);
+    T poly = T(8.33333333333333333333E-2);
+    poly = poly * z + T(-2.10927960927960927961E-2);
+    poly = poly * z + T(7.57575757575757575758E-3);
+    poly = poly * z + T(-4.16666666666666666667E-3);
+    poly = poly * z + T(3.96825396825396825397E-3);
+    poly = poly * z + T(-8.33333333333333333333E-3);
+    poly = poly * z + T(8.33333333333333333333E-2);
+    y = z * poly;
+  }
+  return (acc + std::log(x) - (T(0.5) / x) - y) + result;
+}
+JT_FLOAT_UNARY(digamma, digamma_of(a))
+// trigamma (digamma's derivative), as PyTorch's calc_trigamma: reflection below 1/2, six steps of
+// the recurrence, then the asymptotic series
+template <typename T> JT_HOST_DEVICE T trigamma_of(T x) {
+  const T pi = T(3.14159265358979323846);
+  T sign = T(1), result = T(0);
+  if (x < T(0.5)) {
+    sign = T(-1);
+    const T s = std::sin(pi * x);
+    result -= (pi * pi) / (s * s);
+    x = T(1) - x;
+  }
+  for (int i = 0; i < 6; ++i) {
+    result += T(1) / (x * x);
+    x += T(1);
+  }
+  const T ixx = T(1) / (x * x);
+  result += (T(1) + T(1) / (T(2) * x) + ixx * (T(1) / T(6) - ixx * (T(1) / T(30) - ixx * (T(1) / T(42))))) / x;
+  return sign * result;
+}
+JT_FLOAT_UNARY(trigamma, trigamma_of(a))
+
+#define JT_SPECIAL_UNARY_OPS(X) \
+  X(hardswish) X(hardsigmoid) X(mish) X(log_sigmoid) X(hardshrink) X(softshrink) X(threshold) X(frac) X(lgamma) X(sinc) X(digamma) X(trigamma)
+
+// ---------------------------------------------------------------- binary
+JT_FUNCTOR(hypot, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return std::hypot(a, b); }
+};
+// log(e^a + e^b) as max + log1p(e^-|a - b|); equal infinities give themselves (their difference is NaN)
+JT_FUNCTOR(logaddexp, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if (std::isinf(a) && a == b) return a;
+    const T m = a < b ? b : a;  // std::max(a, b); a NaN gives NaN through a - b
+    return m + std::log1p(exp_of(-std::fabs(a - b)));
+  }
+};
+JT_FUNCTOR(logaddexp2, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if (std::isinf(a) && a == b) return a;
+    const T m = a < b ? b : a;
+    // / log(2), rounded once with the sum (std::fma), as PyTorch's compiled kernel contracts it
+    return std::fma(std::log1p(std::exp2(-std::fabs(a - b))), T(1.44269504088896340736), m);
+  }
+};
+// x log y, 0 where x is 0 (even for y 0 or inf) unless y is NaN
+JT_FUNCTOR(xlogy, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T x, T y, const Params&) {
+    if (y != y) return y;
+    if (x == T(0)) return T(0);
+    return x * log_of(y);
+  }
+};
+JT_FUNCTOR(copysign, kFloat<T>, false)  // integer inputs arrive as floats
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return std::copysign(a, b); }
+};
+// fmod: the remainder truncated toward zero (C's), its sign the dividend's; integer division by 0 is
+// refused before the kernel (Ops.dividesIntegers)
+JT_FUNCTOR(fmod, kNumeric<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) return std::fmod(a, b);
+    else if constexpr (std::is_signed<T>::value) return b == T(-1) ? T(0) : (T)(a % b);  // INT_MIN % -1 overflows in C
+    else return (T)(a % b);
+  }
+};
+// heaviside(x, values): 0 below 0, 1 above, values at 0 (a NaN x gives 0, as PyTorch's x > 0)
+JT_FUNCTOR(heaviside, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kBool<T>) return a ? true : b;
+    else return a == T(0) ? b : (T)(a > T(0));
+  }
+};
+
+#define JT_SPECIAL_BINARY_OPS(X) X(hypot) X(logaddexp) X(logaddexp2) X(xlogy) X(copysign) X(fmod) X(heaviside)
+
+}  // namespace jt
