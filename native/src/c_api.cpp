@@ -7,6 +7,7 @@
 #include "jt/jt.h"
 #include "jt/no_throw.h"
 #include "jt/plans.h"
+#include "jt/search.h"
 #include "jt/storage.h"
 #include "allocator/foreign_allocator.h"
 #include "allocator/stats.h"
@@ -347,6 +348,19 @@ int jt_sort(const int64_t* words) {
   p.indices_strides = r.indices_strides;
   p.in_strides = r.in_strides;
   return guarded([&] { return sort_run(p); });
+}
+
+int jt_select(const int64_t* words) {
+  select_plan r(words);
+  if (!r.current() || !valid_dtype((int)r.dtype) || r.op < 0 || r.op > 2 || r.ndim < 1 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;
+  if (r.sizes[r.dim] < 1 || (r.op == 0 && (r.k < 0 || r.k >= r.sizes[r.dim]))) return JT_INVALID;  // k inside every line
+  return guarded([&] { return select_run(r); });
+}
+
+int jt_search(const int64_t* words) {
+  search_plan r(words);
+  if (!search_plan_valid(r)) return JT_INVALID;
+  return guarded([&] { return search_run(r); });
 }
 
 // The fields every plan along one dim (scan, softmax) shares, read by name from its plan reader.

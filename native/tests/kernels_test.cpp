@@ -247,6 +247,38 @@ void sorting() {
   CHECK_EQ(jt_sort(bad.data()), JT_INVALID);
 }
 
+void selecting() {
+  // PyTorch 2.13's picks among ties: kthvalue's quickselect, mode's sorted run, nanmedian's nth_element
+  const float nan = std::nanf("");
+  Buf<float> x({3, 1, 2, 1, 2, 2, 5, 1});
+  Buf<int64_t> ix(std::vector<int64_t>(1, -1));
+  V sel = cat({{JT_PLAN_VERSION, 0, Float32, 1, 0, 1, ix.addr(), x.addr()}, {8}, {1}, {1}});  // the 2nd smallest
+  CHECK_EQ(jt_select(sel.data()), JT_OK);
+  CHECK_EQ(ix.p[0], 3);
+  sel[1] = 1;  // mode: 1, at the last position its sorted run holds
+  CHECK_EQ(jt_select(sel.data()), JT_OK);
+  CHECK_EQ(ix.p[0], 7);
+  Buf<float> nans(std::vector<float>(5, nan));
+  V med = cat({{JT_PLAN_VERSION, 2, Float32, 1, 0, 0, ix.addr(), nans.addr()}, {5}, {1}, {1}});
+  CHECK_EQ(jt_select(med.data()), JT_OK);
+  CHECK_EQ(ix.p[0], 2);  // an all-NaN line: the NaN nth_element leaves first
+  sel[1] = 0;
+  sel[5] = 8;  // k past the line
+  CHECK_EQ(jt_select(sel.data()), JT_INVALID);
+
+  // searchsorted: lower and upper bounds, a NaN value last; a sorter entry outside its row is refused
+  Buf<float> bd({1, 3, 3, 5}), in({0, 3, 4, 6, nan});
+  Buf<int64_t> out(std::vector<int64_t>(5, -1)), sorter({0, 1, 2, 4});
+  V search = {JT_PLAN_VERSION, Float32, Int64, 0, 5, 5, 1, 4, 1, out.addr(), in.addr(), bd.addr(), 0};
+  CHECK_EQ(jt_search(search.data()), JT_OK);
+  CHECK(out.p[0] == 0 && out.p[1] == 1 && out.p[2] == 3 && out.p[3] == 4 && out.p[4] == 4);
+  search[3] = 1;  // right
+  CHECK_EQ(jt_search(search.data()), JT_OK);
+  CHECK(out.p[1] == 3 && out.p[4] == 4);
+  search[12] = sorter.addr();
+  CHECK_EQ(jt_search(search.data()), JT_INDEX_OUT_OF_RANGE);
+}
+
 // softmax along dim of a float32 [rows, cols] at in (strides is) into out (strides os), in float64.
 double softmax_ref(const float* in, V sizes, V is, int dim, int64_t r, int64_t c, bool log) {
   const int64_t n = sizes[dim];
@@ -453,6 +485,7 @@ int main() {
   indexing();
   random_draws();
   sorting();
+  selecting();
   softmax();
   return jt_report("kernels_test");
 }

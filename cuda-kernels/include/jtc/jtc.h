@@ -58,6 +58,8 @@ JTC_API int jtc_norm(const int64_t* plan);
 // An attention plan (plans.h): fused scaled dot-product attention forward, backward or dropout
 // factors, the CPU kernel's algebra and Philox draws; JT_NO_KERNEL where jtc_attention_fused says 0.
 JTC_API int jtc_attention(const int64_t* plan);
+// A search plan (plans.h): searchsorted's positions, the CPU kernel's comparisons (jt/search.h).
+JTC_API int jtc_search(const int64_t* plan);
 // 1 when this device runs the fused kernels (modes 0 and 1) for dtype and head sizes e and ev:
 // float32 up to 128, float64 up to 64, within the device's shared memory; else 0.
 JTC_API int jtc_attention_fused(int dtype, int64_t e, int64_t ev);

@@ -169,6 +169,10 @@ JT_API int jt_scan(const int64_t* plan);
 
 // A sort plan (plans.h): values and indices along dim, stable, NaN largest.
 JT_API int jt_sort(const int64_t* plan);
+// A select plan (plans.h): the position of each line's k-th smallest element or of its mode.
+JT_API int jt_select(const int64_t* plan);
+// A search plan (plans.h): searchsorted's positions; JT_INDEX_OUT_OF_RANGE for a sorter entry outside its row.
+JT_API int jt_search(const int64_t* plan);
 // A softmax plan (plans.h): softmax or log_softmax along dim; JT_NO_KERNEL for a non-floating dtype.
 JT_API int jt_softmax(const int64_t* plan);
 // A windows plan (plans.h): im2col (fold 0) or col2im (fold 1); JT_NO_KERNEL for a non-floating dtype.

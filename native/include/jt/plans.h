@@ -67,6 +67,21 @@
   F(version) F(dtype) F(ndim) F(dim) F(descending) F(values) F(indices) F(in) \
   A(sizes, ndim) A(values_strides, ndim) A(indices_strides, ndim) A(in_strides, ndim)
 
+// select along dim (kthvalue, mode, nanmedian): per line of in along dim, the int64 position of its
+// k-th smallest element (op 0, k from 0; NaN largest), of its mode (op 1) or of its median
+// ignoring NaN (op 2), each chosen among equal values as PyTorch's CPU kernel chooses; indices has
+// in's shape but size 1 at dim.
+#define JT_SELECT_PLAN(F, A) \
+  F(version) F(op) F(dtype) F(ndim) F(dim) F(k) F(indices) F(in) \
+  A(sizes, ndim) A(indices_strides, ndim) A(in_strides, ndim)
+
+// searchsorted: out[i] (int64 or int32, contiguous) = where in[i] goes in its row of bd (lower
+// bound, or upper when right), in and bd contiguous in dtype: bd is rows rows of len, in's value i
+// searches row i / inner, or the one row when shared; sorter (int64, bd's layout, 0 for none)
+// orders each row. n values in all.
+#define JT_SEARCH_PLAN(F, A) \
+  F(version) F(dtype) F(out_dtype) F(right) F(n) F(inner) F(rows) F(len) F(shared) F(out) F(in) F(bd) F(sorter)
+
 // softmax (log 0) or log_softmax (log 1) along dim: out has in's shape and dtype; float16/bfloat16
 // accumulate in float, float32 in float, float64 in double (as PyTorch).
 #define JT_SOFTMAX_PLAN(F, A) \
@@ -134,7 +149,7 @@
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \
   P(reduce, JT_REDUCE_PLAN) P(scan, JT_SCAN_PLAN) P(gemm, JT_GEMM_PLAN) P(index_along, JT_INDEX_ALONG_PLAN) \
   P(random, JT_RANDOM_PLAN) P(index_advanced, JT_INDEX_ADVANCED_PLAN) P(nonzero, JT_NONZERO_PLAN) \
-  P(sort, JT_SORT_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN) \
+  P(sort, JT_SORT_PLAN) P(select, JT_SELECT_PLAN) P(search, JT_SEARCH_PLAN) P(softmax, JT_SOFTMAX_PLAN) P(windows, JT_WINDOWS_PLAN) P(max_pool, JT_MAX_POOL_PLAN) \
   P(norm, JT_NORM_PLAN) P(attention, JT_ATTENTION_PLAN) P(conv, JT_CONV_PLAN)
 
 namespace jt {

@@ -69,6 +69,10 @@ struct SortPlan {
   const int64_t* in_strides;
 };
 int sort_run(const SortPlan& p);
+// kthvalue's or mode's position per line (the select plan, checked by jt_select).
+int select_run(const select_plan& p);
+// searchsorted's positions (the search plan, checked by jt_search).
+int search_run(const search_plan& p);
 
 // softmax (log false) or log_softmax along dim of a floating dtype; out has in's shape and dtype.
 struct SoftmaxPlan : AlongDimPlan {

@@ -10,6 +10,7 @@ import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.OrderStatistics;
 import org.jtensor.ops.ReductionOps;
+import org.jtensor.ops.Selection;
 
 /**
  * Tensor's reductions and normalizations, inherited by {@link Tensor}. A dims argument that is
@@ -68,6 +69,21 @@ public sealed interface ReductionMethods permits Tensor {
   default Tensor median() { return OrderStatistics.median(self()); }
   /** The lower median along dim and its position (torch.median(dim)); a row with NaN gives NaN. */
   default ValuesAndIndices median(int dim, boolean keepdim) { return OrderStatistics.median(self(), dim, keepdim); }
+  /** The k-th smallest (k from 1) along dim and its position, as torch.kthvalue picks among ties; NaN is largest. */
+  default ValuesAndIndices kthvalue(long k, int dim, boolean keepdim) { return Selection.kthvalue(self(), k, dim, keepdim); }
+  default ValuesAndIndices kthvalue(long k, int dim) { return kthvalue(k, dim, false); }
+  /** kthvalue along the last dim. */
+  default ValuesAndIndices kthvalue(long k) { return kthvalue(k, -1, false); }
+  /** The lower median of the elements that are not NaN (torch.nanmedian()); NaN when all are. */
+  default Tensor nanmedian() { return Selection.nanmedian(self()); }
+  /** torch.nanmedian(dim, keepdim): NaNs ignored per line; an all-NaN line gives NaN. */
+  default ValuesAndIndices nanmedian(int dim, boolean keepdim) { return Selection.nanmedian(self(), dim, keepdim); }
+  /** The most frequent value along dim (the smallest of equally frequent ones) and torch.mode's position of it. */
+  default ValuesAndIndices mode(int dim, boolean keepdim) { return Selection.mode(self(), dim, keepdim); }
+  default ValuesAndIndices mode(int dim) { return mode(dim, false); }
+  default ValuesAndIndices mode() { return mode(-1, false); }
+  /** Sorted along dim 0, values only (torch.msort). */
+  default Tensor msort() { try (ValuesAndIndices s = sort(0, false)) { return s.values().same("msort"); } }
   /** torch.quantile(q) of every element, linear interpolation. */
   default Tensor quantile(double q) {  // the level in x's dtype, as PyTorch's scalar_tensor(q, self.options())
     try (Tensor l = Tensor.full(new long[] {}, q, self().dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64)) { return OrderStatistics.quantile(self(), l, null, false); }

@@ -10,6 +10,7 @@ import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
 import org.jtensor.memory.LeakDetector;
 import org.jtensor.memory.LeakLevel;
+import org.jtensor.ops.Searching;
 import org.jtensor.ops.AutogradMeta;
 import org.jtensor.ops.DataOps;
 import org.jtensor.ops.Einsum;
@@ -443,6 +444,28 @@ public final class Tensor extends TensorFactories
       return where(not, b, a);
     }
   }
+
+  // ---- searchsorted and bucketize (ops.Searching): int64 positions (int32 when asked), no gradient ----
+  /** torch.searchsorted: where each value goes in sortedSequence (1-D, or a row per leading index of values), the first such place. */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values) { return searchsorted(sortedSequence, values, false, false, null, null); }
+  /** right: the last such place (PyTorch's right=True). */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right) { return searchsorted(sortedSequence, values, false, right, null, null); }
+  /** PyTorch's keywords in its order: side ("left" or "right") and sorter (int64, each row's sorting positions) may be null. */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
+    return Searching.searchsorted("searchsorted", sortedSequence, values, outInt32, right, side, sorter);
+  }
+  /** A scalar value (a 0-dim result), searched in the result type of sortedSequence and value. */
+  public static Tensor searchsorted(Tensor sortedSequence, double value, boolean right) {
+    implOf(sortedSequence, "searchsorted");
+    try (Tensor v = scalar(value, sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
+  }
+  public static Tensor searchsorted(Tensor sortedSequence, long value, boolean right) {
+    implOf(sortedSequence, "searchsorted");
+    try (Tensor v0 = scalar(value); Tensor v = v0.to(sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
+  }
+  /** torch.bucketize: searchsorted of input's values in 1-D boundaries. */
+  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean right) { return bucketize(input, boundaries, false, right); }
+  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) { return Searching.bucketize(input, boundaries, outInt32, right); }
 
   /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */
   public Tensor set_(Storage storage, long storageOffset, long[] size, long[] stride) {

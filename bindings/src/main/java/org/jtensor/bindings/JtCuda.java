@@ -49,6 +49,7 @@ public final class JtCuda {
   public static native int jtc_max_pool(@Cast("const int64_t*") long[] plan);
   public static native int jtc_norm(@Cast("const int64_t*") long[] plan);
   public static native int jtc_attention(@Cast("const int64_t*") long[] plan);
+  public static native int jtc_search(@Cast("const int64_t*") long[] plan);
   public static native int jtc_attention_fused(int dtype, long e, long ev);
 
   public static native int jtc_memcpy_d2d(long dst, long src, long nbytes);

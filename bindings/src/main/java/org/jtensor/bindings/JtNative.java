@@ -139,6 +139,10 @@ public final class JtNative {
 
   public static native int jt_sort(@Cast("const int64_t*") long[] plan);
 
+  public static native int jt_select(@Cast("const int64_t*") long[] plan);
+
+  public static native int jt_search(@Cast("const int64_t*") long[] plan);
+
   public static native int jt_softmax(@Cast("const int64_t*") long[] plan);
 
   public static native int jt_windows(@Cast("const int64_t*") long[] plan);

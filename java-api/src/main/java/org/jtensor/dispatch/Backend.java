@@ -147,6 +147,17 @@ public interface Backend {
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
 
+  /** indices (int64, in's shape with 1 at dim): each line's position of its k-th smallest, its mode or its NaN-less median (SelectPacker's kinds), as PyTorch's CPU picks. */
+  void select(String op, int kind, int dim, long k, TensorImpl indices, TensorImpl in);
+
+  /**
+   * out (int64 or int32, contiguous like in, bd and sorter): searchsorted's position of each value of
+   * in within its row of bd (rows of len; value i's row is i / inner, or the one row when shared),
+   * ordered through sorter (int64 positions within each row; null for none).
+   */
+  void search(String op, boolean right, boolean shared, long inner, long rows, long len, TensorImpl out, TensorImpl in, TensorImpl bd,
+              TensorImpl sorter);
+
   /** Copies raw bytes between two storages (Storage.copy_). */
   void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes);
 

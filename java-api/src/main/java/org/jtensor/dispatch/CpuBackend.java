@@ -19,6 +19,8 @@ final class CpuBackend extends PlanBackend {
   }
   @Override int runScan(long[] plan) { return JtNative.jt_scan(plan); }
   @Override int runSort(long[] plan) { return JtNative.jt_sort(plan); }
+  @Override int runSelect(long[] plan) { return JtNative.jt_select(plan); }
+  @Override int runSearch(long[] plan) { return JtNative.jt_search(plan); }
   @Override int runSoftmax(long[] plan) { return JtNative.jt_softmax(plan); }
   @Override int runWindows(long[] plan) { return JtNative.jt_windows(plan); }
   @Override int runNorm(long[] plan) { return JtNative.jt_norm(plan); }

@@ -23,6 +23,9 @@ final class CudaBackend extends PlanBackend {
   @Override int runGemm(long[] plan) { return JtCuda.jtc_gemm(plan); }
   @Override int runScan(long[] plan) { return JtCuda.jtc_scan(plan); }
   @Override int runSort(long[] plan) { return JtCuda.jtc_sort(plan); }
+  /** kthvalue, mode and nanmedian(dim) have no CUDA kernel yet: the ops refuse CUDA tensors before they get here. */
+  @Override int runSelect(long[] plan) { return KernelStatus.NO_KERNEL.code(); }
+  @Override int runSearch(long[] plan) { return JtCuda.jtc_search(plan); }
   @Override int runSoftmax(long[] plan) { return JtCuda.jtc_softmax(plan); }
   @Override int runWindows(long[] plan) { return JtCuda.jtc_windows(plan); }
   @Override int runNorm(long[] plan) { return JtCuda.jtc_norm(plan); }

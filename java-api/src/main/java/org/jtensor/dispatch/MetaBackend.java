@@ -59,6 +59,9 @@ final class MetaBackend implements Backend {
   @Override public void attention(String op, int mode, AttentionShape a, TensorImpl q, TensorImpl k, TensorImpl v, TensorImpl mask,
                                   TensorImpl out, TensorImpl lse, TensorImpl gradOut, TensorImpl gradQ, TensorImpl gradK, TensorImpl gradV) {}
   @Override public void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in) {}
+  @Override public void select(String op, int kind, int dim, long k, TensorImpl indices, TensorImpl in) {}
+  @Override public void search(String op, boolean right, boolean shared, long inner, long rows, long len, TensorImpl out, TensorImpl in,
+                               TensorImpl bd, TensorImpl sorter) {}
   @Override public void copyBytes(String op, StorageImpl dst, StorageImpl src, long nbytes) {}
 
   /** META answers for every op the CPU has a kernel for: shapes and dtypes agree across devices. */

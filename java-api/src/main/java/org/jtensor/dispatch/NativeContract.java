@@ -21,6 +21,8 @@ import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
+import org.jtensor.dispatch.plan.SearchPacker;
+import org.jtensor.dispatch.plan.SelectPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.dispatch.plan.WindowsPacker;
 
@@ -163,7 +165,7 @@ public final class NativeContract {
   /** Every plan Java packs. */
   static final List<PlanLayout> PLANS = List.of(CopyPacker.LAYOUT, FillPacker.LAYOUT, ElementwisePacker.LAYOUT,
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
-      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT,
+      RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT, SelectPacker.LAYOUT, SearchPacker.LAYOUT,
       SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT, NormPacker.LAYOUT,
       AttentionPacker.LAYOUT, ConvPacker.LAYOUT);
 

@@ -22,6 +22,8 @@ import org.jtensor.dispatch.plan.RandomPacker;
 import org.jtensor.dispatch.plan.ReducePacker;
 import org.jtensor.dispatch.plan.ScanPacker;
 import org.jtensor.dispatch.plan.SoftmaxPacker;
+import org.jtensor.dispatch.plan.SearchPacker;
+import org.jtensor.dispatch.plan.SelectPacker;
 import org.jtensor.dispatch.plan.SortPacker;
 import org.jtensor.dispatch.plan.Windows;
 import org.jtensor.dispatch.plan.WindowsPacker;
@@ -63,6 +65,10 @@ abstract class PlanBackend implements Backend {
   abstract int runScan(long[] plan);
 
   abstract int runSort(long[] plan);
+
+  abstract int runSelect(long[] plan);
+
+  abstract int runSearch(long[] plan);
 
   abstract int runSoftmax(long[] plan);
 
@@ -494,6 +500,38 @@ abstract class PlanBackend implements Backend {
           m.strides)), op, in.dtype());
     }
   }
+
+  @Override
+  public void select(String op, int kind, int dim, long k, TensorImpl indices, TensorImpl in) {
+    TensorImpl.Meta m = in.meta();
+    long[] out = m.sizes.clone();
+    out[dim] = 1;
+    if (!java.util.Arrays.equals(out, indices.sizes())) {  // as sameShape: a set_ on another thread since the op read in
+      throw new IllegalStateException(op + "(): the input was re-pointed by set_ on another thread while the op ran");
+    }
+    try (HeldOperands held = new HeldOperands(op)) {
+      long x = held.output(indices, out, indices.strides()), i = held.address(in, m, m.sizes, m.strides);
+      check(runSelect(SelectPacker.pack(kind, in.dtype(), dim, k, x, i, m.sizes, indices.strides(), m.strides)), op, in.dtype());
+    }
+  }
+
+  @Override
+  public void search(String op, boolean right, boolean shared, long inner, long rows, long len, TensorImpl out, TensorImpl in,
+                     TensorImpl bd, TensorImpl sorter) {
+    TensorImpl.Meta mo = out.meta(), mi = in.meta(), mb = bd.meta(), ms = sorter == null ? null : sorter.meta();
+    long n = mi.numel;
+    // the counts the kernel walks, from the snapshots whose storages it reads
+    if (mo.numel != n || mb.numel != rows * len || (ms != null && ms.numel != mb.numel) || (shared ? rows != 1 : n != rows * inner)) {
+      throw new IllegalStateException(op + "(): an operand changed size while the op ran");
+    }
+    try (HeldOperands held = new HeldOperands(op)) {
+      long o = held.output(out, mo, new long[] {n}, FLAT), i = held.address(in, mi, new long[] {n}, FLAT);
+      long b = held.address(bd, mb, new long[] {mb.numel}, FLAT), s = ms == null ? 0 : held.address(sorter, ms, new long[] {ms.numel}, FLAT);
+      check(runSearch(SearchPacker.pack(in.dtype(), out.dtype(), right, n, inner, rows, len, shared, o, i, b, s)), op, in.dtype());
+    }
+  }
+
+  private static final long[] FLAT = {1};
 
   /** The Java array must be a primitive array holding exactly nbytes: JNI copies that many. */
   static void checkArray(String op, Object array, long nbytes) {

@@ -261,6 +261,8 @@ public final class Ops {
   /** median() of every element (OrderStatistics): shared by the elements equal to it, as max(). */
   public static final Op MEDIAN_ALL = Op.composite("median", 1)
       .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
+  public static final Op NANMEDIAN_ALL = Op.composite("nanmedian", 1)
+      .withDerivative(of(SELF | RESULT, Gradient::evenlyDistributeBackward));
   public static final Op ANY = Op.reduction("any", "any", ReduceKind.BOOL);
   public static final Op ALL = Op.reduction("all", "all", ReduceKind.BOOL);
   public static final Op ARGMAX = Op.reduction("argmax", "argmax", ReduceKind.INDEX);
