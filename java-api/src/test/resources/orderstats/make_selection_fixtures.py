@@ -91,4 +91,8 @@ big_vals = torch.randn(5000)
 out["ss_big_seq"], out["ss_big_vals"], out["ss_big"] = big_seq, big_vals, torch.searchsorted(big_seq, big_vals)
 out["bucketize"] = torch.bucketize(rvals, seq)
 out["bucketize_right_int32"] = torch.bucketize(rvals, seq, right=True, out_int32=True)
+put("kth_offset", torch.kthvalue(ties[1:, 3:23], 5, 1))  # a view with a storage offset
+put("mode_offset", torch.mode(ties[1:, 3:23], 1))
+out["ss_offset"] = torch.searchsorted(seq[1:8], vals.t()[1:])  # offset boundaries, strided values
+grad_of("nanmedian_all_nan_grad", lambda a: torch.nanmedian(a), torch.full((2, 2), nan, dtype=torch.float64))
 torch.save(out, "selection.pt")

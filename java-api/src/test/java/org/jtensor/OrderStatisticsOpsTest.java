@@ -62,6 +62,7 @@ class OrderStatisticsOpsTest extends ScopedTest {
     same("kth_dim0_keep", ties.kthvalue(4, 0, true));
     same("kth_t", ties.t().kthvalue(3, 0));
     same("kth_scalar", Tensor.scalar(2.5, DType.FLOAT64).kthvalue(1));
+    same("kth_offset", ties.narrow(0, 1, 5).narrow(1, 3, 20).kthvalue(5, 1));
     for (String dt : new String[] {"float32", "float64", "int64", "float16", "bfloat16"}) {
       same("kth_" + dt, t("clean").to(DType.valueOf(dt.toUpperCase())).kthvalue(3, 1));
     }
@@ -83,6 +84,7 @@ class OrderStatisticsOpsTest extends ScopedTest {
     }
     gradient("nanmedian_grad", a -> a.nanmedian(1, false).values(), ties);
     gradient("nanmedian_all_grad", Tensor::nanmedian, Tensor.fromArray(new double[] {2, Double.NaN, 2, 1, 2}));
+    gradient("nanmedian_all_nan_grad", Tensor::nanmedian, Tensor.full(new long[] {2, 2}, Double.NaN, DType.FLOAT64));
     gradCheck(a -> a.nanmedian(0, false).values());
     gradCheck(Tensor::nanmedian);
   }
@@ -93,6 +95,7 @@ class OrderStatisticsOpsTest extends ScopedTest {
     same("mode_dim1", ties.mode(1));
     same("mode_dim0_keep", ties.mode(0, true));
     same("mode_t", ties.t().mode(0));
+    same("mode_offset", ties.narrow(0, 1, 5).narrow(1, 3, 20).mode(1));
     for (String dt : new String[] {"float32", "float64", "int64", "float16", "bfloat16"}) {
       same("mode_" + dt, t("clean").to(DType.valueOf(dt.toUpperCase())).mode());
     }
@@ -121,6 +124,20 @@ class OrderStatisticsOpsTest extends ScopedTest {
     assertEquals(0L, Tensor.scalar(Double.NaN).nanmedian(0, false).indices().itemLong());
     assertEquals(Double.NaN, Tensor.zeros(0).nanmedian().item());
     assertEquals(DType.FLOAT16, Tensor.zeros(new long[] {0}, DType.FLOAT16).nanmedian().dtype());
+  }
+
+  @Test
+  void metaGivesShapesAndDtypes() {  // META runs no kernel: the shapes and dtypes the CPU would give
+    Tensor m = Tensor.zeros(new long[] {2, 5}, DType.FLOAT32, Device.META);
+    try (ValuesAndIndices k = m.kthvalue(2, 1, true); ValuesAndIndices o = m.mode(0); ValuesAndIndices n = m.nanmedian(1, false)) {
+      assertArrayEquals(new long[] {2, 1}, k.values().shape());
+      assertEquals(DType.INT64, k.indices().dtype());
+      assertArrayEquals(new long[] {5}, o.indices().shape());
+      assertArrayEquals(new long[] {2}, n.values().shape());
+    }
+    Tensor s = Tensor.searchsorted(m, m, true, false, null, null);
+    assertEquals(DType.INT32, s.dtype());
+    assertEquals(Device.META, s.device());
   }
 
   @Test
@@ -162,6 +179,7 @@ class OrderStatisticsOpsTest extends ScopedTest {
     same(t("ss_scalar_float"), Tensor.searchsorted(Tensor.fromArray(new long[] {1, 2, 3}), 2.5, false), "a double value");
     same(t("ss_scalar_long"), Tensor.searchsorted(seq, 3L, true), "a long value");
     same(t("ss_big"), Tensor.searchsorted(t("ss_big_seq"), t("ss_big_vals")), "5000 values, in parallel");
+    same(t("ss_offset"), Tensor.searchsorted(seq.narrow(0, 1, 7), vals.t().narrow(0, 1, 4)), "views with an offset and strides");
     same(t("bucketize"), Tensor.bucketize(rvals, seq, false), "bucketize");
     same(t("bucketize_right_int32"), Tensor.bucketize(rvals, seq, true, true), "bucketize right int32");
     // empty values or boundaries, as PyTorch 2.13 printed them
