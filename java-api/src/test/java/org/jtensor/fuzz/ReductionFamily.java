@@ -21,7 +21,7 @@ final class ReductionFamily {
     boolean any = Valid.open(x) && distinct(ds, r), anyOne = Valid.open(x) && Valid.dim(d, r);
     boolean fl = any && Valid.floating(x), flOne = anyOne && Valid.floating(x);
     boolean full = any && nonEmpty(x, ds), fullOne = anyOne && nonEmpty(x, one);
-    switch (f.rnd.nextInt(22)) {
+    switch (f.rnd.nextInt(24)) {
       case 0 -> f.op(Valid.open(x), "sum", new Object[] {x}, () -> t(x).sum(), all(x, ReduceRefs::sum, 1));
       case 1 -> f.op(any, "sum", new Object[] {x, ds, kd}, () -> t(x).sum(ds, kd), ReduceRefs.reduce(x, ds, kd, ReduceRefs::sum, 1));
       case 2 -> f.op(fl, "mean", new Object[] {x, ds, kd}, () -> t(x).mean(ds, kd), ReduceRefs.reduce(x, ds, kd, ReduceRefs::mean, 1));
@@ -55,6 +55,12 @@ final class ReductionFamily {
             ReduceRefs.reduce(x, ds, kd, isAny ? ReduceRefs::any : ReduceRefs::all, 0, true));
       }
       case 20 -> f.op(Valid.floating(x), "std", new Object[] {x}, () -> t(x).std(), all(x, ReduceRefs.std(1), 4));
+      case 21 -> {
+        long k = 1 + a.between(0, (int) Math.max(0, size(x, d) - 1));  // in range when dim d has elements
+        f.op(fullOne && !Valid.isBool(x), "kthvalue", new Object[] {x, k, d, kd}, () -> t(x).kthvalue(k, d, kd),
+            SelectRefs.kthvalue(x, k, d, kd));
+      }
+      case 22 -> f.op(fullOne, "mode", new Object[] {x, d, kd}, () -> t(x).mode(d, kd), SelectRefs.mode(x, d, kd));
       default -> f.op(Valid.open(x), "nonzero", new Object[] {x}, () -> t(x).nonzero(), ArgRefs.nonzero(x));
     }
   }
@@ -77,6 +83,13 @@ final class ReductionFamily {
       seen[w] = true;
     }
     return true;
+  }
+
+  /** The size of dim d (1 for a 0-dim tensor; 0 for a dim out of range, where the op must refuse). */
+  private static long size(Pool.Entry x, int d) {
+    long[] s = x.t().isClosed() ? new long[0] : x.t().shape();
+    if (s.length == 0) return 1;
+    return d >= -s.length && d < s.length ? s[d < 0 ? d + s.length : d] : 0;
   }
 
   /** Every reduced dim (all of them for an empty list) has elements: max and argmax have no identity. */
