@@ -10,7 +10,7 @@ import org.jtensor.ops.RandomOps;
 import org.junit.jupiter.api.Test;
 
 /**
- * cumsum/cumprod, sort/argsort/topk, softmax/log_softmax on long rows, linspace/arange and random
+ * cumsum/cumprod, sort/argsort/topk, searchsorted/bucketize, softmax/log_softmax on long rows, linspace/arange and random
  * draws on cuda:0 against the CPU (tag cuda). Scans of small integers are exact in every dtype;
  * sorts are stable, so indices must be equal even with ties and NaNs; a seeded draw on CUDA must
  * give the CPU's numbers bit for bit (the same Philox counters), in any layout.
@@ -62,6 +62,28 @@ class CudaScanSortRandomTest extends CudaParity {
           check("topk values " + dt + " k " + k, t -> t[0].topk(k, 1, largest).values(), distinct);
           check("topk indices " + dt + " k " + k, t -> t[0].topk(k, 1, largest).indices(), distinct);
         }
+      }
+    }
+    assertMostAgreed();
+  }
+
+  @Test
+  void searchsortedAndBucketizeAgree() {  // the CPU's and CUDA's kernels share jt/search.h: positions must be equal
+    Random rnd = new Random(43);
+    expectRefusal(" bool ", UnsupportedOperationException.class);  // PyTorch has no bool searchsorted
+    for (DType dt : DTYPES) {
+      Tensor rows = integers(rnd, dt, new long[] {5, 300}, 0, -9, 9), values = integers(rnd, dt, new long[] {5, 7000}, 2, -10, 10);
+      if (dt.isFloatingPoint()) {  // NaN boundaries (sorted last) and NaN values
+        rows = rows.maskedFill(integers(rnd, DType.BOOL, new long[] {5, 300}, 0, -20, 1), Double.NaN);
+        values = values.maskedFill(integers(rnd, DType.BOOL, new long[] {5, 7000}, 0, -20, 1), Double.NaN);
+      }
+      Tensor sorted = rows.sort(1, false).values(), sorter = rows.argsort(1, false);
+      for (boolean right : new boolean[] {false, true}) {
+        String at = dt + (right ? " right" : " left");
+        check("searchsorted per row " + at, t -> Tensor.searchsorted(t[0], t[1], right), sorted, values);
+        check("searchsorted 1-D int32 " + at, t -> Tensor.searchsorted(t[0], t[1], true, right, null, null), sorted.select(0, 2), values);
+        check("searchsorted sorter " + at, t -> Tensor.searchsorted(t[0], t[1], false, right, null, t[2]), rows, values, sorter);
+        check("bucketize " + at, t -> Tensor.bucketize(t[1], t[0], right), sorted.select(0, 1), values);
       }
     }
     assertMostAgreed();
