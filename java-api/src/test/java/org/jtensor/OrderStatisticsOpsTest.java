@@ -213,6 +213,10 @@ class OrderStatisticsOpsTest extends ScopedTest {
         () -> Tensor.searchsorted(b, v, false, false, null, Tensor.fromArray(new long[] {1, 0, -1})));
     refused(UnsupportedOperationException.class, "searchsorted(): \"searchsorted_out_cpu\" not implemented for 'Bool'",
         () -> Tensor.searchsorted(b.gt(2L), v.gt(2L)));
+    refused(IllegalArgumentException.class, "searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension",
+        () -> Tensor.searchsorted(Tensor.scalar(2.0), v));
+    refused(IllegalArgumentException.class, "searchsorted(): boundary and sorter must have the same size, but got boundary tensor [2, 3]and got sorter tensor [2]",
+        () -> Tensor.searchsorted(Tensor.zeros(2, 3), Tensor.zeros(3, 3), false, false, null, Tensor.fromArray(new long[] {0, 5})));
     refused(IllegalArgumentException.class, "bucketize(): boundaries tensor must be 1 dimension, but got dim(2)", () -> Tensor.bucketize(v, b2, false));
     refused(IllegalArgumentException.class, "bucketize(): boundaries tensor must be 1 dimension, but got dim(0)",
         () -> Tensor.bucketize(v, Tensor.scalar(1.0), false));

@@ -38,7 +38,7 @@ public final class Searching {
       throw new IllegalArgumentException(op + "(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim("
           + seq.dim() + ") and input value's dim(0) numel(1)");
     }
-    if (seq.dim() == 0) throw new IllegalArgumentException(op + "(): boundaries tensor should have positive dimension, but we got 0 dimension");
+    if (seq.dim() == 0) throw new IllegalArgumentException(op + "(): boundaries tensor should have positive dimension, but got 0 dimension");
     long[] bs = seq.shape(), vs = values.shape();
     if (seq.dim() != 1 && (bs.length != vs.length || !Arrays.equals(bs, 0, bs.length - 1, vs, 0, vs.length - 1))) {
       throw new IllegalArgumentException(op + "(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor "
