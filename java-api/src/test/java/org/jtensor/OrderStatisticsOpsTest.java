@@ -178,6 +178,11 @@ class OrderStatisticsOpsTest extends ScopedTest {
     same(t("ss_half_1d"), Tensor.searchsorted(half, Tensor.fromArray(new double[] {2.0009765625})), "a 1-D float64 value promotes");
     same(t("ss_scalar_float"), Tensor.searchsorted(Tensor.fromArray(new long[] {1, 2, 3}), 2.5, false), "a double value");
     same(t("ss_scalar_long"), Tensor.searchsorted(seq, 3L, true), "a long value");
+    // a scalar converts to the result type as PyTorch's does, wrapping or overflowing (printed by PyTorch 2.13)
+    assertEquals(1L, Tensor.searchsorted(Tensor.fromArray(new int[] {1, 2, 3}), (1L << 32) + 2, false).itemLong());
+    assertEquals(3L, Tensor.searchsorted(Tensor.fromArray(new long[] {1, 2, 3}).to(DType.INT8), 300L, false).itemLong());
+    assertEquals(3L, Tensor.searchsorted(Tensor.fromArray(new long[] {1, 2, 3}).to(DType.UINT8), -1L, false).itemLong());
+    assertEquals(3L, Tensor.searchsorted(Tensor.fromArray(new double[] {1, 2, 3}).to(DType.FLOAT16), 1e6, false).itemLong());
     same(t("ss_big"), Tensor.searchsorted(t("ss_big_seq"), t("ss_big_vals")), "5000 values, in parallel");
     same(t("ss_offset"), Tensor.searchsorted(seq.narrow(0, 1, 7), vals.t().narrow(0, 1, 4)), "views with an offset and strides");
     same(t("bucketize"), Tensor.bucketize(rvals, seq, false), "bucketize");
