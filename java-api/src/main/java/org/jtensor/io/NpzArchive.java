@@ -3,7 +3,6 @@ package org.jtensor.io;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
@@ -15,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -50,8 +50,15 @@ final class NpzArchive {
         if (!name.endsWith(".npy")) throw new TensorFormatException(file, what + " is not a .npy array");
         String key = name.substring(0, name.length() - 4);
         if (out.containsKey(key)) throw new TensorFormatException(file, "two entries are named \"" + name + "\"");
-        try (InputStream in = zip.getInputStream(e); ReadableByteChannel ch = Channels.newChannel(in)) {
+        // ZipFile checks no CRC-32: count it here, over the whole entry, as Python's zipfile (np.load) does
+        try (CheckedInputStream in = new CheckedInputStream(zip.getInputStream(e), new CRC32());
+            ReadableByteChannel ch = Channels.newChannel(in)) {
           out.put(key, NpyArrays.read(file, what, ch, bound(e, fileSize)));
+          in.skip(e.getSize() >= 0 ? e.getSize() : Long.MAX_VALUE);  // bytes after the array count too (at most the declared size)
+          if (e.getCrc() != -1 && in.getChecksum().getValue() != e.getCrc()) {
+            throw new TensorFormatException(file, what + String.format(" fails its CRC-32 check (stored %08x, computed %08x)",
+                e.getCrc(), in.getChecksum().getValue()));
+          }
         } catch (ZipException | EOFException bad) {
           throw new TensorFormatException(file, what + " is corrupt: " + (bad.getMessage() != null ? bad.getMessage() : "it ends early"), bad);
         }

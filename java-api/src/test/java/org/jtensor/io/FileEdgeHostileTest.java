@@ -1,0 +1,90 @@
+package org.jtensor.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.jtensor.DType;
+import org.jtensor.Tensor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A hostile review of file input and output edge cases (session 32): each test is named after a
+ * bug, checked against PyTorch 2.13 and NumPy; the hostile files are made here.
+ */
+class FileEdgeHostileTest {
+  @TempDir Path dir;
+
+  private static Tensor arange(int n) {
+    return Tensor.arange(0, n, 1, DType.FLOAT32);
+  }
+
+  private static int lastIndexOf(byte[] hay, byte[] needle) {
+    for (int i = hay.length - needle.length; i >= 0; i--) {
+      if (Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) return i;
+    }
+    throw new AssertionError("not found");
+  }
+
+  /** Writes each tensor kind this package saves, to path, so that every writer's path rules are checked. */
+  private static void saveEach(String kind, Path path) throws IOException {
+    try (Tensor x = arange(3)) {
+      switch (kind) {
+        case "pt": Tensors.save(Map.of("x", x), path); break;
+        case "npy": Npy.save(x, path); break;
+        case "npz": Npy.saveNpz(Map.of("x", x), path); break;
+        default: SafeTensors.save(Map.of("x", x), path); break;
+      }
+    }
+  }
+
+  private static final List<String> KINDS = List.of("pt", "npy", "npz", "safetensors");
+
+  /**
+   * Before: java.util.zip.ZipFile checks no CRC-32, so a .npz with a flipped data byte loaded its
+   * wrong value (1.0000001 for 1.0) silently. np.load refuses it: "Bad CRC-32 for file 'x.npy'".
+   */
+  @Test
+  void npzWithAFlippedByteLoadedWithoutItsCrcCheck() throws IOException {
+    Path stored = dir.resolve("stored.npz"), deflated = dir.resolve("deflated.npz");
+    try (Tensor x = arange(6)) {
+      Npy.saveNpz(Map.of("x", x), stored);
+      Npy.saveNpzCompressed(Map.of("x", x), deflated);
+    }
+    byte[] b = Files.readAllBytes(stored);
+    byte[] data = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN).putFloat(0).putFloat(1).putFloat(2).putFloat(3)
+        .putFloat(4).putFloat(5).array();
+    b[lastIndexOf(b, data) + 4] ^= 1;  // 1.0f becomes 1.0000001f
+    Files.write(stored, b);
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Npy.loadNpz(stored));
+    assertTrue(e.getMessage().contains("stored.npz") && e.getMessage().contains("entry \"x.npy\" fails its CRC-32 check"), e.getMessage());
+
+    byte[] c = Files.readAllBytes(deflated);
+    c[lastIndexOf(c, new byte[] {'P', 'K', 1, 2}) + 16] ^= 1;  // the central directory's CRC-32 of x.npy
+    Files.write(deflated, c);
+    e = assertThrows(TensorFormatException.class, () -> Npy.loadNpz(deflated));
+    assertTrue(e.getMessage().contains("fails its CRC-32 check"), e.getMessage());
+  }
+
+  private static byte[] npy(String dict) {
+    byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
+    int total = (10 + text.length + 1 + 63) / 64 * 64;
+    ByteBuffer b = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) (total - 10)).put(text);
+    while (b.position() < total - 1) b.put((byte) ' ');
+    return b.put((byte) '\n').array();
+  }
+}
