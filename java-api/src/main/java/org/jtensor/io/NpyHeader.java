@@ -142,7 +142,10 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
     DType dtype = d.matches() ? dtypeOf(d.group(2).charAt(0), d.group(3)) : null;
     if (dtype == null) throw new TensorFormatException(file, what + " has " + refusal((String) descr, d));
     NpyHeader h = new NpyHeader(dtype, d.group(1).equals(">"), (Boolean) m.get("fortran_order"), shape, preambleBytes);
-    if (h.nbytes() < 0) throw new TensorFormatException(file, what + " declares shape " + Arrays.toString(shape) + ", more than 2^63 bytes");
+    if (h.nbytes() < 0 || !TensorBytes.nonZeroDimsFit(dtype.itemSize(), shape)) {  // np.load: "array is too big"
+      throw new TensorFormatException(file, what + " declares shape " + Arrays.toString(shape) + ", more than 2^63 bytes"
+          + (Arrays.stream(shape).anyMatch(n -> n == 0) ? " in its non-zero dims: the array is too big" : ""));
+    }
     return h;
   }
 

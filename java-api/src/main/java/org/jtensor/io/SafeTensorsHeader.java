@@ -167,6 +167,10 @@ final class SafeTensorsHeader {
     for (long d : shape) {
       nbytes = multiplyOrMinus(nbytes, d);
     }
+    if (nbytes == 0 && !TensorBytes.nonZeroDimsFit(dtype.itemSize(), shape)) {  // no strides for it (torch: "Stride calculation overflowed")
+      throw new TensorFormatException(file, where + " of dtype " + dtypeName + " and shape " + java.util.Arrays.toString(shape)
+          + " needs more than 2^63 bytes in its non-zero dims: its strides overflow");
+    }
     if (nbytes != end - begin) {
       throw new TensorFormatException(file, where + " of dtype " + dtypeName + " and shape " + java.util.Arrays.toString(shape)
           + " needs " + (nbytes < 0 ? "more than 2^63" : nbytes) + " bytes but data_offsets span " + (end - begin));

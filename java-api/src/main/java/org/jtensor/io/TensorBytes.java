@@ -62,6 +62,20 @@ final class TensorBytes {
     }
   }
 
+  /**
+   * Whether the item size times the product of shape's non-zero dims fits a long: NumPy's "array is
+   * too big" rule. A tensor with a zero dim still needs its strides, which are products of the others.
+   */
+  static boolean nonZeroDimsFit(long itemSize, long[] shape) {
+    long n = itemSize;
+    for (long d : shape) {
+      if (d == 0) continue;
+      if (n > Long.MAX_VALUE / d) return false;
+      n *= d;
+    }
+    return true;
+  }
+
   /** Column-major (Fortran) strides: the first dim varies fastest. */
   static long[] fortranStrides(long[] shape) {
     long[] st = new long[shape.length];

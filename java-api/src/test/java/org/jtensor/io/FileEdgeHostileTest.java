@@ -87,4 +87,32 @@ class FileEdgeHostileTest {
     while (b.position() < total - 1) b.put((byte) ' ');
     return b.put((byte) '\n').array();
   }
+
+  /**
+   * Before: an empty array whose other dims overflow a long ((0, 2^62, 4) float32) passed the
+   * header's byte count (0) and then empty() threw an IllegalArgumentException naming no file.
+   * np.load refuses it ("array is too big"), as torch.empty does ("Stride calculation overflowed").
+   */
+  @Test
+  void zeroSizeShapeWhoseStridesOverflowWasRefusedWithoutTheFile() throws IOException {
+    String[] dicts = {"{'descr': '<f4', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4), }",
+        "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 4611686018427387904, 0), }"};
+    for (String dict : dicts) {
+      Path p = dir.resolve("huge.npy");
+      Files.write(p, npy(dict));
+      TensorFormatException e = assertThrows(TensorFormatException.class, () -> Npy.load(p));
+      assertTrue(e.getMessage().contains("huge.npy") && e.getMessage().contains("too big"), e.getMessage());
+    }
+    byte[] json = "{\"w\":{\"dtype\":\"F32\",\"shape\":[0,4611686018427387904,4],\"data_offsets\":[0,0]}}".getBytes(StandardCharsets.UTF_8);
+    Path st = dir.resolve("huge.safetensors");
+    Files.write(st, ByteBuffer.allocate(8 + json.length).order(ByteOrder.LITTLE_ENDIAN).putLong(json.length).put(json).array());
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> SafeTensors.load(st));
+    assertTrue(e.getMessage().contains("huge.safetensors") && e.getMessage().contains("strides overflow"), e.getMessage());
+    // an empty array whose other dims fit still loads, with PyTorch's strides
+    Files.write(dir.resolve("empty.npy"), npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3, 4), }"));
+    try (Tensor t = Npy.load(dir.resolve("empty.npy"))) {
+      assertArrayEquals(new long[] {0, 3, 4}, t.shape());
+      assertArrayEquals(new long[] {12, 4, 1}, t.stride());
+    }
+  }
 }
