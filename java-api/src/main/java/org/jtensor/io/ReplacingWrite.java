@@ -3,6 +3,7 @@ package org.jtensor.io;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -13,6 +14,9 @@ import java.nio.file.StandardOpenOption;
  * is never truncated in place: tensors still mapped from it (safetensors loads map the file, and
  * saving a loaded map back to its own path is natural) keep their bytes, where truncating a
  * mapped file would fault every later read. A failed write leaves the target as it was.
+ *
+ * <p>Otherwise it acts as torch.save's and np.save's open(file, "wb"): a symbolic link is written
+ * through: the file it names is replaced, the link stays.
  */
 final class ReplacingWrite {
   interface Body {
@@ -20,11 +24,13 @@ final class ReplacingWrite {
   }
 
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  /** Linux's limit on links followed in one path (ELOOP). */
+  private static final int MAX_LINKS = 40;
 
   private ReplacingWrite() {}
 
   static void write(Path file, Body body) throws IOException {
-    Path target = file.toAbsolutePath();
+    Path target = linkTarget(file, file.toAbsolutePath());
     // a new name of our own (not createTempFile, whose files are private to the owner)
     Path tmp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
     try {
@@ -39,5 +45,14 @@ final class ReplacingWrite {
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /** The file a chain of symbolic links ends at (itself when it is none): that file is replaced, not the link. */
+  private static Path linkTarget(Path file, Path p) throws IOException {
+    for (int links = 0; Files.isSymbolicLink(p); links++) {
+      if (links == MAX_LINKS) throw new FileSystemException(file.toString(), null, "too many levels of symbolic links");
+      p = p.resolveSibling(Files.readSymbolicLink(p));  // a relative link is relative to its own folder
+    }
+    return p;
   }
 }

@@ -79,6 +79,33 @@ class FileEdgeHostileTest {
     assertTrue(e.getMessage().contains("fails its CRC-32 check"), e.getMessage());
   }
 
+  /**
+   * Before: saving to a symbolic link renamed the new file over the link, so the link was gone and
+   * the file it named kept its old bytes. torch.save and np.save open the path, writing through
+   * the link (a dangling one creates the file it names).
+   */
+  @Test
+  void saveThroughASymbolicLinkReplacedTheLinkNotItsFile() throws IOException {
+    Files.createDirectories(dir.resolve("real"));
+    for (String kind : KINDS) {
+      Path real = dir.resolve("real/model." + kind), link = dir.resolve("link." + kind), dangling = dir.resolve("dangling." + kind);
+      Files.write(real, new byte[] {42});
+      Files.createSymbolicLink(link, Path.of("real/model." + kind));  // relative: to the link's own folder
+      saveEach(kind, link);
+      assertTrue(Files.isSymbolicLink(link), kind + ": the link stays");
+      assertTrue(Files.size(real) > 1, kind + ": the file the link names holds the new bytes");
+      Files.createSymbolicLink(dangling, dir.resolve("made." + kind));
+      saveEach(kind, dangling);
+      assertTrue(Files.isSymbolicLink(dangling) && Files.size(dir.resolve("made." + kind)) > 1, kind);
+    }
+    Map<String, Tensor> back = Tensors.load(dir.resolve("link.pt"));
+    try {
+      assertArrayEquals(new float[] {0, 1, 2}, back.get("x").toFloatArray());
+    } finally {
+      Tensors.closeAll(back);
+    }
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
