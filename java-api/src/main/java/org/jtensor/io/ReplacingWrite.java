@@ -5,9 +5,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Writes a file under a temporary name beside it, then renames it over the target. The old file
@@ -16,7 +22,8 @@ import java.nio.file.StandardOpenOption;
  * mapped file would fault every later read. A failed write leaves the target as it was.
  *
  * <p>Otherwise it acts as torch.save's and np.save's open(file, "wb"): a symbolic link is written
- * through: the file it names is replaced, the link stays.
+ * through (the file it names is replaced, the link stays) and an existing file keeps its
+ * permissions.
  */
 final class ReplacingWrite {
   interface Body {
@@ -31,10 +38,12 @@ final class ReplacingWrite {
 
   static void write(Path file, Body body) throws IOException {
     Path target = linkTarget(file, file.toAbsolutePath());
+    Set<PosixFilePermission> mode = existingMode(target);
     // a new name of our own (not createTempFile, whose files are private to the owner)
     Path tmp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
+      try (FileChannel ch = create(tmp, mode)) {
+        if (mode != null) Files.setPosixFilePermissions(tmp, mode);  // exactly the old file's, whatever the umask
         body.write(ch);
       }
       try {
@@ -54,5 +63,26 @@ final class ReplacingWrite {
       p = p.resolveSibling(Files.readSymbolicLink(p));  // a relative link is relative to its own folder
     }
     return p;
+  }
+
+  /** The existing target's POSIX permissions, kept by the new file (null: no such file, or no POSIX). */
+  private static Set<PosixFilePermission> existingMode(Path target) throws IOException {
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) return null;
+    try {
+      return EnumSet.copyOf(Files.getPosixFilePermissions(target));
+    } catch (UnsupportedOperationException notPosix) {
+      return null;
+    } catch (IllegalArgumentException noBits) {  // EnumSet.copyOf of an empty set
+      return EnumSet.noneOf(PosixFilePermission.class);
+    }
+  }
+
+  /** The temporary file, created no more readable than the old file (the umask may narrow it further). */
+  private static FileChannel create(Path tmp, Set<PosixFilePermission> mode) throws IOException {
+    Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+    FileAttribute<?>[] attrs = mode == null ? new FileAttribute<?>[0]
+        : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
+            PosixFilePermission.OWNER_WRITE))};
+    return FileChannel.open(tmp, options, attrs);
   }
 }

@@ -106,6 +106,24 @@ class FileEdgeHostileTest {
     }
   }
 
+  /**
+   * Before: the new file took the umask's permissions, so saving over a private (0600) checkpoint
+   * left it readable by everyone (0644). torch.save and np.save truncate the file, keeping its mode.
+   */
+  @Test
+  void saveOverAPrivateFileMadeItReadableByAll() throws IOException {
+    for (String kind : KINDS) {
+      Path p = dir.resolve("private." + kind);
+      Files.write(p, new byte[] {42});
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-------"));
+      saveEach(kind, p);
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), kind);
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-rw-r--"));  // wider than the umask's 0644 too
+      saveEach(kind, p);
+      assertEquals("rw-rw-r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), kind);
+    }
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
