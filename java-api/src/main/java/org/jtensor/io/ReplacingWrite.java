@@ -2,10 +2,12 @@ package org.jtensor.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -22,8 +24,9 @@ import java.util.Set;
  * mapped file would fault every later read. A failed write leaves the target as it was.
  *
  * <p>Otherwise it acts as torch.save's and np.save's open(file, "wb"): a symbolic link is written
- * through (the file it names is replaced, the link stays) and an existing file keeps its
- * permissions.
+ * through (the file it names is replaced, the link stays), an existing file keeps its permissions,
+ * and a missing folder, a folder as the target or a file the caller may not write is refused
+ * naming the file as given.
  */
 final class ReplacingWrite {
   interface Body {
@@ -38,11 +41,17 @@ final class ReplacingWrite {
 
   static void write(Path file, Body body) throws IOException {
     Path target = linkTarget(file, file.toAbsolutePath());
+    Path dir = target.getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new NoSuchFileException(file.toString(), null, "parent directory " + dir + " does not exist");
+    }
+    if (Files.isDirectory(target)) throw new FileSystemException(file.toString(), null, "is a directory");
     Set<PosixFilePermission> mode = existingMode(target);
+    if (Files.exists(target) && !Files.isWritable(target)) throw new AccessDeniedException(file.toString(), null, "the file is not writable");
     // a new name of our own (not createTempFile, whose files are private to the owner)
     Path tmp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
     try {
-      try (FileChannel ch = create(tmp, mode)) {
+      try (FileChannel ch = create(file, tmp, mode)) {
         if (mode != null) Files.setPosixFilePermissions(tmp, mode);  // exactly the old file's, whatever the umask
         body.write(ch);
       }
@@ -78,11 +87,15 @@ final class ReplacingWrite {
   }
 
   /** The temporary file, created no more readable than the old file (the umask may narrow it further). */
-  private static FileChannel create(Path tmp, Set<PosixFilePermission> mode) throws IOException {
+  private static FileChannel create(Path file, Path tmp, Set<PosixFilePermission> mode) throws IOException {
     Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     FileAttribute<?>[] attrs = mode == null ? new FileAttribute<?>[0]
         : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
             PosixFilePermission.OWNER_WRITE))};
-    return FileChannel.open(tmp, options, attrs);
+    try {
+      return FileChannel.open(tmp, options, attrs);
+    } catch (AccessDeniedException e) {
+      throw new AccessDeniedException(file.toString(), null, "cannot create a file in " + tmp.getParent());
+    }
   }
 }

@@ -124,6 +124,28 @@ class FileEdgeHostileTest {
     }
   }
 
+  /**
+   * Before: a missing folder or a folder as the target threw naming the hidden temporary file
+   * (".x.pt.40fff806975db863.tmp"), not the path the caller gave. torch.save: "Parent directory
+   * nodir does not exist."; a folder: "Is a directory". Nothing is left behind.
+   */
+  @Test
+  void saveIntoAMissingFolderNamedTheTemporaryFile() throws IOException {
+    Files.createDirectories(dir.resolve("folder"));
+    for (String kind : KINDS) {
+      Path missing = dir.resolve("nodir/x." + kind);
+      NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> saveEach(kind, missing));
+      assertEquals(missing.toString(), e.getFile(), kind);
+      assertTrue(e.getMessage().contains("parent directory") && e.getMessage().contains("does not exist"), e.getMessage());
+      IOException d = assertThrows(IOException.class, () -> saveEach(kind, dir.resolve("folder")));
+      assertTrue(d.getMessage().startsWith(dir.resolve("folder") + ": is a directory"), d.getMessage());
+      assertTrue(Files.isDirectory(dir.resolve("folder")), kind);
+    }
+    try (var files = Files.list(dir)) {
+      assertEquals(List.of("folder"), files.map(f -> f.getFileName().toString()).toList(), "no temporary file left");
+    }
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
