@@ -2,6 +2,7 @@ package org.jtensor.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
@@ -36,6 +37,8 @@ final class ReplacingWrite {
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
   /** Linux's limit on links followed in one path (ELOOP). */
   private static final int MAX_LINKS = 40;
+  /** The longest file name repeated in the temporary name: 200 + 22 bytes stay within 255. */
+  private static final int MAX_STEM_BYTES = 200;
 
   private ReplacingWrite() {}
 
@@ -48,8 +51,7 @@ final class ReplacingWrite {
     if (Files.isDirectory(target)) throw new FileSystemException(file.toString(), null, "is a directory");
     Set<PosixFilePermission> mode = existingMode(target);
     if (Files.exists(target) && !Files.isWritable(target)) throw new AccessDeniedException(file.toString(), null, "the file is not writable");
-    // a new name of our own (not createTempFile, whose files are private to the owner)
-    Path tmp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
+    Path tmp = target.resolveSibling(tempName(target.getFileName().toString()));
     try {
       try (FileChannel ch = create(file, tmp, mode)) {
         if (mode != null) Files.setPosixFilePermissions(tmp, mode);  // exactly the old file's, whatever the umask
@@ -63,6 +65,16 @@ final class ReplacingWrite {
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * A new name of our own beside the file (not createTempFile, whose files are private to the
+   * owner). A long name is not repeated in it: 22 more bytes would pass the 255-byte limit on a
+   * name that torch.save and np.save take.
+   */
+  private static String tempName(String name) {
+    String stem = name.getBytes(StandardCharsets.UTF_8).length <= MAX_STEM_BYTES ? name : "jtensor-save";
+    return "." + stem + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp";
   }
 
   /** The file a chain of symbolic links ends at (itself when it is none): that file is replaced, not the link. */

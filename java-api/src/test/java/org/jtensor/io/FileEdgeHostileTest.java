@@ -146,6 +146,25 @@ class FileEdgeHostileTest {
     }
   }
 
+  /**
+   * Before: the temporary name repeats the file's and adds 22 bytes, so a 254-byte name that
+   * torch.save and np.save write was refused ("File name too long", naming the temporary file).
+   */
+  @Test
+  void saveToALongFileNameWasRefused() throws IOException {
+    for (String kind : KINDS) {
+      String name = "m".repeat(254 - kind.length() - 1) + "." + kind;
+      assertEquals(254, name.length());
+      Path p = dir.resolve(name);
+      saveEach(kind, p);
+      saveEach(kind, p);  // over the old file too
+      assertTrue(Files.size(p) > 1, kind);
+    }
+    try (var files = Files.list(dir)) {
+      assertEquals(4, files.count(), "no temporary file left");
+    }
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
