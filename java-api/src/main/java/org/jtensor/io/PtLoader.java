@@ -194,9 +194,8 @@ final class PtLoader implements PickleReader.Resolver {
     ZipReader.Entry e = zip.entry(name);
     if (e == null) throw bad("storage '" + key + "' has no entry " + name);
     if (e.size() != nbytes) throw bad("entry " + name + " holds " + e.size() + " bytes but the pickle declares " + nbytes);
-    // PyTorch stores storages uncompressed; a deflated one could declare far more than the file holds
-    if (e.method() != 0) throw bad("entry " + name + " is compressed; storages are read only from stored (uncompressed) entries");
     if (device.isMeta()) return Storage.allocate(nbytes, Device.META);  // shapes only: nothing is read
+    if (e.method() != 0) inflatesToItsSize(e);
     Storage s = Storage.allocate(nbytes, Device.CPU);
     try {
       try (ReadableByteChannel ch = zip.open(e)) {
@@ -207,6 +206,20 @@ final class PtLoader implements PickleReader.Resolver {
     } catch (IOException | RuntimeException ex) {
       s.close();
       throw ex;
+    }
+  }
+
+  /**
+   * torch.save stores storages, but torch.load also reads an archive `zip` deflated again. Such an
+   * entry may declare more than the file holds: one pass inflates it (its size and CRC-32 checked)
+   * before anything is allocated at that size.
+   */
+  private void inflatesToItsSize(ZipReader.Entry e) throws IOException {
+    java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(1 << 16);
+    try (ReadableByteChannel ch = zip.open(e)) {
+      while (ch.read(sink.clear()) >= 0) {
+        // EntryChannel refuses a stream that ends early, is malformed or fails its CRC
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +15,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.junit.jupiter.api.Test;
@@ -163,6 +168,44 @@ class FileEdgeHostileTest {
     try (var files = Files.list(dir)) {
       assertEquals(4, files.count(), "no temporary file left");
     }
+  }
+
+  /**
+   * Before: a .pt whose entries `zip` deflated again was refused ("entry archive/data/0 is
+   * compressed"); torch.load reads it. Now it loads (views still share their storage); a deflated
+   * storage is inflated once, its size and CRC-32 checked, before its declared size is allocated.
+   */
+  @Test
+  void ptWhoseStoragesZipDeflatedWasRefused() throws IOException {
+    Path pt = dir.resolve("model.pt"), deflated = dir.resolve("deflated.pt");
+    try (Tensor x = arange(6); Tensor v = x.view(2, 3); Tensor t = v.t()) {
+      Tensors.save(Map.of("x", x, "t", t), pt);
+    }
+    try (ZipFile in = new ZipFile(pt.toFile()); ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(deflated))) {
+      for (ZipEntry e : Collections.list(in.entries())) {
+        out.putNextEntry(new ZipEntry(e.getName()));  // deflated, as zip -r writes it
+        try (InputStream s = in.getInputStream(e)) {
+          s.transferTo(out);
+        }
+        out.closeEntry();
+      }
+    }
+    Map<String, Tensor> m = Tensors.load(deflated);
+    try {
+      assertArrayEquals(new long[] {1, 3}, m.get("t").stride());
+      assertArrayEquals(new float[] {0, 3, 1, 4, 2, 5}, m.get("t").toFloatArray());
+      m.get("x").fill_(7);
+      assertArrayEquals(new float[] {7, 7, 7, 7, 7, 7}, m.get("t").toFloatArray(), "one storage");
+    } finally {
+      Tensors.closeAll(m);
+    }
+    byte[] b = Files.readAllBytes(deflated);
+    int cd = lastIndexOf(b, "archive/data/0".getBytes(StandardCharsets.US_ASCII)) - 46;  // its central-directory record
+    b[cd + 16] ^= 1;  // its CRC-32
+    Path bad = dir.resolve("bad.pt");
+    Files.write(bad, b);
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.load(bad));
+    assertTrue(e.getMessage().contains("bad.pt") && e.getMessage().contains("'archive/data/0' fails its CRC-32 check"), e.getMessage());
   }
 
   private static byte[] npy(String dict) {
