@@ -49,9 +49,17 @@ enum PickleBuiltins {
           throw r.bad("_codecs.encode takes (str, encoding)");
         }
         String enc = (String) args.get(1);
-        if (enc.equals("latin1") || enc.equals("latin-1")) return ((String) args.get(0)).getBytes(StandardCharsets.ISO_8859_1);
-        if (enc.equals("utf-8") || enc.equals("utf8")) return ((String) args.get(0)).getBytes(StandardCharsets.UTF_8);
-        throw r.bad("_codecs.encode to '" + enc + "' is not supported");
+        java.nio.charset.Charset cs = enc.equals("latin1") || enc.equals("latin-1") ? StandardCharsets.ISO_8859_1
+            : enc.equals("utf-8") || enc.equals("utf8") ? StandardCharsets.UTF_8 : null;
+        if (cs == null) throw r.bad("_codecs.encode to '" + enc + "' is not supported");
+        try {  // getBytes would write '?' for what the codec cannot encode; Python raises UnicodeEncodeError
+          java.nio.ByteBuffer b = cs.newEncoder().encode(java.nio.CharBuffer.wrap((String) args.get(0)));
+          byte[] out = new byte[b.remaining()];
+          b.get(out);
+          return out;
+        } catch (java.nio.charset.CharacterCodingException e) {
+          throw r.bad("_codecs.encode: the '" + enc + "' codec can't encode a character of the str (Python: UnicodeEncodeError)");
+        }
       }
       case SET:
       case FROZENSET: {

@@ -208,6 +208,43 @@ class FileEdgeHostileTest {
     assertTrue(e.getMessage().contains("bad.pt") && e.getMessage().contains("'archive/data/0' fails its CRC-32 check"), e.getMessage());
   }
 
+  /** A .pt archive around a hand-made pickle. */
+  private static Path ptOf(Path file, byte[] pickle) throws IOException {
+    try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(file))) {
+      out.putNextEntry(new ZipEntry("archive/data.pkl"));
+      out.write(pickle);
+      out.putNextEntry(new ZipEntry("archive/version"));
+      out.write("3\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    return file;
+  }
+
+  /** Protocol 2's bytes: _codecs.encode(text, codec), as Python pickles bytes below protocol 3. */
+  private static byte[] encodePickle(String text, String codec) {
+    ByteBuffer b = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(new byte[] {(byte) 0x80, 2}).put("c_codecs\nencode\n".getBytes(StandardCharsets.US_ASCII));
+    for (String s : List.of(text, codec)) {
+      byte[] u = s.getBytes(StandardCharsets.UTF_8);
+      b.put((byte) 'X').putInt(u.length).put(u);
+    }
+    b.put(new byte[] {(byte) 0x86, 'R', '.'});
+    return Arrays.copyOf(b.array(), b.position());
+  }
+
+  /**
+   * Before: _codecs.encode('\u0100A', 'latin1') in a pickle gave the bytes "?A": String.getBytes
+   * writes '?' for a character the codec lacks. torch.load(weights_only=True) refuses the file:
+   * "'latin-1' codec can't encode character '\u0100' in position 0".
+   */
+  @Test
+  void pickledBytesOutsideTheirCodecBecameQuestionMarks() throws IOException {
+    Path bad = ptOf(dir.resolve("enc.pt"), encodePickle("\u0100A", "latin1"));
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.loadObject(bad));
+    assertTrue(e.getMessage().contains("enc.pt") && e.getMessage().contains("can't encode"), e.getMessage());
+    Object ok = Tensors.loadObject(ptOf(dir.resolve("ok.pt"), encodePickle("\u00ffA", "latin1")));
+    assertArrayEquals(new byte[] {(byte) 0xff, 'A'}, (byte[]) ok);
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
