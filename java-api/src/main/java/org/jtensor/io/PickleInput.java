@@ -79,8 +79,30 @@ final class PickleInput {
     return b;
   }
 
+  /**
+   * A pickled str: UTF-8 as Python's unpickler reads it ('surrogatepass': ED A0 80 is a lone
+   * U+D800). new String() would turn invalid bytes into U+FFFD; Python refuses them.
+   */
   String utf8(int n) throws TensorFormatException {
-    return new String(bytes(n), StandardCharsets.UTF_8);
+    byte[] b = bytes(n);
+    StringBuilder out = new StringBuilder(n);
+    int start = 0;
+    for (int i = 0; i + 2 < b.length; i++) {
+      if (b[i] == (byte) 0xED && (b[i + 1] & 0xE0) == 0xA0 && (b[i + 2] & 0xC0) == 0x80) {  // a surrogate's three bytes
+        out.append(strictUtf8(b, start, i)).append((char) (0xD000 | (b[i + 1] & 0x3F) << 6 | (b[i + 2] & 0x3F)));
+        start = i + 3;
+        i += 2;
+      }
+    }
+    return out.append(strictUtf8(b, start, b.length)).toString();
+  }
+
+  private String strictUtf8(byte[] b, int from, int to) throws TensorFormatException {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b, from, to - from)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw bad("a str is not valid UTF-8 (Python: UnicodeDecodeError)");
+    }
   }
 
   String latin1(int n) throws TensorFormatException {

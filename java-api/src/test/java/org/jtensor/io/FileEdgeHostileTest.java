@@ -245,6 +245,29 @@ class FileEdgeHostileTest {
     assertArrayEquals(new byte[] {(byte) 0xff, 'A'}, (byte[]) ok);
   }
 
+  /** Protocol 2's {key: 1}, the key a BINUNICODE of these bytes. */
+  private static byte[] dictPickle(byte... key) {
+    ByteBuffer b = ByteBuffer.allocate(32 + key.length).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(new byte[] {(byte) 0x80, 2, '}', 'X'}).putInt(key.length).put(key).put(new byte[] {'K', 1, 's', '.'});
+    return Arrays.copyOf(b.array(), b.position());
+  }
+
+  /**
+   * Before: a pickled str of invalid UTF-8 (a state-dict key "w\xff") loaded as "w\ufffd";
+   * torch.load refuses it ("'utf-8' codec can't decode byte 0xff in position 1"). A lone
+   * surrogate's bytes (ED A0 80), which Python's unpickler passes, gave U+FFFD too; it is U+D800.
+   */
+  @Test
+  void pickledStrOfInvalidUtf8BecameReplacementCharacters() throws IOException {
+    Path bad = ptOf(dir.resolve("u8.pt"), dictPickle((byte) 'w', (byte) 0xff));
+    TensorFormatException e = assertThrows(TensorFormatException.class, () -> Tensors.loadObject(bad));
+    assertTrue(e.getMessage().contains("u8.pt") && e.getMessage().contains("not valid UTF-8"), e.getMessage());
+    Object lone = Tensors.loadObject(ptOf(dir.resolve("sur.pt"), dictPickle((byte) 'w', (byte) 0xED, (byte) 0xA0, (byte) 0x80)));
+    assertEquals(Map.of("w\ud800", 1L), lone);
+    Object ok = Tensors.loadObject(ptOf(dir.resolve("ok.pt"), dictPickle("wé€😀".getBytes(StandardCharsets.UTF_8))));
+    assertEquals(Map.of("wé€😀", 1L), ok);
+  }
+
   private static byte[] npy(String dict) {
     byte[] text = dict.getBytes(StandardCharsets.ISO_8859_1);
     int total = (10 + text.length + 1 + 63) / 64 * 64;
