@@ -77,6 +77,7 @@ using namespace jt::cuda;
 static int scan_unguarded(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;
+  if (r.op != 0 && r.op != 1) return JT_NO_KERNEL;  // only cumsum (0) and cumprod (1) here; cummax, cummin, logcumsumexp are CPU-only so far
   // the CPU's table through its exported C entry: libjtensor.so hides its C++ symbols
   const int out = jt_scan_out_dtype((int)r.op, (int)r.dtype);
   if (out < 0) return JT_NO_KERNEL;

@@ -51,8 +51,8 @@ void scan(const char* op, int64_t dtype, int64_t out_dtype, int64_t rows, int64_
   const bool prod = std::strcmp(op, "cumprod") == 0;
   std::vector<T> in = data<T>(rows, cols, prod), cpu(in.size());
   Dev din(in), dout((int64_t)(in.size() * sizeof(T)));
-  V plan = cat({{JT_PLAN_VERSION, jt_scan_op_id(op), dtype, out_dtype, 2, dim, (int64_t)cpu.data(), (int64_t)in.data()},
-                {rows, cols}, {cols, 1}, {cols, 1}});
+  V plan = cat({{JT_PLAN_VERSION, jt_scan_op_id(op), dtype, out_dtype, 2, dim, (int64_t)cpu.data(), (int64_t)in.data(), 0},
+                {rows, cols}, {cols, 1}, {cols, 1}, {cols, 1}});
   CHECK_EQ(jt_scan(plan.data()), JT_OK);
   plan[6] = dout.addr;
   plan[7] = din.addr;

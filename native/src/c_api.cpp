@@ -423,6 +423,9 @@ int jt_scan(const int64_t* words) {
   if (r.out_dtype != out) return JT_INVALID;
   ScanPlan p;
   read_along_dim(r, p);
-  p.prod = r.op != 0;
-  return guarded([&] { return scan_run(p); });
+  p.op = (int)r.op;
+  p.indices = reinterpret_cast<int64_t*>(r.indices);
+  p.indices_strides = r.indices_strides;
+  if ((p.op == kCummax || p.op == kCummin) && p.indices == nullptr) return JT_INVALID;
+  return guarded([&] { return p.op <= kCumprod ? scan_run(p) : scan_ordered_run(p); });
 }

@@ -100,7 +100,7 @@ void reduce_scan_fill_copy() {
   CHECK_EQ(jt_reduce(red.data()), JT_INVALID);
   Buf<int32_t> c({1, 2, 3}), co({0, 0, 0});
   Buf<int64_t> cs(std::vector<int64_t>(3));
-  V scan = cat({{JT_PLAN_VERSION, jt_scan_op_id("cumsum"), Int32, Int64, 1, 0, cs.addr(), c.addr()}, {3}, {1}, {1}});
+  V scan = cat({{JT_PLAN_VERSION, jt_scan_op_id("cumsum"), Int32, Int64, 1, 0, cs.addr(), c.addr(), 0}, {3}, {1}, {1}, {1}});
   CHECK_EQ(jt_scan(scan.data()), JT_OK);
   CHECK(cs.p[0] == 1 && cs.p[2] == 6);
   Buf<int8_t> f(std::vector<int8_t>(5));

@@ -88,8 +88,8 @@ void scan_case(const char* op, const V& sizes, int64_t dim, bool transposed) {
   Buf<O> cpu(n), gpu(n);
   const V is = transposed ? reversed_strides(sizes) : contiguous_strides(sizes), os = contiguous_strides(sizes);
   const int64_t nd = (int64_t)sizes.size();
-  V plan = cat({{JT_PLAN_VERSION, jt_scan_op_id(op), code<T>(), code<O>(), nd, dim, (int64_t)cpu.data(), (int64_t)in.data()},
-                sizes, os, is});
+  V plan = cat({{JT_PLAN_VERSION, jt_scan_op_id(op), code<T>(), code<O>(), nd, dim, (int64_t)cpu.data(), (int64_t)in.data(), 0},
+                sizes, os, is, os});
   CHECK_EQ(jt_scan(plan.data()), JT_OK);
   plan[6] = (int64_t)gpu.data();
   ScanArgs a;

@@ -28,9 +28,11 @@
   F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(out) F(in) F(values) F(divisor) \
   A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim) A(reduced, ndim)
 
+// A scan along dim (op from jt_scan_op_id): out over in's shape; indices (int64, same shape) are
+// written by cummax/cummin only (0 and ignored otherwise).
 #define JT_SCAN_PLAN(F, A) \
-  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(dim) F(out) F(in) \
-  A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim)
+  F(version) F(op) F(dtype) F(out_dtype) F(ndim) F(dim) F(out) F(in) F(indices) \
+  A(sizes, ndim) A(out_strides, ndim) A(in_strides, ndim) A(indices_strides, ndim)
 
 #define JT_GEMM_PLAN(F, A) \
   F(version) F(dtype) F(out_dtype) F(m) F(n) F(k) F(a) F(b) F(c) \

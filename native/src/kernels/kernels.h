@@ -35,9 +35,10 @@ void parallel_memcpy(void* dst, const void* src, int64_t nbytes);
 // elements): the register-blocked transpose of the copy kernel, for packing tiles.
 void transpose_tile_4byte(void* dst, const void* src, int64_t rows, int64_t cols, int64_t d_row, int64_t s_col);
 
-// cumsum (prod false) or cumprod along dim; out has in's shape and int64 dtype for integer input.
-// Java finds the two by name: scan_op_id("cumprod") is 1, which is the plan's prod flag.
-inline constexpr const char* kScanNames[2] = {"cumsum", "cumprod"};
+// The scans along dim, by their id (the plan's op): cumsum and cumprod (int64 out for integer
+// input), cummax and cummin (in's dtype, with int64 indices), logcumsumexp (floating types only).
+enum ScanOp { kCumsum, kCumprod, kCummax, kCummin, kLogcumsumexp, kScanOps };
+inline constexpr const char* kScanNames[kScanOps] = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"};
 int scan_op_id(const char* name);        // -1 when unknown
 int scan_out_dtype(int op, int dtype);  // the dtype the kernel writes, -1 when it has none
 // A kernel along one dim (scan, softmax): out over in's shape, strides in elements.
@@ -51,9 +52,12 @@ struct AlongDimPlan {
   const int64_t* in_strides;
 };
 struct ScanPlan : AlongDimPlan {
-  bool prod;
+  int op;  // a ScanOp
+  int64_t* indices;  // cummax/cummin's positions, over in's shape
+  const int64_t* indices_strides;
 };
 int scan_run(const ScanPlan& p);
+int scan_ordered_run(const ScanPlan& p);  // cummax, cummin, logcumsumexp (scan_ordered.cpp)
 
 // sort along dim: values (in's dtype) and int64 indices, both over in's shape.
 struct SortPlan {

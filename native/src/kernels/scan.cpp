@@ -58,14 +58,16 @@ void scan_typed(const ScanPlan& p) {
 }  // namespace
 
 int scan_op_id(const char* name) {
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < kScanOps; ++i)
     if (std::strcmp(kScanNames[i], name) == 0) return i;
   return -1;
 }
 
 int scan_out_dtype(int op, int dtype) {
-  if (op < 0 || op > 1) return -1;
-  if (!valid_dtype(dtype)) return -1;
+  if (op < 0 || op >= kScanOps || !valid_dtype(dtype)) return -1;
+  if (op == kCummax || op == kCummin) return dtype;
+  if (op == kLogcumsumexp)
+    return dispatch_dtype((DType)dtype, [](auto t) { return is_floating<typename decltype(t)::type>::value; }) ? dtype : -1;
   return dispatch_dtype((DType)dtype, [](auto t) {
     return (int)DTypeOf<typename ScanTypes<typename decltype(t)::type>::O>::value;
   });
@@ -75,7 +77,7 @@ int scan_run(const ScanPlan& p) {
   if (!valid_dtype((int)p.dtype)) return -1;
   dispatch_dtype(p.dtype, [&](auto t) {
     using T = typename decltype(t)::type;
-    if (p.prod) scan_typed<T, true>(p);
+    if (p.op == kCumprod) scan_typed<T, true>(p);
     else scan_typed<T, false>(p);
   });
   return 0;

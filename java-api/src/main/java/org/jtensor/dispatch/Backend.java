@@ -81,8 +81,11 @@ public interface Backend {
   /** C = alpha * A @ B + beta * C over broadcast batch dims; see {@link GemmCall}. */
   void gemm(String op, GemmCall call);
 
-  /** out = the scan op (cumsum, cumprod) of in along dim; out has the dtype op's ReduceKind gives. */
-  void scan(Op op, int dim, TensorImpl out, TensorImpl in);
+  /**
+   * out = the scan op (cumsum, cumprod, cummax, cummin, logcumsumexp) of in along dim; out has the
+   * dtype op's ReduceKind gives; indices (int64, in's shape) gets cummax/cummin's positions, else null.
+   */
+  void scan(Op op, int dim, TensorImpl out, TensorImpl indices, TensorImpl in);
 
   /** out = softmax (log false) or log_softmax of in along dim; out has in's shape and (floating) dtype. */
   void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in);

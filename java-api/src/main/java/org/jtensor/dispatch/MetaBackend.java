@@ -46,7 +46,7 @@ final class MetaBackend implements Backend {
   @Override public void reduce(Op op, String name, TensorImpl out, TensorImpl values, TensorImpl in, TensorImpl.Meta inMeta, long[] outStrides,
                                boolean[] reduced, double divisor) {}
   @Override public void gemm(String op, GemmCall call) {}
-  @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {}
+  @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl indices, TensorImpl in) {}
   @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {}
   @Override public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {}

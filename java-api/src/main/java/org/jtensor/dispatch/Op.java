@@ -64,7 +64,11 @@ public final class Op {
   }
 
   public static Op scan(String name, String kernel) {
-    return new Op(name, kernel, Family.SCAN, 1, null, ReduceKind.ACCUMULATE);
+    return scan(name, kernel, ReduceKind.ACCUMULATE);
+  }
+
+  public static Op scan(String name, String kernel, ReduceKind rule) {
+    return new Op(name, kernel, Family.SCAN, 1, null, rule);
   }
 
   /** States the op's derivative (derivatives.yaml's entry), once, in the registry beside the op. */

@@ -317,12 +317,15 @@ abstract class PlanBackend implements Backend {
   }
 
   @Override
-  public void scan(Op op, int dim, TensorImpl out, TensorImpl in) {
+  public void scan(Op op, int dim, TensorImpl out, TensorImpl indices, TensorImpl in) {
     TensorImpl.Meta m = sameShape(op.name, out, in);
+    if (indices != null) sameShape(op.name, indices, in);
     long[] sizes = m.sizes, outStrides = out.strides(), inStrides = m.strides;
+    long[] indicesStrides = indices == null ? new long[sizes.length] : indices.strides();
     try (HeldOperands held = new HeldOperands(op.name)) {
       long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
-      long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, sizes, outStrides, inStrides);
+      long x = indices == null ? 0 : held.output(indices, sizes, indicesStrides);
+      long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, x, sizes, outStrides, inStrides, indicesStrides);
       check(runScan(plan), op.name, in.dtype());
     }
   }

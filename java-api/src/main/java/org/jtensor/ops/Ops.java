@@ -275,6 +275,13 @@ public final class Ops {
       .withDerivative(of(0, Gradient::cumsumBackward));
   public static final Op CUMPROD = Op.scan("cumprod", "cumprod")
       .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
+  /** cummax/cummin (ScanOps): args Along, saved: the indices. */
+  public static final Op CUMMAX = Op.scan("cummax", "cummax", ReduceKind.SAME)
+      .withDerivative(of(0, ScanOps::cumExtremeBackward));
+  public static final Op CUMMIN = Op.scan("cummin", "cummin", ReduceKind.SAME)
+      .withDerivative(of(0, ScanOps::cumExtremeBackward));
+  public static final Op LOGCUMSUMEXP = Op.scan("logcumsumexp", "logcumsumexp", ReduceKind.SAME)
+      .withDerivative(of(SELF | RESULT, ScanOps::logcumsumexpBackward));
   /** softmax/log_softmax along dim (kernel: softmax; args: Along), differentiated from the saved result. */
   public static final Op SOFTMAX = Op.composite("softmax", 1).withDerivative(of(RESULT, (c, g) -> {
     Tensor y = c.result();

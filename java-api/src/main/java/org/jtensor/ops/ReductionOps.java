@@ -89,7 +89,7 @@ public final class ReductionOps {
       int d = Shapes.wrapDim(op.name, dim, f.dim());
       TensorImpl r = DataOps.emptyLike(op.name, f, op.reduceKind.out(f.dtype()), f.device());
       return alongDim(op, t, d, r, () -> {
-        if (f.numel() > 0 && f.dim() > 0) Dispatcher.backend(f.device()).scan(op, d, r, f);
+        if (f.numel() > 0 && f.dim() > 0) Dispatcher.backend(f.device()).scan(op, d, r, null, f);
         else if (f.dim() == 0) DataOps.copyInto(op.name, r, f);
       });
     } finally {
@@ -121,7 +121,7 @@ public final class ReductionOps {
   }
 
   /** A second output: when it cannot be allocated, the first (made) is released before the failure goes on. */
-  private static TensorImpl emptyOrRelease(String name, long[] shape, DType dtype, org.jtensor.Device device, TensorImpl first) {
+  static TensorImpl emptyOrRelease(String name, long[] shape, DType dtype, org.jtensor.Device device, TensorImpl first) {
     try {
       return DataOps.empty(name, shape, dtype, device);
     } catch (RuntimeException e) {
@@ -163,7 +163,7 @@ public final class ReductionOps {
    * values recorded as op on t, the node saving indices: after the kernel, since the node saves
    * indices as the kernel left them (a fill bumps their version). On failure both are released.
    */
-  private static TensorImpl recordedWith(Op op, String name, TensorImpl t, Object args, TensorImpl values, TensorImpl indices) {
+  static TensorImpl recordedWith(Op op, String name, TensorImpl t, Object args, TensorImpl values, TensorImpl indices) {
     try {
       return Recorder.recorded(op, name, new TensorImpl[] {t}, args, new TensorImpl[] {indices}, values);
     } catch (RuntimeException e) {

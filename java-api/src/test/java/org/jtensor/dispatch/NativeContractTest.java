@@ -157,9 +157,9 @@ class NativeContractTest {
             return plan.equals("scan") ? l.replace("dim,out,in,", "dim,in,out,") : l;
           }
         }));
-    assertEquals("jtensor: the scan plan is laid out differently in Java (version,op,dtype,out_dtype,ndim,dim,out,in,sizes[ndim],"
-        + "out_strides[ndim],in_strides[ndim],) and in native code (version,op,dtype,out_dtype,ndim,dim,in,out,sizes[ndim],"
-        + "out_strides[ndim],in_strides[ndim],)", moved.getMessage());
+    assertEquals("jtensor: the scan plan is laid out differently in Java (version,op,dtype,out_dtype,ndim,dim,out,in,indices,sizes[ndim],"
+        + "out_strides[ndim],in_strides[ndim],indices_strides[ndim],) and in native code (version,op,dtype,out_dtype,ndim,dim,in,out,"
+        + "indices,sizes[ndim],out_strides[ndim],in_strides[ndim],indices_strides[ndim],)", moved.getMessage());
     IllegalStateException versioned = assertThrows(IllegalStateException.class, () -> NativeContract.checkPlans(NativeContract.PLANS,
         new NativeContract.PlanTable() {
           @Override public int version() { return 2; }

@@ -22,6 +22,33 @@ final class ArgRefs {
     };
   }
 
+  /** cummax(d) or cummin: the running extreme (the last of equals; a NaN, once seen, stays) and its position. */
+  static Fuzz.Check cumExtreme(Pool.Entry x, int d, boolean max) {
+    Fuzz.Check values = ReduceRefs.along(x, d, xs -> cumExtreme(xs, max, false));
+    Fuzz.Check indices = ReduceRefs.along(x, d, xs -> cumExtreme(xs, max, true));
+    return (result, in) -> {
+      if (!(result instanceof ValuesAndIndices vi)) throw new AssertionError("expected values and indices, got " + result);
+      if (vi.values().dtype() != in.of(x).dtype) throw new AssertionError("values in " + vi.values().dtype());
+      if (vi.indices().dtype() != DType.INT64) throw new AssertionError("indices in " + vi.indices().dtype());
+      values.verify(vi.values(), in);
+      indices.verify(vi.indices(), in);
+    };
+  }
+
+  private static double[] cumExtreme(double[] xs, boolean max, boolean index) {
+    double[] r = new double[xs.length];
+    double best = xs.length == 0 ? 0 : xs[0];
+    int at = 0;
+    for (int k = 0; k < xs.length; k++) {
+      if (Double.isNaN(xs[k]) || (!Double.isNaN(best) && (max ? xs[k] >= best : xs[k] <= best))) {
+        best = xs[k];
+        at = k;
+      }
+      r[k] = index ? at : best;
+    }
+    return r;
+  }
+
   /** int64 [n, rank]: the multi-index of each nonzero element (NaN included) in row-major order. */
   static Fuzz.Check nonzero(Pool.Entry x) {
     return (result, in) -> {

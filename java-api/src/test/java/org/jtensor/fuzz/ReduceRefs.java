@@ -251,4 +251,20 @@ final class ReduceRefs {
     for (int k = 0; k < xs.length; k++) r[k] = s += xs[k];
     return r;
   }
+
+  /** log Σ_{j≤k} exp(x_j), shifted by the running maximum. */
+  static double[] logcumsumexp(double[] xs) {
+    double[] r = new double[xs.length];
+    double m = Double.NEGATIVE_INFINITY, s = 0;
+    for (int k = 0; k < xs.length; k++) {
+      if (xs[k] > m) {
+        s = s * Math.exp(m - xs[k]) + 1;
+        m = xs[k];
+      } else {
+        s += Math.exp(xs[k] - m);
+      }
+      r[k] = m + Math.log(s);
+    }
+    return r;
+  }
 }

@@ -21,7 +21,7 @@ final class ReductionFamily {
     boolean any = Valid.open(x) && distinct(ds, r), anyOne = Valid.open(x) && Valid.dim(d, r);
     boolean fl = any && Valid.floating(x), flOne = anyOne && Valid.floating(x);
     boolean full = any && nonEmpty(x, ds), fullOne = anyOne && nonEmpty(x, one);
-    switch (f.rnd.nextInt(24)) {
+    switch (f.rnd.nextInt(26)) {
       case 0 -> f.op(Valid.open(x), "sum", new Object[] {x}, () -> t(x).sum(), all(x, ReduceRefs::sum, 1));
       case 1 -> f.op(any, "sum", new Object[] {x, ds, kd}, () -> t(x).sum(ds, kd), ReduceRefs.reduce(x, ds, kd, ReduceRefs::sum, 1));
       case 2 -> f.op(fl, "mean", new Object[] {x, ds, kd}, () -> t(x).mean(ds, kd), ReduceRefs.reduce(x, ds, kd, ReduceRefs::mean, 1));
@@ -61,6 +61,11 @@ final class ReductionFamily {
             SelectRefs.kthvalue(x, k, d, kd));
       }
       case 22 -> f.op(fullOne, "mode", new Object[] {x, d, kd}, () -> t(x).mode(d, kd), SelectRefs.mode(x, d, kd));
+      case 23 -> {
+        boolean max = a.chance(2);
+        f.op(anyOne, max ? "cummax" : "cummin", new Object[] {x, d}, () -> max ? t(x).cummax(d) : t(x).cummin(d), ArgRefs.cumExtreme(x, d, max));
+      }
+      case 24 -> f.op(flOne, "logcumsumexp", new Object[] {x, d}, () -> t(x).logcumsumexp(d), ReduceRefs.along(x, d, ReduceRefs::logcumsumexp));
       default -> f.op(Valid.open(x), "nonzero", new Object[] {x}, () -> t(x).nonzero(), ArgRefs.nonzero(x));
     }
   }

@@ -1,0 +1,33 @@
+package org.jtensor;
+
+import org.jtensor.core.TensorImpl;
+import org.jtensor.dispatch.Op;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.ScanOps;
+
+/**
+ * Tensor's scans beyond cumsum(dim)/cumprod(dim) (ReductionMethods),
+ * inherited by {@link Tensor}: PyTorch 2.13's semantics, CPU kernels (CUDA refuses cummax,
+ * cummin and logcumsumexp so far).
+ */
+public sealed interface ScanMethods permits Tensor {
+  private TensorImpl impl(String op) {
+    return ((Tensor) this).impl(op);
+  }
+
+  private Tensor self() {
+    return (Tensor) this;
+  }
+
+  /** The running maximum along dim and its position (the last of equal maxima; a NaN, once seen, stays). */
+  default ValuesAndIndices cummax(int dim) { return cumExtreme(Ops.CUMMAX, dim); }
+  /** The running minimum along dim and its position (the last of equal minima; a NaN, once seen, stays). */
+  default ValuesAndIndices cummin(int dim) { return cumExtreme(Ops.CUMMIN, dim); }
+  /** log(Σ_{j≤i} exp(x_j)) along dim, without overflow; floating types only. */
+  default Tensor logcumsumexp(int dim) { return Tensor.wrap(ScanOps.logcumsumexp(impl("logcumsumexp"), dim)); }
+
+  private ValuesAndIndices cumExtreme(Op op, int dim) {
+    TensorImpl[] r = ScanOps.cumExtreme(op, impl(op.name), dim);
+    return new ValuesAndIndices(Tensor.wrap(r[0]), Tensor.wrap(r[1]));
+  }
+}

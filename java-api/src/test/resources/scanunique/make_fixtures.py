@@ -1,0 +1,72 @@
+"""Writes fixtures.pt for ScanUniqueOpsTest with PyTorch 2.13 (CPU): cummax/cummin (ties, NaN,
+every dtype, a transposed input, their gradients) and logcumsumexp (-inf rows, +inf, NaN, large
+values, float16/bfloat16/float32/float64, its gradient) for an upstream "up".
+Regenerate: python3 make_fixtures.py."""
+import torch
+
+torch.manual_seed(11)
+nan, inf = float("nan"), float("inf")
+out = {}
+
+# cummax/cummin: ties (the last index of equals), NaN (a later NaN takes the index), along both dims
+x = torch.tensor([[1., 3., 3., 2., nan, 5., nan, 1.],
+                  [2., 2., 1., 1., 4., 4., 0., 4.],
+                  [-0., 0., -1., -1., 7., nan, 7., 8.]], dtype=torch.float64)
+out["x"] = x
+for op in ("cummax", "cummin"):
+    for d in (0, 1):
+        v, i = getattr(torch, op)(x, d)
+        out[f"{op}.dim{d}.values"], out[f"{op}.dim{d}.indices"] = v, i
+    v, i = getattr(torch, op)(x.t(), 0)  # a transposed (non-contiguous) input
+    out[f"{op}.t.values"], out[f"{op}.t.indices"] = v, i
+
+# every dtype PyTorch's CPU cummax/cummin accept
+ints = torch.tensor([[3, 1, 1, 4, 0, 4, 2, 5], [0, 0, 1, 1, 0, 1, 0, 0]])
+for name, dt in (("bool", torch.bool), ("uint8", torch.uint8), ("int8", torch.int8), ("int16", torch.int16),
+                 ("int32", torch.int32), ("int64", torch.int64)):
+    src = ints.to(dt) if dt != torch.int8 else (ints - 2).to(dt)
+    out[f"dt.{name}"] = src
+    for op in ("cummax", "cummin"):
+        v, i = getattr(torch, op)(src, 1)
+        out[f"dt.{name}.{op}.values"], out[f"dt.{name}.{op}.indices"] = v, i
+for name, dt in (("float16", torch.float16), ("bfloat16", torch.bfloat16), ("float32", torch.float32)):
+    src = x.to(dt)
+    out[f"dt.{name}"] = src
+    for op in ("cummax", "cummin"):
+        v, i = getattr(torch, op)(src, 1)
+        out[f"dt.{name}.{op}.values"], out[f"dt.{name}.{op}.indices"] = v, i
+
+
+def grad_of(fn, inp):
+    a = inp.clone().requires_grad_(True)
+    y = fn(a)
+    up = torch.randn(y.shape, dtype=y.dtype)
+    (y * up).sum().backward()
+    return y.detach(), up, a.grad
+
+
+ties = torch.tensor([[1., 3., 3., 2., 5.], [4., 4., 4., 1., 0.]], dtype=torch.float64)
+out["ties"] = ties
+for op in ("cummax", "cummin"):
+    out[f"{op}.grad.out"], out[f"{op}.grad.up"], out[f"{op}.grad.grad"] = grad_of(lambda a: getattr(torch, op)(a, 1).values, ties)
+
+# logcumsumexp: -inf rows, +inf, NaN, large values
+lx = torch.tensor([[-inf, -inf, 1., inf, 2., nan, 3.],
+                   [-inf, -inf, -inf, -inf, -inf, -inf, -inf],
+                   [1000., 1000., -1000., 0.5, inf, inf, -inf],
+                   [0.1, -2.5, 3.0, 1e-3, -0.7, 2.2, 0.0]], dtype=torch.float64)
+out["lx"] = lx
+for d in (0, 1):
+    out[f"logcumsumexp.dim{d}"] = torch.logcumsumexp(lx, d)
+for name, dt in (("float16", torch.float16), ("bfloat16", torch.bfloat16), ("float32", torch.float32)):
+    out[f"lx.{name}"] = lx.to(dt)
+    out[f"logcumsumexp.{name}"] = torch.logcumsumexp(lx.to(dt), 1)
+out["logcumsumexp.t"] = torch.logcumsumexp(lx.t(), 0)
+lg = torch.randn(3, 5, dtype=torch.float64)
+out["lg"] = lg
+out["logcumsumexp.grad.out"], out["logcumsumexp.grad.up"], out["logcumsumexp.grad.grad"] = grad_of(lambda a: torch.logcumsumexp(a, 1), lg)
+lgi = torch.tensor([[-inf, 0.5, -1.0, 2.0], [3.0, -inf, 1.0, 0.0]], dtype=torch.float64)
+out["lgi"] = lgi
+out["logcumsumexp.gradinf.out"], out["logcumsumexp.gradinf.up"], out["logcumsumexp.gradinf.grad"] = grad_of(lambda a: torch.logcumsumexp(a, 1), lgi)
+
+torch.save(out, "fixtures.pt")
