@@ -69,4 +69,24 @@ lgi = torch.tensor([[-inf, 0.5, -1.0, 2.0], [3.0, -inf, 1.0, 0.0]], dtype=torch.
 out["lgi"] = lgi
 out["logcumsumexp.gradinf.out"], out["logcumsumexp.gradinf.up"], out["logcumsumexp.gradinf.grad"] = grad_of(lambda a: torch.logcumsumexp(a, 1), lgi)
 
+# cumsum/cumprod with dtype: the input converted first, then scanned (16-bit floats accumulate in float)
+cases = {"i32_f16": (torch.tensor([1, 2, 3], dtype=torch.int32), torch.float16),
+         "f32_f16": (torch.tensor([2049., 1., 1.]), torch.float16),
+         "i8_i8": (torch.tensor([100, 100, 27], dtype=torch.int8), torch.int8),
+         "i64_i8": (torch.tensor([100, 100, 3]), torch.int8),
+         "f32_i32": (torch.tensor([1.5, 2.5, -0.5]), torch.int32),
+         "b_f64": (torch.tensor([True, False, True]), torch.float64),
+         "f64_f32": (torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64), torch.float32)}
+for k, (src, dt) in cases.items():
+    out[f"cd.{k}"] = src
+    out[f"cd.{k}.cumsum"] = torch.cumsum(src, 0, dtype=dt)
+    out[f"cd.{k}.cumprod"] = torch.cumprod(src, 0, dtype=dt)
+for k, src in (("bool", torch.tensor([True, True, False])), ("int32", torch.tensor([7, -2, 5], dtype=torch.int32))):
+    out[f"cdef.{k}"] = src
+    out[f"cdef.{k}.cumsum"], out[f"cdef.{k}.cumprod"] = torch.cumsum(src, 0), torch.cumprod(src, 0)
+for op in ("cumsum", "cumprod"):
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    getattr(torch, op)(a, 0, dtype=torch.float64).backward(torch.tensor([1., 2., 3.], dtype=torch.float64))
+    out[f"cd.grad.{op}"] = a.grad
+
 torch.save(out, "fixtures.pt")

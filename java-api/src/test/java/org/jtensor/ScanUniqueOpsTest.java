@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * cummax, cummin and logcumsumexp against PyTorch 2.13 (resources/scanunique/fixtures.pt from
- * make_fixtures.py beside it): values, the index kept among equal values and after NaN, every
- * dtype PyTorch's CPU kernels accept, transposed inputs, -inf/+inf/NaN, 0-dim and empty inputs,
- * gradients (against PyTorch's and GradCheck's in float64) and refusals in PyTorch's words.
+ * cummax, cummin, logcumsumexp, cumsum/cumprod with a dtype, and unique/uniqueConsecutive over a
+ * dim against PyTorch 2.13 (resources/scanunique/fixtures.pt from make_fixtures.py beside it):
+ * values, the index kept among equal values and after NaN, every dtype PyTorch's CPU kernels
+ * accept, transposed inputs, -inf/+inf/NaN, 0-dim and empty inputs, gradients (against PyTorch's
+ * and GradCheck's in float64) and refusals in PyTorch's words.
  */
 class ScanUniqueOpsTest extends ScopedTest {
   @RegisterExtension
@@ -139,5 +140,30 @@ class ScanUniqueOpsTest extends ScopedTest {
     Tensor x = Tensor.randn(3, 4).to(DType.FLOAT64).requiresGrad_(true);
     GradCheck.check(in -> in.get(0).logcumsumexp(1), List.of(x));
     GradCheck.check(in -> in.get(0).logcumsumexp(0), List.of(x));
+  }
+
+  @Test
+  void cumsumCumprodWithDtypeAsPyTorch() {  // the input converted to dtype first: float16 sums in float, int8 wraps
+    java.util.Map<String, DType> cases = java.util.Map.of("i32_f16", DType.FLOAT16, "f32_f16", DType.FLOAT16, "i8_i8", DType.INT8,
+        "i64_i8", DType.INT8, "f32_i32", DType.INT32, "b_f64", DType.FLOAT64, "f64_f32", DType.FLOAT32);
+    cases.forEach((k, dt) -> {
+      same(t("cd." + k + ".cumsum"), t("cd." + k).cumsum(0, dt), 0, "cumsum(dtype) " + k);
+      same(t("cd." + k + ".cumprod"), t("cd." + k).cumprod(-1, dt), 0, "cumprod(dtype) " + k);
+    });
+    for (String k : new String[] {"bool", "int32"}) {  // no dtype: bool and integers give int64
+      same(t("cdef." + k + ".cumsum"), t("cdef." + k).cumsum(0, null), 0, "cumsum " + k);
+      same(t("cdef." + k + ".cumprod"), t("cdef." + k).cumprod(0), 0, "cumprod " + k);
+    }
+    for (String op : new String[] {"cumsum", "cumprod"}) {
+      Tensor a = Tensor.fromArray(new float[] {1, 2, 3}).requiresGrad_(true);
+      Tensor y = op.equals("cumsum") ? a.cumsum(0, DType.FLOAT64) : a.cumprod(0, DType.FLOAT64);
+      y.backward(Tensor.fromArray(new double[] {1, 2, 3}));
+      same(t("cd.grad." + op), a.grad(), 0, op + "(dtype float64)'s gradient, float32 as the input");
+      assertEquals("" + op + "(): \"" + op + "_out_cpu\" not implemented for 'Bool'", assertThrows(UnsupportedOperationException.class,
+          () -> {
+            if (op.equals("cumsum")) a.cumsum(0, DType.BOOL);
+            else a.cumprod(0, DType.BOOL);
+          }).getMessage());
+    }
   }
 }

@@ -54,6 +54,19 @@ public final class ScanOps {
     return ReductionOps.scan(Ops.LOGCUMSUMEXP, t, dim);
   }
 
+  /**
+   * cumsum/cumprod (name; scan runs it) with PyTorch's dtype argument: x converted to dtype first and
+   * scanned there (float16/bfloat16 accumulate in float, integers wrap as in dtype); bool refused as PyTorch's kernel does.
+   */
+  public static Tensor withDtype(Tensor x, String name, DType dtype, java.util.function.UnaryOperator<Tensor> scan) {
+    if (dtype == null) return scan.apply(x);
+    if (dtype == DType.BOOL) throw ScalarTypes.notImplemented(name, name + "_out_cpu", dtype);
+    try (org.jtensor.TensorScope s = org.jtensor.TensorScope.open()) {
+      Tensor r = scan.apply(x.to(dtype));  // integers come back int64: their wrapped sums and products narrow exactly
+      return s.keep(r.to(dtype));
+    }
+  }
+
   /** cummax/cummin's gradient (PyTorch's cummaxmin_backward): g added into zeros at each output's index. */
   static Tensor[] cumExtremeBackward(Gradient.Context c, Tensor g) {
     long[] shape = c.inputShape(0);
