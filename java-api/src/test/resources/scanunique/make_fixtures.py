@@ -89,4 +89,26 @@ for op in ("cumsum", "cumprod"):
     getattr(torch, op)(a, 0, dtype=torch.float64).backward(torch.tensor([1., 2., 3.], dtype=torch.float64))
     out[f"cd.grad.{op}"] = a.grad
 
+# unique over a dim (slices compared whole, lexicographic order) and unique_consecutive
+m = torch.tensor([[1, 2, 0], [0, 5, 1], [1, 2, 0], [1, 1, 7], [0, 5, 1], [0, 5, 1], [1, 2, -3]])
+b3 = torch.tensor([[[1., 0.], [2., 2.]], [[1., 0.], [2., 2.]], [[-0., 3.], [1., 1.]], [[0., 3.], [1., 1.]]])
+bo = torch.tensor([[True, False], [False, True], [True, False], [True, True]])
+fl = torch.tensor([3., 3., 1., float("nan"), float("nan"), 2., 2., 2., 3.])
+out["u.m"], out["u.b3"], out["u.bo"], out["u.fl"] = m, b3, bo, fl
+for name, src, dims in (("m", m, (0, 1, -1)), ("b3", b3, (0, 1, 2)), ("bo", bo, (0, 1))):
+    for d in dims:
+        for sorted_ in (True, False):
+            v, i, c = torch.unique(src, sorted=sorted_, return_inverse=True, return_counts=True, dim=d)
+            k = f"unique.{name}.{d}.{sorted_}"
+            out[k + ".values"], out[k + ".inverse"], out[k + ".counts"] = v, i, c
+        v, i, c = torch.unique_consecutive(src, return_inverse=True, return_counts=True, dim=d)
+        k = f"consec.{name}.{d}"
+        out[k + ".values"], out[k + ".inverse"], out[k + ".counts"] = v, i, c
+    v, i, c = torch.unique_consecutive(src, return_inverse=True, return_counts=True)
+    out[f"consec.{name}.None.values"], out[f"consec.{name}.None.inverse"], out[f"consec.{name}.None.counts"] = v, i, c
+v, i, c = torch.unique_consecutive(fl, return_inverse=True, return_counts=True)
+out["consec.fl.None.values"], out["consec.fl.None.inverse"], out["consec.fl.None.counts"] = v, i, c
+v, i, c = torch.unique(fl, sorted=False, return_inverse=True, return_counts=True)
+out["unique.fl.None.False.values"], out["unique.fl.None.False.inverse"], out["unique.fl.None.False.counts"] = v, i, c
+
 torch.save(out, "fixtures.pt")

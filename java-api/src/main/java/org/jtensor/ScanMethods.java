@@ -6,7 +6,7 @@ import org.jtensor.ops.Ops;
 import org.jtensor.ops.ScanOps;
 
 /**
- * Tensor's scans beyond cumsum(dim)/cumprod(dim) (ReductionMethods),
+ * Tensor's scans beyond cumsum(dim)/cumprod(dim) (ReductionMethods) and unique over a dim,
  * inherited by {@link Tensor}: PyTorch 2.13's semantics, CPU kernels (CUDA refuses cummax,
  * cummin and logcumsumexp so far).
  */
@@ -34,5 +34,18 @@ public sealed interface ScanMethods permits Tensor {
   private ValuesAndIndices cumExtreme(Op op, int dim) {
     TensorImpl[] r = ScanOps.cumExtreme(op, impl(op.name), dim);
     return new ValuesAndIndices(Tensor.wrap(r[0]), Tensor.wrap(r[1]));
+  }
+
+  /**
+   * torch.unique(x, sorted, return_inverse, return_counts, dim): dim null is every element, else the
+   * distinct slices along dim. sorted is accepted as PyTorch's CPU takes it: the result is sorted either way.
+   */
+  default Unique unique(boolean sorted, boolean returnInverse, boolean returnCounts, Integer dim) {
+    return dim == null ? Unique.of(self(), returnInverse, returnCounts) : Unique.ofDim(self(), dim, returnInverse, returnCounts);
+  }
+
+  /** torch.unique_consecutive(x, return_inverse, return_counts, dim): runs of equal elements (dim null) or slices, kept once. */
+  default Unique uniqueConsecutive(boolean returnInverse, boolean returnCounts, Integer dim) {
+    return Unique.consecutive(self(), dim, returnInverse, returnCounts);
   }
 }

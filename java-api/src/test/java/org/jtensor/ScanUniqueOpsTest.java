@@ -166,4 +166,51 @@ class ScanUniqueOpsTest extends ScopedTest {
           }).getMessage());
     }
   }
+
+  private void sameUnique(String key, Unique u) {
+    same(t(key + ".values"), u.values(), 0, key + " values");
+    same(t(key + ".inverse"), u.inverse(), 0, key + " inverse");
+    same(t(key + ".counts"), u.counts(), 0, key + " counts");
+  }
+
+  @Test
+  void uniqueAndUniqueConsecutiveOverADimAsPyTorch() {  // slices compared whole; sorted lexicographically (sorted=false too, as PyTorch's CPU)
+    java.util.Map<String, int[]> dims = java.util.Map.of("m", new int[] {0, 1, -1}, "b3", new int[] {0, 1, 2}, "bo", new int[] {0, 1});
+    dims.forEach((name, ds) -> {
+      Tensor x = t("u." + name);
+      for (int d : ds) {
+        for (boolean sorted : new boolean[] {true, false}) sameUnique("unique." + name + "." + d + "." + (sorted ? "True" : "False"), x.unique(sorted, true, true, d));
+        sameUnique("consec." + name + "." + d, x.uniqueConsecutive(true, true, d));
+      }
+      sameUnique("consec." + name + ".None", x.uniqueConsecutive(true, true, null));
+    });
+    sameUnique("consec.fl.None", t("u.fl").uniqueConsecutive(true, true, null));  // NaN runs: each NaN its own
+    sameUnique("unique.fl.None.False", t("u.fl").unique(false, true, true, null));
+    try (Unique u = t("u.m").uniqueConsecutive(false, false, 0)) {
+      assertEquals(null, u.inverse());
+      assertEquals(null, u.counts());
+    }
+  }
+
+  @Test
+  void uniqueOfZeroDimAndEmptyInputsAndRefusalsAsPyTorch() {
+    Unique c = Tensor.scalar(3.0).uniqueConsecutive(true, true, null);  // flattened: [3.], inverse 0-dim
+    assertArrayEquals(new long[] {1}, c.values().shape());
+    assertArrayEquals(new long[0], c.inverse().shape());
+    assertArrayEquals(new long[] {1}, c.counts().toLongArray());
+    Unique e = Tensor.zeros(0, 3).unique(true, true, true, 0);
+    assertArrayEquals(new long[] {0, 3}, e.values().shape());
+    assertArrayEquals(new long[] {0}, e.inverse().shape());
+    assertArrayEquals(new long[] {0}, e.counts().shape());
+    Unique e1 = Tensor.zeros(2, 0).uniqueConsecutive(true, true, 1);
+    assertArrayEquals(new long[] {2, 0}, e1.values().shape());
+    Unique ef = Tensor.zeros(0, 2).uniqueConsecutive(true, true, null);
+    assertArrayEquals(new long[] {0, 2}, ef.inverse().shape());
+    assertEquals("unique(): There are 0 sized dimensions, and they aren't selected, so unique cannot be applied",
+        assertThrows(IllegalArgumentException.class, () -> Tensor.zeros(2, 0).unique(true, true, true, 0)).getMessage());
+    assertEquals("uniqueConsecutive(): Dimension specified as 0 but tensor has no dimensions",
+        assertThrows(IllegalArgumentException.class, () -> Tensor.scalar(3.0).uniqueConsecutive(false, false, 0)).getMessage());
+    assertEquals("unique(): Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+        assertThrows(IllegalArgumentException.class, () -> t("u.m").unique(true, false, false, 2)).getMessage());
+  }
 }
