@@ -1,4 +1,4 @@
-// cumsum/cumprod along one dim (the scan plan), with the CPU's accumulator and output types
+// cumsum/cumprod (and, a thread per line, cummax, cummin and logcumsumexp) along one dim (the scan plan), with the CPU's accumulator and output types
 // (jt/scan_types.h). Many short lines: a thread per line (scan_logic.cuh), which reads
 // coalesced when the dim is not the innermost. Few long lines: a block per line, scanning tiles of
 // blockDim elements with warp shuffles and carrying each tile's total into the next.
@@ -55,6 +55,12 @@ __global__ void scan_block_per_line(const __grid_constant__ ScanArgs a) {
   }
 }
 
+template <typename T>
+__global__ void ordered_scan_thread_per_line(const __grid_constant__ OrderedScanArgs a) {
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t l = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; l < a.lines.count; l += step) ordered_scan_line<T>(a, l);
+}
+
 template <typename T, bool Prod>
 int launch(const ScanArgs& a) {
   // A block per line pays off once lines are long and too few to fill the device a thread each.
@@ -77,10 +83,19 @@ using namespace jt::cuda;
 static int scan_unguarded(const int64_t* words) {
   scan_plan r(words);
   if (!r.current()) return JT_INVALID;
-  if (r.op != 0 && r.op != 1) return JT_NO_KERNEL;  // only cumsum (0) and cumprod (1) here; cummax, cummin, logcumsumexp are CPU-only so far
   // the CPU's table through its exported C entry: libjtensor.so hides its C++ symbols
   const int out = jt_scan_out_dtype((int)r.op, (int)r.dtype);
   if (out < 0) return JT_NO_KERNEL;
+  if (r.op >= 2) {  // cummax, cummin, logcumsumexp: a thread per line
+    OrderedScanArgs a;
+    if (r.out_dtype != out || !prepare_ordered_scan(r, a)) return JT_INVALID;
+    if (a.lines.count == 0 || a.lines.len == 0) return JT_OK;
+    dispatch_dtype((DType)r.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      ordered_scan_thread_per_line<T><<<blocks_for(a.lines.count), kThreads, 0, current_stream()>>>(a);
+    });
+    return launch_status();
+  }
   ScanArgs a;
   if (r.out_dtype != out || !prepare_scan(r, a)) return JT_INVALID;
   if (a.lines.count == 0 || a.lines.len == 0) return JT_OK;

@@ -1,4 +1,4 @@
-// The CUDA scan (a thread per line), sort (gather, every merge pass, scatter) and nonzero (chunk
+// The CUDA scan (a thread per line; cummax, cummin, logcumsumexp too), sort (gather, every merge pass, scatter) and nonzero (chunk
 // counts, host prefix, chunk writes) run element by element on the host, over a grid emulated by
 // loops, against the CPU kernels through the C API: the same bytes for every dtype, dim, stride
 // and length tried (sort: stable indices too; floats with NaN, -0.0 and ties).
@@ -150,12 +150,37 @@ void nonzero_case(const V& sizes, bool transposed) {
   CHECK(cpu == gpu);
 }
 
+// cummax/cummin (the values and the int64 positions) and logcumsumexp: the thread-per-line CUDA
+// code against the CPU kernel. logcumsumexp only where both accumulate alike (not float32: the CPU
+// adds in double, CUDA in float, as PyTorch's two devices).
+template <typename T>
+void ordered_scan_case(const char* op, const V& sizes, int64_t dim, bool transposed) {
+  const bool lcse = std::strcmp(op, "logcumsumexp") == 0;
+  if (lcse && (!is_floating<T>::value || std::is_same<T, float>::value)) return;
+  const int64_t n = numel(sizes);
+  Buf<T> in = random_elements<T>(n), cpu(n), gpu(n);
+  Buf<int64_t> cpu_at(n), gpu_at(n);
+  const V is = transposed ? reversed_strides(sizes) : contiguous_strides(sizes), os = contiguous_strides(sizes);
+  const int64_t nd = (int64_t)sizes.size();
+  V plan = cat({{JT_PLAN_VERSION, jt_scan_op_id(op), code<T>(), code<T>(), nd, dim, (int64_t)cpu.data(), (int64_t)in.data(),
+                 lcse ? 0 : (int64_t)cpu_at.data()}, sizes, os, is, os});
+  CHECK_EQ(jt_scan(plan.data()), JT_OK);
+  plan[6] = (int64_t)gpu.data();
+  if (!lcse) plan[8] = (int64_t)gpu_at.data();
+  OrderedScanArgs a;
+  CHECK(prepare_ordered_scan(scan_plan(plan.data()), a));
+  for (int64_t l = 0; l < a.lines.count; ++l) ordered_scan_line<T>(a, l);
+  CHECK(cpu == gpu);
+  CHECK(cpu_at == gpu_at);
+}
+
 template <typename T>
 void all_cases() {
   for (bool tr : {false, true}) {
     for (int64_t dim = 0; dim < 3; ++dim) {
       scan_case<T>("cumsum", {5, 7, 3}, dim, tr);
       scan_case<T>("cumprod", {4, 6, 2}, dim, tr);
+      for (const char* op : {"cummax", "cummin", "logcumsumexp"}) ordered_scan_case<T>(op, {5, 9, 3}, dim, tr);
     }
     for (V sizes : {V{1, 1}, V{3, 2}, V{4, 37}, V{2, 100}, V{65, 3}})
       for (int64_t dim = 0; dim < 2; ++dim)

@@ -6,18 +6,13 @@
 #include <type_traits>
 
 #include "jt/functors.h"
+#include "jt/scan_ordered_math.h"
 #include "jt/scan_types.h"
 #include "kernels/kernels.h"
 #include "parallel.h"
 
 namespace jt {
 namespace {
-
-template <typename V>
-inline bool is_nan(V v) {
-  if constexpr (std::is_floating_point<V>::value) return std::isnan(v);
-  else return false;
-}
 
 // Runs line(in_offset, out_offset, indices_offset) for every line along p.dim.
 template <typename Line>
@@ -42,8 +37,7 @@ void for_each_line(const ScanPlan& p, Line line) {
   });
 }
 
-// PyTorch's cummax_cummin_helper: a NaN always takes over (so the last NaN's index is kept), and
-// an equal value moves the index forward (>= for cummax, <= for cummin), until a NaN was seen.
+// cum_extreme_takes decides (jt/scan_ordered_math.h); compared in float for float16/bfloat16.
 template <typename T, bool Max>
 void cumextreme(const ScanPlan& p) {
   using V = opmath_t<T>;
@@ -55,8 +49,7 @@ void cumextreme(const ScanPlan& p) {
     int64_t at = 0;
     for (int64_t i = 0; i < len; ++i) {
       const T x = load_elem(in + io + i * is);
-      const V xv = (V)x, bv = (V)best;
-      if (is_nan(xv) || (!is_nan(bv) && (Max ? xv >= bv : xv <= bv))) {
+      if (cum_extreme_takes<Max, V>((V)x, (V)best)) {
         best = x;
         at = i;
       }
@@ -64,15 +57,6 @@ void cumextreme(const ScanPlan& p) {
       p.indices[xo + i * xs] = at;
     }
   });
-}
-
-// PyTorch's _log_add_exp_helper(x, acc): log(exp(x) + exp(acc)) without overflow; equal infinities
-// stay (-inf, -inf is -inf, not NaN), and NaN carries on.
-template <typename A>
-inline A log_add_exp(A x, A y) {
-  const A lo = std::isnan(y) ? y : std::min(x, y), hi = std::isnan(y) ? y : std::max(x, y);
-  if (lo != hi || std::isfinite(lo)) return std::log1p(std::exp(lo - hi)) + hi;
-  return x;
 }
 
 // Accumulates in PyTorch's CPU acc_type: double for float32 and float64, float for float16/bfloat16.

@@ -7,8 +7,8 @@ import org.jtensor.ops.ScanOps;
 
 /**
  * Tensor's scans beyond cumsum(dim)/cumprod(dim) (ReductionMethods) and unique over a dim,
- * inherited by {@link Tensor}: PyTorch 2.13's semantics, CPU kernels (CUDA refuses cummax,
- * cummin and logcumsumexp so far).
+ * inherited by {@link Tensor}: PyTorch 2.13's semantics; cummax, cummin and logcumsumexp run the scan
+ * kernel on CPU and CUDA (a thread per line there).
  */
 public sealed interface ScanMethods permits Tensor {
   private TensorImpl impl(String op) {

@@ -10,7 +10,7 @@ import org.jtensor.ops.RandomOps;
 import org.junit.jupiter.api.Test;
 
 /**
- * cumsum/cumprod, sort/argsort/topk, searchsorted/bucketize, softmax/log_softmax on long rows, linspace/arange and random
+ * cumsum/cumprod/cummax/cummin/logcumsumexp, sort/argsort/topk, searchsorted/bucketize, softmax/log_softmax on long rows, linspace/arange and random
  * draws on cuda:0 against the CPU (tag cuda). Scans of small integers are exact in every dtype;
  * sorts are stable, so indices must be equal even with ties and NaNs; a seeded draw on CUDA must
  * give the CPU's numbers bit for bit (the same Philox counters), in any layout.
@@ -26,6 +26,11 @@ class CudaScanSortRandomTest extends CudaParity {
           final int d = dim;
           check("cumsum " + dt + " dim " + d + " layout " + layout, t -> t[0].cumsum(d), x);
           check("cumprod " + dt + " dim " + d + " layout " + layout, t -> t[0].cumprod(d), x);
+          check("cummax " + dt + " dim " + d + " layout " + layout, t -> t[0].cummax(d).values(), x);  // ties: the last index
+          check("cummin indices " + dt + " dim " + d + " layout " + layout, t -> t[0].cummin(d).indices(), x);
+          if (dt.isFloatingPoint()) {  // float32 within tolerance: the CPU adds in double, CUDA in float (as PyTorch's)
+            check("logcumsumexp " + dt + " dim " + d + " layout " + layout, t -> t[0].logcumsumexp(d), x);
+          }
         }
       }
     }
