@@ -417,7 +417,7 @@ int jt_conv(const int64_t* words) {
 
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
-  if (!r.current()) return JT_INVALID;
+  if (!r.current() || r.ndim < 1 || r.ndim > 64 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;
   const int out = scan_out_dtype((int)r.op, (int)r.dtype);
   if (out < 0) return JT_NO_KERNEL;
   if (r.out_dtype != out) return JT_INVALID;

@@ -140,6 +140,19 @@ class ScanUniqueOpsTest extends ScopedTest {
     Tensor x = Tensor.randn(3, 4).to(DType.FLOAT64).requiresGrad_(true);
     GradCheck.check(in -> in.get(0).logcumsumexp(1), List.of(x));
     GradCheck.check(in -> in.get(0).logcumsumexp(0), List.of(x));
+    GradCheck.checkSecondOrder(in -> in.get(0).logcumsumexp(1), List.of(x), 5);  // the backward is itself made of differentiable ops
+    GradCheck.checkSecondOrder(in -> in.get(0).cummax(0).values(), List.of(x), 6);
+  }
+
+  @Test
+  void metaTensorsGetShapesAndDtypesOnly() {
+    Tensor m = Tensor.empty(new long[] {2, 5}, DType.FLOAT16, Device.META);
+    ValuesAndIndices r = m.cummin(1);
+    assertEquals(Device.META, r.values().device());
+    assertEquals(DType.FLOAT16, r.values().dtype());
+    assertEquals(DType.INT64, r.indices().dtype());
+    assertArrayEquals(new long[] {2, 5}, r.indices().shape());
+    assertArrayEquals(new long[] {2, 5}, m.logcumsumexp(0).shape());
   }
 
   @Test
