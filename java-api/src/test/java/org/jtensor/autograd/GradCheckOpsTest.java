@@ -155,6 +155,10 @@ class GradCheckOpsTest {
     cs.add(c("cumsum", x -> x.get(0).cumsum(1), true, leaf(-1, 1, false, 2, 4)));
     cs.add(c("cumprod", x -> x.get(0).cumprod(0), true, leaf(0.5, 1.5, false, 4, 2)));
     cs.add(c("cumprod with zeros", x -> x.get(0).mul(x.get(0).gt(-0.3)).cumprod(1), false, leaf(-1, 1, false, 3, 6)));
+    cs.add(c("cummax", x -> x.get(0).cummax(1).values(), true, leaf(-1, 1, false, 3, 5)));
+    cs.add(c("cummin", x -> x.get(0).cummin(0).values(), true, leaf(-1, 1, false, 4, 3)));
+    cs.add(c("logcumsumexp", x -> x.get(0).logcumsumexp(1), true, leaf(-2, 2, false, 3, 4)));
+    cs.add(c("cumsum to float64", x -> x.get(0).cumsum(0, org.jtensor.DType.FLOAT64), true, leaf(-1, 1, false, 4, 2)));
     cs.add(c("softmax", x -> x.get(0).softmax(1), true, leaf(-2, 2, false, 2, 4)));
     cs.add(c("logSoftmax", x -> x.get(0).logSoftmax(0), true, leaf(-2, 2, false, 3, 2)));
     cs.add(c("softmax transposed", x -> x.get(0).softmax(0), true, leaf(-2, 2, true, 3, 4)));
