@@ -145,6 +145,20 @@ class ScanUniqueOpsTest extends ScopedTest {
   }
 
   @Test
+  void largeInputsSplitAcrossThreadsAgreeAcrossLayouts() {  // lines in parallel; ties everywhere (small integers)
+    Tensor x = Tensor.randint(-3, 4, new long[] {300, 700}).to(DType.FLOAT32);
+    Tensor xt = x.t().contiguous().t();  // the same values, column-major
+    for (int d = 0; d < 2; d++) {
+      ValuesAndIndices a = x.cummax(d), b = xt.cummax(d), c = x.cummin(d);
+      same(a.values(), b.values(), 0, "cummax(" + d + ") across layouts");
+      same(a.indices(), b.indices(), 0, "cummax(" + d + ") indices across layouts");
+      same(a.values(), x.gather(d, a.indices()), 0, "cummax(" + d + ") values sit at their indices");
+      same(c.values(), x.gather(d, c.indices()), 0, "cummin(" + d + ") values sit at their indices");
+      same(x.to(DType.FLOAT64).exp().cumsum(d).log(), x.logcumsumexp(d).to(DType.FLOAT64), 1e-5, "logcumsumexp is log(cumsum(exp))");
+    }
+  }
+
+  @Test
   void metaTensorsGetShapesAndDtypesOnly() {
     Tensor m = Tensor.empty(new long[] {2, 5}, DType.FLOAT16, Device.META);
     ValuesAndIndices r = m.cummin(1);
