@@ -648,8 +648,7 @@ class LmOpsHostileTest extends ScopedTest {
     sgd.put("dampening a string", sd -> group(sd).put("dampening", "0"));
     sgd.put("maximize a string", sd -> group(sd).put("maximize", "yes"));
     sgd.put("momentum_buffer wrong shape", sd -> state(sd, 1).put("momentum_buffer", Tensor.ones(3, 1)));
-    sgd.put("momentum_buffer missing", sd -> state(sd, 1).remove("momentum_buffer"));
-    sgd.put("momentum_buffer null", sd -> state(sd, 1).put("momentum_buffer", null));
+    // a momentum_buffer missing (an empty state) or None is no buffer, as PyTorch 2.13 loads it (OptimizerDataHostileTest)
     for (Map.Entry<String, Consumer<Map<String, Object>>> e : sgd.entrySet()) {
       refusedAndUntouched("SGD: " + e.getKey(), SGD_M, e.getValue(), IllegalArgumentException.class);
     }

@@ -213,6 +213,14 @@ public abstract class AbstractOptimizer implements Optimizer {
   }
 
   /**
+   * Whether a saved parameter state is no state: PyTorch's step starts afresh from an empty one (an entry reading
+   * {@code opt.state[p]} made), except Adagrad's, whose state its constructor makes.
+   */
+  boolean savedStateIsNone(Map<?, ?> saved) {
+    return saved.isEmpty() && firstSavedStep() >= 1;
+  }
+
+  /**
    * Replaces parameter i's state with the loaded values (checked: every name, the parameter's
    * shape; tensors already copied, "step" a Long); must not allocate, so a load cannot fail half-way.
    */
@@ -245,7 +253,8 @@ public abstract class AbstractOptimizer implements Optimizer {
       checkHyperParameters(name, saved.groups().get(k));
       groups.checkScheduleKeys(name, saved.groups().get(k), k);
     }
-    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, i -> stateNames(saved.groups().get(groups.indexOf(i))), firstSavedStep());
+    Map<Integer, Map<String, Object>> loaded = saved.states(name, params, i -> stateNames(saved.groups().get(groups.indexOf(i))), firstSavedStep(),
+        this::savedStateIsNone);
     // Note [A load is whole or nothing]: every copy is made (and may fail) before anything changes
     try (GradMode.Scope off = GradMode.noGrad(); TensorScope s = TensorScope.open()) {
       for (Map.Entry<Integer, Map<String, Object>> e : loaded.entrySet()) {

@@ -47,13 +47,16 @@ record SavedOptimizerState(List<Map<String, Object>> groups, List<?> savedIndice
 
   /**
    * Each saved state by the position of its parameter: "step" as a Long (a whole number, at least firstStep),
-   * every other name in names (parameter i's: its group's) a tensor of its parameter's shape.
+   * every other name in names (parameter i's: its group's) a tensor of its parameter's shape. A state none says is no state
+   * is left out, as a parameter that never stepped.
    */
-  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, java.util.function.IntFunction<List<String>> names, long firstStep) {
+  Map<Integer, Map<String, Object>> states(String name, List<Tensor> params, java.util.function.IntFunction<List<String>> names, long firstStep,
+      java.util.function.Predicate<Map<?, ?>> none) {
     Map<Integer, Map<String, Object>> loaded = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : savedStates.entrySet()) {
       int i = indexOf(name, e.getKey());
       if (!(e.getValue() instanceof Map<?, ?> st)) throw new IllegalArgumentException(name + "(): the state of parameter " + i + " is not a map");
+      if (none.test(st)) continue;
       Map<String, Object> values = new LinkedHashMap<>();
       for (String key : names.apply(i)) {
         Object v = st.get(key);
