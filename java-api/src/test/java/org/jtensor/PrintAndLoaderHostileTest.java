@@ -142,7 +142,8 @@ class PrintAndLoaderHostileTest extends ScopedTest {
 
   @Test
   void anEmptyShuffledDatasetAndALoopLeftEarlyStopTheWorkers() throws InterruptedException {
-    try (DataLoader<Tensor> loader = DataLoader.builder(rows(0, i -> Tensor.ones(1))).shuffle(true).generator(new Generator(1)).numWorkers(3).build()) {
+    // not shuffled: PyTorch refuses to shuffle an empty dataset (OptimizerDataHostileTest), and so does jtensor since session 32
+    try (DataLoader<Tensor> loader = DataLoader.builder(rows(0, i -> Tensor.ones(1))).numWorkers(3).build()) {
       assertEquals(0, loader.size());
       assertFalse(loader.iterator().hasNext());
     }

@@ -107,7 +107,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
-    /** A new order every epoch (one randperm of the generator), instead of 0..n-1. */
+    /** A new order every epoch (one randperm of the generator), instead of 0..n-1; build() refuses it over an empty dataset, as PyTorch. */
     public Builder<T> shuffle(boolean shuffle) {
       this.shuffle = shuffle;
       return this;
@@ -177,6 +177,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
       if (timeout > 0 && numWorkers == 0) {  // PyTorch: "_SingleProcessDataLoaderIter requires timeout == 0"
         throw new IllegalArgumentException("DataLoader: timeout option could only be specified with numWorkers > 0 (got timeout=" + timeout
             + ", numWorkers=0): without workers each batch loads on the caller's thread");
+      }
+      if (shuffle && dataset.size() == 0) {  // PyTorch's RandomSampler refuses it when the loader is made
+        throw new IllegalArgumentException("DataLoader: num_samples should be a positive integer value, but got num_samples=0 "
+            + "(shuffle needs a dataset with at least one sample)");
       }
       return new DataLoader<>(this);
     }

@@ -13,6 +13,9 @@ import java.util.function.Function;
 import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
+import org.jtensor.data.Batch;
+import org.jtensor.data.DataLoader;
+import org.jtensor.data.TensorDataset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,5 +70,23 @@ class OptimizerDataHostileTest extends ScopedTest {
     m = assertThrows(IllegalArgumentException.class, () -> twoStepsAfterLoading(ps -> new Adam(ps, 0.1), adamNone)).getMessage();
     assertTrue(m.contains("has no tensor 'exp_avg'"), m);
     assertEquals(DType.FLOAT32, param().dtype());
+  }
+
+  /**
+   * DataLoader(TensorDataset(zeros(0, 3)), shuffle=True) raises "num_samples should be a positive integer value, but got
+   * num_samples=0" in PyTorch 2.13 (its RandomSampler, when the loader is made); jtensor served an empty epoch. Unshuffled,
+   * both serve none.
+   */
+  @Test
+  void shufflingAnEmptyDatasetIsRefusedAsPyTorchs() {
+    TensorDataset empty = new TensorDataset(Tensor.zeros(0, 3));
+    String m = assertThrows(IllegalArgumentException.class, () -> DataLoader.builder(empty).shuffle(true).build()).getMessage();
+    assertTrue(m.contains("num_samples should be a positive integer value, but got num_samples=0"), m);
+    try (DataLoader<List<Tensor>> loader = DataLoader.builder(empty).batchSize(2).build()) {
+      int batches = 0;
+      for (Batch b : loader) batches++;
+      assertEquals(0, batches);
+      assertEquals(0, loader.size());
+    }
   }
 }
