@@ -166,6 +166,18 @@ public abstract class AbstractOptimizer implements Optimizer {
           throw new IllegalStateException("step(): parameter " + i + " is read-only (over a read-only buffer or a memory-mapped "
               + "file) and cannot be updated; clone() it into a writable parameter first");
         }
+        if (g != null && !p.isContiguous()) checkNotExpanded(i, p);
+      }
+    }
+  }
+
+  /** An expanded parameter (ones(1).expand(3)) fails its in-place write, as PyTorch's: refused before the first write, not after. */
+  private void checkNotExpanded(int i, Tensor p) {
+    long[] sizes = p.shape(), strides = p.stride();
+    for (int d = 0; d < sizes.length; d++) {
+      if (sizes[d] > 1 && strides[d] == 0) {
+        throw new IllegalArgumentException(getClass().getSimpleName() + ".step(): parameter " + i + ": unsupported operation: more than one "
+            + "element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
       }
     }
   }

@@ -89,4 +89,31 @@ class OptimizerDataHostileTest extends ScopedTest {
       assertEquals(0, loader.size());
     }
   }
+
+  /**
+   * An expanded leaf parameter (ones(1).expand(3), a leaf PyTorch also takes) with a gradient failed its write
+   * ("unsupported operation: more than one element of the written-to tensor refers to a single memory location", PyTorch's
+   * words too) after the parameters before it were written and their state changed: a half-stepped model, against Note
+   * [A step is whole or nothing]. PyTorch 2.13 fails the same way half-way; jtensor now refuses before the first write.
+   */
+  @Test
+  void anExpandedParameterIsRefusedBeforeAnyParameterIsStepped() {
+    List<Function<List<Tensor>, Optimizer>> makers = List.of(ps -> new SGD(ps, 0.1, 0.9), ps -> new Adam(ps, 0.1),
+        ps -> new AdamW(ps, 0.1), ps -> new RMSprop(ps, 0.1), ps -> new Adagrad(ps, 0.1));
+    for (Function<List<Tensor>, Optimizer> make : makers) {
+      Tensor a = param(), b = Tensor.ones(1).expand(3).requiresGrad_();
+      try (Optimizer opt = make.apply(List.of(a, b))) {
+        Map<String, Object> before = opt.stateDict();
+        a.setGrad(Tensor.ones(2));
+        b.setGrad(Tensor.fromArray(new float[] {1, 2, 3}));
+        String m = assertThrows(IllegalArgumentException.class, opt::step).getMessage();
+        assertTrue(m.contains(opt.getClass().getSimpleName() + ".step(): parameter 1") && m.contains("more than one element of the written-to tensor"), m);
+        assertArrayEquals(new double[] {1, 2}, a.toDoubleArray(), opt.getClass().getSimpleName() + " stepped parameter 0");
+        assertEquals(((Map<?, ?>) before.get("state")).keySet(), ((Map<?, ?>) opt.stateDict().get("state")).keySet());
+        b.setGrad(null);  // without its gradient the expanded parameter is skipped, as PyTorch's
+        opt.step();
+        assertTrue(a.toDoubleArray()[0] < 1);
+      }
+    }
+  }
 }
