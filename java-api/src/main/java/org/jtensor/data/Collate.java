@@ -75,6 +75,10 @@ public final class Collate {
       for (int i = 0; i < n; i++) b[i] = (Boolean) values.get(i);
       return Tensor.fromArray(b);
     }
+    if (first instanceof List<?>) {  // PyTorch collates nested sequences recursively; a Batch is one flat list of tensors
+      throw new IllegalArgumentException("defaultCollate(): a " + what + " is a List: nested lists are not collated (a Batch is a flat list "
+          + "of tensors); give the DataLoader a collate function for it");
+    }
     throw new IllegalArgumentException("defaultCollate(): a " + what + " must be a Tensor, a Number, a Boolean or a List of them, got "
         + typeOf(first) + "; give the DataLoader a collate function for it");
   }

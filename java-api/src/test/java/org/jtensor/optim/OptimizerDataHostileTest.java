@@ -14,6 +14,7 @@ import org.jtensor.DType;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.data.Batch;
+import org.jtensor.data.Collate;
 import org.jtensor.data.DataLoader;
 import org.jtensor.data.TensorDataset;
 import org.junit.jupiter.api.Test;
@@ -115,5 +116,17 @@ class OptimizerDataHostileTest extends ScopedTest {
         assertTrue(a.toDoubleArray()[0] < 1);
       }
     }
+  }
+
+  /**
+   * defaultCollate([[1, [2, 3]], [4, [5, 6]]]): PyTorch collates the nested list recursively ([tensor([1, 4]),
+   * [tensor([2, 5]), tensor([3, 6])]]); a Batch is flat, so it is refused, but the refusal said a field "must be a
+   * Tensor, a Number, a Boolean or a List of them, got java.util.ImmutableCollections$List12": a List, refused as not one.
+   */
+  @Test
+  void aNestedListIsRefusedNamingTheNesting() {
+    String m = assertThrows(IllegalArgumentException.class, () -> Collate.defaultCollate(List.of(List.of(1, List.of(2, 3)),
+        List.of(4, List.of(5, 6))))).getMessage();
+    assertTrue(m.contains("defaultCollate(): a field 1 is a List: nested lists are not collated") && m.contains("collate function"), m);
   }
 }
