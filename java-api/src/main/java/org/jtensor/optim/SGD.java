@@ -85,7 +85,7 @@ public final class SGD extends AbstractOptimizer {
     return List.of("momentum_buffer");
   }
 
-  /** A momentum_buffer of None is no buffer, as PyTorch's step reads it (PyTorch before 2.1 saved one for every parameter stepped without momentum). */
+  /** A momentum_buffer of None is no buffer, as PyTorch's step reads it (older PyTorch releases saved one for every parameter stepped without momentum). */
   @Override
   boolean savedStateIsNone(Map<?, ?> saved) {
     return saved.isEmpty() || saved.size() == 1 && saved.containsKey("momentum_buffer") && saved.get("momentum_buffer") == null;

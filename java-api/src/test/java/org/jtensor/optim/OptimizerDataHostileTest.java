@@ -46,7 +46,7 @@ class OptimizerDataHostileTest extends ScopedTest {
   }
 
   /**
-   * PyTorch before 2.1 saved {'momentum_buffer': None} for every parameter an SGD without momentum stepped, and reading
+   * Older PyTorch releases saved {'momentum_buffer': None} for every parameter an SGD without momentum stepped, and reading
    * opt.state[p] leaves an empty entry; PyTorch 2.13 loads both (None and {} are no state: its step starts afresh).
    * jtensor refused them ("has no tensor 'momentum_buffer'", "'step' ... got null"), so such a checkpoint could not resume.
    */
