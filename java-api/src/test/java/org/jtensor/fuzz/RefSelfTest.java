@@ -75,6 +75,25 @@ class RefSelfTest {
     }, () -> BinaryFamily.check("sub", x, big), "binary of");
   }
 
+  /**
+   * float16 [-0.0, 2] * bfloat16 tensor(65536) is [-0.0, inf] in PyTorch: a 0-dim second operand is
+   * read in float32, as a scalar (65536, not float16's inf); the reference rounded it (NaN expected).
+   * Its first operand is rounded: tensor(65536) * [-0.0] is NaN. Long fuzz, seed 12.
+   */
+  @Test
+  void aZeroDimSecondOperandIsReadAsAScalar() {
+    Pool.Entry x = tensor(DType.FLOAT16, new long[] {2}, -0.0, 2), s = tensor(DType.BFLOAT16, new long[0], 65536);
+    catches(new Object[] {x, s}, () -> t(x).mul(t(s)), () -> t(x).mul(Double.POSITIVE_INFINITY), () -> BinaryFamily.check("mul", x, s), "binary of");
+    catches(new Object[] {s, x}, () -> t(s).mul(t(x)), () -> t(x).mul(65536.0), () -> BinaryFamily.check("mul", s, x), "binary of");
+  }
+
+  /** lerp(x, x, 3e38) of float16 [-1] is [-1] in PyTorch: the weight stays float32 (its math type); as float16 (inf) the reference expected NaN. Long fuzz, seed 7. */
+  @Test
+  void lerpReadsAHalfTensorsScalarWeightInFloat32() {
+    Pool.Entry x = tensor(DType.FLOAT16, new long[] {1}, -1);
+    catches(new Object[] {x, x, 3e38}, () -> t(x).lerp(t(x), 3e38), () -> t(x).mul(Double.NaN), () -> TernaryRefs.lerp(x, x, 3e38), "lerp of");
+  }
+
   @Test
   void scatterKeepsTheLastWriteAndScatterAddAddsThemAll() {
     Pool.Entry x = tensor(DType.FLOAT32, new long[] {3}, 10, 20, 30), idx = tensor(DType.INT64, new long[] {3}, 2, 0, 2);

@@ -73,6 +73,9 @@ final class Refs {
       long[] shape = vb == null ? va.shape : broadcast(va.shape, vb.shape);
       Vals.expectShape(shape, r, "binary");
       boolean exact = !comp.isFloatingPoint() && fl != null;
+      // a 0-dim second operand of another dtype is read as a scalar is (PyTorch's is_scalar(2) path,
+      // its original value in the math type): float16 [-0.0] * bfloat16 tensor(65536) is -0.0, not NaN
+      boolean wrappedScalar = vb != null && vb.shape.length == 0 && va.shape.length > 0 && vb.dtype != comp;
       DType fcomp = comp.isFloatingPoint() ? comp : DType.FLOAT32;  // true division of integers: in the default float
       double tol = Math.max(Vals.rtol(fcomp), Vals.rtol(r.dtype));
       for (int i = 0; i < r.numel(); i++) {
@@ -88,8 +91,9 @@ final class Refs {
           continue;
         }
         double x = Vals.round(va.d[ia], fcomp);
-        double y = vb != null ? Vals.round(vb.d[ib], fcomp)
-            : Vals.round(b instanceof Long v ? (double) v : (Double) b, fcomp == DType.FLOAT64 || scalarInTensorDtype ? fcomp : DType.FLOAT32);
+        DType scalarType = fcomp == DType.FLOAT64 || scalarInTensorDtype ? fcomp : DType.FLOAT32;
+        double y = vb == null ? Vals.round(b instanceof Long v ? (double) v : (Double) b, scalarType)
+            : wrappedScalar ? Vals.round(vb.d[ib], scalarType) : Vals.round(vb.d[ib], fcomp);
         // trunc(x / y): the quotient rounds first, in float32 below float64 (PyTorch's math type)
         double e = fd == TRUNC ? trunc(Vals.round(x / y, fcomp == DType.FLOAT64 ? fcomp : DType.FLOAT32)) : fd.applyAsDouble(x, y);
         if (compare) {

@@ -16,6 +16,11 @@ final class TernaryRefs {
    * selection: clamp, where), or within the dtype's tolerance of the operands' magnitude (lerp).
    */
   private static Fuzz.Check elementwise(String what, Object[] operands, boolean exact, Elem f) {
+    return elementwise(what, operands, exact, false, f);
+  }
+
+  /** scalarInMathType: a scalar operand of a float16/bfloat16 result is read in float32, its math type (lerp's weight). */
+  private static Fuzz.Check elementwise(String what, Object[] operands, boolean exact, boolean scalarInMathType, Elem f) {
     return (result, in) -> {
       Vals r = Vals.of(result);
       Vals[] v = new Vals[operands.length];
@@ -31,7 +36,9 @@ final class TernaryRefs {
       for (int i = 0; i < r.numel(); i++) {
         long[] idx = Vals.unflat(i, shape);
         for (int k = 0; k < v.length; k++) {
-          xs[k] = Vals.round(v[k] == null ? (Double) operands[k] : v[k].d[Vals.flat(Refs.squash(idx, v[k].shape), v[k].shape)], r.dtype);
+          DType scalarType = scalarInMathType && r.dtype != DType.FLOAT64 ? DType.FLOAT32 : r.dtype;
+          xs[k] = v[k] == null ? Vals.round((Double) operands[k], scalarType)
+              : Vals.round(v[k].d[Vals.flat(Refs.squash(idx, v[k].shape), v[k].shape)], r.dtype);
         }
         double e = Vals.round(f.apply(xs), r.dtype), scale = Math.abs(e);
         for (double x : xs) scale += Math.abs(x);
@@ -127,7 +134,7 @@ final class TernaryRefs {
   static Fuzz.Check lerp(Pool.Entry x, Pool.Entry e, Object w) {
     return (result, in) -> {
       boolean f64 = ((org.jtensor.Tensor) result).dtype() == DType.FLOAT64;
-      elementwise("lerp", new Object[] {x, e, w}, false, xs -> {
+      elementwise("lerp", new Object[] {x, e, w}, false, true, xs -> {
         double a = xs[0], b = xs[1], wt = xs[2];
         if (f64) return Math.abs(wt) < 0.5 ? a + wt * (b - a) : b - (b - a) * (1 - wt);
         float fa = (float) a, fb = (float) b, fw = (float) wt;  // PyTorch's math type below float64: an overflow shows
