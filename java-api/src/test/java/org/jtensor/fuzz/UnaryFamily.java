@@ -62,6 +62,17 @@ final class UnaryFamily {
       new Un("silu", Takes.FLOAT, Tensor::silu, x -> x / (1 + Math.exp(-x)), null, ANY),
       new Un("softplus", Takes.FLOAT, Tensor::softplus, x -> x > 20 ? x : Math.log1p(Math.exp(x)), null, ANY),
       new Un("leakyRelu", Takes.FLOAT, Tensor::leakyRelu, x -> x > 0 ? x : 0.01 * x, null, ANY),
+      new Un("hardswish", Takes.FLOAT, Tensor::hardswish, x -> x * Math.min(Math.max(x + 3, 0), 6) / 6, null, ANY),
+      new Un("hardsigmoid", Takes.FLOAT, Tensor::hardsigmoid, x -> Math.min(Math.max(x + 3, 0), 6) / 6, null, ANY),
+      new Un("relu6", Takes.NUM, Tensor::relu6, x -> Math.min(Math.max(x, 0), 6), x -> Math.min(Math.max(x, 0), 6), ANY),
+      new Un("hardtanh", Takes.FLOAT, Tensor::hardtanh, x -> Math.min(Math.max(x, -1), 1), null, ANY),
+      new Un("mish", Takes.FLOAT, Tensor::mish, x -> x * Math.tanh(Math.log1p(Math.exp(x))), null, ANY),
+      new Un("selu", Takes.FLOAT, Tensor::selu,
+          x -> x > 0 ? Tensor.SELU_SCALE * x : Tensor.SELU_SCALE * Tensor.SELU_ALPHA * Math.expm1(x), null, ANY),
+      new Un("logSigmoid", Takes.FLOAT, Tensor::logSigmoid, x -> Math.min(x, 0) - Math.log1p(Math.exp(-Math.abs(x))), null, ANY),
+      new Un("hardshrink", Takes.FLOAT, Tensor::hardshrink, x -> x >= -0.5 && x <= 0.5 ? 0 : x, null, ANY),
+      new Un("softshrink", Takes.FLOAT, Tensor::softshrink, x -> x > 0.5 ? x - 0.5 : x < -0.5 ? x + 0.5 : 0 * x, null, ANY),
+      new Un("frac", Takes.FLOAT, Tensor::frac, x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x)), null, ANY),
   };
 
   /** The in-place forms the fuzzer calls, by their out-of-place op's name. */
