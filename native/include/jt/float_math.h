@@ -1,4 +1,4 @@
-// exp, log, tanh, erf and gelu of a float in plain arithmetic that the compiler vectorizes (std::expf
+// exp, log, log1p, expm1, tanh, erf and gelu of a float in plain arithmetic that the compiler vectorizes (std::expf
 // and friends are a call per element, so a loop over them never is): Cody-Waite range reduction,
 // Cephes' polynomials and Chebyshev fits, special values chosen on the bits without a branch. Each
 // is within 1 ulp of the exact value on normal results (2 for tanh, as Cephes' tanhf; 1.5 for
@@ -91,6 +91,30 @@ inline float log(float x) {
   r = pick((mag >= 0x7f800000u) & !negative, x, r);             // +inf and NaN
   r = pick(mag > 0x7f800000u, x, r);                            // NaN of either sign
   return r;
+}
+
+// log(1 + x), Goldberg's way: log(u) for u = 1 + x rounded, times x / (u - 1) (exact), which
+// cancels u's rounding; x itself where u rounds to 1 (-0.0 kept), -inf at -1, NaN below, inf at inf.
+inline float log1p(float x) {
+  const float u = 1.0f + x;
+  const float d = u - 1.0f;
+  const bool one = d == 0.0f;
+  float r = log(u) * (x / pick(one, 1.0f, d));
+  r = pick(one, x, r);
+  return pick(u == __builtin_inff(), u, r);  // inf / inf would be NaN
+}
+
+// e^x - 1, Kahan's way: (u - 1) x / log(u) for u = e^x, which cancels u's rounding; x itself where
+// u rounds to 1 (-0.0 kept), -1 where u - 1 is -1, inf where u is, NaN kept.
+inline float expm1(float x) {
+  const float u = exp(x);
+  const float um1 = u - 1.0f;
+  const bool one = u == 1.0f;
+  const float l = log(u);
+  float r = um1 * (x / pick(one, 1.0f, l));
+  r = pick(one, x, r);
+  r = pick(um1 == -1.0f, -1.0f, r);
+  return pick(u == __builtin_inff(), u, r);
 }
 
 // tanh: Cephes' odd polynomial below |x| = 0.625, 1 - 2 / (e^2|x| + 1) above; NaN kept.

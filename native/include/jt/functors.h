@@ -98,6 +98,8 @@ JT_FUNCTOR(sign, kNumeric<T>, false)
   }
 JT_FLOAT_MATH_OF(exp)
 JT_FLOAT_MATH_OF(log)
+JT_FLOAT_MATH_OF(log1p)
+JT_FLOAT_MATH_OF(expm1)
 JT_FLOAT_MATH_OF(tanh)
 JT_FLOAT_MATH_OF(erf)
 // gelu of float on the CPU: fm::gelu (one exp, no division, accurate for negative x too); elsewhere
@@ -175,8 +177,8 @@ JT_FLOAT_UNARY(exp, exp_of(a))
 JT_FLOAT_UNARY(exp2, std::exp2(a))
 JT_FLOAT_UNARY(log, log_of(a))
 JT_FLOAT_UNARY(log2, std::log2(a))
-JT_FLOAT_UNARY(log1p, std::log1p(a))
-JT_FLOAT_UNARY(expm1, std::expm1(a))
+JT_FLOAT_UNARY(log1p, log1p_of(a))
+JT_FLOAT_UNARY(expm1, expm1_of(a))
 JT_FLOAT_UNARY(sqrt, std::sqrt(a))
 JT_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(a))
 JT_FLOAT_UNARY(sin, sin_of(a))
@@ -197,11 +199,17 @@ JT_FLOAT_UNARY(gelu, gelu_of(a))
 JT_FLOAT_UNARY(gelu_tanh, T(0.5) * a * (T(1) + tanh_of(T(0.79788456080286535588) * (a + T(0.044715) * a * a * a))))
 JT_FLOAT_UNARY(silu, a / (T(1) + exp_of(-a)))
 // softplus(beta = f[0], threshold = f[1]): linear above the threshold, as PyTorch
-JT_FLOAT_UNARY(softplus, a * p.get<T>(0) > p.get<T>(1) ? a : std::log1p(std::exp(a * p.get<T>(0))) / p.get<T>(0))
+// c ? a : b, both sides computed: for float on the CPU a select on the bits (fm::pick), so a loop
+// whose two sides call fm's functions still vectorizes
+template <typename T> JT_HOST_DEVICE T select_of(bool c, T a, T b) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::pick(c, a, b);
+  else return c ? a : b;
+}
+JT_FLOAT_UNARY(softplus, select_of(a * p.get<T>(0) > p.get<T>(1), a, log1p_of(exp_of(a * p.get<T>(0))) / p.get<T>(0)))
 JT_FLOAT_UNARY(leaky_relu, a > T(0) ? a : a * p.get<T>(0))
 // elu(alpha = f[0], scale = f[1], input_scale = f[2]), PyTorch's elu kernel behind elu, selu and celu:
 // scale x above 0, else expm1(x input_scale) (alpha scale), its coefficient rounded in T as PyTorch's
-JT_FLOAT_UNARY(elu, a > T(0) ? a * p.get<T>(1) : std::expm1(a * p.get<T>(2)) * (p.get<T>(0) * p.get<T>(1)))
+JT_FLOAT_UNARY(elu, select_of(a > T(0), a * p.get<T>(1), expm1_of(a * p.get<T>(2)) * (p.get<T>(0) * p.get<T>(1))))
 // nan_to_num: NaN, +inf and -inf replaced by f[0], f[1], f[2] (the caller gives the dtype's max and lowest by default)
 JT_FLOAT_UNARY(nan_to_num, a != a ? p.get<T>(0) : a - a == a - a ? a : a > T(0) ? p.get<T>(1) : p.get<T>(2))
 JT_FUNCTOR(relu, kNumeric<T>, false)

@@ -14,9 +14,9 @@ template <typename T> JT_HOST_DEVICE T relu6_of(T a) {
 }
 JT_FLOAT_UNARY(hardswish, a * relu6_of(a) / T(6))
 JT_FLOAT_UNARY(hardsigmoid, relu6_of(a) / T(6))
-JT_FLOAT_UNARY(mish, a * tanh_of(std::log1p(exp_of(a))))
+JT_FLOAT_UNARY(mish, a * tanh_of(log1p_of(exp_of(a))))
 // log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|): no overflow at either end
-JT_FLOAT_UNARY(log_sigmoid, (a < T(0) ? a : T(0)) - std::log1p(exp_of(-std::fabs(a))))
+JT_FLOAT_UNARY(log_sigmoid, (a < T(0) ? a : T(0)) - log1p_of(exp_of(-std::fabs(a))))
 // hardshrink(lambd = f[0]): 0 within [-lambd, lambd]; softshrink also moves the rest lambd toward 0
 JT_FLOAT_UNARY(hardshrink, (a >= -p.get<T>(0) && a <= p.get<T>(0)) ? T(0) : a)
 JT_FLOAT_UNARY(softshrink, a > p.get<T>(0) ? a - p.get<T>(0) : a < -p.get<T>(0) ? a + p.get<T>(0) : T(0) * a)
@@ -96,7 +96,7 @@ JT_FUNCTOR(logaddexp, kFloat<T>, false)
   template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
     if (std::isinf(a) && a == b) return a;
     const T m = a < b ? b : a;  // std::max(a, b); a NaN gives NaN through a - b
-    return m + std::log1p(exp_of(-std::fabs(a - b)));
+    return m + log1p_of(exp_of(-std::fabs(a - b)));
   }
 };
 JT_FUNCTOR(logaddexp2, kFloat<T>, false)
