@@ -104,7 +104,12 @@ public sealed interface ActivationMethods permits Tensor {
   /** value where x ≤ threshold, x elsewhere (F.threshold); integer tensors take both truncated. */
   default Tensor threshold(double threshold, double value) {
     TensorImpl t = impl("threshold");
-    if (t.dtype() == DType.BOOL) throw ScalarTypes.notImplemented("threshold", "threshold", t.dtype());
+    DType d = t.dtype();
+    if (d == DType.BOOL) throw ScalarTypes.notImplemented("threshold", "threshold", d);
+    // PyTorch's checked conversions: both into an integer dtype (uint8's -1.5, int8's 300 and NaN
+    // wrapped or truncated silently), value into a floating one (the threshold is compared in float)
+    if (!d.isFloatingPoint()) d.checkScalar("threshold", threshold);
+    d.checkScalar("threshold", value);
     long[] exact = {(long) threshold, (long) value};
     return Tensor.wrap(ElementwiseOps.run(Ops.THRESHOLD, "threshold", null, new double[] {threshold, value}, exact, Operand.of(t)));
   }
@@ -119,8 +124,21 @@ public sealed interface ActivationMethods permits Tensor {
     if (minVal > maxVal) throw new IllegalArgumentException(name + "(): min_val cannot be greater than max_val");
     DType d = t.dtype();
     if (d == DType.BOOL) throw new IllegalArgumentException(name + "(): Bool inputs not supported for hardtanh");
-    if (d == DType.UINT8 && (minVal < 0 || maxVal < 0)) {
-      throw new IllegalArgumentException(name + "(): cannot do hardtanh on an unsigned type with negative limits");
+    if (d.isFloatingPoint()) {
+      d.checkFits(name, minVal);  // float16's -1e5 is refused, as PyTorch's checked conversion
+      d.checkFits(name, maxVal);
+    } else {
+      // PyTorch truncates the bounds to int64 (checked: NaN and 1e30 refused), then clamps with them
+      // (checked into d: int8's 200.7 and -129 are refused; they wrapped to -56 and 127)
+      DType.INT64.checkFits(name, minVal);
+      DType.INT64.checkFits(name, maxVal);
+      minVal = (long) minVal;
+      maxVal = (long) maxVal;
+      if (d == DType.UINT8 && (minVal < 0 || maxVal < 0)) {
+        throw new IllegalArgumentException(name + "(): cannot do hardtanh on an unsigned type with negative limits");
+      }
+      d.checkFits(name, (long) minVal);
+      d.checkFits(name, (long) maxVal);
     }
     long[] exact = {(long) minVal, (long) maxVal, 1, 1};
     return Tensor.wrap(ElementwiseOps.run(op, name, null, new double[] {minVal, maxVal, 1, 1}, exact, Operand.of(t)));

@@ -1,0 +1,66 @@
+package org.jtensor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hostile review of session 32's activations and special functions against PyTorch 2.13 (CPU):
+ * each test is one bug, its expected values PyTorch's.
+ */
+class ActivationsHostileTest extends ScopedTest {
+  private static void overflow(String op, Runnable call) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+    assertTrue(e.getMessage().startsWith(op + "(): value ") && e.getMessage().contains("without overflow"), e.getMessage());
+  }
+
+  private static Tensor ints(DType d, long... v) {
+    return Tensor.fromArray(v).to(d);
+  }
+
+  /** x.grad() of fn(x).sum() for x one float16 value. */
+  private static double halfGradient(double x, Function<Tensor, Tensor> fn) {
+    Tensor t = Tensor.fromArray(new double[] {x}).to(DType.FLOAT16).requiresGrad_(true);
+    fn.apply(t).sum().backward();
+    return t.grad().toDoubleArray()[0];
+  }
+
+  @Test
+  void thresholdConvertsItsScalarsWithPyTorchsCheck() {
+    Tensor u8 = ints(DType.UINT8, 0, 1, 255), i8 = ints(DType.INT8, -128, 0, 127);
+    // uint8's -1.5 and 255.5 replaced every element, int8's 300 wrapped to 44, NaN truncated to 0
+    overflow("threshold", () -> u8.threshold(-1.5, 0));
+    overflow("threshold", () -> u8.threshold(255.5, 0));
+    overflow("threshold", () -> u8.threshold(0, 256));
+    overflow("threshold", () -> i8.threshold(300, 5));
+    overflow("threshold", () -> i8.threshold(Double.NaN, 5));
+    overflow("threshold", () -> ints(DType.INT64, 1, 2).threshold(1e30, 5));
+    overflow("threshold", () -> Tensor.fromArray(new double[] {1, 2}).to(DType.FLOAT16).threshold(1, 1e5));  // was inf
+    // what PyTorch takes: -1 (a Python int) wraps into uint8, -1.5 truncates in int8, float16's threshold is compared in float
+    assertArrayEquals(new double[] {0, 0, 0}, u8.threshold(-1, 0).toDoubleArray());
+    assertArrayEquals(new double[] {9, 9, 0}, ints(DType.INT8, -2, -1, 0).threshold(-1.5, 9).toDoubleArray());
+    assertArrayEquals(new double[] {1, 1}, Tensor.fromArray(new double[] {1, 2}).to(DType.FLOAT16).threshold(1e5, 1).toDoubleArray());
+  }
+
+  @Test
+  void hardtanhTruncatesAndChecksIntegerBoundsAsPyTorch() {
+    Tensor u8 = ints(DType.UINT8, 0, 1, 255), i8 = ints(DType.INT8, -128, 0, 127);
+    overflow("hardtanh", () -> i8.hardtanh(-0.5, 200.7));  // gave -56 everywhere
+    overflow("hardtanh", () -> i8.hardtanh(-129, 0));  // gave 0 everywhere
+    overflow("hardtanh", () -> u8.hardtanh(0, 256));
+    overflow("hardtanh", () -> ints(DType.INT64, 1, 2).hardtanh(Double.NaN, 3));
+    overflow("hardtanh", () -> ints(DType.INT64, 1, 2).hardtanh(0, 1e30));
+    overflow("hardtanh", () -> Tensor.fromArray(new double[] {1, 2}).to(DType.FLOAT16).hardtanh(-1e5, 1e5));
+    assertArrayEquals(new double[] {-128, 0, 0}, i8.hardtanh(-128.5, 0).toDoubleArray());
+    assertArrayEquals(new double[] {0, 1, 255}, u8.hardtanh(0, 255.5).toDoubleArray());
+    // -0.5 truncates to 0 before PyTorch's unsigned check: accepted (it was refused)
+    assertArrayEquals(new double[] {0, 1, 3}, u8.hardtanh(-0.5, 3).toDoubleArray());
+    double inf = Double.POSITIVE_INFINITY;
+    assertArrayEquals(new double[] {1, 2}, Tensor.fromArray(new double[] {1, 2}).to(DType.FLOAT16).hardtanh(-inf, inf).toDoubleArray());
+  }
+
+}
