@@ -78,7 +78,19 @@ public sealed interface ActivationMethods permits Tensor {
   default Tensor logSigmoid() { return floating("logSigmoid", Ops.LOG_SIGMOID); }
   default Tensor hardshrink() { return hardshrink(0.5); }
   /** 0 within [-lambd, lambd], x elsewhere. */
-  default Tensor hardshrink(double lambd) { return floating("hardshrink", Ops.HARDSHRINK, lambd); }
+  default Tensor hardshrink(double lambd) {
+    TensorImpl t = impl("hardshrink");
+    if (!t.dtype().isFloatingPoint()) return floating("hardshrink", Ops.HARDSHRINK, lambd);  // refused in PyTorch's words
+    // PyTorch's kernel takes lambd as the tensor's dtype (checked): float16 and bfloat16 round it, where
+    // comparing x with the float lambd kept an x that PyTorch zeroes
+    t.dtype().checkFits("hardshrink", lambd);
+    if (t.dtype().opMath() != t.dtype()) {
+      try (Tensor l = Tensor.scalar((float) lambd, t.dtype())) {
+        lambd = l.item();
+      }
+    }
+    return floating("hardshrink", Ops.HARDSHRINK, lambd);
+  }
   default Tensor softshrink() { return softshrink(0.5); }
   /** x moved lambd toward 0, 0 within [-lambd, lambd]; lambd must be at least 0. */
   default Tensor softshrink(double lambd) {

@@ -63,4 +63,15 @@ class ActivationsHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {1, 2}, Tensor.fromArray(new double[] {1, 2}).to(DType.FLOAT16).hardtanh(-inf, inf).toDoubleArray());
   }
 
+  @Test
+  void hardshrinkRoundsLambdToSixteenBitDtypes() {
+    // PyTorch's kernel takes lambd in the tensor's dtype: 0.09997 is float16's 0.0999755859375, x itself
+    Tensor h = Tensor.fromArray(new double[] {0.0999755859375, -0.0999755859375, 0.2}).to(DType.FLOAT16);
+    assertArrayEquals(new double[] {0, 0, 0.199951171875}, h.hardshrink(0.09997).toDoubleArray());
+    assertArrayEquals(new double[] {0, 0, 0.199951171875}, h.to(DType.BFLOAT16).hardshrink(0.0999).toDoubleArray(), 1e-3);
+    overflow("hardshrink", () -> h.hardshrink(1e5));
+    overflow("hardshrink", () -> h.to(DType.FLOAT32).hardshrink(1e39));
+    assertArrayEquals(new double[] {0.0999755859375}, Tensor.fromArray(new double[] {0.0999755859375}).hardshrink(0.0999).toDoubleArray(), 1e-9);
+  }
+
 }
