@@ -74,4 +74,14 @@ class ActivationsHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0.0999755859375}, Tensor.fromArray(new double[] {0.0999755859375}).hardshrink(0.0999).toDoubleArray(), 1e-9);
   }
 
+  @Test
+  void thresholdAndHardtanhGradientsCompareSixteenBitInFloat() {
+    // x = float16 0.0999755859375: above 0.09997 and below 0.09999 in float; rounding the bound onto x zeroed its gradient
+    double x = 0.0999755859375;
+    assertEquals(1.0, halfGradient(x, t -> t.threshold(0.09997, -1)));
+    assertEquals(1.0, halfGradient(x, t -> t.hardtanh(-1, 0.09999)));
+    assertEquals(1.0, halfGradient(x, t -> t.hardtanh(0.09996, 1)));
+    assertEquals(0.0, halfGradient(x, t -> t.threshold(0.09999, -1)));
+  }
+
 }

@@ -65,7 +65,22 @@ final class ActivationGradients {
 
   /** hardtanh: 0 at and beyond the bounds, grad strictly within them (a NaN x passes grad, as PyTorch's). */
   static Tensor hardtanh(Tensor x, Tensor g, double min, double max) {
-    return Tensor.where(x.le(min).logicalOr(x.ge(max)), 0.0, g);
+    Tensor m = opMath(x);
+    return Tensor.where(m.le(min).logicalOr(m.ge(max)), 0.0, g);
+  }
+
+  /** threshold: 0 at and below the threshold, grad elsewhere. */
+  static Tensor threshold(Tensor x, Tensor g, double threshold) {
+    return Tensor.where(opMath(x).le(threshold), 0.0, g);
+  }
+
+  /**
+   * x as PyTorch's threshold and hardtanh backward kernels compare it with their scalars: in float for
+   * float16 and bfloat16 (comparing in x's dtype rounded the bound onto x and zeroed its gradient).
+   */
+  private static Tensor opMath(Tensor x) {
+    DType m = x.dtype().opMath();
+    return m == x.dtype() ? x : x.to(m);
   }
 
   /** (π x cos(π x) - sin(π x)) / (π x²), 0 at x = 0. */

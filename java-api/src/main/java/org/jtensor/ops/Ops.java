@@ -132,7 +132,7 @@ public final class Ops {
   public static final Op SOFTSHRINK = unary("softshrink", ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.shrink(c.input(0), g, c.param(0)))));
   public static final Op THRESHOLD = unary("threshold", ARITH)
-      .withDerivative(of(SELF, (c, g) -> grads(Tensor.where(c.input(0).le(c.param(0)), 0.0, g))));
+      .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.threshold(c.input(0), g, c.param(0)))));
   // hardtanh and relu6: clamp's kernel, the gradient 0 at the bounds too (clamp's passes there)
   public static final Op HARDTANH = Op.elementwise("hardtanh", "clamp_scalar", 1, ARITH)
       .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.hardtanh(c.input(0), g, c.param(0), c.param(1)))));
