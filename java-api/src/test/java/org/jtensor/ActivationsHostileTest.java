@@ -84,4 +84,17 @@ class ActivationsHostileTest extends ScopedTest {
     assertEquals(0.0, halfGradient(x, t -> t.threshold(0.09999, -1)));
   }
 
+  @Test
+  void eluSeluCeluGradientAtNaNIsScale() {
+    // PyTorch's elu_backward selects x <= 0 for the exponential branch: a NaN x takes grad · scale
+    Function<Function<Tensor, Tensor>, Double> atNaN = fn -> {
+      Tensor t = Tensor.fromArray(new double[] {Double.NaN}).requiresGrad_(true);
+      fn.apply(t).sum().backward();
+      return t.grad().toDoubleArray()[0];
+    };
+    assertEquals(1.0, atNaN.apply(t -> t.elu(1.3)));
+    assertEquals(Tensor.SELU_SCALE, atNaN.apply(Tensor::selu));
+    assertEquals(1.0, atNaN.apply(t -> t.celu(0.7)));
+  }
+
 }

@@ -31,7 +31,8 @@ final class ActivationGradients {
     Tensor x = c.input(0);
     double alpha = c.param(0), scale = c.param(1);
     Tensor negative = g.mul(inputScale).mul(coefficient(g.dtype(), alpha, scale)).mul(x.mul(inputScale).exp());
-    return Tensor.where(x.gt(0.0), g.mul(scale), negative);
+    // grad·scale where x is not at or below 0: a NaN x passes grad·scale, as PyTorch's x <= 0 selects
+    return Tensor.where(x.le(0.0), negative, g.mul(scale));
   }
 
   /** 0 at and below -3, grad·(x/3 + 1/2) below 3, grad from 3 on. */
