@@ -97,4 +97,14 @@ class ActivationsHostileTest extends ScopedTest {
     assertEquals(1.0, atNaN.apply(t -> t.celu(0.7)));
   }
 
+  @Test
+  void sincGradientIsZeroWhereXSquaredUnderflows() {
+    Tensor d = Tensor.fromArray(new double[] {1e-310, 1e-170, 0}).requiresGrad_(true);
+    d.sinc().sum().backward();
+    assertArrayEquals(new double[] {0, 0, 0}, d.grad().toDoubleArray());  // NaN at 1e-310
+    Tensor f = Tensor.fromArray(new double[] {1e-20, 1e-30, 0}).to(DType.FLOAT32).requiresGrad_(true);
+    f.sinc().sum().backward();
+    assertArrayEquals(new double[] {0, 0, 0}, f.grad().toDoubleArray());
+  }
+
 }

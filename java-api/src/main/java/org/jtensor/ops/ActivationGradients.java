@@ -84,11 +84,15 @@ final class ActivationGradients {
     return m == x.dtype() ? x : x.to(m);
   }
 
-  /** (π x cos(π x) - sin(π x)) / (π x²), 0 at x = 0. */
+  /**
+   * grad·(π x cos(π x) - sin(π x)) / (x² π), 0 where x² π is 0, as PyTorch's sinc_backward: a tiny x
+   * (1e-310, or 1e-20 in float32) underflows x² π to 0 and takes 0, where masking x = 0 gave 0/0 = NaN.
+   */
   static Tensor sinc(Tensor x, Tensor g) {
     Tensor px = x.mul(Math.PI);
-    Tensor d = px.mul(px.cos()).sub(px.sin()).div(px.mul(x));
-    return g.mul(Tensor.where(x.eq(0.0), 0.0, d));
+    Tensor sq = x.mul(x).mul(Math.PI);
+    Tensor d = g.mul(px.mul(px.cos()).sub(px.sin())).div(sq);
+    return Tensor.where(sq.eq(0.0), 0.0, d);
   }
 
   /** copysign's self: grad·result/self, 0 where self is 0. */
