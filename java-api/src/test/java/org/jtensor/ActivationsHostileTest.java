@@ -107,4 +107,15 @@ class ActivationsHostileTest extends ScopedTest {
     assertArrayEquals(new double[] {0, 0, 0}, f.grad().toDoubleArray());
   }
 
+  @Test
+  void divOtherGradientDoesNotSquareOther() {
+    Tensor x = Tensor.fromArray(new double[] {1e300, 1, 3}).requiresGrad_(true);
+    Tensor y = Tensor.fromArray(new double[] {1e200, 1e160, 0}).requiresGrad_(true);
+    x.div(y).sum().backward();
+    assertArrayEquals(new double[] {-1e-100, -1e-320, Double.NEGATIVE_INFINITY}, y.grad().toDoubleArray());  // 0 and -0 were given
+    // softsign's terms cancel at large |x| as PyTorch's: 0, not 1e-200
+    Tensor s = Tensor.fromArray(new double[] {1e200, -1e308}).requiresGrad_(true);
+    s.softsign().sum().backward();
+    assertArrayEquals(new double[] {0, 0}, s.grad().toDoubleArray());
+  }
 }

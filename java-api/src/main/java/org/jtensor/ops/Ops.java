@@ -174,9 +174,11 @@ public final class Ops {
       .withDerivative(of(0, (c, g) -> grads(g, g.mul(-c.param(0)))));
   public static final Op MUL = binary("mul", ARITH)
       .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.mul(c.input(1)) : null, c.needs(1) ? g.mul(c.input(0)) : null)));
+  // other's: -grad · ((self / other) / other), PyTorch's order; self / other² overflowed other² (1e200)
+  // to inf and gave 0, and softsign's two terms at 1e200 no longer cancelled
   public static final Op DIV = binary("div", TO_FLOAT)
       .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? g.div(c.input(1)) : null,
-      c.needs(1) ? g.mul(c.input(0)).div(c.input(1).mul(c.input(1))).neg() : null)));
+      c.needs(1) ? g.neg().mul(c.input(0).div(c.input(1)).div(c.input(1))) : null)));
   public static final Op DIV_TRUNC = Op.elementwise("div", "div_trunc", 2, ARITH)
       .withDerivative(ZERO);
   public static final Op DIV_FLOOR = Op.elementwise("div", "div_floor", 2, ARITH)
