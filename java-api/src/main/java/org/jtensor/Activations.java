@@ -12,6 +12,8 @@ final class Activations {
     int d = Shapes.wrapDim("glu", dim, x.dim());
     long n = x.size(d);
     if (n % 2 != 0) throw new IllegalArgumentException("glu(): Halving dimension must be even, but dimension " + d + " is size " + n);
+    // floating types only (after the dim checks), as PyTorch's glu_cpu: an int64 tensor gave a float32 result
+    if (!x.dtype().isFloatingPoint()) throw org.jtensor.core.ScalarTypes.notImplemented("glu", "glu", x.dtype());
     try (Tensor a = x.narrow(d, 0, n / 2); Tensor b = x.narrow(d, n / 2, n / 2); Tensor gate = b.sigmoid()) {
       return a.mul(gate);
     }

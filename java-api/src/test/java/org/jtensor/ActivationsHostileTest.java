@@ -118,4 +118,13 @@ class ActivationsHostileTest extends ScopedTest {
     s.softsign().sum().backward();
     assertArrayEquals(new double[] {0, 0}, s.grad().toDoubleArray());
   }
+
+  @Test
+  void gluRefusesIntegerTensors() {
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> Tensor.fromArray(new long[] {1, 2}).glu());
+    assertTrue(e.getMessage().startsWith("glu(): ") && e.getMessage().contains("not implemented for 'Long'"), e.getMessage());  // was float32 [0.88]
+    IllegalArgumentException dim = assertThrows(IllegalArgumentException.class, () -> Tensor.fromArray(new long[] {1, 2}).glu(5));
+    assertTrue(dim.getMessage().startsWith("glu(): Dimension out of range"), dim.getMessage());  // PyTorch checks the dim first
+  }
+
 }
