@@ -127,4 +127,22 @@ class ActivationsHostileTest extends ScopedTest {
     assertTrue(dim.getMessage().startsWith("glu(): Dimension out of range"), dim.getMessage());  // PyTorch checks the dim first
   }
 
+  @Test
+  void nansumAndNanmeanNameThemselvesInDimRefusals() {
+    Tensor x = Tensor.fromArray(new double[] {1, 2});
+    String[][] cases = {{"nansum", "Dimension out of range (expected to be in range of [-1, 0], but got 2)"},
+        {"nanmean", "Dimension out of range (expected to be in range of [-1, 0], but got 2)"}};
+    for (String[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> {
+            if (c[0].equals("nansum")) x.nansum(2, false);
+            else x.nanmean(2, false);
+          });
+      assertEquals(c[0] + "(): " + c[1], e.getMessage());  // sum() was named
+    }
+    IllegalArgumentException dup = assertThrows(IllegalArgumentException.class, () -> x.nanmean(new int[] {0, 0}, false));
+    assertEquals("nanmean(): dim 0 appears multiple times in the list of dims", dup.getMessage());
+    assertArrayEquals(new double[] {1.5}, x.nanmean(new int[] {0}, true).toDoubleArray());
+    assertEquals(1.0, Tensor.scalar(1.0).nansum(0, false).item());  // a 0-dim tensor's dim 0, as PyTorch
+  }
 }
