@@ -222,7 +222,8 @@ record Gradient(int saves, Formula formula) implements Derivative {
   static Tensor[] evenlyDistributeBackward(Context c, Tensor g) {
     Tensor x = c.input(0), r = c.result();
     Tensor mask = r.isnan().item() != 0 ? x.isnan() : x.eq(r);
-    return grads(g.expand(c.inputShape(0)).mul(mask).div(mask.sum()));
+    // where, not g · mask: PyTorch's CPU masked_fill leaves 0 outside the mask for an inf or NaN g (inf · 0 = NaN)
+    return grads(Tensor.where(mask, g.div(mask.sum()).expand(c.inputShape(0)), 0.0));
   }
 
   /**
