@@ -20,9 +20,9 @@ public sealed interface ScanMethods permits Tensor {
   }
 
   /** cumsum with PyTorch's dtype argument: the input is converted to dtype first, then summed; null is cumsum(dim). */
-  default Tensor cumsum(int dim, DType dtype) { return ScanOps.withDtype(self(), "cumsum", dtype, c -> c.cumsum(dim)); }
+  default Tensor cumsum(int dim, DType dtype) { return ScanOps.withDtype(self(), "cumsum", dim, dtype, c -> c.cumsum(dim)); }
   /** cumprod with PyTorch's dtype argument: the input is converted to dtype first, then multiplied; null is cumprod(dim). */
-  default Tensor cumprod(int dim, DType dtype) { return ScanOps.withDtype(self(), "cumprod", dtype, c -> c.cumprod(dim)); }
+  default Tensor cumprod(int dim, DType dtype) { return ScanOps.withDtype(self(), "cumprod", dim, dtype, c -> c.cumprod(dim)); }
 
   /** The running maximum along dim and its position (the last of equal maxima; a NaN, once seen, stays). */
   default ValuesAndIndices cummax(int dim) { return cumExtreme(Ops.CUMMAX, dim); }

@@ -36,4 +36,31 @@ class SelectionScanHostileTest extends ScopedTest {
     bits(new double[] {0, 0, INF, 0}, allGrad(INF, Tensor::max), "max()");
     bits(new double[] {INF, 0, 0, 0}, allGrad(INF, Tensor::min), "min()");
   }
+
+  @Test
+  void cumsumWithDtypeDifferentiatedInTheNarrowDtype() {
+    // x = ones(3000) float32; x.cumsum(0, dtype=float16).backward(ones float16): PyTorch
+    // cumsum_backward(grad.to(float32)) gives 3000, 2999, ... exactly; summed in float16, 2999 was 3000
+    Tensor x = Tensor.ones(new long[] {3000}).requiresGrad_();
+    x.cumsum(0, DType.FLOAT16).backward(Tensor.ones(new long[] {3000}, DType.FLOAT16));
+    assertEquals(DType.FLOAT32, x.grad().dtype());
+    double[] g = x.grad().toDoubleArray();
+    for (int i = 0; i < 3000; i++) assertEquals(3000 - i, g[i], "at " + i);
+    // bfloat16: grad [1e-3, 1, 300, 1] gives PyTorch [302.0010070800781, 302, 301, 1] (float32 sums)
+    Tensor y = Tensor.fromArray(new float[] {1.001f, 1.001f, 1.001f, 3}).requiresGrad_();
+    y.cumsum(0, DType.BFLOAT16).backward(Tensor.fromArray(new float[] {1e-3f, 1, 300, 1}).to(DType.BFLOAT16));
+    bits(new double[] {302.0010070800781, 302, 301, 1}, y.grad().toDoubleArray(), "bfloat16 cumsum");
+  }
+
+  @Test
+  void cumprodWithDtypeDifferentiatedInTheNarrowDtype() {
+    // x = [1.001, 1.001, 1.001, 3] float32; x.cumprod(0, dtype=float16).backward(ones float16):
+    // PyTorch cumprod_backward(grad.to(float32), x, 0, result) in float32
+    Tensor x = Tensor.fromArray(new float[] {1.001f, 1.001f, 1.001f, 3}).requiresGrad_();
+    Tensor y = x.cumprod(0, DType.FLOAT16);
+    bits(new double[] {1.0009765625, 1.001953125, 1.0029296875, 3.009765625}, y.toDoubleArray(), "cumprod values");
+    y.backward(Tensor.ones(new long[] {4}, DType.FLOAT16));
+    assertEquals(DType.FLOAT32, x.grad().dtype());
+    bits(new double[] {6.009614944458008, 5.009638786315918, 4.008686542510986, 1.0032552480697632}, x.grad().toDoubleArray(), "cumprod");
+  }
 }

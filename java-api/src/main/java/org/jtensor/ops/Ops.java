@@ -277,6 +277,9 @@ public final class Ops {
       .withDerivative(of(0, Gradient::cumsumBackward));
   public static final Op CUMPROD = Op.scan("cumprod", "cumprod")
       .withDerivative(of(SELF | RESULT, Gradient::cumprodBackward));
+  /** cumsum/cumprod(dim, dtype) from one floating dtype to another (ScanOps.withDtype): differentiated in the input's dtype. */
+  public static final Op CUMSUM_DTYPE = Op.composite("cumsum", 1).withDerivative(of(0, ScanOps::cumsumDtypeBackward));
+  public static final Op CUMPROD_DTYPE = Op.composite("cumprod", 1).withDerivative(of(SELF | RESULT, ScanOps::cumprodDtypeBackward));
   /** cummax/cummin (ScanOps): args Along, saved: the indices. */
   public static final Op CUMMAX = Op.scan("cummax", "cummax", ReduceKind.SAME)
       .withDerivative(of(0, ScanOps::cumExtremeBackward));

@@ -57,14 +57,33 @@ public final class ScanOps {
   /**
    * cumsum/cumprod (name; scan runs it) with PyTorch's dtype argument: x converted to dtype first and
    * scanned there (float16/bfloat16 accumulate in float, integers wrap as in dtype); bool refused as PyTorch's kernel does.
+   * From one floating dtype to another the gradient is PyTorch's: the upstream converted to x's dtype
+   * first, then cumsum's or cumprod's backward there (differentiating through the conversion summed in dtype).
    */
-  public static Tensor withDtype(Tensor x, String name, DType dtype, java.util.function.UnaryOperator<Tensor> scan) {
+  public static Tensor withDtype(Tensor x, String name, int dim, DType dtype, java.util.function.UnaryOperator<Tensor> scan) {
     if (dtype == null) return scan.apply(x);
     if (dtype == DType.BOOL) throw ScalarTypes.notImplemented(name, name + "_out_cpu", dtype);
+    boolean ownGradient = x.dtype().isFloatingPoint() && dtype.isFloatingPoint() && dtype != x.dtype();
+    TensorImpl value;
     try (org.jtensor.TensorScope s = org.jtensor.TensorScope.open()) {
-      Tensor r = scan.apply(x.to(dtype));  // integers come back int64: their wrapped sums and products narrow exactly
-      return s.keep(r.to(dtype));
+      Tensor r = scan.apply((ownGradient ? x.detach() : x).to(dtype));  // integers come back int64: their wrapped sums and products narrow exactly
+      if (!ownGradient) return s.keep(r.to(dtype));
+      value = Handles.impl(r, name);
+      value.retain();
     }
+    int d = x.dim() == 0 ? 0 : Shapes.wrapDim(name, dim, x.dim());  // the scan has checked dim
+    Op op = name.equals("cumsum") ? Ops.CUMSUM_DTYPE : Ops.CUMPROD_DTYPE;
+    return Handles.wrap(Recorder.recorded(op, name, new TensorImpl[] {Handles.impl(x, name)}, new Along(d), value));
+  }
+
+  /** cumsum(dim, dtype)'s gradient: g in x's dtype, then reversed-summed there (PyTorch's cumsum_backward(grad.to(self's dtype))). */
+  static Tensor[] cumsumDtypeBackward(Gradient.Context c, Tensor g) {
+    return Gradient.cumsumBackward(c, g.to(c.inputDtype(0)));
+  }
+
+  /** cumprod(dim, dtype)'s gradient: PyTorch's cumprod_backward(grad.to(self's dtype), self, dim, result). */
+  static Tensor[] cumprodDtypeBackward(Gradient.Context c, Tensor g) {
+    return Gradient.cumprodBackward(c, g.to(c.inputDtype(0)));
   }
 
   /** cummax/cummin's gradient (PyTorch's cummaxmin_backward): g added into zeros at each output's index. */
