@@ -1,6 +1,7 @@
 package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -62,5 +63,17 @@ class SelectionScanHostileTest extends ScopedTest {
     y.backward(Tensor.ones(new long[] {4}, DType.FLOAT16));
     assertEquals(DType.FLOAT32, x.grad().dtype());
     bits(new double[] {6.009614944458008, 5.009638786315918, 4.008686542510986, 1.0032552480697632}, x.grad().toDoubleArray(), "cumprod");
+  }
+
+  @Test
+  void cumsumWithBoolDtypeRefusedBeforeItsDimOutOfRange() {
+    // torch.cumsum(tensor([1.]), 1, dtype=torch.bool): PyTorch IndexError "Dimension out of range
+    // (expected to be in range of [-1, 0], but got 1)"; was the bool dtype's refusal
+    Tensor x = Tensor.fromArray(new double[] {1});
+    for (String op : new String[] {"cumsum", "cumprod"}) {
+      Throwable e = assertThrows(IllegalArgumentException.class,
+          () -> (op.equals("cumsum") ? x.cumsum(1, DType.BOOL) : x.cumprod(1, DType.BOOL)).close());
+      assertEquals(op + "(): Dimension out of range (expected to be in range of [-1, 0], but got 1)", e.getMessage());
+    }
   }
 }

@@ -62,6 +62,7 @@ public final class ScanOps {
    */
   public static Tensor withDtype(Tensor x, String name, int dim, DType dtype, java.util.function.UnaryOperator<Tensor> scan) {
     if (dtype == null) return scan.apply(x);
+    Shapes.wrapDim(name, dim, x.dim());  // PyTorch refuses a dim out of range before a bool dtype
     if (dtype == DType.BOOL) throw ScalarTypes.notImplemented(name, name + "_out_cpu", dtype);
     boolean ownGradient = x.dtype().isFloatingPoint() && dtype.isFloatingPoint() && dtype != x.dtype();
     TensorImpl value;
