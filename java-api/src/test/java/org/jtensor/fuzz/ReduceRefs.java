@@ -110,9 +110,15 @@ final class ReduceRefs {
    */
   static double var(double[] xs, long correction, DType t) {
     if (xs.length == 0) return Double.NaN;  // PyTorch's trivial reduction, whatever the correction
-    double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0;
-    for (double v : xs) s += (v - m) * (v - m);
-    return s / Math.max(0, xs.length - correction);
+    // the corrected two-pass sum (Chan, Golub and LeVeque): the mean's own rounding cancels, so
+    // equal values give 0 (8 × -7.5e38 gave 2.6e46: their mean is not exactly one of them)
+    double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0, c = 0;
+    for (double v : xs) {
+      s += (v - m) * (v - m);
+      c += v - m;
+    }
+    double squares = s - c * c / xs.length;
+    return (squares < 0 ? 0 : squares) / Math.max(0, xs.length - correction);
   }
 
   static Reducer std(long correction) {

@@ -62,7 +62,7 @@ final class UnaryFamily {
       new Un("silu", Takes.FLOAT, Tensor::silu, x -> x / (1 + Math.exp(-x)), null, ANY),
       new Un("softplus", Takes.FLOAT, Tensor::softplus, x -> x > 20 ? x : Math.log1p(Math.exp(x)), null, ANY),
       new Un("leakyRelu", Takes.FLOAT, Tensor::leakyRelu, x -> x > 0 ? x : 0.01 * x, null, ANY),
-      new Un("hardswish", Takes.FLOAT, Tensor::hardswish, x -> x * Math.min(Math.max(x + 3, 0), 6) / 6, null, ANY),
+      new Un("hardswish", Takes.FLOAT, Tensor::hardswish, x -> x * Math.min(Math.max(x + 3, 0), 6) / 6, null, 1e30),  // x · 6 overflows float first, as PyTorch's
       new Un("hardsigmoid", Takes.FLOAT, Tensor::hardsigmoid, x -> Math.min(Math.max(x + 3, 0), 6) / 6, null, ANY),
       new Un("relu6", Takes.NUM, Tensor::relu6, x -> Math.min(Math.max(x, 0), 6), x -> Math.min(Math.max(x, 0), 6), ANY),
       new Un("hardtanh", Takes.FLOAT, Tensor::hardtanh, x -> Math.min(Math.max(x, -1), 1), null, ANY),
