@@ -175,21 +175,11 @@ public sealed interface ReductionMethods permits Tensor {
   /** The sum with NaNs counted as 0 (torch.nansum); integers and bool sum to int64, as sum(). */
   default Tensor nansum(int[] dims, boolean keepdim) {
     TensorImpl t = impl("nansum");
-    checkDims("nansum", t.dim(), dims);
+    ReductionOps.checkDims("nansum", t.dim(), dims);  // named as called: sum() would name itself
     if (!t.dtype().isFloatingPoint()) return sum(dims, keepdim);
     double inf = Double.POSITIVE_INFINITY;
     try (Tensor zeroed = Tensor.wrap(ElementwiseOps.run(Ops.NAN_TO_ZERO, "nansum", null, new double[] {0, inf, -inf}, Operand.of(t)))) {
       return zeroed.sum(dims, keepdim);
-    }
-  }
-  /** dims as PyTorch checks them, named as the user called the op (sum() was named for nansum's and nanmean's). */
-  private static void checkDims(String op, int rank, int[] dims) {
-    if (dims == null) return;
-    boolean[] seen = new boolean[Math.max(rank, 1)];
-    for (int d : dims) {
-      int w = Shapes.wrapDim(op, d, rank);
-      if (seen[w]) throw new IllegalArgumentException(op + "(): dim " + w + " appears multiple times in the list of dims");
-      seen[w] = true;
     }
   }
   default Tensor nanmean() { return nanmean(null, false); }
@@ -200,7 +190,7 @@ public sealed interface ReductionMethods permits Tensor {
     if (!t.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("nanmean(): expected input to have floating point or complex dtype but got " + ScalarTypes.name(t.dtype()));
     }
-    checkDims("nanmean", t.dim(), dims);
+    ReductionOps.checkDims("nanmean", t.dim(), dims);
     Tensor x = (Tensor) this;
     try (Tensor sum = nansum(dims, keepdim); Tensor nan = x.isnan(); Tensor kept = nan.logicalNot(); Tensor count = kept.sum(dims, keepdim)) {
       return sum.div(count);

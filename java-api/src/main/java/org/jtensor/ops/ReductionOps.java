@@ -18,6 +18,11 @@ public final class ReductionOps {
     return reducedDims(op, t.dim(), dims);
   }
 
+  /** dims as PyTorch checks them (in range, none twice), refused naming op: for ops composed of a reduction under another name (nansum). */
+  public static void checkDims(String op, int rank, int[] dims) {
+    reducedDims(op, rank, dims);
+  }
+
   private static boolean[] reducedDims(String op, int rank, int[] dims) {
     boolean[] r = new boolean[rank];
     if (dims == null || dims.length == 0) {
