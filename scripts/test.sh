@@ -9,9 +9,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
-mvn -B -Djt.build.jobs="$(nproc)" install "$@"  # verify, then install: scripts/platform-check.sh resolves what it put there
-bash scripts/gpu-rehearsal.sh
-bash scripts/sanitize.sh
-bash scripts/arm64.sh
-bash scripts/windows.sh
-bash scripts/platform-check.sh
+# Each step's wall time, printed as a table at the end: CI's budget is 30 minutes on 2 cores, and
+# this is where to look first when a change makes the run longer.
+step_times=()
+step() {
+  local name=$1 start=$SECONDS; shift
+  "$@"
+  step_times+=("$(printf '%-16s %5d s' "$name" $((SECONDS - start)))")
+}
+report_times() {
+  printf '  %s\n' ${step_times[@]+"${step_times[@]}"}
+  printf '  %-16s %5d s\n' total "$SECONDS"
+}
+trap 'rc=$?; [ $rc -eq 0 ] || { echo "test.sh: failed (exit $rc); the steps that passed took:"; report_times; }' EXIT
+step build+tests mvn -B -Djt.build.jobs="$(nproc)" install "$@"  # verify, then install: scripts/platform-check.sh resolves what it put there
+step gpu-rehearsal bash scripts/gpu-rehearsal.sh
+step sanitize bash scripts/sanitize.sh
+step arm64 bash scripts/arm64.sh
+step windows bash scripts/windows.sh
+step platform-check bash scripts/platform-check.sh
+echo "test.sh: every step passed; wall time per step:"
+report_times
