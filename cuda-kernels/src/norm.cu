@@ -162,8 +162,9 @@ __global__ void group_backward_kernel(const __grid_constant__ NormArgs<T> a) {
   }
 }
 
-// Batch norm: each channel spread over gridDim.x blocks (blockIdx.y the channel), block x taking
-// samples [n·x/gx, n·(x+1)/gx), its threads along s. Sums go to acc (two doubles a channel) by
+// Batch norm: each channel spread over gridDim.x blocks (blockIdx.y the channel, and every
+// gridDim.y-th after it: gridDim.y stops at 65535), block x taking samples [n·x/gx, n·(x+1)/gx),
+// its threads along s. Sums go to acc (two doubles a channel) by
 // atomics; the kernels run in stream order: sums, then what needs them.
 struct ChannelSpan {
   int64_t first, last;
@@ -177,34 +178,35 @@ __global__ void channel_sums_kernel(const __grid_constant__ NormArgs<T> a, doubl
   using A = opmath_t<T>;
   __shared__ double shared[64];
   const NormGeometry& g = a.g;
-  const int64_t ch = blockIdx.y;
   const ChannelSpan span(g);
-  const double mean_d = phase == 1 ? acc[2 * ch] / (double)g.unit_elements() : phase == 2 ? a.mean[ch] : 0.0;
-  const CenteredMean<A> c(mean_d);
-  double s1 = 0, s2 = 0;
-  for (int64_t nn = span.first; nn < span.last; ++nn) {
-    const int64_t base = (nn * g.c + ch) * g.s;
-    A p1 = 0, p2 = 0;
-    for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) {
-      const A v = (A)a.x[base + i];
-      if (phase == 0) {
-        s1 += (double)v;
-      } else if (phase == 1) {
-        const A d = c.center(v);
-        p2 += d * d;
-      } else {
-        const A gv = (A)a.grad[base + i];
-        p1 += gv;
-        p2 += gv * c.center(v);
+  for (int64_t ch = blockIdx.y; ch < g.c; ch += gridDim.y) {  // the same for the whole block: block_sum2's barriers
+    const double mean_d = phase == 1 ? acc[2 * ch] / (double)g.unit_elements() : phase == 2 ? a.mean[ch] : 0.0;
+    const CenteredMean<A> c(mean_d);
+    double s1 = 0, s2 = 0;
+    for (int64_t nn = span.first; nn < span.last; ++nn) {
+      const int64_t base = (nn * g.c + ch) * g.s;
+      A p1 = 0, p2 = 0;
+      for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) {
+        const A v = (A)a.x[base + i];
+        if (phase == 0) {
+          s1 += (double)v;
+        } else if (phase == 1) {
+          const A d = c.center(v);
+          p2 += d * d;
+        } else {
+          const A gv = (A)a.grad[base + i];
+          p1 += gv;
+          p2 += gv * c.center(v);
+        }
       }
+      s1 += (double)p1;
+      s2 += (double)p2;
     }
-    s1 += (double)p1;
-    s2 += (double)p2;
-  }
-  block_sum2(s1, s2, shared);
-  if (threadIdx.x == 0) {
-    if (phase != 1) atomicAdd(&acc[2 * ch], s1);
-    if (phase != 0) atomicAdd(&acc[2 * ch + 1], s2);
+    block_sum2(s1, s2, shared);
+    if (threadIdx.x == 0) {
+      if (phase != 1) atomicAdd(&acc[2 * ch], s1);
+      if (phase != 0) atomicAdd(&acc[2 * ch + 1], s2);
+    }
   }
 }
 
@@ -224,30 +226,31 @@ template <typename T>
 __global__ void channel_apply_kernel(const __grid_constant__ NormArgs<T> a, const double* acc) {
   using A = opmath_t<T>;
   const NormGeometry& g = a.g;
-  const int64_t ch = blockIdx.y;
   const ChannelSpan span(g);
-  const CenteredMean<A> c(a.mean[ch]);
-  const A rstd = (A)a.rstd[ch], w = a.w(ch);
-  if (!acc) {
-    const A scale = rstd * w, shift = a.b(ch);
+  for (int64_t ch = blockIdx.y; ch < g.c; ch += gridDim.y) {
+    const CenteredMean<A> c(a.mean[ch]);
+    const A rstd = (A)a.rstd[ch], w = a.w(ch);
+    if (!acc) {
+      const A scale = rstd * w, shift = a.b(ch);
+      for (int64_t nn = span.first; nn < span.last; ++nn) {
+        const int64_t base = (nn * g.c + ch) * g.s;
+        for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) a.y[base + i] = (T)(c.center((A)a.x[base + i]) * scale + shift);
+      }
+      continue;
+    }
+    const A sg = (A)acc[2 * ch], sgc = (A)acc[2 * ch + 1];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      if (a.grad_weight) a.grad_weight[ch] = (T)(rstd * sgc);
+      if (a.grad_bias) a.grad_bias[ch] = (T)sg;
+    }
+    if (!a.grad_x) continue;
+    A b, d;
+    norm_dx_terms<A>(rstd, w * sg, w * sgc, (A)g.unit_elements(), g.fixed, b, d);
     for (int64_t nn = span.first; nn < span.last; ++nn) {
       const int64_t base = (nn * g.c + ch) * g.s;
-      for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) a.y[base + i] = (T)(c.center((A)a.x[base + i]) * scale + shift);
-    }
-    return;
-  }
-  const A sg = (A)acc[2 * ch], sgc = (A)acc[2 * ch + 1];
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    if (a.grad_weight) a.grad_weight[ch] = (T)(rstd * sgc);
-    if (a.grad_bias) a.grad_bias[ch] = (T)sg;
-  }
-  if (!a.grad_x) return;
-  A b, d;
-  norm_dx_terms<A>(rstd, w * sg, w * sgc, (A)g.unit_elements(), g.fixed, b, d);
-  for (int64_t nn = span.first; nn < span.last; ++nn) {
-    const int64_t base = (nn * g.c + ch) * g.s;
-    for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) {
-      a.grad_x[base + i] = (T)(rstd * (w * (A)a.grad[base + i] - d) + b * c.center((A)a.x[base + i]));
+      for (int64_t i = threadIdx.x; i < g.s; i += blockDim.x) {
+        a.grad_x[base + i] = (T)(rstd * (w * (A)a.grad[base + i] - d) + b * c.center((A)a.x[base + i]));
+      }
     }
   }
 }
@@ -329,8 +332,7 @@ int norm_typed(const norm_plan& r, const NormGeometry& g) {
   if (g.by_channel) {
     // enough blocks to fill the device whatever the channel count: about 1024 in all, at most one a sample
     const int64_t per = g.n < 1 ? 1 : (1024 / g.c > g.n ? g.n : (1024 / g.c < 1 ? 1 : 1024 / g.c));
-    if (g.c > 65535) return JT_INVALID;
-    const dim3 spread((unsigned)per, (unsigned)g.c);
+    const dim3 spread((unsigned)per, (unsigned)(g.c < 65535 ? g.c : 65535));  // gridDim.y's limit: blocks loop past it
     Scratch acc;
     if (!g.fixed || r.backward) {
       if (!acc.allocate((size_t)(2 * g.c) * sizeof(double))) return JT_OUT_OF_MEMORY;

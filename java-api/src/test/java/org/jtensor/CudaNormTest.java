@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
  * batchNorm (training, with the running statistics it updates, and eval), layerNorm and groupNorm
  * on cuda:0 against the CPU (tag cuda), each one fused kernel a device: the output and the input's,
  * weight's and bias's gradients, in every floating dtype and layout, with groups small (layer norm
- * over two elements) and large (batch norm over 8,192 elements a channel: every warp of a block).
+ * over two elements) and large (batch norm over 8,192 elements a channel: every warp of a block),
+ * and more batch-norm channels (70,000) than one launch's gridDim.y holds.
  */
 class CudaNormTest extends CudaParity {
   private static final DType[] FLOATS = {DType.FLOAT32, DType.FLOAT64, DType.FLOAT16, DType.BFLOAT16};
@@ -43,6 +44,9 @@ class CudaNormTest extends CudaParity {
     normCases("batchNorm training", new long[] {4, 3, 5, 5}, 3,
         t -> Functional.batchNorm(t[0], null, null, t[1], t[2], true, 0.1, 1e-5), rnd, true);
     normCases("batchNorm training, 8192 a channel", new long[] {8, 2, 32, 32}, 2,
+        t -> Functional.batchNorm(t[0], null, null, t[1], t[2], true, 0.1, 1e-5), rnd, true);
+    // more channels than gridDim.y's 65,535: the kernels' blocks loop over channels (the launch was refused)
+    normCases("batchNorm1d training, 70000 channels", new long[] {3, 70000}, 70000,
         t -> Functional.batchNorm(t[0], null, null, t[1], t[2], true, 0.1, 1e-5), rnd, true);
     normCases("batchNorm1d training, no affine", new long[] {6, 5}, 5,
         t -> Functional.batchNorm(t[0], null, null, null, null, true, 0.1, 1e-5), rnd, false);
