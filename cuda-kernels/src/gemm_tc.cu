@@ -73,7 +73,8 @@ __global__ void __launch_bounds__(kThreadsTc, 2) gemm_tc_kernel(const __grid_con
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wm = warp / 4, wn = warp % 4;
   const int64_t tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN, tiles = g.batches * tiles_m * tiles_n;
   const int64_t k_slices = (g.k + kBK - 1) / kBK;
-  const float alpha = (float)g.alpha, beta = (float)g.beta;
+  // k = 0: beta * C whatever alpha (inf * an empty sum is NaN), as PyTorch's addmm and gemm_simt.cu
+  const float alpha = g.k == 0 ? 0.0f : (float)g.alpha, beta = (float)g.beta;
 
   for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
     const GemmTile tile = gemm_tile(t, tiles_m, tiles_n, kBM, kBN, kGroup);

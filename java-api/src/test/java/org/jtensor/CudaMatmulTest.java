@@ -129,6 +129,16 @@ class CudaMatmulTest {
   void jtensorsOwnKernelAgreesWithTheCpu() {
     CudaMatmul.setUseCublas(false);
     everyLayout("own kernel");
+    // An empty depth is beta * C whatever alpha, as PyTorch's addmm (2.0 * 0.5 here, not inf * 0 = NaN).
+    // Strides of 8 and 24 (narrowed to the empty depth): float16/bfloat16 take the tensor-core kernel,
+    // which multiplied its empty sum by alpha.
+    for (DType dt : DTYPES) {
+      check("own kernel empty depth, alpha inf", dt, operands(s(16, 8), s(8, 24), t -> t.narrow(1, 0, 0), t -> t.narrow(0, 0, 0)), (a, b) -> {
+        try (Tensor c = Tensor.full(new long[] {16, 24}, 2.0, dt, a.device())) {
+          return c.addmm(a, b, 0.5, Double.POSITIVE_INFINITY);
+        }
+      });
+    }
   }
 
   /**
