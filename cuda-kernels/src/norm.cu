@@ -289,7 +289,7 @@ __global__ void weight_grad_columns_kernel(const __grid_constant__ NormArgs<T> a
   using A = opmath_t<T>;
   __shared__ A sw[kRowThreads][33], sb[kRowThreads][33];
   const NormGeometry& g = a.g;
-  const int64_t ch = blockIdx.x * 32 + threadIdx.x;
+  const int64_t ch = (int64_t)blockIdx.x * 32 + threadIdx.x;  // 64-bit: blockIdx.x * 32 wraps past 2^32 channels
   A gw = 0, gb = 0;
   if (ch < g.c) {
     for (int64_t nn = threadIdx.y; nn < g.n; nn += kRowThreads) {
