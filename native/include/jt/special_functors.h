@@ -84,8 +84,26 @@ template <typename T> JT_HOST_DEVICE T trigamma_of(T x) {
 }
 JT_FLOAT_UNARY(trigamma, trigamma_of(a))
 
+// hyperbolic functions, log10 and erfc: the C library's (CUDA's on the device)
+JT_FLOAT_UNARY(sinh, std::sinh(a))
+JT_FLOAT_UNARY(cosh, std::cosh(a))
+JT_FLOAT_UNARY(asinh, std::asinh(a))
+JT_FLOAT_UNARY(acosh, std::acosh(a))
+JT_FLOAT_UNARY(atanh, std::atanh(a))
+JT_FLOAT_UNARY(log10, std::log10(a))
+JT_FLOAT_UNARY(erfc, std::erfc(a))
+// signbit: the sign bit of a float (-0.0 and a negative NaN set it), x < 0 for integers, false for bool
+JT_FUNCTOR(signbit, true, true)
+  template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) {
+    if constexpr (kFloat<T>) return std::signbit(a);
+    else if constexpr (std::is_signed<T>::value) return a < T(0);
+    else return false;
+  }
+};
+
 #define JT_SPECIAL_UNARY_OPS(X) \
-  X(hardswish) X(hardsigmoid) X(mish) X(log_sigmoid) X(hardshrink) X(softshrink) X(threshold) X(frac) X(lgamma) X(sinc) X(digamma) X(trigamma)
+  X(hardswish) X(hardsigmoid) X(mish) X(log_sigmoid) X(hardshrink) X(softshrink) X(threshold) X(frac) X(lgamma) X(sinc) X(digamma) X(trigamma) \
+  X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(log10) X(erfc) X(signbit)
 
 // ---------------------------------------------------------------- binary
 JT_FUNCTOR(hypot, kFloat<T>, false)
@@ -135,6 +153,53 @@ JT_FUNCTOR(heaviside, kNumeric<T> || kBool<T>, false)
   }
 };
 
-#define JT_SPECIAL_BINARY_OPS(X) X(hypot) X(logaddexp) X(logaddexp2) X(xlogy) X(copysign) X(fmod) X(heaviside)
+// fmax/fmin: NaN only where both are; else the larger (smaller), the first of two equals (so -0.0
+// against 0.0 gives the first), as PyTorch's
+JT_FUNCTOR(fmax, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) if (a != a || b != b) return a != a ? b : a;
+    return b > a ? b : a;
+  }
+};
+JT_FUNCTOR(fmin, kNumeric<T> || kBool<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if constexpr (kFloat<T>) if (a != a || b != b) return a != a ? b : a;
+    return b < a ? b : a;
+  }
+};
+// |a| wrapped in the dtype as C's std::abs leaves it there (int8 -128 stays -128), without signed overflow
+template <typename T> JT_HOST_DEVICE T abs_wrapped(T a) {
+  if constexpr (std::is_signed<T>::value) return a < T(0) ? (T)(0 - (typename std::make_unsigned<T>::type)a) : a;
+  else return a;
+}
+// Euclid's algorithm on |a| and |b|, PyTorch's (c10's calc_gcd): gcd(0, 0) is 0, int8's gcd(-128, 0) is -128
+template <typename T> JT_HOST_DEVICE T gcd_of(T a, T b) {
+  a = abs_wrapped(a), b = abs_wrapped(b);
+  while (a != T(0)) {
+    const T c = a;
+    if constexpr (std::is_signed<T>::value) a = a == T(-1) ? T(0) : (T)(b % a);  // b % -1 is 0 (INT64_MIN % -1 would trap)
+    else a = (T)(b % a);
+    b = c;
+  }
+  return b;
+}
+JT_FUNCTOR(gcd, kInt<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return gcd_of(a, b); }
+};
+// |a / gcd · b|, 0 where the gcd is: computed as C computes PyTorch's expression (int8 and int16 in
+// int, then narrowed: int8's lcm(100, 3) is 44), wider types wrapping
+JT_FUNCTOR(lcm, kInt<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    using W = typename std::conditional<(sizeof(T) < sizeof(int)), int, T>::type;
+    using U = typename std::make_unsigned<W>::type;
+    const T g = gcd_of(a, b);
+    if (g == T(0)) return T(0);
+    const W q = std::is_signed<T>::value && g == T(-1) ? (W)(U(0) - (U)(W)a) : (W)((W)a / (W)g);  // MIN / -1 would trap
+    return (T)abs_wrapped((W)((U)q * (U)(W)b));
+  }
+};
+
+#define JT_SPECIAL_BINARY_OPS(X) X(hypot) X(logaddexp) X(logaddexp2) X(xlogy) X(copysign) X(fmod) X(heaviside) \
+  X(fmax) X(fmin) X(gcd) X(lcm)
 
 }  // namespace jt

@@ -30,15 +30,15 @@ public sealed interface ClampMethods permits Tensor {
    * clamp(min, max) with Python float bounds: an integer or bool tensor gives float32 (clamp(0.0, 3.0)
    * too, as PyTorch's); a NaN bound is skipped (use clampMin/clampMax for one side).
    */
-  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, min, max, true, null); }
+  default Tensor clamp(double min, double max) { return clampScalar(Ops.CLAMP, "clamp", min, max, true, null); }
   /** clamp(min, max) with Python int bounds: an integer tensor keeps its dtype (uint8 takes -1 as 255), bool gives int64. */
-  default Tensor clamp(long min, long max) { return clampScalar(Ops.CLAMP, min, max, false, new long[] {min, max, 1, 1}); }
+  default Tensor clamp(long min, long max) { return clampScalar(Ops.CLAMP, "clamp", min, max, false, new long[] {min, max, 1, 1}); }
   /** clamp_min: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, min, Double.NaN, true, null); }
-  default Tensor clampMin(long min) { return clampScalar(Ops.CLAMP_MIN, min, Double.NaN, false, new long[] {min, 0, 1, 0}); }
+  default Tensor clampMin(double min) { return Double.isNaN(min) ? nanBound("clampMin") : clampScalar(Ops.CLAMP_MIN, "clampMin", min, Double.NaN, true, null); }
+  default Tensor clampMin(long min) { return clampScalar(Ops.CLAMP_MIN, "clampMin", min, Double.NaN, false, new long[] {min, 0, 1, 0}); }
   /** clamp_max: a NaN bound is a bound here (NaN everywhere, gradient 0), as PyTorch's. */
-  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, Double.NaN, max, true, null); }
-  default Tensor clampMax(long max) { return clampScalar(Ops.CLAMP_MAX, Double.NaN, max, false, new long[] {0, max, 0, 1}); }
+  default Tensor clampMax(double max) { return Double.isNaN(max) ? nanBound("clampMax") : clampScalar(Ops.CLAMP_MAX, "clampMax", Double.NaN, max, true, null); }
+  default Tensor clampMax(long max) { return clampScalar(Ops.CLAMP_MAX, "clampMax", Double.NaN, max, false, new long[] {0, max, 0, 1}); }
 
   /**
    * clamp_min(x, nan) / clamp_max(x, nan): NaN in the result type (a Python float promotes an
@@ -51,46 +51,53 @@ public sealed interface ClampMethods permits Tensor {
     }
   }
   /** In place with Python float bounds: refused for an integer or bool tensor (the result would be float32), as PyTorch's. */
-  default Tensor clamp_(double min, double max) { return clampInPlace(min, max, true, null); }
+  default Tensor clamp_(double min, double max) { return clampInPlace("clamp_", min, max, true, null); }
   /** In place with Python int bounds: refused for a bool tensor (the result would be int64), as PyTorch's. */
-  default Tensor clamp_(long min, long max) { return clampInPlace(min, max, false, new long[] {min, max, 1, 1}); }
+  default Tensor clamp_(long min, long max) { return clampInPlace("clamp_", min, max, false, new long[] {min, max, 1, 1}); }
 
   /**
    * exact: Python int bounds as the integer kernels read them, with the has-min/has-max flags
    * (bounds()'s layout): an int64 bound past 2^53 as a double would round (clamp(0, 2^53 + 1) cut
    * 2^53 + 1 to 2^53; PyTorch leaves it). Null for Python float bounds.
    */
-  private Tensor clampInPlace(double min, double max, boolean floatBounds, long[] exact) {
-    Op op = Ops.CLAMP;
-    TensorImpl t = impl(op.inPlaceName);
+  private Tensor clampInPlace(String name, double min, double max, boolean floatBounds, long[] exact) {
+    TensorImpl t = impl(name);
     DType result = clampResult(t.dtype(), min, max, floatBounds);
     if (result != t.dtype()) {
-      throw new IllegalArgumentException(op.inPlaceName + "(): " + ElementwiseChecks.cannotCast(result, t.dtype()));
+      throw new IllegalArgumentException(name + "(): " + ElementwiseChecks.cannotCast(result, t.dtype()));
     }
-    checkBounds(op.inPlaceName, result, min, max);
-    ElementwiseOps.run(op, op.inPlaceName, t, bounds(min, max), exact, Operand.of(t));
+    checkBounds(name, result, min, max);
+    ElementwiseOps.run(Ops.CLAMP, name, t, bounds(min, max), exact, Operand.of(t));
     return self();
   }
   /** clamp with tensor bounds, broadcast together with self. */
-  default Tensor clamp(Tensor min, Tensor max) {
-    Op op = Ops.CLAMP_TENSORS;
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(op.name)), t(min, op.name), t(max, op.name)));
+  default Tensor clamp(Tensor min, Tensor max) { return clampTensors("clamp", min, max); }
+
+  /** torch.clip, clamp's alias: the same op, named as called. */
+  default Tensor clip(double min, double max) { return clampScalar(Ops.CLAMP, "clip", min, max, true, null); }
+  default Tensor clip(long min, long max) { return clampScalar(Ops.CLAMP, "clip", min, max, false, new long[] {min, max, 1, 1}); }
+  default Tensor clip(Tensor min, Tensor max) { return clampTensors("clip", min, max); }
+  default Tensor clip_(double min, double max) { return clampInPlace("clip_", min, max, true, null); }
+  default Tensor clip_(long min, long max) { return clampInPlace("clip_", min, max, false, new long[] {min, max, 1, 1}); }
+
+  private Tensor clampTensors(String name, Tensor min, Tensor max) {
+    return Tensor.wrap(ElementwiseOps.run(Ops.CLAMP_TENSORS, name, null, ElementwiseOps.NO_PARAMS, Operand.of(impl(name)), t(min, name), t(max, name)));
   }
 
-  private Tensor clampScalar(Op op, double min, double max, boolean floatBounds, long[] exact) {
-    TensorImpl t = impl(op.name);
+  private Tensor clampScalar(Op op, String name, double min, double max, boolean floatBounds, long[] exact) {
+    TensorImpl t = impl(name);
     DType result = clampResult(t.dtype(), min, max, floatBounds);
     if (result != t.dtype()) {  // a float bound promotes an integer tensor, an int bound a bool one
-      checkBounds(op.name, result, min, max);
-      TensorImpl f = DataOps.cloneAs(op.name, t, result, t.device(), false);
+      checkBounds(name, result, min, max);
+      TensorImpl f = DataOps.cloneAs(name, t, result, t.device(), false);
       try {
-        return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), exact, Operand.of(f)));
+        return Tensor.wrap(ElementwiseOps.run(op, name, null, bounds(min, max), exact, Operand.of(f)));
       } finally {
         f.release();
       }
     }
-    checkBounds(op.name, t.dtype(), min, max);
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, bounds(min, max), exact, Operand.of(t)));
+    checkBounds(name, t.dtype(), min, max);
+    return Tensor.wrap(ElementwiseOps.run(op, name, null, bounds(min, max), exact, Operand.of(t)));
   }
 
   /**

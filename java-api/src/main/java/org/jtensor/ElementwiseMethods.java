@@ -208,13 +208,49 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor abs_() { return unary_(Ops.ABS); }
   default Tensor reciprocal() { return unary(Ops.RECIPROCAL); }
   /** A bool tensor is its own sign (a copy), as PyTorch's. */
-  default Tensor sign() {
-    TensorImpl t = impl("sign");
-    if (t.dtype() == DType.BOOL) return Tensor.wrap(DataOps.cloneAs("sign", t, t.dtype(), t.device(), false));
-    return unary(Ops.SIGN);
+  default Tensor sign() { return sign("sign"); }
+  /** sign for real tensors (torch.sgn's complex case aside). */
+  default Tensor sgn() { return sign("sgn"); }
+  private Tensor sign(String name) {
+    TensorImpl t = impl(name);
+    if (t.dtype() == DType.BOOL) return Tensor.wrap(DataOps.cloneAs(name, t, t.dtype(), t.device(), false));
+    return Tensor.wrap(ElementwiseOps.run(Ops.SIGN, name, null, ElementwiseOps.NO_PARAMS, Operand.of(t)));
+  }
+  default Tensor negative() { return Tensor.wrap(ElementwiseOps.run(Ops.NEG, "negative", null, ElementwiseOps.NO_PARAMS, Operand.of(impl("negative")))); }
+  default Tensor negative_() {
+    TensorImpl t = impl("negative_");
+    ElementwiseOps.run(Ops.NEG, "negative_", t, ElementwiseOps.NO_PARAMS, Operand.of(t));
+    return self();
+  }
+  /** self itself, as a new handle (PyTorch returns self); bool refused, as PyTorch's unary plus. */
+  default Tensor positive() {
+    if (impl("positive").dtype() == DType.BOOL) throw new IllegalArgumentException("positive(): The `+` operator, on a bool tensor is not supported.");
+    return self().same("positive");
+  }
+  default Tensor trueDivide(Tensor other) { return Tensor.wrap(ElementwiseOps.run(Ops.DIV, "trueDivide", null, ElementwiseOps.NO_PARAMS,
+      Operand.of(impl("trueDivide")), t(other, "trueDivide"))); }
+  default Tensor trueDivide(double v) { return Tensor.wrap(ElementwiseOps.run(Ops.DIV, "trueDivide", null, ElementwiseOps.NO_PARAMS,
+      Operand.of(impl("trueDivide")), Operand.of(v))); }
+  /** self ** exponent in float64, whatever the dtypes (torch.float_power). */
+  default Tensor floatPower(Tensor exponent) {
+    impl("floatPower");
+    Tensor.implOf(exponent, "floatPower");
+    try (Tensor base = self().to(DType.FLOAT64); Tensor e = exponent.to(DType.FLOAT64)) {
+      return base.pow(e);
+    }
+  }
+  default Tensor floatPower(double exponent) {
+    impl("floatPower");
+    try (Tensor base = self().to(DType.FLOAT64)) {
+      return base.pow(exponent);
+    }
   }
   default Tensor maximum(Tensor other) { return binary(Ops.MAXIMUM, t(other, "maximum")); }
   default Tensor minimum(Tensor other) { return binary(Ops.MINIMUM, t(other, "minimum")); }
+  /** The larger of the two, ignoring a NaN unless both are (torch.fmax); the first of equals. */
+  default Tensor fmax(Tensor other) { return binary(Ops.FMAX, t(other, "fmax")); }
+  /** The smaller of the two, ignoring a NaN unless both are (torch.fmin). */
+  default Tensor fmin(Tensor other) { return binary(Ops.FMIN, t(other, "fmin")); }
 
   /** The refusal of an op with no kernel for t's dtype, in the words of ElementwiseOps'. */
   private static UnsupportedOperationException noKernel(String op, TensorImpl t) {
@@ -256,6 +292,27 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor isnan() { return unary(Ops.ISNAN); }
   default Tensor isinf() { return unary(Ops.ISINF); }
   default Tensor isfinite() { return unary(Ops.ISFINITE); }
+  /** Whether the sign bit is set: true for -0.0 and a negative NaN; x < 0 for integers; false for bool. */
+  default Tensor signbit() { return unary(Ops.SIGNBIT); }
+  default Tensor isposinf() { return infinity("isposinf", Double.POSITIVE_INFINITY); }
+  default Tensor isneginf() { return infinity("isneginf", Double.NEGATIVE_INFINITY); }
+  private Tensor infinity(String op, double inf) {
+    TensorImpl t = impl(op);
+    return t.dtype().isFloatingPoint() ? self().eq(inf) : unary(Ops.ISINF);  // integers: all false, as isinf's
+  }
+  /** Greatest common divisor of |self| and |other| (integers only; gcd(0, 0) is 0). */
+  default Tensor gcd(Tensor other) { return integral(Ops.GCD, other); }
+  /** Least common multiple |self / gcd · other|, wrapping in the dtype as PyTorch's (integers only). */
+  default Tensor lcm(Tensor other) { return integral(Ops.LCM, other); }
+  /** An op PyTorch has for integer dtypes only: floats and bool refused in its words ("gcd_cpu" not implemented for 'Float'). */
+  private Tensor integral(Op op, Tensor other) {
+    TensorImpl t = impl(op.name);
+    DType d = TypePromotion.start().tensor(t).tensor(Tensor.implOf(other, op.name)).result();
+    if (d.isFloatingPoint() || d == DType.BOOL) {
+      throw org.jtensor.core.ScalarTypes.notImplemented(op.name, op.name + (t.device().isCpu() ? "_cpu" : "_cuda"), d);
+    }
+    return binary(op, t(other, op.name));
+  }
   default Tensor bitwiseAnd(Tensor o) { return binary(Ops.BITWISE_AND, t(o, "bitwiseAnd")); }
   default Tensor bitwiseOr(Tensor o) { return binary(Ops.BITWISE_OR, t(o, "bitwiseOr")); }
   default Tensor bitwiseXor(Tensor o) { return binary(Ops.BITWISE_XOR, t(o, "bitwiseXor")); }
@@ -271,23 +328,17 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor log() { return unary(Ops.LOG); }
   default Tensor log_() { return unary_(Ops.LOG); }
   default Tensor log2() { return unary(Ops.LOG2); }
+  default Tensor log10() { return unary(Ops.LOG10); }
   default Tensor log1p() { return unary(Ops.LOG1P); }
   default Tensor expm1() { return unary(Ops.EXPM1); }
   default Tensor sqrt() { return unary(Ops.SQRT); }
   default Tensor sqrt_() { return unary_(Ops.SQRT); }
   default Tensor rsqrt() { return unary(Ops.RSQRT); }
-  default Tensor sin() { return unary(Ops.SIN); }
-  default Tensor cos() { return unary(Ops.COS); }
-  default Tensor tan() { return unary(Ops.TAN); }
-  default Tensor asin() { return unary(Ops.ASIN); }
-  default Tensor acos() { return unary(Ops.ACOS); }
-  default Tensor atan() { return unary(Ops.ATAN); }
-  default Tensor atan2(Tensor other) { return binary(Ops.ATAN2, t(other, "atan2")); }
-  default Tensor tanh() { return unary(Ops.TANH); }
-  default Tensor tanh_() { return unary_(Ops.TANH); }
   default Tensor sigmoid() { return unary(Ops.SIGMOID); }
   default Tensor sigmoid_() { return unary_(Ops.SIGMOID); }
   default Tensor erf() { return unary(Ops.ERF); }
+  /** 1 - erf(x), without the cancellation for large x. */
+  default Tensor erfc() { return unary(Ops.ERFC); }
   /** torch.erfinv: the inverse of erf on (-1, 1); +-1 give +-inf, values past them NaN. */
   default Tensor erfinv() { return unary(Ops.ERFINV); }
   default Tensor erfinv_() { return unary_(Ops.ERFINV); }

@@ -2,7 +2,6 @@ package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.List;
 import java.util.Map;
@@ -67,42 +66,7 @@ class ActivationsAndSpecialTest extends ScopedTest {
     return s.endsWith("_special") ? s.substring(0, s.length() - "_special".length()) : s;
   }
 
-  /** Units in the last place a result of d may be off by, relative to the larger magnitude. */
-  private static double relativeTolerance(DType d, boolean gradient) {
-    switch (d) {
-      case FLOAT64: return gradient ? 1e-12 : 4e-15;
-      case FLOAT32: return gradient ? 2e-5 : 1.2e-6;
-      case FLOAT16: return 2e-3;
-      case BFLOAT16: return 1.6e-2;
-      default: return 0;
-    }
-  }
-
-  private static final List<String> MISMATCHES = new java.util.ArrayList<>();
-
-  private static void assertClose(Tensor want, Tensor got, boolean gradient, String what) {
-    assertEquals(want.dtype(), got.dtype(), what + ": dtype");
-    assertEquals(java.util.Arrays.toString(want.shape()), java.util.Arrays.toString(got.shape()), what + ": shape");
-    assertClose(want.dtype(), want.toDoubleArray(), got.toDoubleArray(), gradient, what);
-  }
-
-  private static void assertClose(DType dtype, double[] w, double[] g, boolean gradient, String what) {
-    assertEquals(w.length, g.length, what + ": numel");
-    double rel = relativeTolerance(dtype, gradient);
-    // a difference (tanhshrink's x - tanh x, a gradient's chain) cancels: the random cases allow an
-    // absolute error at the scale of their largest value; the special values (1e30 beside 1) do not
-    double scale = 0;
-    for (double v : w) if (Double.isFinite(v)) scale = Math.max(scale, Math.abs(v));
-    double abs = what.contains("_special_") ? Double.MIN_VALUE : rel * scale;
-    for (int i = 0; i < w.length; i++) {
-      boolean same = Double.compare(w[i], g[i]) == 0 || (Double.isNaN(w[i]) && Double.isNaN(g[i]))
-          || Math.abs(w[i] - g[i]) <= Math.max(rel * Math.max(Math.abs(w[i]), Math.abs(g[i])), abs);
-      // -0.0 is PyTorch's, except softshrink's: its vectorized loop gives +0.0 and its scalar tail -0.0 (0 · x)
-      boolean signed = !gradient && !what.startsWith("softshrink");
-      if (w[i] == 0 && g[i] == 0 && signed && Math.copySign(1, w[i]) != Math.copySign(1, g[i])) same = false;
-      if (!same) MISMATCHES.add(what + ": element " + i + " is " + g[i] + ", PyTorch's " + w[i]);
-    }
-  }
+  private final GoldenComparison golden = new GoldenComparison();
 
   @Test
   void valuesDtypesAndGradientsMatchPyTorch() {
@@ -112,27 +76,19 @@ class ActivationsAndSpecialTest extends ScopedTest {
       String name = (String) c;
       Function<List<Tensor>, Tensor> op = OPS.get(base(name));
       assertTrue(op != null, "no op for case " + name);
-      boolean grad = fixtures.has(name + ".up");
-      Tensor x = fixtures.tensor(name + ".x").clone().requiresGrad_(grad);
-      Tensor y = fixtures.has(name + ".y") ? fixtures.tensor(name + ".y").clone().requiresGrad_(grad) : null;
-      Tensor out = op.apply(y == null ? List.of(x) : List.of(x, y));
-      Tensor want = fixtures.tensor(name + ".out");
       if (name.equals("fmod_special_f64")) {
         // PyTorch's vectorized fmod (Sleef's) gives NaN for a subnormal divisor; C's fmod (Java's %) and
         // jtensor give the exact remainder, as PyTorch's own scalar loop does
-        double[] w = want.toDoubleArray(), a = x.toDoubleArray(), b = y.toDoubleArray();
+        Tensor x = fixtures.tensor(name + ".x"), y = fixtures.tensor(name + ".y");
+        double[] w = fixtures.tensor(name + ".out").toDoubleArray(), a = x.toDoubleArray(), b = y.toDoubleArray();
         for (int i = 0; i < w.length; i++) if (b[i] != 0 && Math.abs(b[i]) < Double.MIN_NORMAL) w[i] = a[i] % b[i];
-        assertClose(DType.FLOAT64, w, out.toDoubleArray(), false, name);
+        golden.compare(DType.FLOAT64, w, op.apply(List.of(x, y)).toDoubleArray(), false, true, name);
         continue;
       }
-      assertClose(want, out, false, name);
-      if (grad) {
-        out.mul(fixtures.tensor(name + ".up")).sum().backward();
-        assertClose(fixtures.tensor(name + ".grad_x"), x.grad(), true, name + ": x's gradient");
-        if (fixtures.has(name + ".grad_y")) assertClose(fixtures.tensor(name + ".grad_y"), y.grad(), true, name + ": y's gradient");
-      }
+      // -0.0 is PyTorch's, except softshrink's: its vectorized loop gives +0.0 and its scalar tail -0.0 (0 · x)
+      golden.checkCase(fixtures, name, op, !name.startsWith("softshrink"));
     }
-    if (!MISMATCHES.isEmpty()) fail(MISMATCHES.size() + " elements differ from PyTorch's:\n" + String.join("\n", MISMATCHES.subList(0, Math.min(40, MISMATCHES.size()))));
+    golden.assertNone();
   }
 
   private static void refused(Class<? extends RuntimeException> type, String message, Runnable call) {

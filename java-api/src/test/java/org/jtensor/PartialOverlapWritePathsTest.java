@@ -30,9 +30,9 @@ class PartialOverlapWritePathsTest extends ScopedTest {
       + "single memory location. Please clone() the tensor before performing the operation.";
 
   /** Writers whose only operands are scalars, shapes or generators: nothing to overlap. */
-  private static final Set<String> NO_TENSOR_READ = Set.of("neg_[]", "abs_[]", "exp_[]", "log_[]", "sqrt_[]", "tanh_[]",
+  private static final Set<String> NO_TENSOR_READ = Set.of("neg_[]", "negative_[]", "abs_[]", "exp_[]", "log_[]", "sqrt_[]", "tanh_[]",
       "sigmoid_[]", "erfinv_[]", "relu_[]", "zero_[]", "add_[double]", "sub_[double]", "mul_[double]", "div_[double]", "add_[long]", "sub_[long]", "mul_[long]",
-      "fill_[double]", "fill_[long]", "fill_[boolean]", "clamp_[double, double]", "clamp_[long, long]", "scatter_[int, Tensor, double]",
+      "fill_[double]", "fill_[long]", "fill_[boolean]", "clamp_[double, double]", "clamp_[long, long]", "clip_[double, double]", "clip_[long, long]", "scatter_[int, Tensor, double]",
       "maskedFill_[Tensor, double]", "triu_[long]", "tril_[long]", "uniform_[double, double, Generator]",
       "normal_[double, double, Generator]", "setDouble[double, long[]]", "setLong[long, long[]]", "set[Number, Index[]]",
       "set[Index[], Number]");

@@ -54,7 +54,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
   }
 
   static {
-    for (String unary : List.of("neg_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_")) {
+    for (String unary : List.of("neg_", "negative_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_")) {
       ARGS.put(unary + "[]", t -> new Object[0]);
     }
     for (String binary : List.of("add_", "sub_", "mul_", "div_")) {
@@ -77,6 +77,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("fill_[boolean]", t -> new Object[] {true});
     ARGS.put("clamp_[double, double]", t -> new Object[] {5.0, 6.0});
     ARGS.put("clamp_[long, long]", t -> new Object[] {5L, 6L});
+    ARGS.put("clip_[double, double]", t -> new Object[] {5.0, 6.0});
+    ARGS.put("clip_[long, long]", t -> new Object[] {5L, 6L});
     ARGS.put("scatter_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
     ARGS.put("scatter_[int, Tensor, double]", t -> new Object[] {0, zerosIndex(t), 7.0});
     ARGS.put("scatterAdd_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});

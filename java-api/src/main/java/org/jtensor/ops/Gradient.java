@@ -182,6 +182,12 @@ record Gradient(int saves, Formula formula) implements Derivative {
     return grads(Tensor.where(xLost, 0.0, split), Tensor.where(yLost, 0.0, split));
   }
 
+  /** fmax/fmin: self takes g where it was taken (self >= other, or <=, or other NaN), other elsewhere; selected, not masked by a multiply. */
+  static Tensor[] fmaxFmin(Tensor g, Tensor x, Tensor y, boolean max, boolean needX, boolean needY) {
+    Tensor selfTaken = (max ? x.ge(y) : x.le(y)).logicalOr(y.isnan());
+    return grads(needX ? Tensor.where(selfTaken, g, 0.0) : null, needY ? Tensor.where(selfTaken, 0.0, g) : null);
+  }
+
   /** clamp(x, min, max) with tensor bounds: x's gradient inside, min's below, max's above. */
   static Tensor[] clampTensors(Context c, Tensor g) {
     // as PyTorch's clamp_backward_min_max: with min > max the result is max, so max takes g there

@@ -79,6 +79,20 @@ public final class Ops {
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result()).mul(oneMinus(c.result())))));
   public static final Op ERF = unary("erf", TO_FLOAT)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).neg().exp()).mul(2 / Math.sqrt(Math.PI)))));
+  public static final Op SINH = unary("sinh", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).cosh()))));
+  public static final Op COSH = unary("cosh", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).sinh()))));
+  public static final Op ASINH = unary("asinh", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).add(1.0).rsqrt()))));
+  public static final Op ACOSH = unary("acosh", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).sub(1.0).rsqrt()))));
+  public static final Op ATANH = unary("atanh", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(oneMinus(c.input(0).mul(c.input(0))).reciprocal()))));
+  public static final Op LOG10 = unary("log10", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0).mul(Math.log(10))))));
+  public static final Op ERFC = unary("erfc", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).neg().exp()).mul(-2 / Math.sqrt(Math.PI)))));
   /** d/dy erfinv(y) = sqrt(pi)/2 * exp(erfinv(y)^2), read from the result as PyTorch's derivatives.yaml does. */
   public static final Op ERFINV = unary("erfinv", TO_FLOAT)
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result()).exp()).mul(Math.sqrt(Math.PI) / 2))));
@@ -166,6 +180,7 @@ public final class Ops {
   public static final Op ISNAN = unary("isnan", PREDICATE);
   public static final Op ISINF = unary("isinf", PREDICATE);
   public static final Op ISFINITE = unary("isfinite", PREDICATE);
+  public static final Op SIGNBIT = unary("signbit", PREDICATE);
 
   // ---- elementwise, binary ----
   public static final Op ADD = binary("add", ARITH)
@@ -214,6 +229,13 @@ public final class Ops {
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), true)));
   public static final Op MINIMUM = binary("minimum", ARITH)
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.maxMin(g, c.input(0), c.input(1), false)));
+  // fmax/fmin: the gradient goes to the operand taken (self where self >= other or other is NaN), as derivatives.yaml's
+  public static final Op FMAX = binary("fmax", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.fmaxFmin(g, c.input(0), c.input(1), true, c.needs(0), c.needs(1))));
+  public static final Op FMIN = binary("fmin", ARITH)
+      .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.fmaxFmin(g, c.input(0), c.input(1), false, c.needs(0), c.needs(1))));
+  public static final Op GCD = binary("gcd", ARITH);  // integers only, not differentiable
+  public static final Op LCM = binary("lcm", ARITH);
   public static final Op BITWISE_AND = Op.elementwise("bitwiseAnd", "bitwise_and", 2, ARITH);
   public static final Op BITWISE_OR = Op.elementwise("bitwiseOr", "bitwise_or", 2, ARITH);
   public static final Op BITWISE_XOR = Op.elementwise("bitwiseXor", "bitwise_xor", 2, ARITH);

@@ -118,6 +118,15 @@ class GradCheckOpsTest {
     cs.add(c("digamma", x -> x.get(0).digamma(), false, leaf(0.5, 4, false, 4)));
     cs.add(c("sinc", x -> x.get(0).sinc(), true, leaf(-2, 2, false, 4)));
     cs.add(c("frac", x -> x.get(0).frac(), false, leaf(0.1, 0.9, false, 4)));
+    cs.add(c("sinh", x -> x.get(0).sinh(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("cosh", x -> x.get(0).cosh(), true, leaf(-2, 2, true, 2, 2)));
+    cs.add(c("asinh", x -> x.get(0).asinh(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("acosh", x -> x.get(0).acosh(), true, leaf(1.5, 3, false, 4)));
+    cs.add(c("atanh", x -> x.get(0).atanh(), true, leaf(-0.8, 0.8, false, 4)));
+    cs.add(c("log10", x -> x.get(0).log10(), true, leaf(0.5, 3, false, 4)));
+    cs.add(c("erfc", x -> x.get(0).erfc(), true, leaf(-2, 2, false, 4)));
+    cs.add(c("fmax", x -> x.get(0).fmax(x.get(1)), false, leaf(-1, 1, false, 2, 3), leaf(-1, 1, true, 3)));
+    cs.add(c("fmin", x -> x.get(0).fmin(x.get(1)), false, leaf(-1, 1, true, 2, 3), leaf(-1, 1, false, 3)));
     cs.add(c("nansum", x -> x.get(0).nansum(1, false), true, leaf(-1, 1, true, 2, 3)));
     cs.add(c("nanmean", x -> x.get(0).nanmean(0, true), true, leaf(-1, 1, false, 3, 2)));
     // binary elementwise, broadcasting and non-contiguous

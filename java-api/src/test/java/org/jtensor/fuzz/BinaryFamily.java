@@ -30,6 +30,8 @@ final class BinaryFamily {
       new Bin("remainder", Takes.NUM, Tensor::remainder, Tensor::remainder, Tensor::remainder, BinaryFamily::pyMod, Refs.FLOOR_MOD, false),
       new Bin("maximum", Takes.ALL, Tensor::maximum, null, null, Math::max, Math::max, false),
       new Bin("minimum", Takes.ALL, Tensor::minimum, null, null, Math::min, Math::min, false),
+      new Bin("fmax", Takes.ALL, Tensor::fmax, null, null, (x, y) -> x != x ? y : y != y ? x : y > x ? y : x, Math::max, false),
+      new Bin("fmin", Takes.ALL, Tensor::fmin, null, null, (x, y) -> x != x ? y : y != y ? x : y < x ? y : x, Math::min, false),
       new Bin("eq", Takes.ALL, Tensor::eq, Tensor::eq, Tensor::eq, (x, y) -> x == y ? 1 : 0, (x, y) -> x == y ? 1 : 0, true),
       new Bin("ne", Takes.ALL, Tensor::ne, Tensor::ne, Tensor::ne, (x, y) -> x != y ? 1 : 0, (x, y) -> x != y ? 1 : 0, true),
       new Bin("lt", Takes.ALL, Tensor::lt, Tensor::lt, Tensor::lt, (x, y) -> x < y ? 1 : 0, (x, y) -> x < y ? 1 : 0, true),

@@ -73,6 +73,14 @@ final class UnaryFamily {
       new Un("hardshrink", Takes.FLOAT, Tensor::hardshrink, x -> x >= -0.5 && x <= 0.5 ? 0 : x, null, ANY),
       new Un("softshrink", Takes.FLOAT, Tensor::softshrink, x -> x > 0.5 ? x - 0.5 : x < -0.5 ? x + 0.5 : 0 * x, null, ANY),
       new Un("frac", Takes.FLOAT, Tensor::frac, x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x)), null, ANY),
+      new Un("sinh", Takes.ALL, Tensor::sinh, Math::sinh, null, 80),
+      new Un("cosh", Takes.ALL, Tensor::cosh, Math::cosh, null, 80),
+      // the inverses through log1p, exact near 0 and 1 (x² past 1e150 would overflow the reference)
+      new Un("asinh", Takes.ALL, Tensor::asinh, x -> Math.copySign(Math.log1p(Math.abs(x) + x * x / (1 + Math.sqrt(1 + x * x))), x), null, 1e150),
+      new Un("acosh", Takes.ALL, Tensor::acosh, x -> x < 1 ? Double.NaN : Math.log1p((x - 1) + Math.sqrt(2 * (x - 1) + (x - 1) * (x - 1))), null, 1e150),
+      new Un("atanh", Takes.ALL, Tensor::atanh, x -> 0.5 * Math.log1p(2 * x / (1 - x)), null, ANY),
+      new Un("log10", Takes.ALL, Tensor::log10, Math::log10, null, ANY),
+      new Un("signbit", Takes.ALL, Tensor::signbit, x -> Double.doubleToRawLongBits(x) < 0 ? 1 : 0, x -> x < 0 ? 1 : 0, ANY),
   };
 
   /** The in-place forms the fuzzer calls, by their out-of-place op's name. */
