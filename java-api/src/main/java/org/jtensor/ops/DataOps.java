@@ -23,9 +23,11 @@ public final class DataOps {
   /**
    * emptyStrided for geometry already known to be valid (the sizes of an existing tensor, their
    * numel, and dense strides over them); takes ownership of the arrays, which must never be modified.
+   * The bytes are still checked: the sizes of an expanded int8 tensor hold 2^62 elements that no
+   * float32 storage can (numel × itemsize past 2^63 wrapped to a negative size, refused unnamed).
    */
-  static TensorImpl emptyOwned(long[] sizes, long[] strides, long numel, DType dtype, Device device) {
-    return allocate(sizes, strides, numel * dtype.itemSize(), dtype, device);
+  static TensorImpl emptyOwned(String op, long[] sizes, long[] strides, long numel, DType dtype, Device device) {
+    return allocate(sizes, strides, Shapes.multiply(op, numel, dtype.itemSize()), dtype, device);
   }
 
   private static TensorImpl allocate(long[] sizes, long[] strides, long nbytes, DType dtype, Device device) {

@@ -92,7 +92,7 @@ public final class ElementwiseOps {
       if (dst == null || dst.dtype() != result) {
         long[] strides = outputStrides(shape, in);
         // Sizes shared with an input need no checks: that tensor already passed them.
-        dst = same != null ? DataOps.emptyOwned(same, strides, numel, result, device)
+        dst = same != null ? DataOps.emptyOwned(name, same, strides, numel, result, device)
                            : DataOps.emptyStrided(name, shape, strides, result, device);
         if (out != null) temps = add(temps, dst);
         else fresh = dst;

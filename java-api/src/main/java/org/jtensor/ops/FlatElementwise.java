@@ -64,7 +64,7 @@ final class FlatElementwise {
                                 TensorImpl.Meta first, DType dtype, Device device) {
     long numel = first.numel;
     TensorImpl dst = out != null ? out
-        : DataOps.emptyOwned(first.sizes, Shapes.contiguousStrides(first.sizes), numel, dtype, device);
+        : DataOps.emptyOwned(name, first.sizes, Shapes.contiguousStrides(first.sizes), numel, dtype, device);
     try {
       ElementwisePlan plan = new ElementwisePlan(name, op, dtype, new long[] {numel}, in.length + 1, params, exact);
       plan.metas[0] = out != null ? first : dst.meta();
