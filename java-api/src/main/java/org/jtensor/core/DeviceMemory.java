@@ -107,7 +107,8 @@ public final class DeviceMemory {
    * in LeakCollector) and storages only garbage ByteBuffers (asByteBuffer) still hold. So collect,
    * free what was found and retry; for the buffers, whose cleaner gives them back on its own
    * thread, keep retrying for up to about half a second, as the JDK does for direct buffers
-   * (java.nio.Bits.reserveMemory). 0 when memory is still out.
+   * (java.nio.Bits.reserveMemory). 0 when memory is still out. No retry when nothing was freed: the
+   * allocator counts each refusal in num_ooms, and one refused tensor counted two.
    */
   private long allocateAfterCollecting(long nbytes) {
     boolean collected = LeakCollector.collectForRetry();
@@ -118,6 +119,7 @@ public final class DeviceMemory {
       // exported here means every such free came before the attempt. Read after a failed attempt,
       // the cleaner could finish in between, and memory by then free was reported out.
       boolean buffersMayFree = StorageImpl.anyExported();
+      if (sleepMs == 1 && !collected && !buffersMayFree) return 0;  // nothing freed since the refusal
       long h = NativeMemory.allocate(code, nbytes);
       if (h != 0 || !buffersMayFree || sleepMs > 256) return h;
       try {

@@ -53,6 +53,31 @@ class AllocatorHostileTest extends ScopedTest {
   }
 
   @Test
+  void aRefusedTensorCountsOneOutOfMemory() {
+    // PyTorch's num_ooms counts the out-of-memory errors thrown; a refused tensor counted two (the
+    // allocator's refusal, then again on the retry after a garbage collection that freed nothing).
+    for (long n : new long[] {1L << 50, 1L << 62, Long.MAX_VALUE}) {
+      long ooms = stat("num_ooms"), allocated = stat("allocated_bytes.all.current");
+      assertThrows(TensorOutOfMemoryException.class, () -> Tensor.empty(new long[] {n}, DType.INT8));
+      assertEquals(ooms + 1, stat("num_ooms"), n + " bytes");
+      assertEquals(allocated, stat("allocated_bytes.all.current"), "nothing kept from the refusal");
+    }
+    long limitBefore = Memory.memoryLimit(Device.CPU);
+    Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU) + 16 * MiB);
+    try {
+      long ooms = stat("num_ooms");
+      assertThrows(TensorOutOfMemoryException.class, () -> Tensor.empty(new long[] {32 * MiB}, DType.INT8));
+      assertEquals(ooms + 1, stat("num_ooms"), "past the memory limit");
+      // what fits is still served (12 MiB: a request under 10 MiB takes a 20 MiB segment, as PyTorch's)
+      try (Tensor fits = Tensor.empty(new long[] {12 * MiB}, DType.INT8)) {
+        assertEquals(12 * MiB, fits.nbytes());
+      }
+    } finally {
+      Memory.setMemoryLimit(Device.CPU, limitBefore);
+    }
+  }
+
+  @Test
   void anOutputWhoseBytesOverflowIsRefusedNamingTheOp() {
     // int8 sizes of 3 × (2^61 + 1) elements hold no float32 result: numel × 4 passed 2^63 and the
     // storage was refused as "storage size must be >= 0, got -9223372036854775796", naming no op.
