@@ -68,6 +68,16 @@ public final class LeakCollector {
     if (live < low) lowered(live);
   }
 
+  /**
+   * A tracked storage was resized by delta bytes. Counted without collecting: a resize_ runs with its
+   * storage in exclusive use, and a collection could run a wrapped storage's release under it.
+   */
+  static void resized(long delta) {
+    if (!COUNTING) return;
+    long live = LIVE.addAndGet(delta);
+    if (live < low) lowered(live);
+  }
+
   private static void lowered(long live) {
     low = live;
     retune();

@@ -49,7 +49,8 @@ public final class LeakTracker {
 
   /** A storage's reference: released by its owner, or found unreachable by the GC. */
   static final class Track extends PhantomReference<Object> {
-    final long handle, nbytes;
+    final long handle;
+    volatile long nbytes;  // changed by resize_, which no release or collection can overlap (it is exclusive, and holds the owner)
     final Object what;
     Throwable createdAt;  // PARANOID only; dropped once released or reported
     // A wrapped storage's owner release, run after the native free if the storage leaks; else null.
@@ -74,6 +75,13 @@ public final class LeakTracker {
       this.what = what;
       this.createdAt = createdAt;
       this.onFree = onFree;
+    }
+
+    /** The storage was resized: the collector counts its new bytes, and a leak report names them. */
+    void resized(long newBytes) {
+      long old = nbytes;
+      nbytes = newBytes;
+      LeakCollector.resized(newBytes - old);
     }
 
     /**

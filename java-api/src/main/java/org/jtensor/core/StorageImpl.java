@@ -159,6 +159,7 @@ public final class StorageImpl extends RefCounted {
           throw memory.outOfMemory(newBytes);
         }
         data = NativeMemory.data(handle);
+        if (track != null) track.resized(newBytes);  // a storage grown from 16 bytes to 64 MiB counted 16
       }
       nbytes = newBytes;
     } finally {

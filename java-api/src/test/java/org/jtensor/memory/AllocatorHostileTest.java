@@ -142,4 +142,19 @@ class AllocatorHostileTest extends ScopedTest {
     }
     assertEquals(allocated, stat("allocated_bytes.all.current"), "the failed backward kept nothing");
   }
+
+  @Test
+  void aResizedStorageCountsItsNewBytesForTheLeakCollector() {
+    // Note [Collecting for unscoped code]: the live bytes of tracked storages decide when to collect
+    // for tensors never closed. resize_ left them at the storage's first size, so storages grown in
+    // place and leaked never brought a collection on (16 bytes counted for 64 MiB).
+    LeakDetector.collect();  // the heuristic starts afresh: the next collection comes 16 MiB above the live bytes
+    long collections = LeakDetector.collections();
+    try (Storage s = Storage.allocate(16, Device.CPU)) {
+      s.resize_(64 * MiB);
+      try (Tensor next = Tensor.empty(new long[] {16}, DType.INT8)) {  // the next allocation sees 64 MiB more
+        assertEquals(collections + 1, LeakDetector.collections(), "a collection on growth");
+      }
+    }
+  }
 }
