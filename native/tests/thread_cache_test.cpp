@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <random>
 #include <thread>
 #include <vector>
@@ -342,6 +343,34 @@ static void a_threads_exit_retires_its_cache() {
   CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
 }
 
+// A library's thread-exit hook (a pthread key destructor that runs after the caches' own) that
+// allocates and frees: the thread's slots were already freed, and the hook reached them through a
+// stale pointer (a cache registered in freed memory, never retired). It gets fresh slots now, which
+// glibc's next round of key destructors retires.
+static CachingAllocator* late_allocator = nullptr;
+static void late_exit_hook(void*) { late_allocator->free(late_allocator->allocate(1024)); }
+
+static void a_free_after_the_caches_key_destructor() {
+  CachingAllocator a;
+  late_allocator = &a;
+  a.free(a.allocate(100));  // the caches' key exists before the hook's, so its destructor runs first
+  const size_t before = a.thread_cache_count();
+  pthread_key_t hook;
+  CHECK_EQ(pthread_key_create(&hook, late_exit_hook), 0);
+  for (int round = 0; round < 4; ++round) {
+    std::thread t([&a, hook] {
+      a.free(a.allocate(2048));  // this thread's slots and cache
+      pthread_setspecific(hook, &a);
+    });
+    t.join();
+    CHECK_EQ(a.thread_cache_count(), before);
+  }
+  pthread_key_delete(hook);
+  CHECK_EQ(a.stats().allocated_bytes[kAll].current, 0);
+  a.empty_cache();
+  CHECK_EQ(a.stats().reserved_bytes[kAll].current, 0);
+}
+
 // A thread whose cache outlives its allocator drops it at exit untouched, and its slot serves a
 // later allocator (ASan would report a touch of the destroyed one).
 static void caches_outlive_their_allocator() {
@@ -409,6 +438,7 @@ int main() {
   snapshots_while_threads_park();
   another_threads_cache_is_flushed();
   a_threads_exit_retires_its_cache();
+  a_free_after_the_caches_key_destructor();
   caches_outlive_their_allocator();
   no_caches_when_turned_off();
   return jt_report("thread_cache_test");

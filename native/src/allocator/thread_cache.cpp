@@ -28,18 +28,25 @@ struct Slots {
 // destructor at the thread's exit. A thread_local Slots with its own destructor would do the same
 // on glibc, but under MinGW's emulated TLS that destructor can run after the thread's TLS block is
 // freed (the crash under wine, docs/platforms.md); key destructors run on both before anything is
-// torn down. The main thread's Slots are never freed: the process is ending.
+// torn down. The main thread's Slots are never freed: the process is ending. The destructor clears
+// the pointer: another key's destructor that runs later on the exiting thread (a library's exit
+// hook) and allocates gets fresh Slots, which the next round of key destructors retires, instead
+// of the freed ones (a cache registered in freed memory, never retired; heap corruption).
+thread_local Slots* slots = nullptr;
+
 pthread_key_t slots_key() {
   static const pthread_key_t key = [] {
     pthread_key_t k;
-    pthread_key_create(&k, [](void* p) { delete static_cast<Slots*>(p); });
+    pthread_key_create(&k, [](void* p) {
+      slots = nullptr;
+      delete static_cast<Slots*>(p);
+    });
     return k;
   }();
   return key;
 }
 
 Slots& this_thread_slots() {
-  thread_local Slots* slots = nullptr;
   if (!slots) {
     slots = new Slots();
     pthread_setspecific(slots_key(), slots);
