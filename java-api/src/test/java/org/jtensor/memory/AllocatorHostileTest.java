@@ -157,4 +157,21 @@ class AllocatorHostileTest extends ScopedTest {
       }
     }
   }
+
+  @Test
+  void resetsLeaveEveryPeakAtItsCurrentAndEveryTotalAtZero() {
+    try (Tensor held = Tensor.empty(new long[] {300}, DType.FLOAT32)) {
+      Tensor.empty(new long[] {5000}, DType.FLOAT32).close();  // parked in this thread's cache: free to the stats
+      Tensor.empty(new long[] {3 * MiB}, DType.FLOAT32).close();  // a large block, cached
+      Memory.resetPeakMemoryStats(Device.CPU);
+      Memory.resetAccumulatedMemoryStats(Device.CPU);
+      Map<String, Long> s = Memory.memoryStats(Device.CPU);
+      for (Map.Entry<String, Long> e : s.entrySet()) {
+        String k = e.getKey();
+        if (k.endsWith(".peak")) assertEquals(s.get(k.replace(".peak", ".current")), e.getValue(), k);
+        if (k.endsWith(".allocated") || k.endsWith(".freed") || k.startsWith("num_")) assertEquals(0L, e.getValue(), k);
+      }
+      assertTrue(s.get("allocated_bytes.all.current") >= 1536, "the held tensor");
+    }
+  }
 }
