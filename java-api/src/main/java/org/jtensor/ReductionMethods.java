@@ -154,6 +154,7 @@ public sealed interface ReductionMethods permits Tensor {
     return reduce(Ops.SUM, dims, keepdim, 1.0);
   }
   default Tensor prod() { return prod(null, false); }
+  default Tensor prod(int dim) { return prod(one(dim), false); }
   default Tensor prod(int dim, boolean keepdim) { return prod(one(dim), keepdim); }
   default Tensor prod(int[] dims, boolean keepdim) {
     return Autocasting.apply("prod", c -> ((ReductionMethods) c[0]).reduce(Ops.PROD, dims, keepdim, 1.0), (Tensor) this);
@@ -171,6 +172,7 @@ public sealed interface ReductionMethods permits Tensor {
     return reduce(Ops.MEAN, dims, keepdim, n);  // the sum divided by n (0 / 0 = NaN when empty), as PyTorch's
   }
   default Tensor nansum() { return nansum(null, false); }
+  default Tensor nansum(int dim) { return nansum(one(dim), false); }
   default Tensor nansum(int dim, boolean keepdim) { return nansum(one(dim), keepdim); }
   /** The sum with NaNs counted as 0 (torch.nansum); integers and bool sum to int64, as sum(). */
   default Tensor nansum(int[] dims, boolean keepdim) {
@@ -183,6 +185,7 @@ public sealed interface ReductionMethods permits Tensor {
     }
   }
   default Tensor nanmean() { return nanmean(null, false); }
+  default Tensor nanmean(int dim) { return nanmean(one(dim), false); }
   default Tensor nanmean(int dim, boolean keepdim) { return nanmean(one(dim), keepdim); }
   /** The mean of the elements that are not NaN (torch.nanmean): nansum over their count; floating tensors only. */
   default Tensor nanmean(int[] dims, boolean keepdim) {
@@ -233,9 +236,11 @@ public sealed interface ReductionMethods permits Tensor {
 
   // ---- any, all ----
   default Tensor any() { return any(null, false); }
+  default Tensor any(int dim) { return any(one(dim), false); }
   default Tensor any(int dim, boolean keepdim) { return any(one(dim), keepdim); }
   default Tensor any(int[] dims, boolean keepdim) { return logical(Ops.ANY, dims, keepdim); }
   default Tensor all() { return all(null, false); }
+  default Tensor all(int dim) { return all(one(dim), false); }
   default Tensor all(int dim, boolean keepdim) { return all(one(dim), keepdim); }
   default Tensor all(int[] dims, boolean keepdim) { return logical(Ops.ALL, dims, keepdim); }
   /**
@@ -335,6 +340,7 @@ public sealed interface ReductionMethods permits Tensor {
   }
 
   /** log(sum(exp(x))) over dims, computed around the maximum so it neither overflows nor underflows. */
+  default Tensor logsumexp(int dim) { return logsumexp(one(dim), false); }
   default Tensor logsumexp(int dim, boolean keepdim) { return logsumexp(one(dim), keepdim); }
   default Tensor logsumexp(int[] dims, boolean keepdim) {
     Tensor x = self();

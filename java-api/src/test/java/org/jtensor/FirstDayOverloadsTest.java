@@ -1,8 +1,14 @@
 package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.jtensor.nn.Conv1d;
+import org.jtensor.nn.Conv2d;
+import org.jtensor.nn.Conv3d;
+import org.jtensor.nn.LayerOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,5 +29,36 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertArrayEquals(new long[] {0, 0, 7, 7, 0, 0}, z.toLongArray());
     assertArrayEquals(new double[] {0.6, 0.8, 0, 0},  // torch.nn.functional.normalize(tensor([[3., 4.], [0., 0.]]), dim=1)
         org.jtensor.nn.Functional.normalize(Tensor.fromArray(new double[] {3, 4, 0, 0}).reshape(2, 2), 2.0, 1, 1e-12).toDoubleArray(), 1e-15);
+  }
+
+  /** Session 33's first day: x.all(1) and its kin did not compile (only (dim, keepdim)); values from PyTorch 2.13. */
+  @Test
+  void reductionsTakeOneDimAlone() {
+    Tensor x = Tensor.fromArray(new float[] {1, Float.NaN, 3, 0, 2, 5}, 2, 3);  // tensor([[1., nan, 3.], [0., 2., 5.]])
+    assertArrayEquals(new double[] {Double.NaN, 0}, x.prod(1).toDoubleArray());
+    assertArrayEquals(new double[] {4, 7}, x.nansum(1).toDoubleArray());
+    assertArrayEquals(new double[] {2, 7 / 3.0}, x.nanmean(1).toDoubleArray(), 1e-6);
+    assertArrayEquals(new boolean[] {true, true}, x.to(DType.BOOL).any(1).toBooleanArray());
+    assertArrayEquals(new boolean[] {true, false}, x.to(DType.BOOL).all(1).toBooleanArray());
+    assertArrayEquals(new long[] {0, 0}, x.to(DType.UINT8).all(1).to(DType.INT64).toLongArray());  // uint8 keeps uint8
+    assertEquals(DType.UINT8, x.to(DType.UINT8).all(1).dtype());
+    assertArrayEquals(new double[] {Double.NaN, 5.0550}, x.logsumexp(1).toDoubleArray(), 1e-4);
+    assertArrayEquals(new long[] {2}, x.prod(1).shape(), "keepdim false, as PyTorch's default");
+  }
+
+  /** nn.Conv2d(1, 8, 3, padding=1) without a Generator: the default one draws, as the 3-argument form's. */
+  @Test
+  void convolutionsTakeOptionsWithoutAGenerator() {
+    LayerOptions pad = LayerOptions.of().padding(1);
+    Generator.manualSeed(5);
+    try (Conv2d a = new Conv2d(1, 8, 3, pad); Conv1d c1 = new Conv1d(2, 4, 3, pad); Conv3d c3 = new Conv3d(1, 2, 3, pad)) {
+      Generator.manualSeed(5);
+      try (Conv2d b = new Conv2d(1, 8, 3, pad, Generator.defaultGenerator())) {
+        assertTrue(a.weight().equal(b.weight()));
+      }
+      assertArrayEquals(new long[] {1, 8, 5, 5}, a.forward(Tensor.zeros(1, 1, 5, 5)).shape());
+      assertArrayEquals(new long[] {1, 4, 7}, c1.forward(Tensor.zeros(1, 2, 7)).shape());
+      assertArrayEquals(new long[] {1, 2, 4, 4, 4}, c3.forward(Tensor.zeros(1, 1, 4, 4, 4)).shape());
+    }
   }
 }

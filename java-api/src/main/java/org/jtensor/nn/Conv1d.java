@@ -8,6 +8,11 @@ public final class Conv1d extends ConvNd {
     super(1, inChannels, outChannels, new long[] {kernel}, options, g);
   }
 
+  /** nn.Conv1d(in, out, k, padding=1, ...): PyTorch's keyword arguments, drawn from the default generator. */
+  public Conv1d(long inChannels, long outChannels, long kernel, LayerOptions options) {
+    this(inChannels, outChannels, kernel, options, Generator.defaultGenerator());
+  }
+
   public Conv1d(long inChannels, long outChannels, long kernel) {
     this(inChannels, outChannels, kernel, LayerOptions.of(), Generator.defaultGenerator());
   }

@@ -12,6 +12,11 @@ public final class Conv2d extends ConvNd {
     this(inChannels, outChannels, new long[] {kernel}, options, g);
   }
 
+  /** nn.Conv2d(in, out, k, padding=1, ...): PyTorch's keyword arguments, drawn from the default generator. */
+  public Conv2d(long inChannels, long outChannels, long kernel, LayerOptions options) {
+    this(inChannels, outChannels, kernel, options, Generator.defaultGenerator());
+  }
+
   public Conv2d(long inChannels, long outChannels, long kernel) {
     this(inChannels, outChannels, kernel, LayerOptions.of(), Generator.defaultGenerator());
   }

@@ -8,6 +8,11 @@ public final class Conv3d extends ConvNd {
     super(3, inChannels, outChannels, kernel, options, g);
   }
 
+  /** nn.Conv3d(in, out, k, padding=1, ...): PyTorch's keyword arguments, drawn from the default generator. */
+  public Conv3d(long inChannels, long outChannels, long kernel, LayerOptions options) {
+    this(inChannels, outChannels, new long[] {kernel}, options, Generator.defaultGenerator());
+  }
+
   public Conv3d(long inChannels, long outChannels, long kernel) {
     this(inChannels, outChannels, new long[] {kernel}, LayerOptions.of(), Generator.defaultGenerator());
   }
