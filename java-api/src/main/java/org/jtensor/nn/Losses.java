@@ -73,10 +73,8 @@ final class Losses {
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(classDim);
       if (target.dtype().isFloatingPoint()) {  // probabilities over the classes, shaped as the logits
-        if (!Arrays.equals(target.shape(), logits.shape())) {
-          throw new IllegalArgumentException(op + "(): Expected input batch_size and target batch_size to match: target of shape "
-              + Arrays.toString(target.shape()) + " for input of shape " + Arrays.toString(logits.shape()));
-        }
+        // another shape is class indices to PyTorch, refused by their rules: a float [N] target's dtype, most often
+        if (!Arrays.equals(target.shape(), logits.shape())) ClassTargets.flatten(op, logits, target);
         Tensor t = labelSmoothing == 0 ? target : target.mul(1 - labelSmoothing).add(labelSmoothing / classes);
         Tensor terms = logp.mul(t);
         if (weight != null) terms = terms.mul(classWise(weight, logits.dim(), classDim));

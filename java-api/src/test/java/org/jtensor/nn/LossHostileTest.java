@@ -138,6 +138,30 @@ class LossHostileTest extends ScopedTest {
   }
 
   /**
+   * Session 33's first day: class labels made as floats (torch.tensor([0., 1., 2., 3.])) are class indices to PyTorch,
+   * refused for their dtype; jtensor took them for probabilities and said "Expected input batch_size and target
+   * batch_size to match" of equal batches. The messages and their order are PyTorch 2.13's.
+   */
+  @Test
+  void aFloatTargetOfAnotherShapeIsRefusedAsPyTorchRefusesClassIndices() {
+    Tensor x = Tensor.zeros(4, 5);
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(x, Tensor.fromArray(new float[] {0, 1, 2, 3})));
+    assertMessage(e, "crossEntropy()", "expected target dtype to be Long or Byte, but got Float");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(x, Tensor.zeros(new long[] {4}, DType.FLOAT64), Tensor.ones(5), -100, 0, Reduction.MEAN));
+    assertMessage(e, "crossEntropy()", "expected target dtype to be Long or Byte, but got Double");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(x, Tensor.zeros(3)));
+    assertMessage(e, "crossEntropy()", "Expected input batch_size (4) to match target batch_size (3).");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(x, Tensor.zeros(4, 3)));
+    assertMessage(e, "crossEntropy()", "0D or 1D target tensor expected, multi-target not supported");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(Tensor.zeros(2, 5, 3), Tensor.zeros(new long[] {2, 4}, DType.INT32)));
+    assertMessage(e, "crossEntropy()", "Expected target size [2, 3], got [2, 4]");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.nllLoss(Tensor.zeros(2, 5, 3), Tensor.zeros(new long[] {2, 4}, DType.UINT8)));
+    assertMessage(e, "nllLoss()", "Expected target size [2, 3], got [2, 4]");
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.crossEntropy(Tensor.zeros(5), Tensor.zeros(new long[] {2}, DType.INT32)));
+    assertMessage(e, "crossEntropy()", "expected target dtype to be Long or Byte, but got Int");
+  }
+
+  /**
    * A class weight of another dtype than the logits: F.cross_entropy(float32 x, int64 t, weight=float64)
    * refuses, "expected scalar type Float but found Double" (its kernel reads the weight as the input's
    * type); jtensor converted it. With class probabilities PyTorch takes it, and so does jtensor.
