@@ -2,6 +2,7 @@ package org.jtensor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -44,6 +45,23 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertEquals(DType.UINT8, x.to(DType.UINT8).all(1).dtype());
     assertArrayEquals(new double[] {Double.NaN, 5.0550}, x.logsumexp(1).toDoubleArray(), 1e-4);
     assertArrayEquals(new long[] {2}, x.prod(1).shape(), "keepdim false, as PyTorch's default");
+  }
+
+  /** torch.full_like, rand_like, randn_like: t's shape, dtype and device; the draws are rand's and randn's. */
+  @Test
+  void likeFactoriesKeepShapeAndDtype() {
+    Tensor ints = Tensor.zeros(new long[] {2, 3}, DType.INT64);
+    Tensor full = Tensor.fullLike(ints, 2.5);  // torch.full_like(int64, 2.5) is 2 everywhere
+    assertEquals(DType.INT64, full.dtype());
+    assertArrayEquals(new long[] {2, 2, 2, 2, 2, 2}, full.toLongArray());
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Tensor.fullLike(Tensor.zeros(new long[] {1}, DType.UINT8), 300));
+    assertTrue(e.getMessage().startsWith("fullLike(): "), e.getMessage());
+    Tensor f64 = Tensor.zeros(new long[] {4, 5}, DType.FLOAT64);
+    assertTrue(Tensor.randLike(f64, new Generator(3)).equal(Tensor.rand(new long[] {4, 5}, DType.FLOAT64, new Generator(3))));
+    assertTrue(Tensor.randnLike(f64, new Generator(3)).equal(Tensor.randn(new long[] {4, 5}, DType.FLOAT64, new Generator(3))));
+    assertArrayEquals(new long[] {4, 5}, Tensor.randLike(f64).shape());
+    e = assertThrows(IllegalArgumentException.class, () -> Tensor.randnLike(ints));
+    assertTrue(e.getMessage().startsWith("randnLike(): "), e.getMessage());
   }
 
   /** nn.Conv2d(1, 8, 3, padding=1) without a Generator: the default one draws, as the 3-argument form's. */

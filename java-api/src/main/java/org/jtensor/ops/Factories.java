@@ -124,7 +124,11 @@ public final class Factories {
   }
 
   public static TensorImpl random(long[] shape, DType dtype, Generator g, boolean normal) {
-    String op = normal ? "randn" : "rand";
+    return random(normal ? "randn" : "rand", shape, dtype, g, normal);
+  }
+
+  /** op: the factory the user called (rand, randn, randLike, randnLike), for the messages. */
+  public static TensorImpl random(String op, long[] shape, DType dtype, Generator g, boolean normal) {
     if (!dtype.isFloatingPoint()) {
       throw new IllegalArgumentException(op + "(): expects a floating point dtype, got " + dtype);
     }
