@@ -35,7 +35,7 @@ import org.jtensor.ops.StridedViews;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor extends TensorFactories
-    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, ScanMethods, ViewMethods, RearrangeMethods, IndexingMethods, LinalgMethods, RandomMethods,
+    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, ScanMethods, ViewMethods, ShapeMethods, RearrangeMethods, IndexingMethods, LinalgMethods, RandomMethods,
     AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
@@ -64,6 +64,13 @@ public final class Tensor extends TensorFactories
   /** A new handle owning one reference to impl (the caller's reference moves into it). */
   static Tensor wrap(TensorImpl impl) {
     return new Tensor(impl);
+  }
+
+  /** A new handle for each impl (each caller's reference moves into it). */
+  static List<Tensor> wrapAll(List<TensorImpl> impls) {
+    List<Tensor> out = new ArrayList<>(impls.size());
+    for (TensorImpl t : impls) out.add(new Tensor(t));
+    return out;
   }
 
   /** The impl, for the library's own packages; fails on a closed handle. */

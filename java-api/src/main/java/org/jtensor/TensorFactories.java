@@ -12,7 +12,7 @@ import org.jtensor.ops.Factories;
  * families because a class's static methods are inherited (they are called as Tensor's) and an
  * interface's are not; it has no instances of its own.
  */
-public abstract sealed class TensorFactories permits Tensor {
+public abstract sealed class TensorFactories extends TensorJoins permits Tensor {
   TensorFactories() {}
 
 

@@ -1,6 +1,5 @@
 package org.jtensor;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.jtensor.core.Shapes;
 import org.jtensor.core.TensorImpl;
@@ -192,34 +191,28 @@ public sealed interface ViewMethods permits Tensor {
   }
 
   default List<Tensor> split(long splitSize, int dim) {
-    return wrapAll(SplitOps.split(impl("split"), splitSize, dim));
+    return Tensor.wrapAll(SplitOps.split(impl("split"), splitSize, dim));
   }
 
   default List<Tensor> split(long[] splitSizes, int dim) {
-    return wrapAll(SplitOps.splitWithSizes(impl("split"), splitSizes, dim));
+    return Tensor.wrapAll(SplitOps.splitWithSizes(impl("split"), splitSizes, dim));
   }
 
   default List<Tensor> chunk(int chunks, int dim) {
-    return wrapAll(SplitOps.chunk(impl("chunk"), chunks, dim));
+    return Tensor.wrapAll(SplitOps.chunk(impl("chunk"), chunks, dim));
   }
 
   default List<Tensor> unbind(int dim) {
-    return wrapAll(SplitOps.unbind(impl("unbind"), dim));
+    return Tensor.wrapAll(SplitOps.unbind(impl("unbind"), dim));
   }
 
   /** Splits into `sections` parts as equal as possible, the first ones larger. */
   default List<Tensor> tensorSplit(int sections, int dim) {
-    return wrapAll(SplitOps.tensorSplit(impl("tensorSplit"), sections, dim));
+    return Tensor.wrapAll(SplitOps.tensorSplit(impl("tensorSplit"), sections, dim));
   }
 
   /** Splits before each of the given indices along dim. */
   default List<Tensor> tensorSplit(long[] indices, int dim) {
-    return wrapAll(SplitOps.tensorSplitAt(impl("tensorSplit"), indices, dim));
-  }
-
-  private static List<Tensor> wrapAll(List<TensorImpl> impls) {
-    List<Tensor> out = new ArrayList<>(impls.size());
-    for (TensorImpl t : impls) out.add(Tensor.wrap(t));
-    return out;
+    return Tensor.wrapAll(SplitOps.tensorSplitAt(impl("tensorSplit"), indices, dim));
   }
 }

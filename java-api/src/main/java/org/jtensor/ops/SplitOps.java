@@ -67,9 +67,14 @@ public final class SplitOps {
 
   /** tensor_split into n parts: the first (size % n) parts are one larger. */
   public static List<TensorImpl> tensorSplit(TensorImpl t, long sections, long dim) {
-    requireDims("tensorSplit", t);
-    if (sections <= 0) throw new IllegalArgumentException("tensorSplit(): number of sections must be larger than 0, got " + sections);
-    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
+    return tensorSplit("tensorSplit", t, sections, dim);
+  }
+
+  /** tensorSplit, refusing as op (hsplit, vsplit, dsplit). */
+  public static List<TensorImpl> tensorSplit(String op, TensorImpl t, long sections, long dim) {
+    requireDims(op, t);
+    if (sections <= 0) throw new IllegalArgumentException(op + "(): number of sections must be larger than 0, got " + sections);
+    int d = Shapes.wrapDim(op, dim, t.dim());
     long size = t.sizes()[d];
     long[] sizes = new long[(int) sections];
     for (int i = 0; i < sections; i++) sizes[i] = size / sections + (i < size % sections ? 1 : 0);
@@ -78,8 +83,12 @@ public final class SplitOps {
 
   /** tensor_split at indices: piece i is [indices[i-1], indices[i]), clamped as slicing is. */
   public static List<TensorImpl> tensorSplitAt(TensorImpl t, long[] indices, long dim) {
-    requireDims("tensorSplit", t);
-    int d = Shapes.wrapDim("tensorSplit", dim, t.dim());
+    return tensorSplitAt("tensorSplit", t, indices, dim);
+  }
+
+  public static List<TensorImpl> tensorSplitAt(String op, TensorImpl t, long[] indices, long dim) {
+    requireDims(op, t);
+    int d = Shapes.wrapDim(op, dim, t.dim());
     List<TensorImpl> out = new ArrayList<>();
     long start = 0;
     for (long idx : indices) {

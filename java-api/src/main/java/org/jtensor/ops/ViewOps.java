@@ -144,9 +144,14 @@ public final class ViewOps {
   }
 
   public static TensorImpl movedim(TensorImpl t, int[] src, int[] dst) {
+    return movedim("movedim", t, src, dst);
+  }
+
+  /** movedim, refusing as op (moveaxis, its alias). */
+  public static TensorImpl movedim(String op, TensorImpl t, int[] src, int[] dst) {
     int n = t.dim();
     if (src.length != dst.length) {
-      throw new IllegalArgumentException("movedim(): Invalid source or destination dims: source ("
+      throw new IllegalArgumentException(op + "(): Invalid source or destination dims: source ("
           + Arrays.toString(src) + " dims) should contain the same number of dims as destination ("
           + Arrays.toString(dst) + " dims)");
     }
@@ -154,9 +159,9 @@ public final class ViewOps {
     Arrays.fill(order, -1);
     boolean[] used = new boolean[Math.max(n, 1)];
     for (int i = 0; i < src.length; i++) {
-      int s = Shapes.wrapDim("movedim", src[i], n), d = Shapes.wrapDim("movedim", dst[i], n);
-      if (used[s]) throw new IllegalArgumentException("movedim(): repeated dim in `source` (" + Arrays.toString(src) + ")");
-      if (order[d] != -1) throw new IllegalArgumentException("movedim(): repeated dim in `destination` (" + Arrays.toString(dst) + ")");
+      int s = Shapes.wrapDim(op, src[i], n), d = Shapes.wrapDim(op, dst[i], n);
+      if (used[s]) throw new IllegalArgumentException(op + "(): repeated dim in `source` (" + Arrays.toString(src) + ")");
+      if (order[d] != -1) throw new IllegalArgumentException(op + "(): repeated dim in `destination` (" + Arrays.toString(dst) + ")");
       used[s] = true;
       order[d] = s;
     }
@@ -211,16 +216,25 @@ public final class ViewOps {
   }
 
   public static TensorImpl expand(TensorImpl t, long[] size) {
-    return expand(t, t.meta(), size);
+    return expand("expand", t, t.meta(), size);
+  }
+
+  /** expand, refusing as op (broadcastTo, broadcastTensors). */
+  public static TensorImpl expand(String op, TensorImpl t, long[] size) {
+    return expand(op, t, t.meta(), size);
   }
 
   /** expand of the snapshot m of t (a caller that read t's shape from m). */
   static TensorImpl expand(TensorImpl t, TensorImpl.Meta m, long[] size) {
+    return expand("expand", t, m, size);
+  }
+
+  private static TensorImpl expand(String op, TensorImpl t, TensorImpl.Meta m, long[] size) {
     int n = size.length, tn = m.sizes.length;
     if (n < tn) {
-      throw new IllegalArgumentException("expand(): " + Shapes.tooFewExpandSizes(n, tn));
+      throw new IllegalArgumentException(op + "(): " + Shapes.tooFewExpandSizes(n, tn));
     }
-    Shapes.checkDims("expand", n);
+    Shapes.checkDims(op, n);
     long[] sz = new long[n], st = new long[n];
     for (int i = n - 1; i >= 0; i--) {
       int d = tn - n + i;
@@ -229,25 +243,25 @@ public final class ViewOps {
       long target = size[i];
       if (target == -1) {
         if (d < 0) {
-          throw new IllegalArgumentException("expand(): The expanded size of the tensor (-1) isn't allowed in a "
+          throw new IllegalArgumentException(op + "(): The expanded size of the tensor (-1) isn't allowed in a "
               + "leading, non-existing dimension " + i);
         }
         target = have;
       }
       if (target < 0) {
-        throw new IllegalArgumentException("expand(): the expanded size " + target + " at dimension " + i
+        throw new IllegalArgumentException(op + "(): the expanded size " + target + " at dimension " + i
             + " must be >= 0 (or -1 to keep the size)");
       }
       if (have != target) {
         if (have != 1) {
-          throw new IllegalArgumentException("expand(): " + Shapes.expandMismatch(target, have, i, size, m.sizes));
+          throw new IllegalArgumentException(op + "(): " + Shapes.expandMismatch(target, have, i, size, m.sizes));
         }
         stride = 0;
       }
       sz[i] = target;
       st[i] = stride;
     }
-    Shapes.numel("expand", sz);
+    Shapes.numel(op, sz);
     return recorded(Ops.EXPAND, t, t.viewOf(Ops.EXPAND.name, m, sz, st, m.offset));
   }
 

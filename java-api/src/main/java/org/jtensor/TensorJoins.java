@@ -1,0 +1,139 @@
+package org.jtensor;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtensor.core.Shapes;
+import org.jtensor.ops.IndexAlongOps;
+import org.jtensor.ops.ViewOps;
+
+/**
+ * Tensor's static ops over several tensors, PyTorch's torch.broadcast_tensors and kin: each
+ * composed from views, cat and stack, so autograd needs nothing of its own. A superclass of
+ * {@link TensorFactories} for the reason that one is a class: static methods are inherited and
+ * called as Tensor's. It has no instances of its own.
+ */
+public abstract sealed class TensorJoins permits TensorFactories {
+  TensorJoins() {}
+
+  /** torch.broadcast_tensors: each tensor expanded (a view) to the shape they broadcast to together. */
+  public static List<Tensor> broadcastTensors(Tensor... tensors) {
+    String op = "broadcastTensors";
+    long[] shape = new long[0];
+    for (Tensor t : tensors) shape = Shapes.broadcastShapes(op, shape, Tensor.implOf(t, op).sizes());
+    List<Tensor> out = new ArrayList<>(tensors.length);
+    try {
+      for (Tensor t : tensors) out.add(Tensor.wrap(ViewOps.expand(op, t.impl(op), shape)));
+      return out;
+    } catch (RuntimeException e) {
+      for (Tensor t : out) t.close();
+      throw e;
+    }
+  }
+
+  /** torch.hstack: cat along dim 1 (dim 0 when the first is 1-D) after atleast1d. */
+  public static Tensor hstack(Tensor... tensors) {
+    return joined("hstack", tensors, 1, a -> a[0].dim() == 1 ? 0 : 1);
+  }
+
+  public static Tensor hstack(List<Tensor> tensors) {
+    return hstack(array("hstack", tensors));
+  }
+
+  /** torch.vstack: cat along dim 0 after atleast2d. */
+  public static Tensor vstack(Tensor... tensors) {
+    return joined("vstack", tensors, 2, a -> 0);
+  }
+
+  public static Tensor vstack(List<Tensor> tensors) {
+    return vstack(array("vstack", tensors));
+  }
+
+  /** torch.dstack: cat along dim 2 after atleast3d. */
+  public static Tensor dstack(Tensor... tensors) {
+    return joined("dstack", tensors, 3, a -> 2);
+  }
+
+  public static Tensor dstack(List<Tensor> tensors) {
+    return dstack(array("dstack", tensors));
+  }
+
+  /** torch.column_stack: 0-D and 1-D tensors as columns ([n, 1]), then hstack. */
+  public static Tensor columnStack(Tensor... tensors) {
+    return joined("columnStack", tensors, 0, a -> 1);
+  }
+
+  public static Tensor columnStack(List<Tensor> tensors) {
+    return columnStack(array("columnStack", tensors));
+  }
+
+  /** torch.atleast_1d: a 0-D tensor as [1] (a view); others as they are (a new handle). */
+  public static Tensor atleast1d(Tensor t) {
+    return atLeast("atleast1d", t, 1);
+  }
+
+  /** torch.atleast_2d: 0-D as [1, 1], 1-D [n] as [1, n] (views). */
+  public static Tensor atleast2d(Tensor t) {
+    return atLeast("atleast2d", t, 2);
+  }
+
+  /** torch.atleast_3d: 0-D as [1, 1, 1], [n] as [1, n, 1], [m, n] as [m, n, 1] (views). */
+  public static Tensor atleast3d(Tensor t) {
+    return atLeast("atleast3d", t, 3);
+  }
+
+  public static List<Tensor> atleast1d(Tensor... tensors) {
+    return atLeastAll("atleast1d", tensors, 1);
+  }
+
+  public static List<Tensor> atleast2d(Tensor... tensors) {
+    return atLeastAll("atleast2d", tensors, 2);
+  }
+
+  public static List<Tensor> atleast3d(Tensor... tensors) {
+    return atLeastAll("atleast3d", tensors, 3);
+  }
+
+  private static Tensor atLeast(String op, Tensor t, int dims) {
+    int n = Tensor.implOf(t, op).dim();
+    if (n >= dims) return t.same(op);
+    if (n == 0) return t.reshape(dims == 1 ? new long[] {1} : dims == 2 ? new long[] {1, 1} : new long[] {1, 1, 1});
+    if (dims == 2 || n == 2) return dims == 2 ? t.unsqueeze(0) : t.unsqueeze(-1);
+    try (Tensor row = t.unsqueeze(0)) {  // [n] as [1, n, 1]
+      return row.unsqueeze(-1);
+    }
+  }
+
+  private static List<Tensor> atLeastAll(String op, Tensor[] tensors, int dims) {
+    List<Tensor> out = new ArrayList<>(tensors.length);
+    try {
+      for (Tensor t : tensors) out.add(atLeast(op, t, dims));
+      return out;
+    } catch (RuntimeException e) {
+      for (Tensor t : out) t.close();
+      throw e;
+    }
+  }
+
+  /** cat of the tensors, each first raised to minDims (columnStack: 0 means as a column), along dimOf's dim. */
+  private static Tensor joined(String op, Tensor[] tensors, int minDims, java.util.function.ToIntFunction<Tensor[]> dimOf) {
+    if (tensors == null || tensors.length == 0) throw new IllegalArgumentException(op + "(): " + pyName(op) + " expects a non-empty TensorList");
+    try (TensorScope s = TensorScope.open()) {
+      Tensor[] parts = new Tensor[tensors.length];
+      for (int i = 0; i < tensors.length; i++) {
+        Tensor t = tensors[i];
+        parts[i] = minDims > 0 ? atLeast(op, t, minDims)
+            : Tensor.implOf(t, op).dim() <= 1 ? t.reshape(t.numel(), 1) : t.same(op);
+      }
+      return s.keep(Tensor.wrap(IndexAlongOps.cat(op, List.of(parts), dimOf.applyAsInt(parts))));
+    }
+  }
+
+  private static String pyName(String op) {
+    return op.equals("columnStack") ? "column_stack" : op;
+  }
+
+  private static Tensor[] array(String op, List<Tensor> tensors) {
+    if (tensors == null) throw new IllegalArgumentException(op + "(): tensors must not be null");
+    return tensors.toArray(new Tensor[0]);
+  }
+}

@@ -1,0 +1,84 @@
+"""Writes fixtures.pt for ShapeOpsTest with PyTorch 2.13: the NumPy-named shape ops (broadcast_to,
+broadcast_tensors, moveaxis, ravel, fliplr, flipud, rot90), the stacks (hstack, vstack, dstack,
+column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. Case i keeps its inputs
+"<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
+gradients "<i>.grad<k>" of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
+unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
+Regenerate: python3 make_fixtures.py (a virtualenv with torch)."""
+import torch
+
+torch.manual_seed(43)
+out, cases = {}, []
+
+
+def make(shape, dtype):
+    if dtype in (torch.int64, torch.bool):
+        return torch.randint(0, 5, shape).to(dtype)
+    if len(shape) < 2:
+        return torch.randn(shape, dtype=dtype)
+    return torch.randn(shape[::-1], dtype=dtype).permute(*reversed(range(len(shape))))
+
+
+def add(op, args, fn, *shapes, dtypes=None):
+    dtypes = dtypes or [torch.float64] * len(shapes)
+    xs = [make(s, d) for s, d in zip(shapes, dtypes)]
+    grad = all(x.is_floating_point() for x in xs)
+    xs = [x.detach().requires_grad_(grad) for x in xs]
+    ys = fn(*xs)
+    ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+    i = len(cases)
+    for k, x in enumerate(xs):
+        out[f"{i}.x{k}"] = x.detach()
+    loss = 0
+    for j, y in enumerate(ys):
+        out[f"{i}.out{j}"] = y.detach().clone()
+        if grad:
+            up = torch.randn(y.shape, dtype=y.dtype)
+            out[f"{i}.up{j}"] = up
+            loss = loss + (y * up).sum()
+    if grad:
+        gs = torch.autograd.grad(loss, xs, allow_unused=True)
+        for k, g in enumerate(gs):
+            out[f"{i}.grad{k}"] = g if g is not None else torch.zeros_like(xs[k])
+    cases.append([op, args])
+
+
+add("broadcastTo", [2, 3, 4], lambda x: torch.broadcast_to(x, (2, 3, 4)), (3, 1))
+add("broadcastTo", [4, -1, 3], lambda x: torch.broadcast_to(x, (4, -1, 3)), (2, 3))
+add("broadcastTensors", [], torch.broadcast_tensors, (2, 1, 3), (4, 1), ())
+add("broadcastTensors", [], torch.broadcast_tensors, (3,), (3, 1), dtypes=[torch.float32, torch.int64])
+add("moveaxis", [0, 2, -1, 0], lambda x: torch.moveaxis(x, [0, 2], [-1, 0]), (2, 3, 4))
+add("moveaxis", [1, -1], lambda x: torch.moveaxis(x, 1, -1), (2, 3, 4))
+add("ravel", [], torch.ravel, (3, 4))
+add("ravel", [], torch.ravel, ())
+add("fliplr", [], torch.fliplr, (2, 3, 4))
+add("flipud", [], torch.flipud, (3, 2))
+for k in (-1, 0, 1, 2, 3, 5, -6):
+    add("rot90", [k, 0, 1], lambda x, k=k: torch.rot90(x, k, [0, 1]), (3, 4))
+add("rot90", [1, 2, 0], lambda x: torch.rot90(x, 1, [2, 0]), (2, 3, 4))
+add("rot90", [3, -1, 1], lambda x: torch.rot90(x, 3, [-1, 1]), (2, 3, 4))
+add("hstack", [], lambda *t: torch.hstack(t), (2,), (3,))
+add("hstack", [], lambda *t: torch.hstack(t), (2, 3), (2, 1))
+add("hstack", [], lambda *t: torch.hstack(t), (), ())
+add("hstack", [], lambda *t: torch.hstack(t), (2,), (1,), dtypes=[torch.int64, torch.float32])
+add("vstack", [], lambda *t: torch.vstack(t), (3,), (2, 3))
+add("vstack", [], lambda *t: torch.vstack(t), (), ())
+add("dstack", [], lambda *t: torch.dstack(t), (2, 3), (2, 3, 2))
+add("dstack", [], lambda *t: torch.dstack(t), (3,), (3,))
+add("columnStack", [], lambda *t: torch.column_stack(t), (3,), (3, 2))
+add("columnStack", [], lambda *t: torch.column_stack(t), (), ())
+add("columnStack", [], lambda *t: torch.column_stack(t), (2, 2, 2), (2, 1, 2))
+add("hsplitN", [3], lambda x: torch.hsplit(x, 3), (4, 6))
+add("hsplitN", [2], lambda x: torch.hsplit(x, 2), (6,))
+add("hsplitAt", [1, 4], lambda x: torch.hsplit(x, [1, 4]), (4, 6))
+add("hsplitAt", [3, 1, -1, 9], lambda x: torch.hsplit(x, [3, 1, -1, 9]), (2, 5))
+add("vsplitN", [2], lambda x: torch.vsplit(x, 2), (4, 3))
+add("vsplitAt", [1, -1], lambda x: torch.vsplit(x, [1, -1]), (4, 3))
+add("dsplitN", [2], lambda x: torch.dsplit(x, 2), (2, 2, 4))
+add("dsplitAt", [3], lambda x: torch.dsplit(x, [3]), (2, 2, 4))
+for n in (1, 2, 3):
+    fn = {1: torch.atleast_1d, 2: torch.atleast_2d, 3: torch.atleast_3d}[n]
+    for s in [(), (3,), (2, 3), (2, 1, 3)]:
+        add(f"atleast{n}d", [], fn, s)
+out["cases"] = cases
+torch.save(out, "fixtures.pt")
