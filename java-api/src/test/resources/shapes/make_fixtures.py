@@ -1,6 +1,8 @@
-"""Writes fixtures.pt for ShapeOpsTest with PyTorch 2.13: the NumPy-named shape ops (broadcast_to,
-broadcast_tensors, moveaxis, ravel, fliplr, flipud, rot90), the stacks (hstack, vstack, dstack,
-column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. Case i keeps its inputs
+"""Writes two fixtures with PyTorch 2.13. fixtures.pt, for ShapeOpsTest: the NumPy-named shape ops
+(broadcast_to, broadcast_tensors, moveaxis, ravel, fliplr, flipud, rot90), the stacks (hstack,
+vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. diag.pt,
+for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
+triu_indices and meshgrid ("ij" and "xy"). In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
 gradients "<i>.grad<k>" of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
@@ -11,9 +13,18 @@ torch.manual_seed(43)
 out, cases = {}, []
 
 
+def save(name):
+    out["cases"] = list(cases)
+    torch.save(dict(out), name)
+    out.clear()
+    cases.clear()
+
+
 def make(shape, dtype):
-    if dtype in (torch.int64, torch.bool):
-        return torch.randint(0, 5, shape).to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape).to(dtype)
+    if not dtype.is_floating_point:
+        return torch.randint(-5, 5, shape).to(dtype)
     if len(shape) < 2:
         return torch.randn(shape, dtype=dtype)
     return torch.randn(shape[::-1], dtype=dtype).permute(*reversed(range(len(shape))))
@@ -22,7 +33,7 @@ def make(shape, dtype):
 def add(op, args, fn, *shapes, dtypes=None):
     dtypes = dtypes or [torch.float64] * len(shapes)
     xs = [make(s, d) for s, d in zip(shapes, dtypes)]
-    grad = all(x.is_floating_point() for x in xs)
+    grad = len(xs) > 0 and all(x.is_floating_point() for x in xs)
     xs = [x.detach().requires_grad_(grad) for x in xs]
     ys = fn(*xs)
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
@@ -80,5 +91,36 @@ for n in (1, 2, 3):
     fn = {1: torch.atleast_1d, 2: torch.atleast_2d, 3: torch.atleast_3d}[n]
     for s in [(), (3,), (2, 3), (2, 1, 3)]:
         add(f"atleast{n}d", [], fn, s)
-out["cases"] = cases
-torch.save(out, "fixtures.pt")
+save("fixtures.pt")
+
+for k in (0, 2, -1):
+    add("diag", [k], lambda x, k=k: torch.diag(x, k), (4,))
+for k in (0, 1, -2, 5, -7):
+    add("diag", [k], lambda x, k=k: torch.diag(x, k), (3, 4))
+add("diag", [2], lambda x: torch.diag(x, 2), (0,))
+add("diag", [1], lambda x: torch.diag(x, 1), (3,), dtypes=[torch.int64])
+add("diag", [0], torch.diag, (3,), dtypes=[torch.bool])
+add("diag", [-1], lambda x: torch.diag(x, -1), (3, 3), dtypes=[torch.int32])
+for a in ([0, -2, -1], [1, -1, 0], [-1, 0, 2], [2, 1, 0]):
+    add("diagEmbed", a, lambda x, a=a: torch.diag_embed(x, *a), (2, 3))
+add("diagEmbed", [0, -2, -1], torch.diag_embed, (3,))
+add("diagEmbed", [1, 0, 3], lambda x: torch.diag_embed(x, 1, 0, 3), (2, 3, 2))
+for k, s in ((-1, (2, 2)), (0, ()), (1, (3,)), (2, (2, 1, 2))):
+    add("diagflat", [k], lambda x, k=k: torch.diagflat(x, k), s)
+add("trace", [], torch.trace, (3, 4))
+add("trace", [], torch.trace, (4, 3))
+add("trace", [], torch.trace, (0, 3))
+add("trace", [], torch.trace, (3, 3), dtypes=[torch.int32])
+add("trace", [], torch.trace, (2, 2), dtypes=[torch.uint8])
+for r, c, o in ((3, 4, 0), (3, 4, 1), (4, 3, -1), (4, 3, -2), (3, 3, 5), (3, 3, -5), (0, 4, 0), (4, 0, 0), (1, 1, 0), (5, 2, 3)):
+    add("trilIndices", [r, c, o], lambda r=r, c=c, o=o: torch.tril_indices(r, c, o))
+    add("triuIndices", [r, c, o], lambda r=r, c=c, o=o: torch.triu_indices(r, c, o))
+add("trilIndices", [4, 3, 1, 32], lambda: torch.tril_indices(4, 3, 1, dtype=torch.int32))
+add("triuIndices", [4, 3, -1, 32], lambda: torch.triu_indices(4, 3, -1, dtype=torch.int32))
+add("meshgridIJ", [], lambda *t: torch.meshgrid(*t, indexing="ij"), (2,), (3,), ())
+add("meshgridIJ", [], lambda *t: torch.meshgrid(*t, indexing="ij"), (4,))
+add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (2,), (3,), (4,))
+add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (2,), ())
+add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (3,))
+add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (2,), (0,), dtypes=[torch.int64, torch.int64])
+save("diag.pt")

@@ -12,7 +12,7 @@ import org.jtensor.ops.ViewOps;
  * {@link TensorFactories} for the reason that one is a class: static methods are inherited and
  * called as Tensor's. It has no instances of its own.
  */
-public abstract sealed class TensorJoins permits TensorFactories {
+public abstract sealed class TensorJoins extends TensorIndexFactories permits TensorFactories {
   TensorJoins() {}
 
   /** torch.broadcast_tensors: each tensor expanded (a view) to the shape they broadcast to together. */
@@ -91,6 +91,60 @@ public abstract sealed class TensorJoins permits TensorFactories {
 
   public static List<Tensor> atleast3d(Tensor... tensors) {
     return atLeastAll("atleast3d", tensors, 3);
+  }
+
+  /**
+   * torch.meshgrid: for N tensors (0-D or 1-D, one dtype and device) of sizes s0..sN-1, N views
+   * of shape [s0, ..., sN-1], the i-th varying along dim i ("ij"); "xy" swaps the first two
+   * inputs' roles and the first two dims, as NumPy's.
+   */
+  public static List<Tensor> meshgrid(String indexing, Tensor... tensors) {
+    String op = "meshgrid";
+    if (tensors == null || tensors.length == 0) throw new IllegalArgumentException(op + "(): meshgrid expects a non-empty TensorList");
+    for (Tensor t : tensors) Tensor.implOf(t, op);
+    for (int i = 0; i + 1 < tensors.length; i++) {
+      if (tensors[i].dtype() != tensors[i + 1].dtype()) {
+        throw new IllegalArgumentException(op + "(): meshgrid expects all tensors to have the same dtype");
+      }
+      if (!tensors[i].device().equals(tensors[i + 1].device())) {
+        throw new IllegalArgumentException(op + "(): meshgrid expects all tensors to have the same device");
+      }
+    }
+    boolean xy = "xy".equals(indexing);
+    if (!xy && !"ij".equals(indexing)) {
+      throw new IllegalArgumentException(op + "(): torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: " + indexing);
+    }
+    Tensor[] in = tensors.clone();
+    int n = in.length;
+    if (xy && n >= 2) swap(in);
+    long[] shape = new long[n];
+    for (int i = 0; i < n; i++) {
+      if (in[i].dim() > 1) {
+        throw new IllegalArgumentException(op + "(): torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a "
+            + in[i].dim() + "-D tensor");
+      }
+      shape[i] = in[i].numel();
+    }
+    List<Tensor> grids = new ArrayList<>(n);
+    try (TensorScope s = TensorScope.open()) {
+      for (int i = 0; i < n; i++) {
+        long[] viewShape = new long[n];
+        java.util.Arrays.fill(viewShape, 1);
+        viewShape[i] = -1;
+        grids.add(s.keep(Tensor.wrap(ViewOps.expand(op, in[i].view(viewShape).impl(op), shape))));
+      }
+    } catch (RuntimeException e) {
+      for (Tensor g : grids) g.close();
+      throw e;
+    }
+    if (xy && n >= 2) java.util.Collections.swap(grids, 0, 1);
+    return grids;
+  }
+
+  private static void swap(Tensor[] a) {
+    Tensor t = a[0];
+    a[0] = a[1];
+    a[1] = t;
   }
 
   private static Tensor atLeast(String op, Tensor t, int dims) {

@@ -7,11 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a fixture's cases as make_fixtures.py scripts under resources/shapes and resources/diag
- * write them: case i's inputs "<i>.x<k>", outputs "<i>.out<j>" and, when the inputs are floating,
+ * Runs a fixture's cases as resources/shapes/make_fixtures.py writes them: case i's inputs "<i>.x<k>", outputs "<i>.out<j>" and, when the inputs are floating,
  * the upstream "<i>.up<j>" and the inputs' gradients "<i>.grad<k>" of sum_j (out_j * up_j).sum();
  * "cases" lists [op, args]. Each output's shape, dtype and values must equal PyTorch's exactly
- * (these ops move values, they do not compute them), each gradient to 1e-12.
+ * (these ops move values; trace sums at most a few), each gradient to 1e-12.
  */
 final class FixtureCases {
   /** One op of the fixture applied: its args (the case's list of ints) and inputs. */
@@ -36,6 +35,7 @@ final class FixtureCases {
         grad &= x.dtype().isFloatingPoint();
         xs.add(x.dtype().isFloatingPoint() ? x.clone().requiresGrad_(true) : x);
       }
+      grad &= !xs.isEmpty();  // a factory's case (trilIndices) has no inputs and no gradient
       List<Tensor> ys = op.apply(name, args, xs);
       int j = 0;
       Tensor loss = null;

@@ -1,0 +1,62 @@
+package org.jtensor;
+
+import org.jtensor.core.ScalarTypes;
+
+/**
+ * Tensor's factories of index tensors, PyTorch's torch.tril_indices and torch.triu_indices: int64
+ * (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
+ * is a class: static methods are inherited and called as Tensor's. It has no instances of its own.
+ */
+public abstract sealed class TensorIndexFactories permits TensorJoins {
+  TensorIndexFactories() {}
+
+  /** torch.tril_indices: the [2, N] row and column indices of a row x col matrix's lower triangle (on and below diagonal offset), row by row. */
+  public static Tensor trilIndices(long row, long col, long offset) {
+    return triangle("trilIndices", "tril_indices", row, col, offset, true, DType.INT64);
+  }
+
+  public static Tensor trilIndices(long row, long col, long offset, DType dtype) {
+    return triangle("trilIndices", "tril_indices", row, col, offset, true, dtype);
+  }
+
+  /** torch.triu_indices: the upper triangle's (on and above diagonal offset). */
+  public static Tensor triuIndices(long row, long col, long offset) {
+    return triangle("triuIndices", "triu_indices", row, col, offset, false, DType.INT64);
+  }
+
+  public static Tensor triuIndices(long row, long col, long offset, DType dtype) {
+    return triangle("triuIndices", "triu_indices", row, col, offset, false, dtype);
+  }
+
+  /** Rows that hold none of the triangle are skipped before the walk, so a huge row count with an empty triangle costs nothing. */
+  private static Tensor triangle(String op, String kernel, long row, long col, long offset, boolean lower, DType dtype) {
+    if (row < 0) throw new IllegalArgumentException(op + "(): row must be non-negative, got" + row);
+    if (col < 0) throw new IllegalArgumentException(op + "(): col must be non-negative, got" + col);
+    if (dtype != DType.INT64 && dtype != DType.INT32) throw ScalarTypes.notImplemented(op, kernel, dtype);
+    long first = 0, end = col == 0 ? 0 : row;  // the rows [first, end) hold at least one element
+    if (lower && offset < 0) first = offset <= -row ? row : -offset;
+    if (!lower && offset >= col - row) end = Math.max(0, Math.min(row, col - offset));
+    long count = 0;
+    for (long r = first; r < end; r++) {
+      count += lower ? (offset >= col - 1 - r ? col : r + offset + 1) : col - Math.max(0, r + offset);
+      if (count > (Integer.MAX_VALUE - 8) / 2) {
+        throw new IllegalArgumentException(op + "(): the triangle of a " + row + " x " + col + " matrix has more than "
+            + (Integer.MAX_VALUE - 8) / 2 + " elements, more indices than one tensor built here can hold");
+      }
+    }
+    long[] idx = new long[(int) (2 * count)];
+    int k = 0;
+    for (long r = first; r < end; r++) {
+      long lo = lower ? 0 : Math.max(0, r + offset), hi = lower ? (offset >= col - 1 - r ? col - 1 : r + offset) : col - 1;
+      for (long c = lo; c <= hi; c++, k++) {
+        idx[k] = r;
+        idx[(int) count + k] = c;
+      }
+    }
+    Tensor t = Tensor.fromArray(idx, 2, count);
+    if (dtype == DType.INT64) return t;
+    try (t) {
+      return t.to(dtype);
+    }
+  }
+}
