@@ -2,9 +2,10 @@
 (broadcast_to, broadcast_tensors, moveaxis, ravel, fliplr, flipud, rot90), the stacks (hstack,
 vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. diag.pt,
 for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
-triu_indices and meshgrid ("ij" and "xy"). In each, case i keeps its inputs
+triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
+select_scatter, slice_scatter, diagonal_scatter. In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
-gradients "<i>.grad<k>" of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
+gradients "<i>.grad<k>" (the floating ones; int64 index inputs have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
 Regenerate: python3 make_fixtures.py (a virtualenv with torch)."""
 import torch
@@ -32,9 +33,9 @@ def make(shape, dtype):
 
 def add(op, args, fn, *shapes, dtypes=None):
     dtypes = dtypes or [torch.float64] * len(shapes)
-    xs = [make(s, d) for s, d in zip(shapes, dtypes)]
-    grad = len(xs) > 0 and all(x.is_floating_point() for x in xs)
-    xs = [x.detach().requires_grad_(grad) for x in xs]
+    xs = [s.clone() if isinstance(s, torch.Tensor) else make(s, d) for s, d in zip(shapes, dtypes)]
+    grad = any(x.is_floating_point() for x in xs) and all(x.is_floating_point() or x.dtype == torch.int64 for x in xs)
+    xs = [x.detach().requires_grad_(grad and x.is_floating_point()) for x in xs]
     ys = fn(*xs)
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     i = len(cases)
@@ -43,14 +44,17 @@ def add(op, args, fn, *shapes, dtypes=None):
     loss = 0
     for j, y in enumerate(ys):
         out[f"{i}.out{j}"] = y.detach().clone()
-        if grad:
+        if grad and y.requires_grad:
             up = torch.randn(y.shape, dtype=y.dtype)
             out[f"{i}.up{j}"] = up
             loss = loss + (y * up).sum()
     if grad:
-        gs = torch.autograd.grad(loss, xs, allow_unused=True)
-        for k, g in enumerate(gs):
-            out[f"{i}.grad{k}"] = g if g is not None else torch.zeros_like(xs[k])
+        fs = [x for x in xs if x.requires_grad]
+        gs = iter(torch.autograd.grad(loss, fs, allow_unused=True))
+        for k, x in enumerate(xs):
+            if x.requires_grad:
+                g = next(gs)
+                out[f"{i}.grad{k}"] = g if g is not None else torch.zeros_like(x)
     cases.append([op, args])
 
 
@@ -124,3 +128,20 @@ add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (2,), ())
 add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (3,))
 add("meshgridXY", [], lambda *t: torch.meshgrid(*t, indexing="xy"), (2,), (0,), dtypes=[torch.int64, torch.int64])
 save("diag.pt")
+
+L = lambda *v: torch.tensor(v, dtype=torch.int64)
+add("takeAlongDim", [1], lambda x, i: torch.take_along_dim(x, i, 1), (3, 4), L([0, 3], [2, 2], [1, 0]))
+add("takeAlongDim", [0], lambda x, i: torch.take_along_dim(x, i, 0), (3, 4), L([2, 0, 1, 1]).view(1, 4))
+add("takeAlongDim", [-1], lambda x, i: torch.take_along_dim(x, i, -1), (3, 1, 4), L([3, 0], [1, 1]).view(1, 2, 2))
+add("takeAlongDim", [], lambda x, i: torch.take_along_dim(x, i), torch.randn(3, 4, dtype=torch.float64), L([11, 0], [5, 5]))  # PyTorch views it flat: contiguous
+add("takeAlongDim", [0], lambda x, i: torch.take_along_dim(x, i, 0), (3,), L(2, 2, 0, 1), dtypes=[torch.int64, torch.int64])
+add("selectScatter", [0, 1], lambda x, s: torch.select_scatter(x, s, 0, 1), (3, 4), (4,))
+add("selectScatter", [-1, -1], lambda x, s: torch.select_scatter(x, s, -1, -1), (2, 3, 4), (2, 3))
+add("selectScatter", [1, 0], lambda x, s: torch.select_scatter(x, s, 1, 0), (3, 4), (3,), dtypes=[torch.float64, torch.float32])
+add("sliceScatter", [1, 0, 4, 2], lambda x, s: torch.slice_scatter(x, s, 1, 0, 4, 2), (3, 4), (3, 2))
+add("sliceScatter", [0, -2, 100, 1], lambda x, s: torch.slice_scatter(x, s, 0, -2, 100, 1), (3, 4), (2, 4))
+add("sliceScatter", [0, 5, 100, 1], lambda x, s: torch.slice_scatter(x, s, 0, 5, 100, 1), (3, 4), (0, 4))
+add("diagonalScatter", [0, 0, 1], lambda x, s: torch.diagonal_scatter(x, s), (3, 4), (3,))
+add("diagonalScatter", [2, 0, 1], lambda x, s: torch.diagonal_scatter(x, s, 2), (3, 4), (2,))
+add("diagonalScatter", [-1, 2, 0], lambda x, s: torch.diagonal_scatter(x, s, -1, 2, 0), (2, 3, 4), (3, 2))
+save("index.pt")
