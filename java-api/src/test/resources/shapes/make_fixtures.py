@@ -3,7 +3,7 @@
 vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. diag.pt,
 for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
 triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
-select_scatter, slice_scatter, diagonal_scatter. In each, case i keeps its inputs
+select_scatter, slice_scatter, diagonal_scatter, index_fill(_) and index_copy(_). In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
 gradients "<i>.grad<k>" (the floating ones; int64 index inputs have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
@@ -144,4 +144,17 @@ add("sliceScatter", [0, 5, 100, 1], lambda x, s: torch.slice_scatter(x, s, 0, 5,
 add("diagonalScatter", [0, 0, 1], lambda x, s: torch.diagonal_scatter(x, s), (3, 4), (3,))
 add("diagonalScatter", [2, 0, 1], lambda x, s: torch.diagonal_scatter(x, s, 2), (3, 4), (2,))
 add("diagonalScatter", [-1, 2, 0], lambda x, s: torch.diagonal_scatter(x, s, -1, 2, 0), (2, 3, 4), (3, 2))
+add("indexFill", [1, -7], lambda x, i: x.index_fill(1, i, -7.0), (3, 4), L(0, 2))
+add("indexFill", [0, 5], lambda x, i: x.index_fill(0, i, 5.0), (3, 4), L(-1))
+add("indexFill", [0, 3], lambda x, i: x.index_fill(0, i, 3.0), (), L(0))
+add("indexFill", [-1, 2], lambda x, i: x.index_fill(-1, i, 2.0), (3, 4), L(3, 3, -4), dtypes=[torch.int64, torch.int64])
+add("indexFill_", [1, -7], lambda x, i: x.clone().index_fill_(1, i, -7.0), (3, 4), L(1))
+add("indexFillT", [1], lambda x, i, v: x.index_fill(1, i, v), (2, 3, 4), torch.tensor(2), ())
+add("indexFillT_", [0], lambda x, i, v: x.clone().index_fill_(0, i, v), (2, 3), L(1, 0), ())
+add("indexCopy", [1], lambda x, i, s: x.index_copy(1, i, s), (3, 4), L(0, 2), (3, 2))
+add("indexCopy", [0], lambda x, i, s: x.index_copy(0, i, s), (4,), L(1), ())
+add("indexCopy", [-1], lambda x, i, s: x.index_copy(-1, i, s), (2, 3, 4), L(3, 0), (2, 3, 2))
+add("indexCopy", [1], lambda x, i, s: x.index_copy(1, i, s), (3, 4), torch.tensor(1), (3, 1))
+add("indexCopy", [0], lambda x, i, s: x.index_copy(0, i, s), (), L(0), ())
+add("indexCopy_", [1], lambda x, i, s: x.clone().index_copy_(1, i, s), (3, 4), L(2, 0), (3, 2))
 save("index.pt")

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * takeAlongDim, selectScatter, sliceScatter and diagonalScatter against PyTorch 2.13
+ * takeAlongDim, selectScatter, sliceScatter, diagonalScatter, indexFill(_) and indexCopy(_) against PyTorch 2.13
  * (resources/shapes/index.pt from make_fixtures.py): values, dtypes and gradients of input and src;
  * copies, never views; gradchecks; PyTorch's refusals.
  */
@@ -27,13 +27,19 @@ class IndexWriteOpsTest extends ScopedTest {
       case "selectScatter": return List.of(x.selectScatter(y, (int) a[0], a[1]));
       case "sliceScatter": return List.of(x.sliceScatter(y, (int) a[0], a[1], a[2], a[3]));
       case "diagonalScatter": return List.of(x.diagonalScatter(y, a[0], (int) a[1], (int) a[2]));
+      case "indexFill": return List.of(x.indexFill((int) a[0], y, a[1]));
+      case "indexFill_": return List.of(x.clone().indexFill_((int) a[0], y, a[1]));
+      case "indexFillT": return List.of(x.indexFill((int) a[0], y, xs.get(2)));
+      case "indexFillT_": return List.of(x.clone().indexFill_((int) a[0], y, xs.get(2)));
+      case "indexCopy": return List.of(x.indexCopy((int) a[0], y, xs.get(2)));
+      case "indexCopy_": return List.of(x.clone().indexCopy_((int) a[0], y, xs.get(2)));
       default: throw new AssertionError(op);
     }
   }
 
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
-    assertEquals(14, FixtureCases.run(f, IndexWriteOpsTest::apply));
+    assertEquals(27, FixtureCases.run(f, IndexWriteOpsTest::apply));
   }
 
   @Test
@@ -83,6 +89,52 @@ class IndexWriteOpsTest extends ScopedTest {
         refused(() -> x.diagonalScatter(Tensor.ones(3), 2, 0, 1)));
     assertThrows(RuntimeException.class, () -> x.selectScatter(Tensor.ones(4), 0, 3));
     assertEquals("selectScatter(): expected a Tensor, got null", refused(() -> x.selectScatter(null, 0, 0)));
+  }
+
+  @Test
+  void indexFillAndIndexCopyRefusals() {
+    Tensor x = Tensor.ones(3, 4), at = Tensor.fromArray(new long[] {0, 2}), src = Tensor.ones(3, 2);
+    int version = x.version();
+    assertEquals("indexFill(): index 4 is out of bounds for dimension 1 with size 4",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexFill(1, Tensor.fromArray(new long[] {4}), 1.0)).getMessage());
+    assertEquals("indexFill_(): index -5 is out of bounds for dimension 1 with size 4",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexFill_(1, Tensor.fromArray(new long[] {-5}), 1.0)).getMessage());
+    assertEquals("indexFill(): index_fill_(): Expected dtype int64 for index.", refused(() -> x.indexFill(1, Tensor.fromArray(new int[] {0}), 1.0)));
+    assertEquals("indexFill(): Index has to be a vector/scalar", refused(() -> x.indexFill(1, Tensor.fromArray(new long[] {0}, 1, 1), 1.0)));
+    assertEquals("indexFill(): Dimension out of range (expected to be in range of [-2, 1], but got 2)", refused(() -> x.indexFill(2, at, 1.0)));
+    assertEquals("indexFill(): index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).",
+        refused(() -> x.indexFill(1, at, Tensor.ones(1))));
+    assertEquals("indexCopy(): Number of indices (2) should be equal to source.size(dim) (3)",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexCopy(1, at, Tensor.ones(3, 3))).getMessage());
+    assertEquals("indexCopy(): Source/destination tensor must have same slice shapes. Destination slice shape: 3 at dimension 1 and "
+        + "source slice shape: 2 at dimension 0.", refused(() -> x.indexCopy(1, at, Tensor.ones(2, 2))));
+    assertEquals("indexCopy_(): index -1 is out of bounds for dimension 1 with size 4", assertThrows(IndexOutOfBoundsException.class,
+        () -> x.indexCopy_(1, Tensor.fromArray(new long[] {0, -1}), src)).getMessage());
+    assertEquals("indexCopy(): self and source expected to have the same dtype, but got (self) Float and (source) Double",
+        refused(() -> x.indexCopy(1, at, src.to(DType.FLOAT64))));
+    assertEquals("indexCopy(): Expected a long tensor for index, but got Int", refused(() -> x.indexCopy(1, at.to(DType.INT32), src)));
+    assertEquals("indexCopy(): Index should have dimension 1 or 0 (got 2)",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexCopy(1, at.view(1, 2), src)).getMessage());
+    assertEquals("indexCopy(): When source and destination are not scalars, their dimensionality must match. Source dimensionality (1), "
+        + "destination dimensionality (2)", assertThrows(IndexOutOfBoundsException.class, () -> x.indexCopy(1, at, Tensor.ones(3))).getMessage());
+    assertEquals("indexCopy(): When source is scalar, index should have one element (got 2)",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexCopy(1, at, Tensor.scalar(1.0))).getMessage());
+    assertEquals("indexCopy(): Source/destination tensor must have same slice shapes. Destination slice shape: 2 4 at dimension 1 and "
+        + "source slice shape: 2 5 at dimension 0.", refused(() -> Tensor.ones(2, 3, 4).indexCopy(1, at, Tensor.ones(2, 2, 5))));
+    assertEquals(1.0, x.amin().item(), "nothing written by a refused indexCopy_ or indexFill_");
+    assertEquals(1.0, x.amax().item());
+    assertEquals(version, x.version());
+  }
+
+  @Test
+  void indexFillAndIndexCopyGradchecks() {
+    Tensor x = Tensor.randn(new long[] {3, 4}, DType.FLOAT64, new Generator(4303)).requiresGrad_(true);
+    Tensor v = Tensor.scalar(0.5, DType.FLOAT64).requiresGrad_(true);
+    Tensor s = Tensor.randn(new long[] {3, 2}, DType.FLOAT64, new Generator(4304)).requiresGrad_(true);
+    Tensor at = Tensor.fromArray(new long[] {3, 1});
+    GradCheck.check(in -> in.get(0).indexFill(1, at, in.get(1)).mul(in.get(0).indexCopy(1, at, in.get(2))), List.of(x, v, s));
+    GradCheck.check(in -> in.get(0).mul(2.0).indexFill_(0, Tensor.fromArray(new long[] {-1}), in.get(1)).indexCopy_(1, at, in.get(2)),
+        List.of(x, v, s));
   }
 
   private static String refused(Runnable r) {

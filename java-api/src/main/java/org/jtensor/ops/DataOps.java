@@ -169,11 +169,11 @@ public final class DataOps {
       + "a single memory location. Please clone() the tensor before performing the operation.";
 
   /**
-   * PyTorch's assert_no_overlap, for the index writers (scatter_, scatterAdd_, indexAdd_, an
-   * advanced-index set): an operand sharing any element with the tensor written is refused, a full
+   * PyTorch's assert_no_overlap, for the index writers (scatter_, scatterAdd_, indexAdd_, indexCopy_,
+   * an advanced-index set): an operand sharing any element with the tensor written is refused, a full
    * alias too (elementwise ops and copy_ allow that one).
    */
-  static void checkNoOverlap(String op, TensorImpl written, TensorImpl read) {
+  public static void checkNoOverlap(String op, TensorImpl written, TensorImpl read) {
     Overlap o = overlap(written, read);
     if (o == Overlap.PARTIAL || o == Overlap.FULL) throw new IllegalArgumentException(op + "(): " + OVERLAP_WORDS);
   }
