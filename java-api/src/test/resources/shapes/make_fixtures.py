@@ -3,9 +3,9 @@
 vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. diag.pt,
 for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
 triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
-select_scatter, slice_scatter, diagonal_scatter, index_fill(_) and index_copy(_). In each, case i keeps its inputs
+select_scatter, slice_scatter, diagonal_scatter, index_fill(_), index_copy(_) and masked_scatter(_). In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
-gradients "<i>.grad<k>" (the floating ones; int64 index inputs have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
+gradients "<i>.grad<k>" (the floating ones; int64 indices and bool masks have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
 Regenerate: python3 make_fixtures.py (a virtualenv with torch)."""
 import torch
@@ -34,7 +34,7 @@ def make(shape, dtype):
 def add(op, args, fn, *shapes, dtypes=None):
     dtypes = dtypes or [torch.float64] * len(shapes)
     xs = [s.clone() if isinstance(s, torch.Tensor) else make(s, d) for s, d in zip(shapes, dtypes)]
-    grad = any(x.is_floating_point() for x in xs) and all(x.is_floating_point() or x.dtype == torch.int64 for x in xs)
+    grad = any(x.is_floating_point() for x in xs) and all(x.is_floating_point() or x.dtype in (torch.int64, torch.bool) for x in xs)
     xs = [x.detach().requires_grad_(grad and x.is_floating_point()) for x in xs]
     ys = fn(*xs)
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
@@ -157,4 +157,10 @@ add("indexCopy", [-1], lambda x, i, s: x.index_copy(-1, i, s), (2, 3, 4), L(3, 0
 add("indexCopy", [1], lambda x, i, s: x.index_copy(1, i, s), (3, 4), torch.tensor(1), (3, 1))
 add("indexCopy", [0], lambda x, i, s: x.index_copy(0, i, s), (), L(0), ())
 add("indexCopy_", [1], lambda x, i, s: x.clone().index_copy_(1, i, s), (3, 4), L(2, 0), (3, 2))
+B = lambda *v: torch.tensor(v, dtype=torch.bool)
+add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (2, 3), B([True, False, True], [False, True, False]), (6,))
+add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (2, 3), B(True, False, True), (2, 3))
+add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (3,), B([True, True, False], [False, True, True]), (7,))
+add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (2, 2), B(False, False), (0,))
+add("maskedScatter_", [], lambda x, m, s: x.clone().masked_scatter_(m, s), (4,), B(True, False, True, True), (3,))
 save("index.pt")

@@ -8,8 +8,9 @@ import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
 
 /**
- * Tensor's writes of whole slices picked by an index along a dim: indexFill (maskedFill with a
- * mask true at the indexed positions of dim) and indexCopy (an advanced-index set), so autograd
+ * Tensor's writes of whole slices picked by an index along a dim, or of the elements a mask picks:
+ * indexFill (maskedFill with a mask true at the indexed positions of dim), indexCopy and
+ * maskedScatter (advanced-index sets), so autograd
  * comes through those ops' derivatives. Indices are checked here, in PyTorch's words, before
  * anything is written. Inherited by {@link Tensor}.
  */
@@ -62,6 +63,56 @@ public sealed interface IndexFillMethods permits Tensor {
   default Tensor indexCopy_(int dim, Tensor index, Tensor source) {
     copyInto(self(), "indexCopy_", dim, index, source).close();
     return self();
+  }
+
+  /**
+   * torch.Tensor.masked_scatter: a copy of this tensor broadcast with mask, whose positions where
+   * mask is true take source's elements in row-major order (source needs at least that many).
+   */
+  default Tensor maskedScatter(Tensor mask, Tensor source) {
+    String op = "maskedScatter";
+    long[] shape = Shapes.broadcastShapes(op, Tensor.implOf(mask, op).sizes(), self().impl(op).sizes());  // ATen's expand_outplace(mask, self)
+    try (Tensor wide = self().broadcastTo(shape)) {
+      Tensor out = wide.contiguous();
+      if (out.isAliasOf(self())) out = swap(out, out.clone());
+      try {
+        return scatterMasked(out, op, mask, source);
+      } catch (RuntimeException e) {
+        out.close();
+        throw e;
+      }
+    }
+  }
+
+  default Tensor maskedScatter_(Tensor mask, Tensor source) {
+    DataOps.checkWritable("maskedScatter_", self().impl("maskedScatter_"));
+    return scatterMasked(self(), "maskedScatter_", mask, source);
+  }
+
+  private static Tensor swap(Tensor old, Tensor fresh) {
+    old.close();
+    return fresh;
+  }
+
+  /** ATen's masked_scatter_ checks, then dest[mask] = source's first count(mask) elements (read before the write, as ATen's). */
+  private static Tensor scatterMasked(Tensor dest, String op, Tensor mask, Tensor source) {
+    TensorImpl t = dest.impl(op), m = Tensor.implOf(mask, op), s = Tensor.implOf(source, op);
+    if (t.dtype() != s.dtype()) {
+      throw new IllegalArgumentException(op + "(): masked_scatter: expected self and source to have same dtypes but got"
+          + ScalarTypes.name(t.dtype()) + " and " + ScalarTypes.name(s.dtype()));
+    }
+    if (m.dtype() != DType.BOOL) {
+      throw new IllegalArgumentException(op + "(): masked_scatter_ only supports boolean masks, but got mask with dtype "
+          + ScalarTypes.name(m.dtype()));
+    }
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor wide = Tensor.wrap(org.jtensor.ops.ViewOps.expand(op, m, t.sizes()));
+      long count = wide.sum().toLongArray()[0];
+      if (source.numel() < count) throw new IllegalArgumentException(op + "(): Number of elements of source < number of ones in mask");
+      Tensor values = source.reshape(-1).narrow(0, 0, count);
+      dest.set(new Index[] {Index.of(wide)}, values.isAliasOf(dest) ? values.clone() : values);
+    }
+    return dest;
   }
 
   private static void checkFillValue(String op, Tensor value) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * takeAlongDim, selectScatter, sliceScatter, diagonalScatter, indexFill(_) and indexCopy(_) against PyTorch 2.13
+ * takeAlongDim, selectScatter, sliceScatter, diagonalScatter, indexFill(_), indexCopy(_) and maskedScatter(_) against PyTorch 2.13
  * (resources/shapes/index.pt from make_fixtures.py): values, dtypes and gradients of input and src;
  * copies, never views; gradchecks; PyTorch's refusals.
  */
@@ -33,13 +33,15 @@ class IndexWriteOpsTest extends ScopedTest {
       case "indexFillT_": return List.of(x.clone().indexFill_((int) a[0], y, xs.get(2)));
       case "indexCopy": return List.of(x.indexCopy((int) a[0], y, xs.get(2)));
       case "indexCopy_": return List.of(x.clone().indexCopy_((int) a[0], y, xs.get(2)));
+      case "maskedScatter": return List.of(x.maskedScatter(y, xs.get(2)));
+      case "maskedScatter_": return List.of(x.clone().maskedScatter_(y, xs.get(2)));
       default: throw new AssertionError(op);
     }
   }
 
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
-    assertEquals(27, FixtureCases.run(f, IndexWriteOpsTest::apply));
+    assertEquals(32, FixtureCases.run(f, IndexWriteOpsTest::apply));
   }
 
   @Test
@@ -135,6 +137,35 @@ class IndexWriteOpsTest extends ScopedTest {
     GradCheck.check(in -> in.get(0).indexFill(1, at, in.get(1)).mul(in.get(0).indexCopy(1, at, in.get(2))), List.of(x, v, s));
     GradCheck.check(in -> in.get(0).mul(2.0).indexFill_(0, Tensor.fromArray(new long[] {-1}), in.get(1)).indexCopy_(1, at, in.get(2)),
         List.of(x, v, s));
+  }
+
+  @Test
+  void maskedScatterRefusalsAndOverlap() {
+    Tensor x = Tensor.zeros(2, 3), six = Tensor.arange(1, 7).to(DType.FLOAT32);
+    Tensor m = Tensor.fromArray(new boolean[] {true, false, true, false, true, false}, 2, 3);
+    assertEquals("maskedScatter(): Number of elements of source < number of ones in mask", refused(() -> x.maskedScatter(m, six.narrow(0, 0, 2))));
+    assertEquals("maskedScatter(): masked_scatter: expected self and source to have same dtypes but gotFloat and Double",
+        refused(() -> x.maskedScatter(m, six.to(DType.FLOAT64))));
+    assertEquals("maskedScatter(): masked_scatter_ only supports boolean masks, but got mask with dtype Byte",
+        refused(() -> x.maskedScatter(m.to(DType.UINT8), six)));
+    assertEquals("maskedScatter_(): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)",
+        refused(() -> Tensor.zeros(3).maskedScatter_(m, six)));
+    assertEquals("maskedScatter(): The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1",
+        refused(() -> x.maskedScatter(Tensor.ones(new long[] {2}, DType.BOOL), six)));
+    assertEquals(0.0, x.amax().item(), "nothing written");
+    Tensor b = Tensor.arange(0, 6, 1, DType.FLOAT32);
+    b.narrow(0, 0, 3).maskedScatter_(Tensor.ones(new long[] {3}, DType.BOOL), b.narrow(0, 1, 3));  // read before the write, as torch 2.13
+    assertArrayEquals(new float[] {1, 2, 3, 3, 4, 5}, b.toFloatArray());
+    assertFalse(x.maskedScatter(m, six).isAliasOf(x));
+  }
+
+  @Test
+  void maskedScatterGradcheck() {
+    Tensor x = Tensor.randn(new long[] {2, 3}, DType.FLOAT64, new Generator(4305)).requiresGrad_(true);
+    Tensor s = Tensor.randn(new long[] {7}, DType.FLOAT64, new Generator(4306)).requiresGrad_(true);
+    Tensor m = Tensor.fromArray(new boolean[] {true, false, true}, 3);
+    GradCheck.check(in -> in.get(0).maskedScatter(m, in.get(1)).mul(in.get(0).mul(1.0).maskedScatter_(m.logicalNot(), in.get(1).flip(0))),
+        List.of(x, s));
   }
 
   private static String refused(Runnable r) {
