@@ -3,7 +3,8 @@
 vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1d/2d/3d. diag.pt,
 for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
 triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
-select_scatter, slice_scatter, diagonal_scatter, index_fill(_), index_copy(_) and masked_scatter(_). In each, case i keeps its inputs
+select_scatter, slice_scatter, diagonal_scatter, index_fill(_), index_copy(_), masked_scatter(_)
+and index_put(_) (with and without accumulate). In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
 gradients "<i>.grad<k>" (the floating ones; int64 indices and bool masks have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
@@ -163,4 +164,11 @@ add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (2, 3), B(True,
 add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (3,), B([True, True, False], [False, True, True]), (7,))
 add("maskedScatter", [], lambda x, m, s: x.masked_scatter(m, s), (2, 2), B(False, False), (0,))
 add("maskedScatter_", [], lambda x, m, s: x.clone().masked_scatter_(m, s), (4,), B(True, False, True, True), (3,))
+add("indexPut", [0], lambda x, i, j, v: x.index_put((i, j), v), (3, 4), L(0, 2), L(1, -1), (2,))
+add("indexPut", [1], lambda x, i, j, v: x.index_put((i, j), v, accumulate=True), (3, 4), L(0, 2, 0), L(1, 1, 1), (3,))
+add("indexPut", [1], lambda x, i, v: x.index_put((i,), v, accumulate=True), (3, 4), L([0, -1], [0, 0]), (4,))
+add("indexPut", [1], lambda x, m, v: x.index_put((m,), v, accumulate=True), (3, 4), B(True, False, True), (2, 4))
+add("indexPut", [0], lambda x, m, v: x.index_put((m,), v), (2, 3), B([True, False, True], [False, False, True]), ())
+add("indexPut_", [1], lambda x, i, v: x.clone().index_put_((i,), v, accumulate=True), (4,), L(3, 3, 0, 3), (4,))
+add("indexPut_", [0], lambda x, i, j, v: x.clone().index_put_((i, j), v), (2, 3, 2), L(1), L(2, 0), (2, 1))
 save("index.pt")

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * takeAlongDim, selectScatter, sliceScatter, diagonalScatter, indexFill(_), indexCopy(_) and maskedScatter(_) against PyTorch 2.13
+ * takeAlongDim, selectScatter, sliceScatter, diagonalScatter, indexFill(_), indexCopy(_), maskedScatter(_) and indexPut(_) against PyTorch 2.13
  * (resources/shapes/index.pt from make_fixtures.py): values, dtypes and gradients of input and src;
  * copies, never views; gradchecks; PyTorch's refusals.
  */
@@ -35,13 +35,15 @@ class IndexWriteOpsTest extends ScopedTest {
       case "indexCopy_": return List.of(x.clone().indexCopy_((int) a[0], y, xs.get(2)));
       case "maskedScatter": return List.of(x.maskedScatter(y, xs.get(2)));
       case "maskedScatter_": return List.of(x.clone().maskedScatter_(y, xs.get(2)));
+      case "indexPut": return List.of(x.indexPut(middle(xs), xs.get(xs.size() - 1), a[0] == 1));
+      case "indexPut_": return List.of(x.clone().indexPut_(middle(xs), xs.get(xs.size() - 1), a[0] == 1));
       default: throw new AssertionError(op);
     }
   }
 
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
-    assertEquals(32, FixtureCases.run(f, IndexWriteOpsTest::apply));
+    assertEquals(39, FixtureCases.run(f, IndexWriteOpsTest::apply));
   }
 
   @Test
@@ -166,6 +168,47 @@ class IndexWriteOpsTest extends ScopedTest {
     Tensor m = Tensor.fromArray(new boolean[] {true, false, true}, 3);
     GradCheck.check(in -> in.get(0).maskedScatter(m, in.get(1)).mul(in.get(0).mul(1.0).maskedScatter_(m.logicalNot(), in.get(1).flip(0))),
         List.of(x, s));
+  }
+
+  /** The index tensors of an indexPut case: every input between self and values. */
+  private static Tensor[] middle(List<Tensor> xs) {
+    return xs.subList(1, xs.size() - 1).toArray(new Tensor[0]);
+  }
+
+  @Test
+  void indexPutRefusalsAndKeptBits() {
+    Tensor x = Tensor.zeros(3, 4), one = Tensor.scalar(1.0f), i = Tensor.fromArray(new long[] {0, 3});
+    assertEquals("indexPut(): Index put requires the source and destination dtypes match, got Float for the destination and Double "
+        + "for the source.", refused(() -> x.indexPut(new Tensor[] {i}, Tensor.scalar(1.0, DType.FLOAT64), true)));
+    assertEquals("indexPut(): index 3 is out of bounds for dimension 0 with size 3",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexPut(new Tensor[] {i}, one, true)).getMessage());
+    assertEquals("indexPut(): too many indices for tensor of dimension 2 (got 3)", assertThrows(IndexOutOfBoundsException.class,
+        () -> x.indexPut(new Tensor[] {i, i, i}, one, true)).getMessage());
+    assertEquals("indexPut(): shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [2, 4]",
+        refused(() -> x.indexPut(new Tensor[] {Tensor.fromArray(new long[] {0, 1})}, Tensor.ones(3), true)));
+    assertEquals("indexPut(): tensors used as indices must be long, int, byte or bool tensors",
+        refused(() -> x.indexPut(new Tensor[] {Tensor.ones(2)}, Tensor.ones(4), true)));
+    assertEquals("indexPut(): shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]",
+        assertThrows(IndexOutOfBoundsException.class, () -> x.indexPut(new Tensor[] {Tensor.fromArray(new long[] {0, 1}),
+            Tensor.fromArray(new long[] {0, 1, 2})}, one, true)).getMessage());
+    assertEquals("indexPut_(): indices must hold at least one tensor", refused(() -> x.indexPut_(new Tensor[0], one, true)));
+    Tensor b = Tensor.arange(0, 6, 1, DType.FLOAT32);
+    assertEquals("indexPut_(): " + PartialOverlapWritePathsTest.WORDS,
+        refused(() -> b.narrow(0, 0, 3).indexPut_(new Tensor[] {Tensor.fromArray(new long[] {0, 1, 2})}, b.narrow(0, 1, 3), true)));
+    Tensor z = Tensor.fromArray(new float[] {-0.0f, 1.0f});
+    Tensor r = z.indexPut(new Tensor[] {Tensor.fromArray(new long[] {1})}, one, true);
+    assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(r.toFloatArray()[0]), "untouched -0.0 kept, as PyTorch's");
+    assertEquals(2.0f, r.toFloatArray()[1]);
+  }
+
+  @Test
+  void indexPutGradchecks() {
+    Tensor x = Tensor.randn(new long[] {3, 4}, DType.FLOAT64, new Generator(4307)).requiresGrad_(true);
+    Tensor v = Tensor.randn(new long[] {3}, DType.FLOAT64, new Generator(4308)).requiresGrad_(true);
+    Tensor[] at = {Tensor.fromArray(new long[] {0, 2, 0}), Tensor.fromArray(new long[] {1, 1, 1})};
+    Tensor[] distinct = {Tensor.fromArray(new long[] {0, 2, 1}), Tensor.fromArray(new long[] {1, 1, 3})};  // set's gradient is PyTorch's only without repeats
+    GradCheck.check(in -> in.get(0).indexPut(at, in.get(1), true).mul(in.get(0).indexPut(distinct, in.get(1).flip(0), false)), List.of(x, v));
+    GradCheck.check(in -> in.get(0).mul(1.0).indexPut_(at, in.get(1), true), List.of(x, v));
   }
 
   private static String refused(Runnable r) {

@@ -60,6 +60,8 @@ class PartialOverlapWritePathsTest extends ScopedTest {
     OVERLAP.put("indexAdd_[int, Tensor, Tensor]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1]});
     OVERLAP.put("indexAdd_[int, Tensor, Tensor, double]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1], 2.0});
     OVERLAP.put("indexCopy_[int, Tensor, Tensor]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1]});
+    OVERLAP.put("indexPut_[Tensor[], Tensor]", p -> new Object[] {new Tensor[] {Tensor.fromArray(new long[] {0, 1, 2})}, p[1]});
+    OVERLAP.put("indexPut_[Tensor[], Tensor, boolean]", p -> new Object[] {new Tensor[] {Tensor.fromArray(new long[] {0, 1, 2})}, p[1], true});
     OVERLAP.put("set[Tensor, Index[]]", p -> new Object[] {p[1], new Index[] {Index.all()}});
     OVERLAP.put("set[Index[], Tensor]", p -> new Object[] {new Index[] {Index.of(Tensor.fromArray(new long[] {2, 0, 1}))}, p[1]});
   }

@@ -89,6 +89,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("indexFill_[int, Tensor, Tensor]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), Tensor.scalar(5.0)});
     ARGS.put("indexCopy_[int, Tensor, Tensor]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), row(t)});
     ARGS.put("maskedScatter_[Tensor, Tensor]", t -> new Object[] {mask(t), Tensor.ones(t.numel())});
+    ARGS.put("indexPut_[Tensor[], Tensor]", t -> new Object[] {new Tensor[] {Tensor.fromArray(new long[] {0})}, Tensor.scalar(1.0f)});
+    ARGS.put("indexPut_[Tensor[], Tensor, boolean]", t -> new Object[] {new Tensor[] {Tensor.fromArray(new long[] {0})}, Tensor.scalar(1.0f), true});
     ARGS.put("triu_[long]", t -> new Object[] {0L});
     ARGS.put("tril_[long]", t -> new Object[] {-1L});
     ARGS.put("uniform_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
