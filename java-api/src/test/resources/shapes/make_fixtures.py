@@ -4,7 +4,8 @@ vstack, dstack, column_stack), the splits (hsplit, vsplit, dsplit) and atleast_1
 for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_indices,
 triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
 select_scatter, slice_scatter, diagonal_scatter, index_fill(_), index_copy(_), masked_scatter(_)
-and index_put(_) (with and without accumulate). In each, case i keeps its inputs
+and index_put(_) (with and without accumulate). joins.pt, for ShapeOpsTest: block_diag,
+cartesian_prod, argwhere. In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
 gradients "<i>.grad<k>" (the floating ones; int64 indices and bool masks have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
@@ -49,7 +50,7 @@ def add(op, args, fn, *shapes, dtypes=None):
             up = torch.randn(y.shape, dtype=y.dtype)
             out[f"{i}.up{j}"] = up
             loss = loss + (y * up).sum()
-    if grad:
+    if grad and torch.is_tensor(loss):  # argwhere's int64 output: no gradient
         fs = [x for x in xs if x.requires_grad]
         gs = iter(torch.autograd.grad(loss, fs, allow_unused=True))
         for k, x in enumerate(xs):
@@ -172,3 +173,15 @@ add("indexPut", [0], lambda x, m, v: x.index_put((m,), v), (2, 3), B([True, Fals
 add("indexPut_", [1], lambda x, i, v: x.clone().index_put_((i,), v, accumulate=True), (4,), L(3, 3, 0, 3), (4,))
 add("indexPut_", [0], lambda x, i, j, v: x.clone().index_put_((i, j), v), (2, 3, 2), L(1), L(2, 0), (2, 1))
 save("index.pt")
+
+add("blockDiag", [], lambda *t: torch.block_diag(*t), (), (2,), (2, 3))
+add("blockDiag", [], lambda *t: torch.block_diag(*t), (0, 2), (2, 0), (1, 1))
+add("blockDiag", [], lambda *t: torch.block_diag(*t), (2,), (1,), dtypes=[torch.bool, torch.int32])
+add("blockDiag", [], lambda *t: torch.block_diag(*t), (2, 2), (3,), dtypes=[torch.float64, torch.int64])
+add("cartesianProd", [], lambda *t: torch.cartesian_prod(*t), (2,), (3,))
+add("cartesianProd", [], lambda *t: torch.cartesian_prod(*t), (2,), (1,), (2,))
+add("cartesianProd", [], lambda *t: torch.cartesian_prod(*t), (3,))
+add("argwhere", [], torch.argwhere, L([0, 1, 0], [2, 0, -1]))
+add("argwhere", [], torch.argwhere, torch.tensor(1.5))
+add("argwhere", [], torch.argwhere, torch.zeros(2, 0))
+save("joins.pt")

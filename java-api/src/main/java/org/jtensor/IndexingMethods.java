@@ -279,4 +279,9 @@ public sealed interface IndexingMethods permits Tensor {
     return Tensor.wrap(AdvancedIndexOps.nonzero("nonzero", impl("nonzero")));
   }
 
+  /** torch.argwhere: nonzero's [count, dim] int64 coordinates. */
+  default Tensor argwhere() {
+    return Tensor.wrap(AdvancedIndexOps.nonzero("argwhere", impl("argwhere")));
+  }
+
 }

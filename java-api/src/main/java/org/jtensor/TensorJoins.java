@@ -7,8 +7,9 @@ import org.jtensor.ops.IndexAlongOps;
 import org.jtensor.ops.ViewOps;
 
 /**
- * Tensor's static ops over several tensors, PyTorch's torch.broadcast_tensors and kin: each
- * composed from views, cat and stack, so autograd needs nothing of its own. A superclass of
+ * Tensor's static ops over several tensors, PyTorch's torch.broadcast_tensors, the stacks,
+ * meshgrid, cartesian_prod and block_diag: each composed from views, cat, stack and copy_ into
+ * blocks, so autograd needs nothing of its own. A superclass of
  * {@link TensorFactories} for the reason that one is a class: static methods are inherited and
  * called as Tensor's. It has no instances of its own.
  */
@@ -99,7 +100,10 @@ public abstract sealed class TensorJoins extends TensorIndexFactories permits Te
    * inputs' roles and the first two dims, as NumPy's.
    */
   public static List<Tensor> meshgrid(String indexing, Tensor... tensors) {
-    String op = "meshgrid";
+    return meshgrid("meshgrid", indexing, tensors);
+  }
+
+  private static List<Tensor> meshgrid(String op, String indexing, Tensor... tensors) {
     if (tensors == null || tensors.length == 0) throw new IllegalArgumentException(op + "(): meshgrid expects a non-empty TensorList");
     for (Tensor t : tensors) Tensor.implOf(t, op);
     for (int i = 0; i + 1 < tensors.length; i++) {
@@ -139,6 +143,52 @@ public abstract sealed class TensorJoins extends TensorIndexFactories permits Te
     }
     if (xy && n >= 2) java.util.Collections.swap(grids, 0, 1);
     return grids;
+  }
+
+  /** torch.cartesian_prod: the [N, k] rows of every combination of the k 1-D tensors' elements (one tensor: itself). */
+  public static Tensor cartesianProd(Tensor... tensors) {
+    String op = "cartesianProd";
+    for (Tensor t : tensors) {
+      if (Tensor.implOf(t, op).dim() != 1) throw new IllegalArgumentException(op + "(): Expect a 1D vector, but got shape " + Shapes.str(t.shape()));
+    }
+    if (tensors.length == 1) return tensors[0].same(op);
+    try (TensorScope s = TensorScope.open()) {
+      List<Tensor> columns = new ArrayList<>();
+      for (Tensor g : meshgrid(op, "ij", tensors)) columns.add(g.flatten());
+      return s.keep(Tensor.stack(columns, 1));
+    }
+  }
+
+  /**
+   * torch.block_diag: the tensors (0-D as [1, 1], 1-D [n] as [1, n], 2-D as they are) down the
+   * diagonal of a zero matrix of their promoted dtype, each copied into its block.
+   */
+  public static Tensor blockDiag(Tensor... tensors) {
+    String op = "blockDiag";
+    if (tensors.length == 0) return Tensor.zeros(1, 0);
+    org.jtensor.ops.TypePromotion dtype = org.jtensor.ops.TypePromotion.start();
+    long rows = 0, cols = 0;
+    for (int i = 0; i < tensors.length; i++) {
+      int n = Tensor.implOf(tensors[i], op).dim();
+      if (n > 2) {
+        throw new IllegalArgumentException(op + "(): torch.block_diag: Input tensors must have 2 or fewer dimensions. Input " + i
+            + " has " + n + " dimensions");
+      }
+      dtype.tensor(tensors[i].impl(op));
+      rows += n == 2 ? tensors[i].size(0) : 1;
+      cols += n == 0 ? 1 : tensors[i].size(-1);
+    }
+    try (TensorScope s = TensorScope.open()) {
+      Tensor out = Tensor.zeros(new long[] {rows, cols}, dtype.result(), tensors[0].device());
+      long r = 0, c = 0;
+      for (Tensor t : tensors) {
+        Tensor block = atLeast(op, t, 2);
+        out.narrow(0, r, block.size(0)).narrow(1, c, block.size(1)).copy_(block);
+        r += block.size(0);
+        c += block.size(1);
+      }
+      return s.keep(out);
+    }
   }
 
   private static void swap(Tensor[] a) {

@@ -12,13 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * broadcastTo, broadcastTensors, moveaxis, ravel, fliplr, flipud, rot90, the stacks, the splits and
- * atleast1d/2d/3d against PyTorch 2.13 (resources/shapes/fixtures.pt from make_fixtures.py): values,
+ * broadcastTo, broadcastTensors, moveaxis, ravel, fliplr, flipud, rot90, the stacks, the splits,
+ * atleast1d/2d/3d, blockDiag, cartesianProd and argwhere against PyTorch 2.13
+ * (resources/shapes/fixtures.pt and joins.pt from make_fixtures.py): values,
  * dtypes and gradients; views where PyTorch's are views; gradchecks; PyTorch's refusals.
  */
 class ShapeOpsTest extends ScopedTest {
   @RegisterExtension
   static final PtFixture f = new PtFixture("/shapes/fixtures.pt");
+  @RegisterExtension
+  static final PtFixture joins = new PtFixture("/shapes/joins.pt");
 
   private static List<Tensor> apply(String op, long[] a, List<Tensor> xs) {
     Tensor x = xs.get(0);
@@ -46,6 +49,9 @@ class ShapeOpsTest extends ScopedTest {
       case "atleast1d": return List.of(Tensor.atleast1d(x));
       case "atleast2d": return List.of(Tensor.atleast2d(x));
       case "atleast3d": return Tensor.atleast3d(all);
+      case "blockDiag": return List.of(Tensor.blockDiag(all));
+      case "cartesianProd": return List.of(Tensor.cartesianProd(all));
+      case "argwhere": return List.of(x.argwhere());
       default: throw new AssertionError(op);
     }
   }
@@ -53,6 +59,25 @@ class ShapeOpsTest extends ScopedTest {
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
     assertEquals(50, FixtureCases.run(f, ShapeOpsTest::apply));
+    assertEquals(10, FixtureCases.run(joins, ShapeOpsTest::apply));
+  }
+
+  @Test
+  void blockDiagCartesianProdArgwhereRefusalsAndEdges() {
+    assertEquals("blockDiag(): torch.block_diag: Input tensors must have 2 or fewer dimensions. Input 1 has 3 dimensions",
+        refused(() -> Tensor.blockDiag(Tensor.ones(2), Tensor.ones(1, 1, 1))));
+    assertArrayEquals(new long[] {1, 0}, Tensor.blockDiag().shape(), "no tensors: a [1, 0] float32, as PyTorch's");
+    assertEquals("cartesianProd(): Expect a 1D vector, but got shape [2, 2]", refused(() -> Tensor.cartesianProd(Tensor.ones(2, 2))));
+    assertEquals("cartesianProd(): meshgrid expects all tensors to have the same dtype",
+        refused(() -> Tensor.cartesianProd(Tensor.arange(2), Tensor.ones(3))));
+    assertEquals("cartesianProd(): meshgrid expects a non-empty TensorList", refused(() -> Tensor.cartesianProd()));
+    Tensor r = Tensor.arange(3);
+    assertTrue(Tensor.cartesianProd(r).isAliasOf(r), "one tensor: itself, as PyTorch's");
+    assertArrayEquals(new long[] {1, 0}, Tensor.scalar(2.0).argwhere().shape());
+    Tensor a = Tensor.randn(new long[] {2, 2}, DType.FLOAT64, new Generator(45)).requiresGrad_(true);
+    Tensor b = Tensor.randn(new long[] {3}, DType.FLOAT64, new Generator(46)).requiresGrad_(true);
+    GradCheck.check(in -> Tensor.blockDiag(in.get(0), in.get(1)).mul(Tensor.blockDiag(in.get(1).pow(2.0), in.get(0))), List.of(a, b));
+    GradCheck.check(in -> Tensor.cartesianProd(in.get(0).flatten(), in.get(1)), List.of(a, b));
   }
 
   @Test
