@@ -3,8 +3,8 @@ package org.jtensor;
 import org.jtensor.core.ScalarTypes;
 
 /**
- * Tensor's factories of index tensors, PyTorch's torch.tril_indices and torch.triu_indices: int64
- * (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
+ * Tensor's factories of index tensors, PyTorch's torch.tril_indices, torch.triu_indices and
+ * torch.unravel_index: int64 (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
  * is a class: static methods are inherited and called as Tensor's. It has no instances of its own.
  */
 public abstract sealed class TensorIndexFactories permits TensorJoins {
@@ -26,6 +26,37 @@ public abstract sealed class TensorIndexFactories permits TensorJoins {
 
   public static Tensor triuIndices(long row, long col, long offset, DType dtype) {
     return triangle("triuIndices", "triu_indices", row, col, offset, false, dtype);
+  }
+
+  /**
+   * torch.unravel_index: for flat indices into a row-major tensor of shape, one int64 tensor of
+   * coordinates per dim, floor(index / stride) mod size as PyTorch 2.13 computes them (so an index
+   * past either end wraps, as there: unravel_index(6, (3, 2)) is (0, 0)).
+   */
+  public static java.util.List<Tensor> unravelIndex(Tensor indices, long... shape) {
+    String op = "unravelIndex";
+    DType dt = Tensor.implOf(indices, op).dtype();
+    if (!dt.isIntegral(false)) {
+      throw new IllegalArgumentException(op + "(): expected 'indices' to be integer dtype, but got " + dt);
+    }
+    for (long s : shape) {
+      if (s < 0) throw new IllegalArgumentException(op + "(): 'shape' cannot have negative values, but got " + java.util.Arrays.toString(shape));
+      if (s == 0) throw new ArithmeticException(op + "(): a dim of size 0 in 'shape' divides by zero (PyTorch's ZeroDivisionError)");
+    }
+    org.jtensor.core.Shapes.numel(op, shape);  // the strides below cannot overflow
+    java.util.List<Tensor> out = new java.util.ArrayList<>(shape.length);
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor flat = indices.to(DType.INT64);
+      long stride = 1;
+      for (int j = shape.length - 1; j >= 0; j--) {
+        out.add(0, scope.keep(flat.floorDivide(stride).remainder(shape[j])));
+        stride *= shape[j];
+      }
+      return out;
+    } catch (RuntimeException e) {
+      for (Tensor t : out) t.close();
+      throw e;
+    }
   }
 
   /** Rows that hold none of the triangle are skipped before the walk, so a huge row count with an empty triangle costs nothing. */

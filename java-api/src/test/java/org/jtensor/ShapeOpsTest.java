@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * broadcastTo, broadcastTensors, moveaxis, ravel, fliplr, flipud, rot90, the stacks, the splits,
- * atleast1d/2d/3d, blockDiag, cartesianProd and argwhere against PyTorch 2.13
+ * atleast1d/2d/3d, blockDiag, cartesianProd, argwhere and unravelIndex against PyTorch 2.13
  * (resources/shapes/fixtures.pt and joins.pt from make_fixtures.py): values,
  * dtypes and gradients; views where PyTorch's are views; gradchecks; PyTorch's refusals.
  */
@@ -52,6 +52,7 @@ class ShapeOpsTest extends ScopedTest {
       case "blockDiag": return List.of(Tensor.blockDiag(all));
       case "cartesianProd": return List.of(Tensor.cartesianProd(all));
       case "argwhere": return List.of(x.argwhere());
+      case "unravelIndex": return Tensor.unravelIndex(x, a);
       default: throw new AssertionError(op);
     }
   }
@@ -59,7 +60,7 @@ class ShapeOpsTest extends ScopedTest {
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
     assertEquals(50, FixtureCases.run(f, ShapeOpsTest::apply));
-    assertEquals(10, FixtureCases.run(joins, ShapeOpsTest::apply));
+    assertEquals(14, FixtureCases.run(joins, ShapeOpsTest::apply));
   }
 
   @Test
@@ -74,6 +75,10 @@ class ShapeOpsTest extends ScopedTest {
     Tensor r = Tensor.arange(3);
     assertTrue(Tensor.cartesianProd(r).isAliasOf(r), "one tensor: itself, as PyTorch's");
     assertArrayEquals(new long[] {1, 0}, Tensor.scalar(2.0).argwhere().shape());
+    assertEquals("unravelIndex(): expected 'indices' to be integer dtype, but got " + DType.FLOAT32,
+        refused(() -> Tensor.unravelIndex(Tensor.ones(1), 3, 2)));
+    assertEquals("unravelIndex(): 'shape' cannot have negative values, but got [3, -2]", refused(() -> Tensor.unravelIndex(r, 3, -2)));
+    assertThrows(ArithmeticException.class, () -> Tensor.unravelIndex(r, 3, 0));
     Tensor a = Tensor.randn(new long[] {2, 2}, DType.FLOAT64, new Generator(45)).requiresGrad_(true);
     Tensor b = Tensor.randn(new long[] {3}, DType.FLOAT64, new Generator(46)).requiresGrad_(true);
     GradCheck.check(in -> Tensor.blockDiag(in.get(0), in.get(1)).mul(Tensor.blockDiag(in.get(1).pow(2.0), in.get(0))), List.of(a, b));
