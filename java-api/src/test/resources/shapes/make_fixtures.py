@@ -5,7 +5,7 @@ for DiagonalOpsTest: diag (both directions), diag_embed, diagflat, trace, tril_i
 triu_indices and meshgrid ("ij" and "xy"). index.pt, for IndexWriteOpsTest: take_along_dim,
 select_scatter, slice_scatter, diagonal_scatter, index_fill(_), index_copy(_), masked_scatter(_)
 and index_put(_) (with and without accumulate). joins.pt, for ShapeOpsTest: block_diag,
-cartesian_prod, argwhere, unravel_index. In each, case i keeps its inputs
+cartesian_prod, argwhere, unravel_index, combinations. In each, case i keeps its inputs
 "<i>.x<k>", outputs "<i>.out<j>" and, where differentiable, the upstream "<i>.up<j>" and the inputs'
 gradients "<i>.grad<k>" (the floating ones; int64 indices and bool masks have none) of sum_j (out_j * up_j).sum(). "cases" lists [op, args]. Inputs are float64
 unless the case names a dtype; the 2-D and larger ones are transposed views (non-contiguous).
@@ -188,4 +188,8 @@ add("unravelIndex", [3, 2], lambda i: torch.unravel_index(i, (3, 2)), L(4, 1, -1
 add("unravelIndex", [2, 3, 4], lambda i: torch.unravel_index(i, (2, 3, 4)), torch.tensor(17))
 add("unravelIndex", [5, 1], lambda i: torch.unravel_index(i, (5, 1)), torch.tensor([[3, 0], [4, 2]], dtype=torch.int32))
 add("unravelIndex", [], lambda i: torch.unravel_index(i, ()), L(0))
+for r, w in ((2, False), (2, True), (3, False), (3, True), (1, False), (4, False)):
+    add("combinations", [r, int(w)], lambda x, r=r, w=w: torch.combinations(x, r, w), (4,))
+add("combinations", [2, 0], lambda x: torch.combinations(x, 2), (0,))
+add("combinations", [2, 1], lambda x: torch.combinations(x, 2, True), (3,), dtypes=[torch.int64])
 save("joins.pt")

@@ -7,7 +7,7 @@ import org.jtensor.ops.ViewOps;
 
 /**
  * Tensor's NumPy-named shape ops (broadcastTo, moveaxis, ravel, fliplr, flipud, rot90, hsplit,
- * vsplit, dsplit), each
+ * vsplit, dsplit) and combinations, each
  * composed from the views and copies of {@link ViewMethods} and {@link RearrangeMethods}, so
  * autograd needs nothing of its own. Inherited by {@link Tensor}.
  */
@@ -111,6 +111,34 @@ public sealed interface ShapeMethods permits Tensor {
 
   default List<Tensor> dsplit(long... indices) {
     return nsplit("dsplit", 3, 0, indices);
+  }
+
+  /**
+   * torch.combinations: the [count, r] rows of r elements of this 1-D tensor taken in index order,
+   * each position used once (or, withReplacement, again): ATen's meshgrid of r copies, masked
+   * where the grid's indices increase (or do not decrease), then stacked.
+   */
+  default Tensor combinations(int r, boolean withReplacement) {
+    String op = "combinations";
+    Tensor self = self();
+    if (self.impl(op).dim() != 1) throw new IllegalArgumentException(op + "(): Expect a 1D vector, but got shape " + Shapes.str(self.shape()));
+    if (r < 0) throw new IllegalArgumentException(op + "(): Expect a non-negative number, but got " + r);
+    if (r == 0) return Tensor.empty(new long[] {0}, self.dtype(), self.device());
+    try (TensorScope s = TensorScope.open()) {
+      Tensor[] copies = new Tensor[r], positions = new Tensor[r];
+      java.util.Arrays.fill(copies, self);
+      java.util.Arrays.fill(positions, Tensor.arange(self.numel()).to(self.device()));
+      List<Tensor> grids = Tensor.meshgrid("ij", copies), at = Tensor.meshgrid("ij", positions);
+      Tensor mask = Tensor.ones(at.get(0).shape(), DType.BOOL, self.device());
+      for (int k = 0; k + 1 < r; k++) mask = mask.logicalAnd(withReplacement ? at.get(k).le(at.get(k + 1)) : at.get(k).lt(at.get(k + 1)));
+      List<Tensor> columns = new java.util.ArrayList<>(r);
+      for (Tensor g : grids) columns.add(g.maskedSelect(mask));
+      return s.keep(Tensor.stack(columns, 1));
+    }
+  }
+
+  default Tensor combinations() {
+    return combinations(2, false);
   }
 
   /** ATen's h/v/dsplit: at least minDims dims; sections must divide the dim's size; else split at indices. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * broadcastTo, broadcastTensors, moveaxis, ravel, fliplr, flipud, rot90, the stacks, the splits,
- * atleast1d/2d/3d, blockDiag, cartesianProd, argwhere and unravelIndex against PyTorch 2.13
+ * atleast1d/2d/3d, blockDiag, cartesianProd, argwhere, unravelIndex and combinations against PyTorch 2.13
  * (resources/shapes/fixtures.pt and joins.pt from make_fixtures.py): values,
  * dtypes and gradients; views where PyTorch's are views; gradchecks; PyTorch's refusals.
  */
@@ -53,6 +53,7 @@ class ShapeOpsTest extends ScopedTest {
       case "cartesianProd": return List.of(Tensor.cartesianProd(all));
       case "argwhere": return List.of(x.argwhere());
       case "unravelIndex": return Tensor.unravelIndex(x, a);
+      case "combinations": return List.of(x.combinations((int) a[0], a[1] == 1));
       default: throw new AssertionError(op);
     }
   }
@@ -60,7 +61,7 @@ class ShapeOpsTest extends ScopedTest {
   @Test
   void everyCaseMatchesPyTorchWithItsGradient() {
     assertEquals(50, FixtureCases.run(f, ShapeOpsTest::apply));
-    assertEquals(14, FixtureCases.run(joins, ShapeOpsTest::apply));
+    assertEquals(22, FixtureCases.run(joins, ShapeOpsTest::apply));
   }
 
   @Test
@@ -79,10 +80,14 @@ class ShapeOpsTest extends ScopedTest {
         refused(() -> Tensor.unravelIndex(Tensor.ones(1), 3, 2)));
     assertEquals("unravelIndex(): 'shape' cannot have negative values, but got [3, -2]", refused(() -> Tensor.unravelIndex(r, 3, -2)));
     assertThrows(ArithmeticException.class, () -> Tensor.unravelIndex(r, 3, 0));
+    assertEquals("combinations(): Expect a 1D vector, but got shape [2, 2]", refused(() -> Tensor.ones(2, 2).combinations()));
+    assertEquals("combinations(): Expect a non-negative number, but got -1", refused(() -> r.combinations(-1, false)));
+    assertArrayEquals(new long[] {0}, r.combinations(0, true).shape());
     Tensor a = Tensor.randn(new long[] {2, 2}, DType.FLOAT64, new Generator(45)).requiresGrad_(true);
     Tensor b = Tensor.randn(new long[] {3}, DType.FLOAT64, new Generator(46)).requiresGrad_(true);
     GradCheck.check(in -> Tensor.blockDiag(in.get(0), in.get(1)).mul(Tensor.blockDiag(in.get(1).pow(2.0), in.get(0))), List.of(a, b));
     GradCheck.check(in -> Tensor.cartesianProd(in.get(0).flatten(), in.get(1)), List.of(a, b));
+    GradCheck.check(in -> in.get(1).combinations(3, true), List.of(a, b));
   }
 
   @Test
