@@ -265,6 +265,21 @@ public final class Functional {
     return Normalization.groupNorm(input, numGroups, weight, bias, eps);
   }
 
+  /** torch.nn.functional.instance_norm(input) with its defaults: each (sample, channel) of [N, C, *] over its own elements, eps 1e-5. */
+  public static Tensor instanceNorm(Tensor input) {
+    return Normalization.instanceNorm(input, null, null, null, null, true, 0.1, 1e-5);
+  }
+
+  /**
+   * torch.nn.functional.instance_norm: with useInputStats, each instance's own statistics (biased
+   * variance), the running ones (if given) moved in place by momentum towards the batch's mean of
+   * them; without, the running statistics. Then · weight + bias per channel (either may be null).
+   */
+  public static Tensor instanceNorm(Tensor input, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean useInputStats,
+                                    double momentum, double eps) {
+    return Normalization.instanceNorm(input, runningMean, runningVar, weight, bias, useInputStats, momentum, eps);
+  }
+
   /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
   public static Tensor embedding(Tensor indices, Tensor weight) {
     if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got shape " + Arrays.toString(weight.shape()));
@@ -328,6 +343,34 @@ public final class Functional {
 
   public static Tensor dropout(Tensor x, double p, boolean training, Generator g) {
     return x.dropout(p, training, g);
+  }
+
+  /** torch.nn.functional.dropout1d: whole channels of [N, C, L] (or [C, L]) zeroed with probability p, the rest scaled by 1/(1 − p). */
+  public static Tensor dropout1d(Tensor x, double p, boolean training, Generator g) {
+    return Dropouts.dropout1d(x, p, training, g);
+  }
+
+  /** torch.nn.functional.dropout2d: whole channels of [N, C, H, W]; a 3-D input is [N, C, L], as PyTorch reads it. */
+  public static Tensor dropout2d(Tensor x, double p, boolean training, Generator g) {
+    return Dropouts.dropout2d(x, p, training, g);
+  }
+
+  /** torch.nn.functional.dropout3d: whole channels of [N, C, D, H, W] (or [C, D, H, W]). */
+  public static Tensor dropout3d(Tensor x, double p, boolean training, Generator g) {
+    return Dropouts.dropout3d(x, p, training, g);
+  }
+
+  /**
+   * torch.nn.functional.alpha_dropout (for SELU networks): each element dropped with probability p
+   * to SELU's saturation value, then an affine map that keeps a zero mean and unit variance.
+   */
+  public static Tensor alphaDropout(Tensor x, double p, boolean training, Generator g) {
+    return Dropouts.drop("alphaDropout", x, p, training, false, true, g);
+  }
+
+  /** torch.nn.functional.feature_alpha_dropout: alpha dropout of whole channels (dim 1 of [N, C, *]). */
+  public static Tensor featureAlphaDropout(Tensor x, double p, boolean training, Generator g) {
+    return Dropouts.drop("featureAlphaDropout", x, p, training, true, true, g);
   }
 
   /** Class indices as one-hot rows: int64 [..., numClasses]; numClasses -1 takes max + 1. */

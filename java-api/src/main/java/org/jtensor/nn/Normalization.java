@@ -1,6 +1,7 @@
 package org.jtensor.nn;
 
 import java.util.Arrays;
+import java.util.function.UnaryOperator;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -8,7 +9,7 @@ import org.jtensor.autograd.GradMode;
 import org.jtensor.dispatch.plan.NormGroups;
 import org.jtensor.ops.NormOps;
 
-/** The normalizations behind Functional's public ones (layerNorm, batchNorm, groupNorm), with PyTorch's checks. */
+/** The normalizations behind Functional's public ones (layerNorm, batchNorm, groupNorm, instanceNorm), with PyTorch's checks. */
 final class Normalization {
   private Normalization() {}
 
@@ -39,6 +40,53 @@ final class Normalization {
       throw new IllegalArgumentException(op + "(): running_mean and running_var must be both given or both null");
     }
     if (!training && runningMean == null) throw new IllegalArgumentException(op + "(): running_mean must be defined in evaluation mode");
+    checkPerChannel(op, c, weight, bias, runningMean, runningVar);
+    NormGroups groups = NormGroups.byChannel(x.shape());
+    if (!training) return withRunningStats(op, x, runningMean, runningVar, weight, bias, eps);
+    long count = groups.unitElements();
+    if (count == 1) {
+      throw new IllegalArgumentException(op + "(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
+    }
+    if (runningMean == null || count == 0) return normalizedOutput(op, x, groups, weight, bias, eps);  // an empty batch leaves them as they are
+    return normalizeAndMove(op, x, groups, weight, bias, eps, runningMean, runningVar, momentum, count, t -> t);
+  }
+
+  /**
+   * F.instance_norm: each (sample, channel) of [N, C, *] normalized over its own elements (group norm
+   * with a group per channel), or, without useInputStats, by the running statistics. Training with
+   * running statistics moves them by momentum towards the batch's per-channel mean of the instances'
+   * means and unbiased variances, as PyTorch's (an empty batch makes them NaN, as there).
+   */
+  static Tensor instanceNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean useInputStats,
+                             double momentum, double eps) {
+    String op = "instanceNorm";
+    if ((runningMean == null) != (runningVar == null)) {
+      throw new IllegalArgumentException(op + "(): running_mean and running_var must either both be None or neither be None");
+    }
+    long spatial = 1;
+    for (int d = 2; d < x.dim(); d++) spatial *= x.shape()[d];
+    if (useInputStats && spatial == 1) {
+      throw new IllegalArgumentException(op + "(): Expected more than 1 spatial element when training, got input size " + Arrays.toString(x.shape()));
+    }
+    if (!useInputStats && runningMean == null) {
+      throw new IllegalArgumentException(op + "(): Expected running_mean and running_var to be defined when use_input_stats is false");
+    }
+    for (Tensor t : new Tensor[] {weight, bias}) {
+      if (t != null && t.dim() != 1) {
+        throw new IllegalArgumentException(op + "(): " + (t == weight ? "weight" : "bias") + " must be 1-D, got shape " + Arrays.toString(t.shape()));
+      }
+    }
+    if (x.dim() < 2) throw new IllegalArgumentException(op + "(): expected 2-D or higher input, got " + x.dim() + "-D");
+    long n = x.shape()[0], c = x.shape()[1];
+    checkPerChannel(op, c, weight, bias, runningMean, runningVar);
+    if (!useInputStats) return withRunningStats(op, x, runningMean, runningVar, weight, bias, eps);
+    NormGroups groups = NormGroups.grouped(x.shape(), Math.max(c, 1));  // no channels: no groups to count, one will do
+    if (runningMean == null || spatial == 0) return normalizedOutput(op, x, groups, weight, bias, eps);  // no elements: statistics kept
+    return normalizeAndMove(op, x, groups, weight, bias, eps, runningMean, runningVar, momentum, spatial, t -> t.view(n, c).mean(0));
+  }
+
+  /** Weight, bias and running statistics (each may be null) of c entries; the statistics 1-D floating point. */
+  private static void checkPerChannel(String op, long c, Tensor weight, Tensor bias, Tensor runningMean, Tensor runningVar) {
     String[] names = {"weight", "bias", "running_mean", "running_var"};
     Tensor[] perChannel = {weight, bias, runningMean, runningVar};
     for (int k = 0; k < 4; k++) {
@@ -50,35 +98,41 @@ final class Normalization {
             + Arrays.toString(t.shape()));
       }
     }
-    NormGroups groups = NormGroups.byChannel(x.shape());
-    if (!training) {
-      try (TensorScope s = TensorScope.open()) {
-        Tensor rstd;
-        try (GradMode.Scope off = GradMode.noGrad()) {  // running statistics are constants to autograd
-          rstd = runningVar.to(NormOps.STATS_DTYPE).add(eps).rsqrt();
-        }
-        boolean mixed = mixedPrecision(op, x, weight, bias);
-        Tensor y = NormOps.normalizeWith(op, mixed ? x.to(DType.FLOAT32) : x, groups, runningMean, rstd, weight, bias);
-        return s.keep(mixed ? y.to(x.dtype()) : y);
+  }
+
+  /** x normalized per channel (dim 1) by the running statistics, constants to autograd (batch norm in eval). */
+  private static Tensor withRunningStats(String op, Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, double eps) {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor rstd;
+      try (GradMode.Scope off = GradMode.noGrad()) {  // running statistics are constants to autograd
+        rstd = runningVar.to(NormOps.STATS_DTYPE).add(eps).rsqrt();
       }
+      boolean mixed = mixedPrecision(op, x, weight, bias);
+      Tensor y = NormOps.normalizeWith(op, mixed ? x.to(DType.FLOAT32) : x, NormGroups.byChannel(x.shape()), runningMean, rstd, weight, bias);
+      return s.keep(mixed ? y.to(x.dtype()) : y);
     }
-    long count = groups.unitElements();
-    if (count == 1) {
-      throw new IllegalArgumentException(op + "(): Expected more than 1 value per channel when training, got input size " + Arrays.toString(x.shape()));
-    }
-    if (runningMean == null || count == 0) return normalizedOutput(op, x, groups, weight, bias, eps);  // an empty batch leaves them as they are
-    checkWritable("running_mean", runningMean);
-    checkWritable("running_var", runningVar);
+  }
+
+  /**
+   * The output of a training step that moves the running statistics: running ← (1 − momentum)·running
+   * + momentum·batch, where batch is each statistics group's mean and unbiased variance (count
+   * elements a group) folded to one per channel by perChannel; both computed before either is written.
+   */
+  private static Tensor normalizeAndMove(String op, Tensor x, NormGroups groups, Tensor weight, Tensor bias, double eps, Tensor runningMean,
+                                         Tensor runningVar, double momentum, long count, UnaryOperator<Tensor> perChannel) {
+    checkWritable(op, "running_mean", runningMean);
+    checkWritable(op, "running_var", runningVar);
     try (TensorScope s = TensorScope.open()) {
       NormOps.Result r = normalized(op, x, groups, weight, bias, eps);
       try (GradMode.Scope off = GradMode.noGrad()) {
-        // The unbiased variance from the saved 1/sqrt(var + eps), in double; what lies below float64's
+        // The biased variance from the saved 1/sqrt(var + eps), in double; what lies below float64's
         // resolution of var + eps is 0 (a constant channel: exactly 0, as PyTorch's, not -1e-19).
         Tensor biased = r.rstd().pow(-2.0).sub(eps);
         biased = Tensor.where(biased.le(biased.add(eps).mul(1e-15)), Tensor.zerosLike(biased), biased);
-        Tensor mean = runningMean.mul(1 - momentum).add(r.mean().mul(momentum).to(runningMean.dtype()));
-        Tensor var = runningVar.mul(1 - momentum).add(biased.mul((double) count / (count - 1) * momentum).to(runningVar.dtype()));
-        runningMean.copy_(mean);  // both computed before either is written: no half-updated statistics
+        Tensor unbiased = perChannel.apply(biased.mul((double) count / (count - 1)));
+        Tensor mean = runningMean.mul(1 - momentum).add(perChannel.apply(r.mean()).mul(momentum).to(runningMean.dtype()));
+        Tensor var = runningVar.mul(1 - momentum).add(unbiased.mul(momentum).to(runningVar.dtype()));
+        runningMean.copy_(mean);
         runningVar.copy_(var);
       }
       return s.keep(r.output());
@@ -86,10 +140,10 @@ final class Normalization {
   }
 
   /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
-  private static void checkWritable(String name, Tensor stat) {
+  private static void checkWritable(String op, String name, Tensor stat) {
     try (org.jtensor.Storage s = stat.untypedStorage()) {
       if (s.isReadOnly()) {
-        throw new IllegalStateException("batchNorm(): " + name + " is read-only (over a read-only buffer or a memory-mapped "
+        throw new IllegalStateException(op + "(): " + name + " is read-only (over a read-only buffer or a memory-mapped "
             + "file) and training updates it; call eval() or clone() it first");
       }
     }

@@ -1,0 +1,93 @@
+"""Writes fixtures.pt for InstanceNormTest and ChannelDropoutTest with PyTorch 2.13.
+
+Instance norm, case "in.<name>": the inputs ("x", "weight", "bias", "running_mean",
+"running_var" as given), the output "out", the running statistics after the call ("rm_after",
+"rv_after"), and the gradients of (out * up).sum() ("up", "grad_x", "grad_weight", "grad_bias").
+"mod.*": an InstanceNorm2d(3, affine=True, track_running_stats=True) with random parameters and
+statistics (its state_dict), its eval and train outputs and statistics after the train step.
+Dropout, case "drop.<name>": PyTorch's own output "out" for input "x"; the mask it drew,
+recovered from that output, "mask" (shaped as the noise: [N, C, 1...] for the channel dropouts);
+and the gradient of (out * up).sum().
+Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(451)
+out = {}
+f64 = dict(dtype=torch.float64)
+
+
+def instance(name, x, weight=None, bias=None, rm=None, rv=None, use_input_stats=True, momentum=0.1, eps=1e-5):
+    pre = f"in.{name}."
+    given = dict(x=x, weight=weight, bias=bias, running_mean=rm, running_var=rv)
+    for k, v in given.items():
+        if v is not None:
+            out[pre + k] = v.clone()
+    leaves = {k: v.clone().requires_grad_(True) for k, v in (("x", x), ("weight", weight), ("bias", bias)) if v is not None}
+    y = F.instance_norm(leaves["x"], rm, rv, leaves.get("weight"), leaves.get("bias"), use_input_stats, momentum, eps)
+    out[pre + "out"] = y.detach()
+    if rm is not None:
+        out[pre + "rm_after"], out[pre + "rv_after"] = rm.clone(), rv.clone()
+    up = torch.randn(y.shape, dtype=y.dtype)
+    (y * up).sum().backward()
+    out[pre + "up"] = up
+    for k, v in leaves.items():
+        out[pre + "grad_" + k] = v.grad
+
+
+instance("plain", torch.randn(2, 3, 5, **f64))
+instance("affine2d", torch.randn(2, 3, 4, 4, **f64), torch.randn(3, **f64), torch.randn(3, **f64), eps=1e-3)
+instance("running", torch.randn(3, 2, 6, **f64) * 2 + 1, rm=torch.randn(2, **f64), rv=torch.rand(2, **f64) + 0.5, momentum=0.3)
+instance("eval", torch.randn(2, 3, 5, **f64), torch.randn(3, **f64), torch.randn(3, **f64), torch.randn(3, **f64),
+         torch.rand(3, **f64) + 0.5, use_input_stats=False)
+instance("float32_3d", torch.randn(2, 2, 3, 3, 3), torch.randn(2), torch.randn(2), torch.randn(2), torch.rand(2) + 0.5)
+
+m = nn.InstanceNorm2d(3, affine=True, track_running_stats=True)
+with torch.no_grad():
+    for t in (m.weight, m.bias, m.running_mean):
+        t.copy_(torch.randn(3))
+    m.running_var.copy_(torch.rand(3) + 0.5)
+for k, v in m.state_dict().items():
+    out["mod." + k] = v.clone()
+x = torch.randn(2, 3, 4, 5)
+out["mod.x"] = x
+m.eval()
+out["mod.eval_out"] = m(x).detach()
+out["mod.unbatched_eval_out"] = m(x[1]).detach()
+m.train()
+out["mod.train_out"] = m(x).detach()
+out["mod.rm_after"], out["mod.rv_after"] = m.running_mean.clone(), m.running_var.clone()
+out["mod.nbt_after"] = m.num_batches_tracked.clone()
+
+ALPHA_DROPPED = {}
+
+
+def dropout(name, fn, x, p, feature, alpha):
+    pre = f"drop.{name}."
+    leaf = x.clone().requires_grad_(True)
+    y = fn(leaf, p)
+    if alpha:
+        a = 1 / ((1.7580993408473766 ** 2 * p + 1) * (1 - p)) ** 0.5
+        dropped = 1.7580993408473766 * a * (p - 1)
+        kept = (y.detach() != torch.tensor(dropped, dtype=x.dtype))
+    else:
+        kept = y.detach() != 0
+    if feature:  # one draw per [N, C]: every element of a channel agrees
+        kept = kept.flatten(2)
+        assert bool((kept.all(2) | ~kept.any(2)).all())
+        kept = kept[:, :, :1].reshape(x.shape[:2] + (1,) * (x.dim() - 2))
+    out[pre + "x"], out[pre + "out"], out[pre + "mask"] = x, y.detach(), kept.to(x.dtype)
+    up = torch.randn(y.shape, dtype=y.dtype)
+    (y * up).sum().backward()
+    out[pre + "up"], out[pre + "grad_x"] = up, leaf.grad
+
+
+dropout("d1", lambda t, p: F.dropout1d(t, p), torch.randn(4, 6, 5, **f64), 0.3, True, False)
+dropout("d2", lambda t, p: F.dropout2d(t, p), torch.randn(3, 5, 2, 3), 0.6, True, False)
+dropout("d3", lambda t, p: F.dropout3d(t, p), torch.randn(2, 4, 2, 2, 3, **f64), 0.5, True, False)
+dropout("alpha", lambda t, p: F.alpha_dropout(t, p, True), torch.randn(5, 7), 0.2, False, True)
+dropout("alpha64", lambda t, p: F.alpha_dropout(t, p, True), torch.randn(5, 7, **f64), 0.35, False, True)
+dropout("feature_alpha", lambda t, p: F.feature_alpha_dropout(t, p, True), torch.randn(3, 6, 4, **f64), 0.4, True, True)
+torch.save(out, "fixtures.pt")
+print(len(out), "entries")
