@@ -490,6 +490,55 @@ public final class Functional {
     return Losses.klDiv(input, target, reduction, batchMean, logTarget);
   }
 
+  /** torch.nn.functional.margin_ranking_loss: max(0, −y·(x1 − x2) + margin), y ±1; the three of one rank, broadcast. */
+  public static Tensor marginRankingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+    return MarginLosses.marginRankingLoss(input1, input2, target, margin, reduction);
+  }
+
+  /** torch.nn.functional.hinge_embedding_loss: x where y is 1, max(0, margin − x) where y is −1. */
+  public static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, Reduction reduction) {
+    return MarginLosses.hingeEmbeddingLoss(input, target, margin, reduction);
+  }
+
+  /** torch.nn.functional.soft_margin_loss: log(1 + e^(−y·x)). */
+  public static Tensor softMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+    return MarginLosses.softMarginLoss(input, target, reduction);
+  }
+
+  /** torch.nn.functional.multilabel_soft_margin_loss: the binary logistic loss of each class (times weight, or null), averaged over classes. */
+  public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+    return MarginLosses.multilabelSoftMarginLoss(input, target, weight, reduction);
+  }
+
+  /** torch.nn.functional.cosine_embedding_loss: 1 − cos(x1, x2) where y is 1, max(0, cos − margin) where y is −1; [N, D] with [N], or [D] with a 0-dim y. */
+  public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+    return MarginLosses.cosineEmbeddingLoss(input1, input2, target, margin, reduction);
+  }
+
+  /** torch.nn.functional.pairwise_distance: ‖x1 − x2 + eps‖_p over the last dim. */
+  public static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {
+    return MarginLosses.pairwiseDistance(x1, x2, p, eps, keepdim);
+  }
+
+  /**
+   * torch.nn.functional.triplet_margin_loss: max(0, margin + d(a, p) − d(a, n)) with d the
+   * pairwise p-distance (eps added to each difference); swap uses min(d(a, n), d(p, n)).
+   */
+  public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative, double margin, double p, double eps, boolean swap,
+                                         Reduction reduction) {
+    return MarginLosses.tripletMarginLoss(anchor, positive, negative, margin, p, eps, swap, reduction);
+  }
+
+  /** torch.nn.functional.poisson_nll_loss: e^x − y·x (logInput) or x − y·log(x + eps); full adds Stirling's term where y > 1. */
+  public static Tensor poissonNllLoss(Tensor input, Tensor target, boolean logInput, boolean full, double eps, Reduction reduction) {
+    return LikelihoodLosses.poissonNllLoss(input, target, logInput, full, eps, reduction);
+  }
+
+  /** torch.nn.functional.gaussian_nll_loss: ½·(log var + (x − y)²/var) (+ ½·log 2π when full), var clamped below at eps. */
+  public static Tensor gaussianNllLoss(Tensor input, Tensor target, Tensor var, boolean full, double eps, Reduction reduction) {
+    return LikelihoodLosses.gaussianNllLoss(input, target, var, full, eps, reduction);
+  }
+
   /** Mean squared error. */
   public static Tensor mseLoss(Tensor input, Tensor target) {
     return Losses.mseLoss(input, target);

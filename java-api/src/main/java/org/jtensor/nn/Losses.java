@@ -267,7 +267,8 @@ final class Losses {
     return new Tensor[] {nll, valid, safe};
   }
 
-  private static Tensor fold(Tensor losses, Reduction reduction) {
+  /** Elementwise losses folded as asked (apply_loss_reduction); NONE: a view of them. */
+  static Tensor fold(Tensor losses, Reduction reduction) {
     switch (reduction) {
       case NONE: return losses.view(losses.shape());
       case SUM: return losses.sum();
