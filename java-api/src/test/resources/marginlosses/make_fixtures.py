@@ -1,7 +1,7 @@
 """Writes fixtures.pt for MarginLossesTest with PyTorch 2.13: the margin, embedding and likelihood
 losses (margin_ranking, hinge_embedding, soft_margin, multilabel_soft_margin, cosine_embedding,
-pairwise_distance, triplet_margin, poisson_nll, gaussian_nll) in each reduction and with their
-options. For case i: inputs "i.in0", "i.in1", ... (float64, or a ±1 target), the output "i.out",
+pairwise_distance, triplet_margin, poisson_nll, gaussian_nll, multi_margin, multilabel_margin) in each reduction and with their
+options. For case i: inputs "i.in0", "i.in1", ... (float64, a ±1 or 0/1 target, or int64 classes), the output "i.out",
 and for each input that takes a gradient "i.grad0", ... of (out * "i.up").sum(). "cases" names
 each case; MarginLossesTest maps the names to jtensor's calls.
 Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
@@ -75,6 +75,15 @@ add("gaussian_mean", lambda a, y, s: F.gaussian_nll_loss(a, y, s), mu, obs, var)
 add("gaussian_full_none", lambda a, y, s: F.gaussian_nll_loss(a, y, s, full=True, eps=1e-4, reduction="none"), mu, obs, var)
 add("gaussian_short_var_sum", lambda a, y, s: F.gaussian_nll_loss(a, y, s, reduction="sum"), mu, obs, var[:, 0] + 0.5)
 add("gaussian_size1_var", lambda a, y, s: F.gaussian_nll_loss(a, y, s), mu, obs, var[:1] + 0.5)
+scores, cls = torch.randn(5, 4, **f64), torch.tensor([0, 3, 1, 1, 2])
+add("multi_margin_mean", lambda a, y: F.multi_margin_loss(a, y), scores, cls, grads=[True, False])
+add("multi_margin_p2_weight_none", lambda a, y, w: F.multi_margin_loss(a, y, p=2, margin=0.7, weight=w, reduction="none"), scores, cls,
+    torch.rand(4, **f64) + 0.5, grads=[True, False, False])
+add("multi_margin_1d_sum", lambda a, y: F.multi_margin_loss(a, y, margin=2.0, reduction="sum"), scores[0], torch.tensor(2), grads=[True, False])
+labels = torch.tensor([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, -1], [-1, 2, 0, 0], [2, -1, 3, 0]])  # after the first −1: ignored
+add("multilabel_margin_none", lambda a, y: F.multilabel_margin_loss(a, y, reduction="none"), scores, labels, grads=[True, False])
+add("multilabel_margin_mean", lambda a, y: F.multilabel_margin_loss(a, y), scores, labels, grads=[True, False])
+add("multilabel_margin_1d", lambda a, y: F.multilabel_margin_loss(a, y, reduction="none"), scores[4], labels[0], grads=[True, False])
 out["cases"] = cases
 torch.save(out, "fixtures.pt")
 print(len(cases), "cases")

@@ -539,6 +539,22 @@ public final class Functional {
     return LikelihoodLosses.gaussianNllLoss(input, target, var, full, eps, reduction);
   }
 
+  /**
+   * torch.nn.functional.multi_margin_loss: Σ_{j ≠ y} max(0, margin − x[y] + x[j])^p · weight[y] / C
+   * for input [N, C] (or [C]) and int64 class indices target [N]; p 1 or 2, weight null or [C].
+   */
+  public static Tensor multiMarginLoss(Tensor input, Tensor target, int p, double margin, Tensor weight, Reduction reduction) {
+    return ClassMarginLosses.multiMarginLoss(input, target, p, margin, weight, reduction);
+  }
+
+  /**
+   * torch.nn.functional.multilabel_margin_loss: target int64 shaped as input [N, C] (or [C]), each
+   * row its classes up to the first −1; Σ over those j and the other classes k of max(0, 1 − (x[j] − x[k])) / C.
+   */
+  public static Tensor multilabelMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+    return ClassMarginLosses.multilabelMarginLoss(input, target, reduction);
+  }
+
   /** Mean squared error. */
   public static Tensor mseLoss(Tensor input, Tensor target) {
     return Losses.mseLoss(input, target);

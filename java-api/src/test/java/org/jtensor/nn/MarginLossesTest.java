@@ -53,7 +53,13 @@ class MarginLossesTest extends ScopedTest {
       Map.entry("gaussian_mean", in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2), false, 1e-6, Reduction.MEAN)),
       Map.entry("gaussian_full_none", in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2), true, 1e-4, Reduction.NONE)),
       Map.entry("gaussian_short_var_sum", in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2), false, 1e-6, Reduction.SUM)),
-      Map.entry("gaussian_size1_var", in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2), false, 1e-6, Reduction.MEAN)));
+      Map.entry("gaussian_size1_var", in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2), false, 1e-6, Reduction.MEAN)),
+      Map.entry("multi_margin_mean", in -> Functional.multiMarginLoss(in.get(0), in.get(1), 1, 1.0, null, Reduction.MEAN)),
+      Map.entry("multi_margin_p2_weight_none", in -> Functional.multiMarginLoss(in.get(0), in.get(1), 2, 0.7, in.get(2), Reduction.NONE)),
+      Map.entry("multi_margin_1d_sum", in -> Functional.multiMarginLoss(in.get(0), in.get(1), 1, 2.0, null, Reduction.SUM)),
+      Map.entry("multilabel_margin_none", in -> Functional.multilabelMarginLoss(in.get(0), in.get(1), Reduction.NONE)),
+      Map.entry("multilabel_margin_mean", in -> Functional.multilabelMarginLoss(in.get(0), in.get(1), Reduction.MEAN)),
+      Map.entry("multilabel_margin_1d", in -> Functional.multilabelMarginLoss(in.get(0), in.get(1), Reduction.NONE)));
 
   private static void close(String what, Tensor want, Tensor got) {
     assertEquals(want.dtype(), got.dtype(), what + ": dtype");
@@ -89,6 +95,9 @@ class MarginLossesTest extends ScopedTest {
     GradCheck.check(in -> Functional.multilabelSoftMarginLoss(in.get(0), t, in.get(1).select(0, 0), Reduction.NONE), List.of(a, b));
     GradCheck.check(in -> Functional.softMarginLoss(in.get(0), y.unsqueeze(1), Reduction.SUM), List.of(a));
     GradCheck.check(in -> Functional.poissonNllLoss(in.get(0), t.mul(3.0), true, true, 1e-8, Reduction.MEAN), List.of(a));
+    Tensor cls = Tensor.fromArray(new long[] {2, 0, 1, 2}), labels = Tensor.fromArray(new long[] {1, 2, -1, 0, 0, -1, 1, 2, 2, 1, 0, -1}).reshape(4, 3);
+    GradCheck.check(in -> Functional.multiMarginLoss(in.get(0), cls, 2, 0.9, null, Reduction.NONE), List.of(a));
+    GradCheck.check(in -> Functional.multilabelMarginLoss(in.get(0), labels, Reduction.NONE), List.of(a));
     GradCheck.check(in -> Functional.gaussianNllLoss(in.get(0), in.get(1), in.get(2).abs().add(0.1), true, 1e-6, Reduction.NONE), List.of(a, b, c));
   }
 
@@ -109,6 +118,32 @@ class MarginLossesTest extends ScopedTest {
         () -> Functional.gaussianNllLoss(x, x, Tensor.ones(3, 4).neg(), false, 1e-6, Reduction.MEAN));
     assertMessage("gaussianNllLoss(): var is of incorrect size", () -> Functional.gaussianNllLoss(x, x, Tensor.ones(3, 2), false, 1e-6, Reduction.MEAN));
     assertMessage("gaussianNllLoss(): var is of incorrect size", () -> Functional.gaussianNllLoss(x, x, Tensor.ones(1, 1), false, 1e-6, Reduction.MEAN));
+    Tensor cls = Tensor.fromArray(new long[] {0, 3, 1});
+    assertMessage("multiMarginLoss(): only p == 1 and p == 2 supported", () -> Functional.multiMarginLoss(x, cls, 3, 1, null, Reduction.MEAN));
+    assertMessage("multiMarginLoss(): weight must be one-dimensional", () -> Functional.multiMarginLoss(x, cls, 1, 1, Tensor.ones(4, 1), Reduction.MEAN));
+    assertMessage("multiMarginLoss(): inconsistent weight size, expected 4 but got [3]",
+        () -> Functional.multiMarginLoss(x, cls, 1, 1, Tensor.ones(3), Reduction.MEAN));
+    assertMessage("multiMarginLoss(): multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples (batch size). "
+        + "Expected target size [3], but got [2]. Input has shape [3, 4].",
+        () -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {0, 1}), 1, 1, null, Reduction.MEAN));
+    assertMessage("multiMarginLoss(): Expected non-empty vector or matrix with optional 0-dim batch size, but got: [3, 0]",
+        () -> Functional.multiMarginLoss(Tensor.randn(3, 0), cls, 1, 1, null, Reduction.MEAN));
+    assertMessage("multiMarginLoss(): expected scalar type int64 but found float32",
+        () -> Functional.multiMarginLoss(x, cls.to(DType.FLOAT32), 1, 1, null, Reduction.MEAN));
+    assertMessage("multiMarginLoss(): The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. This input cannot "
+        + "have requires_grad True.", () -> Functional.multiMarginLoss(x, cls, 1, 1, Tensor.ones(4).requiresGrad_(true), Reduction.MEAN));
+    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+        () -> Functional.multiMarginLoss(x, Tensor.fromArray(new long[] {0, 4, 1}), 1, 1, null, Reduction.MEAN));
+    assertEquals("multiMarginLoss(): target out of range", e.getMessage());
+    Tensor labels = Tensor.fromArray(new long[] {3, 0, -1, 1, 0, 1, 2, 3, 1, 1, -1, -1}).reshape(3, 4);
+    assertMessage("multilabelMarginLoss(): inconsistent target size: [1, 4] for input of size: [3, 4]",
+        () -> Functional.multilabelMarginLoss(x, labels.narrow(0, 0, 1), Reduction.MEAN));
+    for (long bad : new long[] {-2, 4}) {  // past the first −1 too: every entry is checked, as ATen's
+      Tensor t = labels.clone();
+      t.set(bad, org.jtensor.Index.at(0), org.jtensor.Index.at(3));
+      e = assertThrows(IndexOutOfBoundsException.class, () -> Functional.multilabelMarginLoss(x, t, Reduction.MEAN));
+      assertEquals("multilabelMarginLoss(): argument #2 'target' is out of range", e.getMessage());
+    }
   }
 
   /** PyTorch 2.13: log1p(exp(100)) overflows float32 to inf; an empty input's mean is NaN, its sum 0. */
@@ -118,6 +153,9 @@ class MarginLossesTest extends ScopedTest {
     Tensor empty = Tensor.zeros(0);
     assertEquals(Double.NaN, Functional.hingeEmbeddingLoss(empty, empty, 1, Reduction.MEAN).item());
     assertEquals(0.0, Functional.softMarginLoss(empty, empty, Reduction.SUM).item());
+    Tensor none = Tensor.zeros(0, 4), noLabels = Tensor.zeros(new long[] {0, 4}, DType.INT64);
+    assertEquals(0.0, Functional.multilabelMarginLoss(none, noLabels, Reduction.MEAN).item(), "PyTorch's 0");
+    assertArrayEquals(new long[] {0}, Functional.multiMarginLoss(none, Tensor.zeros(new long[] {0}, DType.INT64), 1, 1, null, Reduction.NONE).shape());
   }
 
   private static void assertMessage(String want, org.junit.jupiter.api.function.Executable call) {
