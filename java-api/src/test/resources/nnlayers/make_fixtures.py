@@ -8,6 +8,9 @@ statistics (its state_dict), its eval and train outputs and statistics after the
 Dropout, case "drop.<name>": PyTorch's own output "out" for input "x"; the mask it drew,
 recovered from that output, "mask" (shaped as the noise: [N, C, 1...] for the channel dropouts);
 and the gradient of (out * up).sum().
+"softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d": F.softmin, F.rms_norm and F.bilinear on inputs
+"<case>.in0", ... with output "out" and gradients "grad0", ... of (out * up).sum(); "bil.*": an
+nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
 Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
 import torch
 import torch.nn as nn
@@ -89,5 +92,32 @@ dropout("d3", lambda t, p: F.dropout3d(t, p), torch.randn(2, 4, 2, 2, 3, **f64),
 dropout("alpha", lambda t, p: F.alpha_dropout(t, p, True), torch.randn(5, 7), 0.2, False, True)
 dropout("alpha64", lambda t, p: F.alpha_dropout(t, p, True), torch.randn(5, 7, **f64), 0.35, False, True)
 dropout("feature_alpha", lambda t, p: F.feature_alpha_dropout(t, p, True), torch.randn(3, 6, 4, **f64), 0.4, True, True)
+
+
+def graded(pre, fn, *inputs):
+    leaves = [t.clone().requires_grad_(t.is_floating_point()) for t in inputs]
+    y = fn(*leaves)
+    for k, t in enumerate(inputs):
+        out[f"{pre}.in{k}"] = t
+    out[pre + ".out"] = y.detach()
+    up = torch.randn(y.shape, dtype=y.dtype)
+    (y * up).sum().backward()
+    out[pre + ".up"] = up
+    for k, t in enumerate(leaves):
+        if t.grad is not None:
+            out[f"{pre}.grad{k}"] = t.grad
+
+
+graded("softmin", lambda x: F.softmin(x, 0), torch.randn(4, 3, **f64))
+graded("rms", lambda x, w: F.rms_norm(x, (3, 4), w, 1e-3), torch.randn(2, 3, 4, **f64), torch.randn(3, 4, **f64))
+graded("rms_noeps", lambda x: F.rms_norm(x, (4,)), torch.randn(2, 3, 4))
+graded("bilinear", lambda a, b, w, c: F.bilinear(a, b, w, c), torch.randn(2, 5, 3, **f64), torch.randn(2, 5, 4, **f64), torch.randn(6, 3, 4, **f64),
+       torch.randn(6, **f64))
+graded("bilinear_1d", lambda a, b, w: F.bilinear(a, b, w), torch.randn(3, **f64), torch.randn(4, **f64), torch.randn(2, 3, 4, **f64))
+bil = nn.Bilinear(3, 4, 2)
+for k, v in bil.state_dict().items():
+    out["bil." + k] = v.clone()
+a, b = torch.randn(5, 3), torch.randn(5, 4)
+out["bil.in1"], out["bil.in2"], out["bil.out"] = a, b, bil(a, b).detach()
 torch.save(out, "fixtures.pt")
 print(len(out), "entries")

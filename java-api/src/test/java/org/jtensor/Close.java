@@ -48,4 +48,14 @@ public final class Close {
       }
     }
   }
+
+  /** want's dtype and shape, and every element within tol · max(1, want's largest |value|): a result against its PyTorch golden. */
+  public static void assertTensor(String what, Tensor want, Tensor got, double tol) {
+    if (want.dtype() != got.dtype()) throw new AssertionError(what + ": dtype " + got.dtype() + ", expected " + want.dtype());
+    if (!java.util.Arrays.equals(want.shape(), got.shape())) {
+      throw new AssertionError(what + ": shape " + java.util.Arrays.toString(got.shape()) + ", expected " + java.util.Arrays.toString(want.shape()));
+    }
+    double[] w = want.toDoubleArray();
+    assertElements(what, w, got.toDoubleArray(), ofLargest(tol, w));
+  }
 }

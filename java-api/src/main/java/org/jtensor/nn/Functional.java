@@ -280,6 +280,14 @@ public final class Functional {
     return Normalization.instanceNorm(input, runningMean, runningVar, weight, bias, useInputStats, momentum, eps);
   }
 
+  /**
+   * torch.nn.functional.rms_norm: x / √(mean(x²) + eps) over the last normalizedShape.length dims,
+   * times weight (null: none); eps null is the machine epsilon of the math dtype (see {@link RMSNorm}).
+   */
+  public static Tensor rmsNorm(Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
+    return RMSNorm.rmsNorm("rmsNorm", input, normalizedShape, weight, eps);
+  }
+
   /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
   public static Tensor embedding(Tensor indices, Tensor weight) {
     if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got shape " + Arrays.toString(weight.shape()));
@@ -327,6 +335,21 @@ public final class Functional {
   /** F.pixel_unshuffle: [*, C, H·r, W·r] to [*, C·r², H, W]. */
   public static Tensor pixelUnshuffle(Tensor input, long downscaleFactor) {
     return PixelShuffle.shuffle(input, downscaleFactor, false);
+  }
+
+  /** torch.nn.functional.softmin: softmax(−x) along dim. */
+  public static Tensor softmin(Tensor x, int dim) {
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(x.neg().softmax(dim));
+    }
+  }
+
+  /**
+   * torch.nn.functional.bilinear: y[..., o] = Σ_ij x1[..., i]·weight[o, i, j]·x2[..., j] + bias[o]
+   * for x1 [..., I] and x2 [..., J] with the same leading dims, weight [O, I, J], bias [O] or null.
+   */
+  public static Tensor bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor bias) {
+    return Bilinear.bilinear(input1, input2, weight, bias);
   }
 
   public static Tensor relu(Tensor x) {

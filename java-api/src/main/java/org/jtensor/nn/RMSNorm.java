@@ -33,12 +33,25 @@ public final class RMSNorm extends Module {
 
   @Override
   public Tensor forward(Tensor input) {
+    return rmsNorm("RMSNorm.forward", input, normalizedShape, weight, eps);
+  }
+
+  /** F.rms_norm, op naming it as the user called it: weight (or null) shaped as normalizedShape, the input's last dims. */
+  static Tensor rmsNorm(String op, Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
     int n = normalizedShape.length, dim = input.dim();
+    if (n == 0) {
+      throw new IllegalArgumentException(op + "(): Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+          + "element, but got normalized_shape = []");
+    }
+    if (weight != null && !java.util.Arrays.equals(weight.shape(), normalizedShape)) {
+      throw new IllegalArgumentException(op + "(): Expected weight to be of same shape as normalized_shape, but got weight of shape "
+          + WindowArgs.shape(weight.shape()) + " and normalized_shape = " + WindowArgs.shape(normalizedShape));
+    }
     long[] shape = input.shape();
     boolean matches = dim >= n;
     for (int i = 0; matches && i < n; i++) matches = shape[dim - n + i] == normalizedShape[i];
     if (!matches) {
-      throw new IllegalArgumentException("RMSNorm.forward(): Given normalized_shape=" + WindowArgs.shape(normalizedShape)
+      throw new IllegalArgumentException(op + "(): Given normalized_shape=" + WindowArgs.shape(normalizedShape)
           + ", expected input with shape [*, " + WindowArgs.sizes(normalizedShape) + "], but got input of size" + WindowArgs.shape(shape));
     }
     int[] dims = new int[n];

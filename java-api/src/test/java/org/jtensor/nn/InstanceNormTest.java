@@ -35,10 +35,7 @@ class InstanceNormTest extends ScopedTest {
   }
 
   private static void close(String what, Tensor want, Tensor got) {
-    assertEquals(want.dtype(), got.dtype(), what + ": dtype");
-    assertArrayEquals(want.shape(), got.shape(), what + ": shape");
-    double tol = want.dtype() == DType.FLOAT64 ? 1e-12 : 2e-6;
-    Close.assertElements(what, want.toDoubleArray(), got.toDoubleArray(), Close.ofLargest(tol, want.toDoubleArray()));
+    Close.assertTensor(what, want, got, want.dtype() == DType.FLOAT64 ? 1e-12 : 2e-6);
   }
 
   @Test

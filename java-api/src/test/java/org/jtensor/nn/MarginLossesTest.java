@@ -62,9 +62,7 @@ class MarginLossesTest extends ScopedTest {
       Map.entry("multilabel_margin_1d", in -> Functional.multilabelMarginLoss(in.get(0), in.get(1), Reduction.NONE)));
 
   private static void close(String what, Tensor want, Tensor got) {
-    assertEquals(want.dtype(), got.dtype(), what + ": dtype");
-    assertArrayEquals(want.shape(), got.shape(), what + ": shape");
-    Close.assertElements(what, want.toDoubleArray(), got.toDoubleArray(), Close.ofLargest(1e-12, want.toDoubleArray()));
+    Close.assertTensor(what, want, got, 1e-12);
   }
 
   @Test

@@ -1,0 +1,101 @@
+package org.jtensor.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.jtensor.Close;
+import org.jtensor.DType;
+import org.jtensor.Generator;
+import org.jtensor.PtFixture;
+import org.jtensor.ScopedTest;
+import org.jtensor.Tensor;
+import org.jtensor.autograd.GradCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Functional.softmin, rmsNorm and bilinear, and the Softmin and Bilinear modules, against PyTorch
+ * 2.13 (resources/nnlayers/fixtures.pt from make_fixtures.py): values and every gradient, an
+ * nn.Bilinear state_dict loaded, GradCheck in float64 and PyTorch's refusals.
+ */
+class SoftminBilinearTest extends ScopedTest {
+  @RegisterExtension
+  static final PtFixture fixtures = new PtFixture("/nnlayers/fixtures.pt");
+
+  private static final Map<String, Function<List<Tensor>, Tensor>> CALLS = Map.of(
+      "softmin", in -> Functional.softmin(in.get(0), 0),
+      "rms", in -> Functional.rmsNorm(in.get(0), new long[] {3, 4}, in.get(1), 1e-3),
+      "rms_noeps", in -> Functional.rmsNorm(in.get(0), new long[] {4}, null, null),
+      "bilinear", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3)),
+      "bilinear_1d", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), null));
+
+  private static void close(String what, Tensor want, Tensor got) {
+    Close.assertTensor(what, want, got, want.dtype() == DType.FLOAT64 ? 1e-12 : 2e-6);
+  }
+
+  @Test
+  void valuesAndGradientsMatchPyTorch() {
+    for (String name : CALLS.keySet()) {
+      List<Tensor> in = new ArrayList<>();
+      for (int k = 0; fixtures.has(name + ".in" + k); k++) in.add(fixtures.tensor(name + ".in" + k).clone().requiresGrad_(true));
+      Tensor out = CALLS.get(name).apply(in);
+      close(name, fixtures.tensor(name + ".out"), out);
+      out.mul(fixtures.tensor(name + ".up")).sum().backward();
+      for (int k = 0; k < in.size(); k++) close(name + ": input " + k + "'s gradient", fixtures.tensor(name + ".grad" + k), in.get(k).grad());
+    }
+  }
+
+  @Test
+  void modulesMatchPyTorchAndBilinearLoadsItsStateDict() {
+    try (Bilinear m = new Bilinear(3, 4, 2, true, new Generator(1)); Bilinear noBias = new Bilinear(3, 4, 2, false, new Generator(1));
+         Softmin softmin = new Softmin(0)) {
+      assertEquals(Set.of("weight", "bias"), m.stateDict().keySet());
+      assertEquals(Set.of("weight"), noBias.stateDict().keySet());
+      assertArrayEquals(new long[] {2, 3, 4}, m.weight().shape());
+      double bound = 1 / Math.sqrt(3);  // U(±1/√in1), weight and bias alike
+      assertTrue(m.weight().abs().le(bound).all().item() == 1 && m.bias().abs().le(bound).all().item() == 1);
+      fixtures.loadInto(m, "bil");
+      close("Bilinear", fixtures.tensor("bil.out"), m.forward(fixtures.tensor("bil.in1"), fixtures.tensor("bil.in2")));
+      close("Softmin", fixtures.tensor("softmin.out"), softmin.forward(fixtures.tensor("softmin.in0")));
+    }
+  }
+
+  @Test
+  void gradientsPassGradCheckInFloat64() {
+    Tensor a = Tensor.randn(2, 3).to(DType.FLOAT64), b = Tensor.randn(2, 4).to(DType.FLOAT64), w = Tensor.randn(5, 3, 4).to(DType.FLOAT64);
+    Tensor bias = Tensor.randn(5).to(DType.FLOAT64), x = Tensor.randn(3, 4).to(DType.FLOAT64);
+    GradCheck.check(in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3)), List.of(a, b, w, bias));
+    GradCheck.check(in -> Functional.softmin(in.get(0), 1), List.of(x));
+    GradCheck.check(in -> Functional.rmsNorm(in.get(0), new long[] {4}, in.get(1), 1e-5), List.of(x, b.select(0, 0)));
+  }
+
+  @Test
+  void badArgumentsAreRefusedInPyTorchsWords() {
+    Tensor w = Tensor.randn(2, 3, 4), x = Tensor.randn(2, 3);
+    assertMessage("bilinear(): input batch dimensions do not match: got 5 and 6", () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(6, 4), w, null));
+    assertMessage("bilinear(): input2 size does not match weight size: got 4 but expected 5",
+        () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(5, 4), Tensor.randn(2, 3, 5), null));
+    assertMessage("bilinear(): bias size does not match weight size: got 3 but expected 2",
+        () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(5, 4), w, Tensor.randn(3)));
+    assertMessage("bilinear(): input dimensions do not match: got 2 and 1", () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(4), w, null));
+    assertMessage("Bilinear(): in1_features must be > 0, but got (in1_features=0)", () -> new Bilinear(0, 4, 2));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.rmsNorm(x, new long[] {4}, null, null));
+    assertTrue(e.getMessage().startsWith("rmsNorm(): Given normalized_shape=[4], expected input with shape [*, "), e.getMessage());
+    assertMessage("rmsNorm(): Expected weight to be of same shape as normalized_shape, but got weight of shape [4] and normalized_shape = [3]",
+        () -> Functional.rmsNorm(x, new long[] {3}, Tensor.ones(4), null));
+    assertMessage("rmsNorm(): Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
+        + "normalized_shape = []", () -> Functional.rmsNorm(x, new long[0], null, null));
+  }
+
+  private static void assertMessage(String want, org.junit.jupiter.api.function.Executable call) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+    assertEquals(want, e.getMessage());
+  }
+}
