@@ -11,6 +11,9 @@ and the gradient of (out * up).sum().
 "softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d": F.softmin, F.rms_norm and F.bilinear on inputs
 "<case>.in0", ... with output "out" and gradients "grad0", ... of (out * up).sum(); "bil.*": an
 nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
+"rrelu.*": F.rrelu's training output for input "x", the slopes it drew ("slopes", read back from
+the output and, at x = 0, the gradient) and its gradient; "gumbel.*", "gumbel_hard.*": F.gumbel_softmax
+(tau 0.7, dim 1) with its noise read back ("noise", up to a constant per row) (RandomActivationsTest).
 Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
 import torch
 import torch.nn as nn
@@ -119,5 +122,26 @@ for k, v in bil.state_dict().items():
     out["bil." + k] = v.clone()
 a, b = torch.randn(5, 3), torch.randn(5, 4)
 out["bil.in1"], out["bil.in2"], out["bil.out"] = a, b, bil(a, b).detach()
+x = torch.randn(4, 5, **f64)
+x[0, 0] = 0.0  # ATen draws a slope for x = 0 too (x <= 0): the gradient there is that slope
+leaf = x.clone().requires_grad_(True)
+y = F.rrelu(leaf, 0.1, 0.3, training=True)
+slopes = torch.where(x != 0, y.detach() / torch.where(x != 0, x, 1.0), 1.0)
+up = torch.randn(4, 5, **f64)
+(y * up).sum().backward()
+slopes[0, 0] = leaf.grad[0, 0] / up[0, 0]  # x = 0: the slope drawn, read from the gradient
+out.update({"rrelu.x": x, "rrelu.slopes": slopes, "rrelu.out": y.detach(), "rrelu.up": up, "rrelu.grad": leaf.grad})
+logits = torch.randn(3, 6, **f64)
+for hard in (False, True):
+    torch.manual_seed(99)
+    soft = F.gumbel_softmax(logits, tau=0.7, dim=1)
+    torch.manual_seed(99)
+    leaf = logits.clone().requires_grad_(True)
+    y = F.gumbel_softmax(leaf, tau=0.7, hard=hard, dim=1)
+    up = torch.randn(3, 6, **f64)
+    (y * up).sum().backward()
+    pre = "gumbel_hard." if hard else "gumbel."
+    # the noise up to a constant per row, which softmax ignores
+    out.update({pre + "logits": logits, pre + "noise": 0.7 * soft.log() - logits, pre + "out": y.detach(), pre + "up": up, pre + "grad": leaf.grad})
 torch.save(out, "fixtures.pt")
 print(len(out), "entries")

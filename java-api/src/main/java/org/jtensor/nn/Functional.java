@@ -352,6 +352,22 @@ public final class Functional {
     return Bilinear.bilinear(input1, input2, weight, bias);
   }
 
+  /**
+   * torch.nn.functional.rrelu: while training, each x ≤ 0 times its own slope from U(lower, upper)
+   * drawn from g; otherwise leaky ReLU with slope (lower + upper) / 2. PyTorch's defaults: 1/8, 1/3.
+   */
+  public static Tensor rrelu(Tensor x, double lower, double upper, boolean training, Generator g) {
+    return RandomActivations.rrelu(x, lower, upper, training, g);
+  }
+
+  /**
+   * torch.nn.functional.gumbel_softmax: a sample softmax((logits + G) / tau) along dim with Gumbel
+   * noise G drawn from g; hard returns its one-hot argmax with the soft sample's gradient.
+   */
+  public static Tensor gumbelSoftmax(Tensor logits, double tau, boolean hard, int dim, Generator g) {
+    return RandomActivations.gumbelSoftmax(logits, tau, hard, dim, g);
+  }
+
   public static Tensor relu(Tensor x) {
     return x.relu();
   }
