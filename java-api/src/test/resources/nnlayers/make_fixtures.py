@@ -8,7 +8,8 @@ statistics (its state_dict), its eval and train outputs and statistics after the
 Dropout, case "drop.<name>": PyTorch's own output "out" for input "x"; the mask it drew,
 recovered from that output, "mask" (shaped as the noise: [N, C, 1...] for the channel dropouts);
 and the gradient of (out * up).sum().
-"softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d": F.softmin, F.rms_norm and F.bilinear on inputs
+"softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d", "lp1", "lp2", "lp2_unbatched": F.softmin,
+F.rms_norm, F.bilinear and F.lp_pool1d/2d on inputs
 "<case>.in0", ... with output "out" and gradients "grad0", ... of (out * up).sum(); "bil.*": an
 nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
 "rrelu.*": F.rrelu's training output for input "x", the slopes it drew ("slopes", read back from
@@ -143,5 +144,8 @@ for hard in (False, True):
     pre = "gumbel_hard." if hard else "gumbel."
     # the noise up to a constant per row, which softmax ignores
     out.update({pre + "logits": logits, pre + "noise": 0.7 * soft.log() - logits, pre + "out": y.detach(), pre + "up": up, pre + "grad": leaf.grad})
+graded("lp1", lambda x: F.lp_pool1d(x, 2.0, 3, stride=2), torch.randn(2, 3, 8, **f64))
+graded("lp2", lambda x: F.lp_pool2d(x, 1.5, (2, 3), ceil_mode=True), torch.rand(2, 2, 5, 7, **f64) + 0.1)
+graded("lp2_unbatched", lambda x: F.lp_pool2d(x, 3.0, 2, stride=(1, 2)), torch.rand(3, 4, 6, **f64) + 0.1)
 torch.save(out, "fixtures.pt")
 print(len(out), "entries")

@@ -174,6 +174,16 @@ public final class Functional {
     return Pooling.avgPool(3, input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
   }
 
+  /** torch.nn.functional.lp_pool1d: (Σ_window x^p)^(1/p) over [N, C, L] (or [C, L]), no padding; stride null: the kernel. */
+  public static Tensor lpPool1d(Tensor input, double normType, long[] kernelSize, long[] stride, boolean ceilMode) {
+    return LpPooling.lpPool(1, input, normType, kernelSize, stride, ceilMode);
+  }
+
+  /** torch.nn.functional.lp_pool2d: (Σ_window x^p)^(1/p) over [N, C, H, W] (or [C, H, W]); kernel and stride one number or two. */
+  public static Tensor lpPool2d(Tensor input, double normType, long[] kernelSize, long[] stride, boolean ceilMode) {
+    return LpPooling.lpPool(2, input, normType, kernelSize, stride, ceilMode);
+  }
+
   /** torch.nn.functional.adaptive_avg_pool1d: [N, C, L] (or [C, L]) to outputSize positions, PyTorch's windows. */
   public static Tensor adaptiveAvgPool1d(Tensor input, long[] outputSize) {
     return Pooling.adaptiveAvgPool(1, input, outputSize);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Functional.softmin, rmsNorm and bilinear, and the Softmin and Bilinear modules, against PyTorch
+ * Functional.softmin, rmsNorm, bilinear and lpPool1d/2d, and the Softmin, Bilinear and LPPool2d modules, against PyTorch
  * 2.13 (resources/nnlayers/fixtures.pt from make_fixtures.py): values and every gradient, an
  * nn.Bilinear state_dict loaded, GradCheck in float64 and PyTorch's refusals.
  */
@@ -30,6 +30,9 @@ class SoftminBilinearTest extends ScopedTest {
   static final PtFixture fixtures = new PtFixture("/nnlayers/fixtures.pt");
 
   private static final Map<String, Function<List<Tensor>, Tensor>> CALLS = Map.of(
+      "lp1", in -> Functional.lpPool1d(in.get(0), 2.0, new long[] {3}, new long[] {2}, false),
+      "lp2", in -> Functional.lpPool2d(in.get(0), 1.5, new long[] {2, 3}, null, true),
+      "lp2_unbatched", in -> Functional.lpPool2d(in.get(0), 3.0, new long[] {2}, new long[] {1, 2}, false),
       "softmin", in -> Functional.softmin(in.get(0), 0),
       "rms", in -> Functional.rmsNorm(in.get(0), new long[] {3, 4}, in.get(1), 1e-3),
       "rms_noeps", in -> Functional.rmsNorm(in.get(0), new long[] {4}, null, null),
@@ -55,7 +58,8 @@ class SoftminBilinearTest extends ScopedTest {
   @Test
   void modulesMatchPyTorchAndBilinearLoadsItsStateDict() {
     try (Bilinear m = new Bilinear(3, 4, 2, true, new Generator(1)); Bilinear noBias = new Bilinear(3, 4, 2, false, new Generator(1));
-         Softmin softmin = new Softmin(0)) {
+         Softmin softmin = new Softmin(0); LPPool2d lp = new LPPool2d(3.0, new long[] {2}, new long[] {1, 2}, false)) {
+      close("LPPool2d", fixtures.tensor("lp2_unbatched.out"), lp.forward(fixtures.tensor("lp2_unbatched.in0")));
       assertEquals(Set.of("weight", "bias"), m.stateDict().keySet());
       assertEquals(Set.of("weight"), noBias.stateDict().keySet());
       assertArrayEquals(new long[] {2, 3, 4}, m.weight().shape());
@@ -73,6 +77,7 @@ class SoftminBilinearTest extends ScopedTest {
     Tensor bias = Tensor.randn(5).to(DType.FLOAT64), x = Tensor.randn(3, 4).to(DType.FLOAT64);
     GradCheck.check(in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3)), List.of(a, b, w, bias));
     GradCheck.check(in -> Functional.softmin(in.get(0), 1), List.of(x));
+    GradCheck.check(in -> Functional.lpPool1d(in.get(0), 2.0, new long[] {2}, null, false), List.of(x.unsqueeze(0)));
     GradCheck.check(in -> Functional.rmsNorm(in.get(0), new long[] {4}, in.get(1), 1e-5), List.of(x, b.select(0, 0)));
   }
 

@@ -1,0 +1,26 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+
+/** torch.nn.LPPool2d(norm_type, kernel_size, stride, ceil_mode): the p-norm of each window of [N, C, H, W] or [C, H, W]; stride null: the kernel. */
+public final class LPPool2d extends Module {
+  private final double normType;
+  private final long[] kernel, stride;
+  private final boolean ceilMode;
+
+  public LPPool2d(double normType, long[] kernelSize, long[] stride, boolean ceilMode) {
+    this.normType = normType;
+    this.kernel = kernelSize.clone();
+    this.stride = stride == null ? null : stride.clone();
+    this.ceilMode = ceilMode;
+  }
+
+  public LPPool2d(double normType, int kernelSize) {
+    this(normType, new long[] {kernelSize}, null, false);
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    return Functional.lpPool2d(input, normType, kernel, stride, ceilMode);
+  }
+}
