@@ -14,7 +14,8 @@ F.rms_norm, F.bilinear and F.lp_pool1d/2d on inputs
 nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
 "rrelu.*": F.rrelu's training output for input "x", the slopes it drew ("slopes", read back from
 the output and, at x = 0, the gradient) and its gradient; "gumbel.*", "gumbel_hard.*": F.gumbel_softmax
-(tau 0.7, dim 1) with its noise read back ("noise", up to a constant per row) (RandomActivationsTest).
+(tau 0.7, dim 1) with its noise read back ("noise", up to a constant per row) (RandomActivationsTest);
+"upsample.*": nn.Upsample's outputs for input "x" (SoftminBilinearTest).
 Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
 import torch
 import torch.nn as nn
@@ -147,5 +148,11 @@ for hard in (False, True):
 graded("lp1", lambda x: F.lp_pool1d(x, 2.0, 3, stride=2), torch.randn(2, 3, 8, **f64))
 graded("lp2", lambda x: F.lp_pool2d(x, 1.5, (2, 3), ceil_mode=True), torch.rand(2, 2, 5, 7, **f64) + 0.1)
 graded("lp2_unbatched", lambda x: F.lp_pool2d(x, 3.0, 2, stride=(1, 2)), torch.rand(3, 4, 6, **f64) + 0.1)
+up_in = torch.randn(2, 3, 4, 5)
+out["upsample.x"] = up_in
+out["upsample.nearest2"] = nn.Upsample(scale_factor=2)(up_in)
+out["upsample.bilinear_scale"] = nn.Upsample(scale_factor=(1.5, 2.5), mode="bilinear")(up_in)
+out["upsample.bilinear_size_ac"] = nn.Upsample(size=(7, 3), mode="bilinear", align_corners=True)(up_in)
+out["upsample.linear"] = nn.Upsample(size=9, mode="linear")(up_in[0])
 torch.save(out, "fixtures.pt")
 print(len(out), "entries")

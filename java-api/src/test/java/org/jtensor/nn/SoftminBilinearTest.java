@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Functional.softmin, rmsNorm, bilinear and lpPool1d/2d, and the Softmin, Bilinear and LPPool2d modules, against PyTorch
+ * Functional.softmin, rmsNorm, bilinear and lpPool1d/2d, and the Softmin, Bilinear, LPPool2d and Upsample modules, against PyTorch
  * 2.13 (resources/nnlayers/fixtures.pt from make_fixtures.py): values and every gradient, an
  * nn.Bilinear state_dict loaded, GradCheck in float64 and PyTorch's refusals.
  */
@@ -69,6 +69,20 @@ class SoftminBilinearTest extends ScopedTest {
       close("Bilinear", fixtures.tensor("bil.out"), m.forward(fixtures.tensor("bil.in1"), fixtures.tensor("bil.in2")));
       close("Softmin", fixtures.tensor("softmin.out"), softmin.forward(fixtures.tensor("softmin.in0")));
     }
+  }
+
+  @Test
+  void upsampleMatchesPyTorchsModule() {
+    Tensor x = fixtures.tensor("upsample.x");
+    try (Upsample nearest = new Upsample(2); Upsample scaled = new Upsample(new double[] {1.5, 2.5}, "bilinear", null);
+         Upsample sized = new Upsample(new long[] {7, 3}, "bilinear", true); Upsample linear = new Upsample(new long[] {9}, "linear", null)) {
+      close("nearest", fixtures.tensor("upsample.nearest2"), nearest.forward(x));
+      close("bilinear by scale", fixtures.tensor("upsample.bilinear_scale"), scaled.forward(x));
+      close("bilinear to size, align_corners", fixtures.tensor("upsample.bilinear_size_ac"), sized.forward(x));
+      close("linear", fixtures.tensor("upsample.linear"), linear.forward(x.select(0, 0)));
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Upsample((long[]) null, "nearest", null));
+    assertEquals("Upsample(): either size or scale_factor should be defined", e.getMessage());
   }
 
   @Test
