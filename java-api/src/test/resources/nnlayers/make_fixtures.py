@@ -9,7 +9,7 @@ Dropout, case "drop.<name>": PyTorch's own output "out" for input "x"; the mask 
 recovered from that output, "mask" (shaped as the noise: [N, C, 1...] for the channel dropouts);
 and the gradient of (out * up).sum().
 "softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d", "lp1", "lp2", "lp2_unbatched": F.softmin,
-F.rms_norm, F.bilinear and F.lp_pool1d/2d on inputs
+F.rms_norm, F.bilinear, F.lp_pool1d/2d and "lrn3d", "lrn4d", "lrn5d" F.local_response_norm on inputs
 "<case>.in0", ... with output "out" and gradients "grad0", ... of (out * up).sum(); "bil.*": an
 nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
 "rrelu.*": F.rrelu's training output for input "x", the slopes it drew ("slopes", read back from
@@ -148,6 +148,9 @@ for hard in (False, True):
 graded("lp1", lambda x: F.lp_pool1d(x, 2.0, 3, stride=2), torch.randn(2, 3, 8, **f64))
 graded("lp2", lambda x: F.lp_pool2d(x, 1.5, (2, 3), ceil_mode=True), torch.rand(2, 2, 5, 7, **f64) + 0.1)
 graded("lp2_unbatched", lambda x: F.lp_pool2d(x, 3.0, 2, stride=(1, 2)), torch.rand(3, 4, 6, **f64) + 0.1)
+graded("lrn3d", lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.75, k=1.5), torch.randn(2, 5, 4, **f64))
+graded("lrn4d", lambda x: F.local_response_norm(x, 4), torch.randn(2, 6, 3, 2, **f64) * 10)
+graded("lrn5d", lambda x: F.local_response_norm(x, 2, alpha=1e-2, beta=0.5, k=2.0), torch.randn(1, 4, 2, 3, 2, **f64))
 up_in = torch.randn(2, 3, 4, 5)
 out["upsample.x"] = up_in
 out["upsample.nearest2"] = nn.Upsample(scale_factor=2)(up_in)

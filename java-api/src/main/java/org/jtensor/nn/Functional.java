@@ -298,6 +298,11 @@ public final class Functional {
     return RMSNorm.rmsNorm("rmsNorm", input, normalizedShape, weight, eps);
   }
 
+  /** torch.nn.functional.local_response_norm: x / (k + alpha · mean over size neighbouring channels of x²)^beta (see {@link LocalResponseNorm}). */
+  public static Tensor localResponseNorm(Tensor input, long size, double alpha, double beta, double k) {
+    return LocalResponseNorm.localResponseNorm(input, size, alpha, beta, k);
+  }
+
   /** Rows of weight at the indices (torch.nn.functional.embedding): indices' shape + [dim]. */
   public static Tensor embedding(Tensor indices, Tensor weight) {
     if (weight.dim() != 2) throw new IllegalArgumentException("embedding(): 'weight' must be 2-D, got shape " + Arrays.toString(weight.shape()));

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Functional.softmin, rmsNorm, bilinear and lpPool1d/2d, and the Softmin, Bilinear, LPPool2d and Upsample modules, against PyTorch
+ * Functional.softmin, rmsNorm, bilinear, lpPool1d/2d and localResponseNorm, and the Softmin, Bilinear, LPPool2d, LocalResponseNorm and
+ * Upsample modules, against PyTorch
  * 2.13 (resources/nnlayers/fixtures.pt from make_fixtures.py): values and every gradient, an
  * nn.Bilinear state_dict loaded, GradCheck in float64 and PyTorch's refusals.
  */
@@ -29,15 +30,18 @@ class SoftminBilinearTest extends ScopedTest {
   @RegisterExtension
   static final PtFixture fixtures = new PtFixture("/nnlayers/fixtures.pt");
 
-  private static final Map<String, Function<List<Tensor>, Tensor>> CALLS = Map.of(
-      "lp1", in -> Functional.lpPool1d(in.get(0), 2.0, new long[] {3}, new long[] {2}, false),
-      "lp2", in -> Functional.lpPool2d(in.get(0), 1.5, new long[] {2, 3}, null, true),
-      "lp2_unbatched", in -> Functional.lpPool2d(in.get(0), 3.0, new long[] {2}, new long[] {1, 2}, false),
-      "softmin", in -> Functional.softmin(in.get(0), 0),
-      "rms", in -> Functional.rmsNorm(in.get(0), new long[] {3, 4}, in.get(1), 1e-3),
-      "rms_noeps", in -> Functional.rmsNorm(in.get(0), new long[] {4}, null, null),
-      "bilinear", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3)),
-      "bilinear_1d", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), null));
+  private static final Map<String, Function<List<Tensor>, Tensor>> CALLS = Map.ofEntries(
+      Map.entry("lrn3d", in -> Functional.localResponseNorm(in.get(0), 3, 0.5, 0.75, 1.5)),
+      Map.entry("lrn4d", in -> new LocalResponseNorm(4).forward(in.get(0))),
+      Map.entry("lrn5d", in -> Functional.localResponseNorm(in.get(0), 2, 1e-2, 0.5, 2.0)),
+      Map.entry("lp1", in -> Functional.lpPool1d(in.get(0), 2.0, new long[] {3}, new long[] {2}, false)),
+      Map.entry("lp2", in -> Functional.lpPool2d(in.get(0), 1.5, new long[] {2, 3}, null, true)),
+      Map.entry("lp2_unbatched", in -> Functional.lpPool2d(in.get(0), 3.0, new long[] {2}, new long[] {1, 2}, false)),
+      Map.entry("softmin", in -> Functional.softmin(in.get(0), 0)),
+      Map.entry("rms", in -> Functional.rmsNorm(in.get(0), new long[] {3, 4}, in.get(1), 1e-3)),
+      Map.entry("rms_noeps", in -> Functional.rmsNorm(in.get(0), new long[] {4}, null, null)),
+      Map.entry("bilinear", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3))),
+      Map.entry("bilinear_1d", in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), null)));
 
   private static void close(String what, Tensor want, Tensor got) {
     Close.assertTensor(what, want, got, want.dtype() == DType.FLOAT64 ? 1e-12 : 2e-6);
@@ -83,6 +87,8 @@ class SoftminBilinearTest extends ScopedTest {
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Upsample((long[]) null, "nearest", null));
     assertEquals("Upsample(): either size or scale_factor should be defined", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.localResponseNorm(Tensor.randn(3, 4), 2, 1e-4, 0.75, 1));
+    assertEquals("localResponseNorm(): Expected 3D or higher dimensionality input (got 2 dimensions)", e.getMessage());
   }
 
   @Test
