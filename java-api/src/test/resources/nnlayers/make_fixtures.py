@@ -9,7 +9,8 @@ Dropout, case "drop.<name>": PyTorch's own output "out" for input "x"; the mask 
 recovered from that output, "mask" (shaped as the noise: [N, C, 1...] for the channel dropouts);
 and the gradient of (out * up).sum().
 "softmin", "rms", "rms_noeps", "bilinear", "bilinear_1d", "lp1", "lp2", "lp2_unbatched": F.softmin,
-F.rms_norm, F.bilinear, F.lp_pool1d/2d and "lrn3d", "lrn4d", "lrn5d" F.local_response_norm on inputs
+F.rms_norm, F.bilinear, F.lp_pool1d/2d "lrn3d", "lrn4d", "lrn5d" F.local_response_norm and "unpool1d", "unpool2d" F.max_unpool1d/2d
+(of max pool's values and indices) on inputs
 "<case>.in0", ... with output "out" and gradients "grad0", ... of (out * up).sum(); "bil.*": an
 nn.Bilinear(3, 4, 2)'s state_dict with its inputs "in1", "in2" and output "out" (SoftminBilinearTest).
 "rrelu.*": F.rrelu's training output for input "x", the slopes it drew ("slopes", read back from
@@ -151,6 +152,10 @@ graded("lp2_unbatched", lambda x: F.lp_pool2d(x, 3.0, 2, stride=(1, 2)), torch.r
 graded("lrn3d", lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.75, k=1.5), torch.randn(2, 5, 4, **f64))
 graded("lrn4d", lambda x: F.local_response_norm(x, 4), torch.randn(2, 6, 3, 2, **f64) * 10)
 graded("lrn5d", lambda x: F.local_response_norm(x, 2, alpha=1e-2, beta=0.5, k=2.0), torch.randn(1, 4, 2, 3, 2, **f64))
+v2, i2 = F.max_pool2d(torch.randn(2, 3, 5, 5, **f64), 2, return_indices=True)
+graded("unpool2d", lambda v, i: F.max_unpool2d(v, i, 2, output_size=(5, 5)), v2, i2)
+v1, i1 = F.max_pool1d(torch.randn(2, 7, **f64), 3, stride=2, padding=1, return_indices=True)
+graded("unpool1d", lambda v, i: F.max_unpool1d(v, i, 3, stride=2, padding=1), v1, i1)
 up_in = torch.randn(2, 3, 4, 5)
 out["upsample.x"] = up_in
 out["upsample.nearest2"] = nn.Upsample(scale_factor=2)(up_in)

@@ -138,6 +138,16 @@ public final class Functional {
     return Pooling.maxPool(2, input, kernelSize, stride, padding, dilation, ceilMode);
   }
 
+  /** torch.nn.functional.max_unpool1d: maxPool1dWithIndices's values back at their indices in zeros; outputSize null: PyTorch's default size. */
+  public static Tensor maxUnpool1d(Tensor input, Tensor indices, long[] kernelSize, long[] stride, long[] padding, long[] outputSize) {
+    return MaxUnpooling.maxUnpool(1, input, indices, kernelSize, stride, padding, outputSize);
+  }
+
+  /** torch.nn.functional.max_unpool2d: maxPool2dWithIndices's values back at their (H·W row-major) indices in zeros. */
+  public static Tensor maxUnpool2d(Tensor input, Tensor indices, long[] kernelSize, long[] stride, long[] padding, long[] outputSize) {
+    return MaxUnpooling.maxUnpool(2, input, indices, kernelSize, stride, padding, outputSize);
+  }
+
   private static Tensor valuesOnly(ValuesAndIndices r) {
     r.indices().close();
     return r.values();

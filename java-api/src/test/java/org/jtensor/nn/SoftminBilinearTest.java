@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Functional.softmin, rmsNorm, bilinear, lpPool1d/2d and localResponseNorm, and the Softmin, Bilinear, LPPool2d, LocalResponseNorm and
- * Upsample modules, against PyTorch
+ * Functional.softmin, rmsNorm, bilinear, lpPool1d/2d, localResponseNorm and maxUnpool1d/2d, and the Softmin, Bilinear, LPPool2d,
+ * LocalResponseNorm, MaxUnpool1d and Upsample modules, against PyTorch
  * 2.13 (resources/nnlayers/fixtures.pt from make_fixtures.py): values and every gradient, an
  * nn.Bilinear state_dict loaded, GradCheck in float64 and PyTorch's refusals.
  */
@@ -31,6 +31,8 @@ class SoftminBilinearTest extends ScopedTest {
   static final PtFixture fixtures = new PtFixture("/nnlayers/fixtures.pt");
 
   private static final Map<String, Function<List<Tensor>, Tensor>> CALLS = Map.ofEntries(
+      Map.entry("unpool2d", in -> Functional.maxUnpool2d(in.get(0), in.get(1), new long[] {2}, null, new long[] {0}, new long[] {5, 5})),
+      Map.entry("unpool1d", in -> new MaxUnpool1d(new long[] {3}, new long[] {2}, new long[] {1}).forward(in.get(0), in.get(1))),
       Map.entry("lrn3d", in -> Functional.localResponseNorm(in.get(0), 3, 0.5, 0.75, 1.5)),
       Map.entry("lrn4d", in -> new LocalResponseNorm(4).forward(in.get(0))),
       Map.entry("lrn5d", in -> Functional.localResponseNorm(in.get(0), 2, 1e-2, 0.5, 2.0)),
@@ -51,11 +53,16 @@ class SoftminBilinearTest extends ScopedTest {
   void valuesAndGradientsMatchPyTorch() {
     for (String name : CALLS.keySet()) {
       List<Tensor> in = new ArrayList<>();
-      for (int k = 0; fixtures.has(name + ".in" + k); k++) in.add(fixtures.tensor(name + ".in" + k).clone().requiresGrad_(true));
+      for (int k = 0; fixtures.has(name + ".in" + k); k++) {
+        Tensor t = fixtures.tensor(name + ".in" + k);
+        in.add(t.clone().requiresGrad_(t.dtype().isFloatingPoint()));
+      }
       Tensor out = CALLS.get(name).apply(in);
       close(name, fixtures.tensor(name + ".out"), out);
       out.mul(fixtures.tensor(name + ".up")).sum().backward();
-      for (int k = 0; k < in.size(); k++) close(name + ": input " + k + "'s gradient", fixtures.tensor(name + ".grad" + k), in.get(k).grad());
+      for (int k = 0; k < in.size(); k++) {
+        if (fixtures.has(name + ".grad" + k)) close(name + ": input " + k + "'s gradient", fixtures.tensor(name + ".grad" + k), in.get(k).grad());
+      }
     }
   }
 
@@ -89,6 +96,15 @@ class SoftminBilinearTest extends ScopedTest {
     assertEquals("Upsample(): either size or scale_factor should be defined", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Functional.localResponseNorm(Tensor.randn(3, 4), 2, 1e-4, 0.75, 1));
     assertEquals("localResponseNorm(): Expected 3D or higher dimensionality input (got 2 dimensions)", e.getMessage());
+    Tensor v = Tensor.randn(1, 2, 2, 2), i = Tensor.zeros(new long[] {1, 2, 2, 2}, DType.INT64);
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.maxUnpool2d(v, i.narrow(1, 0, 1), new long[] {2}, null, new long[] {0}, null));
+    assertEquals("maxUnpool2d(): Expected shape of indices to be same as that of the input tensor ([1, 2, 2, 2]) but got indices tensor with shape: "
+        + "[1, 1, 2, 2]", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Functional.maxUnpool2d(v, i, new long[] {2}, null, new long[] {0}, new long[] {9, 9}));
+    assertEquals("maxUnpool2d(): invalid output_size [9, 9] (dim 0 must be between 2 and 6)", e.getMessage());
+    IndexOutOfBoundsException o = assertThrows(IndexOutOfBoundsException.class,
+        () -> Functional.maxUnpool2d(v, i.add(30L), new long[] {2}, null, new long[] {0}, null));
+    assertEquals("maxUnpool2d(): Found an invalid max index: 30 (output volumes are of size 4x4)", o.getMessage());
   }
 
   @Test
@@ -97,6 +113,8 @@ class SoftminBilinearTest extends ScopedTest {
     Tensor bias = Tensor.randn(5).to(DType.FLOAT64), x = Tensor.randn(3, 4).to(DType.FLOAT64);
     GradCheck.check(in -> Functional.bilinear(in.get(0), in.get(1), in.get(2), in.get(3)), List.of(a, b, w, bias));
     GradCheck.check(in -> Functional.softmin(in.get(0), 1), List.of(x));
+    Tensor idx = Functional.maxPool1dWithIndices(x.unsqueeze(0), new long[] {2}, null, new long[] {0}, new long[] {1}, false).indices();
+    GradCheck.check(in -> Functional.maxUnpool1d(in.get(0), idx, new long[] {2}, null, new long[] {0}, null), List.of(Tensor.randn(1, 3, 2).to(DType.FLOAT64)));
     GradCheck.check(in -> Functional.lpPool1d(in.get(0), 2.0, new long[] {2}, null, false), List.of(x.unsqueeze(0)));
     GradCheck.check(in -> Functional.rmsNorm(in.get(0), new long[] {4}, in.get(1), 1e-5), List.of(x, b.select(0, 0)));
   }

@@ -1,0 +1,27 @@
+package org.jtensor.nn;
+
+import org.jtensor.Tensor;
+
+/** torch.nn.MaxUnpool2d(kernel_size, stride, padding): max_pool2d's maxima put back at their indices; stride null: the kernel. */
+public final class MaxUnpool2d extends Module {
+  private final long[] kernel, stride, padding;
+
+  public MaxUnpool2d(long[] kernelSize, long[] stride, long[] padding) {
+    this.kernel = kernelSize.clone();
+    this.stride = stride == null ? null : stride.clone();
+    this.padding = padding.clone();
+  }
+
+  public MaxUnpool2d(int kernelSize) {
+    this(new long[] {kernelSize}, null, new long[] {0});
+  }
+
+  @Override
+  public Tensor forward(Tensor input) {
+    throw new UnsupportedOperationException("MaxUnpool2d takes the max pool's indices too: call forward(input, indices)");
+  }
+
+  public Tensor forward(Tensor input, Tensor indices) {
+    return Functional.maxUnpool2d(input, indices, kernel, stride, padding, null);
+  }
+}
