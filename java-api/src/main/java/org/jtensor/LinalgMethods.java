@@ -4,6 +4,7 @@ import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.LinalgOps;
+import org.jtensor.ops.ProductOps;
 
 /** Tensor's matrix products, inherited by {@link Tensor}. */
 public sealed interface LinalgMethods permits Tensor {
@@ -60,7 +61,6 @@ public sealed interface LinalgMethods permits Tensor {
     if (a.dtype() == DType.BOOL) {  // PyTorch's words; the integer path below gave an int64 result
       throw ScalarTypes.notImplemented(op, "baddbmm", DType.BOOL);
     }
-    boolean integral = !a.dtype().isFloatingPoint();  // then beta and alpha truncate toward zero, as PyTorch's (and addmm's)
     LinalgOps.checkAlphaBeta(op, a.dtype(), beta, alpha);
     if (a.dtype() == DType.FLOAT16 || a.dtype() == DType.BFLOAT16) {
       // PyTorch accumulates, scales and adds beta * self in float32 and rounds once; bmm then add would round the product first
@@ -73,9 +73,7 @@ public sealed interface LinalgMethods permits Tensor {
       Tensor product = batch1.bmm(batch2);
       LinalgOps.requireBroadcastsTo(op, self.shape(), product.shape());
       // no product at all (k = 0) is 0 whatever alpha is, as addmm's (0 * inf would be NaN)
-      Tensor scaled = alpha == 1 || a.sizes()[2] == 0 ? product : integral ? product.mul((long) alpha) : product.mul(alpha);
-      if (beta == 0) return s.keep(scaled);
-      return s.keep(integral ? scaled.add(self.mul((long) beta)) : scaled.add(self, beta));
+      return s.keep(ProductOps.scaledPlus(product, self, beta, alpha, a.sizes()[2] == 0));
     }
   }
 

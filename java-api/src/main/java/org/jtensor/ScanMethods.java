@@ -2,6 +2,7 @@ package org.jtensor;
 
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.Op;
+import org.jtensor.ops.Differences;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.ScanOps;
 
@@ -30,6 +31,13 @@ public sealed interface ScanMethods permits Tensor {
   default ValuesAndIndices cummin(int dim) { return cumExtreme(Ops.CUMMIN, dim); }
   /** log(Σ_{j≤i} exp(x_j)) along dim, without overflow; floating types only. */
   default Tensor logcumsumexp(int dim) { return Tensor.wrap(ScanOps.logcumsumexp(impl("logcumsumexp"), dim)); }
+
+  /** torch.diff: the first forward difference along the last dim (xor for bool). */
+  default Tensor diff() { return diff(1, -1, null, null); }
+  /** The n-th forward difference along dim; n past the dim's length gives an empty result. */
+  default Tensor diff(long n, int dim) { return diff(n, dim, null, null); }
+  /** diff of prepend, this tensor and append (either null) joined along dim, their dtypes promoting. */
+  default Tensor diff(long n, int dim, Tensor prepend, Tensor append) { return Differences.diff(self(), n, dim, prepend, append); }
 
   private ValuesAndIndices cumExtreme(Op op, int dim) {
     TensorImpl[] r = ScanOps.cumExtreme(op, impl(op.name), dim);

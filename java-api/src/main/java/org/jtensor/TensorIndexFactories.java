@@ -7,7 +7,7 @@ import org.jtensor.core.ScalarTypes;
  * torch.unravel_index: int64 (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
  * is a class: static methods are inherited and called as Tensor's. It has no instances of its own.
  */
-public abstract sealed class TensorIndexFactories permits TensorJoins {
+public abstract sealed class TensorIndexFactories extends TensorFunctions permits TensorJoins {
   TensorIndexFactories() {}
 
   /** torch.tril_indices: the [2, N] row and column indices of a row x col matrix's lower triangle (on and below diagonal offset), row by row. */

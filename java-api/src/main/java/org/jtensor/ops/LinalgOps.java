@@ -17,7 +17,8 @@ public final class LinalgOps {
    * dim is dropped from the result; leading (batch) dims broadcast.
    */
   public static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
-    if (op.equals("dot")) return recordedProduct(op, a, b);  // dot is on no autocast list
+    // dot, vdot, mv and addmv are on no CPU autocast list (PyTorch's): they run in their inputs' dtype
+    if (!Autocasting.POLICY.containsKey(op)) return recordedProduct(op, a, b);
     return Autocasting.applyImpl(op, c -> recordedProduct(op, c[0], c[1]), a, b);
   }
 

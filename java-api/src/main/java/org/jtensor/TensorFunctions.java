@@ -1,0 +1,41 @@
+package org.jtensor;
+
+import java.util.List;
+import org.jtensor.ops.MultiDot;
+import org.jtensor.ops.ProductOps;
+
+/**
+ * PyTorch's functions of several tensors with no self among them (torch.tensordot,
+ * torch.linalg.multi_dot, torch.chain_matmul), called as {@code Tensor.tensordot(a, b, 2)}: a
+ * superclass of {@link Tensor} (through TensorFactories) because a class's static methods are
+ * inherited and an interface's are not; it has no instances of its own.
+ */
+public abstract sealed class TensorFunctions permits TensorIndexFactories {
+  TensorFunctions() {}
+
+  /** torch.tensordot(a, b, dims): a's last dims contracted with b's first dims (as many of each). */
+  public static Tensor tensordot(Tensor a, Tensor b, int dims) {
+    return ProductOps.tensordot(a, b, dims);
+  }
+
+  /**
+   * torch.tensordot(a, b, (dimsA, dimsB)): dimsA[i] of a contracted with dimsB[i] of b (sizes equal,
+   * or one of them 1: that dim is summed), through one GEMM; the result's dims are a's others, then b's.
+   */
+  public static Tensor tensordot(Tensor a, Tensor b, int[] dimsA, int[] dimsB) {
+    return ProductOps.tensordot("tensordot", a, b, dimsA, dimsB);
+  }
+
+  /**
+   * torch.linalg.multi_dot: the product of the chain in the cheapest order, as PyTorch's; the first
+   * may be 1-D (a row vector) and the last 1-D (a column vector), their dims dropped from the result.
+   */
+  public static Tensor multiDot(List<Tensor> tensors) {
+    return MultiDot.multiDot("multiDot", tensors);
+  }
+
+  /** torch.chain_matmul (deprecated in PyTorch for multi_dot): matrices only; one matrix is returned as a copy. */
+  public static Tensor chainMatmul(Tensor... matrices) {
+    return MultiDot.chainMatmul(matrices);
+  }
+}
