@@ -9,6 +9,7 @@ import org.jtensor.ops.ElementwiseOps;
 import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.OrderStatistics;
+import org.jtensor.ops.Quantiles;
 import org.jtensor.ops.ReductionOps;
 import org.jtensor.ops.Selection;
 
@@ -85,11 +86,11 @@ public sealed interface ReductionMethods permits Tensor {
   /** Sorted along dim 0, values only (torch.msort). */
   default Tensor msort() { try (ValuesAndIndices s = sort(0, false)) { return s.values().same("msort"); } }
   /** torch.quantile(q) of every element, linear interpolation. */
-  default Tensor quantile(double q) {  // the level in x's dtype, as PyTorch's scalar_tensor(q, self.options())
-    try (Tensor l = Tensor.full(new long[] {}, q, self().dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64)) { return OrderStatistics.quantile(self(), l, null, false); }
+  default Tensor quantile(double q) {
+    return ((StatisticsMethods) this).quantile(q, null, false, "linear");
   }
   /** torch.quantile(q, dim, keepdim): q a 0-dim or 1-D tensor of levels (a 1-D q's levels come first). */
-  default Tensor quantile(Tensor q, Integer dim, boolean keepdim) { return OrderStatistics.quantile(self(), q, dim, keepdim); }
+  default Tensor quantile(Tensor q, Integer dim, boolean keepdim) { return Quantiles.quantile("quantile", self(), q, dim, keepdim, "linear"); }
   /** torch.bincount(weights, minlength): weights may be null. */
   default Tensor bincount(Tensor weights, long minlength) { return OrderStatistics.bincount(self(), weights, minlength); }
   default Tensor bincount() { return bincount(null, 0); }

@@ -35,7 +35,7 @@ import org.jtensor.ops.StridedViews;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor extends TensorFactories
-    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, RandomMethods,
+    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
     AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 

@@ -73,15 +73,6 @@ class ProductsTest extends ScopedTest {
     }
   }
 
-  private static void assertMatches(Tensor want, Tensor got, String what) {
-    if (got == null) throw new AssertionError(what + ": no result");
-    assertEquals(want.dtype(), got.dtype(), what + ": dtype");
-    assertArrayEquals(want.shape(), got.shape(), what + ": shape");
-    double[] w = want.toDoubleArray(), g = got.toDoubleArray();
-    double tol = want.dtype() == DType.FLOAT64 ? 1e-13 : want.dtype() == DType.FLOAT32 ? 2e-6 : 0;
-    Close.assertElements(what, w, g, Close.ofLargest(tol, w));
-  }
-
   @Test
   void valuesDtypesAndGradientsMatchPyTorch() {
     List<?> cases = (List<?>) fixtures.get("cases");
@@ -92,14 +83,14 @@ class ProductsTest extends ScopedTest {
       List<Tensor> in = new ArrayList<>();
       for (int k = 0; fixtures.has(name + ".in" + k); k++) in.add(fixtures.tensor(name + ".in" + k).clone().requiresGrad_(grad));
       Tensor out = op(name).apply(in);
-      assertMatches(fixtures.tensor(name + ".out"), out, name);
+      Goldens.assertMatches(fixtures.tensor(name + ".out"), out, name);
       if (!grad) continue;
       out.mul(fixtures.tensor(name + ".up")).sum().backward();
       for (int k = 0; k < in.size(); k++) {
         Tensor want = fixtures.tensor(name + ".grad" + k), got = in.get(k).grad();
         // beta 0 leaves self out of the graph: its grad stays null where PyTorch's is zeros (the only difference)
         if (got == null && name.endsWith("_beta0") && k == 0 && want.abs().max().item() == 0) continue;
-        assertMatches(want, got, name + ": gradient of input " + k);
+        Goldens.assertMatches(want, got, name + ": gradient of input " + k);
       }
     }
   }

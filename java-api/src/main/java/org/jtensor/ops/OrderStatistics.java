@@ -8,10 +8,9 @@ import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.Shapes;
 
 /**
- * median, quantile and bincount, composed from sort, gather and scatterAdd (so their gradients are
- * theirs), with PyTorch's rules: a median is the lower of the two middle values, a row holding NaN
- * has NaN as its median and quantiles (and the first NaN's position as the median's index), and
- * quantile interpolates linearly between the order statistics at q·(n − 1).
+ * median and bincount, composed from sort, gather and scatterAdd (so their gradients are theirs),
+ * with PyTorch's rules: a median is the lower of the two middle values, a row holding NaN has NaN as
+ * its median (and the first NaN's position as its index). quantile is {@link Quantiles}.
  */
 public final class OrderStatistics {
   private OrderStatistics() {}
@@ -61,67 +60,6 @@ public final class OrderStatistics {
       value.retain();
     }
     return Handles.wrap(Recorder.recorded(Ops.MEDIAN_ALL, "median", new org.jtensor.core.TensorImpl[] {Handles.impl(x, "median")}, null, value));
-  }
-
-  /**
-   * quantile(q) along dim (null: of every element): q a 0-dim or 1-D tensor of levels in [0, 1]; a
-   * 1-D q puts its levels first in the result, as PyTorch's.
-   */
-  public static Tensor quantile(Tensor x, Tensor q, Integer dim, boolean keepdim) {
-    String op = "quantile";
-    if (x.dtype() != DType.FLOAT32 && x.dtype() != DType.FLOAT64) {  // PyTorch 2.13 refuses float16/bfloat16 too
-      throw new IllegalArgumentException(op + "(): input tensor must be either float or double dtype");
-    }
-    if (q.dim() > 1) throw new IllegalArgumentException(op + "(): q must be a scalar or 1D tensor");
-    if (q.dtype() != x.dtype()) throw new IllegalArgumentException(op + "(): q tensor must be same dtype as the input tensor");
-    double[] levels = q.toDoubleArray();
-    for (double v : levels) {
-      if (!(v >= 0 && v <= 1)) throw new IllegalArgumentException(op + "(): q values must be in the range [0, 1]");
-    }
-    try (TensorScope s = TensorScope.open()) {
-      Tensor xs = dim == null ? x.reshape(-1) : x;
-      int d = dim == null ? 0 : Shapes.wrapDim(op, dim, x.dim());
-      long n = xs.dim() == 0 ? 1 : xs.shape()[d];
-      // PyTorch refuses any empty input, also one whose reduced dim is not the empty one
-      if (x.numel() == 0) throw new IllegalArgumentException(op + "(): input tensor must be non-empty");
-      if (xs.dim() == 0) xs = xs.reshape(1);
-      if (levels.length == 0) return s.keep(Tensor.zeros(noLevels(x, dim, d, keepdim), x.dtype(), x.device()));
-      Tensor sorted = xs.sort(d, false).values();
-      Tensor hasNan = xs.isnan().any(d, true);
-      java.util.List<Tensor> each = new java.util.ArrayList<>();
-      boolean single = x.dtype() == DType.FLOAT32;
-      for (double level : levels) {
-        // PyTorch's rank q · (n − 1) and weight rank − floor(rank) in x's dtype, then its lerp
-        double pos = single ? (float) ((float) level * (double) (float) (n - 1)) : level * (n - 1);
-        long lo = Math.min((long) Math.floor(pos), n - 1), hi = Math.min((long) Math.ceil(pos), n - 1);
-        Tensor a = sorted.narrow(d, lo, 1), b = sorted.narrow(d, hi, 1);
-        Tensor v = a.lerp(b, pos - lo);
-        v = Tensor.where(hasNan, sorted.narrow(d, n - 1, 1), v);  // a NaN row reads its last (NaN) element, which takes the gradient
-        if (!keepdim) v = v.squeeze(d);
-        else if (dim == null || x.dim() == 0) v = v.reshape(ones(x.dim()));  // a 0-dim x keeps no dim
-        each.add(v);
-      }
-      return s.keep(q.dim() == 0 ? each.get(0) : Tensor.stack(each, 0));
-    }
-  }
-
-  /** The shape quantile gives for an empty 1-D q: no levels first, then the reduced shape (nothing to stack). */
-  private static long[] noLevels(Tensor x, Integer dim, int d, boolean keepdim) {
-    java.util.List<Long> shape = new java.util.ArrayList<>(java.util.List.of(0L));
-    for (int k = 0; k < x.dim(); k++) {
-      if (dim == null || k == d) {
-        if (keepdim) shape.add(1L);
-      } else {
-        shape.add(x.shape()[k]);
-      }
-    }
-    return shape.stream().mapToLong(Long::longValue).toArray();
-  }
-
-  private static long[] ones(int n) {
-    long[] s = new long[n];
-    java.util.Arrays.fill(s, 1);
-    return s;
   }
 
   /**
