@@ -161,4 +161,8 @@ public sealed interface ActivationMethods permits Tensor {
   default Tensor glu() { return glu(-1); }
   /** x where x > 0, weight · x elsewhere (F.prelu): weight has one element or one per channel (dim 1). */
   default Tensor prelu(Tensor weight) { return Activations.prelu(self(), weight); }
+  /** torch.logit: log(x / (1 − x)), the inverse of sigmoid. */
+  default Tensor logit() { return Activations.logit(self(), null); }
+  /** torch.logit(eps): of x clamped to [eps, 1 − eps] (its gradient 0 outside). */
+  default Tensor logit(double eps) { return Activations.logit(self(), eps); }
 }

@@ -2,7 +2,7 @@ package org.jtensor;
 
 import org.jtensor.core.Shapes;
 
-/** The activations composed of other ops (glu, prelu), with PyTorch's argument checks; autograd differentiates the composition. */
+/** The activations composed of other ops (glu, prelu, logit), with PyTorch's argument checks; autograd differentiates the composition. */
 final class Activations {
   private Activations() {}
 
@@ -38,6 +38,24 @@ final class Activations {
     if (n != 1) shape[1] = n;
     try (Tensor w = weight.reshape(x.dim() == 0 ? new long[0] : shape); Tensor positive = x.gt(0.0); Tensor scaled = w.mul(x)) {
       return Tensor.where(positive, x, scaled);
+    }
+  }
+
+  /**
+   * log(z) − log1p(−z) (PyTorch's log(z / (1 − z)), whose gradient 1 / (z(1 − z)) this one's is also
+   * at 0 and 1), z = x clamped to [eps, 1 − eps] when eps is given: below eps reads eps even where
+   * eps > 1 − eps, as PyTorch's kernel. Integers and bool give float32. float16 and bfloat16 round
+   * each step of log(z / (1 − z)) to their dtype, as PyTorch's CPU kernel does.
+   */
+  static Tensor logit(Tensor x, Double eps) {
+    DType dt = Tensor.implOf(x, "logit").dtype(), out = dt.isFloatingPoint() ? dt : DType.FLOAT32;
+    try (TensorScope s = TensorScope.open()) {
+      Tensor z = x.to(out);
+      if (eps != null) {
+        double lo = out == DType.FLOAT32 ? (float) (double) eps : eps, hi = out == DType.FLOAT32 ? 1f - (float) lo : 1 - lo;
+        z = Tensor.where(z.lt(lo), lo, Tensor.where(z.gt(hi), hi, z));
+      }
+      return s.keep(out.itemSize() == 2 ? z.div(z.neg().add(1L)).log() : z.log().sub(z.neg().log1p()));
     }
   }
 }

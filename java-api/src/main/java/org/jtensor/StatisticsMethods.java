@@ -1,12 +1,15 @@
 package org.jtensor;
 
+import org.jtensor.ops.Covariance;
+import org.jtensor.ops.Histograms;
 import org.jtensor.ops.Quantiles;
+import org.jtensor.ops.Renorm;
 import org.jtensor.ops.Statistics;
 
 /**
- * Tensor's statistics beyond the reductions (ReductionMethods): aminmax, varMean/stdMean, and
- * quantile/nanquantile with PyTorch's interpolations; composed, so each is differentiable where its
- * parts are. Inherited by {@link Tensor}.
+ * Tensor's statistics beyond the reductions (ReductionMethods): aminmax, varMean/stdMean,
+ * quantile/nanquantile with PyTorch's interpolations, cov, corrcoef, histc, histogram and renorm;
+ * composed, so each is differentiable where its parts are (histograms are not). Inherited by {@link Tensor}.
  */
 public sealed interface StatisticsMethods permits Tensor {
   private Tensor self() {
@@ -70,4 +73,35 @@ public sealed interface StatisticsMethods permits Tensor {
   private Tensor level(double q) {  // a 0-dim level in x's dtype, as PyTorch's scalar_tensor(q, self.options())
     return Tensor.full(new long[] {}, q, self().dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64);
   }
+
+  /** torch.cov: the covariance of the rows (variables) over the columns (observations), Bessel's correction. */
+  default Tensor cov() { return cov(1, null, null); }
+
+  /** torch.cov(correction, fweights, aweights): integral frequency and floating observation weights, either null. */
+  default Tensor cov(long correction, Tensor fweights, Tensor aweights) { return Covariance.cov("cov", self(), correction, fweights, aweights); }
+
+  /** torch.corrcoef: Pearson's correlation coefficients of the rows, clipped to [-1, 1]. */
+  default Tensor corrcoef() { return Covariance.corrcoef(self()); }
+
+  /** torch.histc: counts in bins equal bins over [min, max] (min == max: the data's range), in this tensor's floating dtype. */
+  default Tensor histc(long bins, double min, double max) { return Histograms.histc(self(), bins, min, max); }
+
+  default Tensor histc(long bins) { return histc(bins, 0, 0); }
+
+  /** torch.histogram(bins, range, weight, density): range {min, max} or null (the data's); weight may be null. */
+  default Histogram histogram(long bins, double[] range, Tensor weight, boolean density) {
+    Tensor[] r = Histograms.histogram(self(), bins, null, range, weight, density);
+    return new Histogram(r[0], r[1]);
+  }
+
+  default Histogram histogram(long bins) { return histogram(bins, null, null, false); }
+
+  /** torch.histogram with the bin edges given (1-D, increasing, this tensor's dtype). */
+  default Histogram histogram(Tensor bins, Tensor weight, boolean density) {
+    Tensor[] r = Histograms.histogram(self(), 0, bins, null, weight, density);
+    return new Histogram(r[0], r[1]);
+  }
+
+  /** torch.renorm: each slice along dim with p-norm above maxnorm rescaled to maxnorm (over norm + 1e-7). */
+  default Tensor renorm(double p, int dim, double maxnorm) { return Renorm.renorm(self(), p, dim, maxnorm); }
 }
