@@ -5,35 +5,22 @@ and broadcast inputs. Each case "<name>" holds "<name>.in0", ".in1", ... (its te
 and for float64 ".up" and ".grad0", ".grad1", ...; "cases" lists the names; ProductsTest maps each
 name to the call with the same scalar arguments as below.
 Regenerate: python3 make_fixtures.py (in a virtualenv with torch)."""
+import os
+import sys
+
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from golden_cases import randn as r, recorder  # noqa: E402
 
 torch.manual_seed(44)
 out, cases = {}, []
 f64 = torch.float64
-
-
-def r(*shape, dtype=f64):
-    return torch.randn(shape, dtype=dtype)
+add = recorder(out, cases)
 
 
 def i(*shape):
     return torch.randint(-5, 6, tuple(shape))
-
-
-def add(name, fn, *xs):
-    grad = all(x.dtype == f64 for x in xs)
-    xs = [x.clone().requires_grad_(grad) for x in xs]
-    y = fn(*xs)
-    for k, x in enumerate(xs):
-        out[f"{name}.in{k}"] = x.detach()
-    out[f"{name}.out"] = y.detach()
-    if grad:
-        up = torch.randn(y.shape, dtype=y.dtype)
-        (y * up).sum().backward()
-        out[f"{name}.up"] = up
-        for k, x in enumerate(xs):
-            out[f"{name}.grad{k}"] = x.grad if x.grad is not None else torch.zeros_like(x)
-    cases.append(name)
 
 
 nan = float("nan")
@@ -96,5 +83,5 @@ add("diff_long_n", lambda x: torch.diff(x, n=7, dim=0), torch.tensor([1, 5, 3], 
 add("diff_uint8", torch.diff, torch.tensor([1, 5, 3], dtype=torch.uint8))
 add("diff_n0", lambda x: torch.diff(x, n=0, dim=-1), r(2, 3))
 out["cases"] = cases
-torch.save(out, "fixtures.pt")
+torch.save(out, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.pt"))
 print(len(cases), "cases")

@@ -1,5 +1,6 @@
 package org.jtensor;
 
+import org.jtensor.ops.Distances;
 import org.jtensor.ops.ProductOps;
 
 /**
@@ -52,4 +53,9 @@ public sealed interface ProductMethods permits Tensor {
 
   /** torch.cross(other) without a dim: along the first dim of this tensor of size 3 (torch.linalg.cross defaults to -1 instead). */
   default Tensor cross(Tensor other) { return ProductOps.cross(self(), other, null); }
+
+  /** torch.dist: the p-norm of this − other (broadcast), 0-dim; p = 0 counts the differing elements, p = inf takes the largest. */
+  default Tensor dist(Tensor other, double p) { return Distances.dist(self(), other, p); }
+
+  default Tensor dist(Tensor other) { return dist(other, 2); }
 }

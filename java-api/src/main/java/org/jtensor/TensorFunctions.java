@@ -1,12 +1,13 @@
 package org.jtensor;
 
 import java.util.List;
+import org.jtensor.ops.Distances;
 import org.jtensor.ops.MultiDot;
 import org.jtensor.ops.ProductOps;
 
 /**
  * PyTorch's functions of several tensors with no self among them (torch.tensordot,
- * torch.linalg.multi_dot, torch.chain_matmul), called as {@code Tensor.tensordot(a, b, 2)}: a
+ * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist), called as {@code Tensor.tensordot(a, b, 2)}: a
  * superclass of {@link Tensor} (through TensorFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
  */
@@ -37,5 +38,22 @@ public abstract sealed class TensorFunctions permits TensorIndexFactories {
   /** torch.chain_matmul (deprecated in PyTorch for multi_dot): matrices only; one matrix is returned as a copy. */
   public static Tensor chainMatmul(Tensor... matrices) {
     return MultiDot.chainMatmul(matrices);
+  }
+
+  /**
+   * torch.cdist(x1 [..., P, M], x2 [..., R, M], p, computeMode): the p-norm distance of every row
+   * pair, [..., P, R], batch dims broadcast. computeMode (null: "use_mm_for_euclid_dist_if_necessary",
+   * or "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist") picks PyTorch's GEMM form for p = 2.
+   */
+  public static Tensor cdist(Tensor x1, Tensor x2, double p, String computeMode) {
+    return Distances.cdist(x1, x2, p, computeMode);
+  }
+
+  public static Tensor cdist(Tensor x1, Tensor x2, double p) {
+    return cdist(x1, x2, p, null);
+  }
+
+  public static Tensor cdist(Tensor x1, Tensor x2) {
+    return cdist(x1, x2, 2, null);
   }
 }

@@ -3,7 +3,7 @@ package org.jtensor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The composed ops' comparison with PyTorch's goldens (ProductsTest, StatisticsTest, ...): dtype, shape, then each element. */
+/** The composed ops' checks against PyTorch (ProductsTest, StatisticsTest, DistancesTest): goldens by dtype, shape and element; refusals by message. */
 final class Goldens {
   private Goldens() {}
 
@@ -18,5 +18,13 @@ final class Goldens {
     double[] w = want.toDoubleArray(), g = got.toDoubleArray();
     double tol = want.dtype() == DType.FLOAT64 ? 1e-13 : want.dtype() == DType.FLOAT32 ? 2e-6 : 0;
     Close.assertElements(what, w, g, Close.ofLargest(tol, w));
+  }
+
+  /** call is refused with a documented exception whose message holds message (the op as the user called it and PyTorch's words). */
+  static void refused(String message, Runnable call) {
+    RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, call::run);
+    org.junit.jupiter.api.Assertions.assertTrue(e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException
+        || e instanceof IllegalStateException, "type: " + e);
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(message), "message: " + e.getMessage() + "\nexpected: " + message);
   }
 }

@@ -5,6 +5,7 @@ import org.jtensor.DType;
 import org.jtensor.Generator;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.ops.Distances;
 import org.jtensor.ValuesAndIndices;
 
 /**
@@ -500,6 +501,24 @@ public final class Functional {
     try (TensorScope s = TensorScope.open()) {
       return s.keep(normalize(x1, 2.0, dim, eps).mul(normalize(x2, 2.0, dim, eps)).sum(dim));
     }
+  }
+
+  /** torch.nn.functional.pairwise_distance: the p-norm of x1 − x2 + eps over the last dim (x1 and x2 broadcast). */
+  public static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {
+    return Distances.pairwiseDistance(x1, x2, p, eps, keepdim);
+  }
+
+  public static Tensor pairwiseDistance(Tensor x1, Tensor x2) {
+    return pairwiseDistance(x1, x2, 2, 1e-6, false);
+  }
+
+  /** torch.nn.functional.pdist: the p-norm distances between the rows of a 2-D input, the pairs i < j in order. */
+  public static Tensor pdist(Tensor input, double p) {
+    return Distances.pdist(input, p);
+  }
+
+  public static Tensor pdist(Tensor input) {
+    return pdist(input, 2);
   }
 
   /**
