@@ -1,4 +1,4 @@
-"""The case recorder shared by products/make_fixtures.py and distances/make_fixtures.py: add(name,
+"""The case recorder shared by the make_fixtures.py of products/, distances/ and factories/: add(name,
 fn, *inputs) stores "<name>.in0", ... and ".out", and when every input is float64 (and grad) the
 gradients of (out * up).sum() as ".up", ".grad0", ... (zeros where no gradient flowed), and
 appends name to cases."""

@@ -97,44 +97,6 @@ public abstract sealed class TensorFactories extends TensorJoins permits Tensor 
     return emptyLike(t).fill_(1L);
   }
 
-  /** torch.full_like: t's shape, dtype and device, every element value (cast to the dtype as full's, checked for overflow). */
-  public static Tensor fullLike(Tensor t, double value) {
-    TensorImpl s = Tensor.implOf(t, "fullLike");
-    return Tensor.wrap(Factories.full("fullLike", s.sizes(), value, s.dtype(), s.device()));
-  }
-
-  /** torch.rand_like: rand of t's shape, dtype and device (the same draws as rand(shape, dtype, g)); floating dtypes only. */
-  public static Tensor randLike(Tensor t) {
-    return randLike(t, Generator.defaultGenerator());
-  }
-
-  public static Tensor randLike(Tensor t, Generator g) {
-    return drawLike("randLike", t, g, false);
-  }
-
-  /** torch.randn_like: randn of t's shape, dtype and device; floating dtypes only. */
-  public static Tensor randnLike(Tensor t) {
-    return randnLike(t, Generator.defaultGenerator());
-  }
-
-  public static Tensor randnLike(Tensor t, Generator g) {
-    return drawLike("randnLike", t, g, true);
-  }
-
-  private static Tensor drawLike(String op, Tensor t, Generator g, boolean normal) {
-    TensorImpl s = Tensor.implOf(t, op);
-    Tensor drawn = Tensor.wrap(Factories.random(op, s.sizes(), s.dtype(), g, normal));
-    if (s.device().equals(Device.CPU)) return drawn;
-    try (drawn) {
-      return drawn.to(s.device());  // CUDA's draws equal the CPU's, so drawing there first changes no value
-    }
-  }
-
-  /** 0, 1, ..., end - 1 as int64. */
-  public static Tensor arange(long end) {
-    return arange(0, end, 1, DType.INT64);
-  }
-
   public static Tensor arange(long start, long end) {
     return arange(start, end, 1, DType.INT64);
   }

@@ -11,7 +11,7 @@ import org.jtensor.ops.ProductOps;
  * superclass of {@link Tensor} (through TensorFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
  */
-public abstract sealed class TensorFunctions permits TensorIndexFactories {
+public abstract sealed class TensorFunctions extends DerivedFactories permits TensorIndexFactories {
   TensorFunctions() {}
 
   /** torch.tensordot(a, b, dims): a's last dims contracted with b's first dims (as many of each). */
