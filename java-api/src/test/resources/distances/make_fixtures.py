@@ -1,6 +1,6 @@
 """Writes fixtures.pt for DistancesTest with PyTorch 2.13: dist, cdist (its exact path, and its GEMM
-path for p = 2 with more than 25 rows or when asked), F.pairwise_distance, F.pdist and
-F.cosine_similarity over float64 (with the gradients of (out * up).sum()), float32, broadcast
+path for p = 2 with more than 25 rows or when asked), F.pairwise_distance, F.pdist,
+F.cosine_similarity, trapezoid and cumulative_trapezoid over float64 (with the gradients of (out * up).sum()), float32, broadcast
 batches, equal rows (zero distances) and empty inputs. Each case "<name>" holds "<name>.in0",
 ".in1", ".out", and for float64 ".up", ".grad0", ".grad1"; "cases" lists the names; DistancesTest
 maps each name to the call with the arguments below.
@@ -46,6 +46,15 @@ add("pdist", F.pdist, r(5, 3))
 add("pdist_p1", lambda x: F.pdist(x, 1), r(4, 3))
 add("pdist_one", F.pdist, r(1, 3))
 add("cosine", lambda x, y: F.cosine_similarity(x, y, dim=1, eps=1e-8), r(4, 3), r(1, 3))
+y = r(3, 5)
+add("trapezoid", torch.trapezoid, y)
+add("trapezoid_dx", lambda t: torch.trapezoid(t, dx=0.3, dim=0), y)
+add("trapezoid_x", lambda t, x: torch.trapezoid(t, x, dim=1), y, r(5))
+add("trapezoid_x2d", lambda t, x: torch.trapezoid(t, x, dim=-1), y, r(3, 5))
+add("trapezoid_int", torch.trapezoid, torch.arange(6).reshape(2, 3))
+add("trapezoid_empty", lambda t: torch.trapezoid(t, dim=1), r(2, 0), grad=False)  # zeros, not differentiable in PyTorch
+add("cumtrapz", lambda t: torch.cumulative_trapezoid(t, dx=0.5, dim=1), y)
+add("cumtrapz_x", lambda t, x: torch.cumulative_trapezoid(t, x, dim=0), y, r(3))
 out["cases"] = cases
 torch.save(out, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.pt"))
 print(len(cases), "cases")

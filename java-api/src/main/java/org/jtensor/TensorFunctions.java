@@ -4,10 +4,11 @@ import java.util.List;
 import org.jtensor.ops.Distances;
 import org.jtensor.ops.MultiDot;
 import org.jtensor.ops.ProductOps;
+import org.jtensor.ops.Trapezoid;
 
 /**
  * PyTorch's functions of several tensors with no self among them (torch.tensordot,
- * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist), called as {@code Tensor.tensordot(a, b, 2)}: a
+ * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid), called as {@code Tensor.tensordot(a, b, 2)}: a
  * superclass of {@link Tensor} (through TensorFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
  */
@@ -55,5 +56,22 @@ public abstract sealed class TensorFunctions extends DerivedFactories permits Te
 
   public static Tensor cdist(Tensor x1, Tensor x2) {
     return cdist(x1, x2, 2, null);
+  }
+
+  /** torch.trapezoid(y, dx=1, dim=-1): the trapezoidal rule along dim with constant spacing. */
+  public static Tensor trapezoid(Tensor y, double dx, int dim) { return Trapezoid.trapezoid("trapezoid", y, null, dx, dim, false); }
+
+  /** torch.trapezoid(y, x, dim): with sample points x (1-D along dim, or broadcastable to y). */
+  public static Tensor trapezoid(Tensor y, Tensor x, int dim) { return Trapezoid.trapezoid("trapezoid", y, x, 1, dim, false); }
+
+  public static Tensor trapezoid(Tensor y) { return trapezoid(y, 1.0, -1); }
+
+  /** torch.cumulative_trapezoid(y, dx, dim): the running trapezoidal integral, one element shorter along dim. */
+  public static Tensor cumulativeTrapezoid(Tensor y, double dx, int dim) {
+    return Trapezoid.trapezoid("cumulativeTrapezoid", y, null, dx, dim, true);
+  }
+
+  public static Tensor cumulativeTrapezoid(Tensor y, Tensor x, int dim) {
+    return Trapezoid.trapezoid("cumulativeTrapezoid", y, x, 1, dim, true);
   }
 }

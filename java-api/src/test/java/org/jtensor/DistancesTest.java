@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * dist, cdist (exact and GEMM paths), pairwiseDistance, pdist and cosineSimilarity against PyTorch
+ * dist, cdist (exact and GEMM paths), pairwiseDistance, pdist, cosineSimilarity, trapezoid and
+ * cumulativeTrapezoid against PyTorch
  * 2.13 (resources/distances/fixtures.pt from make_fixtures.py beside it): values, dtypes, the
  * gradients of (out · up).sum() in float64 (zero distances among them), GradCheck, and refusals.
  */
@@ -43,12 +44,20 @@ class DistancesTest extends ScopedTest {
       Map.entry("pdist", x -> Functional.pdist(x.get(0))),
       Map.entry("pdist_p1", x -> Functional.pdist(x.get(0), 1)),
       Map.entry("pdist_one", x -> Functional.pdist(x.get(0))),
-      Map.entry("cosine", x -> Functional.cosineSimilarity(x.get(0), x.get(1), 1, 1e-8)));
+      Map.entry("cosine", x -> Functional.cosineSimilarity(x.get(0), x.get(1), 1, 1e-8)),
+      Map.entry("trapezoid", x -> Tensor.trapezoid(x.get(0))),
+      Map.entry("trapezoid_dx", x -> Tensor.trapezoid(x.get(0), 0.3, 0)),
+      Map.entry("trapezoid_x", x -> Tensor.trapezoid(x.get(0), x.get(1), 1)),
+      Map.entry("trapezoid_x2d", x -> Tensor.trapezoid(x.get(0), x.get(1), -1)),
+      Map.entry("trapezoid_int", x -> Tensor.trapezoid(x.get(0))),
+      Map.entry("trapezoid_empty", x -> Tensor.trapezoid(x.get(0), 1.0, 1)),
+      Map.entry("cumtrapz", x -> Tensor.cumulativeTrapezoid(x.get(0), 0.5, 1)),
+      Map.entry("cumtrapz_x", x -> Tensor.cumulativeTrapezoid(x.get(0), x.get(1), 0)));
 
   @Test
   void valuesDtypesAndGradientsMatchPyTorch() {
     List<?> cases = (List<?>) fixtures.get("cases");
-    assertEquals(23, cases.size());
+    assertEquals(31, cases.size());
     for (Object c : cases) {
       String name = (String) c;
       boolean grad = fixtures.has(name + ".up");
@@ -94,5 +103,9 @@ class DistancesTest extends ScopedTest {
     Goldens.refused("pdist(): pdist only supports 2D tensors, got: 1D", () -> Functional.pdist(Tensor.ones(4)));
     Goldens.refused("pdist(): pdist only supports floating-point dtypes", () -> Functional.pdist(ints));
     Goldens.refused("pdist(): pdist only supports non-negative p values", () -> Functional.pdist(a, -1));
+    Goldens.refused("trapezoid(): There must be one `x` value for each sample point", () -> Tensor.trapezoid(a, Tensor.ones(4), 1));
+    Goldens.refused("trapezoid(): received a bool input for `y`, but bool is not supported", () -> Tensor.trapezoid(a.gt(0.0)));
+    Goldens.refused("cumulativeTrapezoid(): Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+        () -> Tensor.cumulativeTrapezoid(a, 1.0, 2));
   }
 }
