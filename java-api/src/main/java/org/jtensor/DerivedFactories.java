@@ -5,7 +5,7 @@ import org.jtensor.ops.LikeFactories;
 /**
  * PyTorch's factories shaped after another tensor (full_like, rand_like, randn_like, randint_like)
  * and the derived sequences (logspace, vander), called as {@code Tensor.fullLike(t, 2.0)}: a
- * superclass of {@link Tensor} (through TensorFactories and TensorFunctions) because a class's
+ * superclass of {@link Tensor} (through TensorFactories, TensorJoins, TensorIndexFactories and TensorFunctions) because a class's
  * static methods are inherited and an interface's are not; it has no instances of its own.
  */
 public abstract sealed class DerivedFactories permits TensorFunctions {

@@ -97,6 +97,11 @@ public abstract sealed class TensorFactories extends TensorJoins permits Tensor 
     return emptyLike(t).fill_(1L);
   }
 
+  /** 0, 1, ..., end - 1 as int64. */
+  public static Tensor arange(long end) {
+    return arange(0, end, 1, DType.INT64);
+  }
+
   public static Tensor arange(long start, long end) {
     return arange(start, end, 1, DType.INT64);
   }

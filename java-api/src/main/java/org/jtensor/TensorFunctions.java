@@ -9,7 +9,7 @@ import org.jtensor.ops.Trapezoid;
 /**
  * PyTorch's functions of several tensors with no self among them (torch.tensordot,
  * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid), called as {@code Tensor.tensordot(a, b, 2)}: a
- * superclass of {@link Tensor} (through TensorFactories) because a class's static methods are
+ * superclass of {@link Tensor} (through TensorFactories, TensorJoins and TensorIndexFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
  */
 public abstract sealed class TensorFunctions extends DerivedFactories permits TensorIndexFactories {

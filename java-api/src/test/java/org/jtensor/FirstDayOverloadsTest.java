@@ -60,7 +60,9 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertTrue(Tensor.randLike(f64, new Generator(3)).equal(Tensor.rand(new long[] {4, 5}, DType.FLOAT64, new Generator(3))));
     assertTrue(Tensor.randnLike(f64, new Generator(3)).equal(Tensor.randn(new long[] {4, 5}, DType.FLOAT64, new Generator(3))));
     assertArrayEquals(new long[] {4, 5}, Tensor.randLike(f64).shape());
-    e = assertThrows(IllegalArgumentException.class, () -> Tensor.randnLike(ints));
+    Tensor f32 = Tensor.zeros(new long[] {7}, DType.FLOAT32);  // float32's uniform draw is rand's too
+    assertTrue(Tensor.randLike(f32, new Generator(5)).equal(Tensor.rand(new long[] {7}, DType.FLOAT32, new Generator(5))));
+    e = assertThrows(UnsupportedOperationException.class, () -> Tensor.randnLike(ints));
     assertTrue(e.getMessage().startsWith("randnLike(): "), e.getMessage());
   }
 

@@ -3,6 +3,7 @@ package org.jtensor.nn;
 import java.util.Arrays;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.ops.Distances;
 
 /**
  * The margin and embedding losses behind Functional's marginRankingLoss, hingeEmbeddingLoss,
@@ -71,14 +72,6 @@ final class MarginLosses {
     }
   }
 
-  /** F.pairwise_distance: the p-norm of x1 − x2 + eps over the last dim of their broadcast. */
-  static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {
-    try (TensorScope s = TensorScope.open()) {
-      int last = Math.max(x1.dim(), x2.dim()) - 1;
-      return s.keep(x1.sub(x2).add(eps).norm(p, new int[] {last}, keepdim));
-    }
-  }
-
   /** max(0, margin + d(a, p) − d(a, n)), d the pairwise distance; swap takes min(d(a, n), d(p, n)) as the negative's. */
   static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative, double margin, double p, double eps, boolean swap,
                                   Reduction reduction) {
@@ -89,8 +82,8 @@ final class MarginLosses {
           + "dimensions, but got: anchor " + anchor.dim() + "D, positive " + positive.dim() + "D, and negative " + negative.dim() + "D inputs");
     }
     try (TensorScope s = TensorScope.open()) {
-      Tensor pos = pairwiseDistance(anchor, positive, p, eps, false), neg = pairwiseDistance(anchor, negative, p, eps, false);
-      if (swap) neg = neg.minimum(pairwiseDistance(positive, negative, p, eps, false));
+      Tensor pos = Distances.pairwiseDistance(anchor, positive, p, eps, false), neg = Distances.pairwiseDistance(anchor, negative, p, eps, false);
+      if (swap) neg = neg.minimum(Distances.pairwiseDistance(positive, negative, p, eps, false));
       return s.keep(Losses.fold(pos.add(margin).sub(neg).clampMin(0.0), reduction));
     }
   }

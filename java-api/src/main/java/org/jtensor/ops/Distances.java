@@ -52,6 +52,7 @@ public final class Distances {
     if (!(p >= 0)) throw new IllegalArgumentException(op + "(): pdist only supports non-negative p values");
     long n = t.sizes()[0];
     long pairs = n * (n - 1) / 2;
+    if (pairs > Integer.MAX_VALUE - 8) throw new IllegalArgumentException(op + "(): " + n + " rows make " + pairs + " pairs, more than a Java array of pair indices holds");
     long[] first = new long[(int) Math.max(pairs, 0)], second = new long[first.length];
     for (long i = 0, k = 0; i < n; i++) {
       for (long j = i + 1; j < n; j++, k++) {

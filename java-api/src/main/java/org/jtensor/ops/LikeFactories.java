@@ -28,9 +28,12 @@ public final class LikeFactories {
   public static Tensor randomLike(String op, Tensor t, boolean normal, Generator g) {
     TensorImpl x = Handles.implOf(t, op);
     if (!x.dtype().isFloatingPoint()) throw ScalarTypes.notImplemented(op, normal ? "normal_kernel_cpu" : "check_uniform_bounds", x.dtype());
-    try (TensorScope s = TensorScope.open()) {
-      Tensor r = Tensor.emptyLike(t);
-      return s.keep(normal ? r.normal_(0, 1, g) : r.uniform_(0, 1, g));
+    // rand's and randn's own draws, as PyTorch's rand_like equals rand under one seed (uniform_ into
+    // float32 reads the stream otherwise); drawn on the CPU, whose draws CUDA's equal, then moved
+    Tensor drawn = Handles.wrap(Factories.random(op, x.sizes(), x.dtype(), g, normal));
+    if (x.device().equals(Device.CPU)) return drawn;
+    try (drawn) {
+      return drawn.to(x.device());
     }
   }
 
