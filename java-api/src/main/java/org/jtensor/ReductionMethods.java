@@ -289,7 +289,11 @@ public sealed interface ReductionMethods permits Tensor {
     requireFloat(op, t);
     long n = ReductionOps.count(t, dims);
     Tensor x = self().to(DType.FLOAT64);
-    Tensor rough = x.sub(x.mean(dims, true));
+    Tensor mean = x.mean(dims, true);
+    // a sum past the largest double made the mean inf and every deviation NaN (eight 1.7e308 gave NaN;
+    // PyTorch's Welford gives 0): then the mean of x/n, which cannot overflow (the next pass corrects its rounding)
+    if (mean.isfinite().all().item() == 0) mean = x.div((double) Math.max(n, 1)).sum(dims, true);
+    Tensor rough = x.sub(mean);
     // The mean rounds: for equal huge values x - mean is its rounding error, whose square overflowed
     // (std of three 3.8e299 was inf; PyTorch's Welford gives 0). Taking that error's own mean out
     // (the corrected two-pass form) leaves exact zeros there.

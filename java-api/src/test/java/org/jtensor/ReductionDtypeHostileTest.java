@@ -183,4 +183,25 @@ class ReductionDtypeHostileTest extends ScopedTest {
         () -> Tensor.ones(2).to(DType.INT64).mean());
     assertEquals("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long", e.getMessage());
   }
+
+  /**
+   * float64 values whose sum passes the largest double: the mean was inf and var NaN. PyTorch 2.13:
+   * eight 1.7e308 along a dim give var 0; [1.7e308, 1.6e308, 1.5e308, 1.7e308] give inf (the squared
+   * deviations overflow), std too. Found by the long fuzz run (seed 9), through its reference.
+   */
+  @Test
+  void varianceOfValuesWhoseSumOverflowsIsPyTorchs() {
+    double[] eight = new double[8];
+    java.util.Arrays.fill(eight, 1.7e308);
+    Tensor x = Tensor.fromArray(eight).view(2, 4);
+    assertArrayEquals(new double[] {0, 0}, x.var(1).toDoubleArray());
+    assertArrayEquals(new double[] {0, 0}, x.std(new int[] {1}, 1, false).toDoubleArray());
+    Tensor spread = Tensor.fromArray(new double[] {1.7e308, 1.6e308, 1.5e308, 1.7e308});
+    assertEquals(Double.POSITIVE_INFINITY, spread.var().item());
+    assertEquals(Double.POSITIVE_INFINITY, spread.std().item());
+    // left different: ±1.7e308 alternating is inf here; PyTorch's Welford overflows its step (x - mean) to NaN
+    double[] alternating = new double[48];
+    for (int i = 0; i < alternating.length; i++) alternating[i] = i % 2 == 0 ? 1.7e308 : -1.7e308;
+    assertEquals(Double.POSITIVE_INFINITY, Tensor.fromArray(alternating).var().item());
+  }
 }

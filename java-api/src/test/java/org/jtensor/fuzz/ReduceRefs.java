@@ -110,15 +110,27 @@ final class ReduceRefs {
    */
   static double var(double[] xs, long correction, DType t) {
     if (xs.length == 0) return Double.NaN;  // PyTorch's trivial reduction, whatever the correction
+    // Values past 1e150 are scaled by a power of two first (exact), so neither their sum nor the
+    // correction's square overflows where PyTorch's Welford does not: its mean stays finite and only
+    // the sum of squared deviations may overflow, to inf (seed 9 gave NaN here: inf - inf)
+    double big = 0;
+    for (double v : xs) if (Double.isFinite(v)) big = Math.max(big, Math.abs(v));
+    int shift = big > 1e150 ? Math.getExponent(big) : 0;
+    double[] ys = xs;
+    if (shift != 0) {
+      ys = new double[xs.length];
+      for (int i = 0; i < xs.length; i++) ys[i] = Math.scalb(xs[i], -shift);
+    }
     // the corrected two-pass sum (Chan, Golub and LeVeque): the mean's own rounding cancels, so
     // equal values give 0 (8 × -7.5e38 gave 2.6e46: their mean is not exactly one of them)
-    double m = sum(xs, null, DType.FLOAT64) / xs.length, s = 0, c = 0;
-    for (double v : xs) {
+    double m = sum(ys, null, DType.FLOAT64) / ys.length, s = 0, c = 0;
+    for (double v : ys) {
       s += (v - m) * (v - m);
       c += v - m;
     }
-    double squares = s - c * c / xs.length;
-    return (squares < 0 ? 0 : squares) / Math.max(0, xs.length - correction);
+    double squares = s - c * c / ys.length;
+    squares = Math.scalb(squares < 0 ? 0 : squares, 2 * shift);  // inf where the squares' sum overflows, as Welford's
+    return squares / Math.max(0, xs.length - correction);
   }
 
   static Reducer std(long correction) {
