@@ -131,6 +131,43 @@ inline float tanh(float x) {
   return ax > 0.625f ? big : small;
 }
 
+// sinh: Cephes' odd polynomial below |x| = 1; above, (e^|x| - e^-|x|) / 2 from one exp, and past
+// |x| = 88 (where e^|x| alone overflows but sinh does not, up to 89.4) e^(|x|/2) / 2 times e^(|x|/2).
+inline float sinh(float x) {
+  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float z = x * x;
+  float p = 2.03721912945e-4f;
+  p = p * z + 8.33028376239e-3f;
+  p = p * z + 1.66667160211e-1f;
+  const float small = p * z * ax + ax;
+  const float e = exp(ax), h = exp(0.5f * ax);
+  const float r = pick(ax < 1.0f, small, pick(ax < 88.0f, 0.5f * e - 0.5f / e, (0.5f * h) * h));
+  return from_bits(bits(r) | (bits(x) & 0x80000000u));  // odd: sinh(-0) is -0
+}
+
+// cosh: (e^|x| + e^-|x|) / 2, and past |x| = 88 as sinh's; NaN kept.
+inline float cosh(float x) {
+  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float e = exp(ax), h = exp(0.5f * ax);
+  return pick(ax < 88.0f, 0.5f * e + 0.5f / e, (0.5f * h) * h);
+}
+
+// atanh: Cephes' odd polynomial below |x| = 0.5; above, log((1 + |x|) / (1 - |x|)) / 2 as
+// log1p(2|x| / (1 - |x|)) / 2 (1 - |x| exact there): inf at 1, NaN past it.
+inline float atanh(float x) {
+  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float z = x * x;
+  float p = 1.81740078349e-1f;
+  p = p * z + 8.24370301058e-2f;
+  p = p * z + 1.46691431730e-1f;
+  p = p * z + 1.99782164500e-1f;
+  p = p * z + 3.33337300303e-1f;
+  const float small = p * z * ax + ax;
+  const float big = 0.5f * log1p((ax + ax) / (1.0f - ax));
+  const float r = pick(ax < 0.5f, small, big);
+  return from_bits(bits(r) | (bits(x) & 0x80000000u));
+}
+
 // erf: below |x| = 0.875, x + x q(x^2) (q a Chebyshev fit of erf(x)/x - 1 over x^2 in [0, 1]:
 // the exact x carries the leading term, so the result rounds about once); above, 1 - e^(-x^2) h(1/x)
 // with h a degree-11 Chebyshev fit of erfc(x) e^(x^2) over 1/x in [1/4, 1/0.875]. 1 from x = 4 on

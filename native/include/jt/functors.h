@@ -84,7 +84,7 @@ JT_FUNCTOR(sign, kNumeric<T>, false)
     return (T)((T(0) < a) - (a < T(0)));
   }
 };
-// exp, log, tanh and erf of float (and of float16/bfloat16, computed in float) on the CPU:
+// exp, log, tanh, erf, sinh, cosh and atanh of float (and of float16/bfloat16, computed in float) on the CPU:
 // jt/float_math.h's, which the compiler vectorizes; libm's for double, the device's on CUDA.
 #ifdef __CUDA_ARCH__
 #define JT_FLOAT_MATH_HERE false
@@ -102,6 +102,9 @@ JT_FLOAT_MATH_OF(log1p)
 JT_FLOAT_MATH_OF(expm1)
 JT_FLOAT_MATH_OF(tanh)
 JT_FLOAT_MATH_OF(erf)
+JT_FLOAT_MATH_OF(sinh)
+JT_FLOAT_MATH_OF(cosh)
+JT_FLOAT_MATH_OF(atanh)
 // gelu of float on the CPU: fm::gelu (one exp, no division, accurate for negative x too); elsewhere
 // its definition, 0.5 x (1 + erf(x / sqrt 2)).
 template <typename T> JT_HOST_DEVICE T gelu_of(T a) {

@@ -84,12 +84,13 @@ template <typename T> JT_HOST_DEVICE T trigamma_of(T x) {
 }
 JT_FLOAT_UNARY(trigamma, trigamma_of(a))
 
-// hyperbolic functions, log10 and erfc: the C library's (CUDA's on the device)
-JT_FLOAT_UNARY(sinh, std::sinh(a))
-JT_FLOAT_UNARY(cosh, std::cosh(a))
+// hyperbolic functions, log10 and erfc: float's sinh, cosh and atanh from jt/float_math.h on the CPU
+// (vectorized, as PyTorch's Sleef ones), the rest the C library's (CUDA's on the device)
+JT_FLOAT_UNARY(sinh, sinh_of(a))
+JT_FLOAT_UNARY(cosh, cosh_of(a))
 JT_FLOAT_UNARY(asinh, std::asinh(a))
 JT_FLOAT_UNARY(acosh, std::acosh(a))
-JT_FLOAT_UNARY(atanh, std::atanh(a))
+JT_FLOAT_UNARY(atanh, atanh_of(a))
 JT_FLOAT_UNARY(log10, std::log10(a))
 JT_FLOAT_UNARY(erfc, std::erfc(a))
 // signbit: the sign bit of a float (-0.0 and a negative NaN set it), x < 0 for integers, false for bool
