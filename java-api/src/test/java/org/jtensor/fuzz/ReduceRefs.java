@@ -81,8 +81,12 @@ final class ReduceRefs {
       return s;
     }
     double s = 0;
-    for (double v : xs) s += v;
-    return s;
+    float f = 0;  // below float64 the library and PyTorch accumulate in float32: a partial sum can
+    for (double v : xs) {  // overflow where the double one does not ([-3e38, -3e38, inf] is NaN there; seed 514)
+      s += v;
+      f += (float) v;
+    }
+    return t != DType.FLOAT64 && !Float.isFinite(f) ? f : s;
   }
 
   static double amax(double[] xs, long[] ls, DType t) {
