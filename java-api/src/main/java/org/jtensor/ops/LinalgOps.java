@@ -16,9 +16,12 @@ public final class LinalgOps {
    * torch.matmul: 1-D operands are promoted to a row (left) or a column (right) and the added
    * dim is dropped from the result; leading (batch) dims broadcast.
    */
+  private static final java.util.Set<String> UNCAST = java.util.Set.of("dot", "vdot", "mv", "addmv");
+
   public static TensorImpl matmul(String op, TensorImpl a, TensorImpl b) {
-    // dot, vdot, mv and addmv are on no CPU autocast list (PyTorch's): they run in their inputs' dtype
-    if (!Autocasting.POLICY.containsKey(op)) return recordedProduct(op, a, b);
+    // dot, vdot, mv and addmv are on no CPU autocast list (PyTorch's): they run in their inputs' dtype;
+    // any other name must be in the autocast table, whose lookup refuses one it lacks
+    if (UNCAST.contains(op)) return recordedProduct(op, a, b);
     return Autocasting.applyImpl(op, c -> recordedProduct(op, c[0], c[1]), a, b);
   }
 
