@@ -30,6 +30,10 @@ inline float pick(bool c, float a, float b) {
   return from_bits((bits(a) & m) | (bits(b) & ~m));
 }
 
+// |x| and r with x's sign bit, on the bits (odd functions: f(-0) is -0, and no branch)
+inline float magnitude(float x) { return from_bits(bits(x) & 0x7fffffffu); }
+inline float with_sign_of(float r, float x) { return from_bits(bits(r) | (bits(x) & 0x80000000u)); }
+
 // e^x = 2^n e^r with n = round(x / ln2) (returned in n) and |r| <= ln2 / 2: e^r by Cephes'
 // expf polynomial (degree 7) after a two-part Cody-Waite reduction. For |x| up to about 150.
 inline float exp_reduced(float x, int32_t& n) {
@@ -119,22 +123,22 @@ inline float expm1(float x) {
 
 // tanh: Cephes' odd polynomial below |x| = 0.625, 1 - 2 / (e^2|x| + 1) above; NaN kept.
 inline float tanh(float x) {
-  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float ax = magnitude(x);
   const float z = x * x;
   float p = -5.70498872745e-3f;
   p = p * z + 2.06390887954e-2f;
   p = p * z - 5.37397155531e-2f;
   p = p * z + 1.33314422036e-1f;
   p = p * z - 3.33332819422e-1f;
-  const float small = from_bits(bits(p * z * ax + ax) | (bits(x) & 0x80000000u));  // odd: tanh(-0) is -0
-  const float big = from_bits(bits(1.0f - 2.0f / (exp(2.0f * ax) + 1.0f)) | (bits(x) & 0x80000000u));
+  const float small = with_sign_of(p * z * ax + ax, x);  // odd: tanh(-0) is -0
+  const float big = with_sign_of(1.0f - 2.0f / (exp(2.0f * ax) + 1.0f), x);
   return ax > 0.625f ? big : small;
 }
 
 // sinh: Cephes' odd polynomial below |x| = 1; above, (e^|x| - e^-|x|) / 2 from one exp, and past
 // |x| = 88 (where e^|x| alone overflows but sinh does not, up to 89.4) e^(|x|/2) / 2 times e^(|x|/2).
 inline float sinh(float x) {
-  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float ax = magnitude(x);
   const float z = x * x;
   float p = 2.03721912945e-4f;
   p = p * z + 8.33028376239e-3f;
@@ -142,12 +146,12 @@ inline float sinh(float x) {
   const float small = p * z * ax + ax;
   const float e = exp(ax), h = exp(0.5f * ax);
   const float r = pick(ax < 1.0f, small, pick(ax < 88.0f, 0.5f * e - 0.5f / e, (0.5f * h) * h));
-  return from_bits(bits(r) | (bits(x) & 0x80000000u));  // odd: sinh(-0) is -0
+  return with_sign_of(r, x);  // odd: sinh(-0) is -0
 }
 
 // cosh: (e^|x| + e^-|x|) / 2, and past |x| = 88 as sinh's; NaN kept.
 inline float cosh(float x) {
-  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float ax = magnitude(x);
   const float e = exp(ax), h = exp(0.5f * ax);
   return pick(ax < 88.0f, 0.5f * e + 0.5f / e, (0.5f * h) * h);
 }
@@ -155,7 +159,7 @@ inline float cosh(float x) {
 // atanh: Cephes' odd polynomial below |x| = 0.5; above, log((1 + |x|) / (1 - |x|)) / 2 as
 // log1p(2|x| / (1 - |x|)) / 2 (1 - |x| exact there): inf at 1, NaN past it.
 inline float atanh(float x) {
-  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float ax = magnitude(x);
   const float z = x * x;
   float p = 1.81740078349e-1f;
   p = p * z + 8.24370301058e-2f;
@@ -165,7 +169,7 @@ inline float atanh(float x) {
   const float small = p * z * ax + ax;
   const float big = 0.5f * log1p((ax + ax) / (1.0f - ax));
   const float r = pick(ax < 0.5f, small, big);
-  return from_bits(bits(r) | (bits(x) & 0x80000000u));
+  return with_sign_of(r, x);
 }
 
 // erf: below |x| = 0.875, x + x q(x^2) (q a Chebyshev fit of erf(x)/x - 1 over x^2 in [0, 1]:
@@ -173,7 +177,7 @@ inline float atanh(float x) {
 // with h a degree-11 Chebyshev fit of erfc(x) e^(x^2) over 1/x in [1/4, 1/0.875]. 1 from x = 4 on
 // (erf(4) is 1 - 1.5e-8, which rounds to 1), NaN kept, odd.
 inline float erf(float x) {
-  const float ax = from_bits(bits(x) & 0x7fffffffu);
+  const float ax = magnitude(x);
   const float z = x * x;
   float q = 7.882497107e-05f;
   q = q * z - 8.018854992e-04f;
@@ -197,7 +201,7 @@ inline float erf(float x) {
   h = h * u - 3.237745058e-02f;
   h = h * u + 1.599795610e-01f;
   h = h * u + 3.323958864e-01f;
-  const float big = from_bits(bits(1.0f - exp(-(a * a)) * h) | (bits(x) & 0x80000000u));
+  const float big = with_sign_of(1.0f - exp(-(a * a)) * h, x);
   return ax < 0.875f ? small : big;
 }
 
@@ -221,14 +225,14 @@ inline float normal_tail(float a) {
 }
 
 inline float gelu(float x) {
-  const float tail = normal_tail(from_bits(bits(x) & 0x7fffffffu));
+  const float tail = normal_tail(magnitude(x));
   return x * (x < 0.0f ? tail : 1.0f - tail);
 }
 
 // gelu's derivative Phi(x) + x phi(x), phi the normal density: absolute error under 2e-7 (it
 // crosses 0 near x = -0.75, so a relative bound means nothing there).
 inline float gelu_grad(float x) {
-  const float a = from_bits(bits(x) & 0x7fffffffu);
+  const float a = magnitude(x);
   const float tail = normal_tail(a);
   const float density = 0.398942280401432678f * exp(-0.5f * a * a);
   return (x < 0.0f ? tail : 1.0f - tail) + x * density;
