@@ -25,19 +25,32 @@ public sealed interface ElementwiseMethods permits Tensor {
 
   // ---- plumbing: one line per op below ----
 
-  // Each op names its registry entry (Ops); in-place and out= variants take their names from it.
+  // Each op names its registry entry (Ops); in-place and out= variants take their names from it. The
+  // *As forms run an op under the name the user called (an alias's refusals name the alias).
   private Tensor unary(Op op, double... params) {
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, params, Operand.of(impl(op.name))));
+    return unaryAs(op.name, op, params);
+  }
+
+  private Tensor unaryAs(String name, Op op, double... params) {
+    return Tensor.wrap(ElementwiseOps.run(op, name, null, params, Operand.of(impl(name))));
   }
 
   private Tensor unary_(Op op, double... params) {
-    TensorImpl t = impl(op.inPlaceName);
-    ElementwiseOps.run(op, op.inPlaceName, t, params, Operand.of(t));
+    return unaryAs_(op.inPlaceName, op, params);
+  }
+
+  private Tensor unaryAs_(String name, Op op, double... params) {
+    TensorImpl t = impl(name);
+    ElementwiseOps.run(op, name, t, params, Operand.of(t));
     return self();
   }
 
   private Tensor binary(Op op, Operand other, double... params) {
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, params, Operand.of(impl(op.name)), other));
+    return binaryAs(op.name, op, other, params);
+  }
+
+  private Tensor binaryAs(String name, Op op, Operand other, double... params) {
+    return Tensor.wrap(ElementwiseOps.run(op, name, null, params, Operand.of(impl(name)), other));
   }
 
   private Tensor binary_(Op op, Operand other, double... params) {
@@ -214,23 +227,17 @@ public sealed interface ElementwiseMethods permits Tensor {
   private Tensor sign(String name) {
     TensorImpl t = impl(name);
     if (t.dtype() == DType.BOOL) return Tensor.wrap(DataOps.cloneAs(name, t, t.dtype(), t.device(), false));
-    return Tensor.wrap(ElementwiseOps.run(Ops.SIGN, name, null, ElementwiseOps.NO_PARAMS, Operand.of(t)));
+    return unaryAs(name, Ops.SIGN);
   }
-  default Tensor negative() { return Tensor.wrap(ElementwiseOps.run(Ops.NEG, "negative", null, ElementwiseOps.NO_PARAMS, Operand.of(impl("negative")))); }
-  default Tensor negative_() {
-    TensorImpl t = impl("negative_");
-    ElementwiseOps.run(Ops.NEG, "negative_", t, ElementwiseOps.NO_PARAMS, Operand.of(t));
-    return self();
-  }
+  default Tensor negative() { return unaryAs("negative", Ops.NEG); }
+  default Tensor negative_() { return unaryAs_("negative_", Ops.NEG); }
   /** self itself, as a new handle (PyTorch returns self); bool refused, as PyTorch's unary plus. */
   default Tensor positive() {
     if (impl("positive").dtype() == DType.BOOL) throw new IllegalArgumentException("positive(): The `+` operator, on a bool tensor is not supported.");
     return self().same("positive");
   }
-  default Tensor trueDivide(Tensor other) { return Tensor.wrap(ElementwiseOps.run(Ops.DIV, "trueDivide", null, ElementwiseOps.NO_PARAMS,
-      Operand.of(impl("trueDivide")), t(other, "trueDivide"))); }
-  default Tensor trueDivide(double v) { return Tensor.wrap(ElementwiseOps.run(Ops.DIV, "trueDivide", null, ElementwiseOps.NO_PARAMS,
-      Operand.of(impl("trueDivide")), Operand.of(v))); }
+  default Tensor trueDivide(Tensor other) { return binaryAs("trueDivide", Ops.DIV, t(other, "trueDivide")); }
+  default Tensor trueDivide(double v) { return binaryAs("trueDivide", Ops.DIV, Operand.of(v)); }
   /** self ** exponent in float64, whatever the dtypes (torch.float_power). */
   default Tensor floatPower(Tensor exponent) {
     impl("floatPower");
