@@ -225,4 +225,39 @@ class BufferLifetimeTest extends ScopedTest {
       Thread.sleep(10);
     }
   }
+
+  @Test
+  void buffersStillHeldRefuseTheAllocationAtOnceWithOneOutOfMemory() throws InterruptedException {
+    long before = Memory.memoryAllocated(Device.CPU);
+    // Nothing is on its way back when every buffer is reachable: the refusal waits for no release
+    // (Note [Waiting for garbage buffers]) and counts one num_ooms.
+    long limit = Memory.memoryLimit(Device.CPU);
+    java.util.List<ByteBuffer> held = new java.util.ArrayList<>();
+    Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU) + (64L << 20));
+    try {
+      org.jtensor.memory.TensorOutOfMemoryException refused = assertThrows(org.jtensor.memory.TensorOutOfMemoryException.class, () -> {
+        for (int i = 0; i < 100; i++) {
+          try (Tensor t = Tensor.full(new long[] {1 << 20}, (double) i)) {
+            held.add(t.asByteBuffer());
+          }
+        }
+      });
+      assertTrue(held.size() >= 14 && held.size() <= 16, held.size() + " buffers of 4 MiB held under a 64 MiB limit");
+      long ooms = refused.stats().get("num_ooms");
+      assertThrows(org.jtensor.memory.TensorOutOfMemoryException.class, () -> Tensor.zeros(1 << 20).close());
+      assertEquals(ooms + 1, Memory.memoryStats(Device.CPU).get("num_ooms"), "one refusal, one num_ooms");
+      for (int i = 0; i < held.size(); i++) assertEquals((float) i, held.get(i).getFloat(4 * 777), "buffer " + i);
+      held.clear();  // garbage now: the next allocation collects and waits for their releases
+      try (Tensor t = Tensor.full(new long[] {1 << 20}, 7.0)) {
+        assertEquals(7f, t.asByteBuffer().getFloat(0));
+      }
+    } finally {
+      Memory.setMemoryLimit(Device.CPU, limit);
+      held.clear();
+    }
+    for (int i = 0; i < 200 && Memory.memoryAllocated(Device.CPU) != before; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+  }
 }

@@ -72,8 +72,9 @@ public final class DeviceMemory {
     if (nbytes < 0) throw new IllegalArgumentException("storage size must be >= 0, got " + nbytes);
     if (code < 0) return new StorageImpl(this, 0, nbytes, what);
     if (failCountdown > 0 && injectedFailure()) throw outOfMemory(nbytes);
+    long released = BufferExports.releases();  // before the attempt: a buffer's storage freed after it is worth a retry
     long h = pinned != null ? pinned.newStorage(nbytes) : NativeMemory.allocate(code, nbytes);
-    if (h == 0 && pinned == null) h = allocateAfterCollecting(nbytes);
+    if (h == 0 && pinned == null) h = allocateAfterCollecting(nbytes, released);
     if (h == 0) throw outOfMemory(nbytes);
     return new StorageImpl(this, h, nbytes, what);
   }
@@ -105,29 +106,21 @@ public final class DeviceMemory {
    * Memory is out, but storages that only garbage holds may be waiting for the collector: tensors
    * never closed (the leak detector frees them once collected, Note [Collecting for unscoped code]
    * in LeakCollector) and storages only garbage ByteBuffers (asByteBuffer) still hold. So collect,
-   * free what was found and retry; for the buffers, whose cleaner gives them back on its own
-   * thread, keep retrying for up to about half a second, as the JDK does for direct buffers
-   * (java.nio.Bits.reserveMemory). 0 when memory is still out. No retry when nothing was freed: the
-   * allocator counts each refusal in num_ooms, and one refused tensor counted two.
+   * free what was found and retry; the buffers' storages come back on their own thread, so retry
+   * after each until none the collection found is still on the way (Note [Waiting for garbage
+   * buffers] in BufferExports). 0 when memory is still out. No retry when nothing was freed and
+   * nothing is on the way: the allocator counts each refusal in num_ooms, and one refused tensor
+   * counted two.
    */
-  private long allocateAfterCollecting(long nbytes) {
+  private long allocateAfterCollecting(long nbytes, long released) {
     boolean collected = LeakCollector.collectForRetry();
     if (!device.isCpu()) return collected ? NativeMemory.allocate(code, nbytes) : 0;
-    if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED && StorageImpl.anyExported()) System.gc();  // else collectForRetry has just collected
-    for (long sleepMs = 1; ; sleepMs <<= 1) {  // the cleaner thread gives the storages back after the collection
-      // Read before each attempt: a buffer's cleaner frees its storage before it unexports, so none
-      // exported here means every such free came before the attempt. Read after a failed attempt,
-      // the cleaner could finish in between, and memory by then free was reported out.
-      boolean buffersMayFree = StorageImpl.anyExported();
-      if (sleepMs == 1 && !collected && !buffersMayFree) return 0;  // nothing freed since the refusal
+    if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED && BufferExports.any()) System.gc();  // else collectForRetry has just collected
+    if (!collected && !BufferExports.awaitReleaseAfter(released)) return 0;  // nothing freed since the refusal, nothing on the way
+    for (;;) {
+      long seen = BufferExports.releases();  // before each attempt: a release after it wakes the wait below
       long h = NativeMemory.allocate(code, nbytes);
-      if (h != 0 || !buffersMayFree || sleepMs > 256) return h;
-      try {
-        Thread.sleep(sleepMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 0;
-      }
+      if (h != 0 || !BufferExports.awaitReleaseAfter(seen)) return h;
     }
   }
 

@@ -28,7 +28,6 @@ public final class StorageImpl extends RefCounted {
   // ByteBuffers from asByteBuffer() still reachable: they see data() as it was, so resize_ must
   // not move or free it until every one of them is collected.
   private volatile int exported;  // changed through EXPORTS: no object of its own, storages come with every op
-  private static final java.util.concurrent.atomic.AtomicLong LIVE_EXPORTS = new java.util.concurrent.atomic.AtomicLong();
 
   private static final VarHandle DATA, NBYTES, ON_FREE, EXPORTS;
 
@@ -73,21 +72,14 @@ public final class StorageImpl extends RefCounted {
 
   /**
    * Counts a ByteBuffer over these bytes that escapes to the user; the caller holds this storage
-   * (so no resize_ runs meanwhile) and calls {@link #unexport()} once the buffer is collected.
+   * (so no resize_ runs meanwhile); {@link BufferExports} calls {@link #unexport()} once the buffer is collected.
    */
-  public void export() {
+  void export() {
     EXPORTS.getAndAdd(this, 1);
-    LIVE_EXPORTS.incrementAndGet();
   }
 
-  public void unexport() {
+  void unexport() {
     EXPORTS.getAndAdd(this, -1);
-    LIVE_EXPORTS.decrementAndGet();
-  }
-
-  /** Whether a ByteBuffer from asByteBuffer() over any storage may still hold that storage (until it is collected). */
-  static boolean anyExported() {
-    return LIVE_EXPORTS.get() > 0;
   }
 
   /** Whether the bytes belong to other code (Storage.wrap, Tensor.fromBuffer) rather than an allocator. */

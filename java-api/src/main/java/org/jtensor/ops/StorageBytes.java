@@ -1,11 +1,11 @@
 package org.jtensor.ops;
 
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import org.jtensor.Device;
+import org.jtensor.core.BufferExports;
 import org.jtensor.core.DirectBuffers;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.dispatch.Dispatcher;
@@ -16,8 +16,6 @@ import org.jtensor.dispatch.Dispatcher;
  * buffer views that keep their storage alive.
  */
 public final class StorageBytes {
-  private static final Cleaner CLEANER = Cleaner.create();
-
   private StorageBytes() {}
 
   public static StorageImpl wrap(long address, long nbytes, boolean readOnly, Runnable release, Object what) {
@@ -67,12 +65,7 @@ public final class StorageBytes {
     try {
       checkRange(op, s, offset, nbytes);  // a resize_ may have shrunk the storage under the tensor
       ByteBuffer root = DirectBuffers.window(s.data() + offset, (int) nbytes);
-      s.retain();  // the buffer's own reference and export, given back by the cleaner
-      s.export();
-      CLEANER.register(root, () -> {
-        s.release();
-        s.unexport();  // after the release: an allocation retrying for these bytes reads the count first (DeviceMemory)
-      });  // slices and duplicates keep root reachable
+      BufferExports.register(root, s);  // slices and duplicates keep root reachable
       return s.isReadOnly() ? root.asReadOnlyBuffer().order(root.order()) : root;
     } finally {
       s.unhold();
