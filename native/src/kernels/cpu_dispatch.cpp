@@ -31,10 +31,22 @@
   int random_run(const RandomPlan& p, double* bad);    \
   }                                                    \
   }
+// Which capabilities this build compiled (cmake defines JT_HAVE_CPU_CAP_<cap>): x86-64 builds all
+// three, other architectures the baseline alone, and scripts/sanitize.sh the baseline and the
+// host's best (JT_CPU_CAPS), the only one its suites run. The baseline always: the others leave
+// some dtypes to it.
 JT_DECLARE_CAPABILITY(baseline)
-#if defined(__x86_64__)  // other architectures build the baseline alone (cmake/CMakeLists.txt)
+#if defined(JT_HAVE_CPU_CAP_avx2)
 JT_DECLARE_CAPABILITY(avx2)
+#define JT_CASE_AVX2(call) case CpuCapability::Avx2: return avx2::call;
+#else
+#define JT_CASE_AVX2(call)
+#endif
+#if defined(JT_HAVE_CPU_CAP_avx512)
 JT_DECLARE_CAPABILITY(avx512)
+#define JT_CASE_AVX512(call) case CpuCapability::Avx512: return avx512::call;
+#else
+#define JT_CASE_AVX512(call)
 #endif
 
 namespace jt {
@@ -53,6 +65,19 @@ CpuCapability detect() {
 #endif
 }
 
+bool compiled(CpuCapability c) {
+  switch (c) {
+#if defined(JT_HAVE_CPU_CAP_avx512)
+    case CpuCapability::Avx512: return true;
+#endif
+#if defined(JT_HAVE_CPU_CAP_avx2)
+    case CpuCapability::Avx2: return true;
+#endif
+    case CpuCapability::Baseline: return true;
+    default: return false;
+  }
+}
+
 // JT_CPU_CAPABILITY=baseline|avx2|avx512 lowers the choice (as PyTorch's ATEN_CPU_CAPABILITY);
 // a capability above the CPU's, or an unknown name, is ignored.
 CpuCapability initial() {
@@ -60,7 +85,7 @@ CpuCapability initial() {
   const char* env = std::getenv("JT_CPU_CAPABILITY");
   if (env) {
     for (int c = 0; c <= (int)best; ++c)
-      if (std::strcmp(env, cpu_capability_name((CpuCapability)c)) == 0) return (CpuCapability)c;
+      if (compiled((CpuCapability)c) && std::strcmp(env, cpu_capability_name((CpuCapability)c)) == 0) return (CpuCapability)c;
   }
   return best;
 }
@@ -81,28 +106,28 @@ const char* cpu_capability_name(CpuCapability c) {
 }
 
 CpuCapability cpu_capability_supported() {
-  static const CpuCapability best = detect();
+  static const CpuCapability best = [] {  // the best this CPU runs of those compiled
+    int c = (int)detect();
+    while (!compiled((CpuCapability)c)) --c;
+    return (CpuCapability)c;
+  }();
   return best;
 }
 
 CpuCapability cpu_capability() { return (CpuCapability)current().load(std::memory_order_relaxed); }
 
 bool set_cpu_capability(CpuCapability c) {
-  if ((int)c < 0 || (int)c > (int)cpu_capability_supported()) return false;
+  if ((int)c < 0 || (int)c > (int)cpu_capability_supported() || !compiled(c)) return false;
   current().store((int)c, std::memory_order_relaxed);
   return true;
 }
 
-#if defined(__x86_64__)
-#define JT_FORWARD(call)                              \
-  switch (cpu_capability()) {                         \
-    case CpuCapability::Avx512: return avx512::call;  \
-    case CpuCapability::Avx2: return avx2::call;      \
-    default: return baseline::call;                   \
+#define JT_FORWARD(call)           \
+  switch (cpu_capability()) {      \
+    JT_CASE_AVX512(call)           \
+    JT_CASE_AVX2(call)             \
+    default: return baseline::call; \
   }
-#else
-#define JT_FORWARD(call) return baseline::call;
-#endif
 
 int elementwise_op_id(const char* name) { return baseline::elementwise_op_id(name); }
 int elementwise_op_count() { return baseline::elementwise_op_count(); }
