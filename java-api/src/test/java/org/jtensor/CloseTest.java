@@ -30,6 +30,18 @@ class CloseTest {
   }
 
   @Test
+  void goldenComparisonTakesAnInfiniteResultForAMismatch() {
+    // Its tolerance is relative to the larger of the two values: before it went through within(),
+    // an infinite result (tolerance infinite) passed against any finite golden.
+    GoldenComparison overflow = new GoldenComparison();
+    overflow.compare(DType.FLOAT32, new double[] {1e30, 2}, new double[] {INF, 2}, false, false, "overflow");
+    assertThrows(org.opentest4j.AssertionFailedError.class, overflow::assertNone);
+    GoldenComparison close = new GoldenComparison();
+    close.compare(DType.FLOAT32, new double[] {1e30, INF, NAN}, new double[] {1e30 * (1 + 1e-7), INF, NAN}, false, false, "close");
+    close.assertNone();
+  }
+
+  @Test
   void numbersCompareWithinTheToleranceInclusive() {
     assertTrue(Close.within(1.5, 1.0, 0.5));
     assertFalse(Close.within(1.5000001, 1.0, 0.5));

@@ -43,8 +43,9 @@ final class GoldenComparison {
     for (double v : w) if (Double.isFinite(v)) scale = Math.max(scale, Math.abs(v));
     double abs = what.contains("_special_") ? Double.MIN_VALUE : rel * scale;
     for (int i = 0; i < w.length; i++) {
-      boolean same = Double.compare(w[i], g[i]) == 0 || (Double.isNaN(w[i]) && Double.isNaN(g[i]))
-          || Math.abs(w[i] - g[i]) <= Math.max(rel * Math.max(Math.abs(w[i]), Math.abs(g[i])), abs);
+      // Through Close's rule: an infinity matches only itself (with the tolerance relative to the
+      // larger of the two, an infinite result passed against any finite golden).
+      boolean same = Close.within(g[i], w[i], Math.max(rel * Math.max(Math.abs(w[i]), Math.abs(g[i])), abs));
       if (w[i] == 0 && g[i] == 0 && signedZero && Math.copySign(1, w[i]) != Math.copySign(1, g[i])) same = false;
       if (!same) mismatches.add(what + ": element " + i + " is " + g[i] + ", PyTorch's " + w[i]);
     }
