@@ -5,25 +5,18 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.jtensor.access.SharedSecrets;
-import org.jtensor.cuda.Cuda;
-import org.jtensor.core.TensorImpl;
 import org.jtensor.core.Shapes;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.cuda.Cuda;
 import org.jtensor.memory.LeakDetector;
 import org.jtensor.memory.LeakLevel;
-import org.jtensor.ops.Searching;
 import org.jtensor.ops.AutogradMeta;
 import org.jtensor.ops.DataOps;
-import org.jtensor.ops.Einsum;
-import org.jtensor.ops.ElementwiseOps;
-import org.jtensor.ops.IndexAlongOps;
-import org.jtensor.ops.Autocasting;
-import org.jtensor.ops.LinearOp;
-import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.Recorder;
+import org.jtensor.ops.StridedViews;
 import org.jtensor.ops.TensorFormatter;
 import org.jtensor.ops.TypePromotion;
-import org.jtensor.ops.StridedViews;
 
 /**
  * A strided view over a flat storage, PyTorch's tensor model: dtype, shape, stride and storage
@@ -35,7 +28,7 @@ import org.jtensor.ops.StridedViews;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor extends TensorFactories
-    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
+    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, SortingMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
     AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
@@ -326,153 +319,6 @@ public final class Tensor extends TensorFactories
   public Tensor cpu() {
     return to(Device.CPU);
   }
-
-  /** Concatenates along dim 0. */
-  /**
-   * torch.einsum: "ij,jk->ik", "bhqd,bhkd->bhqk", "ii->i", "...ij,...jk" (implicit output: the
-   * ellipsis dims, then the letters used once, sorted); contractions through batched GEMMs,
-   * differentiable. PyTorch's refusals for bad equations and shapes.
-   */
-  public static Tensor einsum(String equation, Tensor... operands) {
-    return Einsum.einsum(equation, operands);
-  }
-
-  public static Tensor cat(java.util.List<Tensor> tensors) {
-    return cat(tensors, 0);
-  }
-
-  /** Concatenates along dim; dtypes promote, shapes match except along dim. */
-  public static Tensor cat(java.util.List<Tensor> tensors, int dim) {
-    return wrap(IndexAlongOps.cat(tensors, dim));
-  }
-
-  /** torch.stack(tensors): along a new dim 0. */
-  public static Tensor stack(java.util.List<Tensor> tensors) {
-    return stack(tensors, 0);
-  }
-
-  /** Joins same-shaped tensors along a new dim. */
-  public static Tensor stack(java.util.List<Tensor> tensors, int dim) {
-    if (tensors == null) throw new IllegalArgumentException("stack(): tensors must not be null");
-    if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");
-    for (Tensor t : tensors) implOf(t, "stack");  // a null entry is a bad argument, a closed one closed
-    long[] shape = tensors.get(0).shape();
-    int d = Shapes.wrapDim("stack", dim, shape.length + 1);  // a new dim: one more place than the inputs have
-    List<Tensor> parts = new ArrayList<>(tensors.size());
-    try {
-      for (Tensor t : tensors) {
-        if (!java.util.Arrays.equals(shape, t.shape())) {
-          throw new IllegalArgumentException("stack(): stack expects each tensor to be equal size, but got "
-              + Shapes.str(shape) + " at entry 0 and " + Shapes.str(t.shape()) + " at entry " + tensors.indexOf(t));
-        }
-        parts.add(t.unsqueeze(d));
-      }
-      return wrap(IndexAlongOps.cat("stack", parts, d));
-    } finally {
-      for (Tensor p : parts) p.close();
-    }
-  }
-
-  /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
-  public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
-    return Autocasting.apply("linear", c -> linearAs(c[0], c[1], c[2]), input, weight, bias);
-  }
-
-  private static Tensor linearAs(Tensor input, Tensor weight, Tensor bias) {
-    TensorImpl w = implOf(weight, "linear"), in = implOf(input, "linear");
-    if (in.dim() == 0 || w.dim() == 0) {  // PyTorch's words
-      throw new IllegalArgumentException("linear(): both arguments to linear need to be at least 1D, but they are " + in.dim() + "D and "
-          + w.dim() + "D");
-    }
-    if (w.dim() != 2 && w.dim() != 1) {
-      throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
-    }
-    if (w.dim() == 2 && bias != null && implOf(bias, "linear").dim() != 1) {
-      if (bias.dtype() != w.dtype()) throw org.jtensor.ops.LinearOp.biasDtype(implOf(bias, "linear"), w);
-      if (in.dim() == 2) {  // PyTorch's addmm: the bias expands to [rows, out] (a [2, 1, 4] bias is refused)
-        org.jtensor.ops.LinalgOps.requireBroadcastsTo("linear", bias.shape(), new long[] {in.sizes()[0], w.sizes()[0]});
-      }
-      try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
-        return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
-      }
-    }
-    if (w.dim() == 2) return wrap(LinearOp.linear(implOf(input, "linear"), w, bias == null ? null : implOf(bias, "linear")));
-    try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
-      return bias == null ? y.contiguous() : y.add(bias);
-    }
-  }
-
-  /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
-  public static Tensor where(Tensor condition, Tensor a, Tensor b) {
-    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
-        Operand.of(implOf(a, "where")), Operand.of(implOf(b, "where"))));
-  }
-
-  /** a where condition is true, else b; the result is the default float dtype, shaped as condition. */
-  public static Tensor where(Tensor condition, double a, double b) {
-    DType.DEFAULT_FLOAT.checkFits("where", b);  // refused as where, not as the full() below
-    try (Tensor fill = full(implOf(condition, "where").sizes().clone(), b)) {
-      return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
-          Operand.of(a), Operand.of(fill.impl("where"))));
-    }
-  }
-
-  /** a where condition is true, else b: where(condition, scalar, tensor), as torch.where(c, 1.0, x). */
-  public static Tensor where(Tensor condition, double a, Tensor b) {
-    implOf(condition, "where");
-    try (Tensor not = condition.logicalNot()) {
-      return where(not, b, a);
-    }
-  }
-
-  public static Tensor where(Tensor condition, Tensor a, double b) {
-    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
-        Operand.of(implOf(a, "where")), Operand.of(b)));
-  }
-
-  /** where with Python ints: int64, shaped as condition, as torch.where(c, 1, 0). */
-  public static Tensor where(Tensor condition, long a, long b) {
-    try (Tensor fill = full(implOf(condition, "where").sizes().clone(), b)) {
-      return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
-          Operand.of(a), Operand.of(fill.impl("where"))));
-    }
-  }
-
-  /** a where condition is true, else the Python int b: a's dtype when integral, as torch.where(c, int8, 0). */
-  public static Tensor where(Tensor condition, Tensor a, long b) {
-    return wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(implOf(condition, "where")),
-        Operand.of(implOf(a, "where")), Operand.of(b)));
-  }
-
-  /** the Python int a where condition is true, else b, as torch.where(c, 0, int8). */
-  public static Tensor where(Tensor condition, long a, Tensor b) {
-    implOf(condition, "where");
-    try (Tensor not = condition.logicalNot()) {
-      return where(not, b, a);
-    }
-  }
-
-  // ---- searchsorted and bucketize (ops.Searching): int64 positions (int32 when asked), no gradient ----
-  /** torch.searchsorted: where each value goes in sortedSequence (1-D, or a row per leading index of values), the first such place. */
-  public static Tensor searchsorted(Tensor sortedSequence, Tensor values) { return searchsorted(sortedSequence, values, false, false, null, null); }
-  /** right: the last such place (PyTorch's right=True). */
-  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right) { return searchsorted(sortedSequence, values, false, right, null, null); }
-  /** PyTorch's keywords in its order: side ("left" or "right") and sorter (int64, each row's sorting positions) may be null. */
-  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
-    return Searching.searchsorted("searchsorted", sortedSequence, values, outInt32, right, side, sorter);
-  }
-  /** A scalar value (a 0-dim result), searched in the result type of sortedSequence and value. */
-  public static Tensor searchsorted(Tensor sortedSequence, double value, boolean right) {
-    implOf(sortedSequence, "searchsorted");
-    try (Tensor v = scalar(value, sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
-  }
-  public static Tensor searchsorted(Tensor sortedSequence, long value, boolean right) {
-    implOf(sortedSequence, "searchsorted");
-    try (Tensor v0 = scalar(value); Tensor v = v0.to(sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
-  }
-  /** torch.bucketize: searchsorted of input's values in 1-D boundaries. */
-  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean right) { return bucketize(input, boundaries, false, right); }
-  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) { return Searching.bucketize(input, boundaries, outInt32, right); }
 
   /** Re-points this tensor at storage with new geometry (torch's set_), bounds checked. */
   public Tensor set_(Storage storage, long storageOffset, long[] size, long[] stride) {

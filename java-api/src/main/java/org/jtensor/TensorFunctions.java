@@ -1,14 +1,22 @@
 package org.jtensor;
 
 import java.util.List;
+import org.jtensor.core.TensorImpl;
+import org.jtensor.ops.Autocasting;
 import org.jtensor.ops.Distances;
+import org.jtensor.ops.Einsum;
+import org.jtensor.ops.ElementwiseOps;
+import org.jtensor.ops.LinearOp;
 import org.jtensor.ops.MultiDot;
+import org.jtensor.ops.Operand;
+import org.jtensor.ops.Ops;
 import org.jtensor.ops.ProductOps;
 import org.jtensor.ops.Trapezoid;
 
 /**
- * PyTorch's functions of several tensors with no self among them (torch.tensordot,
- * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid), called as {@code Tensor.tensordot(a, b, 2)}: a
+ * PyTorch's functions of several tensors with no self among them (torch.einsum, torch.tensordot,
+ * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid, torch.where,
+ * torch.nn.functional.linear), called as {@code Tensor.tensordot(a, b, 2)}: a
  * superclass of {@link Tensor} (through TensorFactories, TensorJoins and TensorIndexFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
  */
@@ -73,5 +81,93 @@ public abstract sealed class TensorFunctions extends DerivedFactories permits Te
 
   public static Tensor cumulativeTrapezoid(Tensor y, Tensor x, int dim) {
     return Trapezoid.trapezoid("cumulativeTrapezoid", y, x, 1, dim, true);
+  }
+
+  /**
+   * torch.einsum: "ij,jk->ik", "bhqd,bhkd->bhqk", "ii->i", "...ij,...jk" (implicit output: the
+   * ellipsis dims, then the letters used once, sorted); contractions through batched GEMMs,
+   * differentiable. PyTorch's refusals for bad equations and shapes.
+   */
+  public static Tensor einsum(String equation, Tensor... operands) {
+    return Einsum.einsum(equation, operands);
+  }
+
+  /** torch.nn.functional.linear: input @ weight.T + bias (bias may be null). */
+  public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+    return Autocasting.apply("linear", c -> linearAs(c[0], c[1], c[2]), input, weight, bias);
+  }
+
+  private static Tensor linearAs(Tensor input, Tensor weight, Tensor bias) {
+    TensorImpl w = Tensor.implOf(weight, "linear"), in = Tensor.implOf(input, "linear");
+    if (in.dim() == 0 || w.dim() == 0) {  // PyTorch's words
+      throw new IllegalArgumentException("linear(): both arguments to linear need to be at least 1D, but they are " + in.dim() + "D and "
+          + w.dim() + "D");
+    }
+    if (w.dim() != 2 && w.dim() != 1) {
+      throw new IllegalArgumentException("linear(): weight must be 1D or 2D, got " + w.dim() + "D");
+    }
+    if (w.dim() == 2 && bias != null && Tensor.implOf(bias, "linear").dim() != 1) {
+      if (bias.dtype() != w.dtype()) throw org.jtensor.ops.LinearOp.biasDtype(Tensor.implOf(bias, "linear"), w);
+      if (in.dim() == 2) {  // PyTorch's addmm: the bias expands to [rows, out] (a [2, 1, 4] bias is refused)
+        org.jtensor.ops.LinalgOps.requireBroadcastsTo("linear", bias.shape(), new long[] {in.sizes()[0], w.sizes()[0]});
+      }
+      try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
+        return y.add(bias);  // a bias that is not a row: broadcast as PyTorch does, op by op
+      }
+    }
+    if (w.dim() == 2) return Tensor.wrap(LinearOp.linear(Tensor.implOf(input, "linear"), w, bias == null ? null : Tensor.implOf(bias, "linear")));
+    try (Tensor wt = weight.t(); Tensor y = input.matmul(wt)) {
+      return bias == null ? y.contiguous() : y.add(bias);
+    }
+  }
+
+  /** where(condition, a, b): a where condition is true, else b; all three broadcast together. */
+  public static Tensor where(Tensor condition, Tensor a, Tensor b) {
+    return Tensor.wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(Tensor.implOf(condition, "where")),
+        Operand.of(Tensor.implOf(a, "where")), Operand.of(Tensor.implOf(b, "where"))));
+  }
+
+  /** a where condition is true, else b; the result is the default float dtype, shaped as condition. */
+  public static Tensor where(Tensor condition, double a, double b) {
+    DType.DEFAULT_FLOAT.checkFits("where", b);  // refused as where, not as the Tensor.full() below
+    try (Tensor fill = Tensor.full(Tensor.implOf(condition, "where").sizes().clone(), b)) {
+      return Tensor.wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(Tensor.implOf(condition, "where")),
+          Operand.of(a), Operand.of(fill.impl("where"))));
+    }
+  }
+
+  /** a where condition is true, else b: where(condition, scalar, tensor), as torch.where(c, 1.0, x). */
+  public static Tensor where(Tensor condition, double a, Tensor b) {
+    Tensor.implOf(condition, "where");
+    try (Tensor not = condition.logicalNot()) {
+      return where(not, b, a);
+    }
+  }
+
+  public static Tensor where(Tensor condition, Tensor a, double b) {
+    return Tensor.wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(Tensor.implOf(condition, "where")),
+        Operand.of(Tensor.implOf(a, "where")), Operand.of(b)));
+  }
+
+  /** where with Python ints: int64, shaped as condition, as torch.where(c, 1, 0). */
+  public static Tensor where(Tensor condition, long a, long b) {
+    try (Tensor fill = Tensor.full(Tensor.implOf(condition, "where").sizes().clone(), b)) {
+      return Tensor.wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(Tensor.implOf(condition, "where")),
+          Operand.of(a), Operand.of(fill.impl("where"))));
+    }
+  }
+
+  /** a where condition is true, else the Python int b: a's dtype when integral, as torch.where(c, int8, 0). */
+  public static Tensor where(Tensor condition, Tensor a, long b) {
+    return Tensor.wrap(ElementwiseOps.run(Ops.WHERE_OP, "where", null, new double[0], Operand.of(Tensor.implOf(condition, "where")),
+        Operand.of(Tensor.implOf(a, "where")), Operand.of(b)));
+  }
+
+  /** the Python int a where condition is true, else b, as torch.where(c, 0, int8). */
+  public static Tensor where(Tensor condition, long a, Tensor b) {
+    Tensor.implOf(condition, "where");
+    try (Tensor not = condition.logicalNot()) {
+      return where(not, b, a);
+    }
   }
 }

@@ -1,10 +1,11 @@
 package org.jtensor;
 
 import org.jtensor.core.ScalarTypes;
+import org.jtensor.ops.Searching;
 
 /**
- * Tensor's factories of index tensors, PyTorch's torch.tril_indices, torch.triu_indices and
- * torch.unravel_index: int64 (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
+ * Tensor's factories of index tensors, PyTorch's torch.tril_indices, torch.triu_indices,
+ * torch.unravel_index, torch.searchsorted and torch.bucketize: int64 (or int32) coordinates, no gradient. A superclass of {@link TensorJoins} for the reason that one
  * is a class: static methods are inherited and called as Tensor's. It has no instances of its own.
  */
 public abstract sealed class TensorIndexFactories extends TensorFunctions permits TensorJoins {
@@ -90,4 +91,26 @@ public abstract sealed class TensorIndexFactories extends TensorFunctions permit
       return t.to(dtype);
     }
   }
+
+  // ---- searchsorted and bucketize (ops.Searching): int64 positions (int32 when asked), no gradient ----
+  /** torch.searchsorted: where each value goes in sortedSequence (1-D, or a row per leading index of values), the first such place. */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values) { return searchsorted(sortedSequence, values, false, false, null, null); }
+  /** right: the last such place (PyTorch's right=True). */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right) { return searchsorted(sortedSequence, values, false, right, null, null); }
+  /** PyTorch's keywords in its order: side ("left" or "right") and sorter (int64, each row's sorting positions) may be null. */
+  public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
+    return Searching.searchsorted("searchsorted", sortedSequence, values, outInt32, right, side, sorter);
+  }
+  /** A scalar value (a 0-dim result), searched in the result type of sortedSequence and value. */
+  public static Tensor searchsorted(Tensor sortedSequence, double value, boolean right) {
+    Tensor.implOf(sortedSequence, "searchsorted");
+    try (Tensor v = Tensor.scalar(value, sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
+  }
+  public static Tensor searchsorted(Tensor sortedSequence, long value, boolean right) {
+    Tensor.implOf(sortedSequence, "searchsorted");
+    try (Tensor v0 = Tensor.scalar(value); Tensor v = v0.to(sortedSequence.resultType(value))) { return searchsorted(sortedSequence, v, right); }
+  }
+  /** torch.bucketize: searchsorted of input's values in 1-D boundaries. */
+  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean right) { return bucketize(input, boundaries, false, right); }
+  public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) { return Searching.bucketize(input, boundaries, outInt32, right); }
 }

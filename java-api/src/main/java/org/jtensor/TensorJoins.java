@@ -7,7 +7,7 @@ import org.jtensor.ops.IndexAlongOps;
 import org.jtensor.ops.ViewOps;
 
 /**
- * Tensor's static ops over several tensors, PyTorch's torch.broadcast_tensors, the stacks,
+ * Tensor's static ops over several tensors, PyTorch's torch.cat, torch.stack, torch.broadcast_tensors, the stacks,
  * meshgrid, cartesian_prod and block_diag: each composed from views, cat, stack and copy_ into
  * blocks, so autograd needs nothing of its own. A superclass of
  * {@link TensorFactories} for the reason that one is a class: static methods are inherited and
@@ -239,5 +239,42 @@ public abstract sealed class TensorJoins extends TensorIndexFactories permits Te
   private static Tensor[] array(String op, List<Tensor> tensors) {
     if (tensors == null) throw new IllegalArgumentException(op + "(): tensors must not be null");
     return tensors.toArray(new Tensor[0]);
+  }
+
+  /** Concatenates along dim 0. */
+  public static Tensor cat(java.util.List<Tensor> tensors) {
+    return cat(tensors, 0);
+  }
+
+  /** Concatenates along dim; dtypes promote, shapes match except along dim. */
+  public static Tensor cat(java.util.List<Tensor> tensors, int dim) {
+    return Tensor.wrap(IndexAlongOps.cat(tensors, dim));
+  }
+
+  /** torch.stack(tensors): along a new dim 0. */
+  public static Tensor stack(java.util.List<Tensor> tensors) {
+    return stack(tensors, 0);
+  }
+
+  /** Joins same-shaped tensors along a new dim. */
+  public static Tensor stack(java.util.List<Tensor> tensors, int dim) {
+    if (tensors == null) throw new IllegalArgumentException("stack(): tensors must not be null");
+    if (tensors.isEmpty()) throw new IllegalArgumentException("stack(): expects a non-empty TensorList");
+    for (Tensor t : tensors) Tensor.implOf(t, "stack");  // a null entry is a bad argument, a closed one closed
+    long[] shape = tensors.get(0).shape();
+    int d = Shapes.wrapDim("stack", dim, shape.length + 1);  // a new dim: one more place than the inputs have
+    List<Tensor> parts = new ArrayList<>(tensors.size());
+    try {
+      for (Tensor t : tensors) {
+        if (!java.util.Arrays.equals(shape, t.shape())) {
+          throw new IllegalArgumentException("stack(): stack expects each tensor to be equal size, but got "
+              + Shapes.str(shape) + " at entry 0 and " + Shapes.str(t.shape()) + " at entry " + tensors.indexOf(t));
+        }
+        parts.add(t.unsqueeze(d));
+      }
+      return Tensor.wrap(IndexAlongOps.cat("stack", parts, d));
+    } finally {
+      for (Tensor p : parts) p.close();
+    }
   }
 }
