@@ -10,10 +10,10 @@ import org.jtensor.ops.ViewOps;
  * Tensor's static ops over several tensors, PyTorch's torch.cat, torch.stack, torch.broadcast_tensors, the stacks,
  * meshgrid, cartesian_prod and block_diag: each composed from views, cat, stack and copy_ into
  * blocks, so autograd needs nothing of its own. A superclass of
- * {@link TensorFactories} for the reason that one is a class: static methods are inherited and
+ * {@link ArrayFactories} for the reason that one is a class: static methods are inherited and
  * called as Tensor's. It has no instances of its own.
  */
-public abstract sealed class TensorJoins extends TensorIndexFactories permits TensorFactories {
+public abstract sealed class TensorJoins extends TensorIndexFactories permits ArrayFactories {
   TensorJoins() {}
 
   /** torch.broadcast_tensors: each tensor expanded (a view) to the shape they broadcast to together. */
