@@ -5,6 +5,8 @@ import java.lang.ref.ReferenceQueue;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The ByteBuffers that asByteBuffer() gave out, each holding a reference to its storage until the
@@ -16,10 +18,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * 2-core CI machine with fifteen 4 MiB storages on their way back (BufferLifetimeTest). Here the
  * waiting thread knows what is on the way: a collection clears the phantom reference of every
  * buffer it found garbage before System.gc() returns, so a cleared one still in {@link #LIVE} is a
- * release to come. The allocation retries after each release and gives up once none is left to
- * come, at once when the collection found none (buffers still reachable wait for nothing).
+ * release to come. The allocation waits until none is left to come, then retries once (a retry
+ * after each release counted one num_ooms each), and gives up at once when the collection found
+ * none (buffers still reachable wait for nothing). A wrapped storage's release gives the allocator
+ * nothing and runs its owner's code, which may block: it is not waited for.
  */
 public final class BufferExports {
+  private static final Logger LOG = Logger.getLogger("org.jtensor.buffer");
   private static final ReferenceQueue<ByteBuffer> QUEUE = new ReferenceQueue<>();
   private static final Set<Export> LIVE = ConcurrentHashMap.newKeySet();  // also keeps each Export reachable
   private static final Object RELEASED = new Object();  // notified after each release
@@ -36,10 +41,19 @@ public final class BufferExports {
     }
   }
 
-  static {
-    Thread t = new Thread(BufferExports::releaseForever, "jtensor-buffer-release");
-    t.setDaemon(true);
-    t.start();
+  private static volatile Thread releaser;
+
+  // Started by the first export, not by the first allocation (which reads the count): a failed
+  // start (a process at its thread limit) fails that asByteBuffer(), never every CPU allocation.
+  private static final class Releaser {
+    static {
+      Thread t = new Thread(BufferExports::releaseForever, "jtensor-buffer-release");
+      t.setDaemon(true);
+      releaser = t;
+      t.start();
+    }
+
+    static void ensureStarted() {}
   }
 
   private BufferExports() {}
@@ -50,6 +64,7 @@ public final class BufferExports {
    * between its checks and the export.
    */
   public static void register(ByteBuffer buffer, StorageImpl s) {
+    Releaser.ensureStarted();
     s.retain();
     s.export();
     LIVE.add(new Export(buffer, s));
@@ -60,57 +75,63 @@ public final class BufferExports {
     return !LIVE.isEmpty();
   }
 
-  /** How many releases have run: read before an allocation, passed to {@link #awaitReleaseAfter}. */
+  /** How many releases have run: read before an allocation, passed to {@link #awaitReleasesAfter}. */
   static long releases() {
     return releases;  // a plain load on x86: every CPU allocation reads it
   }
 
   /**
-   * Waits for a release after the count seen (true), or returns false when none has come and none
-   * is on the way: no buffer the collector found garbage is still waiting for its release.
+   * After a collection: waits until no buffer it found garbage is still on its way back, then says
+   * whether any release came after the count seen (the caller then retries once: a retry after
+   * each release counted one num_ooms each). No wait on the release thread itself (a wrapped
+   * storage's release that allocates would wait for its own work), nor past an interrupt, which it keeps.
    */
-  static boolean awaitReleaseAfter(long seen) {
+  static boolean awaitReleasesAfter(long seen) {
+    if (Thread.currentThread() == releaser) return releases != seen;
     long deadline = System.nanoTime() + GIVE_UP_NANOS;
     synchronized (RELEASED) {
-      while (releases == seen) {
-        // A release counts before it leaves LIVE: none counted and none cleared in LIVE means none to come.
-        long left = deadline - System.nanoTime();
-        if (!anyOnTheWay() || left <= 0) return false;
+      for (long left; anyOnTheWay() && (left = deadline - System.nanoTime()) > 0; ) {
         try {
           RELEASED.wait(Math.max(1, Math.min(left / 1_000_000, 50)));  // also looks again for references cleared meanwhile
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return false;
+          break;
         }
       }
-      return true;
+      return releases != seen;
     }
   }
 
   private static boolean anyOnTheWay() {
-    for (Export e : LIVE) if (e.refersTo(null)) return true;
+    // Wrapped: the bytes are the owner's, and the release runs the owner's code, which may block.
+    for (Export e : LIVE) if (e.refersTo(null) && !e.storage.isWrapped()) return true;
     return false;
   }
 
   private static void releaseForever() {
-    while (true) {
-      Export e;
+    for (;;) {
       try {
-        e = (Export) QUEUE.remove();
+        releaseOne((Export) QUEUE.remove());
       } catch (InterruptedException ignored) {
-        continue;  // a daemon thread: it ends with the JVM
+        // a daemon thread: it ends with the JVM
+      } catch (Throwable t) {
+        // The report of a failed release failed too (a log handler or System.err that throws): that
+        // ended this thread once, and no buffer's storage came back after it.
       }
-      try {
-        e.storage.release();
-      } catch (Throwable t) {  // as a JDK Cleaner with a failing action: the thread goes on for the others
-        t.printStackTrace();
-      } finally {
-        e.storage.unexport();
-        synchronized (RELEASED) {
-          releases++;
-          RELEASED.notifyAll();
-        }
-        LIVE.remove(e);  // after the count: a waiter never sees it gone and uncounted
+    }
+  }
+
+  private static void releaseOne(Export e) {
+    try {
+      e.storage.release();
+    } catch (Throwable t) {  // as a JDK Cleaner with a failing action: the thread goes on for the others
+      LOG.log(Level.WARNING, "giving back a garbage ByteBuffer's storage failed; the others still come back", t);
+    } finally {
+      e.storage.unexport();
+      synchronized (RELEASED) {  // counted and gone at once: a waiter sees it on its way or counted
+        releases++;
+        LIVE.remove(e);
+        RELEASED.notifyAll();
       }
     }
   }

@@ -107,8 +107,8 @@ public final class DeviceMemory {
    * never closed (the leak detector frees them once collected, Note [Collecting for unscoped code]
    * in LeakCollector) and storages only garbage ByteBuffers (asByteBuffer) still hold. So collect,
    * free what was found and retry; the buffers' storages come back on their own thread, so retry
-   * after each until none the collection found is still on the way (Note [Waiting for garbage
-   * buffers] in BufferExports). 0 when memory is still out. No retry when nothing was freed and
+   * once none the collection found is still on the way (Note [Waiting for garbage buffers] in
+   * BufferExports). 0 when memory is still out. No retry when nothing was freed and
    * nothing is on the way: the allocator counts each refusal in num_ooms, and one refused tensor
    * counted two.
    */
@@ -116,12 +116,8 @@ public final class DeviceMemory {
     boolean collected = LeakCollector.collectForRetry();
     if (!device.isCpu()) return collected ? NativeMemory.allocate(code, nbytes) : 0;
     if (LeakTracker.level() == org.jtensor.memory.LeakLevel.DISABLED && BufferExports.any()) System.gc();  // else collectForRetry has just collected
-    if (!collected && !BufferExports.awaitReleaseAfter(released)) return 0;  // nothing freed since the refusal, nothing on the way
-    for (;;) {
-      long seen = BufferExports.releases();  // before each attempt: a release after it wakes the wait below
-      long h = NativeMemory.allocate(code, nbytes);
-      if (h != 0 || !BufferExports.awaitReleaseAfter(seen)) return h;
-    }
+    boolean buffersFreed = BufferExports.awaitReleasesAfter(released);  // every release the collection found on the way
+    return collected || buffersFreed ? NativeMemory.allocate(code, nbytes) : 0;  // nothing freed since the refusal: no retry
   }
 
   /**

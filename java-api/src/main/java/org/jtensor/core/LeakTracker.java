@@ -282,7 +282,11 @@ public final class LeakTracker {
       LOG.log(java.util.logging.Level.WARNING, "the leak listener threw; leak recovery goes on", e);
     } finally {
       t.createdAt = null;
-      if (t.onFree != null) StorageImpl.runOwnerRelease(t.onFree, t.what);
+      Runnable release = t.onFree;
+      // Dropped, as release() does: the registry keeps t until it compacts (an ended thread's until
+      // pruned), and the release may hold the owner's buffer, an asByteBuffer() one among them.
+      t.onFree = null;
+      if (release != null) StorageImpl.runOwnerRelease(release, t.what);
     }
   }
 }
