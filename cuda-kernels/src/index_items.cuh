@@ -21,7 +21,8 @@ namespace jt {
 namespace cuda {
 
 constexpr uint64_t kNoBad = ~(uint64_t)0;  // the first-bad word before any item reports
-enum AlongModeCode { kGather = 0, kScatter = 1, kAccumulate = 2 };  // AlongMode's codes
+enum AlongModeCode { kGather = 0, kScatter = 1, kAccumulate = 2 };  // AlongMode's codes; its prod, amax and amin
+// (scatterReduce, 3 to 5) have no CUDA loop: run_along answers JT_INVALID, and Java refuses them before
 
 JT_HOST_DEVICE inline int64_t load_index(const char* base, bool wide, int64_t off) {
   return wide ? *reinterpret_cast<const int64_t*>(base + off) : (int64_t)*reinterpret_cast<const int32_t*>(base + off);

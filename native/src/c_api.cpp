@@ -169,7 +169,7 @@ void jt_memcpy(int64_t dst, int64_t src, int64_t n) { parallel_memcpy(P(dst), P(
 
 int jt_index_along(const int64_t* words, int64_t* bad) {
   index_along_plan r(words);
-  if (!r.current() || r.mode < 0 || r.mode > 2 || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
+  if (!r.current() || r.mode < 0 || r.mode > 5 || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
   AlongPlan p{(AlongMode)r.mode, (DType)r.dtype, (DType)r.index_dtype, (int)r.ndim, (int)r.dim, r.dim_size,
               reinterpret_cast<char*>(r.self), reinterpret_cast<const char*>(r.index), reinterpret_cast<char*>(r.other),
               r.shape, r.self_strides, r.index_strides, r.other_strides};
@@ -180,8 +180,8 @@ int jt_index_along(const int64_t* words, int64_t* bad) {
 }
 
 int jt_index_along_mode(const char* name) {
-  static const char* const kModes[] = {"gather", "scatter", "accumulate"};  // AlongMode's order
-  for (int i = 0; i < 3; ++i)
+  static const char* const kModes[] = {"gather", "scatter", "accumulate", "prod", "amax", "amin"};  // AlongMode's order
+  for (int i = 0; i < 6; ++i)
     if (std::strcmp(name, kModes[i]) == 0) return i;
   return -1;
 }

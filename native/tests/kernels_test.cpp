@@ -188,6 +188,21 @@ void indexing() {
                     src.addr()}, {3}, {1}, {1}, {1}});
   CHECK_EQ(jt_index_along(scatter.data(), bad), JT_INDEX_OUT_OF_RANGE);
   CHECK(bad[0] == 4 && self.p[0] == 10);  // reported, nothing written
+  // scatter_reduce's modes combine repeated positions in index order; a NaN src wins amax and stays through amin
+  Buf<int64_t> rep({1, 1, 2});
+  Buf<float> factors({2, 3, 0.5f}), highs({20, std::nanf(""), 1}), lows({1, 5, 0});
+  V reduce = cat({{JT_PLAN_VERSION, jt_index_along_mode("prod"), Float32, Int64, 1, 0, 4, self.addr(), rep.addr(), factors.addr()},
+                  {3}, {1}, {1}, {1}});
+  CHECK_EQ(jt_index_along(reduce.data(), bad), JT_OK);
+  CHECK(self.p[0] == 10 && self.p[1] == 66 && self.p[2] == 6 && self.p[3] == 13);
+  reduce[1] = jt_index_along_mode("amax");
+  reduce[9] = highs.addr();
+  CHECK_EQ(jt_index_along(reduce.data(), bad), JT_OK);
+  CHECK(std::isnan(self.p[1]) && self.p[2] == 6);
+  reduce[1] = jt_index_along_mode("amin");
+  reduce[9] = lows.addr();
+  CHECK_EQ(jt_index_along(reduce.data(), bad), JT_OK);
+  CHECK(std::isnan(self.p[1]) && self.p[2] == 0 && self.p[0] == 10);
   // x[rows, cols] of a 3x4 with two index tensors broadcast: result [2]
   Buf<int32_t> m({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   Buf<int64_t> rows({2, 0}), cols({-1, 1});

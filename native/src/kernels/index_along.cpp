@@ -120,6 +120,27 @@ T accumulate(T a, T b) {
   else return (T)((opmath_t<T>)a + (opmath_t<T>)b);
 }
 
+template <typename T>
+T multiply(T a, T b) {
+  if constexpr (std::is_same<T, bool>::value) return a && b;
+  else if constexpr (std::is_integral<T>::value)  // wraps as PyTorch; unsigned, since int promotion could overflow
+    return (T)(std::make_unsigned_t<T>)((uint64_t)(std::make_unsigned_t<T>)a * (uint64_t)(std::make_unsigned_t<T>)b);
+  else return (T)((opmath_t<T>)a * (opmath_t<T>)b);
+}
+
+// PyTorch's scatter_reduce max/min: a NaN src replaces, a NaN self stays (std::max keeps a unless
+// a < b), and ties keep self (-0 over 0); bool is or/and. Returns one of the operands unconverted.
+template <typename T>
+T extreme(T a, T b, bool max) {
+  if constexpr (std::is_same<T, bool>::value) return max ? (a || b) : (a && b);
+  else if constexpr (std::is_integral<T>::value) return max ? (a < b ? b : a) : (b < a ? b : a);
+  else {
+    const opmath_t<T> x = (opmath_t<T>)a, y = (opmath_t<T>)b;
+    if (y != y) return b;
+    return (max ? x < y : y < x) ? b : a;
+  }
+}
+
 // Gather writes only other, the op's fresh output: indices are checked as they are read, and on
 // a bad one the caller drops the output. Scatter and accumulate write self, which the caller
 // sees: every index is checked first, so a bad one leaves self as it was.
@@ -151,17 +172,28 @@ bool run(const AlongPlan& p) {
   if (p.mode == AlongMode::Scatter) {  // serial: with repeated positions the last write wins
     return for_each_row<I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) { self[s] = other[o]; });
   }
-  // serial: repeated positions must all add
+  // serial, in index order: repeated positions all combine, the same way every run
+  if (p.mode == AlongMode::Prod) {
+    return for_each_row<I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) {
+      self[s] = multiply(load_elem(self + s), load_elem(other + o));
+    });
+  }
+  if (p.mode == AlongMode::Amax || p.mode == AlongMode::Amin) {
+    const bool max = p.mode == AlongMode::Amax;
+    return for_each_row<I>(p, 0, rows, 0, inner, [self, other, max](int64_t s, int64_t o) {
+      self[s] = extreme(load_elem(self + s), load_elem(other + o), max);
+    });
+  }
   return for_each_row<I>(p, 0, rows, 0, inner, [self, other](int64_t s, int64_t o) {
     self[s] = accumulate(load_elem(self + s), load_elem(other + o));
   });
 }
 
-// Gather and scatter only move bytes: one loop per element width. Accumulate adds in the dtype.
-// 0 done, 1 a bad index (gather), -1 no loop for the element size.
+// Gather and scatter only move bytes: one loop per element width. The reducing modes compute in
+// the dtype. 0 done, 1 a bad index (gather), -1 no loop for the element size.
 template <typename I>
 int run_by_type(const AlongPlan& p) {
-  if (p.mode == AlongMode::Accumulate) {
+  if (p.mode != AlongMode::Gather && p.mode != AlongMode::Scatter) {
     bool ok = true;
     dispatch_dtype(p.dtype, [&](auto tag) { ok = run<typename decltype(tag)::type, I>(p); });
     return ok ? 0 : 1;

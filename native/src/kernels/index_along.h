@@ -12,6 +12,9 @@ enum class AlongMode : int {
   Gather = 0,      // other[p] = self[p with p[dim] = index[p]]; other is the op's fresh output
   Scatter = 1,     // self[p with p[dim] = index[p]] = other[p]; the last of repeated positions wins
   Accumulate = 2,  // self[p with p[dim] = index[p]] += other[p]; repeated positions all add
+  Prod = 3,        // self[...] *= other[p] (scatter_reduce's prod); like Accumulate, in order
+  Amax = 4,        // self[...] = max(self[...], other[p]); a NaN on either side wins (scatter_reduce)
+  Amin = 5,        // self[...] = min(self[...], other[p]); likewise
 };
 
 struct AlongPlan {

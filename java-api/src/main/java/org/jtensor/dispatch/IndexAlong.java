@@ -10,9 +10,12 @@ import org.jtensor.core.TensorImpl;
  * Shapes and dtypes arrive checked; index values are checked by the kernel.
  */
 public final class IndexAlong {
-  /** Which operand is written: other = self[index] (GATHER), self[index] = other, self[index] += other. */
+  /**
+   * Which operand is written: other = self[index] (GATHER), self[index] = other, self[index] += other,
+   * and scatterReduce's self[index] *= other, = max(self[index], other), = min(...) (CPU only).
+   */
   public enum Mode {
-    GATHER, SCATTER, ACCUMULATE;
+    GATHER, SCATTER, ACCUMULATE, PROD, AMAX, AMIN;
 
     /** The native mode code, found by name so the two sides cannot disagree on an order. */
     public final int code = JtNative.jt_index_along_mode(name().toLowerCase(java.util.Locale.ROOT));
