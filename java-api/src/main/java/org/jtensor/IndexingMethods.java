@@ -8,6 +8,7 @@ import org.jtensor.ops.ElementwiseOps;
 import org.jtensor.ops.IndexAlongOps;
 import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
+import org.jtensor.ops.ScatterReduceOps;
 
 /** Tensor's indexing ops, inherited by {@link Tensor}. */
 public sealed interface IndexingMethods permits Tensor {
@@ -163,6 +164,31 @@ public sealed interface IndexingMethods permits Tensor {
   default Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
     IndexAlongOps.scatter("scatterAdd_", impl("scatterAdd_"), dim, Tensor.implOf(index, "scatterAdd_"), Tensor.implOf(src, "scatterAdd_"), true, true).release();
     return self();
+  }
+
+  /**
+   * torch.scatter_reduce: a copy of self where every src value along index combines into its slot by
+   * reduce ("sum", "prod", "mean", "amax" or "amin"); with includeSelf false the slots written drop
+   * self's value. prod, amax and amin run on CPU only.
+   */
+  default Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+    return Tensor.wrap(ScatterReduceOps.scatterReduce("scatterReduce", impl("scatterReduce"), dim, Tensor.implOf(index, "scatterReduce"),
+        Tensor.implOf(src, "scatterReduce"), reduce, includeSelf, false));
+  }
+
+  /** scatterReduce with includeSelf true, PyTorch's default. */
+  default Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce) {
+    return scatterReduce(dim, index, src, reduce, true);
+  }
+
+  default Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+    ScatterReduceOps.scatterReduce("scatterReduce_", impl("scatterReduce_"), dim, Tensor.implOf(index, "scatterReduce_"),
+        Tensor.implOf(src, "scatterReduce_"), reduce, includeSelf, true).release();
+    return self();
+  }
+
+  default Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce) {
+    return scatterReduce_(dim, index, src, reduce, true);
   }
 
   /** self[..., index[j], ...] += alpha * source[..., j, ...] along dim. */

@@ -57,6 +57,8 @@ class PartialOverlapWritePathsTest extends ScopedTest {
     Function<Tensor[], Tensor> zeros = p -> Tensor.zeros(new long[] {3}, DType.INT64);
     OVERLAP.put("scatter_[int, Tensor, Tensor]", p -> new Object[] {0, zeros.apply(p), p[1]});
     OVERLAP.put("scatterAdd_[int, Tensor, Tensor]", p -> new Object[] {0, zeros.apply(p), p[1]});
+    OVERLAP.put("scatterReduce_[int, Tensor, Tensor, String]", p -> new Object[] {0, zeros.apply(p), p[1], "prod"});
+    OVERLAP.put("scatterReduce_[int, Tensor, Tensor, String, boolean]", p -> new Object[] {0, zeros.apply(p), p[1], "sum", false});
     OVERLAP.put("indexAdd_[int, Tensor, Tensor]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1]});
     OVERLAP.put("indexAdd_[int, Tensor, Tensor, double]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1], 2.0});
     OVERLAP.put("indexCopy_[int, Tensor, Tensor]", p -> new Object[] {0, Tensor.fromArray(new long[] {0, 1, 2}), p[1]});
@@ -120,8 +122,9 @@ class PartialOverlapWritePathsTest extends ScopedTest {
     Tensor a = Tensor.arange(0, 3, 1, DType.FLOAT32);
     Tensor i = Tensor.fromArray(new long[] {2, 0, 1});
     List<Runnable> calls = List.of(() -> a.scatter_(0, i, a), () -> a.scatterAdd_(0, i, a), () -> a.indexAdd_(0, i, a),
-        () -> a.set(new Index[] {Index.of(i)}, a), () -> a.set(new Index[] {Index.of(i)}, a.select(0, 1)), () -> a.indexCopy_(0, i, a));
-    List<String> ops = List.of("scatter_", "scatterAdd_", "indexAdd_", "set", "set", "indexCopy_");
+        () -> a.set(new Index[] {Index.of(i)}, a), () -> a.set(new Index[] {Index.of(i)}, a.select(0, 1)), () -> a.indexCopy_(0, i, a),
+        () -> a.scatterReduce_(0, i, a, "amin"));
+    List<String> ops = List.of("scatter_", "scatterAdd_", "indexAdd_", "set", "set", "indexCopy_", "scatterReduce_");
     for (int k = 0; k < calls.size(); k++) {
       IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, calls.get(k)::run);
       assertEquals(ops.get(k) + "(): " + WORDS, e.getMessage());

@@ -82,6 +82,8 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("scatter_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
     ARGS.put("scatter_[int, Tensor, double]", t -> new Object[] {0, zerosIndex(t), 7.0});
     ARGS.put("scatterAdd_[int, Tensor, Tensor]", t -> new Object[] {0, zerosIndex(t), like(t)});
+    ARGS.put("scatterReduce_[int, Tensor, Tensor, String]", t -> new Object[] {0, zerosIndex(t), like(t), "amax"});
+    ARGS.put("scatterReduce_[int, Tensor, Tensor, String, boolean]", t -> new Object[] {0, zerosIndex(t), like(t), "mean", false});
     ARGS.put("indexAdd_[int, Tensor, Tensor]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), row(t)});
     ARGS.put("indexAdd_[int, Tensor, Tensor, double]", t -> new Object[] {0, Tensor.fromArray(new long[] {0}), row(t), 2.0});
     ARGS.put("maskedFill_[Tensor, double]", t -> new Object[] {mask(t), 5.0});

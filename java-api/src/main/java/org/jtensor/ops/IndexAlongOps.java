@@ -21,11 +21,11 @@ public final class IndexAlongOps {
   private IndexAlongOps() {}
 
   /** A 0-dim tensor's sizes as one dim of size 1. */
-  private static long[] sizes(TensorImpl t) {
+  static long[] sizes(TensorImpl t) {
     return t.dim() == 0 ? new long[] {1} : t.sizes();
   }
 
-  private static long[] strides(TensorImpl t) {
+  static long[] strides(TensorImpl t) {
     return t.dim() == 0 ? new long[] {0} : t.strides();
   }
 
@@ -45,7 +45,7 @@ public final class IndexAlongOps {
     }
   }
 
-  private static TensorImpl retained(TensorImpl t) {
+  static TensorImpl retained(TensorImpl t) {
     t.retain();
     return t;
   }
@@ -209,7 +209,7 @@ public final class IndexAlongOps {
    * PyTorch's gather/scatter shape rules over nonempty dims: index has self's (and src's) number
    * of dims, is no larger than src in any dim and no larger than self outside dim.
    */
-  private static void checkIndexShape(String op, TensorImpl self, int d, TensorImpl index, TensorImpl src) {
+  static void checkIndexShape(String op, TensorImpl self, int d, TensorImpl index, TensorImpl src) {
     long[] is = sizes(index), ss = sizes(self);
     if (is.length != ss.length) {
       throw new IllegalArgumentException(op + "(): Index tensor must have the same number of dimensions as self tensor, got "
@@ -234,7 +234,7 @@ public final class IndexAlongOps {
   }
 
   /** Runs one call on the device's kernel; outIsNew when other is the op's fresh output. */
-  private static void run(IndexAlong call, boolean otherIsNew) {
+  static void run(IndexAlong call, boolean otherIsNew) {
     call.otherIsNew = otherIsNew;
     Dispatcher.backend(call.self.device()).indexAlong(call);
   }

@@ -20,6 +20,9 @@ final class NodeArgs {
   /** An op along one dim, wrapped: scans, softmax, sort, indexSelect, gather, scatter, scatterAdd, indexAdd_. */
   record Along(int dim) {}
 
+  /** scatterReduce: the dim, the reduction and whether self took part. */
+  record ScatterReduce(int dim, ScatterReduceOps.Reduce reduce, boolean includeSelf) {}
+
   /** cat: the dim, and each input's size along it (0 for a skipped empty 1-D input). */
   record Cat(int dim, long[] sizes) {}
 

@@ -384,6 +384,8 @@ public final class Ops {
       .withDerivative(of(SELF | OTHER | THIRD | RESULT, AttentionOps::backward));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.gather(c.args(Along.class).dim(), c.savedArg(0)) : null)));
+  /** scatterReduce (ScatterReduceOps): saves self, src and the result; args: a NodeArgs.ScatterReduce, saved: the index. */
+  static final Op SCATTER_REDUCE = Op.composite("scatterReduce", 2).withDerivative(of(SELF | OTHER | RESULT, ScatterReduceOps::backward));
   static final Op INDEX_ADD = Op.composite("indexAdd", 2).withDerivative(of(0, (c, g) -> grads(
       g, c.needs(1) ? g.indexSelect(c.args(Along.class).dim(), c.savedArg(0)).mul(c.param(0)) : null)));
   /**

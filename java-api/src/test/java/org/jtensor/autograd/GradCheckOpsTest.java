@@ -209,6 +209,10 @@ class GradCheckOpsTest {
     cs.add(c("indexSelect", x -> x.get(0).indexSelect(0, index(new long[] {2, 0, 2})), true, leaf(-1, 1, false, 3, 2)));
     cs.add(c("gather", x -> x.get(0).gather(1, gatherIndex()), true, leaf(-1, 1, false, 2, 3)));
     cs.add(c("scatterAdd", x -> x.get(0).scatterAdd(1, gatherIndex(), x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 2, 3)));
+    cs.add(c("scatterReduce sum", x -> x.get(0).scatterReduce(1, gatherIndex(), x.get(1), "sum"), true, leaf(-1, 1, false, 2, 3),
+        leaf(-1, 1, false, 2, 3)));
+    cs.add(c("scatterReduce mean, without self", x -> x.get(0).scatterReduce(1, gatherIndex(), x.get(1), "mean", false), true,
+        leaf(-1, 1, false, 2, 3), leaf(-1, 1, false, 2, 3)));
     cs.add(c("scatter", x -> x.get(0).scatter(0, index(new long[] {1, 0, 2}, 1, 3), x.get(1)), false,
         leaf(-1, 1, false, 3, 3), leaf(-1, 1, false, 1, 3)));
     cs.add(c("get advanced, repeated", x -> x.get(0).get(Index.of(index(new long[] {2, 0, 2}))), true,
