@@ -35,16 +35,20 @@ public final class Embedding extends Module {
           + embeddingDim);
     }
     this.paddingIdx = paddingIndex("Embedding", paddingIdx, numEmbeddings);
-    Tensor w;
+    weight = registerParameter("weight", initialWeight(numEmbeddings, embeddingDim, this.paddingIdx, g));
+  }
+
+  /** N(0, 1) float32 rows, the padding row (in range, or null) zeroed: Embedding's and EmbeddingBag's reset_parameters. */
+  static Tensor initialWeight(long numEmbeddings, long embeddingDim, Long paddingIdx, Generator g) {
     try (GradMode.Scope off = GradMode.noGrad()) {
-      w = Tensor.randn(new long[] {numEmbeddings, embeddingDim}, DType.FLOAT32, g);
-      if (this.paddingIdx != null) {
-        try (Tensor row = w.select(0, this.paddingIdx)) {
+      Tensor w = Tensor.randn(new long[] {numEmbeddings, embeddingDim}, DType.FLOAT32, g);
+      if (paddingIdx != null) {
+        try (Tensor row = w.select(0, paddingIdx)) {
           row.fill_(0.0);
         }
       }
+      return w;
     }
-    weight = registerParameter("weight", w);
   }
 
   /** Embedding.from_pretrained(embeddings): frozen, no padding index. */
@@ -73,7 +77,7 @@ public final class Embedding extends Module {
   }
 
   /** padding_idx in [-n, n) as PyTorch's, counted from the end when negative; null stays null. */
-  private static Long paddingIndex(String op, Long paddingIdx, long n) {
+  static Long paddingIndex(String op, Long paddingIdx, long n) {
     if (paddingIdx != null && (paddingIdx >= n || paddingIdx < -n)) {
       throw new IllegalArgumentException(op + "(): Padding_idx must be within num_embeddings, got padding_idx " + paddingIdx + " for " + n
           + " embeddings");

@@ -135,6 +135,16 @@ public final class Functional extends LossFunctions {
     }
   }
 
+  /**
+   * F.embedding_bag(input, weight, offsets, max_norm, norm_type, mode="sum"|"mean"|"max",
+   * per_sample_weights, include_last_offset, padding_idx): [bags, dim] (see {@link EmbeddingBag});
+   * offsets, maxNorm, perSampleWeights and paddingIdx null for none.
+   */
+  public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets, Double maxNorm, double normType, String mode,
+                                    Tensor perSampleWeights, boolean includeLastOffset, Long paddingIdx) {
+    return EmbeddingBags.embeddingBag(input, weight, offsets, maxNorm, normType, mode, perSampleWeights, includeLastOffset, paddingIdx);
+  }
+
   /** F.pixel_shuffle: [*, C·r², H, W] to [*, C, H·r, W·r] (see {@link PixelShuffle}). */
   public static Tensor pixelShuffle(Tensor input, long upscaleFactor) {
     return PixelShuffle.shuffle(input, upscaleFactor, true);
