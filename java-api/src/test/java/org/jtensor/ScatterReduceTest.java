@@ -117,6 +117,25 @@ class ScatterReduceTest extends ScopedTest {
   }
 
   @Test
+  void theInPlaceFormHasTheSameGradientAsTheCopy() {
+    Tensor index = Tensor.fromArray(new long[] {1, 1, 0, 2, 2}, 1, 5);
+    for (String reduce : List.of("prod", "amax", "mean")) {
+      double[][] grads = new double[4][];
+      for (int k = 0; k < 2; k++) {
+        Tensor leaf = Tensor.fromArray(new double[] {0.0, 2.0, -1.5}, 1, 3).requiresGrad_();
+        Tensor src = Tensor.fromArray(new double[] {3.0, 0.5, 4.0, -2.0, 1.25}, 1, 5).requiresGrad_();
+        Tensor x = leaf.mul(1.0);  // not a leaf: in place is allowed, and self's old values must be saved
+        Tensor y = k == 0 ? x.scatterReduce(1, index, src, reduce, false) : x.scatterReduce_(1, index, src, reduce, false);
+        y.mul(Tensor.fromArray(new double[] {1.5, -2.0, 0.75}, 1, 3)).sum().backward();
+        grads[2 * k] = leaf.grad().toDoubleArray();
+        grads[2 * k + 1] = src.grad().toDoubleArray();
+      }
+      assertArrayEquals(grads[0], grads[2], reduce + " self");
+      assertArrayEquals(grads[1], grads[3], reduce + " src");
+    }
+  }
+
+  @Test
   void srcLargerThanIndexTakesZeroGradientOutsideIt() {
     // PyTorch's backward refuses this shape ("returned an invalid gradient"); jtensor gives the
     // src elements that took no part a zero gradient
