@@ -3,6 +3,7 @@
 // PyTorch 2.13's CPU kernel computes, in the same order of operations, in the op-math type
 // (float for float16/bfloat16).
 #pragma once
+#include "jt/bessel_functors.h"
 
 namespace jt {
 
@@ -84,6 +85,60 @@ template <typename T> JT_HOST_DEVICE T trigamma_of(T x) {
 }
 JT_FLOAT_UNARY(trigamma, trigamma_of(a))
 
+// Hurwitz zeta(x, q), Cephes' as PyTorch's zeta: the sum's first terms, then Euler-Maclaurin. Summed
+// in double on the CPU (PyTorch's acc_type there), in T on the device (its CUDA one)
+template <typename T> JT_HOST_DEVICE T zeta_of(T xt, T qt) {
+#ifdef __CUDA_ARCH__
+  using A = T;
+#else
+  using A = double;
+#endif
+  const A kA[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+                  -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+                  1.8152105401943546773e17, -7.1661652561756670113e18};
+  const A machep = A(1.11022302462515654042E-16), x = A(xt), q = A(qt);
+  if (x == A(1)) return T(INFINITY);
+  if (x < A(1)) return T(NAN);
+  if (q <= A(0)) {
+    if (q == std::floor(q)) return T(INFINITY);
+    if (x != std::floor(x)) return T(NAN);
+  }
+  A s = std::pow(q, -x), a = q, b = A(0);
+  int i = 0;
+  while (i < 9 || a <= A(9)) {
+    i += 1;
+    a += A(1);
+    b = std::pow(a, -x);
+    s += b;
+    if (-machep * s < b && b < machep * s) return T(s);
+  }
+  const A w = a;
+  s += b * w / (x - A(1));
+  s -= A(0.5) * b;
+  a = A(1);
+  A k = A(0);
+  for (i = 0; i < 12; i++) {
+    a *= x + k;
+    b /= w;
+    A t = a * b / kA[i];
+    s = s + t;
+    t = std::fabs(t / s);
+    if (t < machep) return T(s);
+    k += A(1);
+    a *= x + k;
+    b /= w;
+    k += A(1);
+  }
+  return T(s);
+}
+// polygamma(n = f[0], x): digamma and trigamma for n 0 and 1, else (-1)^(n+1) n! zeta(n + 1, x), as PyTorch's
+template <typename T> JT_HOST_DEVICE T polygamma_of(T x, int n) {
+  if (n == 0) return digamma_of(x);
+  if (n == 1) return trigamma_of(x);
+  return ((n % 2) ? T(1) : T(-1)) * std::exp(std::lgamma(T(n) + T(1))) * zeta_of(T(n + 1), x);
+}
+JT_FLOAT_UNARY(polygamma, polygamma_of(a, (int)p.f[0]))
+
 // hyperbolic functions, log10 and erfc: float's sinh, cosh and atanh from jt/float_math.h on the CPU
 // (vectorized, as PyTorch's Sleef ones), the rest the C library's (CUDA's on the device)
 JT_FLOAT_UNARY(sinh, sinh_of(a))
@@ -102,9 +157,20 @@ JT_FUNCTOR(signbit, true, true)
   }
 };
 
+// frexp's two results, one kernel each: the mantissa in [0.5, 1) with x's sign, and the exponent as a
+// value of T (exact; Java narrows it to int32); inf, NaN and ±0 give themselves and exponent 0, as PyTorch's
+template <typename T> JT_HOST_DEVICE T frexp_of(T a, bool exponent) {
+  if (!(a - a == a - a) || a == T(0)) return exponent ? T(0) : a;
+  int e = 0;
+  const T m = std::frexp(a, &e);
+  return exponent ? T(e) : m;
+}
+JT_FLOAT_UNARY(frexp_mantissa, frexp_of(a, false))
+JT_FLOAT_UNARY(frexp_exponent, frexp_of(a, true))
+
 #define JT_SPECIAL_UNARY_OPS(X) \
   X(hardswish) X(hardsigmoid) X(mish) X(log_sigmoid) X(hardshrink) X(softshrink) X(threshold) X(frac) X(lgamma) X(sinc) X(digamma) X(trigamma) \
-  X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(log10) X(erfc) X(signbit)
+  X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(log10) X(erfc) X(signbit) X(polygamma) JT_BESSEL_UNARY_OPS(X) X(frexp_mantissa) X(frexp_exponent)
 
 // ---------------------------------------------------------------- binary
 JT_FUNCTOR(hypot, kFloat<T>, false)
@@ -200,7 +266,51 @@ JT_FUNCTOR(lcm, kInt<T>, false)
   }
 };
 
+// x log1p(y), 0 where x is 0 (even for y -1 or inf) unless y is NaN, as PyTorch's xlog1py
+JT_FUNCTOR(xlog1py, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T x, T y, const Params&) {
+    if (y != y) return y;
+    if (x == T(0)) return T(0);
+    return x * log1p_of(y);
+  }
+};
+// shifts as PyTorch's (BinaryOpsKernel): a count below 0 or at least the width shifts everything out,
+// leaving 0 to the left and the sign to the right; otherwise C's shift, the left one in an unsigned type
+template <typename T> JT_HOST_DEVICE bool shifts_out(T b) {
+  if constexpr (std::is_signed<T>::value) if (b < T(0)) return true;
+  return (unsigned long long)b >= sizeof(T) * 8;
+}
+JT_FUNCTOR(bitwise_left_shift, kInt<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if (shifts_out(b)) return T(0);
+    return (T)((wrap_t<T>)a << (int)b);
+  }
+};
+JT_FUNCTOR(bitwise_right_shift, kInt<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) {
+    if (shifts_out(b)) return std::is_signed<T>::value && a < T(0) ? T(-1) : T(0);
+    return (T)(a >> (int)b);
+  }
+};
+// the next representable value after a toward b (b where they are equal, so ±0 toward ∓0 gives b);
+// float and double only: Java refuses float16/bfloat16, whose neighbours their float op math would miss
+JT_FUNCTOR(nextafter, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T b, const Params&) { return std::nextafter(a, b); }
+};
+
+// ldexp(x, e) = x · 2^e. An integer exponent (f[0] = 1) scales exactly, so 1e-30f · 2^150 is finite
+// though 2^150 is not a float, after wrapping to int32 as PyTorch's (int64 2^32 + 3 is 3); a float one
+// multiplies by exp2(e), as PyTorch's (0 · 2^inf is NaN there)
+JT_FUNCTOR(ldexp, kFloat<T>, false)
+  template <typename T> static JT_HOST_DEVICE T apply(T a, T e, const Params& p) {
+    if (p.f[0] == 0) return a * std::exp2(e);
+    const double d = (double)e;  // an integer's value, exact below 2^24 (float) or 2^53 (double)
+    const long long w = d >= 9223372036854775807.0 ? 9223372036854775807LL : d <= -9223372036854775807.0 ? (-9223372036854775807LL - 1) : (long long)d;
+    return std::ldexp(a, (int)(unsigned)(unsigned long long)w);
+  }
+};
+
 #define JT_SPECIAL_BINARY_OPS(X) X(hypot) X(logaddexp) X(logaddexp2) X(xlogy) X(copysign) X(fmod) X(heaviside) \
-  X(fmax) X(fmin) X(gcd) X(lcm)
+  X(fmax) X(fmin) X(gcd) X(lcm) X(xlog1py) X(bitwise_left_shift) X(bitwise_right_shift) X(nextafter) X(ldexp)
 
 }  // namespace jt

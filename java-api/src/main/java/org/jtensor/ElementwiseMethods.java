@@ -353,6 +353,17 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor lgamma() { return unary(Ops.LGAMMA); }
   /** Γ'(x)/Γ(x) (torch.digamma): -inf at +0, +inf at -0, NaN at the negative integers. */
   default Tensor digamma() { return unary(Ops.DIGAMMA); }
+  /** The n-th derivative of digamma (n = 0 is digamma, 1 trigamma); n below 0 refused, as PyTorch's. */
+  default Tensor polygamma(int n) { return unary(Ops.POLYGAMMA, polygammaOrder("polygamma", n)); }
+  default Tensor polygamma_(int n) { return unary_(Ops.POLYGAMMA, polygammaOrder("polygamma_", n)); }
+  private double polygammaOrder(String op, int n) {
+    impl(op);
+    if (n < 0) throw new IllegalArgumentException(op + "(): polygamma(n, x) does not support negative n.");
+    return n;
+  }
+  /** I0(x), the modified Bessel function of order 0 (torch.i0; its kin are {@link Special}'s). */
+  default Tensor i0() { return unary(Ops.I0); }
+  default Tensor i0_() { return unary_(Ops.I0); }
   /** sin(πx)/(πx), 1 at 0 (the normalized sinc, torch.sinc). */
   default Tensor sinc() { return unary(Ops.SINC); }
   /** √(x² + y²) without overflow; floating tensors. */

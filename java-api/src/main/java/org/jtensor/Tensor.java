@@ -29,7 +29,7 @@ import org.jtensor.ops.TypePromotion;
  */
 public final class Tensor extends TensorFactories
     implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, SortingMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
-    AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
+    BitLevelMethods, AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 
   static {

@@ -12,10 +12,11 @@ import org.jtensor.ops.Operand;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.ProductOps;
 import org.jtensor.ops.Trapezoid;
+import org.jtensor.ops.TypePromotion;
 
 /**
  * PyTorch's functions of several tensors with no self among them (torch.einsum, torch.tensordot,
- * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid, torch.where,
+ * torch.linalg.multi_dot, torch.chain_matmul, torch.cdist, torch.trapezoid, torch.where, torch.isin,
  * torch.nn.functional.linear), called as {@code Tensor.tensordot(a, b, 2)}: a
  * superclass of {@link Tensor} (through TensorFactories, TensorJoins and TensorIndexFactories) because a class's static methods are
  * inherited and an interface's are not; it has no instances of its own.
@@ -169,5 +170,53 @@ public abstract sealed class TensorFunctions extends DerivedFactories permits Te
     try (Tensor not = condition.logicalNot()) {
       return where(not, b, a);
     }
+  }
+
+  /**
+   * torch.isin: whether each of elements equals some test element, as a bool tensor of elements'
+   * shape; both compare in their promoted dtype (int64 16777217 is in float32 [16777216.]), NaN is in
+   * nothing, -0.0 is 0.0. Bool refused, as PyTorch's. assumeUnique changes no answer (PyTorch's is
+   * a speed hint); invert answers "not in".
+   */
+  public static Tensor isin(Tensor elements, Tensor testElements, boolean assumeUnique, boolean invert) {
+    TensorImpl e = Tensor.implOf(elements, "isin"), s = Tensor.implOf(testElements, "isin");
+    if (e.dtype() == DType.BOOL || s.dtype() == DType.BOOL) throw new IllegalArgumentException("isin(): Unsupported input type encountered for isin(): Bool");
+    DType common = TypePromotion.start().tensor(e).tensor(s).result();
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor flat = elements.to(common).reshape(-1);
+      Tensor found;
+      if (s.numel() == 0) {
+        found = Tensor.zeros(flat.shape(), DType.BOOL, flat.device());
+      } else {  // each element's place in the sorted test elements holds it, or nothing does
+        Tensor sorted = testElements.to(common).reshape(-1).sort(0).values();
+        found = sorted.gather(0, Tensor.searchsorted(sorted, flat).clampMax(s.numel() - 1)).eq(flat);
+      }
+      return scope.keep((invert ? found.logicalNot() : found).reshape(elements.shape()));
+    }
+  }
+
+  public static Tensor isin(Tensor elements, Tensor testElements) {
+    return isin(elements, testElements, false, false);
+  }
+
+  /** isin against one Python int, taken in elements' dtype as PyTorch's (int8's 258 is 2, uint8's -1 is 255). */
+  public static Tensor isin(Tensor elements, long testElement) {
+    Tensor.implOf(elements, "isin");  // a closed tensor refused as isin, before resultType reads it
+    try (Tensor t = Tensor.scalar(testElement); Tensor c = t.to(isinScalarType(elements, elements.resultType(testElement)))) {
+      return isin(elements, c, false, false);
+    }
+  }
+
+  /** isin against one Python float: an integer elements tensor compares in float32 (2.5 is in nothing there). */
+  public static Tensor isin(Tensor elements, double testElement) {
+    Tensor.implOf(elements, "isin");
+    try (Tensor c = Tensor.scalar(testElement, isinScalarType(elements, elements.resultType(testElement)))) {
+      return isin(elements, c, false, false);
+    }
+  }
+
+  private static DType isinScalarType(Tensor elements, DType promoted) {
+    if (Tensor.implOf(elements, "isin").dtype() == DType.BOOL) throw new IllegalArgumentException("isin(): Unsupported input type encountered for isin(): Bool");
+    return promoted;
   }
 }

@@ -105,14 +105,16 @@ class CudaKernelsTest {
   static final List<String> ELEMENTWISE_OPS = List.of(
       "neg", "abs", "sign", "reciprocal", "exp", "exp2", "log", "log2", "log1p", "expm1", "sqrt", "rsqrt",
       "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "sigmoid", "erf",
-      "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "erfc", "erfinv", "floor", "ceil", "round", "trunc", "relu",
+      "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "erfc",
+      "i0", "i0e", "i1", "i1e", "frexp/frexp_mantissa", "frexp/frexp_exponent", "erfinv", "floor", "ceil", "round", "trunc", "relu",
       "reluBackward/relu_backward", "gelu", "gelu/gelu_tanh", "geluBackward/gelu_backward", "silu", "softplus",
       "leakyRelu/leaky_relu", "elu", "selu/elu", "celu/elu", "hardswish", "hardsigmoid", "mish", "logSigmoid/log_sigmoid",
       "hardshrink", "softshrink", "threshold", "hardtanh/clamp_scalar", "relu6/clamp_scalar", "frac", "lgamma", "digamma",
-      "trigamma", "sinc", "nanToNum/nan_to_num", "nansum/nan_to_num", "clamp/clamp_scalar",
+      "trigamma", "polygamma", "sinc", "nanToNum/nan_to_num", "nansum/nan_to_num", "clamp/clamp_scalar",
       "clampMin/clamp_scalar", "clampMax/clamp_scalar", "bitwiseNot/bitwise_not", "logicalNot/logical_not",
       "isnan", "isinf", "isfinite", "signbit", "add", "sub", "mul", "div", "div/div_trunc", "div/div_floor", "floorDivide/div_floor",
-      "remainder", "pow", "atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmod", "heaviside", "maximum", "minimum", "fmax", "fmin", "gcd", "lcm", "bitwiseAnd/bitwise_and", "bitwiseOr/bitwise_or",
+      "remainder", "pow", "atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmod", "heaviside", "maximum", "minimum", "fmax", "fmin", "gcd", "lcm",
+      "xlog1py", "bitwiseLeftShift/bitwise_left_shift", "bitwiseRightShift/bitwise_right_shift", "nextafter", "ldexp", "bitwiseAnd/bitwise_and", "bitwiseOr/bitwise_or",
       "bitwiseXor/bitwise_xor", "eq", "ne", "lt", "le", "gt", "ge", "logicalAnd/logical_and",
       "logicalOr/logical_or", "logicalXor/logical_xor", "lerp", "lerp/lerp_scalar", "clamp", "where", "maskedFill/where");
 

@@ -54,13 +54,19 @@ class ReadOnlyWritePathsTest extends ScopedTest {
   }
 
   static {
-    for (String unary : List.of("neg_", "negative_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_")) {
+    for (String unary : List.of("neg_", "negative_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_", "i0_")) {
       ARGS.put(unary + "[]", t -> new Object[0]);
     }
     for (String binary : List.of("add_", "sub_", "mul_", "div_")) {
       ARGS.put(binary + "[Tensor]", t -> new Object[] {like(t)});
       ARGS.put(binary + "[double]", t -> new Object[] {2.0});
     }
+    for (String binary : List.of("bitwiseLeftShift_", "bitwiseRightShift_", "ldexp_", "nextafter_")) {
+      ARGS.put(binary + "[Tensor]", t -> new Object[] {like(t)});
+    }
+    ARGS.put("bitwiseLeftShift_[long]", t -> new Object[] {2L});
+    ARGS.put("polygamma_[int]", t -> new Object[] {2});
+    ARGS.put("bitwiseRightShift_[long]", t -> new Object[] {2L});
     ARGS.put("add_[long]", t -> new Object[] {2L});
     ARGS.put("sub_[long]", t -> new Object[] {2L});
     ARGS.put("mul_[long]", t -> new Object[] {2L});

@@ -92,6 +92,21 @@ public final class ElementwiseChecks {
     }
   }
 
+  /**
+   * An in-place op's write checks alone (self's bytes writable, no operand partly overlapping them),
+   * for an op that refuses self's dtype in its own words: PyTorch's TensorIterator checks the overlap
+   * before its kernel refuses the dtype, so x.bitwiseLeftShift_ on read-only float bytes names those.
+   */
+  public static void checkInPlaceTarget(String op, Operand self, Operand... in) {
+    DataOps.checkWritable(op, self.meta);
+    int item = self.tensor.dtype().itemSize();
+    for (Operand o : in) {
+      if (o.isTensor() && o.tensor != self.tensor && DataOps.overlap(self.meta, item, o.meta, o.tensor.dtype().itemSize()) == DataOps.Overlap.PARTIAL) {
+        throw new IllegalArgumentException(op + "(): " + DataOps.OVERLAP_WORDS);
+      }
+    }
+  }
+
   /** PyTorch's refusal of an in-place or out= result its output cannot hold (in jtensor's dtype names). */
   public static String cannotCast(DType result, DType out) {
     return "result type " + result + " can't be cast to the desired output type " + out;

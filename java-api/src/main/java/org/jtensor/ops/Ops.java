@@ -93,6 +93,20 @@ public final class Ops {
       .withDerivative(of(SELF, (c, g) -> grads(g.div(c.input(0).mul(Math.log(10))))));
   public static final Op ERFC = unary("erfc", TO_FLOAT)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).mul(c.input(0)).neg().exp()).mul(-2 / Math.sqrt(Math.PI)))));
+  // the modified Bessel functions of the first kind (torch.i0, torch.special.i0e/i1/i1e), derivatives.yaml's:
+  // i0' = i1, i0e' = i1e − sgn(x)·i0e, and i1's and i1e's through SpecialGradients.i1
+  public static final Op I0 = unary("i0", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(SpecialGradients.run(Ops.I1, c.input(0))))));
+  public static final Op I0E = unary("i0e", TO_FLOAT)
+      .withDerivative(of(SELF | RESULT, (c, g) -> grads(g.mul(SpecialGradients.run(Ops.I1E, c.input(0)).sub(c.input(0).sgn().mul(c.result()))))));
+  public static final Op I1 = unary("i1", TO_FLOAT)
+      .withDerivative(of(SELF | RESULT, (c, g) -> grads(SpecialGradients.i1(g, c.input(0), c.result(), false))));
+  public static final Op I1E = unary("i1e", TO_FLOAT)
+      .withDerivative(of(SELF | RESULT, (c, g) -> grads(SpecialGradients.i1(g, c.input(0), c.result(), true))));
+  // frexp's two results, a kernel each (floats only: Java refuses the rest); the exponent has no gradient
+  public static final Op FREXP_MANTISSA = Op.elementwise("frexp", "frexp_mantissa", 1, ARITH)
+      .withDerivative(of(SELF, (c, g) -> grads(SpecialGradients.frexp(g, c.input(0)))));
+  public static final Op FREXP_EXPONENT = Op.elementwise("frexp", "frexp_exponent", 1, ARITH);
   /** d/dy erfinv(y) = sqrt(pi)/2 * exp(erfinv(y)^2), read from the result as PyTorch's derivatives.yaml does. */
   public static final Op ERFINV = unary("erfinv", TO_FLOAT)
       .withDerivative(of(RESULT, (c, g) -> grads(g.mul(c.result().mul(c.result()).exp()).mul(Math.sqrt(Math.PI) / 2))));
@@ -159,6 +173,9 @@ public final class Ops {
   public static final Op DIGAMMA = unary("digamma", TO_FLOAT)
       .withDerivative(of(SELF, (c, g) -> grads(g.mul(Gradient.trigamma(c.input(0))))));
   static final Op TRIGAMMA = unary("trigamma", TO_FLOAT);  // digamma's derivative
+  /** polygamma(n = param 0, x), the n-th derivative of digamma; its own derivative is polygamma(n + 1, x). */
+  public static final Op POLYGAMMA = unary("polygamma", TO_FLOAT)
+      .withDerivative(of(SELF, (c, g) -> grads(g.mul(c.input(0).polygamma((int) c.param(0) + 1)))));
   public static final Op SINC = unary("sinc", TO_FLOAT)
       .withDerivative(of(SELF, (c, g) -> grads(ActivationGradients.sinc(c.input(0), g))));
   // nanToNum(nan, posinf, neginf): the derivative passes where the input is finite, as PyTorch's
@@ -236,6 +253,17 @@ public final class Ops {
       .withDerivative(of(SELF | OTHER, (c, g) -> Gradient.fmaxFmin(g, c.input(0), c.input(1), false, c.needs(0), c.needs(1))));
   public static final Op GCD = binary("gcd", ARITH);  // integers only, not differentiable
   public static final Op LCM = binary("lcm", ARITH);
+  public static final Op XLOG1PY = binary("xlog1py", TO_FLOAT)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? SpecialGradients.xlog1pySelf(g, c.input(0), c.input(1)) : null,
+      c.needs(1) ? g.mul(c.input(0)).div(c.input(1).add(1.0)) : null)));
+  // the shifts: integers only (Java refuses the rest); a count < 0 or >= the width shifts all out
+  public static final Op BITWISE_LEFT_SHIFT = Op.elementwise("bitwiseLeftShift", "bitwise_left_shift", 2, ARITH);
+  public static final Op BITWISE_RIGHT_SHIFT = Op.elementwise("bitwiseRightShift", "bitwise_right_shift", 2, ARITH);
+  public static final Op NEXTAFTER = binary("nextafter", ARITH);  // not differentiable, as PyTorch's
+  // ldexp: param 1 for an integer exponent (scaled exactly); self's gradient is PyTorch's g·pow(2, other)
+  public static final Op LDEXP = binary("ldexp", TO_FLOAT)
+      .withDerivative(of(SELF | OTHER, (c, g) -> grads(c.needs(0) ? SpecialGradients.ldexpSelf(g, c.input(1)) : null,
+      c.needs(1) ? g.mul(c.input(0)).mul(c.input(1).exp2()).mul(Math.log(2)) : null)));
   public static final Op BITWISE_AND = Op.elementwise("bitwiseAnd", "bitwise_and", 2, ARITH);
   public static final Op BITWISE_OR = Op.elementwise("bitwiseOr", "bitwise_or", 2, ARITH);
   public static final Op BITWISE_XOR = Op.elementwise("bitwiseXor", "bitwise_xor", 2, ARITH);

@@ -7,6 +7,7 @@ import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Generator;
 import org.jtensor.Index;
+import org.jtensor.Special;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.nn.Functional;
@@ -127,6 +128,14 @@ class GradCheckOpsTest {
     cs.add(c("erfc", x -> x.get(0).erfc(), true, leaf(-2, 2, false, 4)));
     cs.add(c("fmax", x -> x.get(0).fmax(x.get(1)), false, leaf(-1, 1, false, 2, 3), leaf(-1, 1, true, 3)));
     cs.add(c("fmin", x -> x.get(0).fmin(x.get(1)), false, leaf(-1, 1, true, 2, 3), leaf(-1, 1, false, 3)));
+    cs.add(c("i0", x -> x.get(0).i0(), true, leaf(-10, 10, false, 4)));
+    cs.add(c("i0e", x -> Special.i0e(x.get(0)), true, leaf(-10, 10, true, 2, 2)));
+    cs.add(c("i1", x -> Special.i1(x.get(0)), true, leaf(-10, 10, false, 4)));
+    cs.add(c("i1e", x -> Special.i1e(x.get(0)), true, leaf(-10, 10, false, 4)));
+    cs.add(c("xlog1py", x -> Special.xlog1py(x.get(0), x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-0.5, 2, true, 3)));
+    cs.add(c("ldexp", x -> x.get(0).ldexp(x.get(1)), true, leaf(-1, 1, false, 2, 3), leaf(-3, 3, false, 3)));
+    cs.add(c("frexp", x -> x.get(0).frexp().mantissa(), false, leaf(-10, 10, false, 4)));
+    cs.add(c("polygamma", x -> x.get(0).polygamma(2), true, leaf(0.5, 4, false, 4)));
     cs.add(c("nansum", x -> x.get(0).nansum(1, false), true, leaf(-1, 1, true, 2, 3)));
     cs.add(c("nanmean", x -> x.get(0).nanmean(0, true), true, leaf(-1, 1, false, 3, 2)));
     // binary elementwise, broadcasting and non-contiguous
