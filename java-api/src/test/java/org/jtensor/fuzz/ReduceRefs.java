@@ -220,6 +220,11 @@ final class ReduceRefs {
 
   /** An op along one dim (softmax, cumsum): f maps each line of values along dim to the result's line. */
   static Fuzz.Check along(Pool.Entry x, int dim, java.util.function.UnaryOperator<double[]> f) {
+    return alongIn(x, dim, (xs, dtype) -> f.apply(xs));
+  }
+
+  /** along, for a reference that depends on the result's dtype (a scan's accumulator type). */
+  static Fuzz.Check alongIn(Pool.Entry x, int dim, java.util.function.BiFunction<double[], DType, double[]> f) {
     return (result, in) -> {
       Vals r = Vals.of(result), v = in.of(x);
       Vals.expectShape(v.shape, r, "along a dim");
@@ -235,7 +240,7 @@ final class ReduceRefs {
           abs += Math.abs(xs[k]);
         }
         if (!Double.isFinite(abs) || (r.integral() && abs > 0x1p50)) continue;  // the reference's doubles are not exact there
-        double[] es = f.apply(xs);
+        double[] es = f.apply(xs, r.dtype);
         for (int k = 0; k < xs.length; k++) {
           double e = Vals.round(es[k], r.dtype), a = r.d[g.get(k)];
           double tol = Vals.rtol(r.dtype) * Math.abs(e) + Vals.atol(r.dtype) + 3e-5 * abs;
@@ -260,17 +265,25 @@ final class ReduceRefs {
     return r;
   }
 
-  static double[] cumprod(double[] xs) {
+  // A scan's running value, in PyTorch's CPU accumulator type: float for float16 and bfloat16 (a
+  // bfloat16 product past float's range is inf there, then -inf, though a later factor would bring
+  // the double product back: seed 3414's cumprod), double otherwise. Each output is rounded to the
+  // dtype by the caller; the accumulator is not.
+  private static double accumulate(double acc, DType dtype) {
+    return dtype == DType.FLOAT16 || dtype == DType.BFLOAT16 ? (float) acc : acc;
+  }
+
+  static double[] cumprod(double[] xs, DType dtype) {
     double[] r = new double[xs.length];
     double p = 1;
-    for (int k = 0; k < xs.length; k++) r[k] = p *= xs[k];
+    for (int k = 0; k < xs.length; k++) r[k] = p = accumulate(p * xs[k], dtype);
     return r;
   }
 
-  static double[] cumsum(double[] xs) {
+  static double[] cumsum(double[] xs, DType dtype) {
     double[] r = new double[xs.length];
     double s = 0;
-    for (int k = 0; k < xs.length; k++) r[k] = s += xs[k];
+    for (int k = 0; k < xs.length; k++) r[k] = s = accumulate(s + xs[k], dtype);
     return r;
   }
 

@@ -47,8 +47,8 @@ final class ReductionFamily {
           ReduceRefs.reduce(x, ds, kd, ReduceRefs::logsumexp, 1));
       case 15 -> f.op(flOne, "softmax", new Object[] {x, d}, () -> t(x).softmax(d), ReduceRefs.along(x, d, ReduceRefs::softmax));
       case 16 -> f.op(flOne, "logSoftmax", new Object[] {x, d}, () -> t(x).logSoftmax(d), ReduceRefs.along(x, d, ReduceRefs::logSoftmax));
-      case 17 -> f.op(anyOne, "cumsum", new Object[] {x, d}, () -> t(x).cumsum(d), ReduceRefs.along(x, d, ReduceRefs::cumsum));
-      case 18 -> f.op(anyOne, "cumprod", new Object[] {x, d}, () -> t(x).cumprod(d), ReduceRefs.along(x, d, ReduceRefs::cumprod));
+      case 17 -> f.op(anyOne, "cumsum", new Object[] {x, d}, () -> t(x).cumsum(d), ReduceRefs.alongIn(x, d, ReduceRefs::cumsum));
+      case 18 -> f.op(anyOne, "cumprod", new Object[] {x, d}, () -> t(x).cumprod(d), ReduceRefs.alongIn(x, d, ReduceRefs::cumprod));
       case 19 -> {
         boolean isAny = a.chance(2);
         f.op(any, isAny ? "any" : "all", new Object[] {x, ds, kd}, () -> isAny ? t(x).any(ds, kd) : t(x).all(ds, kd),
