@@ -167,9 +167,13 @@ void jt_write_bytes(int64_t dst, const void* src, int64_t n) { if (n > 0) parall
 void jt_memcpy(int64_t dst, int64_t src, int64_t n) { parallel_memcpy(P(dst), P(src), n); }
 
 
+// AlongMode's names in its order: the one list of the modes (Java asks for each id by name).
+static const char* const kAlongModes[] = {"gather", "scatter", "accumulate", "prod", "amax", "amin"};
+constexpr int kNumAlongModes = (int)(sizeof(kAlongModes) / sizeof(kAlongModes[0]));
+
 int jt_index_along(const int64_t* words, int64_t* bad) {
   index_along_plan r(words);
-  if (!r.current() || r.mode < 0 || r.mode > 5 || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
+  if (!r.current() || r.mode < 0 || r.mode >= kNumAlongModes || r.dtype < 0 || r.dtype >= kNumDTypes) return JT_INVALID;
   AlongPlan p{(AlongMode)r.mode, (DType)r.dtype, (DType)r.index_dtype, (int)r.ndim, (int)r.dim, r.dim_size,
               reinterpret_cast<char*>(r.self), reinterpret_cast<const char*>(r.index), reinterpret_cast<char*>(r.other),
               r.shape, r.self_strides, r.index_strides, r.other_strides};
@@ -180,9 +184,8 @@ int jt_index_along(const int64_t* words, int64_t* bad) {
 }
 
 int jt_index_along_mode(const char* name) {
-  static const char* const kModes[] = {"gather", "scatter", "accumulate", "prod", "amax", "amin"};  // AlongMode's order
-  for (int i = 0; i < 6; ++i)
-    if (std::strcmp(name, kModes[i]) == 0) return i;
+  for (int i = 0; i < kNumAlongModes; ++i)
+    if (std::strcmp(name, kAlongModes[i]) == 0) return i;
   return -1;
 }
 
