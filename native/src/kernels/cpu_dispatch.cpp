@@ -33,20 +33,24 @@
   }
 // Which capabilities this build compiled (cmake defines JT_HAVE_CPU_CAP_<cap>): x86-64 builds all
 // three, other architectures the baseline alone, and scripts/sanitize.sh the baseline and the
-// host's best (JT_CPU_CAPS), the only one its suites run. The baseline always: the others leave
-// some dtypes to it.
+// host's best (cmake's JT_ONLY_CPU_CAPS), the only one its suites run. The baseline always: the
+// others leave some dtypes to it. Each capability's #if below is the one place that says so.
 JT_DECLARE_CAPABILITY(baseline)
 #if defined(JT_HAVE_CPU_CAP_avx2)
 JT_DECLARE_CAPABILITY(avx2)
 #define JT_CASE_AVX2(call) case CpuCapability::Avx2: return avx2::call;
+static constexpr bool kCompiledAvx2 = true;
 #else
 #define JT_CASE_AVX2(call)
+static constexpr bool kCompiledAvx2 = false;
 #endif
 #if defined(JT_HAVE_CPU_CAP_avx512)
 JT_DECLARE_CAPABILITY(avx512)
 #define JT_CASE_AVX512(call) case CpuCapability::Avx512: return avx512::call;
+static constexpr bool kCompiledAvx512 = true;
 #else
 #define JT_CASE_AVX512(call)
+static constexpr bool kCompiledAvx512 = false;
 #endif
 
 namespace jt {
@@ -66,16 +70,8 @@ CpuCapability detect() {
 }
 
 bool compiled(CpuCapability c) {
-  switch (c) {
-#if defined(JT_HAVE_CPU_CAP_avx512)
-    case CpuCapability::Avx512: return true;
-#endif
-#if defined(JT_HAVE_CPU_CAP_avx2)
-    case CpuCapability::Avx2: return true;
-#endif
-    case CpuCapability::Baseline: return true;
-    default: return false;
-  }
+  return c == CpuCapability::Baseline || (c == CpuCapability::Avx2 && kCompiledAvx2) ||
+         (c == CpuCapability::Avx512 && kCompiledAvx512);
 }
 
 // JT_CPU_CAPABILITY=baseline|avx2|avx512 lowers the choice (as PyTorch's ATEN_CPU_CAPABILITY);
