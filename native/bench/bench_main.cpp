@@ -19,6 +19,7 @@ using bench::best_ns_per_op;
 
 void bench_indexing();  // bench_indexing.cpp
 void bench_conv();      // bench_conv.cpp
+void bench_conv_few_positions();  // bench_conv.cpp
 
 static void* P(int64_t storage) { return reinterpret_cast<void*>(jt_storage_data(storage)); }
 
@@ -66,6 +67,10 @@ int main(int argc, char** argv) {
   // `jt_bench conv`: the convolution's lines only (the rest takes a minute).
   if (argc > 1 && std::strcmp(argv[1], "conv") == 0) {
     bench_conv();
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "conv-few") == 0) {  // its batch-1 forward lines only
+    bench_conv_few_positions();
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "alloc") == 0) {

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "test_env.h"
+#include "test_values.h"
 #include "jt/jt.h"
 #include "jt/plans.h"
 
@@ -61,16 +62,6 @@ std::vector<double> plain(const Shape& s, int64_t mode, const std::vector<T>& x,
               }
         }
   return out;
-}
-
-template <typename T>
-std::vector<T> values(size_t n, uint64_t seed) {
-  std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    v[i] = (T)((double)(seed >> 11) / 9007199254740992.0 * 2 - 1);
-  }
-  return v;
 }
 
 template <typename T>

@@ -40,32 +40,6 @@ namespace {
 
 // ---- forward ----
 
-// tile[p][NV·L] = Σ_c Σ_t x[p][c·plane + tap[t]] · w[c][t][NV·L]: x[p] is position p's window start in channel 0's plane.
-template <typename T, int NP, int NV>
-void forward_tile(const T* const* xs, const int64_t* tap, int64_t taps, int64_t cin, int64_t plane, const T* w, T* tile) {
-  using V = typename Vec<T>::type;
-  constexpr int L = Vec<T>::lanes;
-  V acc[NP][NV];
-  for (int p = 0; p < NP; ++p)
-    for (int v = 0; v < NV; ++v) acc[p][v] = V{};
-  const T* x[NP];
-  for (int p = 0; p < NP; ++p) x[p] = xs[p];
-  for (int64_t c = 0; c < cin; ++c) {
-    for (int64_t t = 0; t < taps; ++t, w += NV * L) {
-      const int64_t off = tap[t];
-      V wv[NV];
-      for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
-      for (int p = 0; p < NP; ++p) {
-        const T xv = x[p][off];  // a scalar operand: one broadcast from memory
-        for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * xv;
-      }
-    }
-    for (int p = 0; p < NP; ++p) x[p] += plane;
-  }
-  for (int p = 0; p < NP; ++p)
-    for (int v = 0; v < NV; ++v) store(tile + (p * NV + v) * L, acc[p][v]);
-}
-
 // Positions [o0, o1) of one sample and group for a block of NV vectors of output channels
 // (count of them real), written to y at that block's first channel (planes `plane` apart), plus bias.
 template <typename T, int NV>
@@ -221,8 +195,11 @@ int run_in_lanes(const conv_plan& r) {
   lanes::Grid g;
   if (!g.read(r)) return JT_INVALID;
   switch (r.mode) {
-    case 0: return lanes::forward(g, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.weight), reinterpret_cast<const T*>(r.bias),
-                           reinterpret_cast<T*>(r.y));
+    case 0: {
+      const T *x = reinterpret_cast<const T*>(r.x), *w = reinterpret_cast<const T*>(r.weight), *b = reinterpret_cast<const T*>(r.bias);
+      T* y = reinterpret_cast<T*>(r.y);
+      return lanes::takes_few_positions<T>(g) ? lanes::forward_few_positions(g, x, w, b, y) : lanes::forward(g, x, w, b, y);
+    }
     case 1: return lanes::input_grad(g, reinterpret_cast<const T*>(r.y), reinterpret_cast<const T*>(r.weight), reinterpret_cast<T*>(r.x));
     case 2: return lanes::weight_grad(g, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight));
     default: return JT_INVALID;

@@ -205,8 +205,43 @@ void to_rows(const Grid& g, const T* t, int64_t total, int64_t n, int64_t u0, in
     for (int64_t u = count; u < width; ++u) rows[o * ld + u] = T(0);
 }
 
+// tile[p][NV·L] = Σ_c Σ_t x[p][c·plane + tap[t]] · w[c][t][NV·L], added to what tile holds when
+// accumulate (a later run of channels: the sums then go on in the same order as in one run); x[p]
+// is position p's window start in the first channel's plane.
+template <typename T, int NP, int NV>
+inline void forward_tile(const T* const* xs, const int64_t* tap, int64_t taps, int64_t cin, int64_t plane, const T* w, T* tile,
+                         bool accumulate = false) {
+  using V = typename Vec<T>::type;
+  constexpr int L = Vec<T>::lanes;
+  V acc[NP][NV];
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) acc[p][v] = accumulate ? load(tile + (p * NV + v) * L) : V{};
+  const T* x[NP];
+  for (int p = 0; p < NP; ++p) x[p] = xs[p];
+  for (int64_t c = 0; c < cin; ++c) {
+    for (int64_t t = 0; t < taps; ++t, w += NV * L) {
+      const int64_t off = tap[t];
+      V wv[NV];
+      for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
+      for (int p = 0; p < NP; ++p) {
+        const T xv = x[p][off];  // a scalar operand: one broadcast from memory
+        for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * xv;
+      }
+    }
+    for (int p = 0; p < NP; ++p) x[p] += plane;
+  }
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) store(tile + (p * NV + v) * L, acc[p][v]);
+}
+
 template <typename T>
 int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y);
+// The forward for few output positions and many channels (conv_lanes_few.cpp): whether a plan takes
+// it, and the run.
+template <typename T>
+bool takes_few_positions(const Grid& g);
+template <typename T>
+int forward_few_positions(const Grid& g, const T* x, const T* weight, const T* bias, T* y);
 template <typename T>
 int input_grad(const Grid& g, const T* gy, const T* weight, T* gx);
 template <typename T>

@@ -1,0 +1,113 @@
+// The channels-in-lanes forward for few positions (conv_lanes_few.cpp, Note [Few positions])
+// through jt_conv: bit for bit the forward that packs the whole weight first (the same sums in the
+// same order), and within rounding of a float64 plain loop; 1 to 3 spatial dims, strides,
+// dilation, uneven padding, groups, channel counts that fill no vector and more than a block,
+// several samples, a run of input channels shorter than the channels and a kernel larger than a
+// run, bias or none, float32 and float64, one thread and several; every output element written.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "check.h"
+#include "test_env.h"
+#include "test_values.h"
+#include "jt/jt.h"
+#include "jt/plans.h"
+
+namespace {
+
+struct Shape {
+  int64_t n, c, u, groups, nsp;
+  int64_t in[3], k[3], before[3], after[3], dilation[3], stride[3];
+  int64_t out(int d) const { return (in[d] + before[d] + after[d] - dilation[d] * (k[d] - 1) - 1) / stride[d] + 1; }
+  int64_t in_plane() const { return in[0] * (nsp > 1 ? in[1] : 1) * (nsp > 2 ? in[2] : 1); }
+  int64_t out_plane() const { return out(0) * (nsp > 1 ? out(1) : 1) * (nsp > 2 ? out(2) : 1); }
+  int64_t taps() const { return k[0] * (nsp > 1 ? k[1] : 1) * (nsp > 2 ? k[2] : 1); }
+};
+
+template <typename T>
+int forward(const Shape& s, bool few, const T* x, const T* w, const T* bias, T* y) {
+  jt_test::set_env("JT_CONV_LANES", "1");
+  jt_test::set_env("JT_CONV_FEW", few ? "1" : "0");
+  std::vector<int64_t> plan = {JT_PLAN_VERSION, 0, sizeof(T) == 4 ? 8 : 9, s.nsp, s.n, s.c, s.u, s.groups,
+                               (int64_t)x, (int64_t)w, (int64_t)bias, (int64_t)y};
+  for (const int64_t* field : {s.in, (const int64_t*)nullptr, s.k, s.before, s.after, s.dilation, s.stride})
+    for (int d = 0; d < s.nsp; ++d) plan.push_back(field ? field[d] : s.out(d));
+  const int st = jt_conv(plan.data());
+  jt_test::unset_env("JT_CONV_FEW");
+  jt_test::unset_env("JT_CONV_LANES");
+  return st;
+}
+
+// y[n][u][o] = bias[u] + Σ_c Σ_t x · w over the group's channels, in float64.
+template <typename T>
+std::vector<double> plain(const Shape& s, const std::vector<T>& x, const std::vector<T>& w, const T* bias) {
+  const int64_t cg = s.c / s.groups, og = s.u / s.groups, P = s.out_plane();
+  std::vector<double> y((size_t)(s.n * s.u * P));
+  int64_t o3[3] = {1, 1, 1}, i3[3] = {1, 1, 1}, k3[3] = {1, 1, 1};
+  for (int d = 0; d < s.nsp; ++d) o3[d] = s.out(d), i3[d] = s.in[d], k3[d] = s.k[d];
+  for (int64_t n = 0; n < s.n; ++n)
+    for (int64_t u = 0; u < s.u; ++u)
+      for (int64_t o = 0; o < P; ++o) {
+        const int64_t oa[3] = {o / (o3[1] * o3[2]), o / o3[2] % o3[1], o % o3[2]};
+        double sum = bias ? (double)bias[u] : 0.0;
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t t = 0; t < s.taps(); ++t) {
+            const int64_t ta[3] = {t / (k3[1] * k3[2]), t / k3[2] % k3[1], t % k3[2]};
+            int64_t at = 0;
+            bool inside = true;
+            for (int d = 0; d < 3; ++d) {
+              const int64_t i = d < s.nsp ? oa[d] * s.stride[d] - s.before[d] + ta[d] * s.dilation[d] : 0;
+              inside &= i >= 0 && i < i3[d];
+              at = at * i3[d] + i;
+            }
+            if (inside) sum += (double)x[(size_t)((n * s.c + u / og * cg + c) * s.in_plane() + at)] * (double)w[(size_t)((u * cg + c) * s.taps() + t)];
+          }
+        y[(size_t)((n * s.u + u) * P + o)] = sum;
+      }
+  return y;
+}
+
+template <typename T>
+void check(const Shape& s, bool with_bias) {
+  std::vector<T> x = values<T>((size_t)(s.n * s.c * s.in_plane()), 1), w = values<T>((size_t)(s.u * (s.c / s.groups) * s.taps()), 2);
+  std::vector<T> bias = values<T>((size_t)s.u, 3);
+  const T* b = with_bias ? bias.data() : nullptr;
+  std::vector<T> few((size_t)(s.n * s.u * s.out_plane()), T(7)), whole(few.size(), T(-7));  // a place left unwritten shows
+  CHECK_EQ(forward<T>(s, true, x.data(), w.data(), b, few.data()), JT_OK);
+  CHECK_EQ(forward<T>(s, false, x.data(), w.data(), b, whole.data()), JT_OK);
+  const bool same = std::memcmp(few.data(), whole.data(), few.size() * sizeof(T)) == 0;
+  const std::vector<double> want = plain(s, x, w, b);
+  const double tol = (sizeof(T) == 4 ? 1e-5 : 1e-13) * (1 + (double)(s.c / s.groups * s.taps()));
+  int bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) bad += !(std::fabs((double)few[i] - want[i]) <= tol);
+  if (!same || bad)
+    std::printf("%s n%d c%d u%d g%d nsp%d: %s, %d of %zu off the plain loop\n", sizeof(T) == 4 ? "f32" : "f64", (int)s.n, (int)s.c,
+                (int)s.u, (int)s.groups, (int)s.nsp, same ? "same bits" : "bits differ", bad, want.size());
+  CHECK(same);
+  CHECK_EQ(bad, 0);
+}
+
+}  // namespace
+
+int main() {
+  const Shape shapes[] = {
+      {1, 64, 64, 1, 2, {7, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},          // a deep layer's shape, small
+      {1, 40, 200, 1, 2, {5, 6}, {3, 3}, {1, 0}, {2, 1}, {1, 1}, {1, 1}},         // three blocks and a tail, uneven padding
+      {3, 24, 36, 1, 2, {9, 9}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {2, 2}},          // samples, stride 2, a tile across samples
+      {2, 32, 48, 2, 2, {6, 7}, {3, 3}, {2, 2}, {2, 2}, {2, 2}, {1, 1}},          // groups, dilation 2
+      {1, 300, 40, 1, 2, {4, 4}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1}},         // 1 × 1: runs of many channels, then a short one
+      {1, 8, 64, 1, 2, {8, 8}, {11, 11}, {5, 5}, {5, 5}, {1, 1}, {1, 1}},         // a kernel larger than a run
+      {2, 20, 33, 1, 1, {30}, {5}, {2}, {1}, {1}, {3}},                           // 1-D, stride 3
+      {1, 12, 40, 1, 3, {4, 5, 6}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}},  // 3-D
+      {5, 16, 16, 1, 2, {1, 1}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},          // a 1 × 1 plane: every tile spans samples
+  };
+  for (int threads : {1, 3})
+    for (const Shape& s : shapes) {
+      jt_set_num_threads(threads);
+      check<float>(s, true);
+      check<double>(s, s.n % 2 == 0);
+    }
+  return jt_report("conv_lanes_few_test");
+}
