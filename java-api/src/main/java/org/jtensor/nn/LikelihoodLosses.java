@@ -48,6 +48,14 @@ final class LikelihoodLosses {
     }
   }
 
+  /** One variance for every expectation: var·ones_like(input), as PyTorch's for a float var. */
+  static Tensor gaussianNllLoss(Tensor input, Tensor target, double var, boolean full, double eps, Reduction reduction) {
+    if (var < 0) throw new IllegalArgumentException("gaussianNllLoss(): var has negative entry/entries");
+    try (TensorScope s = TensorScope.open()) {
+      return s.keep(gaussianNllLoss(input, target, Tensor.fullLike(input, var), full, eps, reduction));
+    }
+  }
+
   /** PyTorch's count: the sum of var's sizes where they differ from the input's (one dim of size 1 passes). */
   private static long mismatchedSizes(long[] in, long[] vs) {
     long sum = 0;

@@ -23,6 +23,11 @@ public abstract sealed class LossFunctions extends PoolingFunctions permits Func
     return Losses.nllLoss(logProbs, target, ignoreIndex, reduction);
   }
 
+  /** nllLoss with class weights (null: none): a mean divides by the counted entries' target weights. */
+  public static Tensor nllLoss(Tensor logProbs, Tensor target, Tensor weight, long ignoreIndex, Reduction reduction) {
+    return Losses.nllLoss(logProbs, target, weight, ignoreIndex, reduction);
+  }
+
   /** Cross entropy of logits against class indices, or class probabilities shaped as the logits (mean over the batch). */
   public static Tensor crossEntropy(Tensor logits, Tensor target) {
     return Losses.crossEntropy(logits, target);
@@ -111,6 +116,11 @@ public abstract sealed class LossFunctions extends PoolingFunctions permits Func
     return LikelihoodLosses.gaussianNllLoss(input, target, var, full, eps, reduction);
   }
 
+  /** gaussianNllLoss with one variance for every expectation (PyTorch's float var), refused when negative. */
+  public static Tensor gaussianNllLoss(Tensor input, Tensor target, double var, boolean full, double eps, Reduction reduction) {
+    return LikelihoodLosses.gaussianNllLoss(input, target, var, full, eps, reduction);
+  }
+
   /**
    * torch.nn.functional.multi_margin_loss: Σ_{j ≠ y} max(0, margin − x[y] + x[j])^p · weight[y] / C
    * for input [N, C] (or [C]) and int64 class indices target [N]; p 1 or 2, weight null or [C].
@@ -138,11 +148,25 @@ public abstract sealed class LossFunctions extends PoolingFunctions permits Func
 
   /** −(y·log p + (1 − y)·log(1 − p)), each log clamped at −100 as PyTorch does. */
   public static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Reduction reduction) {
-    return Losses.binaryCrossEntropy(probs, target, reduction);
+    return BinaryLosses.binaryCrossEntropy(probs, target, null, reduction);
+  }
+
+  /** binaryCrossEntropy with each element's loss times weight (null: none), which broadcasts to the input's shape. */
+  public static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Tensor weight, Reduction reduction) {
+    return BinaryLosses.binaryCrossEntropy(probs, target, weight, reduction);
   }
 
   /** binaryCrossEntropy(sigmoid(x), y) computed stably as PyTorch's: (1 − y)·x + max(−x, 0) + log(1 + e^−|x|); gradient σ(x) − y. */
   public static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
-    return Losses.binaryCrossEntropyWithLogits(logits, target, reduction);
+    return BinaryLosses.binaryCrossEntropyWithLogits(logits, target, null, null, reduction);
+  }
+
+  /**
+   * torch.nn.functional.binary_cross_entropy_with_logits(input, target, weight, pos_weight): the
+   * positive term −y·log σ(x) times posWeight (one per class, the last dim), each element's loss
+   * times weight; either may be null, both broadcast to the input's shape.
+   */
+  public static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Tensor weight, Tensor posWeight, Reduction reduction) {
+    return BinaryLosses.binaryCrossEntropyWithLogits(logits, target, weight, posWeight, reduction);
   }
 }

@@ -4,10 +4,11 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
+import org.jtensor.autograd.GradMode;
 import org.jtensor.core.ScalarTypes;
 import org.jtensor.ops.Autocasting;
 
-/** The losses behind Functional's public ones (nllLoss, crossEntropy, mseLoss, the binary cross entropies), with PyTorch's checks. */
+/** The losses behind Functional's public ones (nllLoss, crossEntropy, mseLoss, l1 and its kin, klDiv), with PyTorch's checks. */
 final class Losses {
   private Losses() {}
 
@@ -17,6 +18,12 @@ final class Losses {
 
   static Tensor nllLoss(Tensor logProbs, Tensor target, long ignoreIndex, Reduction reduction) {
     return Autocasting.apply("nllLoss", c -> nllLossAs("nllLoss", c[0], c[1], ignoreIndex, reduction), logProbs, target);
+  }
+
+  /** nllLoss with class weights (null: none), as PyTorch's weight argument. */
+  static Tensor nllLoss(Tensor logProbs, Tensor target, Tensor weight, long ignoreIndex, Reduction reduction) {
+    if (weight == null) return nllLoss(logProbs, target, ignoreIndex, reduction);
+    return Autocasting.apply("nllLoss", c -> weightedNll("nllLoss", c[0], c[1], c[2], ignoreIndex, 0, reduction), logProbs, target, weight);
   }
 
   /** op: the loss the user called (nllLoss, or crossEntropy over its log-softmax), for the messages. */
@@ -66,10 +73,7 @@ final class Losses {
     checkCrossEntropy(logits, labelSmoothing);
     int classDim = logits.dim() == 1 ? 0 : 1;
     long classes = logits.shape()[classDim];
-    if (weight != null && (weight.dim() != 1 || weight.numel() != classes)) {
-      throw new IllegalArgumentException(op + "(): weight tensor should be defined either for all " + classes
-          + " classes or no classes but got weight tensor of shape: " + Arrays.toString(weight.shape()));
-    }
+    if (weight != null) checkWeightSize(op, weight, classes);
     try (TensorScope s = TensorScope.open()) {
       Tensor logp = logits.logSoftmax(classDim);
       if (target.dtype().isFloatingPoint()) {  // probabilities over the classes, shaped as the logits
@@ -81,10 +85,28 @@ final class Losses {
         Tensor losses = terms.sum(classDim).neg();
         return s.keep(reduction == Reduction.MEAN ? losses.sum().div((double) (losses.numel())) : fold(losses, reduction));
       }
-      if (weight.dtype() != logits.dtype()) {  // PyTorch's nll_loss kernel reads the weight as the input's type
-        throw new IllegalArgumentException(op + "(): " + ScalarTypes.expected(logits.dtype(), weight.dtype()));
-      }
+      return s.keep(weightedNll(op, logp, target, weight, ignoreIndex, labelSmoothing, reduction));
+    }
+  }
+
+  /**
+   * nll_loss with class weights over log-probabilities (crossEntropy's after its log-softmax, with
+   * its label smoothing ε): each counted entry's −log p times its target's weight; a mean divides
+   * by the counted entries' weights. ATen has no derivative for the weight, so one that requires grad is refused.
+   */
+  private static Tensor weightedNll(String op, Tensor logp, Tensor target, Tensor weight, long ignoreIndex, double labelSmoothing,
+                                    Reduction reduction) {
+    try (TensorScope s = TensorScope.open()) {
       Tensor[] flat = ClassTargets.flatten(op, logp, target);
+      long classes = flat[0].shape()[1];
+      checkWeightSize(op, weight, classes);
+      if (weight.dtype() != logp.dtype()) {  // PyTorch's nll_loss kernel reads the weight as the input's type
+        throw new IllegalArgumentException(op + "(): " + ScalarTypes.expected(logp.dtype(), weight.dtype()));
+      }
+      if (weight.requiresGrad() && GradMode.isEnabled()) {
+        throw new IllegalArgumentException(op + "(): The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'. "
+            + "This input cannot have requires_grad True.");
+      }
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
       Tensor valid = nll[1];
       Tensor w = weight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
@@ -94,10 +116,17 @@ final class Losses {
         losses = losses.mul(1 - labelSmoothing).add(smooth.mul(labelSmoothing / classes));
       }
       switch (reduction) {
-        case NONE: return s.keep(losses.reshape(ClassTargets.lossShape(logits, target)));
+        case NONE: return s.keep(losses.reshape(ClassTargets.lossShape(logp, target)));
         case SUM: return s.keep(losses.sum());
         default: return s.keep(losses.sum().div(w.sum()));
       }
+    }
+  }
+
+  private static void checkWeightSize(String op, Tensor weight, long classes) {
+    if (weight.dim() != 1 || weight.numel() != classes) {
+      throw new IllegalArgumentException(op + "(): weight tensor should be defined either for all " + classes
+          + " classes or no classes but got weight tensor of shape: " + Arrays.toString(weight.shape()));
     }
   }
 
@@ -191,64 +220,10 @@ final class Losses {
     }
   }
 
-  static Tensor binaryCrossEntropy(Tensor probs, Tensor target, Reduction reduction) {
-    return Autocasting.apply("binaryCrossEntropy", c -> binaryCrossEntropyAs(c[0], c[1], reduction), probs, target);
-  }
-
-  private static Tensor binaryCrossEntropyAs(Tensor probs, Tensor target, Reduction reduction) {
-    String op = "binaryCrossEntropy";
-    sameSize(op, probs, target, "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have "
-        + "the same size.");
-    try (TensorScope s = TensorScope.open()) {
-      if (probs.numel() > 0 && probs.ge(0.0).logicalAnd(probs.le(1.0)).all().item() == 0) {  // NaN fails both
-        throw new IllegalArgumentException(op + "(): all elements of input should be between 0 and 1");
-      }
-      Tensor logP = probs.log().clampMin(-100);
-      Tensor log1mP = probs.neg().add(1.0).log().clampMin(-100);
-      if (!probs.requiresGrad()) return s.keep(fold(target.mul(logP).add(target.neg().add(1.0).mul(log1mP)).neg(), reduction));
-      // The input's gradient is ATen's binary_cross_entropy_backward, (p − t) / max(p·(1 − p), 1e-12):
-      // through the clamped logs it was 0/0 = NaN wherever p is 0 or 1 (a saturated sigmoid), even
-      // for a target that agrees. The value and the target's gradient stay the clamped formula's.
-      // c in float32 for float16, where 1e-12 is 0: c = ±inf made the surrogate's value 0·inf, the loss NaN
-      // (PyTorch's float16 value stays finite; its gradient, ±5e11, rounds to ±inf in float16 as there)
-      Tensor p = probs.detach(), t = target.detach(), pc = p.dtype() == DType.FLOAT16 ? p.to(DType.FLOAT32) : p;
-      Tensor c = pc.sub(t).div(pc.neg().add(1.0).mul(pc).clampMin(1e-12));
-      Tensor main = target.mul(logP.detach()).add(target.neg().add(1.0).mul(log1mP.detach())).neg();
-      Tensor loss = main.add(probs.sub(p).mul(c)).to(main.dtype());  // the added term's value 0, its gradient c
-      return s.keep(fold(loss, reduction));
-    }
-  }
-
-  static Tensor binaryCrossEntropyWithLogits(Tensor logits, Tensor target, Reduction reduction) {
-    return Autocasting.apply("binaryCrossEntropyWithLogits", c -> binaryCrossEntropyWithLogitsAs(c[0], c[1], reduction), logits, target);
-  }
-
-  private static Tensor binaryCrossEntropyWithLogitsAs(Tensor logits, Tensor target, Reduction reduction) {
-    sameSize("binaryCrossEntropyWithLogits", logits, target, "Target size (%s) must be the same as input size (%s)");
-    try (TensorScope s = TensorScope.open()) {
-      // ATen's (1 − t)·x − log σ(x), −log σ(x) = max(−x, 0) + log1p(e^−|x|) taken on x detached: through
-      // clampMin and abs autograd gave 1 − t at x = 0 (a zero-initialised head), not σ(0) − t = 0.5 − t.
-      Tensor x = logits.detach();
-      Tensor loss = target.neg().add(1.0).mul(logits).add(x.neg().clampMin(0).add(x.abs().neg().exp().log1p()));
-      if (logits.requiresGrad()) {  // adds σ(x) − 1 to the input's gradient, its value 0 (infinite x: none)
-        Tensor finite = x.isfinite(), c = x.neg().sigmoid().neg();
-        loss = loss.add(Tensor.where(finite, logits.sub(x).mul(c), 0.0));
-      }
-      return s.keep(fold(loss, reduction));
-    }
-  }
-
   /** ATen's "not implemented" for integer or bool inputs (jtensor computed mse of int64 or a float smooth L1 of them). */
   private static void floatingOnly(String op, String kernel, Tensor input, Tensor target) {
     DType d = input.resultType(target);
     if (!d.isFloatingPoint()) throw ScalarTypes.notImplemented(op, kernel, d);
-  }
-
-  /** PyTorch's ValueError where target's shape is not input's (F.binary_cross_entropy never broadcasts): rule has target's, then input's. */
-  private static void sameSize(String op, Tensor input, Tensor target, String rule) {
-    if (!Arrays.equals(input.shape(), target.shape())) {
-      throw new IllegalArgumentException(op + "(): " + String.format(rule, Arrays.toString(target.shape()), Arrays.toString(input.shape())));
-    }
   }
 
   /**
