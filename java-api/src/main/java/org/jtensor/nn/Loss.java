@@ -36,9 +36,9 @@ public abstract class Loss extends Module {
   /** The loss of input against target, folded by the reduction. */
   public abstract Tensor forward(Tensor input, Tensor target);
 
-  /** For forward(input), and the three-input losses' forward(input, target). */
+  /** For forward(input), and the three-input losses' forward(input, target); worded as Bilinear's. */
   final UnsupportedOperationException wrongArity() {
-    return new UnsupportedOperationException(getClass().getSimpleName() + " takes " + inputs.length + " inputs: call forward("
-        + String.join(", ", inputs) + ")");
+    String count = inputs.length == 2 ? "two" : "three";
+    return new UnsupportedOperationException(getClass().getSimpleName() + " takes " + count + " inputs: call forward(" + String.join(", ", inputs) + ")");
   }
 }

@@ -157,11 +157,11 @@ class LossModulesTest extends ScopedTest {
   void refusalsNameTheModuleAndTheRule() {
     Tensor x = Tensor.randn(2, 3);
     try (L1Loss l1 = new L1Loss(); TripletMarginLoss triplet = new TripletMarginLoss(); CosineEmbeddingLoss cos = new CosineEmbeddingLoss()) {
-      assertMessage("MSELoss takes 2 inputs: call forward(input, target)", assertThrows(UnsupportedOperationException.class, () -> new MSELoss().forward(x)));
-      assertMessage("L1Loss takes 2 inputs: call forward(input, target)", assertThrows(UnsupportedOperationException.class, () -> l1.forward(x)));
-      assertMessage("TripletMarginLoss takes 3 inputs: call forward(anchor, positive, negative)",
+      assertMessage("MSELoss takes two inputs: call forward(input, target)", assertThrows(UnsupportedOperationException.class, () -> new MSELoss().forward(x)));
+      assertMessage("L1Loss takes two inputs: call forward(input, target)", assertThrows(UnsupportedOperationException.class, () -> l1.forward(x)));
+      assertMessage("TripletMarginLoss takes three inputs: call forward(anchor, positive, negative)",
           assertThrows(UnsupportedOperationException.class, () -> triplet.forward(x, x)));
-      assertMessage("CosineEmbeddingLoss takes 3 inputs: call forward(input1, input2, target)",
+      assertMessage("CosineEmbeddingLoss takes three inputs: call forward(input1, input2, target)",
           assertThrows(UnsupportedOperationException.class, () -> cos.forward(x)));
     }
     assertMessage("L1Loss(): foo is not a valid value for reduction", assertThrows(IllegalArgumentException.class, () -> new L1Loss("foo")));
