@@ -44,6 +44,9 @@ final class BinaryFamily {
       new Bin("bitwiseAnd", Takes.INTB, Tensor::bitwiseAnd, null, Tensor::bitwiseAnd, null, (x, y) -> x & y, false),
       new Bin("bitwiseOr", Takes.INTB, Tensor::bitwiseOr, null, Tensor::bitwiseOr, null, (x, y) -> x | y, false),
       new Bin("bitwiseXor", Takes.INTB, Tensor::bitwiseXor, null, Tensor::bitwiseXor, null, (x, y) -> x ^ y, false),
+      // shifts: the reference takes the computation dtype's width (check()); bool with bool is refused
+      new Bin("bitwiseLeftShift", Takes.INTB, Tensor::bitwiseLeftShift, null, Tensor::bitwiseLeftShift, null, null, false),
+      new Bin("bitwiseRightShift", Takes.INTB, Tensor::bitwiseRightShift, null, Tensor::bitwiseRightShift, null, null, false),
       new Bin("pow", Takes.NUM, Tensor::pow, Tensor::pow, Tensor::pow, BinaryFamily::pow, BinaryFamily::ipow, false),
   };
 
@@ -91,21 +94,32 @@ final class BinaryFamily {
 
   private static Fuzz.Check check(Bin op, Pool.Entry x, Object y) {
     boolean scalarInTensorDtype = op.name.equals("add") || op.name.equals("sub") || op.name.equals("remainder");
+    boolean shift = op.name.endsWith("Shift") && open(x) && (!(y instanceof Pool.Entry e) || open(e));  // closed: the call throws, unchecked
+    LongBinaryOperator fl = shift ? shift(op.name.equals("bitwiseLeftShift"), 8 * comp(x, y).itemSize()) : op.fl;
     return Refs.binary(x, y, op.fd == null ? (p, q) -> { throw new AssertionError(op.name + " succeeded on floats"); } : op.fd,
-        op.fl, op.compare, scalarInTensorDtype);
+        fl, op.compare, scalarInTensorDtype);
+  }
+
+  /** The computation dtype of x with a tensor or a scalar y. */
+  private static DType comp(Pool.Entry x, Object y) {
+    return y instanceof Pool.Entry e ? x.t().resultType(e.t()) : y instanceof Long v ? x.t().resultType((long) v) : x.t().resultType((double) (Double) y);
+  }
+
+  /**
+   * A shift in a dtype of this many bits (operands already wrapped to it): a count below 0 or past
+   * the width shifts everything out, 0 to the left and the sign to the right (docs/reliability.md).
+   */
+  private static LongBinaryOperator shift(boolean left, int bits) {
+    return left ? (a, n) -> n < 0 || n >= bits ? 0 : a << n : (a, n) -> n < 0 || n >= bits ? (a < 0 ? -1 : 0) : a >> n;
   }
 
   /** Both open, shapes that broadcast, dtypes the op takes, and no integer division by 0 or power below 0. */
   private static boolean valid(Bin op, Pool.Entry x, Object y) {
     if (!open(x) || !op.takes.accepts(x.t().dtype())) return false;
-    DType comp;
-    if (y instanceof Pool.Entry e) {
-      if (!Valid.broadcast(x, e) || !op.takes.accepts(e.t().dtype())) return false;
-      comp = x.t().resultType(e.t());
-    } else {
-      comp = y instanceof Long v ? x.t().resultType((long) v) : x.t().resultType((double) (Double) y);
-    }
+    if (y instanceof Pool.Entry e && (!Valid.broadcast(x, e) || !op.takes.accepts(e.t().dtype()))) return false;
+    DType comp = comp(x, y);
     if (op.fd == null && comp.isFloatingPoint()) return false;  // bitwise ops on floats
+    if (op.name.endsWith("Shift") && comp == DType.BOOL) return false;
     // pow converts a scalar exponent that keeps self's dtype checked (PyTorch 2.13: float16 ** 1e5 and int8 ** 300
     // refused; float32 and float64 read any double)
     DType self = x.t().dtype();
