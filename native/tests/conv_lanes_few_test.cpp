@@ -4,6 +4,7 @@
 // dilation, uneven padding, groups, channel counts that fill no vector and more than a block,
 // several samples, a run of input channels shorter than the channels and a kernel larger than a
 // run, bias or none, float32 and float64, one thread and several; every output element written.
+// Beside it, both layouts' weight gradients, which end in the same layout change (sums_to_weight).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -89,6 +90,37 @@ void check(const Shape& s, bool with_bias) {
   CHECK_EQ(bad, 0);
 }
 
+// The weight's gradient of both layouts (JT_CONV_LANES 0 and 1: flat planes and channels in lanes,
+// whose sums [c][t][u] are written out in the weight's layout [u][c][t] by sums_to_weight) against
+// a float64 plain loop: groups, output channels past a vector, taps, samples.
+template <typename T>
+void weight_gradient(int64_t n, int64_t c, int64_t u, int64_t groups, int64_t hw, int64_t k, bool lanes) {
+  const int64_t cg = c / groups, og = u / groups, taps = k * k, pad = k / 2, P = hw * hw;
+  std::vector<T> x = values<T>((size_t)(n * c * P), 4), gy = values<T>((size_t)(n * u * P), 5), gw((size_t)(u * cg * taps), T(7));
+  jt_test::set_env("JT_CONV_LANES", lanes ? "1" : "0");
+  std::vector<int64_t> plan = {JT_PLAN_VERSION, 2, sizeof(T) == 4 ? 8 : 9, 2, n, c, u, groups, (int64_t)x.data(), (int64_t)gw.data(), 0,
+                               (int64_t)gy.data(), hw, hw, hw, hw, k, k, pad, pad, pad, pad, 1, 1, 1, 1};
+  CHECK_EQ(jt_conv(plan.data()), JT_OK);
+  jt_test::unset_env("JT_CONV_LANES");
+  int bad = 0;
+  for (int64_t o = 0; o < u; ++o)
+    for (int64_t ci = 0; ci < cg; ++ci)
+      for (int64_t t = 0; t < taps; ++t) {
+        double want = 0;
+        for (int64_t s = 0; s < n; ++s)
+          for (int64_t a = 0; a < hw; ++a)
+            for (int64_t b = 0; b < hw; ++b) {
+              const int64_t r = a + t / k - pad, q = b + t % k - pad;
+              if (r < 0 || r >= hw || q < 0 || q >= hw) continue;
+              want += (double)x[(size_t)((s * c + o / og * cg + ci) * P + r * hw + q)] * (double)gy[(size_t)((s * u + o) * P + a * hw + b)];
+            }
+        const double got = (double)gw[(size_t)((o * cg + ci) * taps + t)];
+        bad += !(std::fabs(got - want) <= (sizeof(T) == 4 ? 1e-5 : 1e-13) * (1 + (double)(n * P)));
+      }
+  if (bad) std::printf("weight gradient %s, %s: %d of %zu off\n", sizeof(T) == 4 ? "f32" : "f64", lanes ? "lanes" : "planes", bad, gw.size());
+  CHECK_EQ(bad, 0);
+}
+
 }  // namespace
 
 int main() {
@@ -109,5 +141,10 @@ int main() {
       check<float>(s, true);
       check<double>(s, s.n % 2 == 0);
     }
+  for (bool lanes : {false, true}) {
+    weight_gradient<float>(2, 6, 40, 2, 7, 3, lanes);    // groups, a vector and a tail of output channels a group
+    weight_gradient<double>(1, 3, 17, 1, 5, 5, lanes);   // 25 taps, a tail past one vector
+    weight_gradient<float>(1, 64, 64, 1, 7, 3, lanes);   // a deep layer's shape, small
+  }
   return jt_report("conv_lanes_few_test");
 }

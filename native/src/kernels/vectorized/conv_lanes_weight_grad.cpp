@@ -120,10 +120,7 @@ int weight_grad(const Grid& g, const T* x, const T* gy, T* gw) {
     }
   });
   if (status.load() != JT_OK) return status.load();
-  for (int64_t gi = 0; gi < g.groups; ++gi)
-    for (int64_t u = 0; u < og; ++u)
-      for (int64_t c = 0; c < cg; ++c)
-        for (int64_t t = 0; t < taps; ++t) gw[((gi * og + u) * cg + c) * taps + t] = A[((gi * cg + c) * taps + t) * acc_t + u];
+  sums_to_weight(A, acc_t, g.groups, og, cg * taps, gw);
   return JT_OK;
 }
 

@@ -267,10 +267,7 @@ int by_output_lanes(const Geometry& g, const T* x, const T* gy, T* gw) {
     });
   }
   if (declined.load()) return JT_VALUE_OUT_OF_RANGE;
-  for (int64_t gi = 0; gi < g.groups; ++gi)
-    for (int64_t o = 0; o < og; ++o)
-      for (int64_t c = 0; c < cg; ++c)
-        for (int64_t t = 0; t < taps; ++t) gw[((gi * og + o) * cg + c) * taps + t] = A[((gi * cg + c) * taps + t) * ldy + o];
+  sums_to_weight(A, ldy, g.groups, og, cg * taps, gw);
   return JT_OK;
 }
 
