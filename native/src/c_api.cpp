@@ -19,6 +19,7 @@
 #include "kernels/nonzero.h"
 #include "kernels/random.h"
 #include "kernels/kernels.h"
+#include "kernels/linalg.h"
 #include "kernels/reduce.h"
 #include "parallel.h"
 
@@ -155,6 +156,16 @@ void jt_arange(int64_t dst, int dtype, int64_t n, int is_integral, int64_t start
 
 void jt_linspace(int64_t dst, int dtype, int64_t steps, double start, double end) {
   linspace(P(dst), (DType)dtype, steps, start, end);
+}
+
+int jt_lu_factor(int64_t a, int dtype, int64_t batch, int64_t n, int64_t pivots, int64_t info) {
+  return guarded([&] { return lu_factor((DType)dtype, P(a), batch, n, static_cast<int32_t*>(P(pivots)), static_cast<int32_t*>(P(info))); });
+}
+int jt_lu_solve(int64_t lu, int64_t pivots, int dtype, int64_t batch, int64_t n, int64_t k, int64_t b) {
+  return guarded([&] { return lu_solve((DType)dtype, P(lu), static_cast<const int32_t*>(P(pivots)), batch, n, k, P(b)); });
+}
+int jt_cholesky(int64_t a, int dtype, int64_t batch, int64_t n, int64_t info) {
+  return guarded([&] { return cholesky((DType)dtype, P(a), batch, n, static_cast<int32_t*>(P(info))); });
 }
 
 double jt_load_f64(int64_t a, int t) { return load_f64(P(a), (DType)t); }

@@ -188,6 +188,14 @@ JT_API int jt_attention(const int64_t* plan);
 // JT_NO_KERNEL for a dtype other than float32/float64.
 JT_API int jt_conv(const int64_t* plan);
 
+// ---- dense factorizations (kernels/linalg.h): `batch` contiguous row-major matrices, float32/float64 ----
+// LU with partial pivoting in place; pivots [batch, n] int32 1-based, info [batch] int32 (0, or U's first zero diagonal, 1-based).
+JT_API int jt_lu_factor(int64_t a, int dtype, int64_t batch, int64_t n, int64_t pivots, int64_t info);
+// b's n x k matrices become A^-1 b from jt_lu_factor's lu and pivots (one factorization per b).
+JT_API int jt_lu_solve(int64_t lu, int64_t pivots, int dtype, int64_t batch, int64_t n, int64_t k, int64_t b);
+// Lower Cholesky factor in place from the lower triangle; info [batch] int32 (0, or the order of the first minor not positive-definite).
+JT_API int jt_cholesky(int64_t a, int dtype, int64_t batch, int64_t n, int64_t info);
+
 // One element at an address, converted from/to double or int64.
 JT_API double jt_load_f64(int64_t addr, int dtype);
 JT_API int64_t jt_load_i64(int64_t addr, int dtype);

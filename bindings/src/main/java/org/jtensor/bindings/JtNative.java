@@ -108,6 +108,9 @@ public final class JtNative {
   public static native void jt_arange(long dst, int dtype, long n, int isIntegral, long startBits, long stepBits);
   public static native void jt_linspace(long dst, int dtype, long steps, double start, double end);
 
+  public static native int jt_lu_factor(long a, int dtype, long batch, long n, long pivots, long info);
+  public static native int jt_lu_solve(long lu, long pivots, int dtype, long batch, long n, long k, long b);
+  public static native int jt_cholesky(long a, int dtype, long batch, long n, long info);
 
   public static native int jt_index_along(@Cast("const int64_t*") long[] plan, @Cast("int64_t*") long[] bad);
   public static native int jt_index_along_mode(String name);

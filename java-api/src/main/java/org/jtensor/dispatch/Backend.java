@@ -147,6 +147,29 @@ public interface Backend {
     return false;
   }
 
+  /**
+   * torch.linalg's factorizations, in place on contiguous [batch, n, n] float32/float64 matrices
+   * (kernels/linalg.h): LU with partial pivoting (pivots [batch, n] and info [batch], int32), the
+   * solve of contiguous [batch, n, k] b from those factors, and the lower Cholesky factor. A
+   * singular or non-positive-definite matrix is an info entry, for the op to word. The CPU's only.
+   */
+  default void luFactor(String op, TensorImpl a, TensorImpl pivots, TensorImpl info) {
+    throw noFactorizations(op);
+  }
+
+  default void luSolve(String op, TensorImpl lu, TensorImpl pivots, TensorImpl b) {
+    throw noFactorizations(op);
+  }
+
+  default void cholesky(String op, TensorImpl a, TensorImpl info) {
+    throw noFactorizations(op);
+  }
+
+  /** PyTorch solves with cuSOLVER on CUDA; there is none here. */
+  private UnsupportedOperationException noFactorizations(String op) {
+    return new UnsupportedOperationException(op + "(): not implemented for " + device().type());
+  }
+
   /** values (in's dtype) and indices (int64), in's shape: in sorted along dim, stably, NaN largest. */
   void sort(String op, int dim, boolean descending, TensorImpl values, TensorImpl indices, TensorImpl in);
 

@@ -117,6 +117,52 @@ final class CpuBackend extends PlanBackend {
     }
   }
 
+  @Override
+  public void luFactor(String op, TensorImpl a, TensorImpl pivots, TensorImpl info) {
+    long n = side(op, a), batch = info.numel();
+    requireLaidOut(op, a, batch * n * n, pivots, batch * n, info, batch);
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtNative.jt_lu_factor(held.flatOutput(a), a.dtype().code(), batch, n, held.flatOutput(pivots), held.flatOutput(info)), op, a.dtype());
+    }
+  }
+
+  @Override
+  public void luSolve(String op, TensorImpl lu, TensorImpl pivots, TensorImpl b) {
+    long n = side(op, lu), batch = pivots.numel() / Math.max(1, n), k = b.sizes()[b.dim() - 1];
+    requireLaidOut(op, lu, batch * n * n, pivots, batch * n, b, batch * n * k);
+    if (b.dtype() != lu.dtype()) throw new IllegalStateException(op + "(): the right-hand side's dtype differs from the factors'");
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtNative.jt_lu_solve(held.flatAddress(lu), held.flatAddress(pivots), lu.dtype().code(), batch, n, k, held.flatOutput(b)), op,
+          lu.dtype());
+    }
+  }
+
+  @Override
+  public void cholesky(String op, TensorImpl a, TensorImpl info) {
+    long n = side(op, a), batch = info.numel();
+    requireLaidOut(op, a, batch * n * n, info, batch, info, batch);
+    try (HeldOperands held = new HeldOperands(op)) {
+      check(JtNative.jt_cholesky(held.flatOutput(a), a.dtype().code(), batch, n, held.flatOutput(info)), op, a.dtype());
+    }
+  }
+
+  /** The side of a's square matrices (a at least 2-D: the ops check that first). */
+  private static long side(String op, TensorImpl a) {
+    if (a.dim() < 2) throw new IllegalStateException(op + "(): factorization operands must be matrices");
+    return a.sizes()[a.dim() - 1];
+  }
+
+  /**
+   * The kernels walk flat runs of the counts the ops computed: they hand them fresh contiguous
+   * tensors, int32 index; anything else is a bug refused here rather than a read outside a storage.
+   */
+  private static void requireLaidOut(String op, TensorImpl a, long aCount, TensorImpl index, long indexCount, TensorImpl other, long otherCount) {
+    int d = a.dim();
+    boolean ok = a.sizes()[d - 1] == a.sizes()[d - 2] && a.isContiguous() && a.numel() == aCount && index.dtype() == DType.INT32
+        && index.isContiguous() && index.numel() == indexCount && other.isContiguous() && other.numel() == otherCount;
+    if (!ok) throw new IllegalStateException(op + "(): factorization operands laid out unlike their matrices");
+  }
+
   /** A kernel's status: scratch memory refused, no kernel, else a plan native code refused (an index out of range is the caller's). */
   @Override
   void check(int status, String op, DType dtype) {
