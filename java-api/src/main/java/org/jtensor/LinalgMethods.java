@@ -3,10 +3,12 @@ package org.jtensor;
 import org.jtensor.core.ScalarTypes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.Autocasting;
+import org.jtensor.ops.Determinants;
+import org.jtensor.ops.LinearSolves;
 import org.jtensor.ops.LinalgOps;
 import org.jtensor.ops.ProductOps;
 
-/** Tensor's matrix products, inherited by {@link Tensor}. */
+/** Tensor's matrix products and torch.Tensor's linalg methods (on {@link Linalg}'s kernels), inherited by {@link Tensor}. */
 public sealed interface LinalgMethods permits Tensor {
   private TensorImpl impl(String op) {
     return ((Tensor) this).impl(op);
@@ -109,5 +111,26 @@ public sealed interface LinalgMethods permits Tensor {
 
   default Tensor addmm(Tensor mat1, Tensor mat2) {
     return addmm(mat1, mat2, 1.0, 1.0);
+  }
+
+  /** Tensor.inverse: torch.linalg.inv. */
+  default Tensor inverse() {
+    return LinearSolves.inv("inverse", self());
+  }
+
+  /** Tensor.det: torch.linalg.det. */
+  default Tensor det() {
+    return Determinants.det("det", self());
+  }
+
+  /** Tensor.logdet: log det, NaN where det is negative and -inf where it is 0. */
+  default Tensor logdet() {
+    return Determinants.logdet("logdet", self());
+  }
+
+  /** Tensor.slogdet: torch.linalg.slogdet. */
+  default Linalg.Slogdet slogdet() {
+    Tensor[] r = Determinants.slogdet("slogdet", "linalg.slogdet", self());
+    return new Linalg.Slogdet(r[0], r[1]);
   }
 }

@@ -384,6 +384,15 @@ public final class Ops {
       c.needs(1) ? g.matmul(c.input(2).t()).mul(c.param(1)) : null,
       c.needs(2) ? c.input(1).t().matmul(g).mul(c.param(1)) : null)));
 
+  // ---- torch.linalg on the native LU and Cholesky (LinearSolves, Determinants, CholeskyOps), detached then recorded ----
+  static final Op SOLVE = Op.composite("solve", 2).withDerivative(of(SELF | RESULT, LinearSolves::solveBackward));
+  static final Op INV = Op.composite("inv", 1).withDerivative(of(RESULT, LinearSolves::invBackward));
+  static final Op DET = Op.composite("det", 1).withDerivative(of(SELF | RESULT, Determinants::detBackward));
+  /** slogdet's logabsdet (its sign has no derivative). */
+  static final Op LOGABSDET = Op.composite("slogdet", 1).withDerivative(of(SELF, Determinants::logabsdetBackward));
+  /** args: upper (Boolean). */
+  static final Op CHOLESKY = Op.composite("cholesky", 1).withDerivative(of(RESULT, CholeskyOps::backward));
+
   /** x·Wᵀ + b (LinearOp): saves x and W; W's gradient is gᵀ·x in W's own layout, b's the sum over rows. */
   static final Op LINEAR = Op.composite("linear", 3).withDerivative(of(SELF | OTHER, Gradient::linearBackward));
 
