@@ -489,8 +489,43 @@ void large_angle_trigonometry() {
   CHECK(std::signbit(jt::fp::sin_cos_any(-0.0, true)) && jt::fp::sin_cos_any(-0.0, false) == 1.0);
 }
 
+// LU, its solve and Cholesky (kernels/linalg.cpp) with LAPACK's answers (PyTorch 2.13's lu_factor
+// and cholesky for these matrices), a singular and an indefinite matrix as info entries, the
+// blocked LU (n >= 128) by its residual, and a dtype with no kernel.
+void factorizations() {
+  Buf<double> a({1, 2, 3, 4, 1, 2, 2, 4});  // two 2x2 matrices; the second singular
+  Buf<int32_t> piv(std::vector<int32_t>(4)), info(std::vector<int32_t>(2));
+  CHECK_EQ(jt_lu_factor(a.addr(), Float64, 2, 2, piv.addr(), info.addr()), JT_OK);
+  CHECK(a.p[0] == 3 && a.p[1] == 4 && std::fabs(a.p[2] - 1.0 / 3) < 1e-15 && std::fabs(a.p[3] - 2.0 / 3) < 1e-15);
+  CHECK(piv.p[0] == 2 && piv.p[1] == 2 && info.p[0] == 0);
+  CHECK(info.p[1] == 2 && a.p[7] == 0);  // U[2,2] is zero: reported, the factorization completed
+  Buf<double> b({1, 1});
+  CHECK_EQ(jt_lu_solve(a.addr(), piv.addr(), Float64, 1, 2, 1, b.addr()), JT_OK);
+  CHECK(std::fabs(b.p[0] + 1) < 1e-15 && std::fabs(b.p[1] - 1) < 1e-15);  // [[1,2],[3,4]] x = [1,1]
+  Buf<float> spd({4, 100, 2, 3, 1, 2, 2, 1});  // the 100 is above the diagonal: never read
+  CHECK_EQ(jt_cholesky(spd.addr(), Float32, 2, 2, info.addr()), JT_OK);
+  CHECK(spd.p[0] == 2 && spd.p[1] == 0 && spd.p[2] == 1 && std::fabs(spd.p[3] - std::sqrt(2.0f)) < 1e-6f);
+  CHECK(info.p[0] == 0 && info.p[1] == 2);
+  CHECK_EQ(jt_lu_factor(a.addr(), Int64, 1, 2, piv.addr(), info.addr()), JT_NO_KERNEL);
+  const int64_t n = 130;  // past the blocking threshold: panels and a GEMM update
+  std::vector<double> m((size_t)(n * n)), rhs((size_t)n, 1.0);
+  for (int64_t i = 0; i < n * n; ++i) m[(size_t)i] = std::cos(1.7 * (double)(i / n) * (double)(i % n) + 0.3 * (double)(i / n));
+  Buf<double> big(m), x(rhs);
+  Buf<int32_t> bp(std::vector<int32_t>((size_t)n)), bi(std::vector<int32_t>(1));
+  CHECK_EQ(jt_lu_factor(big.addr(), Float64, 1, n, bp.addr(), bi.addr()), JT_OK);
+  CHECK_EQ(jt_lu_solve(big.addr(), bp.addr(), Float64, 1, n, 1, x.addr()), JT_OK);
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double r = -1;
+    for (int64_t j = 0; j < n; ++j) r += m[(size_t)(i * n + j)] * x.p[j];
+    worst = std::fmax(worst, std::fabs(r));
+  }
+  CHECK(bi.p[0] == 0 && worst < 1e-9);
+}
+
 int main() {
   convolution_scratch();
+  factorizations();
   elementwise();
   float64_trigonometry_near_multiples_of_half_pi();
   large_angle_trigonometry();
