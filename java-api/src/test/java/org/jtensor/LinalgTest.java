@@ -149,6 +149,14 @@ class LinalgTest extends ScopedTest {
   }
 
   @Test
+  void detGradientAtAnExactlySingularMatrixIsZeroAsPyTorchs() {
+    // PyTorch 2.13: [[[0, -0], [-0, 0]], [[4, -3], [-2, 1]]] (zeros where det is exactly 0, not the cofactors)
+    Tensor a = Tensor.fromArray(new double[][][] {{{1, 2}, {2, 4}}, {{1, 2}, {3, 4}}}).requiresGrad_();
+    Linalg.det(a).sum().backward();
+    Close.assertElements("det grad", new double[] {0, 0, 0, 0, 4, -3, -2, 1}, a.grad().toDoubleArray(), Close.absolute(1e-15));
+  }
+
+  @Test
   void emptyShapesAnswerAsPyTorch() {
     assertEquals(1.0, Linalg.det(Tensor.ones(0, 0)).item());  // the empty product
     assertArrayEquals(new double[] {1, 1}, Linalg.det(Tensor.ones(2, 0, 0)).to(DType.FLOAT64).toDoubleArray());

@@ -60,10 +60,18 @@ public final class Determinants {
     return odd.mul(-2L).add(1L).to(dtype);
   }
 
-  /** Ops.DET's derivative: g·det·A⁻ᵀ (an exactly singular A is refused by inv). */
+  /**
+   * Ops.DET's derivative: g·det·A⁻ᵀ. Where det is exactly 0, PyTorch 2.13 answers zeros (not the
+   * cofactors, which it gives for a det of 1e-16): those matrices are inverted as the identity, so
+   * g·0·I is the zeros without inv refusing the batch.
+   */
   static Tensor[] detBackward(Gradient.Context c, Tensor g) {
-    Tensor scale = g.mul(c.result()).unsqueeze(-1).unsqueeze(-1);
-    return Gradient.grads(LinearSolves.inv("det_backward", c.input(0)).mT().mul(scale));
+    Tensor a = c.input(0), det = c.result();
+    Tensor singular = det.eq(0.0).unsqueeze(-1).unsqueeze(-1);
+    long n = a.shape()[a.dim() - 1];
+    Tensor invertible = Tensor.where(singular, Tensor.eye(n, n, a.dtype()), a);
+    Tensor scale = g.mul(det).unsqueeze(-1).unsqueeze(-1);
+    return Gradient.grads(LinearSolves.inv("det_backward", invertible).mT().mul(scale));
   }
 
   /** Ops.LOGABSDET's derivative: g·A⁻ᵀ. */
