@@ -192,6 +192,15 @@ class LinalgTest extends ScopedTest {
     assertMessage(UnsupportedOperationException.class, "solve(): \"lu_cpu\" not implemented for 'Half'", () -> Linalg.solve(half, half));
     assertMessage(IllegalArgumentException.class, "det(): linalg.det: The input tensor A must have at least 2 dimensions.",
         () -> Linalg.det(Tensor.ones(3)));
+    // the shape is checked before the dtype, except by solve
+    assertMessage(IllegalArgumentException.class, "inv(): linalg.inv: The input tensor A must have at least 2 dimensions.",
+        () -> Linalg.inv(Tensor.ones(new long[] {3}, DType.INT64)));
+    assertMessage(IllegalArgumentException.class, "logdet(): logdet: A must be batches of square matrices, but they are 2 by 3 matrices",
+        () -> Tensor.ones(new long[] {2, 3}, DType.FLOAT16).logdet());
+    assertMessage(IllegalArgumentException.class, "solve(): linalg.solve: Expected a floating point or complex tensor as input. Got Long",
+        () -> Linalg.solve(Tensor.ones(new long[] {3}, DType.INT64), Tensor.ones(3)));
+    assertMessage(IllegalArgumentException.class, "luFactor(): torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: [3] instead",
+        () -> Linalg.luFactor(Tensor.ones(3)));
     assertMessage(IllegalArgumentException.class, "cholesky(): linalg.cholesky: A must be batches of square matrices, but they are 2 by 3"
         + " matrices", () -> Linalg.cholesky(Tensor.ones(2, 3)));
     Tensor eye = Tensor.eye(3, 3, DType.FLOAT32);

@@ -29,18 +29,18 @@ final class Factorizations {
 
   /**
    * PyTorch's checks of a linalg op's matrix argument A (torchName: how its messages name the op):
-   * CPU, floating, at least 2-D, square, then float32 or float64 (see requireKernelDtype for kernel).
+   * CPU, at least 2-D, square, floating, then float32 or float64 (see requireKernelDtype for kernel).
    */
   static void requireSquare(String op, String torchName, Tensor a, String kernel) {
     Handles.implOf(a, op);
     requireCpu(op, a);
-    requireFloating(op, torchName, a);
     if (a.dim() < 2) throw new IllegalArgumentException(op + "(): " + torchName + ": The input tensor A must have at least 2 dimensions.");
     long rows = a.shape()[a.dim() - 2], cols = a.shape()[a.dim() - 1];
     if (rows != cols) {
       throw new IllegalArgumentException(op + "(): " + torchName + ": A must be batches of square matrices, but they are " + rows + " by " + cols
           + " matrices");
     }
+    requireFloating(op, torchName, a);  // after the shape, as PyTorch's squareCheckInputs comes first (solve checks the dtype first)
     requireKernelDtype(op, torchName, a, kernel);
   }
 

@@ -16,6 +16,8 @@ public final class LinearSolves {
 
   /** X with AX = B: B a vector (B 1-D, or A's shape without its last dim) or a batch of matrices, batch dims broadcast. */
   public static Tensor solve(String op, Tensor a, Tensor b) {
+    Handles.implOf(a, op);
+    Factorizations.requireFloating(op, "linalg.solve", a);  // before A's shape, unlike the other ops
     Factorizations.requireSquare(op, "linalg.solve", a, "lu_cpu");
     Handles.implOf(b, op);
     Factorizations.requireCpu(op, b);
