@@ -157,6 +157,30 @@ class LinalgTest extends ScopedTest {
   }
 
   @Test
+  void stridedInputsAndThreadCountsGiveTheSameBits() {  // 300 matrices of 8 x 8: several tasks of the batch loop
+    Tensor base = Tensor.randn(300, 8, 16).to(DType.FLOAT64);
+    Tensor a = base.slice(2, 0, 16, 2).mT();  // strided and transposed: [300, 8, 8]
+    Tensor dense = a.contiguous().clone();
+    Tensor b = Tensor.randn(300, 1, 3).to(DType.FLOAT64).expand(300, 8, 3);  // stride 0 along the rows
+    Tensor spd = a.matmul(a.mT()).add(Tensor.eye(8, 8, DType.FLOAT64));
+    Function<Tensor[], Tensor[]> all = t -> new Tensor[] {Linalg.solve(t[0], t[1]), Linalg.inv(t[0]), Linalg.det(t[0]), Linalg.cholesky(t[2])};
+    Tensor[] strided = all.apply(new Tensor[] {a, b, spd});
+    Tensor[] contiguous = all.apply(new Tensor[] {dense, b.contiguous(), spd.mT().contiguous().mT()});
+    int threads = Threads.getNumThreads();
+    Tensor[] serial;
+    try {
+      Threads.setNumThreads(1);
+      serial = all.apply(new Tensor[] {a, b, spd});
+    } finally {
+      Threads.setNumThreads(threads);
+    }
+    for (int k = 0; k < strided.length; k++) {
+      assertArrayEquals(contiguous[k].toDoubleArray(), strided[k].toDoubleArray(), "op " + k);
+      assertArrayEquals(serial[k].toDoubleArray(), strided[k].toDoubleArray(), "op " + k + " on one thread");
+    }
+  }
+
+  @Test
   void emptyShapesAnswerAsPyTorch() {
     assertEquals(1.0, Linalg.det(Tensor.ones(0, 0)).item());  // the empty product
     assertArrayEquals(new double[] {1, 1}, Linalg.det(Tensor.ones(2, 0, 0)).to(DType.FLOAT64).toDoubleArray());
