@@ -181,6 +181,31 @@ class LinalgTest extends ScopedTest {
   }
 
   @Test
+  void successfulCallsAndRefusalsLeaveNoBytesBehind() {  // what the test's scope would otherwise close for them
+    Tensor a = Tensor.fromArray(new double[][] {{4, 1, 0}, {1, 3, 1}, {0, 1, 2}});
+    Tensor v = Tensor.ones(new long[] {3, 2}, DType.FLOAT64), s = Tensor.fromArray(SINGULAR);
+    List<Function<Tensor, AutoCloseable>> calls = List.of(x -> Linalg.solve(x, v), Linalg::inv, Linalg::det, Linalg::slogdet,
+        Linalg::cholesky, Linalg::luFactor, Tensor::logdet);
+    for (Function<Tensor, AutoCloseable> call : calls) {
+      for (Tensor x : List.of(a, s)) {
+        long before = allocated();
+        try (AutoCloseable r = call.apply(x)) {
+          assertTrue(r != null);
+        } catch (ArithmeticException refused) {
+          assertTrue(x == s, refused.getMessage());
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+        assertEquals(before, allocated(), "bytes left by a call on " + (x == a ? "an invertible" : "a singular") + " matrix");
+      }
+    }
+  }
+
+  private static long allocated() {
+    return org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.current");
+  }
+
+  @Test
   void emptyShapesAnswerAsPyTorch() {
     assertEquals(1.0, Linalg.det(Tensor.ones(0, 0)).item());  // the empty product
     assertArrayEquals(new double[] {1, 1}, Linalg.det(Tensor.ones(2, 0, 0)).to(DType.FLOAT64).toDoubleArray());

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * leak its scope closes, so here each call's results are closed by hand and the allocator's bytes
  * must be back where they were after each call, whether it succeeded or refused its arguments
  * (arguments are made up from the parameter types, so many calls take the refusal path, which is
- * where a forgotten release hides). Tensor's instance methods and static factories, nn.Functional
- * and Special, found by reflection: a new op is swept without an entry anywhere.
+ * where a forgotten release hides). Tensor's instance methods and static factories, nn.Functional,
+ * Special and Linalg, found by reflection: a new op is swept without an entry anywhere.
  */
 class UnscopedOpSweepTest {
   /** Calls that hand out memory on purpose (a buffer over the bytes, kept until collected) or block. */
@@ -126,7 +126,7 @@ class UnscopedOpSweepTest {
       String leak = sweep(m, false);
       if (leak != null) leaks.add(leak);
     }
-    for (Class<?> statics : List.of(Functional.class, Special.class)) {
+    for (Class<?> statics : List.of(Functional.class, Special.class, Linalg.class)) {
       for (Method m : ops(statics, true)) {
         calls++;
         String leak = sweep(m, false);
