@@ -429,6 +429,12 @@ int jt_conv(const int64_t* words) {
   return guarded([&] { return conv_run(r); });
 }
 
+int jt_grid_sample(const int64_t* words) {
+  grid_sample_plan r(words);
+  if (!r.current()) return JT_INVALID;
+  return guarded([&] { return grid_sample_run(r); });
+}
+
 int jt_scan(const int64_t* words) {
   scan_plan r(words);
   if (!r.current() || r.ndim < 1 || r.ndim > 64 || r.dim < 0 || r.dim >= r.ndim) return JT_INVALID;

@@ -187,6 +187,8 @@ JT_API int jt_attention(const int64_t* plan);
 // A conv plan (plans.h): direct stride-1 convolution forward, input or weight gradient;
 // JT_NO_KERNEL for a dtype other than float32/float64.
 JT_API int jt_conv(const int64_t* plan);
+// A grid_sample plan (plans.h): grid_sample's forward or backward; JT_NO_KERNEL for a dtype other than float32/float64.
+JT_API int jt_grid_sample(const int64_t* plan);
 
 // ---- dense factorizations (kernels/linalg.h): `batch` contiguous row-major matrices, float32/float64 ----
 // LU with partial pivoting in place; pivots [batch, n] int32 1-based, info [batch] int32 (0, or U's first zero diagonal, 1-based).

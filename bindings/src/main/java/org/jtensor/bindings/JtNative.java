@@ -158,6 +158,8 @@ public final class JtNative {
 
   public static native int jt_conv(@Cast("const int64_t*") long[] plan);
 
+  public static native int jt_grid_sample(@Cast("const int64_t*") long[] plan);
+
   public static native double jt_load_f64(long addr, int dtype);
   public static native long jt_load_i64(long addr, int dtype);
   public static native void jt_store_f64(long addr, int dtype, double value);

@@ -7,6 +7,7 @@ import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.AttentionShape;
 import org.jtensor.dispatch.plan.ConvShape;
+import org.jtensor.dispatch.plan.GridSamplePacker;
 import org.jtensor.dispatch.plan.NormGroups;
 import org.jtensor.dispatch.plan.Windows;
 
@@ -140,6 +141,17 @@ public interface Backend {
    */
   default boolean convolution(String op, int mode, ConvShape s, TensorImpl x, TensorImpl weight, TensorImpl bias, TensorImpl y) {
     throw new UnsupportedOperationException(op + "(): no direct convolution kernel on " + device());
+  }
+
+  /**
+   * grid_sample (the grid_sample plan), every operand contiguous in s's shapes and of one floating
+   * dtype. Forward (gradOut null): out from input and grid. Backward: gradInput and gradGrid (each
+   * written unless null) from gradOut, input and grid. UnsupportedOperationException where the
+   * device has no such kernel.
+   */
+  default void gridSample(String op, GridSamplePacker.Sampling s, TensorImpl input, TensorImpl grid, TensorImpl out, TensorImpl gradOut,
+                          TensorImpl gradInput, TensorImpl gradGrid) {
+    throw new UnsupportedOperationException(op + "(): not implemented for " + device().type());
   }
 
   /** Whether {@link #convolution} runs for dtype; nn's convolution composes im2col and a GEMM where not. */

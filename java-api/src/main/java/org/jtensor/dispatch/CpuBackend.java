@@ -29,6 +29,7 @@ final class CpuBackend extends PlanBackend {
   /** The direct kernels take float32 and float64 (vectorized/convolution.cpp). */
   @Override public boolean convolvesDirectly(DType dtype) { return dtype == DType.FLOAT32 || dtype == DType.FLOAT64; }
   @Override int runMaxPool(long[] plan) { return JtNative.jt_max_pool(plan); }
+  @Override int runGridSample(long[] plan) { return JtNative.jt_grid_sample(plan); }
   @Override int runIndexAlong(long[] plan, long[] bad) { return JtNative.jt_index_along(plan, bad); }
   @Override int runIndexAdvanced(long[] plan, long[] bad) { return JtNative.jt_index_advanced(plan, bad); }
   @Override int runNonzero(long[] plan, long[] found) { return JtNative.jt_nonzero(plan, found); }

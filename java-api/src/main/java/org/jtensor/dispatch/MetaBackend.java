@@ -6,6 +6,7 @@ import org.jtensor.core.DeviceMemory;
 import org.jtensor.core.StorageImpl;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.dispatch.plan.AttentionShape;
+import org.jtensor.dispatch.plan.GridSamplePacker;
 import org.jtensor.dispatch.plan.NormGroups;
 import org.jtensor.dispatch.plan.Windows;
 
@@ -49,6 +50,8 @@ final class MetaBackend implements Backend {
   @Override public void scan(Op op, int dim, TensorImpl out, TensorImpl indices, TensorImpl in) {}
   @Override public void softmax(String op, boolean log, int dim, TensorImpl out, TensorImpl in) {}
   @Override public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {}
+  @Override public void gridSample(String op, GridSamplePacker.Sampling s, TensorImpl input, TensorImpl grid, TensorImpl out,
+                                   TensorImpl gradOut, TensorImpl gradInput, TensorImpl gradGrid) {}
   @Override public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {}
   @Override public void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices) {}
   @Override public void norm(String op, NormGroups g, boolean fixed, double eps, TensorImpl x, TensorImpl weight, TensorImpl bias,

@@ -8,6 +8,7 @@ import org.jtensor.bindings.JtNative;
 import org.jtensor.core.KernelStatus;
 import org.jtensor.dispatch.plan.AttentionPacker;
 import org.jtensor.dispatch.plan.ConvPacker;
+import org.jtensor.dispatch.plan.GridSamplePacker;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -167,7 +168,7 @@ public final class NativeContract {
       ReducePacker.LAYOUT, ScanPacker.LAYOUT, GemmPacker.LAYOUT, IndexAlongPacker.LAYOUT,
       RandomPacker.LAYOUT, IndexAdvancedPacker.LAYOUT, NonzeroPacker.LAYOUT, SortPacker.LAYOUT, SelectPacker.LAYOUT, SearchPacker.LAYOUT,
       SoftmaxPacker.LAYOUT, WindowsPacker.LAYOUT, WindowsPacker.MAX_POOL_LAYOUT, NormPacker.LAYOUT,
-      AttentionPacker.LAYOUT, ConvPacker.LAYOUT);
+      AttentionPacker.LAYOUT, ConvPacker.LAYOUT, GridSamplePacker.LAYOUT);
 
   /**
    * Checks the registry against the CPU kernel tables and every packer against native code's

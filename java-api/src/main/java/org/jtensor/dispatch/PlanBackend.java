@@ -9,6 +9,7 @@ import org.jtensor.dispatch.plan.AttentionPacker;
 import org.jtensor.dispatch.plan.AttentionShape;
 import org.jtensor.dispatch.plan.ConvPacker;
 import org.jtensor.dispatch.plan.ConvShape;
+import org.jtensor.dispatch.plan.GridSamplePacker;
 import org.jtensor.dispatch.plan.CopyPacker;
 import org.jtensor.dispatch.plan.ElementwisePacker;
 import org.jtensor.dispatch.plan.FillPacker;
@@ -85,6 +86,11 @@ abstract class PlanBackend implements Backend {
 
   /** The direct convolution kernel; JT_NO_KERNEL (3) on a device without one. */
   int runConv(long[] plan) {
+    return 3;
+  }
+
+  /** The grid_sample kernel; JT_NO_KERNEL (3) on a device without one. */
+  int runGridSample(long[] plan) {
     return 3;
   }
 
@@ -471,6 +477,30 @@ abstract class PlanBackend implements Backend {
       if (KernelStatus.of(status) == KernelStatus.VALUE_OUT_OF_RANGE && mode != ConvPacker.FORWARD) return false;  // a non-finite operand (Backend's note)
       check(status, op, dtype);
       return true;
+    }
+  }
+
+  @Override
+  public void gridSample(String op, GridSamplePacker.Sampling s, TensorImpl input, TensorImpl grid, TensorImpl out, TensorImpl gradOut,
+                         TensorImpl gradInput, TensorImpl gradGrid) {
+    boolean backward = gradOut != null;
+    long[] plan = GridSamplePacker.pack(backward, input.dtype(), s), in = s.inputShape(), g = s.gridShape(), o = s.outputShape();
+    try (HeldOperands held = new HeldOperands(op)) {
+      for (TensorImpl t : new TensorImpl[] {grid, out, gradOut, gradInput, gradGrid}) {
+        if (t != null && t.dtype() != input.dtype()) {
+          throw new IllegalArgumentException(op + "(): the kernel reads every operand as " + input.dtype() + ", got " + t.dtype());
+        }
+      }
+      plan[GridSamplePacker.INPUT] = held.address(input, in, contiguous(in));
+      plan[GridSamplePacker.GRID] = held.address(grid, g, contiguous(g));
+      if (backward) {
+        plan[GridSamplePacker.GRAD_OUT] = held.address(gradOut, o, contiguous(o));
+        if (gradInput != null) plan[GridSamplePacker.GRAD_INPUT] = held.output(gradInput, in, contiguous(in));
+        if (gradGrid != null) plan[GridSamplePacker.GRAD_GRID] = held.output(gradGrid, g, contiguous(g));
+      } else {
+        plan[GridSamplePacker.OUT] = held.output(out, o, contiguous(o));
+      }
+      check(runGridSample(plan), op, input.dtype());
     }
   }
 

@@ -417,6 +417,8 @@ public final class Ops {
   static final Op CONVOLUTION = Op.composite("convolution", 3).withDerivative(of(SELF | OTHER, ConvOps::backward));
   /** Batch, layer and group norm (NormOps; kernel: norm): saves x and weight; args: a NodeArgs.Norm, saved: mean and rstd. */
   static final Op NORM = Op.composite("norm", 3).withDerivative(of(SELF | OTHER, NormOps::backward));
+  /** grid_sample (GridSampleOps; kernel: grid_sample): saves input and grid; args: the GridSamplePacker.Sampling. */
+  static final Op GRID_SAMPLE = Op.composite("gridSample", 2).withDerivative(of(SELF | OTHER, GridSampleOps::backward));
   static final Op ATTENTION = Op.composite("scaledDotProductAttention", 3)
       .withDerivative(of(SELF | OTHER | THIRD | RESULT, AttentionOps::backward));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(
