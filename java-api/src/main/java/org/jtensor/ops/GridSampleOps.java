@@ -11,7 +11,7 @@ import org.jtensor.dispatch.plan.GridSamplePacker.Sampling;
  * grid_sample as one op with a native kernel (the grid_sample plan), forward and backward. nn's
  * GridSampling checks the user's arguments with PyTorch's messages; here the tensors are checked
  * against the sampling and made dense. The gradients are the backward kernel's, not themselves
- * differentiable (PyTorch has no double backward for grid_sample either).
+ * differentiable: differentiating them again (PyTorch 2.13 can) is refused.
  */
 public final class GridSampleOps {
   private GridSampleOps() {}
@@ -66,8 +66,12 @@ public final class GridSampleOps {
       Tensor[] out = new Tensor[2];
       for (int k = 0; k < 2; k++) {
         if (made[3 + k] == null) continue;
-        out[k] = Handles.wrap(made[3 + k]);
-        made[3 + k] = null;
+        // under createGraph (grad mode on here) a node whose own derivative refuses: PyTorch 2.13 has
+        // one, jtensor does not, and an unrecorded gradient would silently drop its second-order terms
+        TensorImpl r = made[3 + k];
+        made[3 + k] = null;  // recorded() releases it if recording fails
+        out[k] = Handles.wrap(Recorder.recorded(Ops.GRID_SAMPLE_BACKWARD, name, new TensorImpl[] {Handles.implOf(grad, name),
+            Handles.implOf(input, name), Handles.implOf(grid, name)}, s, r));
       }
       return out;
     } finally {

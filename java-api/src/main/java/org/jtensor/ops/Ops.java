@@ -419,6 +419,11 @@ public final class Ops {
   static final Op NORM = Op.composite("norm", 3).withDerivative(of(SELF | OTHER, NormOps::backward));
   /** grid_sample (GridSampleOps; kernel: grid_sample): saves input and grid; args: the GridSamplePacker.Sampling. */
   static final Op GRID_SAMPLE = Op.composite("gridSample", 2).withDerivative(of(SELF | OTHER, GridSampleOps::backward));
+  /** Its gradients under createGraph: recorded so that differentiating them again fails loudly instead of giving nothing. */
+  static final Op GRID_SAMPLE_BACKWARD = Op.composite("gridSampleBackward", 3).withDerivative(of(0, (c, g) -> {
+    throw new UnsupportedOperationException("gridSampleBackward(): the derivative of grid_sample's gradients (double backward) is not "
+        + "implemented");
+  }));
   static final Op ATTENTION = Op.composite("scaledDotProductAttention", 3)
       .withDerivative(of(SELF | OTHER | THIRD | RESULT, AttentionOps::backward));
   static final Op SCATTER_ADD = Op.composite("scatterAdd", 2).withDerivative(of(0, (c, g) -> grads(

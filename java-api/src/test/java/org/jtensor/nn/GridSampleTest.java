@@ -11,6 +11,7 @@ import org.jtensor.Generator;
 import org.jtensor.PtFixture;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
+import org.jtensor.autograd.Autograd;
 import org.jtensor.autograd.GradCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -115,6 +116,21 @@ class GridSampleTest extends ScopedTest {
         close(name + " grad_x", x2.grad(), x.grad(), 1e-12);
       }
     }
+  }
+
+  /** PyTorch 2.13 differentiates grid_sample's gradients; jtensor refuses to rather than drop their second-order terms. */
+  @Test
+  void doubleBackwardIsRefusedNotDropped() {
+    String name = "bilinear_zeros_0_f64";
+    Tensor x = fresh(name + ".x").requiresGrad_(true), grid = fresh(name + ".grid").requiresGrad_(true);
+    Tensor y = sample(name, x, grid).mul(fixtures.tensor(name + ".up")).sum();
+    List<Tensor> g = Autograd.grad(y, List.of(x, grid), true);
+    close("createGraph grad_x", fixtures.tensor(name + ".grad_x"), g.get(0), 1e-9);
+    close("createGraph grad_grid", fixtures.tensor(name + ".grad_grid"), g.get(1), 1e-9);
+    Tensor penalty = g.get(1).pow(2.0).sum();
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, penalty::backward);
+    assertTrue(e.getMessage().contains("gridSampleBackward(): the derivative of grid_sample's gradients (double backward) is not implemented"),
+        e.getMessage());
   }
 
   @Test
