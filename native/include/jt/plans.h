@@ -147,14 +147,16 @@
   F(version) F(mode) F(dtype) F(nsp) F(batch) F(channels) F(out_channels) F(groups) F(x) F(weight) F(bias) F(y) \
   A(in_sizes, nsp) A(out_sizes, nsp) A(kernel, nsp) A(pad_before, nsp) A(pad_after, nsp) A(dilation, nsp) A(stride, nsp)
 
-// grid_sample (kernels/grid_sample.cpp) over contiguous input [n, c, in_h, in_w] and grid [n, out_h,
-// out_w, 2] (x then y, in [-1, 1] across the input) in dtype (float32, float64): mode 0 bilinear,
-// 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection; as PyTorch's 2-D CPU kernel.
-// backward 0: out [n, c, out_h, out_w]. backward 1: from grad_out (out's shape) grad_input
-// (input's shape) and grad_grid (grid's shape), each 0 when not wanted, every element written.
+// grid_sample over contiguous input [n, c, (in_d,) in_h, in_w] and grid [n, (out_d,) out_h, out_w,
+// nsp] (x, y(, z), in [-1, 1] across the input) in dtype (float32, float64), nsp 2 (in_d = out_d
+// = 1; kernels/grid_sample.cpp, as PyTorch's 2-D CPU kernel) or 3 (grid_sample_3d.cpp, as its 3-D
+// one): mode 0 bilinear (trilinear), 1 nearest, 2 bicubic (2-D only); padding 0 zeros, 1 border,
+// 2 reflection. backward 0: out [n, c, (out_d,) out_h, out_w]. backward 1: from grad_out (out's
+// shape) grad_input (input's shape) and grad_grid (grid's shape), each 0 when not wanted, every
+// element written.
 #define JT_GRID_SAMPLE_PLAN(F, A) \
-  F(version) F(backward) F(dtype) F(mode) F(padding) F(align_corners) F(n) F(c) F(in_h) F(in_w) F(out_h) F(out_w) \
-  F(input) F(grid) F(out) F(grad_out) F(grad_input) F(grad_grid)
+  F(version) F(backward) F(dtype) F(mode) F(padding) F(align_corners) F(nsp) F(n) F(c) F(in_d) F(in_h) F(in_w) \
+  F(out_d) F(out_h) F(out_w) F(input) F(grid) F(out) F(grad_out) F(grad_input) F(grad_grid)
 
 #define JT_FORALL_PLANS(P) \
   P(copy, JT_COPY_PLAN) P(fill, JT_FILL_PLAN) P(elementwise, JT_ELEMENTWISE_PLAN) \

@@ -1,4 +1,4 @@
-// grid_sample on the CPU (plans.h's grid_sample plan), after ATen's 2-D CPU kernel
+// 2-D grid_sample on the CPU (plans.h's grid_sample plan), after ATen's 2-D CPU kernel
 // (GridSamplerKernel.cpp): the same unnormalization, padding and weights, in the input's type.
 // Forward in parallel over batch × output rows; backward over the batch (grad_input is summed into).
 #include <cmath>
@@ -253,10 +253,14 @@ struct Sampler {
 
 int grid_sample_run(const grid_sample_plan& r) {
   if (r.mode < kBilinear || r.mode > kBicubic || r.padding < kZeros || r.padding > kReflection) return JT_INVALID;
-  if (r.n < 0 || r.c < 0 || r.in_h < 1 || r.in_w < 1 || r.out_h < 0 || r.out_w < 0) return JT_INVALID;
+  if (r.nsp != 2 && (r.nsp != 3 || r.mode == kBicubic)) return JT_INVALID;
+  if (r.n < 0 || r.c < 0 || r.in_d < 1 || r.in_h < 1 || r.in_w < 1 || r.out_d < 0 || r.out_h < 0 || r.out_w < 0) return JT_INVALID;
+  if (r.nsp == 2 && (r.in_d != 1 || r.out_d != 1)) return JT_INVALID;
+  const int64_t points = r.n * r.out_d * r.out_h * r.out_w;
   if (r.input == 0 && r.n * r.c > 0) return JT_INVALID;
-  if (r.backward ? r.grad_out == 0 && r.n * r.c * r.out_h * r.out_w > 0 : r.out == 0 && r.n * r.c * r.out_h * r.out_w > 0) return JT_INVALID;
-  if (r.n * r.out_h * r.out_w > 0 && r.grid == 0) return JT_INVALID;
+  if ((r.backward ? r.grad_out : r.out) == 0 && points * r.c > 0) return JT_INVALID;
+  if (points > 0 && r.grid == 0) return JT_INVALID;
+  if (r.nsp == 3) return grid_sample_3d_run(r);
   switch ((DType)r.dtype) {
     case DType::Float32: Sampler<float>(r).run(); return JT_OK;
     case DType::Float64: Sampler<double>(r).run(); return JT_OK;

@@ -96,8 +96,9 @@ int attention_run(const attention_plan& r);  // JT_NO_KERNEL for a dtype other t
 // Direct stride-1 convolution (plans.h's conv plan; vectorized/convolution.cpp).
 int conv_run(const conv_plan& r);  // JT_NO_KERNEL for a dtype other than float32/float64
 
-// grid_sample's forward or backward (plans.h's grid_sample plan; grid_sample.cpp).
+// grid_sample's forward or backward (plans.h's grid_sample plan; grid_sample.cpp, 3-D in grid_sample_3d.cpp).
 int grid_sample_run(const grid_sample_plan& r);  // JT_NO_KERNEL for a dtype other than float32/float64
+int grid_sample_3d_run(const grid_sample_plan& r);
 
 double load_f64(const void* p, DType t);
 int64_t load_i64(const void* p, DType t);

@@ -301,10 +301,14 @@ public final class Functional extends LossFunctions {
   }
 
   /** torch.nn.functional.affine_grid: theta N×2×3 (size N, C, H, W) or N×3×4 (size N, C, D, H, W) to a sampling grid. */
-  public static Tensor affineGrid(Tensor theta, long[] size, boolean alignCorners) { return GridSampling.affineGrid(theta, size, alignCorners); }
+  public static Tensor affineGrid(Tensor theta, long[] size, boolean alignCorners) {
+    return GridSampling.affineGrid(theta, size, alignCorners);
+  }
 
-  /** torch.nn.functional.grid_sample of 4-D input: mode "bilinear", "nearest", "bicubic"; paddingMode "zeros", "border", "reflection". */
-  public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, boolean alignCorners) { return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners); }
+  /** torch.nn.functional.grid_sample, 4-D or 5-D: mode "bilinear", "nearest", "bicubic" (4-D); paddingMode "zeros", "border", "reflection". */
+  public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, boolean alignCorners) {
+    return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners);
+  }
 
   /** torch.nn.functional.normalize: x over its p-norm along dim, the norm clamped below at eps. */
   public static Tensor normalize(Tensor x, double p, int dim, double eps) {

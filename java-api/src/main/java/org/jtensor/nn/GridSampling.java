@@ -13,7 +13,8 @@ import org.jtensor.ops.GridSampleOps;
  * torch.nn.functional.affine_grid and grid_sample (spatial transformers, warping). affineGrid is
  * a composite (the base grid of normalized coordinates times θᵀ, so differentiable in θ);
  * gridSample checks the user's arguments in PyTorch's words and runs the native kernel
- * (GridSampleOps) on 4-D input: bilinear, nearest or bicubic, zeros, border or reflection padding.
+ * (GridSampleOps): 4-D input bilinear, nearest or bicubic, 5-D trilinear ("bilinear") or nearest,
+ * with zeros, border or reflection padding.
  * float16 and bfloat16 are sampled in float32 and rounded once at the end.
  */
 final class GridSampling {
@@ -113,13 +114,12 @@ final class GridSampling {
             + Arrays.toString(in) + " with dimension " + d + " being empty");
       }
     }
-    if (in.length == 5) {
-      if (m == 2) throw new IllegalArgumentException(op + "(): bicubic interpolation only supports 4D input");
-      throw new UnsupportedOperationException(op + "(): 5-D input (volumetric sampling) is not implemented yet; only 4-D");
+    if (in.length == 5 && m == 2) throw new IllegalArgumentException(op + "(): bicubic interpolation only supports 4D input");
+    if (!input.dtype().isFloatingPoint()) {
+      throw ScalarTypes.notImplemented(op, in.length == 4 ? "grid_sampler_2d_cpu_kernel_impl" : "grid_sampler3d_cpu", input.dtype());
     }
-    if (!input.dtype().isFloatingPoint()) throw ScalarTypes.notImplemented(op, "grid_sampler_2d_cpu_kernel_impl", input.dtype());
     GridSampleOps.refuseCuda(op, input.device());
-    Sampling s = new Sampling(m, p, alignCorners, in, g[1], g[2]);
+    Sampling s = new Sampling(m, p, alignCorners, in, Arrays.copyOfRange(g, 1, g.length - 1));
     DType t = input.dtype();
     if (t == DType.FLOAT32 || t == DType.FLOAT64) return GridSampleOps.gridSample(op, input, grid, s);
     try (TensorScope scope = TensorScope.open()) {

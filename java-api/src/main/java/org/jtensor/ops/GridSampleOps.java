@@ -16,7 +16,7 @@ import org.jtensor.dispatch.plan.GridSamplePacker.Sampling;
 public final class GridSampleOps {
   private GridSampleOps() {}
 
-  /** input [n, c, h, w] sampled at grid [n, outH, outW, 2] (both float32 or float64), recorded on both. */
+  /** input [n, c, (d,) h, w] sampled at grid [n, (outD,) outH, outW, 2 or 3] (both float32 or float64), recorded on both. */
   public static Tensor gridSample(String name, Tensor input, Tensor grid, Sampling s) {
     TensorImpl x = Handles.implOf(input, name), g = Handles.implOf(grid, name);
     TensorImpl[] f = TensorImpl.frozen(name, x, g);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.function.Executable;
 /**
  * F.grid_sample and F.affine_grid against PyTorch 2.13 (resources/gridsample/fixtures.pt from
  * make_fixtures.py beside it): values and both gradients for every mode × padding × align_corners
- * in float64 and float32 with grids reaching outside [-1, 1] and holding NaN, ±inf and 1e30;
+ * (4-D; 5-D bilinear and nearest) in float64 and float32 with grids reaching outside [-1, 1] and holding NaN, ±inf and 1e30;
  * float16/bfloat16 forwards; gradcheck in float64; PyTorch's refusals.
  */
 class GridSampleTest extends ScopedTest {
@@ -29,9 +29,9 @@ class GridSampleTest extends ScopedTest {
 
   private static final String[] MODES = {"bilinear", "nearest", "bicubic"}, PADS = {"zeros", "border", "reflection"};
 
-  /** "bicubic_border_1_f32" (or "nonfinite_" before it) -> {mode, padding, align}. */
+  /** "bicubic_border_1_f32" (or "nonfinite_", "3d_" before it) -> {mode, padding, align}. */
   private static String[] parse(String name) {
-    String[] p = name.replace("nonfinite_", "").split("_");
+    String[] p = name.replace("nonfinite_", "").replace("3d_", "").split("_");
     return new String[] {p[0], p[1], p[2]};
   }
 
@@ -68,7 +68,7 @@ class GridSampleTest extends ScopedTest {
   @Test
   void valuesAndGradientsMatchPyTorch() {
     List<?> cases = (List<?>) fixtures.get("cases");
-    assertEquals(90, cases.size());
+    assertEquals(142, cases.size());
     for (Object c : cases) {
       String name = (String) c;
       Tensor x = fresh(name + ".x"), grid = fresh(name + ".grid");
@@ -129,16 +129,18 @@ class GridSampleTest extends ScopedTest {
     close("createGraph grad_grid", fixtures.tensor(name + ".grad_grid"), g.get(1), 1e-9);
     Tensor penalty = g.get(1).pow(2.0).sum();
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, penalty::backward);
-    assertTrue(e.getMessage().contains("gridSampleBackward(): the derivative of grid_sample's gradients (double backward) is not implemented"),
-        e.getMessage());
+    String want = "gridSampleBackward(): the derivative of grid_sample's gradients (double backward) is not implemented";
+    assertTrue(e.getMessage().contains(want), e.getMessage());
   }
 
   @Test
   void nonContiguousInputAndGridReadAsTheirValues() {
-    for (String name : new String[] {"bilinear_zeros_0_f64", "bicubic_reflection_1_f64", "nearest_border_0_f32"}) {
+    String[] names = {"bilinear_zeros_0_f64", "bicubic_reflection_1_f64", "nearest_border_0_f32", "3d_bilinear_reflection_1_f64"};
+    for (String name : names) {
       Tensor x = fresh(name + ".x"), grid = fresh(name + ".grid");
       Tensor xs = x.transpose(2, 3).contiguous().transpose(2, 3).requiresGrad_(true);  // same values, column-major planes
-      Tensor gs = grid.permute(3, 0, 1, 2).contiguous().permute(1, 2, 3, 0).requiresGrad_(true);
+      int last = grid.dim() - 1;
+      Tensor gs = grid.transpose(0, last).contiguous().transpose(0, last).requiresGrad_(true);
       assertTrue(!xs.isContiguous() && !gs.isContiguous());
       Tensor y = sample(name, xs, gs);
       close(name + " strided out", fixtures.tensor(name + ".out"), y, tolerance(x.dtype()));
@@ -157,23 +159,31 @@ class GridSampleTest extends ScopedTest {
   @Test
   void gradcheckEveryModeAndPaddingInFloat64() {
     Generator gen = new Generator(53);
-    for (String mode : MODES) {
-      for (String pad : PADS) {
-        for (boolean align : new boolean[] {false, true}) {
-          Tensor x = Tensor.randn(new long[] {2, 2, 3, 4}, DType.FLOAT64, gen).requiresGrad_(true);
-          // points off the kinks: source coordinates at least 0.05 from an integer (and from x.5 for nearest)
-          Tensor grid = Tensor.rand(new long[] {2, 2, 3, 2}, DType.FLOAT64, gen).mul(2.4).sub(1.2);
-          double[] g = grid.toDoubleArray();
-          for (int i = 0; i < g.length; i++) g[i] = offKink(g[i], i % 2 == 0 ? 4 : 3, align);
-          Tensor gr = Tensor.fromArray(g).reshape(grid.shape()).requiresGrad_(true);
-          GradCheck.check(t -> Functional.gridSample(t.get(0), t.get(1), mode, pad, align), List.of(x, gr));
+    for (int nsp = 2; nsp <= 3; nsp++) {
+      long[] sizes = nsp == 2 ? new long[] {3, 4} : new long[] {2, 3, 4};  // (d,) h, w; grid's x runs along w
+      long[] in = new long[nsp + 2], grid = new long[nsp + 2];
+      in[0] = grid[0] = 2;
+      in[1] = 2;
+      System.arraycopy(sizes, 0, in, 2, nsp);
+      for (int k = 1; k <= nsp; k++) grid[k] = 2;
+      grid[nsp + 1] = nsp;
+      for (String mode : nsp == 2 ? MODES : new String[] {"bilinear", "nearest"}) {
+        for (String pad : PADS) {
+          for (boolean align : new boolean[] {false, true}) {
+            Tensor x = Tensor.randn(in, DType.FLOAT64, gen).requiresGrad_(true);
+            // points off the kinks: source coordinates 0.25 from an integer and from a half
+            double[] g = Tensor.rand(grid, DType.FLOAT64, gen).mul(2.4).sub(1.2).toDoubleArray();
+            for (int i = 0; i < g.length; i++) g[i] = offKink(g[i], sizes[nsp - 1 - i % nsp], align);
+            Tensor gr = Tensor.fromArray(g).reshape(grid).requiresGrad_(true);
+            GradCheck.check(t -> Functional.gridSample(t.get(0), t.get(1), mode, pad, align), List.of(x, gr));
+          }
         }
       }
     }
   }
 
   /** v moved so that its source coordinate along a dim of size n is 0.25 from an integer and from a half. */
-  private static double offKink(double v, int n, boolean align) {
+  private static double offKink(double v, long n, boolean align) {
     double src = align ? (v + 1) / 2 * (n - 1) : ((v + 1) * n - 1) / 2;
     double moved = Math.floor(src) + 0.25 + (src - Math.floor(src) >= 0.5 ? 0.5 : 0);
     return align ? moved * 2 / (n - 1) - 1 : (2 * moved + 1) / n - 1;
@@ -205,9 +215,14 @@ class GridSampleTest extends ScopedTest {
 
   @Test
   void emptyBatchChannelsAndGridGiveEmptyOutputs() {
-    assertArrayEquals(new long[] {0, 2, 3, 4}, Functional.gridSample(Tensor.zeros(0, 2, 5, 5), Tensor.zeros(0, 3, 4, 2), "bilinear", "zeros", false).shape());
-    assertArrayEquals(new long[] {1, 0, 3, 4}, Functional.gridSample(Tensor.zeros(1, 0, 5, 5), Tensor.zeros(1, 3, 4, 2), "bicubic", "border", true).shape());
-    assertArrayEquals(new long[] {1, 2, 0, 4}, Functional.gridSample(Tensor.zeros(1, 2, 5, 5), Tensor.zeros(1, 0, 4, 2), "nearest", "reflection", false).shape());
+    assertArrayEquals(new long[] {0, 2, 3, 4}, empty(new long[] {0, 2, 5, 5}, new long[] {0, 3, 4, 2}, "bilinear", "zeros"));
+    assertArrayEquals(new long[] {1, 0, 3, 4}, empty(new long[] {1, 0, 5, 5}, new long[] {1, 3, 4, 2}, "bicubic", "border"));
+    assertArrayEquals(new long[] {1, 2, 0, 4}, empty(new long[] {1, 2, 5, 5}, new long[] {1, 0, 4, 2}, "nearest", "reflection"));
+    assertArrayEquals(new long[] {0, 2, 1, 3, 4}, empty(new long[] {0, 2, 2, 5, 5}, new long[] {0, 1, 3, 4, 3}, "bilinear", "border"));
+  }
+
+  private static long[] empty(long[] input, long[] grid, String mode, String pad) {
+    return Functional.gridSample(Tensor.zeros(input), Tensor.zeros(grid), mode, pad, false).shape();
   }
 
   private static <T extends RuntimeException> void refused(Class<T> type, String message, Executable call) {
@@ -236,8 +251,9 @@ class GridSampleTest extends ScopedTest {
         () -> Functional.gridSample(x, g.to(DType.FLOAT64), "bilinear", "zeros", false));
     refused(UnsupportedOperationException.class, "gridSample(): \"grid_sampler_2d_cpu_kernel_impl\" not implemented for 'Int'",
         () -> Functional.gridSample(x.to(DType.INT32), g.to(DType.INT32), "bilinear", "zeros", false));
-    refused(UnsupportedOperationException.class, "gridSample(): 5-D input (volumetric sampling) is not implemented yet; only 4-D",
-        () -> Functional.gridSample(Tensor.randn(1, 1, 2, 2, 2), Tensor.rand(1, 2, 2, 2, 3), "bilinear", "zeros", false));
+    refused(UnsupportedOperationException.class, "gridSample(): \"grid_sampler3d_cpu\" not implemented for 'Int'",
+        () -> Functional.gridSample(Tensor.randn(1, 1, 2, 2, 2).to(DType.INT32), Tensor.rand(1, 2, 2, 2, 3).to(DType.INT32), "bilinear",
+            "zeros", false));
 
     Tensor theta = Tensor.rand(1, 2, 3);
     refused(bad, "affineGrid(): Expected a batch of 3D affine matrices of shape Nx3x4 for size [1, 1, 2, 2, 2]. Got [1, 2, 3].",
