@@ -2,6 +2,7 @@
 // broadcast operands, float16, integer wrap-around, and the refusals (bad version, output dtype,
 // index or probability). Buffers come from the caching allocator, so under the sanitizer build a
 // read past a tensor's bytes or into a freed block is caught.
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cmath>
@@ -422,6 +423,41 @@ void convolution_scratch() {
   for (int64_t mode = 0; mode < 3; ++mode) CHECK_EQ(jt_conv(plan(mode, 2).data()), JT_OK);
 }
 
+// grid_sample through jt_grid_sample: a grid at the pixel centres (align_corners 0) reads the input
+// back in every 2-D mode and 3-D mode; plans it has no kernel for are refused, nothing written.
+void grid_sampling() {
+  const int64_t H = 3, W = 4;
+  std::vector<double> xs((size_t)(H * W)), gs((size_t)(H * W * 3));
+  for (int64_t i = 0; i < H * W; ++i) {
+    xs[(size_t)i] = (double)(i * 7 % 5) - 2.5;
+    gs[(size_t)(3 * i)] = (2.0 * (i % W) + 1) / W - 1;  // x, y (and z = 0: the one depth plane's centre)
+    gs[(size_t)(3 * i + 1)] = (2.0 * (i / W) + 1) / H - 1;
+    gs[(size_t)(3 * i + 2)] = 0;
+  }
+  std::vector<double> g2;
+  for (int64_t i = 0; i < H * W; ++i) g2.insert(g2.end(), {gs[(size_t)(3 * i)], gs[(size_t)(3 * i + 1)]});
+  Buf<double> x(xs), grid2(g2), grid3(gs), y(std::vector<double>((size_t)(H * W), 7.0));
+  auto plan = [&](int64_t mode, int64_t nsp) {
+    return V{JT_PLAN_VERSION, 0, Float64, mode, 0, 0, nsp, 1, 1, 1, H, W, 1, H, W, x.addr(),
+             nsp == 2 ? grid2.addr() : grid3.addr(), y.addr(), 0, 0, 0};
+  };
+  for (int64_t nsp = 2; nsp <= 3; ++nsp)
+    for (int64_t mode = 0; mode < (nsp == 2 ? 3 : 2); ++mode) {
+      std::fill(y.p, y.p + H * W, 7.0);
+      CHECK_EQ(jt_grid_sample(plan(mode, nsp).data()), JT_OK);
+      int bad = 0;
+      for (int64_t i = 0; i < H * W; ++i) bad += std::fabs(y.p[i] - xs[(size_t)i]) > 1e-12;
+      CHECK_EQ(bad, 0);
+    }
+  std::fill(y.p, y.p + H * W, 7.0);
+  V bicubic3 = plan(2, 3), nsp4 = plan(0, 4), half = plan(0, 2);
+  half[2] = Float16;
+  CHECK_EQ(jt_grid_sample(bicubic3.data()), JT_INVALID);
+  CHECK_EQ(jt_grid_sample(nsp4.data()), JT_INVALID);
+  CHECK_EQ(jt_grid_sample(half.data()), JT_NO_KERNEL);
+  CHECK_EQ(y.p[0], 7.0);
+}
+
 // float64 sin, cos and tan through the elementwise kernel at angles within 40 ulps of k pi/2,
 // k = -8..64, where the results cross zero or one: within 1 ulp of the exact value. MinGW's sin
 // and cos were off by up to 6e14 ulp there (functors.h's sin_of).
@@ -526,6 +562,8 @@ void factorizations() {
 int main() {
   convolution_scratch();
   factorizations();
+
+  grid_sampling();
   elementwise();
   float64_trigonometry_near_multiples_of_half_pi();
   large_angle_trigonometry();
