@@ -1,6 +1,6 @@
 """Writes fixtures.pt for nn/GridSampleTest with PyTorch 2.13 (CPU): F.grid_sample on 4-D input for
 every mode x padding_mode x align_corners in float64 and float32, on 5-D input ("3d_...") for
-bilinear and nearest ("<case>.x", ".grid", ".out", and
+bilinear and nearest, on a size-1 spatial dim ("unit_...") ("<case>.x", ".grid", ".out", and
 the gradients of (out * up).sum(): ".up", ".grad_x", ".grad_grid"), the grid reaching outside
 [-1, 1]; the same with NaN, +-inf and 1e30 in the grid (".grad_*" left out where PyTorch 2.13's
 backward crashes: 4-D bilinear with border or reflection padding); float16 and bfloat16 forwards
@@ -56,6 +56,15 @@ for dt, tag in [(torch.float64, "f64"), (torch.float32, "f32")]:  # 5-D: PyTorch
                 g[0, 0, 0, 0, 0], g[0, 0, 0, 1, 1], g[0, 0, 1, 0, 2], g[0, 0, 1, 1, 0] = nan, nan, inf, -inf
                 g[0, 1, 0, 0, 0], g[0, 1, 0, 1, 1], g[0, 1, 1, 0, 2] = 1e30, -1e30, -inf
                 sample(f"nonfinite_{name}", torch.randn(1, 2, 3, 3, 4, dtype=dt), g, mode, pad, align)
+
+for mode in MODES:  # a size-1 spatial dim ("unit_"): unnormalization and reflection degenerate there
+    for pad in PADS:
+        for align in [False, True]:
+            sample(f"unit_{mode}_{pad}_{int(align)}_f64", torch.randn(2, 2, 1, 4, dtype=torch.float64),
+                   torch.rand(2, 3, 2, 2, dtype=torch.float64) * 3 - 1.5, mode, pad, align)
+            if mode != "bicubic":
+                sample(f"unit_3d_{mode}_{pad}_{int(align)}_f64", torch.randn(1, 2, 2, 1, 3, dtype=torch.float64),
+                       torch.rand(1, 2, 2, 2, 3, dtype=torch.float64) * 3 - 1.5, mode, pad, align)
 
 for dt, tag in [(torch.float16, "f16"), (torch.bfloat16, "bf16")]:
     for mode in MODES:

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.function.Executable;
 /**
  * F.grid_sample and F.affine_grid against PyTorch 2.13 (resources/gridsample/fixtures.pt from
  * make_fixtures.py beside it): values and both gradients for every mode × padding × align_corners
- * (4-D; 5-D bilinear and nearest) in float64 and float32 with grids reaching outside [-1, 1] and holding NaN, ±inf and 1e30;
+ * (4-D; 5-D bilinear and nearest; a size-1 spatial dim) in float64 and float32 with grids reaching outside [-1, 1] and holding NaN, ±inf and 1e30;
  * float16/bfloat16 forwards; gradcheck in float64; PyTorch's refusals.
  */
 class GridSampleTest extends ScopedTest {
@@ -29,9 +29,9 @@ class GridSampleTest extends ScopedTest {
 
   private static final String[] MODES = {"bilinear", "nearest", "bicubic"}, PADS = {"zeros", "border", "reflection"};
 
-  /** "bicubic_border_1_f32" (or "nonfinite_", "3d_" before it) -> {mode, padding, align}. */
+  /** "bicubic_border_1_f32" (or "nonfinite_", "unit_", "3d_" before it) -> {mode, padding, align}. */
   private static String[] parse(String name) {
-    String[] p = name.replace("nonfinite_", "").replace("3d_", "").split("_");
+    String[] p = name.replace("nonfinite_", "").replace("unit_", "").replace("3d_", "").split("_");
     return new String[] {p[0], p[1], p[2]};
   }
 
@@ -68,7 +68,7 @@ class GridSampleTest extends ScopedTest {
   @Test
   void valuesAndGradientsMatchPyTorch() {
     List<?> cases = (List<?>) fixtures.get("cases");
-    assertEquals(142, cases.size());
+    assertEquals(172, cases.size());
     for (Object c : cases) {
       String name = (String) c;
       Tensor x = fresh(name + ".x"), grid = fresh(name + ".grid");
