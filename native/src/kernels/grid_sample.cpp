@@ -51,7 +51,8 @@ struct Axis {
   }
 
   // The padded source coordinate of an unnormalized one; *grad its derivative (0 at and past the
-  // clip borders, as ATen: borders count as outside for the gradient; NaN clips to 0 with grad 0).
+  // clip borders, as ATen: borders count as outside for the gradient). A NaN clips to 0 with grad 0:
+  // ATen's forward clips it so, its bilinear backward crashes on it (docs/reliability.md).
   T pad(T x, T* grad) const {
     T g = T(1);
     if (padding == kZeros) {
