@@ -562,7 +562,6 @@ void factorizations() {
 int main() {
   convolution_scratch();
   factorizations();
-
   grid_sampling();
   elementwise();
   float64_trigonometry_near_multiples_of_half_pi();
