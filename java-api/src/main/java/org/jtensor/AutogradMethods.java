@@ -119,6 +119,11 @@ public sealed interface AutogradMethods permits Tensor {
     backward(gradient, false, false);
   }
 
+  /** y.backward(gradient, retain_graph=True): the graph stays for another backward. */
+  default void backward(Tensor gradient, boolean retainGraph) {
+    backward(gradient, retainGraph, false);
+  }
+
   default void backward(Tensor gradient, boolean retainGraph, boolean createGraph) {
     impl("backward");
     Autograd.backward(List.of(self()), Arrays.asList(gradient), retainGraph, createGraph);

@@ -88,12 +88,28 @@ public abstract sealed class TensorFactories extends ArrayFactories permits Tens
     return Tensor.wrap(DataOps.emptyLike("emptyLike", s, s.dtype(), s.device()));
   }
 
+  /** torch.empty_like(t, dtype=dtype): t's shape and device, another dtype. */
+  public static Tensor emptyLike(Tensor t, DType dtype) {
+    TensorImpl s = Tensor.implOf(t, "emptyLike");
+    return Tensor.wrap(DataOps.emptyLike("emptyLike", s, dtype, s.device()));
+  }
+
   public static Tensor zerosLike(Tensor t) {
     return emptyLike(t).fill_(0L);
   }
 
+  /** torch.zeros_like(t, dtype=dtype). */
+  public static Tensor zerosLike(Tensor t, DType dtype) {
+    return emptyLike(t, dtype).fill_(0L);
+  }
+
   public static Tensor onesLike(Tensor t) {
     return emptyLike(t).fill_(1L);
+  }
+
+  /** torch.ones_like(t, dtype=dtype). */
+  public static Tensor onesLike(Tensor t, DType dtype) {
+    return emptyLike(t, dtype).fill_(1L);
   }
 
   /** 0, 1, ..., end - 1 as int64. */
@@ -103,6 +119,25 @@ public abstract sealed class TensorFactories extends ArrayFactories permits Tens
 
   public static Tensor arange(long start, long end) {
     return arange(start, end, 1, DType.INT64);
+  }
+
+  /** torch.arange(start, end, step) with ints: int64. */
+  public static Tensor arange(long start, long end, long step) {
+    return arange(start, end, step, DType.INT64);
+  }
+
+  /** torch.arange(5.): a float bound gives the default float dtype (float32), as PyTorch's. */
+  public static Tensor arange(double end) {
+    return arange(0, end, 1, DType.DEFAULT_FLOAT);
+  }
+
+  public static Tensor arange(double start, double end) {
+    return arange(start, end, 1, DType.DEFAULT_FLOAT);
+  }
+
+  /** torch.arange(0, 1, 0.25): float32. */
+  public static Tensor arange(double start, double end, double step) {
+    return arange(start, end, step, DType.DEFAULT_FLOAT);
   }
 
   public static Tensor arange(long start, long end, long step, DType dtype) {

@@ -66,6 +66,46 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertTrue(e.getMessage().startsWith("randnLike(): "), e.getMessage());
   }
 
+  /** Session 35's first day: torch.arange(0, 1, 0.25), arange(5.), zeros_like(x, dtype=...) did not compile; values from PyTorch 2.13. */
+  @Test
+  void arangeWithAStepAndLikeFactoriesWithADtype() {
+    Tensor quarters = Tensor.arange(0, 1, 0.25);  // tensor([0.0000, 0.2500, 0.5000, 0.7500]), float32
+    assertEquals(DType.FLOAT32, quarters.dtype());
+    assertArrayEquals(new double[] {0, 0.25, 0.5, 0.75}, quarters.toDoubleArray());
+    Tensor ints = Tensor.arange(1, 10, 3);  // tensor([1, 4, 7]), int64
+    assertEquals(DType.INT64, ints.dtype());
+    assertArrayEquals(new long[] {1, 4, 7}, ints.toLongArray());
+    assertEquals(DType.FLOAT32, Tensor.arange(5.0).dtype());  // torch.arange(5.) is float32
+    assertArrayEquals(new double[] {0, 1, 2, 3, 4}, Tensor.arange(5.0).toDoubleArray());
+    assertArrayEquals(new double[] {0.5, 1.5, 2.5}, Tensor.arange(0.5, 3).toDoubleArray());
+    Tensor i = Tensor.fromArray(new long[][] {{1, 2, 3}});
+    Tensor z = Tensor.zerosLike(i, DType.FLOAT32);  // tensor([[0., 0., 0.]])
+    assertEquals(DType.FLOAT32, z.dtype());
+    assertArrayEquals(new long[] {1, 3}, z.shape());
+    assertArrayEquals(new double[] {0, 0, 0}, z.toDoubleArray());
+    assertArrayEquals(new boolean[] {true, true, true}, Tensor.onesLike(i, DType.BOOL).toBooleanArray());
+    assertEquals(DType.FLOAT16, Tensor.emptyLike(i, DType.FLOAT16).dtype());
+    assertEquals(DType.INT64, i.dtype(), "the source keeps its dtype");
+  }
+
+  /** y.backward(gradient, retain_graph=True) and torch.autograd.grad(z, [x]) without create_graph; PyTorch 2.13's values and words. */
+  @Test
+  void backwardRetainsTheGraphAndShapeMismatchesAreWorded() {
+    Tensor x = Tensor.fromArray(new float[] {1, 2, 3}).requiresGrad_();
+    Tensor y = x.mul(x);
+    Tensor ones = Tensor.ones(3);
+    y.backward(ones, true);
+    y.backward(ones);  // the retained graph backs again: grad 2x twice
+    assertArrayEquals(new double[] {4, 8, 12}, x.grad().toDoubleArray());
+    assertArrayEquals(new double[] {3, 12, 27}, org.jtensor.autograd.Autograd.grad(x.pow(3).sum(), List.of(x)).get(0).toDoubleArray());
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> x.sum().backward(Tensor.ones(2)));
+    assertEquals("backward(): Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a shape of torch.Size([]).",
+        e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> x.mul(2).backward(Tensor.ones(3, 1)));
+    assertEquals("backward(): Mismatch in shape: grad_output[0] has a shape of torch.Size([3, 1]) and output[0] has a shape of torch.Size([3]).",
+        e.getMessage());
+  }
+
   /** nn.Conv2d(1, 8, 3, padding=1) without a Generator: the default one draws, as the 3-argument form's. */
   @Test
   void convolutionsTakeOptionsWithoutAGenerator() {

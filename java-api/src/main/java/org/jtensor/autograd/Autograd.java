@@ -39,6 +39,11 @@ public final class Autograd {
     }
   }
 
+  /** torch.autograd.grad(output, inputs): d(output)/d(inputs), the graph freed after. */
+  public static List<Tensor> grad(Tensor output, List<Tensor> inputs) {
+    return grad(output, inputs, false);
+  }
+
   /** d(output)/d(inputs); createGraph records the backward itself, for higher-order gradients. */
   public static List<Tensor> grad(Tensor output, List<Tensor> inputs, boolean createGraph) {
     return grad(List.of(output), null, inputs, createGraph, createGraph, false);
@@ -169,7 +174,7 @@ public final class Autograd {
           made.add(g);
         } else if (!Arrays.equals(g.shape(), root.shape())) {
           throw new IllegalArgumentException(op + "(): Mismatch in shape: grad_output[" + i + "] has a shape of "
-              + Arrays.toString(g.shape()) + " and output[" + i + "] has a shape of " + Arrays.toString(root.shape()) + ".");
+              + g.shapeString() + " and output[" + i + "] has a shape of " + root.shapeString() + ".");
         } else if (g.dtype() != root.dtype()) {
           // As PyTorch's validate_outputs: the gradient takes the output's dtype before any node
           // sees it (a float32 or integer weight on a float64 output is not computed in float32).
