@@ -30,6 +30,11 @@ public sealed interface RandomMethods permits Tensor {
     return Sampling.multinomial(self(), numSamples, replacement, g);
   }
 
+  /** torch.multinomial(p, n, replacement): from the default generator. */
+  default Tensor multinomial(long numSamples, boolean replacement) {
+    return Sampling.multinomial(self(), numSamples, replacement, Generator.defaultGenerator());
+  }
+
   /** The same without replacement, from the default generator. */
   default Tensor multinomial(long numSamples) {
     return Sampling.multinomial(self(), numSamples, false, Generator.defaultGenerator());

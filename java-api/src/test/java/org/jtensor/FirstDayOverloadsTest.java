@@ -106,6 +106,42 @@ class FirstDayOverloadsTest extends ScopedTest {
         e.getMessage());
   }
 
+  /**
+   * F.layer_norm(x, (3, 4), w, b), F.scaled_dot_product_attention(q, k, v) and torch.multinomial(p, 5, replacement=True):
+   * a normalized_shape (not a count of dims), the defaults left out and no generator did not compile (session 35's
+   * first day); values and words from PyTorch 2.13.
+   */
+  @Test
+  void layerNormTakesANormalizedShapeAndDefaultsCanBeLeftOut() {
+    Tensor x = Tensor.arange(24.0).reshape(2, 3, 4).pow(1.5);
+    Tensor w = Tensor.arange(12.0).reshape(3, 4).div(10), b = Tensor.ones(3, 4);
+    assertArrayEquals(new double[] {1.0, 0.8732187747955322, 0.7974212765693665, 0.7753899693489075, 0.8097813725471497, 0.9031410217285156,
+        1.0579158067703247, 1.2764644622802734, 1.5610661506652832, 1.9139273166656494, 2.337188243865967, 2.8329286575317383},
+        org.jtensor.nn.Functional.layerNorm(x, new long[] {3, 4}, w, b, 1e-5).get(Index.at(1)).contiguous().toDoubleArray(), 1e-6);
+    assertArrayEquals(new double[] {-1.3416354656219482, -0.4472118318080902, 0.4472118318080902, 1.3416354656219482},
+        org.jtensor.nn.Functional.layerNorm(Tensor.fromArray(new float[][] {{1, 2, 3, 4}}), 4).toDoubleArray(), 1e-6);
+    assertLayerNormRefusal("Given normalized_shape=[2, 4], expected input with shape [*, 2, 4], but got input of size[2, 3, 4]", x, new long[] {2, 4}, null, null);
+    assertLayerNormRefusal("Expected weight to be of same shape as normalized_shape, but got weight of shape [4] and normalized_shape = [3, 4]",
+        x, new long[] {3, 4}, Tensor.ones(4), null);
+    assertLayerNormRefusal("Expected bias to be of same shape as normalized_shape, but got bias of shape [4] and normalized_shape = [3, 4]",
+        x, new long[] {3, 4}, null, Tensor.ones(4));
+    assertLayerNormRefusal("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []",
+        x, new long[0], null, null);
+    Tensor q = Tensor.randn(new long[] {1, 2, 3, 4}, new Generator(0));
+    assertTrue(org.jtensor.nn.Functional.scaledDotProductAttention(q, q, q).equal(org.jtensor.nn.Functional.scaledDotProductAttention(q, q, q, null, 0.0, false)));
+    Tensor p = Tensor.fromArray(new float[] {0.1f, 0.2f, 0.7f});
+    Generator.manualSeed(42);
+    Tensor drawn = p.multinomial(5, true);
+    Generator.manualSeed(42);
+    assertTrue(drawn.equal(p.multinomial(5, true, Generator.defaultGenerator())), "the default generator's draws");
+    assertArrayEquals(new long[] {5}, drawn.shape());
+  }
+
+  private static void assertLayerNormRefusal(String words, Tensor x, long[] shape, Tensor w, Tensor b) {
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Functional.layerNorm(x, shape, w, b, 1e-5));
+    assertEquals("layerNorm(): " + words, e.getMessage());
+  }
+
   /** nn.Conv2d(1, 8, 3, padding=1) without a Generator: the default one draws, as the 3-argument form's. */
   @Test
   void convolutionsTakeOptionsWithoutAGenerator() {

@@ -29,6 +29,11 @@ public final class Functional extends LossFunctions {
     return Attention.attention(query, key, value, attnMask, dropoutP, isCausal, null, false, Generator.defaultGenerator());
   }
 
+  /** F.scaled_dot_product_attention(q, k, v): no mask, no dropout, not causal. */
+  public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
+    return scaledDotProductAttention(query, key, value, null, 0.0, false);
+  }
+
   /** The same with the scale given (PyTorch's keyword scale). */
   public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
                                                  boolean isCausal, double scale) {
@@ -43,6 +48,16 @@ public final class Functional extends LossFunctions {
   public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
                                                  boolean isCausal, Double scale, boolean enableGqa, Generator g) {
     return Attention.attention(query, key, value, attnMask, dropoutP, isCausal, scale, enableGqa, g);
+  }
+
+  /** F.layer_norm(x, normalized_shape, weight, bias, eps): over x's last dims, which must be normalizedShape. */
+  public static Tensor layerNorm(Tensor x, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+    return Normalization.layerNorm(x, normalizedShape, weight, bias, eps);
+  }
+
+  /** F.layer_norm(x, normalized_shape): no weight or bias, eps 1e-5. */
+  public static Tensor layerNorm(Tensor x, long... normalizedShape) {
+    return Normalization.layerNorm(x, normalizedShape, null, null, 1e-5);
   }
 
   /** (x − mean) / √(var + eps) over the last normalizedDims dims, then · weight + bias (either may be null). */

@@ -28,6 +28,37 @@ final class Normalization {
     return normalizedOutput("layerNorm", x, NormGroups.layer(x.shape(), normalizedDims), weight, bias, eps);
   }
 
+  /** F.layer_norm(x, normalized_shape, ...): x's last dims must be normalizedShape, checked in PyTorch's order and words. */
+  static Tensor layerNorm(Tensor x, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+    checkNormalizedShape("layerNorm", normalizedShape, weight, bias);
+    if (!endsWith(x.shape(), normalizedShape)) {
+      throw new IllegalArgumentException("layerNorm(): Given normalized_shape=" + Arrays.toString(normalizedShape) + ", expected input with shape "
+          + Arrays.toString(normalizedShape).replace("[", "[*, ") + ", but got input of size" + Arrays.toString(x.shape()));
+    }
+    return layerNorm(x, normalizedShape.length, weight, bias, eps);
+  }
+
+  /** PyTorch's normalized_shape checks of layer and RMS norm: at least one dim, weight and bias (either may be null) of its shape. */
+  static void checkNormalizedShape(String op, long[] normalizedShape, Tensor weight, Tensor bias) {
+    if (normalizedShape == null) throw new IllegalArgumentException(op + "(): expected a normalized_shape, got null");
+    if (normalizedShape.length == 0) {
+      throw new IllegalArgumentException(op + "(): Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+          + "element, but got normalized_shape = []");
+    }
+    for (Tensor t : new Tensor[] {weight, bias}) {
+      if (t != null && !Arrays.equals(t.shape(), normalizedShape)) {
+        String what = t == weight ? "weight" : "bias";
+        throw new IllegalArgumentException(op + "(): Expected " + what + " to be of same shape as normalized_shape, but got " + what
+            + " of shape " + Arrays.toString(t.shape()) + " and normalized_shape = " + Arrays.toString(normalizedShape));
+      }
+    }
+  }
+
+  /** Whether shape's last dims are tail. */
+  static boolean endsWith(long[] shape, long[] tail) {
+    return shape.length >= tail.length && Arrays.equals(Arrays.copyOfRange(shape, shape.length - tail.length, shape.length), tail);
+  }
+
   static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
                                  boolean training, double momentum, double eps) {
     String op = "batchNorm";

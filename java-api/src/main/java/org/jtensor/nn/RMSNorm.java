@@ -38,21 +38,13 @@ public final class RMSNorm extends Module {
 
   /** F.rms_norm, op naming it as the user called it: weight (or null) shaped as normalizedShape, the input's last dims. */
   static Tensor rmsNorm(String op, Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
+    Normalization.checkNormalizedShape(op, normalizedShape, weight, null);
     int n = normalizedShape.length, dim = input.dim();
-    if (n == 0) {
-      throw new IllegalArgumentException(op + "(): Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-          + "element, but got normalized_shape = []");
-    }
-    if (weight != null && !java.util.Arrays.equals(weight.shape(), normalizedShape)) {
-      throw new IllegalArgumentException(op + "(): Expected weight to be of same shape as normalized_shape, but got weight of shape "
-          + WindowArgs.shape(weight.shape()) + " and normalized_shape = " + WindowArgs.shape(normalizedShape));
-    }
-    long[] shape = input.shape();
-    boolean matches = dim >= n;
-    for (int i = 0; matches && i < n; i++) matches = shape[dim - n + i] == normalizedShape[i];
-    if (!matches) {
-      throw new IllegalArgumentException(op + "(): Given normalized_shape=" + WindowArgs.shape(normalizedShape)
-          + ", expected input with shape [*, " + WindowArgs.sizes(normalizedShape) + "], but got input of size" + WindowArgs.shape(shape));
+    // PyTorch 2.13's F.rms_norm words, "[*2, 4]" included
+    if (dim < n) throw new IllegalArgumentException(op + "(): Input tensor must have at least " + n + " dimensions, but got " + dim);
+    if (!Normalization.endsWith(input.shape(), normalizedShape)) {
+      throw new IllegalArgumentException(op + "(): Given normalized_shape=" + WindowArgs.shape(normalizedShape) + ", expected input with shape "
+          + WindowArgs.shape(normalizedShape).replace("[", "[*") + ", but got input of size" + WindowArgs.shape(input.shape()));
     }
     int[] dims = new int[n];
     for (int i = 0; i < n; i++) dims[i] = dim - n + i;

@@ -129,8 +129,12 @@ class SoftminBilinearTest extends ScopedTest {
         () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(5, 4), w, Tensor.randn(3)));
     assertMessage("bilinear(): input dimensions do not match: got 2 and 1", () -> Functional.bilinear(Tensor.randn(5, 3), Tensor.randn(4), w, null));
     assertMessage("Bilinear(): in1_features must be > 0, but got (in1_features=0)", () -> new Bilinear(0, 4, 2));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Functional.rmsNorm(x, new long[] {4}, null, null));
-    assertTrue(e.getMessage().startsWith("rmsNorm(): Given normalized_shape=[4], expected input with shape [*, "), e.getMessage());
+    // PyTorch 2.13's words as they are, "[*4]" and "[*2, 4]" (F.layer_norm's say "[*, 4]"); was "[*, (4)]"
+    assertMessage("rmsNorm(): Given normalized_shape=[4], expected input with shape [*4], but got input of size[2, 3]",
+        () -> Functional.rmsNorm(x, new long[] {4}, null, null));
+    assertMessage("rmsNorm(): Given normalized_shape=[2, 4], expected input with shape [*2, 4], but got input of size[2, 3]",
+        () -> Functional.rmsNorm(x, new long[] {2, 4}, null, null));
+    assertMessage("rmsNorm(): Input tensor must have at least 3 dimensions, but got 2", () -> Functional.rmsNorm(x, new long[] {1, 2, 3}, null, null));
     assertMessage("rmsNorm(): Expected weight to be of same shape as normalized_shape, but got weight of shape [4] and normalized_shape = [3]",
         () -> Functional.rmsNorm(x, new long[] {3}, Tensor.ones(4), null));
     assertMessage("rmsNorm(): Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
