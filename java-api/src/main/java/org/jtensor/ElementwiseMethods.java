@@ -123,6 +123,15 @@ public sealed interface ElementwiseMethods permits Tensor {
     return unary(op);
   }
 
+  /** In place: an integer tensor is whole already and stays as it is (if writable), as PyTorch's. */
+  private Tensor rounding_(Op op) {
+    TensorImpl t = impl(op.inPlaceName);
+    if (t.dtype() == DType.BOOL) throw noKernel(op.inPlaceName, t);
+    if (t.dtype().isFloatingPoint()) return unary_(op);
+    DataOps.checkWritable(op.inPlaceName, t);
+    return self();
+  }
+
   // ---- arithmetic ----
   default Tensor add(Tensor other) { return binary(Ops.ADD, t(other, "add"), 1); }
   default Tensor add(Tensor other, double alpha) { Operand o = t(other, "add"); return binary(Ops.ADD, o, alpha("add", o, alpha)); }
@@ -399,6 +408,10 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** Rounds half to even, as torch.round. */
   default Tensor round() { return rounding(Ops.ROUND); }
   default Tensor trunc() { return rounding(Ops.TRUNC); }
+  default Tensor floor_() { return rounding_(Ops.FLOOR); }
+  default Tensor ceil_() { return rounding_(Ops.CEIL); }
+  default Tensor round_() { return rounding_(Ops.ROUND); }
+  default Tensor trunc_() { return rounding_(Ops.TRUNC); }
 
   /** NaN to 0, +inf and -inf to the dtype's largest and lowest finite values (torch.nan_to_num). */
   default Tensor nanToNum() { return nanToNum(0.0, null, null); }

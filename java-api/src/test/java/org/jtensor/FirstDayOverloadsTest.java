@@ -137,6 +137,31 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertArrayEquals(new long[] {5}, drawn.shape());
   }
 
+  /** x.floor_(), ceil_(), round_(), trunc_(): PyTorch 2.13's values; an integer tensor is left as it is; the gradient is 0. */
+  @Test
+  void roundingInPlace() {
+    double[] v = {1.5, -2.5, 0.5, 2.7};
+    Tensor f = Tensor.fromArray(v);
+    assertTrue(f == f.floor_());
+    assertArrayEquals(new double[] {1, -3, 0, 2}, f.toDoubleArray());
+    assertArrayEquals(new double[] {2, -2, 1, 3}, Tensor.fromArray(v).ceil_().toDoubleArray());
+    assertArrayEquals(new double[] {2, -2, 0, 3}, Tensor.fromArray(v).round_().toDoubleArray());  // half to even
+    assertArrayEquals(new double[] {1, -2, 0, 2}, Tensor.fromArray(v).trunc_().toDoubleArray());
+    Tensor ints = Tensor.fromArray(new long[] {1, -2});
+    assertArrayEquals(new long[] {1, -2}, ints.round_().toLongArray());
+    RuntimeException e = assertThrows(UnsupportedOperationException.class, () -> Tensor.fromArray(new boolean[] {true}).floor_());
+    assertTrue(e.getMessage().startsWith("floor_ "), e.getMessage());
+    java.nio.ByteBuffer ro = java.nio.ByteBuffer.allocateDirect(8).asReadOnlyBuffer();
+    e = assertThrows(IllegalStateException.class, () -> Tensor.fromBuffer(ro, DType.INT32, 2).ceil_());
+    assertTrue(e.getMessage().startsWith("ceil_(): "), e.getMessage());
+    Tensor x = Tensor.fromArray(new float[] {1.5f}).requiresGrad_();
+    e = assertThrows(IllegalStateException.class, x::floor_);
+    assertTrue(e.getMessage().contains("a leaf Variable that requires grad is being used in an in-place operation."), e.getMessage());
+    Tensor y = x.mul(1);
+    y.floor_().sum().backward();
+    assertArrayEquals(new double[] {0}, x.grad().toDoubleArray());
+  }
+
   private static void assertLayerNormRefusal(String words, Tensor x, long[] shape, Tensor w, Tensor b) {
     RuntimeException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Functional.layerNorm(x, shape, w, b, 1e-5));
     assertEquals("layerNorm(): " + words, e.getMessage());
