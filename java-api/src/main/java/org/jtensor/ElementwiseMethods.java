@@ -229,6 +229,7 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor abs() { return unary(Ops.ABS); }
   default Tensor abs_() { return unary_(Ops.ABS); }
   default Tensor reciprocal() { return unary(Ops.RECIPROCAL); }
+  default Tensor reciprocal_() { return unary_(Ops.RECIPROCAL); }
   /** A bool tensor is its own sign (a copy), as PyTorch's. */
   default Tensor sign() { return sign("sign"); }
   /** sign for real tensors (torch.sgn's complex case aside). */
@@ -344,15 +345,21 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor log() { return unary(Ops.LOG); }
   default Tensor log_() { return unary_(Ops.LOG); }
   default Tensor log2() { return unary(Ops.LOG2); }
+  default Tensor log2_() { return unary_(Ops.LOG2); }
   default Tensor log10() { return unary(Ops.LOG10); }
+  default Tensor log10_() { return unary_(Ops.LOG10); }
   default Tensor log1p() { return unary(Ops.LOG1P); }
+  default Tensor log1p_() { return unary_(Ops.LOG1P); }
   default Tensor expm1() { return unary(Ops.EXPM1); }
+  default Tensor expm1_() { return unary_(Ops.EXPM1); }
   default Tensor sqrt() { return unary(Ops.SQRT); }
   default Tensor sqrt_() { return unary_(Ops.SQRT); }
   default Tensor rsqrt() { return unary(Ops.RSQRT); }
+  default Tensor rsqrt_() { return unary_(Ops.RSQRT); }
   default Tensor sigmoid() { return unary(Ops.SIGMOID); }
   default Tensor sigmoid_() { return unary_(Ops.SIGMOID); }
   default Tensor erf() { return unary(Ops.ERF); }
+  default Tensor erf_() { return unary_(Ops.ERF); }
   /** 1 - erf(x), without the cancellation for large x. */
   default Tensor erfc() { return unary(Ops.ERFC); }
   /** torch.erfinv: the inverse of erf on (-1, 1); +-1 give +-inf, values past them NaN. */

@@ -32,8 +32,11 @@ public sealed interface TrigonometricMethods permits Tensor {
   }
 
   default Tensor sin() { return unary(Ops.SIN); }
+  default Tensor sin_() { return unary_(Ops.SIN); }
   default Tensor cos() { return unary(Ops.COS); }
+  default Tensor cos_() { return unary_(Ops.COS); }
   default Tensor tan() { return unary(Ops.TAN); }
+  default Tensor tan_() { return unary_(Ops.TAN); }
   default Tensor asin() { return unary(Ops.ASIN); }
   default Tensor acos() { return unary(Ops.ACOS); }
   default Tensor atan() { return unary(Ops.ATAN); }

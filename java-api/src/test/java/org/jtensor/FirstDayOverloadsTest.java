@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.jtensor.nn.Conv1d;
 import org.jtensor.nn.Conv2d;
 import org.jtensor.nn.Conv3d;
@@ -160,6 +163,41 @@ class FirstDayOverloadsTest extends ScopedTest {
     Tensor y = x.mul(1);
     y.floor_().sum().backward();
     assertArrayEquals(new double[] {0}, x.grad().toDoubleArray());
+  }
+
+  /** x.sin_(), x.log1p_() and the rest of torch's everyday in-place math: PyTorch 2.13's float64 values and gradient; an integer tensor refused as PyTorch's (in jtensor's dtype names). */
+  @Test
+  void mathInPlace() {
+    double[] v = {0.5, 2.0, 4.0};
+    Map<String, UnaryOperator<Tensor>> ops = new LinkedHashMap<>();
+    ops.put("sin_", Tensor::sin_);
+    ops.put("cos_", Tensor::cos_);
+    ops.put("tan_", Tensor::tan_);
+    ops.put("log2_", Tensor::log2_);
+    ops.put("log10_", Tensor::log10_);
+    ops.put("log1p_", Tensor::log1p_);
+    ops.put("expm1_", Tensor::expm1_);
+    ops.put("rsqrt_", Tensor::rsqrt_);
+    ops.put("erf_", Tensor::erf_);
+    ops.put("reciprocal_", Tensor::reciprocal_);
+    double[][] want = {
+        {0.479425538604203, 0.9092974268256817, -0.7568024953079282}, {0.8775825618903728, -0.4161468365471424, -0.6536436208636119},
+        {0.5463024898437905, -2.185039863261519, 1.1578212823495775}, {-1.0, 1.0, 2.0}, {-0.3010299956639812, 0.3010299956639812, 0.6020599913279624},
+        {0.4054651081081644, 1.0986122886681098, 1.6094379124341003}, {0.6487212707001282, 6.38905609893065, 53.598150033144236},
+        {1.414213562373095, 0.7071067811865475, 0.5}, {0.5204998778130465, 0.9953222650189527, 0.9999999845827421}, {2.0, 0.5, 0.25}};
+    int i = 0;
+    for (Map.Entry<String, UnaryOperator<Tensor>> op : ops.entrySet()) {
+      Tensor t = Tensor.fromArray(v);
+      assertTrue(t == op.getValue().apply(t), op.getKey());
+      assertArrayEquals(want[i++], t.toDoubleArray(), 1e-15, op.getKey());
+      RuntimeException e = assertThrows(RuntimeException.class, () -> op.getValue().apply(Tensor.fromArray(new long[] {1, 2})));
+      assertTrue(e.getMessage().startsWith(op.getKey() + "(): ") && e.getMessage().contains("result type float32 can't be cast to the desired output type int64"),
+          e.getMessage());
+    }
+    Tensor x = Tensor.fromArray(new double[] {0.5, 2.0}).requiresGrad_();
+    Tensor y = x.mul(1);
+    y.sin_().log1p_().sum().backward();
+    assertArrayEquals(new double[] {0.5931914374807586, -0.217958098460862}, x.grad().toDoubleArray(), 1e-15);
   }
 
   private static void assertLayerNormRefusal(String words, Tensor x, long[] shape, Tensor w, Tensor b) {

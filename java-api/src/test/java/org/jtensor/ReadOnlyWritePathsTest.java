@@ -54,7 +54,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
   }
 
   static {
-    for (String unary : List.of("neg_", "negative_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_", "i0_", "floor_", "ceil_", "round_", "trunc_")) {
+    for (String unary : List.of("neg_", "negative_", "abs_", "exp_", "log_", "sqrt_", "tanh_", "sigmoid_", "erfinv_", "relu_", "zero_", "i0_", "floor_", "ceil_", "round_", "trunc_", "sin_", "cos_", "tan_", "log2_", "log10_", "log1p_", "expm1_", "rsqrt_", "erf_", "reciprocal_")) {
       ARGS.put(unary + "[]", t -> new Object[0]);
     }
     for (String binary : List.of("add_", "sub_", "mul_", "div_")) {
