@@ -3,6 +3,7 @@ package org.jtensor;
 import org.jtensor.ops.Covariance;
 import org.jtensor.ops.Histograms;
 import org.jtensor.ops.Quantiles;
+import org.jtensor.ops.ReductionOps;
 import org.jtensor.ops.Renorm;
 import org.jtensor.ops.Statistics;
 
@@ -14,6 +15,14 @@ import org.jtensor.ops.Statistics;
 public sealed interface StatisticsMethods permits Tensor {
   private Tensor self() {
     return (Tensor) this;
+  }
+
+  /** torch.count_nonzero(dim): how many elements are not 0 (NaN counts) over dims, none given: every element; int64, no gradient. */
+  default Tensor countNonzero(int... dims) {
+    ReductionOps.checkDims("countNonzero", self().impl("countNonzero").dim(), dims);
+    try (Tensor nonzero = self().ne(0L)) {
+      return nonzero.sum(dims, false);
+    }
   }
 
   /** torch.aminmax: the min and max of every element (0-dim each). */

@@ -200,6 +200,26 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertArrayEquals(new double[] {0.5931914374807586, -0.217958098460862}, x.grad().toDoubleArray(), 1e-15);
   }
 
+  /** torch.count_nonzero: PyTorch 2.13's counts (NaN counts), dtype, dims and refusals. */
+  @Test
+  void countNonzero() {
+    Tensor x = Tensor.fromArray(new float[] {0, 1, Float.NaN, 0, 0, 2}, 2, 3).requiresGrad_();
+    Tensor all = x.countNonzero();
+    assertEquals(DType.INT64, all.dtype());
+    assertEquals(0, all.dim());
+    assertEquals(3L, all.itemLong());
+    assertTrue(!all.requiresGrad());
+    assertArrayEquals(new long[] {0, 1, 2}, x.countNonzero(0).toLongArray());
+    assertArrayEquals(new long[] {2, 1}, x.countNonzero(1).toLongArray());
+    assertEquals(3L, x.countNonzero(0, 1).itemLong());
+    assertEquals(1L, Tensor.fromArray(new boolean[] {true, false}).countNonzero().itemLong());
+    assertEquals(1L, Tensor.scalar(5.0).countNonzero(0).itemLong());
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> x.countNonzero(2));
+    assertEquals("countNonzero(): Dimension out of range (expected to be in range of [-2, 1], but got 2)", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> x.countNonzero(0, 0));
+    assertEquals("countNonzero(): dim 0 appears multiple times in the list of dims", e.getMessage());
+  }
+
   private static void assertLayerNormRefusal(String words, Tensor x, long[] shape, Tensor w, Tensor b) {
     RuntimeException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Functional.layerNorm(x, shape, w, b, 1e-5));
     assertEquals("layerNorm(): " + words, e.getMessage());
