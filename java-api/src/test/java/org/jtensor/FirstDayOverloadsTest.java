@@ -220,6 +220,20 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertEquals("countNonzero(): dim 0 appears multiple times in the list of dims", e.getMessage());
   }
 
+  /** F.softmax(x, dim=-1), F.log_softmax, F.sigmoid, F.tanh, F.leaky_relu, F.gelu(approximate=): the Tensor methods under torch.nn.functional's names; PyTorch 2.13's values. */
+  @Test
+  void functionalActivations() {
+    Tensor x = Tensor.fromArray(new double[][] {{1, -2, 3}});
+    assertArrayEquals(new double[] {0.11849965453500959, 0.005899750401902781, 0.8756005950630876}, org.jtensor.nn.Functional.softmax(x, -1).toDoubleArray(), 1e-15);
+    assertArrayEquals(new double[] {-2.1328452337275756, -5.132845233727576, -0.13284523372757556}, org.jtensor.nn.Functional.logSoftmax(x, 1).toDoubleArray(), 1e-15);
+    assertArrayEquals(new double[] {0.7310585786300049, 0.11920292202211755, 0.9525741268224334}, org.jtensor.nn.Functional.sigmoid(x).toDoubleArray(), 1e-15);
+    assertArrayEquals(new double[] {0.7615941559557649, -0.9640275800758169, 0.9950547536867305}, org.jtensor.nn.Functional.tanh(x).toDoubleArray(), 1e-15);
+    assertArrayEquals(new double[] {1.0, -0.4, 3.0}, org.jtensor.nn.Functional.leakyRelu(x, 0.2).toDoubleArray(), 1e-15);
+    assertArrayEquals(new double[] {0.8411919906082768, -0.04540230591222494, 2.996362607918227}, org.jtensor.nn.Functional.gelu(x, "tanh").toDoubleArray(), 1e-15);
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Functional.gelu(x, "fast"));
+    assertTrue(e.getMessage().startsWith("gelu(): approximate argument must be either none or tanh"), e.getMessage());
+  }
+
   private static void assertLayerNormRefusal(String words, Tensor x, long[] shape, Tensor w, Tensor b) {
     RuntimeException e = assertThrows(IllegalArgumentException.class, () -> org.jtensor.nn.Functional.layerNorm(x, shape, w, b, 1e-5));
     assertEquals("layerNorm(): " + words, e.getMessage());

@@ -7,7 +7,7 @@ import org.jtensor.Tensor;
  * superclass of {@link Functional} (a class's static methods are inherited, so the one namespace stays
  * PyTorch's while each family keeps a file of its own); it has no instances.
  */
-public abstract sealed class ConvolutionFunctions permits PoolingFunctions {
+public abstract sealed class ConvolutionFunctions extends ActivationFunctions permits PoolingFunctions {
   ConvolutionFunctions() {}
 
   public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {

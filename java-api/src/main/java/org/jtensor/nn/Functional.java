@@ -9,9 +9,10 @@ import org.jtensor.ops.Distances;
 
 /**
  * torch.nn.functional: the layers' maths as functions of tensors, differentiable through the ops
- * they use. Every result is a new handle the caller owns; temporaries are closed. The convolutions,
- * pooling and losses live in its superclasses ({@link ConvolutionFunctions}, {@link PoolingFunctions},
- * {@link LossFunctions}), one file per family; all are called as Functional's.
+ * they use. Every result is a new handle the caller owns; temporaries are closed. The activations,
+ * convolutions, pooling and losses live in its superclasses ({@link ActivationFunctions},
+ * {@link ConvolutionFunctions}, {@link PoolingFunctions}, {@link LossFunctions}), one file per family;
+ * all are called as Functional's.
  */
 public final class Functional extends LossFunctions {
   private Functional() {}
@@ -199,18 +200,6 @@ public final class Functional extends LossFunctions {
    */
   public static Tensor gumbelSoftmax(Tensor logits, double tau, boolean hard, int dim, Generator g) {
     return RandomActivations.gumbelSoftmax(logits, tau, hard, dim, g);
-  }
-
-  public static Tensor relu(Tensor x) {
-    return x.relu();
-  }
-
-  public static Tensor gelu(Tensor x) {
-    return x.gelu();
-  }
-
-  public static Tensor silu(Tensor x) {
-    return x.silu();
   }
 
   public static Tensor dropout(Tensor x, double p, boolean training, Generator g) {
