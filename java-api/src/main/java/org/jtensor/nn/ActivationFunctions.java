@@ -10,43 +10,17 @@ import org.jtensor.Tensor;
 public abstract sealed class ActivationFunctions permits ConvolutionFunctions {
   ActivationFunctions() {}
 
-  public static Tensor relu(Tensor x) {
-    return x.relu();
-  }
-
-  public static Tensor gelu(Tensor x) {
-    return x.gelu();
-  }
-
+  public static Tensor relu(Tensor x) { return x.relu(); }
+  public static Tensor gelu(Tensor x) { return x.gelu(); }
   /** F.gelu(x, approximate="tanh"), or "none". */
-  public static Tensor gelu(Tensor x, String approximate) {
-    return x.gelu(approximate);
-  }
-
-  public static Tensor silu(Tensor x) {
-    return x.silu();
-  }
-
-  public static Tensor sigmoid(Tensor x) {
-    return x.sigmoid();
-  }
-
-  public static Tensor tanh(Tensor x) {
-    return x.tanh();
-  }
-
+  public static Tensor gelu(Tensor x, String approximate) { return x.gelu(approximate); }
+  public static Tensor silu(Tensor x) { return x.silu(); }
+  public static Tensor sigmoid(Tensor x) { return x.sigmoid(); }
+  public static Tensor tanh(Tensor x) { return x.tanh(); }
   /** F.leaky_relu(x, negative_slope). */
-  public static Tensor leakyRelu(Tensor x, double negativeSlope) {
-    return x.leakyRelu(negativeSlope);
-  }
-
+  public static Tensor leakyRelu(Tensor x, double negativeSlope) { return x.leakyRelu(negativeSlope); }
   /** F.softmax(x, dim). */
-  public static Tensor softmax(Tensor x, int dim) {
-    return x.softmax(dim);
-  }
-
+  public static Tensor softmax(Tensor x, int dim) { return x.softmax(dim); }
   /** F.log_softmax(x, dim). */
-  public static Tensor logSoftmax(Tensor x, int dim) {
-    return x.logSoftmax(dim);
-  }
+  public static Tensor logSoftmax(Tensor x, int dim) { return x.logSoftmax(dim); }
 }
