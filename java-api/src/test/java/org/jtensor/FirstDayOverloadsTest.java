@@ -81,6 +81,11 @@ class FirstDayOverloadsTest extends ScopedTest {
     assertEquals(DType.FLOAT32, Tensor.arange(5.0).dtype());  // torch.arange(5.) is float32
     assertArrayEquals(new double[] {0, 1, 2, 3, 4}, Tensor.arange(5.0).toDoubleArray());
     assertArrayEquals(new double[] {0.5, 1.5, 2.5}, Tensor.arange(0.5, 3).toDoubleArray());
+    // PyTorch 2.13's words; jtensor said "upper bound and larger bound"
+    RuntimeException e = assertThrows(IllegalArgumentException.class, () -> Tensor.arange(0, 10, -1));
+    assertEquals("arange(): upper bound and lower bound inconsistent with step sign", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Tensor.arange(0.0, 10.0, -0.5));
+    assertEquals("arange(): upper bound and lower bound inconsistent with step sign", e.getMessage());
     Tensor i = Tensor.fromArray(new long[][] {{1, 2, 3}});
     Tensor z = Tensor.zerosLike(i, DType.FLOAT32);  // tensor([[0., 0., 0.]])
     assertEquals(DType.FLOAT32, z.dtype());

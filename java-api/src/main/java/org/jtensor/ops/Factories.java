@@ -40,7 +40,7 @@ public final class Factories {
       throw new IllegalArgumentException("arange(): unsupported range: " + start + " -> " + end);
     }
     if ((step > 0 && end < start) || (step < 0 && end > start)) {
-      throw new IllegalArgumentException("arange(): upper bound and larger bound inconsistent with step sign");
+      throw new IllegalArgumentException("arange(): upper bound and lower bound inconsistent with step sign");
     }
     double n = Math.ceil((end - start) / step);
     if (n > Long.MAX_VALUE / 2) throw new IllegalArgumentException("arange(): too many elements: " + n);
@@ -51,7 +51,7 @@ public final class Factories {
     refuseBoolArange(dtype);
     if (step == 0) throw new IllegalArgumentException("arange(): step must be nonzero");
     if ((step > 0 && end < start) || (step < 0 && end > start)) {
-      throw new IllegalArgumentException("arange(): upper bound and larger bound inconsistent with step sign");
+      throw new IllegalArgumentException("arange(): upper bound and lower bound inconsistent with step sign");
     }
     long span = end - start;  // exact for every pair that does not overflow
     if ((end > start) != (span > 0) && end != start) throw new IllegalArgumentException("arange(): range overflows int64");
