@@ -26,8 +26,22 @@ public sealed interface AutogradMethods permits Tensor {
     return (Tensor) this;
   }
 
+  /** No gradient, once the handle is checked again (Note [Absent after a close]). */
+  private Tensor absent(String op) {
+    impl(op);
+    return null;
+  }
+
+  // Note [Absent after a close] A close() on another thread, between a read's check of the handle
+  // and its read of the autograd metadata, frees that metadata, which then reads as absent: no grad,
+  // no node, a leaf, "does not require grad". Where a read found it absent it checks the handle again,
+  // so a tensor closed meanwhile answers with its closed-tensor exception, as it would a moment
+  // later, and never with a wrong "no" (Autograd.grad took that for a tensor that does not require
+  // grad: RequiresGradCloseRaceTest).
   default boolean requiresGrad() {
-    return impl("requiresGrad").requiresGrad();
+    boolean requires = impl("requiresGrad").requiresGrad();
+    if (!requires) impl("requiresGrad");  // Note [Absent after a close]
+    return requires;
   }
 
   default Tensor requiresGrad_() {
@@ -55,18 +69,21 @@ public sealed interface AutogradMethods permits Tensor {
   /** Whether this tensor is a leaf: it requires no grad, or it requires grad and no op made it. */
   default boolean isLeaf() {
     AutogradMeta m = AutogradMeta.current(impl("isLeaf"), "isLeaf");
+    if (m == null) impl("isLeaf");  // Note [Absent after a close]
     return m == null || m.isLeaf();
   }
 
   /** The node of the op that made this tensor; null for a leaf. */
   default Node gradFn() {
     AutogradMeta m = AutogradMeta.current(impl("gradFn"), "gradFn");
+    if (m == null) impl("gradFn");  // Note [Absent after a close]
     return m == null ? null : m.gradFn;
   }
 
   /** Where this tensor's gradient goes (torch.autograd.graph.get_gradient_edge). */
   default Edge gradientEdge() {
     Edge e = GraphNode.gradientEdge(impl("gradientEdge"));
+    if (e == null) impl("gradientEdge");  // Note [Absent after a close]
     if (e == null) throw new IllegalStateException("gradientEdge(): the tensor does not require grad");
     return e;
   }
@@ -74,9 +91,9 @@ public sealed interface AutogradMethods permits Tensor {
   /** The accumulated gradient, as a new handle the caller owns; null when none was accumulated. */
   default Tensor grad() {
     AutogradMeta m = AutogradMeta.peek(impl("grad"));
-    if (m == null) return null;
+    if (m == null) return absent("grad");
     synchronized (m) {
-      if (m.grad == null) return null;
+      if (m.grad == null) return absent("grad");
       m.grad.retain();
       return Tensor.wrap(m.grad);
     }
