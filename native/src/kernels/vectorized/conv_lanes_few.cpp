@@ -80,13 +80,15 @@ void write_sums(const Grid& g, const T* sums, int64_t W, int64_t gi, int64_t u0,
 
 }  // namespace
 
-// Where a block of output channels for every position keeps its sums in the second-level cache
-// (at most 1,024 positions: 256 KB of float sums for four vectors of channels), measured against
-// forward() in jt_bench's conv lines at batch 1 and 8 (docs/performance.md, session 35).
+// Where the weight is past the second-level cache (1 MB: forward() then streams it from further out
+// once per task) and a block's sums for every position stay within it (at most 2,048 positions:
+// 512 KB of float sums for four vectors of channels). Measured against forward() at 2 threads
+// (docs/performance.md, session 35): 512 and 256 channels 0.7-0.97 of its time from 49 to 1,568
+// positions, 1.35 at 6,272; 64 and 128 channels (weights of 147 and 590 KB) 1.05-1.2.
 template <typename T>
 bool takes_few_positions(const Grid& g) {
   if (const char* forced = std::getenv("JT_CONV_FEW")) return std::atoi(forced) == 1;
-  return g.batch * g.out_plane() <= 1024;
+  return g.out_channels * g.cg * g.taps() * (int64_t)sizeof(T) > (1 << 20) && g.batch * g.out_plane() <= 2048;
 }
 
 template <typename T>

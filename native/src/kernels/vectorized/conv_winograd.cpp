@@ -235,8 +235,11 @@ bool takes_winograd(const conv_plan& r) {
   // task is a block of one image's tile rows, so a small batch of small images pays the transform
   // for few products, on fewer tasks than threads. Measured (2 threads, batch 1-16, 7 × 7 to 28 × 28,
   // 128-512 channels, session 29): Winograd 1.3-4× the direct kernels' time at 16-98 tiles, about
-  // even at 128-256, ahead from 196 where the images are 14 × 14 or larger.
-  constexpr int64_t L = Vec<T>::lanes, kMinTiles = 192;
+  // even at 128-256, ahead from 196 where the images are 14 × 14 or larger. Measured again after the
+  // direct kernels' forward for few positions (session 35, 2 threads, 64-512 channels): 1.3-1.7×
+  // their time at 196-256 tiles in both modes, 1.0-1.35× at 392-400, about even at 576, ahead from
+  // 784 (0.9×) and at 1,568 (0.7×).
+  constexpr int64_t L = Vec<T>::lanes, kMinTiles = 512;
   const int64_t* plane = r.mode == 0 ? r.out_sizes : r.in_sizes;  // the plane the tiles cover
   const int64_t tiles = r.batch * ((plane[0] + 1) / 2) * ((plane[1] + 1) / 2);
   return std::min(r.channels, r.out_channels) >= L && std::max(r.channels, r.out_channels) >= 2 * L && tiles >= kMinTiles;
