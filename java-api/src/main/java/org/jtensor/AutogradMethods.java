@@ -33,11 +33,11 @@ public sealed interface AutogradMethods permits Tensor {
   }
 
   // Note [Absent after a close] A close() on another thread, between a read's check of the handle
-  // and its read of the autograd metadata, frees that metadata, which then reads as absent: no grad,
-  // no node, a leaf, "does not require grad". Where a read found it absent it checks the handle again,
-  // so a tensor closed meanwhile answers with its closed-tensor exception, as it would a moment
-  // later, and never with a wrong "no" (Autograd.grad took that for a tensor that does not require
-  // grad: RequiresGradCloseRaceTest).
+  // and its read of the autograd metadata, frees that metadata (or releases it in place: gradFn and
+  // grad set to null), which then reads as absent: no grad, no node, a leaf, "does not require
+  // grad". Where a read found it absent it checks the handle again, so a tensor closed meanwhile
+  // answers with its closed-tensor exception, as it would a moment later, and never with a wrong
+  // "no" (Autograd.grad took that for a tensor that does not require grad: RequiresGradCloseRaceTest).
   default boolean requiresGrad() {
     boolean requires = impl("requiresGrad").requiresGrad();
     if (!requires) impl("requiresGrad");  // Note [Absent after a close]
@@ -69,21 +69,25 @@ public sealed interface AutogradMethods permits Tensor {
   /** Whether this tensor is a leaf: it requires no grad, or it requires grad and no op made it. */
   default boolean isLeaf() {
     AutogradMeta m = AutogradMeta.current(impl("isLeaf"), "isLeaf");
-    if (m == null) impl("isLeaf");  // Note [Absent after a close]
-    return m == null || m.isLeaf();
+    boolean leaf = m == null || m.isLeaf();  // a close releases the metadata in place: its gradFn then reads null
+    if (leaf) impl("isLeaf");  // Note [Absent after a close]
+    return leaf;
   }
 
   /** The node of the op that made this tensor; null for a leaf. */
   default Node gradFn() {
     AutogradMeta m = AutogradMeta.current(impl("gradFn"), "gradFn");
-    if (m == null) impl("gradFn");  // Note [Absent after a close]
-    return m == null ? null : m.gradFn;
+    Node f = m == null ? null : m.gradFn;
+    if (f == null) impl("gradFn");  // Note [Absent after a close]
+    return f;
   }
 
   /** Where this tensor's gradient goes (torch.autograd.graph.get_gradient_edge). */
   default Edge gradientEdge() {
     Edge e = GraphNode.gradientEdge(impl("gradientEdge"));
-    if (e == null) impl("gradientEdge");  // Note [Absent after a close]
+    // Note [Absent after a close] on every answer: a non-leaf's metadata released meanwhile has no
+    // gradFn, and gave an accumulator's edge (ConvFewPositionsHostileTest)
+    impl("gradientEdge");
     if (e == null) throw new IllegalStateException("gradientEdge(): the tensor does not require grad");
     return e;
   }
