@@ -3,7 +3,8 @@
 // same order), and within rounding of a float64 plain loop; 1 to 3 spatial dims, strides,
 // dilation, uneven padding, groups, channel counts that fill no vector and more than a block,
 // several samples, a run of input channels shorter than the channels and a kernel larger than a
-// run, bias or none, float32 and float64, one thread and several; every output element written.
+// run, bias or none, float32 and float64, one thread and several; every output element written;
+// NaN and infinities (the same bits too), and its scratch refused.
 // Beside it, both layouts' weight gradients, which end in the same layout change (sums_to_weight).
 #include <cmath>
 #include <cstdio>
@@ -70,6 +71,39 @@ std::vector<double> plain(const Shape& s, const std::vector<T>& x, const std::ve
   return y;
 }
 
+// Non-finite operands: NaN, inf and -inf in the input and the weight (hostile review, session 35).
+template <typename T>
+void non_finite(const Shape& s) {
+  std::vector<T> x = values<T>((size_t)(s.n * s.c * s.in_plane()), 1), w = values<T>((size_t)(s.u * (s.c / s.groups) * s.taps()), 2);
+  x[x.size() / 3] = NAN, x[x.size() / 2] = INFINITY, w[w.size() / 5] = -INFINITY, w[w.size() - 1] = NAN;
+  std::vector<T> few((size_t)(s.n * s.u * s.out_plane()), T(7)), whole(few.size(), T(-7));
+  CHECK_EQ(forward<T>(s, true, x.data(), w.data(), nullptr, few.data()), JT_OK);
+  CHECK_EQ(forward<T>(s, false, x.data(), w.data(), nullptr, whole.data()), JT_OK);
+  CHECK(std::memcmp(few.data(), whole.data(), few.size() * sizeof(T)) == 0);
+  int odd = 0;
+  for (T v : few) odd += !std::isfinite(v);
+  CHECK(odd > 0);  // the non-finite values reached the result
+}
+
+// Its scratch refused (a limit of 1 byte, the allocator's free space filled, as kernels_test's
+// convolution_scratch): JT_OUT_OF_MEMORY, then the packed-whole forward's bits once memory is back.
+void scratch_refused() {
+  const Shape s = {1, 512, 64, 1, 2, {7, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};  // padded planes of 166 KB
+  std::vector<float> x = values<float>((size_t)(s.c * s.in_plane()), 1), w = values<float>((size_t)(s.u * s.c * s.taps()), 2);
+  std::vector<float> few((size_t)(s.u * s.out_plane()), 7.f), whole(few.size(), -7.f);
+  const int64_t limit = jt_memory_limit(JT_DEVICE_CPU);
+  jt_empty_cache(JT_DEVICE_CPU);
+  jt_set_memory_limit(JT_DEVICE_CPU, 1);
+  std::vector<int64_t> fillers;
+  for (int64_t st; (st = jt_storage_new(JT_DEVICE_CPU, 64 << 10)) != 0;) fillers.push_back(st);
+  CHECK_EQ(forward<float>(s, true, x.data(), w.data(), nullptr, few.data()), JT_OUT_OF_MEMORY);
+  for (int64_t st : fillers) jt_storage_release(st);
+  jt_set_memory_limit(JT_DEVICE_CPU, limit);
+  CHECK_EQ(forward<float>(s, true, x.data(), w.data(), nullptr, few.data()), JT_OK);
+  CHECK_EQ(forward<float>(s, false, x.data(), w.data(), nullptr, whole.data()), JT_OK);
+  CHECK(std::memcmp(few.data(), whole.data(), few.size() * sizeof(float)) == 0);
+}
+
 template <typename T>
 void check(const Shape& s, bool with_bias) {
   std::vector<T> x = values<T>((size_t)(s.n * s.c * s.in_plane()), 1), w = values<T>((size_t)(s.u * (s.c / s.groups) * s.taps()), 2);
@@ -134,13 +168,24 @@ int main() {
       {2, 20, 33, 1, 1, {30}, {5}, {2}, {1}, {1}, {3}},                           // 1-D, stride 3
       {1, 12, 40, 1, 3, {4, 5, 6}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}},  // 3-D
       {5, 16, 16, 1, 2, {1, 1}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},          // a 1 × 1 plane: every tile spans samples
+      // hostile review: og = 4 AVX2 / AVX-512 vectors + 1, cg = 1 with og below a vector, batch 0
+      {2, 8, 66, 2, 2, {5, 4}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {1, 8, 130, 2, 2, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {2, 12, 36, 12, 2, {5, 5}, {3, 3}, {2, 0}, {0, 2}, {1, 1}, {1, 1}},
+      {0, 16, 16, 1, 2, {4, 4}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
   };
-  for (int threads : {1, 3})
+  for (int threads : {1, 2, 3, 7})
     for (const Shape& s : shapes) {
       jt_set_num_threads(threads);
       check<float>(s, true);
       check<double>(s, s.n % 2 == 0);
     }
+  for (int threads : {1, 3}) {
+    jt_set_num_threads(threads);
+    non_finite<float>(shapes[1]);
+    non_finite<double>(shapes[3]);
+  }
+  scratch_refused();
   for (bool lanes : {false, true}) {
     weight_gradient<float>(2, 6, 40, 2, 7, 3, lanes);    // groups, a vector and a tail of output channels a group
     weight_gradient<double>(1, 3, 17, 1, 5, 5, lanes);   // 25 taps, a tail past one vector
