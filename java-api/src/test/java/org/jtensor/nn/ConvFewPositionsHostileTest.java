@@ -17,18 +17,21 @@ import java.util.function.Predicate;
 import org.jtensor.Close;
 import org.jtensor.CloseRace;
 import org.jtensor.DType;
+import org.jtensor.Device;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.Threads;
 import org.jtensor.autograd.Autograd;
+import org.jtensor.memory.Memory;
+import org.jtensor.memory.TensorOutOfMemoryException;
 import org.junit.jupiter.api.Test;
 
 /**
  * A hostile review of session 35's convolution changes: the few-positions forward (Note [Few
  * positions], taken where the weight is past 1 MB and batch × positions ≤ 2,048) at the edges of
  * its rule and of its blocks, at 1, 2, 3 and 7 threads (the same bits: a task owns whole output
- * elements), against float64 loops; its operands closed from
+ * elements), against float64 loops; its scratch refused by a memory limit; its operands closed from
  * another thread; and the autograd reads of Note [Absent after a close] on non-leaves.
  */
 class ConvFewPositionsHostileTest extends ScopedTest {
@@ -141,6 +144,47 @@ class ConvFewPositionsHostileTest extends ScopedTest {
         }
       }
     }
+  }
+
+  /**
+   * The memory limit at what is reserved and the free space filled, then given back 64 KB at a
+   * time: each forward and backward fails with the allocator's exception (the output's allocation
+   * or the kernels' scratch refused) or gives the right bits, and nothing is left (ScopedTest).
+   */
+  @Test
+  void aRefusedScratchFailsCleanly() {
+    long[] one = {1};
+    Tensor x = det(F32, 9, 1, 256, 7, 7), w = det(F32, 10, 256, 256, 3, 3);
+    double[] want = conv(2, x, w, null, one, one, one, 1).toDoubleArray();
+    long limit = Memory.memoryLimit(Device.CPU);
+    int refused = 0, right = 0;
+    java.util.ArrayDeque<Tensor> fillers = new java.util.ArrayDeque<>();
+    try {
+      Memory.emptyCache(Device.CPU);
+      Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU));
+      try {
+        while (true) fillers.push(Tensor.empty(16 << 10));
+      } catch (TensorOutOfMemoryException e) {
+        // the free space is full
+      }
+      while (right < 3) {
+        try (TensorScope s = TensorScope.open()) {
+          Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_();
+          Tensor y = conv(2, xg, wg, null, one, one, one, 1);
+          assertArrayEquals(want, y.toDoubleArray(), fillers.size() + " fillers");
+          Autograd.grad(List.of(y), List.of(Tensor.ones(y.shape())), List.of(xg, wg), false, false, false);
+          right++;
+        } catch (TensorOutOfMemoryException e) {
+          refused++;
+        }
+        if (fillers.isEmpty()) break;
+        fillers.pop().close();
+      }
+    } finally {
+      fillers.forEach(Tensor::close);
+      Memory.setMemoryLimit(Device.CPU, limit);
+    }
+    assertTrue(refused > 0 && right == 3, refused + " refused, " + right + " right");
   }
 
   /** The few-positions forward and its gradients while another thread closes an operand: the right bits or IllegalStateException. */
