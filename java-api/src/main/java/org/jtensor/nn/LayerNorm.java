@@ -1,6 +1,5 @@
 package org.jtensor.nn;
 
-import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 
@@ -46,13 +45,8 @@ public final class LayerNorm extends Module {
   @Override
   public Tensor forward(Tensor input) {
     if (input == null) throw new IllegalArgumentException("LayerNorm.forward(): expected an input tensor, got null");
-    long[] in = input.shape();
     // PyTorch's check; without weight and bias (elementwiseAffine false) nothing else holds the shape
-    if (in.length < dims || !Arrays.equals(Arrays.copyOfRange(in, in.length - dims, in.length), shape)) {
-      String star = Arrays.toString(shape).replace("[", "[*, ");
-      throw new IllegalArgumentException("LayerNorm.forward(): Given normalized_shape=" + Arrays.toString(shape) + ", expected input with shape "
-          + star + ", but got input of size" + Arrays.toString(in));
-    }
+    Normalization.checkInputShape("LayerNorm.forward", input.shape(), shape);
     return Functional.layerNorm(input, dims, weight, bias, eps);
   }
 }

@@ -17,25 +17,23 @@ final class Normalization {
     if (normalizedDims < 1 || normalizedDims > x.dim()) {
       throw new IllegalArgumentException("layerNorm(): normalized dims must be in [1, " + x.dim() + "], got " + normalizedDims);
     }
-    long[] normalized = Arrays.copyOfRange(x.shape(), x.dim() - normalizedDims, x.dim());
-    for (Tensor t : new Tensor[] {weight, bias}) {
-      if (t != null && !Arrays.equals(t.shape(), normalized)) {
-        String what = t == weight ? "weight" : "bias";
-        throw new IllegalArgumentException("layerNorm(): Expected " + what + " to be of same shape as normalized_shape, but got " + what
-            + " of shape " + Arrays.toString(t.shape()) + " and normalized_shape = " + Arrays.toString(normalized));
-      }
-    }
+    checkNormalizedShape("layerNorm", Arrays.copyOfRange(x.shape(), x.dim() - normalizedDims, x.dim()), weight, bias);
     return normalizedOutput("layerNorm", x, NormGroups.layer(x.shape(), normalizedDims), weight, bias, eps);
   }
 
   /** F.layer_norm(x, normalized_shape, ...): x's last dims must be normalizedShape, checked in PyTorch's order and words. */
   static Tensor layerNorm(Tensor x, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
     checkNormalizedShape("layerNorm", normalizedShape, weight, bias);
-    if (!endsWith(x.shape(), normalizedShape)) {
-      throw new IllegalArgumentException("layerNorm(): Given normalized_shape=" + Arrays.toString(normalizedShape) + ", expected input with shape "
-          + Arrays.toString(normalizedShape).replace("[", "[*, ") + ", but got input of size" + Arrays.toString(x.shape()));
-    }
+    checkInputShape("layerNorm", x.shape(), normalizedShape);
     return layerNorm(x, normalizedShape.length, weight, bias, eps);
+  }
+
+  /** PyTorch's layer_norm check that the input's last dims are normalizedShape, in its words. */
+  static void checkInputShape(String op, long[] input, long[] normalizedShape) {
+    if (!endsWith(input, normalizedShape)) {
+      throw new IllegalArgumentException(op + "(): Given normalized_shape=" + Arrays.toString(normalizedShape) + ", expected input with shape "
+          + Arrays.toString(normalizedShape).replace("[", "[*, ") + ", but got input of size" + Arrays.toString(input));
+    }
   }
 
   /** PyTorch's normalized_shape checks of layer and RMS norm: at least one dim, weight and bias (either may be null) of its shape. */
