@@ -4,7 +4,6 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
-import org.jtensor.autograd.GradMode;
 import org.jtensor.core.Shapes;
 import org.jtensor.ops.Autocasting;
 
@@ -86,10 +85,7 @@ final class BinaryLosses {
       throw new IllegalArgumentException(op + "(): output with shape " + Arrays.toString(input.shape()) + " doesn't match the broadcast shape "
           + Arrays.toString(shape));
     }
-    if (weight.requiresGrad() && GradMode.isEnabled()) {
-      throw new IllegalArgumentException(op + "(): The function '" + aten + "' is not differentiable with respect to argument '" + name
-          + "'. This input cannot have requires_grad True.");
-    }
+    Losses.notDifferentiable(op, aten, name, weight);
   }
 
   /** PyTorch's ValueError where target's shape is not input's (F.binary_cross_entropy never broadcasts): rule has target's, then input's. */

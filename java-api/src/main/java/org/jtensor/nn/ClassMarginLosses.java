@@ -4,7 +4,6 @@ import java.util.Arrays;
 import org.jtensor.DType;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
-import org.jtensor.autograd.GradMode;
 
 /**
  * The multi-class hinge losses behind Functional's multiMarginLoss and multilabelMarginLoss:
@@ -30,10 +29,7 @@ final class ClassMarginLosses {
       throw new IllegalArgumentException(op + "(): inconsistent weight size, expected " + c + " but got " + Arrays.toString(weight.shape()));
     }
     checkLong(op, target);
-    if (weight != null && weight.requiresGrad() && GradMode.isEnabled()) {  // ATen has no derivative for it
-      throw new IllegalArgumentException(op + "(): The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
-          + "This input cannot have requires_grad True.");
-    }
+    Losses.notDifferentiable(op, "multi_margin_loss", "weight", weight);
     try (TensorScope s = TensorScope.open()) {
       checkRange(op, target, 0, c, "target out of range");
       Tensor x = input.reshape(n, c), t = target.reshape(n, 1);

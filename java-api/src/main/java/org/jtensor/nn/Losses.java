@@ -103,10 +103,7 @@ final class Losses {
       if (weight.dtype() != logp.dtype()) {  // PyTorch's nll_loss kernel reads the weight as the input's type
         throw new IllegalArgumentException(op + "(): " + ScalarTypes.expected(logp.dtype(), weight.dtype()));
       }
-      if (weight.requiresGrad() && GradMode.isEnabled()) {
-        throw new IllegalArgumentException(op + "(): The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'. "
-            + "This input cannot have requires_grad True.");
-      }
+      notDifferentiable(op, "nll_loss_forward", "weight", weight);
       Tensor[] nll = targetNll(op, flat, ignoreIndex);
       Tensor valid = nll[1];
       Tensor w = weight.indexSelect(0, nll[2]).mul(valid);  // each row's target weight, 0 where ignored
@@ -240,6 +237,14 @@ final class Losses {
     // ignored rows masked to 0 (ATen skips them): × valid made an ignored row's −inf log-probability NaN
     Tensor nll = Tensor.where(valid, flat[0].gather(1, safe.unsqueeze(1)).squeeze(1).neg(), 0.0);
     return new Tensor[] {nll, valid, safe};
+  }
+
+  /** PyTorch's refusal of an argument ATen has no derivative for (a loss's weight), where grad mode would record one. */
+  static void notDifferentiable(String op, String aten, String name, Tensor t) {
+    if (t != null && t.requiresGrad() && GradMode.isEnabled()) {
+      throw new IllegalArgumentException(op + "(): The function '" + aten + "' is not differentiable with respect to argument '" + name
+          + "'. This input cannot have requires_grad True.");
+    }
   }
 
   /** Elementwise losses folded as asked (apply_loss_reduction); NONE: a view of them. */
