@@ -16,33 +16,35 @@
 
 // The channels-in-lanes forward's two ways (Note [Few positions]): the whole weight packed first
 // and positions split between tasks, or a block of channels a task packed a run at a time; 3 × 3,
-// stride 1, padding 1, C → C, at an inference server's batches. Best of 15, interleaved. Then the
-// weight's gradient the library picks at the same layers (its sums' layout change: sums_to_weight).
+// stride 1, padding 1, C → C, at an inference server's batches. The input's gradient the same two
+// ways (Note [Few positions, the input's gradient]). Best of 15, interleaved. Then the weight's
+// gradient the library picks at the same layers (its sums' layout change: sums_to_weight).
 void bench_conv_few_positions() {
   struct Case {
     int64_t n, c, hw;
   };
   const Case cases[] = {{1, 512, 7}, {1, 256, 14}, {1, 128, 28}, {1, 64, 56}, {8, 512, 7}, {4, 256, 14}, {32, 512, 7}};
-  std::printf("conv2d float32, 3 x 3, channels in lanes; ms, best of 15: forward packed whole / a block a task (JT_CONV_FEW); weight grad\n");
+  std::printf("conv2d float32, 3 x 3, channels in lanes; ms, best of 15: forward, then input grad, packed whole / a block a task (JT_CONV_FEW); weight grad\n");
   jt_test::set_env("JT_CONV_LANES", "1");
   jt_test::set_env("JT_CONV_WINOGRAD", "0");
   for (const Case& k : cases) {
-    std::vector<float> x((size_t)(k.n * k.c * k.hw * k.hw)), w((size_t)(k.c * k.c * 9)), b((size_t)k.c), y(x.size()), gw(w.size());
+    std::vector<float> x((size_t)(k.n * k.c * k.hw * k.hw)), w((size_t)(k.c * k.c * 9)), b((size_t)k.c), y(x.size()), gw(w.size()), gx(x.size());
     for (size_t i = 0; i < x.size(); ++i) x[i] = (float)(i * 7919 % 13) / 13;
     for (size_t i = 0; i < w.size(); ++i) w[i] = (float)(i * 104729 % 11) / 11 - 0.5f;
     std::vector<int64_t> plan = {JT_PLAN_VERSION, 0, (int64_t)jt::DType::Float32, 2, k.n, k.c, k.c, 1, (int64_t)x.data(), (int64_t)w.data(),
                                  (int64_t)b.data(), (int64_t)y.data(), k.hw, k.hw, k.hw, k.hw, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
-    std::vector<int64_t> grad = plan;
+    std::vector<int64_t> grad = plan, input_grad = plan;
     grad[1] = 2, grad[9] = (int64_t)gw.data(), grad[10] = 0;
-    double best[3] = {1e30, 1e30, 1e30};
+    input_grad[1] = 1, input_grad[8] = (int64_t)gx.data(), input_grad[10] = 0;
+    double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
     for (int r = 0; r < 15; ++r)
-      for (int few = 0; few < 3; ++few) {
-        jt_test::set_env("JT_CONV_FEW", few == 1 ? "1" : "0");
-        const int64_t* p = few == 2 ? grad.data() : plan.data();
-        best[few] = std::min(best[few], bench::best_ns_per_op(1, 1, [&](int64_t) { jt_conv(p); }));
+      for (int way = 0; way < 5; ++way) {
+        jt_test::set_env("JT_CONV_FEW", way % 2 == 1 ? "1" : "0");
+        const int64_t* p = way == 4 ? grad.data() : way >= 2 ? input_grad.data() : plan.data();
+        best[way] = std::min(best[way], bench::best_ns_per_op(1, 1, [&](int64_t) { jt_conv(p); }));
       }
-    std::printf("%3lld x %3lld @ %2lld x %-2lld  %6.3f / %6.3f; %6.3f\n", (long long)k.n, (long long)k.c, (long long)k.hw, (long long)k.hw,
-                best[0] / 1e6, best[1] / 1e6, best[2] / 1e6);
+    std::printf("%3lld x %3lld @ %2lld x %-2lld  %6.3f / %6.3f; %6.3f / %6.3f; %6.3f\n", (long long)k.n, (long long)k.c, (long long)k.hw,
+                (long long)k.hw, best[0] / 1e6, best[1] / 1e6, best[2] / 1e6, best[3] / 1e6, best[4] / 1e6);
   }
   jt_test::unset_env("JT_CONV_FEW");
 }

@@ -5,6 +5,9 @@
 // several samples, a run of input channels shorter than the channels and a kernel larger than a
 // run, bias or none, float32 and float64, one thread and several; every output element written;
 // NaN and infinities (the same bits too), and its scratch refused.
+// The input's gradient for few positions (Note [Few positions, the input's gradient]) and the one
+// that packs the whole weight, over the same shapes, within rounding of a float64 adjoint (their
+// sums go in different orders), non-finite values landing in the same places, its scratch refused.
 // Beside it, both layouts' weight gradients, which end in the same layout change (sums_to_weight).
 #include <cmath>
 #include <cstdio>
@@ -28,11 +31,12 @@ struct Shape {
   int64_t taps() const { return k[0] * (nsp > 1 ? k[1] : 1) * (nsp > 2 ? k[2] : 1); }
 };
 
+// jt_conv's mode (0 forward, 1 the input's gradient: x written from y) through the channels in lanes.
 template <typename T>
-int forward(const Shape& s, bool few, const T* x, const T* w, const T* bias, T* y) {
+int conv(int mode, const Shape& s, bool few, const T* x, const T* w, const T* bias, const T* y) {
   jt_test::set_env("JT_CONV_LANES", "1");
   jt_test::set_env("JT_CONV_FEW", few ? "1" : "0");
-  std::vector<int64_t> plan = {JT_PLAN_VERSION, 0, sizeof(T) == 4 ? 8 : 9, s.nsp, s.n, s.c, s.u, s.groups,
+  std::vector<int64_t> plan = {JT_PLAN_VERSION, mode, sizeof(T) == 4 ? 8 : 9, s.nsp, s.n, s.c, s.u, s.groups,
                                (int64_t)x, (int64_t)w, (int64_t)bias, (int64_t)y};
   for (const int64_t* field : {s.in, (const int64_t*)nullptr, s.k, s.before, s.after, s.dilation, s.stride})
     for (int d = 0; d < s.nsp; ++d) plan.push_back(field ? field[d] : s.out(d));
@@ -42,18 +46,27 @@ int forward(const Shape& s, bool few, const T* x, const T* w, const T* bias, T* 
   return st;
 }
 
-// y[n][u][o] = bias[u] + Σ_c Σ_t x · w over the group's channels, in float64.
 template <typename T>
-std::vector<double> plain(const Shape& s, const std::vector<T>& x, const std::vector<T>& w, const T* bias) {
+int forward(const Shape& s, bool few, const T* x, const T* w, const T* bias, T* y) {
+  return conv(0, s, few, x, w, bias, y);
+}
+
+template <typename T>
+int input_grad(const Shape& s, bool few, T* gx, const T* w, const T* gy) {
+  return conv<T>(1, s, few, gx, w, nullptr, gy);
+}
+
+// f(x index, y index, w index) for every product of the convolution: the input element a tap of
+// an output position reads (padding skipped), in the group's channels.
+template <typename F>
+void each_product(const Shape& s, F&& f) {
   const int64_t cg = s.c / s.groups, og = s.u / s.groups, P = s.out_plane();
-  std::vector<double> y((size_t)(s.n * s.u * P));
   int64_t o3[3] = {1, 1, 1}, i3[3] = {1, 1, 1}, k3[3] = {1, 1, 1};
   for (int d = 0; d < s.nsp; ++d) o3[d] = s.out(d), i3[d] = s.in[d], k3[d] = s.k[d];
   for (int64_t n = 0; n < s.n; ++n)
     for (int64_t u = 0; u < s.u; ++u)
       for (int64_t o = 0; o < P; ++o) {
         const int64_t oa[3] = {o / (o3[1] * o3[2]), o / o3[2] % o3[1], o % o3[2]};
-        double sum = bias ? (double)bias[u] : 0.0;
         for (int64_t c = 0; c < cg; ++c)
           for (int64_t t = 0; t < s.taps(); ++t) {
             const int64_t ta[3] = {t / (k3[1] * k3[2]), t / k3[2] % k3[1], t % k3[2]};
@@ -64,11 +77,26 @@ std::vector<double> plain(const Shape& s, const std::vector<T>& x, const std::ve
               inside &= i >= 0 && i < i3[d];
               at = at * i3[d] + i;
             }
-            if (inside) sum += (double)x[(size_t)((n * s.c + u / og * cg + c) * s.in_plane() + at)] * (double)w[(size_t)((u * cg + c) * s.taps() + t)];
+            if (inside) f((n * s.c + u / og * cg + c) * s.in_plane() + at, (n * s.u + u) * P + o, (u * cg + c) * s.taps() + t);
           }
-        y[(size_t)((n * s.u + u) * P + o)] = sum;
       }
+}
+
+// y[n][u][o] = bias[u] + Σ_c Σ_t x · w over the group's channels, in float64.
+template <typename T>
+std::vector<double> plain(const Shape& s, const std::vector<T>& x, const std::vector<T>& w, const T* bias) {
+  std::vector<double> y((size_t)(s.n * s.u * s.out_plane()));
+  for (size_t i = 0; i < y.size(); ++i) y[i] = bias ? (double)bias[i / s.out_plane() % s.u] : 0.0;
+  each_product(s, [&](int64_t xi, int64_t yi, int64_t wi) { y[(size_t)yi] += (double)x[(size_t)xi] * (double)w[(size_t)wi]; });
   return y;
+}
+
+// The adjoint: gx[n][c][i] = Σ over the products that read it of gy · w, in float64.
+template <typename T>
+std::vector<double> plain_input_grad(const Shape& s, const std::vector<T>& gy, const std::vector<T>& w) {
+  std::vector<double> gx((size_t)(s.n * s.c * s.in_plane()), 0.0);
+  each_product(s, [&](int64_t xi, int64_t yi, int64_t wi) { gx[(size_t)xi] += (double)gy[(size_t)yi] * (double)w[(size_t)wi]; });
+  return gx;
 }
 
 // Whether two results are the same bits (an empty one's data() may be null, which memcmp may not take).
@@ -89,6 +117,19 @@ void non_finite(const Shape& s) {
   int odd = 0;
   for (T v : few) odd += !std::isfinite(v);
   CHECK(odd > 0);  // the non-finite values reached the result
+  // The input's gradient sums in another order, so only where NaN and each infinity land must agree.
+  std::vector<T> gy = values<T>((size_t)(s.n * s.u * s.out_plane()), 6), gx_few(x.size(), T(7)), gx_whole(x.size(), T(-7));
+  gy[gy.size() / 4] = INFINITY, gy[gy.size() / 3] = NAN;
+  CHECK_EQ(input_grad<T>(s, true, gx_few.data(), w.data(), gy.data()), JT_OK);
+  CHECK_EQ(input_grad<T>(s, false, gx_whole.data(), w.data(), gy.data()), JT_OK);
+  int differ = 0, reached = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const T a = gx_few[i], b = gx_whole[i];
+    differ += std::isnan(a) != std::isnan(b) || std::isinf(a) != std::isinf(b) || (std::isinf(a) && a != b);
+    reached += !std::isfinite(a);
+  }
+  CHECK_EQ(differ, 0);
+  CHECK(reached > 0);
 }
 
 // Its scratch refused (a limit of 1 byte, the allocator's free space filled, as kernels_test's
@@ -103,11 +144,40 @@ void scratch_refused() {
   std::vector<int64_t> fillers;
   for (int64_t st; (st = jt_storage_new(JT_DEVICE_CPU, 64 << 10)) != 0;) fillers.push_back(st);
   CHECK_EQ(forward<float>(s, true, x.data(), w.data(), nullptr, few.data()), JT_OUT_OF_MEMORY);
+  std::vector<float> gy = values<float>(few.size(), 6), gx(x.size(), 7.f);
+  CHECK_EQ(input_grad<float>(s, true, gx.data(), w.data(), gy.data()), JT_OUT_OF_MEMORY);
   for (int64_t st : fillers) jt_storage_release(st);
   jt_set_memory_limit(JT_DEVICE_CPU, limit);
   CHECK_EQ(forward<float>(s, true, x.data(), w.data(), nullptr, few.data()), JT_OK);
   CHECK_EQ(forward<float>(s, false, x.data(), w.data(), nullptr, whole.data()), JT_OK);
   CHECK(same_bits(few, whole));
+  CHECK_EQ(input_grad<float>(s, true, gx.data(), w.data(), gy.data()), JT_OK);
+  const std::vector<double> want = plain_input_grad(s, gy, w);
+  int bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) bad += !(std::fabs((double)gx[i] - want[i]) <= 1e-5 * (1 + (double)(s.u * s.taps())));
+  CHECK_EQ(bad, 0);
+}
+
+// The input's gradient both ways (a block a task, a run of output channels at a time; the whole
+// weight packed first) within rounding of the float64 adjoint, every element written.
+template <typename T>
+void check_input_grad(const Shape& s) {
+  std::vector<T> gy = values<T>((size_t)(s.n * s.u * s.out_plane()), 6), w = values<T>((size_t)(s.u * (s.c / s.groups) * s.taps()), 2);
+  std::vector<T> few((size_t)(s.n * s.c * s.in_plane()), T(7)), whole(few.size(), T(-7));
+  CHECK_EQ(input_grad<T>(s, true, few.data(), w.data(), gy.data()), JT_OK);
+  CHECK_EQ(input_grad<T>(s, false, whole.data(), w.data(), gy.data()), JT_OK);
+  const std::vector<double> want = plain_input_grad(s, gy, w);
+  const double tol = (sizeof(T) == 4 ? 1e-5 : 1e-13) * (1 + (double)(s.u / s.groups * s.taps()));
+  int bad_few = 0, bad_whole = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bad_few += !(std::fabs((double)few[i] - want[i]) <= tol);
+    bad_whole += !(std::fabs((double)whole[i] - want[i]) <= tol);
+  }
+  if (bad_few || bad_whole)
+    std::printf("input grad %s n%d c%d u%d g%d nsp%d: %d (a block a task) and %d (whole) of %zu off the plain loop\n",
+                sizeof(T) == 4 ? "f32" : "f64", (int)s.n, (int)s.c, (int)s.u, (int)s.groups, (int)s.nsp, bad_few, bad_whole, want.size());
+  CHECK_EQ(bad_few, 0);
+  CHECK_EQ(bad_whole, 0);
 }
 
 template <typename T>
@@ -185,6 +255,8 @@ int main() {
       jt_set_num_threads(threads);
       check<float>(s, true);
       check<double>(s, s.n % 2 == 0);
+      check_input_grad<float>(s);
+      check_input_grad<double>(s);
     }
   for (int threads : {1, 3}) {
     jt_set_num_threads(threads);

@@ -102,55 +102,6 @@ int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y) {
   return status.load();
 }
 
-namespace {
-
-// ---- the input's gradient ----
-
-// d[p][NV·L] += Σ_u gy[p][u·plane] · w[u][NV·L] for NP positions: one tap's products.
-template <typename T, int NP, int NV>
-void scatter_tile(const T* const* gys, int64_t plane, int64_t count, const T* w, T* const* d) {
-  using V = typename Vec<T>::type;
-  constexpr int L = Vec<T>::lanes;
-  V acc[NP][NV];
-  for (int p = 0; p < NP; ++p)
-    for (int v = 0; v < NV; ++v) acc[p][v] = V{};
-  const T* gy[NP];
-  for (int p = 0; p < NP; ++p) gy[p] = gys[p];
-  for (int64_t u = 0; u < count; ++u, w += NV * L) {
-    V wv[NV];
-    for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
-    for (int p = 0; p < NP; ++p) {
-      const T gv = *gy[p];
-      gy[p] += plane;
-      for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * gv;
-    }
-  }
-  for (int p = 0; p < NP; ++p)
-    for (int v = 0; v < NV; ++v) store(d[p] + v * L, load(d[p] + v * L) + acc[p][v]);
-}
-
-// Every tap's products of one sample and group into grid (rows NV·L apart) for a block of NV
-// vectors of input channels, from gy (the group's first channel of the output's gradient, in
-// place); a tile's positions past the end read the last one's and add into sink.
-template <typename T, int NV>
-void scatter_sample(const Grid& g, const T* gy, const T* w, T* grid, T* sink) {
-  constexpr int NP = tile_positions<NV>(), L = Vec<T>::lanes;
-  const int64_t plane = g.out_plane(), og = g.og;
-  const T* gys[NP];
-  T* d[NP];
-  for (int64_t t = 0; t < g.taps(); ++t, w += og * NV * L)  // taps outer: the tap's weights stay in L1
-    for (int64_t o = 0; o < plane; o += NP) {
-      const int64_t m = std::min<int64_t>(NP, plane - o);
-      for (int p = 0; p < NP; ++p) {
-        gys[p] = gy + o + std::min<int64_t>(p, m - 1);
-        d[p] = p < m ? grid + (g.window[o + p] + g.tap[t]) * NV * L : sink;
-      }
-      scatter_tile<T, NP, NV>(gys, plane, og, w, d);
-    }
-}
-
-}  // namespace
-
 template <typename T>
 int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
   constexpr int L = Vec<T>::lanes;
@@ -176,7 +127,7 @@ int input_grad(const Grid& g, const T* gy, const T* weight, T* gx) {
       T* sink = grid + g.size() * kMaxVectors * L;
       const T* w = packed.block(gi, b);
       const T* gyn = gy + (n * g.out_channels + gi * og) * plane;
-      with_vectors(nv, [&](auto NV) { scatter_sample<T, NV>(g, gyn, w, grid, sink); });
+      with_vectors(nv, [&](auto NV) { scatter_sample<T, NV>(g, gyn, w, og, grid, sink); });
       g.from_grid(grid, nv * L, gx, g.channels, n, gi * cg + c0, std::min<int64_t>(nv * L, cg - c0));
     }
   });
@@ -200,7 +151,11 @@ int run_in_lanes(const conv_plan& r) {
       T* y = reinterpret_cast<T*>(r.y);
       return lanes::takes_few_positions<T>(g) ? lanes::forward_few_positions(g, x, w, b, y) : lanes::forward(g, x, w, b, y);
     }
-    case 1: return lanes::input_grad(g, reinterpret_cast<const T*>(r.y), reinterpret_cast<const T*>(r.weight), reinterpret_cast<T*>(r.x));
+    case 1: {
+      const T *gy = reinterpret_cast<const T*>(r.y), *w = reinterpret_cast<const T*>(r.weight);
+      T* gx = reinterpret_cast<T*>(r.x);
+      return lanes::takes_few_positions<T>(g) ? lanes::input_grad_few_positions(g, gy, w, gx) : lanes::input_grad(g, gy, w, gx);
+    }
     case 2: return lanes::weight_grad(g, reinterpret_cast<const T*>(r.x), reinterpret_cast<const T*>(r.y), reinterpret_cast<T*>(r.weight));
     default: return JT_INVALID;
   }

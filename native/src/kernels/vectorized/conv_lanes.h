@@ -234,14 +234,60 @@ inline void forward_tile(const T* const* xs, const int64_t* tap, int64_t taps, i
     for (int v = 0; v < NV; ++v) store(tile + (p * NV + v) * L, acc[p][v]);
 }
 
+// d[p][NV·L] += Σ_u gy[p][u·plane] · w[u][NV·L] for NP positions: one tap's products.
+template <typename T, int NP, int NV>
+inline void scatter_tile(const T* const* gys, int64_t plane, int64_t count, const T* w, T* const* d) {
+  using V = typename Vec<T>::type;
+  constexpr int L = Vec<T>::lanes;
+  V acc[NP][NV];
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) acc[p][v] = V{};
+  const T* gy[NP];
+  for (int p = 0; p < NP; ++p) gy[p] = gys[p];
+  for (int64_t u = 0; u < count; ++u, w += NV * L) {
+    V wv[NV];
+    for (int v = 0; v < NV; ++v) wv[v] = load(w + v * L);
+    for (int p = 0; p < NP; ++p) {
+      const T gv = *gy[p];
+      gy[p] += plane;
+      for (int v = 0; v < NV; ++v) acc[p][v] += wv[v] * gv;
+    }
+  }
+  for (int p = 0; p < NP; ++p)
+    for (int v = 0; v < NV; ++v) store(d[p] + v * L, load(d[p] + v * L) + acc[p][v]);
+}
+
+// Every tap's products of one sample and group over count output channels into grid (rows NV·L
+// apart) for a block of NV vectors of input channels: w packed [t][u][NV·L], gy the first of the
+// channels' output gradient, read in place; a tile's positions past the end read the last one's
+// and add into sink.
+template <typename T, int NV>
+inline void scatter_sample(const Grid& g, const T* gy, const T* w, int64_t count, T* grid, T* sink) {
+  constexpr int NP = tile_positions<NV>(), L = Vec<T>::lanes;
+  const int64_t plane = g.out_plane();
+  const T* gys[NP];
+  T* d[NP];
+  for (int64_t t = 0; t < g.taps(); ++t, w += count * NV * L)  // taps outer: the tap's weights stay in cache
+    for (int64_t o = 0; o < plane; o += NP) {
+      const int64_t m = std::min<int64_t>(NP, plane - o);
+      for (int p = 0; p < NP; ++p) {
+        gys[p] = gy + o + std::min<int64_t>(p, m - 1);
+        d[p] = p < m ? grid + (g.window[o + p] + g.tap[t]) * NV * L : sink;
+      }
+      scatter_tile<T, NP, NV>(gys, plane, count, w, d);
+    }
+}
+
 template <typename T>
 int forward(const Grid& g, const T* x, const T* weight, const T* bias, T* y);
-// The forward for few output positions and many channels (conv_lanes_few.cpp): whether a plan takes
-// it, and the run.
+// The forward and input gradient for few output positions and many channels (conv_lanes_few.cpp):
+// whether a plan takes them, and the runs.
 template <typename T>
 bool takes_few_positions(const Grid& g);
 template <typename T>
 int forward_few_positions(const Grid& g, const T* x, const T* weight, const T* bias, T* y);
+template <typename T>
+int input_grad_few_positions(const Grid& g, const T* gy, const T* weight, T* gx);
 template <typename T>
 int input_grad(const Grid& g, const T* gy, const T* weight, T* gx);
 template <typename T>

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "jt/jt.h"
 #include "parallel.h"
@@ -78,6 +79,60 @@ void write_sums(const Grid& g, const T* sums, int64_t W, int64_t gi, int64_t u0,
   }
 }
 
+// ---- the input's gradient ----
+
+// A run of a block's packed weight for the input's gradient ([t][u][NV·L] for a run of output
+// channels): within the second-level cache, where the tiles read each tap's part of it once a tile.
+constexpr int64_t kGradRunBytes = 192 * 1024;
+
+// dst[t·ld + c] = src[c·taps + t] for c < count, t < taps (one output channel's weights, [c][t],
+// to a row of channels a tap): a vector square of channels at a time, each channel's taps read as
+// whole vectors (lanes past its taps are the next channel's, read and dropped) wherever the
+// square's last vector ends before end; the rest one by one.
+template <typename T>
+void taps_to_rows(const T* src, int64_t taps, int64_t count, const T* end, T* dst, int64_t ld) {
+  constexpr int L = Vec<T>::lanes;
+  alignas(64) T square[L * L];
+  int64_t c = 0;
+  for (; c + L <= count; c += L)
+    for (int64_t t = 0; t < taps; t += L) {
+      const T* from = src + c * taps + t;
+      const int64_t m = std::min<int64_t>(L, taps - t);
+      if (m == L) {
+        transpose_block(from, taps, dst + t * ld + c, ld);
+      } else if (from + (L - 1) * taps + L <= end) {
+        transpose_block(from, taps, square, L);
+        for (int64_t j = 0; j < m; ++j) store(dst + (t + j) * ld + c, load(square + j * L));
+      } else {
+        for (int64_t j = 0; j < m; ++j)
+          for (int64_t i = 0; i < L; ++i) dst[(t + j) * ld + c + i] = from[i * taps + j];
+      }
+    }
+  for (; c < count; ++c)
+    for (int64_t t = 0; t < taps; ++t) dst[t * ld + c] = src[c * taps + t];
+}
+
+// Input channels [c0, c0 + count) of group gi, samples [n0, n1): every output channel's products,
+// a run of output channels at a time, into grids (one a sample, size() rows NV·L apart, zeroed).
+template <typename T, int NV>
+void block_input_grad(const Grid& g, const T* gy, const T* weight, int64_t gi, int64_t c0, int64_t count, int64_t n0, int64_t n1,
+                      T* run, T* grids, T* sink) {
+  constexpr int W = NV * Vec<T>::lanes;
+  const int64_t taps = g.taps(), og = g.og, plane = g.out_plane();
+  const int64_t per_run = std::max<int64_t>(1, kGradRunBytes / (taps * W * (int64_t)sizeof(T)));
+  const T* end = weight + g.out_channels * g.cg * taps;
+  for (int64_t u0 = 0; u0 < og; u0 += per_run) {
+    const int64_t k = std::min(per_run, og - u0);
+    for (int64_t u = 0; u < k; ++u) {  // run[t][u][c] = weight[gi·og + u0 + u][c0 + c][t], zeros past count
+      taps_to_rows(weight + ((gi * og + u0 + u) * g.cg + c0) * taps, taps, count, end, run + u * W, k * W);
+      if (count < W)
+        for (int64_t t = 0; t < taps; ++t) std::fill(run + (t * k + u) * W + count, run + (t * k + u + 1) * W, T(0));
+    }
+    for (int64_t n = n0; n < n1; ++n)
+      scatter_sample<T, NV>(g, gy + (n * g.out_channels + gi * og + u0) * plane, run, k, grids + (n - n0) * g.size() * W, sink);
+  }
+}
+
 }  // namespace
 
 // Where the weight is past the second-level cache (1 MB: forward() then streams it from further out
@@ -128,10 +183,50 @@ int forward_few_positions(const Grid& g, const T* x, const T* weight, const T* b
   return status.load();
 }
 
+// Note [Few positions, the input's gradient] input_grad() in conv_lanes.cpp packs the whole weight
+// ([t][u][c] for blocks of input channels) before a task per sample and block scatters its
+// products; at batch 1 the packing's pass over a 512-channel weight was a third of the call. Here
+// a task owns a block of input channels for its samples and packs a run of output channels at a
+// time, which its tiles then read from the second-level cache. A grid element's sums go run after
+// run (input_grad() adds one sum over every output channel a tap and tile), so the two round
+// differently; conv_lanes_few_test checks both against a float64 loop.
+template <typename T>
+int input_grad_few_positions(const Grid& g, const T* gy, const T* weight, T* gx) {
+  constexpr int L = Vec<T>::lanes;
+  constexpr int64_t span = kMaxVectors * L;
+  const int64_t blocks = (g.cg + span - 1) / span, tasks = g.groups * blocks;
+  // Samples are split only when the blocks are too few to keep the threads busy (each share packs the block's weight again).
+  const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(g.batch, (2 * get_num_threads() + tasks - 1) / tasks));
+  const int64_t most_samples = (g.batch + parts - 1) / parts;
+  std::atomic<int> status(JT_OK);
+  parallel_for(0, tasks * parts, 1, [&](int64_t t0, int64_t t1) {
+    Scratch<T> run_at(std::max<int64_t>(kGradRunBytes / (int64_t)sizeof(T), g.taps() * span), false);
+    Scratch<T> grids_at(most_samples * g.size() * span + span, false);  // the last vectors: the sink
+    if (!run_at.data() || !grids_at.data()) {
+      status.store(JT_OUT_OF_MEMORY);
+      return;
+    }
+    for (int64_t task = t0; task < t1; ++task) {
+      const int64_t gi = task / (blocks * parts), b = task / parts % blocks, part = task % parts;
+      const int64_t n0 = part * g.batch / parts, n1 = (part + 1) * g.batch / parts, c0 = b * span;
+      const int64_t nv = std::min<int64_t>(kMaxVectors, (g.cg - c0 + L - 1) / L), count = std::min<int64_t>(nv * L, g.cg - c0);
+      T* grids = grids_at.data();
+      std::memset(grids, 0, (size_t)((n1 - n0) * g.size() * nv * L) * sizeof(T));
+      with_vectors(nv, [&](auto NV) {
+        block_input_grad<T, NV>(g, gy, weight, gi, c0, count, n0, n1, run_at.data(), grids, grids_at.data() + most_samples * g.size() * span);
+      });
+      for (int64_t n = n0; n < n1; ++n) g.from_grid(grids + (n - n0) * g.size() * nv * L, nv * L, gx, g.channels, n, gi * g.cg + c0, count);
+    }
+  });
+  return status.load();
+}
+
 template bool takes_few_positions<float>(const Grid&);
 template bool takes_few_positions<double>(const Grid&);
 template int forward_few_positions<float>(const Grid&, const float*, const float*, const float*, float*);
 template int forward_few_positions<double>(const Grid&, const double*, const double*, const double*, double*);
+template int input_grad_few_positions<float>(const Grid&, const float*, const float*, float*);
+template int input_grad_few_positions<double>(const Grid&, const double*, const double*, double*);
 
 }  // namespace lanes
 }  // namespace conv

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A hostile review of session 35's convolution changes: the few-positions forward (Note [Few
- * positions], taken where the weight is past 1 MB and batch × positions ≤ 2,048) at the edges of
+ * positions], taken where the weight is past 1 MB and batch × positions ≤ 2,048) and, since
+ * session 36, its input gradient (Note [Few positions, the input's gradient]) at the edges of
  * its rule and of its blocks, at 1, 2, 3 and 7 threads (the same bits: a task owns whole output
  * elements), against float64 loops; its scratch refused by a memory limit; its operands closed from
  * another thread; and the autograd reads of Note [Absent after a close] on non-leaves.
@@ -40,10 +41,14 @@ class ConvFewPositionsHostileTest extends ScopedTest {
 
   /** Conv at every thread count in THREADS: the same bits each time; returns the first. */
   private static double[] sameAtEveryThreadCount(String what, java.util.function.Supplier<Tensor> f) {
+    return sameAtThreadCounts(what, THREADS, f);
+  }
+
+  private static double[] sameAtThreadCounts(String what, int[] threads, java.util.function.Supplier<Tensor> f) {
     int before = Threads.getNumThreads();
     double[] first = null;
     try {
-      for (int n : THREADS) {
+      for (int n : threads) {
         Threads.setNumThreads(n);
         try (TensorScope s = TensorScope.open()) {
           double[] got = f.get().toDoubleArray();
@@ -57,7 +62,7 @@ class ConvFewPositionsHostileTest extends ScopedTest {
     return first;
   }
 
-  /** Shapes at the rule's and the blocks' edges, each against the float64 loop and the same at every thread count. */
+  /** Shapes at the rule's and the blocks' edges, forward and input gradient, each against the float64 loop and the same at every thread count. */
   @Test
   void edgeShapesMatchTheLoopAtEveryThreadCount() {
     // {n, c, o, groups, in (1 or 2), k (as many), stride, pad, dilation}
@@ -90,6 +95,16 @@ class ConvFewPositionsHostileTest extends ScopedTest {
           double[] want = refConv(x, w, b, fs, fp, fd, groups, null)[0];
           assertEquals(want.length, got.length, what);
           Close.assertElements(what, want, got, Close.ofLargest(dt == F64 ? 1e-12 : 3e-5, want));
+          // The input's gradient (Note [Few positions, the input's gradient] where the forward's rule
+          // holds), float32 at 1 and 3 threads (one template for both dtypes; the suite's time)
+          if (dt == F64) continue;
+          Tensor up = det(dt, 4, conv(nsp, x, w, b, fs, fp, fd, groups).shape());
+          double[] gotGx = sameAtThreadCounts(what + " input grad", new int[] {1, 3}, () -> {
+            Tensor xg = x.detach().requiresGrad_();
+            return Autograd.grad(List.of(conv(nsp, xg, w, b, fs, fp, fd, groups)), List.of(up), List.of(xg), false, false, false).get(0);
+          });
+          double[] wantGx = refConv(x, w, b, fs, fp, fd, groups, up)[1];
+          Close.assertElements(what + " input grad", wantGx, gotGx, Close.ofLargest(3e-5, wantGx));
         }
       }
     }
