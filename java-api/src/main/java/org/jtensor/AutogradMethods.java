@@ -7,6 +7,7 @@ import org.jtensor.autograd.Autograd;
 import org.jtensor.autograd.Edge;
 import org.jtensor.autograd.Node;
 import org.jtensor.autograd.RemovableHandle;
+import org.jtensor.core.InferenceMode;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.AutogradMeta;
 import org.jtensor.ops.GraphNode;
@@ -60,6 +61,10 @@ public sealed interface AutogradMethods permits Tensor {
     if (requiresGrad && !t.dtype().isFloatingPoint()) {
       throw new IllegalArgumentException("requiresGrad_(): only Tensors of floating point and complex dtype can require "
           + "gradients, got " + t.dtype());
+    }
+    if (requiresGrad && t.storage().isInference() && !InferenceMode.isEnabled()) {
+      throw new IllegalStateException("requiresGrad_(): Setting requires_grad=True on inference tensor outside InferenceMode "
+          + "is not allowed.");
     }
     if (m == null && !requiresGrad) return self();
     AutogradMeta.of(t).requiresGrad = requiresGrad;

@@ -200,9 +200,16 @@ public final class Tensor extends TensorFactories
     return t.storage().data() == 0 ? 0 : t.dataAddress();
   }
 
-  /** The version counter shared with every view: bumped by each in-place write. */
+  /** The version counter shared with every view: bumped by each in-place write. An inference tensor has none. */
   public int version() {
-    return impl("version").version();
+    TensorImpl t = impl("version");
+    if (t.storage().isInference()) throw new IllegalStateException("version(): Inference tensors do not track version counter.");
+    return t.version();
+  }
+
+  /** Whether this tensor was allocated in inference mode, or is a view of one (torch's is_inference; GradMode.inferenceMode()). */
+  public boolean isInference() {
+    return impl("isInference").storage().isInference();
   }
 
   /** Whether both tensors sit on the same storage object (torch's is_alias_of). */

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReadOnlyWritePathsTest extends ScopedTest {
   /** Arguments for one writer, given the read-only target; for an Out form, args[last] is the target. */
-  private static final Map<String, Function<Tensor, Object[]>> ARGS = new LinkedHashMap<>();
+  static final Map<String, Function<Tensor, Object[]>> ARGS = new LinkedHashMap<>();
 
   private static Tensor like(Tensor t) {
     return Tensor.ones(t.shape());
@@ -112,7 +112,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
                                                        Tensor.scalar(3.0)});
   }
 
-  private static List<Method> writers() {
+  static List<Method> writers() {
     List<Method> found = new ArrayList<>();
     Set<String> unlisted = new TreeSet<>();
     for (Method m : Tensor.class.getMethods()) {
@@ -153,7 +153,7 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     assertEquals(version, target.version(), what + " bumped the version counter of a tensor it did not write");
   }
 
-  private static final Map<String, UnaryOperator<Tensor>> VIEWS = new LinkedHashMap<>();
+  static final Map<String, UnaryOperator<Tensor>> VIEWS = new LinkedHashMap<>();
 
   static {
     VIEWS.put("itself", t -> t);

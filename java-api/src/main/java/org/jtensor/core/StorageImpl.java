@@ -21,6 +21,7 @@ public final class StorageImpl extends RefCounted {
   private final LeakTracker.Track track;  // null for META or with leak detection disabled
   private final boolean readOnly;   // writes are refused (HeldOperands.output): a read-only buffer or mapped file
   private final boolean wrapped;    // the bytes belong to other code (Storage.wrap, Tensor.fromBuffer)
+  private final boolean inference;  // made in inference mode: Note [Inference tensors]
   // A wrapped storage's owner release, run once after the native free, then dropped: it may hold the
   // owner's buffer (a direct ByteBuffer, a mapping), which a closed handle must not keep reachable.
   private volatile Runnable onFree;
@@ -53,6 +54,7 @@ public final class StorageImpl extends RefCounted {
     this.handle = handle;
     this.readOnly = readOnly;
     this.wrapped = onFree != null;
+    this.inference = InferenceMode.isEnabled();
     if (onFree != null) ON_FREE.setRelease(this, onFree);  // an ordinary storage pays no store, let alone a fence
     NBYTES.setRelease(this, nbytes);
     DATA.setRelease(this, handle == 0 ? 0 : NativeMemory.data(handle));
@@ -62,6 +64,34 @@ public final class StorageImpl extends RefCounted {
   /** Whether writes into these bytes are refused. */
   public boolean isReadOnly() {
     return readOnly;
+  }
+
+  /*
+   * Note [Inference tensors] PyTorch's inference_mode makes every tensor it allocates an
+   * inference tensor: no version counter, never saved for backward, and written in place only
+   * inside inference mode again. Its views are inference tensors too, while a view of a normal
+   * tensor made in inference mode stays normal. Both are what a mark on the storage gives: a
+   * storage made in inference mode is an inference storage, and a tensor is an inference tensor
+   * when its storage is one.
+   */
+
+  /** Whether these bytes were allocated in inference mode (Note [Inference tensors]). */
+  public boolean isInference() {
+    return inference;
+  }
+
+  /** Whether an op may write these bytes now: not read-only, and not an inference storage outside inference mode. */
+  public boolean isWritable() {
+    return !readOnly && (!inference || InferenceMode.isEnabled());
+  }
+
+  /** Refuses a write into these bytes, naming op as the user called it, unless isWritable(). */
+  public void checkWritable(String op) {
+    if (readOnly) throw readOnlyError(op);
+    if (inference && !InferenceMode.isEnabled()) {
+      throw new IllegalStateException(op + "(): Inplace update to inference tensor outside InferenceMode is not allowed. "
+          + "You can make a clone to get a normal tensor before doing inplace update.");
+    }
   }
 
   /** The error for a write into these bytes when they are read-only, naming op as the user called it. */

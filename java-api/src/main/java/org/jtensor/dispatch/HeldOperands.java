@@ -67,7 +67,7 @@ final class HeldOperands implements AutoCloseable {
 
   /** output() of the snapshot m of t, whose geometry the caller read (as address(t, m, ...)). */
   long output(TensorImpl t, TensorImpl.Meta m, long[] sizes, long[] strides) {
-    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    m.storage.checkWritable(op);
     hold(m.storage);
     return checkedAddress(t, m, sizes, strides);
   }
@@ -111,7 +111,7 @@ final class HeldOperands implements AutoCloseable {
   /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
   long outputElement(TensorImpl t, long elementOffset) {
     TensorImpl.Meta m = t.meta();  // once, as in output()
-    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    m.storage.checkWritable(op);
     return elementAddress(t, m, elementOffset);
   }
 
@@ -131,7 +131,7 @@ final class HeldOperands implements AutoCloseable {
 
   /** storageAddress() of a storage the kernel writes: refused when it is read-only. */
   long outputStorage(StorageImpl s, long nbytes) {
-    if (s.isReadOnly()) throw s.readOnlyError(op);
+    s.checkWritable(op);
     return storageAddress(s, nbytes);
   }
 

@@ -168,12 +168,16 @@ final class Normalization {
     }
   }
 
-  /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file). */
+  /** Refuses a running statistic that training would update in place when its bytes are read-only (a mapped file) or an inference tensor. */
   private static void checkWritable(String op, String name, Tensor stat) {
     try (org.jtensor.Storage s = stat.untypedStorage()) {
       if (s.isReadOnly()) {
         throw new IllegalStateException(op + "(): " + name + " is read-only (over a read-only buffer or a memory-mapped "
             + "file) and training updates it; call eval() or clone() it first");
+      }
+      if (stat.isInference() && !GradMode.isInferenceModeEnabled()) {
+        throw new IllegalStateException(op + "(): " + name + " is an inference tensor (made in GradMode.inferenceMode()) and "
+            + "training updates it: Inplace update to inference tensor outside InferenceMode is not allowed; call eval() or clone() it first");
       }
     }
   }

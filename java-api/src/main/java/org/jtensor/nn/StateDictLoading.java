@@ -58,6 +58,10 @@ final class StateDictLoading {
             throw new IllegalStateException("loadStateDict(): " + key + " is read-only (over a read-only buffer or a "
                 + "memory-mapped file) and cannot be loaded into; clone() it into a writable tensor first");
           }
+          if (dst.isInference() && !GradMode.isInferenceModeEnabled()) {
+            throw new IllegalStateException("loadStateDict(): " + key + " is an inference tensor (made in GradMode.inferenceMode()): "
+                + "Inplace update to inference tensor outside InferenceMode is not allowed; load it inside inference mode or clone() it first");
+          }
         }
         if (DataOps.copyWouldOverlap(dst, src)) {  // copy_ refuses it, after the entries before it were copied
           errors.add("While copying the parameter named \"" + key + "\", whose dimensions in the model are " + Arrays.toString(dst.shape())

@@ -154,7 +154,7 @@ public final class AutogradMeta implements AutogradSlot {
       // In place whenever grad mode is off, as PyTorch's (variable_grad += new_grad), a grad that
       // requires grad too (x.grad = t keeps t, and a createGraph grad stays the handle it was).
       // A read-only grad (one setGrad gave, over a mapped file) cannot take the sum in place: it gets a new tensor.
-      if (!createGraph && !grad.storage().isReadOnly()) {
+      if (!createGraph && grad.storage().isWritable()) {
         old.add_(g);
         return;
       }

@@ -211,7 +211,7 @@ public final class DataOps {
   /** checkWritable() of a snapshot: the storage and geometry the op will write. */
   static void checkWritable(String op, TensorImpl.Meta m) {
     // Before any work or side effect (a random draw reserving numbers); the kernel's own check guards the bytes.
-    if (m.storage.isReadOnly()) throw m.storage.readOnlyError(op);
+    m.storage.checkWritable(op);
     if (m.contiguous) return;  // the common case: a dense tensor has no repeated element
     for (int d = 0; d < m.sizes.length; d++) {
       if (m.sizes[d] > 1 && m.strides[d] == 0) {

@@ -29,7 +29,7 @@ final class FlatElementwise {
     TensorImpl.Meta first = in[0].meta;
     if (first == null || !first.contiguous || first.numel == 0 || op.kind == OpKind.WHERE) return null;
     TensorImpl t0 = in[0].tensor;
-    if (out != null && (out != t0 || first.storage.isReadOnly())) return null;
+    if (out != null && (out != t0 || !first.storage.isWritable())) return null;
     DType dtype = t0.dtype();
     if (op.kind.compute(dtype) != dtype || op.kind.result(dtype) != dtype) return null;
     if (!dtype.isFloatingPoint() && Ops.dividesIntegers(op)) return null;  // the general path checks for zero divisors

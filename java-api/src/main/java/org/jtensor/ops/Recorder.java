@@ -49,7 +49,7 @@ public final class Recorder {
   /** A view made with nothing recorded (grad mode off) takes no history its base has now (AutogradMeta.current). */
   static TensorImpl unrecordedView(TensorImpl out) {
     TensorImpl base = out.base();
-    if (base != null && !GradMode.isEnabled()) out.setViewCreation(ViewCreation.NO_GRAD);
+    if (base != null && !GradMode.isEnabled()) out.setViewCreation(ViewCreation.unrecorded());
     AutogradMeta bm = base == null ? null : AutogradMeta.peek(base);
     if (bm != null && bm.rewroteViewsSince(null)) AutogradMeta.of(out).baseRebases = bm.rebases;
     return out;
@@ -139,7 +139,7 @@ public final class Recorder {
     SavedTensor[] kept = saved == null ? null : new SavedTensor[saved.length];
     try {
       if (kept != null) {  // a tensor argument (an index, sort's positions) is saved with the node
-        for (int i = 0; i < kept.length; i++) if (saved[i] != null) kept[i] = SavedTensor.input(saved[i]);
+        for (int i = 0; i < kept.length; i++) if (saved[i] != null) kept[i] = SavedTensor.input(name, saved[i]);
       }
       for (int k = 0; k < in.length; k++) {
         TensorImpl t = in[k];
@@ -148,7 +148,7 @@ public final class Recorder {
         devices[k] = t == null ? Device.CPU : t.device();
         if (t == null) continue;
         edges[k] = GraphNode.gradientEdge(t, name);
-        if (g != null && (g.saves() & (1 << k)) != 0) inputs[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(t);
+        if (g != null && (g.saves() & (1 << k)) != 0) inputs[k] = t == inPlace ? savedCopy(name, t) : SavedTensor.input(name, t);
       }
     } catch (RuntimeException e) {
       for (SavedTensor s : inputs) if (s != null) s.release();
@@ -189,7 +189,7 @@ public final class Recorder {
   private static SavedTensor savedCopy(String op, TensorImpl self) {
     TensorImpl copy = DataOps.cloneAs(op, self, self.dtype(), self.device(), false);
     try {
-      return SavedTensor.input(copy);
+      return SavedTensor.input(op, copy);
     } finally {
       copy.release();
     }

@@ -22,8 +22,13 @@ final class SavedTensor {
     this.outputNr = outputNr;
   }
 
-  /** Saves an input: retains it, metadata and all (its gradFn is an earlier node). */
-  static SavedTensor input(TensorImpl t) {
+  /** Saves an input of op (as the user called it): retains it, metadata and all (its gradFn is an earlier node). */
+  static SavedTensor input(String op, TensorImpl t) {
+    if (t.storage().isInference()) {  // only outside inference mode: nothing records inside (Note [Inference tensors])
+      throw new IllegalStateException(op + "(): Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+          + "inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+          + "tensor and use it in autograd, or use GradMode.noGrad() instead of GradMode.inferenceMode().");
+    }
     t.retain();
     return new SavedTensor(t, false, 0);
   }

@@ -80,7 +80,7 @@ public final class StorageBytes {
   public static long readFrom(String op, StorageImpl s, ReadableByteChannel ch, long offset, long nbytes) throws IOException {
     checkChannel(op, ch);
     checkRange(op, s, offset, nbytes);
-    if (s.isReadOnly()) throw s.readOnlyError(op);
+    s.checkWritable(op);
     return transfer(op, s, offset, nbytes, false, window -> {
       int before = window.position();
       while (window.hasRemaining()) {

@@ -10,6 +10,12 @@ import org.jtensor.core.TensorImpl;
  */
 record ViewCreation(String fn, int output) {
   static final ViewCreation NO_GRAD = new ViewCreation(null, -1);
+  static final ViewCreation INFERENCE_MODE = new ViewCreation(null, -2);  // a view of a normal tensor made in inference mode
+
+  /** How a view made with nothing recorded is marked: under no_grad, or in inference mode. */
+  static ViewCreation unrecorded() {
+    return org.jtensor.core.InferenceMode.isEnabled() ? INFERENCE_MODE : NO_GRAD;
+  }
 
   /** Marks each of views, the outputs of fn (PyTorch's node name, e.g. "Split"); under no_grad they are marked NO_GRAD already. */
   static java.util.List<TensorImpl> multiOutput(String fn, java.util.List<TensorImpl> views) {
@@ -33,13 +39,14 @@ record ViewCreation(String fn, int output) {
     String what = indirect ? "its base or another view of its base has been" : "is being";
     String msg = fn != null && m != null && m.gradFn != null
         ? "Output " + output + " of " + fn + " is a view and " + what + " modified inplace."
+        : this == INFERENCE_MODE ? "A view was created in inference mode and " + what + " modified inplace in normal mode."
         : "A view was created in no_grad mode and " + what + " modified inplace with grad mode enabled.";
     msg += fn != null
         ? " This view is the output of a function that returns multiple views. Such functions do not allow the output views "
             + "to be modified inplace. You should replace the inplace operation by an out-of-place one."
         : " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-            + "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
-            + "both outside (if you want the inplace to be tracked).";
+            + "the view and the inplace either both inside the " + (this == INFERENCE_MODE ? "inference_mode" : "no_grad")
+            + " block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
     return new IllegalStateException(name + "(): " + msg);
   }
 }

@@ -156,7 +156,7 @@ public abstract class AbstractOptimizer implements Optimizer {
     if (closed) throw new IllegalStateException(getClass().getSimpleName() + "." + op + "(): the optimizer is closed (its state was freed)");
   }
 
-  /** Refuses a read-only parameter that has a gradient before any update: a step failing half-way would leave the model half-stepped. */
+  /** Refuses a read-only or inference parameter that has a gradient before any update: a step failing half-way would leave the model half-stepped. */
   private void checkWritable() {
     for (int i = 0; i < params.size(); i++) {
       Tensor p = params.get(i);
@@ -165,6 +165,10 @@ public abstract class AbstractOptimizer implements Optimizer {
         if (s != null && s.isReadOnly()) {
           throw new IllegalStateException("step(): parameter " + i + " is read-only (over a read-only buffer or a memory-mapped "
               + "file) and cannot be updated; clone() it into a writable parameter first");
+        }
+        if (s != null && p.isInference() && !GradMode.isInferenceModeEnabled()) {
+          throw new IllegalStateException("step(): parameter " + i + " is an inference tensor (made in GradMode.inferenceMode()): "
+              + "Inplace update to inference tensor outside InferenceMode is not allowed; clone() it into a normal parameter first");
         }
         if (g != null && !p.isContiguous()) checkNotExpanded(i, p);
       }
