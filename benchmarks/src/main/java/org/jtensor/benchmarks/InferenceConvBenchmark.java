@@ -21,9 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * An inference server's convolutions: a ResNet's 3 x 3, stride-1, padding-1 layers C -> C at
- * batch 1 (and the last stage at batch 8), forward only under no_grad, float32. The layer is
- * "batch x channels @ size". benchmarks/peers/torch_cpu_inference_conv_peer.py times the same in
- * PyTorch; run both in one command and report the ratio (docs/performance.md, session 35).
+ * batch 1 (and the last stage at batch 8), forward only under no_grad, float32; and the same
+ * layers fine-tuned at those batches (forward, then the input's and the weight's gradients). The
+ * layer is "batch x channels @ size". benchmarks/peers/torch_cpu_inference_conv_peer.py times the
+ * same in PyTorch; run both in one command and report the ratio (docs/performance.md, sessions 35, 36).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -35,7 +36,7 @@ public class InferenceConvBenchmark {
   @Param({"1x512@7", "1x256@14", "1x128@28", "1x64@56", "8x512@7"})
   public String layer;
 
-  Tensor x, w, b;
+  Tensor x, w, b, xg, wg, up;
 
   @Setup
   public void setup() {
@@ -45,19 +46,31 @@ public class InferenceConvBenchmark {
     x = Tensor.randn(new long[] {n, c, hw, hw}, g);
     w = Tensor.randn(new long[] {c, c, 3, 3}, g).mul(0.05);
     b = Tensor.randn(new long[] {c}, g);
+    xg = x.detach().requiresGrad_();
+    wg = w.detach().requiresGrad_();
+    up = Tensor.randn(new long[] {n, c, hw, hw}, g);
   }
 
   @TearDown
   public void tearDown() {
-    x.close();
-    w.close();
-    b.close();
+    for (Tensor t : new Tensor[] {x, w, b, xg, wg, up}) t.close();
   }
 
   @Benchmark
   public double conv2dForward() {
     try (TensorScope s = TensorScope.open(); GradMode.Scope off = GradMode.noGrad()) {
       return Functional.conv2d(x, w, b, new long[] {1}, new long[] {1}, new long[] {1}, 1).sum().item();
+    }
+  }
+
+  /** Forward, then the input's and the weight's gradients (Note [Few positions, the input's gradient]). */
+  @Benchmark
+  public double conv2dBackward() {
+    try (TensorScope s = TensorScope.open()) {
+      Tensor y = Functional.conv2d(xg, wg, b, new long[] {1}, new long[] {1}, new long[] {1}, 1);
+      java.util.List<Tensor> g = org.jtensor.autograd.Autograd.grad(java.util.List.of(y), java.util.List.of(up),
+          java.util.List.of(xg, wg), false, false, false);
+      return g.get(0).sum().item() + g.get(1).sum().item();
     }
   }
 }
