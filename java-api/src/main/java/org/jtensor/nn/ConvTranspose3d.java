@@ -9,6 +9,16 @@ public final class ConvTranspose3d extends ConvTransposeNd {
   }
 
   public ConvTranspose3d(long inChannels, long outChannels, long kernel) {
-    this(inChannels, outChannels, new long[] {kernel}, LayerOptions.of(), new long[] {0}, Generator.defaultGenerator());
+    this(inChannels, outChannels, kernel, LayerOptions.of(), 0);
+  }
+
+  /** nn.ConvTranspose3d(in, out, kernel, stride=..., padding=..., ...) from options, the default generator's initialisation. */
+  public ConvTranspose3d(long inChannels, long outChannels, long kernel, LayerOptions options) {
+    this(inChannels, outChannels, kernel, options, 0);
+  }
+
+  /** The same with output_padding (one value for every dim). */
+  public ConvTranspose3d(long inChannels, long outChannels, long kernel, LayerOptions options, long outputPadding) {
+    this(inChannels, outChannels, new long[] {kernel}, options, new long[] {outputPadding}, Generator.defaultGenerator());
   }
 }

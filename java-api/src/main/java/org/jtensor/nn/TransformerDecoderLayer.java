@@ -19,7 +19,16 @@ public final class TransformerDecoderLayer extends Module {
   private final boolean normFirst, gelu;
 
   public TransformerDecoderLayer(long dModel, long nhead) {
-    this(dModel, nhead, 2048, 0.1, "relu", 1e-5, false, false, Generator.defaultGenerator());
+    this(dModel, nhead, TransformerOptions.of());
+  }
+
+  /** PyTorch's keyword arguments as options (TransformerOptions), initialised from the default generator. */
+  public TransformerDecoderLayer(long dModel, long nhead, TransformerOptions options) {
+    this(dModel, nhead, options, Generator.defaultGenerator());
+  }
+
+  public TransformerDecoderLayer(long dModel, long nhead, TransformerOptions o, Generator g) {
+    this(dModel, nhead, o.dimFeedforward, o.dropout, o.activation, o.layerNormEps, o.batchFirst, o.normFirst, o.bias, g);
   }
 
   public TransformerDecoderLayer(long dModel, long nhead, long dimFeedforward, double dropout, String activation, double layerNormEps,

@@ -20,7 +20,16 @@ public final class TransformerEncoderLayer extends Module {
   private final boolean normFirst, gelu;
 
   public TransformerEncoderLayer(long dModel, long nhead) {
-    this(dModel, nhead, 2048, 0.1, "relu", 1e-5, false, false, Generator.defaultGenerator());
+    this(dModel, nhead, TransformerOptions.of());
+  }
+
+  /** PyTorch's keyword arguments as options (TransformerOptions), initialised from the default generator. */
+  public TransformerEncoderLayer(long dModel, long nhead, TransformerOptions options) {
+    this(dModel, nhead, options, Generator.defaultGenerator());
+  }
+
+  public TransformerEncoderLayer(long dModel, long nhead, TransformerOptions o, Generator g) {
+    this(dModel, nhead, o.dimFeedforward, o.dropout, o.activation, o.layerNormEps, o.batchFirst, o.normFirst, o.bias, g);
   }
 
   public TransformerEncoderLayer(long dModel, long nhead, long dimFeedforward, double dropout, String activation, double layerNormEps,

@@ -154,6 +154,23 @@ class FirstDayLayersTest extends ScopedTest {
     }
   }
 
+  /**
+   * PyTorch's nn.ConvTranspose2d(16, 8, 3, stride=2, padding=1, output_padding=1) written without a
+   * generator, as PyTorch does: [1, 16, 5, 5] to [1, 8, 10, 10], and 1-D and 3-D the same way
+   * ([1, 4, 6] to [1, 2, 12]; [1, 2, 3, 3, 3] to [1, 2, 5, 5, 5] without output_padding).
+   */
+  @Test
+  void convTransposeTakesOptionsWithoutAGenerator() {
+    try (ConvTranspose2d two = new ConvTranspose2d(16, 8, 3, LayerOptions.of().stride(2).padding(1), 1);
+         ConvTranspose1d one = new ConvTranspose1d(4, 2, 3, LayerOptions.of().stride(2).padding(1), 1);
+         ConvTranspose3d three = new ConvTranspose3d(2, 2, 3, LayerOptions.of().stride(2).padding(1).bias(false))) {
+      assertArrayEquals(new long[] {1, 8, 10, 10}, two.forward(Tensor.randn(1, 16, 5, 5)).shape());
+      assertArrayEquals(new long[] {1, 2, 12}, one.forward(Tensor.randn(1, 4, 6)).shape());
+      assertArrayEquals(new long[] {1, 2, 5, 5, 5}, three.forward(Tensor.randn(1, 2, 3, 3, 3)).shape());
+      assertEquals(java.util.Set.of("weight"), three.stateDict().keySet());
+    }
+  }
+
   private static void assertMessage(String want, org.junit.jupiter.api.function.Executable call) {
     assertEquals(want, assertThrows(IllegalArgumentException.class, call).getMessage());
   }

@@ -161,4 +161,23 @@ class TransformerConformanceTest extends ScopedTest {
     assertTrue(m.contains("was expecting embedding dimension of 8, but got 6"), m);
     mha.close();
   }
+  /** TransformerOptions builds the layer the long constructor builds: the same parameters from the same generator, the same output. */
+  @Test
+  void optionsBuildWhatTheLongConstructorBuilds() {
+    TransformerOptions o = TransformerOptions.of().dimFeedforward(32).dropout(0.0).activation("gelu").layerNormEps(1e-6)
+        .batchFirst(true).normFirst(true).bias(false);
+    Tensor src = Tensor.randn(new long[] {2, 5, 16}, new Generator(3)), memory = Tensor.randn(new long[] {2, 3, 16}, new Generator(4));
+    try (TransformerEncoderLayer a = new TransformerEncoderLayer(16, 4, o, new Generator(7));
+         TransformerEncoderLayer b = new TransformerEncoderLayer(16, 4, 32, 0.0, "gelu", 1e-6, true, true, false, new Generator(7));
+         TransformerDecoderLayer c = new TransformerDecoderLayer(16, 4, o, new Generator(8));
+         TransformerDecoderLayer d = new TransformerDecoderLayer(16, 4, 32, 0.0, "gelu", 1e-6, true, true, false, new Generator(8))) {
+      assertEquals(b.stateDict().keySet(), a.stateDict().keySet());
+      assertTrue(a.stateDict().keySet().stream().noneMatch(k -> k.endsWith("bias")), "bias(false) left every bias out");
+      assertArrayEquals(b.forward(src).toFloatArray(), a.forward(src).toFloatArray());
+      assertArrayEquals(d.forward(src, memory).toFloatArray(), c.forward(src, memory).toFloatArray());
+    }
+    try (TransformerEncoderLayer byDefault = new TransformerEncoderLayer(8, 2, TransformerOptions.of())) {
+      assertArrayEquals(new long[] {2048, 8}, byDefault.stateDict().get("linear1.weight").shape());
+    }
+  }
 }
