@@ -121,30 +121,45 @@ public sealed interface ClampMethods permits Tensor {
   }
 
   /** self + weight * (end - self); float16/bfloat16 take the weight in float32, their math type, as PyTorch. */
-  default Tensor lerp(Tensor end, double weight) {
-    Op op = Ops.LERP_SCALAR;
-    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name);
-    sameDtypeAs(op.name, s, e, "end");
-    s.dtype().opMath().checkFits(op.name, weight);
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, new double[] {weight}, Operand.of(s), Operand.of(e)));
-  }
+  default Tensor lerp(Tensor end, double weight) { return lerp(Ops.LERP_SCALAR.name, end, weight); }
 
   /**
    * end and weight of self's dtype, as PyTorch's lerp requires (it does not promote), except a 0-dim
    * weight, which PyTorch takes whatever its dtype: it is converted to self's (its gradient goes
    * back in its own).
    */
-  default Tensor lerp(Tensor end, Tensor weight) {
-    Op op = Ops.LERP;
-    TensorImpl s = impl(op.name), e = Tensor.implOf(end, op.name), w = Tensor.implOf(weight, op.name);
-    sameDtypeAs(op.name, s, e, "end");
+  default Tensor lerp(Tensor end, Tensor weight) { return lerp(Ops.LERP.name, end, weight); }
+  /** In place: end (and weight) broadcast to self's shape, of self's dtype. */
+  default Tensor lerp_(Tensor end, double weight) { return lerp(Ops.LERP_SCALAR.inPlaceName, end, weight); }
+  default Tensor lerp_(Tensor end, Tensor weight) { return lerp(Ops.LERP.inPlaceName, end, weight); }
+
+  /** lerp as name says: lerp, or in place (writing self) as lerp_. */
+  private Tensor lerp(String name, Tensor end, double weight) {
+    TensorImpl s = impl(name), e = Tensor.implOf(end, name);
+    sameDtypeAs(name, s, e, "end");
+    s.dtype().opMath().checkFits(name, weight);
+    return lerpRun(name, Ops.LERP_SCALAR, new double[] {weight}, s, e);
+  }
+
+  private Tensor lerp(String name, Tensor end, Tensor weight) {
+    TensorImpl s = impl(name), e = Tensor.implOf(end, name), w = Tensor.implOf(weight, name);
+    sameDtypeAs(name, s, e, "end");
     if (w.dim() == 0 && w.dtype() != s.dtype()) {
       try (Tensor converted = weight.to(s.dtype())) {
-        return lerp(end, converted);
+        return lerp(name, end, converted);
       }
     }
-    sameDtypeAs(op.name, s, w, "weight");
-    return Tensor.wrap(ElementwiseOps.run(op, op.name, null, ElementwiseOps.NO_PARAMS, Operand.of(s), Operand.of(e), Operand.of(w)));
+    sameDtypeAs(name, s, w, "weight");
+    return lerpRun(name, Ops.LERP, ElementwiseOps.NO_PARAMS, s, e, w);
+  }
+
+  private Tensor lerpRun(String name, Op op, double[] params, TensorImpl s, TensorImpl... rest) {
+    boolean inPlace = name.endsWith("_");
+    Operand[] in = new Operand[rest.length + 1];
+    in[0] = Operand.of(s);
+    for (int k = 0; k < rest.length; k++) in[k + 1] = Operand.of(rest[k]);
+    TensorImpl r = ElementwiseOps.run(op, name, inPlace ? s : null, params, in);
+    return inPlace ? (Tensor) this : Tensor.wrap(r);
   }
 
   private static void sameDtypeAs(String op, TensorImpl self, TensorImpl other, String name) {

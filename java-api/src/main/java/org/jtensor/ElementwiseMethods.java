@@ -117,18 +117,26 @@ public sealed interface ElementwiseMethods permits Tensor {
 
   /** Integer tensors have no fractional part: floor/ceil/round/trunc of them is a copy; of bool, refused as PyTorch's. */
   private Tensor rounding(Op op) {
-    TensorImpl t = impl(op.name);
-    if (t.dtype() == DType.BOOL) throw noKernel(op.name, t);
-    if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(op.name, t, t.dtype(), t.device(), false));
-    return unary(op);
+    return rounding(op.name, op);
+  }
+
+  private Tensor rounding(String name, Op op) {
+    TensorImpl t = impl(name);
+    if (t.dtype() == DType.BOOL) throw noKernel(name, t);
+    if (!t.dtype().isFloatingPoint()) return Tensor.wrap(DataOps.cloneAs(name, t, t.dtype(), t.device(), false));
+    return unaryAs(name, op);
   }
 
   /** In place: an integer tensor is whole already and stays as it is (if writable), as PyTorch's. */
   private Tensor rounding_(Op op) {
-    TensorImpl t = impl(op.inPlaceName);
-    if (t.dtype() == DType.BOOL) throw noKernel(op.inPlaceName, t);
-    if (t.dtype().isFloatingPoint()) return unary_(op);
-    DataOps.checkWritable(op.inPlaceName, t);
+    return rounding_(op.inPlaceName, op);
+  }
+
+  private Tensor rounding_(String name, Op op) {
+    TensorImpl t = impl(name);
+    if (t.dtype() == DType.BOOL) throw noKernel(name, t);
+    if (t.dtype().isFloatingPoint()) return unaryAs_(name, op);
+    DataOps.checkWritable(name, t);
     return self();
   }
 
@@ -188,10 +196,10 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor div(double v) { return binary(Ops.DIV, Operand.of(v)); }
   default Tensor div(long v) { return binary(Ops.DIV, Operand.of(v)); }
   /** div with rounding_mode: null (true division), "trunc" or "floor". */
-  default Tensor div(Tensor other, String roundingMode) { return binary(divOp(roundingMode), t(other, "div")); }
-  default Tensor div(double v, String roundingMode) { return binary(divOp(roundingMode), Operand.of(v)); }
+  default Tensor div(Tensor other, String roundingMode) { return binary(Ops.div("div", roundingMode), t(other, "div")); }
+  default Tensor div(double v, String roundingMode) { return binary(Ops.div("div", roundingMode), Operand.of(v)); }
   /** div by a Python int: "trunc" and "floor" keep an integer tensor's dtype (and refuse a zero divisor), as PyTorch's. */
-  default Tensor div(long v, String roundingMode) { return binary(divOp(roundingMode), Operand.of(v)); }
+  default Tensor div(long v, String roundingMode) { return binary(Ops.div("div", roundingMode), Operand.of(v)); }
   default Tensor div_(Tensor other) { return binary_(Ops.DIV, t(other, "div_")); }
   default Tensor div_(double v) { return binary_(Ops.DIV, Operand.of(v)); }
   default Tensor divOut(Tensor other, Tensor out) { return binaryOut(Ops.DIV, t(other, "divOut"), out); }
@@ -203,17 +211,25 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor remainder(long v) { return binary(Ops.REMAINDER, Operand.of(v)); }
   default Tensor remainder(double v) { return binary(Ops.REMAINDER, Operand.of(v)); }
   default Tensor pow(Tensor exponent) { return binary(Ops.POW, t(exponent, "pow")); }
-  default Tensor pow(double exponent) {
-    if (exponentIsChecked(impl("pow").dtype(), self().resultType(exponent))) impl("pow").dtype().checkScalar("pow", exponent);
-    return binary(Ops.POW, Operand.of(exponent));
+  default Tensor pow(double exponent) { return binary(Ops.POW, exponent("pow", exponent)); }
+  default Tensor pow(long exponent) { return binary(Ops.POW, exponent("pow", exponent)); }
+  /** In place: the result must cast to self's dtype (an integer tensor takes no float exponent), as PyTorch's. */
+  default Tensor pow_(Tensor exponent) { return binary_(Ops.POW, t(exponent, "pow_")); }
+  default Tensor pow_(double exponent) { return binary_(Ops.POW, exponent("pow_", exponent)); }
+  default Tensor pow_(long exponent) { return binary_(Ops.POW, exponent("pow_", exponent)); }
+
+  private Operand exponent(String op, double exponent) {
+    if (exponentIsChecked(impl(op).dtype(), self().resultType(exponent))) impl(op).dtype().checkScalar(op, exponent);
+    return Operand.of(exponent);
   }
-  default Tensor pow(long exponent) {
-    TensorImpl s = impl("pow");
+
+  private Operand exponent(String op, long exponent) {
+    TensorImpl s = impl(op);
     if (exponent < 0 && !s.dtype().isFloatingPoint()) {
-      throw new IllegalArgumentException("pow(): Integers to negative integer powers are not allowed.");
+      throw new IllegalArgumentException(op + "(): Integers to negative integer powers are not allowed.");
     }
-    if (exponentIsChecked(s.dtype(), self().resultType(exponent))) s.dtype().checkFits("pow", exponent);
-    return binary(Ops.POW, Operand.of(exponent));
+    if (exponentIsChecked(s.dtype(), self().resultType(exponent))) s.dtype().checkFits(op, exponent);
+    return Operand.of(exponent);
   }
 
   /**
@@ -272,15 +288,6 @@ public sealed interface ElementwiseMethods permits Tensor {
   /** The refusal of an op with no kernel for t's dtype, in the words of ElementwiseOps'. */
   private static UnsupportedOperationException noKernel(String op, TensorImpl t) {
     return new UnsupportedOperationException(op + " has no " + t.device().type() + " kernel for " + t.dtype());
-  }
-
-  private static Op divOp(String mode) {
-    if (mode == null) return Ops.DIV;
-    switch (mode) {
-      case "trunc": return Ops.DIV_TRUNC;
-      case "floor": return Ops.DIV_FLOOR;
-      default: throw new IllegalArgumentException("div(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
-    }
   }
 
   // ---- comparisons and logic (to bool) ----
@@ -419,6 +426,9 @@ public sealed interface ElementwiseMethods permits Tensor {
   default Tensor ceil_() { return rounding_(Ops.CEIL); }
   default Tensor round_() { return rounding_(Ops.ROUND); }
   default Tensor trunc_() { return rounding_(Ops.TRUNC); }
+  /** Rounds toward zero (torch.fix, trunc's alias). */
+  default Tensor fix() { return rounding("fix", Ops.TRUNC); }
+  default Tensor fix_() { return rounding_("fix_", Ops.TRUNC); }
 
   /** NaN to 0, +inf and -inf to the dtype's largest and lowest finite values (torch.nan_to_num). */
   default Tensor nanToNum() { return nanToNum(0.0, null, null); }

@@ -28,7 +28,7 @@ import org.jtensor.ops.TypePromotion;
  * allocator. Using a closed handle throws {@link IllegalStateException} naming the op.
  */
 public final class Tensor extends TensorFactories
-    implements ElementwiseMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, SortingMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
+    implements ElementwiseMethods, AliasMethods, FusedArithmeticMethods, TrigonometricMethods, ActivationMethods, ClampMethods, ReductionMethods, SortingMethods, ScanMethods, ViewMethods, ShapeMethods, DiagonalMethods, RearrangeMethods, IndexingMethods, IndexWriteMethods, IndexFillMethods, IndexPutMethods, LinalgMethods, ProductMethods, StatisticsMethods, RandomMethods,
     BitLevelMethods, AutogradMethods, CompareMethods, InteropMethods, CudaMethods, AutoCloseable {
   private static final VarHandle CLOSED;
 

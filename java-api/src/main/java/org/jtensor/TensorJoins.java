@@ -251,6 +251,24 @@ public abstract sealed class TensorJoins extends TensorIndexFactories permits Ar
     return Tensor.wrap(IndexAlongOps.cat(tensors, dim));
   }
 
+  /** torch.concat, cat's alias (its refusals name concat). */
+  public static Tensor concat(java.util.List<Tensor> tensors, int dim) {
+    return Tensor.wrap(IndexAlongOps.cat("concat", tensors, dim));
+  }
+
+  public static Tensor concat(java.util.List<Tensor> tensors) {
+    return concat(tensors, 0);
+  }
+
+  /** torch.concatenate, cat's alias (its refusals name concatenate). */
+  public static Tensor concatenate(java.util.List<Tensor> tensors, int dim) {
+    return Tensor.wrap(IndexAlongOps.cat("concatenate", tensors, dim));
+  }
+
+  public static Tensor concatenate(java.util.List<Tensor> tensors) {
+    return concatenate(tensors, 0);
+  }
+
   /** torch.stack(tensors): along a new dim 0. */
   public static Tensor stack(java.util.List<Tensor> tensors) {
     return stack(tensors, 0);

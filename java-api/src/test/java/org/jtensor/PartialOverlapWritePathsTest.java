@@ -36,7 +36,9 @@ class PartialOverlapWritePathsTest extends ScopedTest {
       "maskedFill_[Tensor, double]", "triu_[long]", "tril_[long]", "uniform_[double, double, Generator]",
       "normal_[double, double, Generator]", "setDouble[double, long[]]", "setLong[long, long[]]", "set[Number, Index[]]",
       "set[Index[], Number]", "indexFill_[int, Tensor, double]",
-      "indexFill_[int, Tensor, Tensor]", "maskedScatter_[Tensor, Tensor]", "i0_[]", "floor_[]", "ceil_[]", "round_[]", "trunc_[]", "sin_[]", "cos_[]", "tan_[]", "log2_[]", "log10_[]", "log1p_[]", "expm1_[]", "rsqrt_[]", "erf_[]", "reciprocal_[]", "polygamma_[int]", "bitwiseLeftShift_[long]", "bitwiseRightShift_[long]");  // their value or source is read before the write:
+      "indexFill_[int, Tensor, Tensor]", "maskedScatter_[Tensor, Tensor]", "i0_[]", "floor_[]", "ceil_[]", "round_[]", "trunc_[]", "sin_[]", "cos_[]", "tan_[]", "log2_[]", "log10_[]", "log1p_[]", "expm1_[]", "rsqrt_[]", "erf_[]", "reciprocal_[]", "polygamma_[int]", "bitwiseLeftShift_[long]", "bitwiseRightShift_[long]",
+      "absolute_[]", "fix_[]", "multiply_[double]", "multiply_[long]", "divide_[double]", "subtract_[double]", "subtract_[long]", "trueDivide_[double]",
+      "pow_[double]", "pow_[long]");  // their value or source is read before the write:
       // torch 2.13 takes b[0:3].index_fill_(0, i, b[1]) and b[0:3].masked_scatter_(m, b[1:4])
 
   /** Given the target (base[0:3]) and the overlapping operand (base[1:4]), the writer's arguments; Out forms write args[last]. */
@@ -56,6 +58,15 @@ class PartialOverlapWritePathsTest extends ScopedTest {
     for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
       OVERLAP.put(out + "[Tensor, Tensor]", p -> new Object[] {p[1], p[0]});  // receiver: a fresh tensor
     }
+    for (String binary : List.of("multiply_", "divide_", "subtract_", "trueDivide_", "pow_")) {
+      OVERLAP.put(binary + "[Tensor]", p -> new Object[] {p[1]});
+    }
+    for (String fused : List.of("addcmul_", "addcdiv_")) {
+      OVERLAP.put(fused + "[Tensor, Tensor]", p -> new Object[] {Tensor.ones(3), p[1]});
+      OVERLAP.put(fused + "[Tensor, Tensor, double]", p -> new Object[] {p[1], Tensor.ones(3), 0.5});
+    }
+    OVERLAP.put("lerp_[Tensor, double]", p -> new Object[] {p[1], 0.5});
+    OVERLAP.put("lerp_[Tensor, Tensor]", p -> new Object[] {Tensor.ones(3), p[1]});
     OVERLAP.put("copy_[Tensor]", p -> new Object[] {p[1]});
     Function<Tensor[], Tensor> zeros = p -> Tensor.zeros(new long[] {3}, DType.INT64);
     OVERLAP.put("scatter_[int, Tensor, Tensor]", p -> new Object[] {0, zeros.apply(p), p[1]});

@@ -77,6 +77,19 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     for (String out : List.of("addOut", "subOut", "mulOut", "divOut")) {
       ARGS.put(out + "[Tensor, Tensor]", t -> new Object[] {like(t), t});
     }
+    // PyTorch's aliases and the fused and in-place forms (AliasMethods, FusedArithmeticMethods, pow_, lerp_)
+    for (String unary : List.of("absolute_", "fix_")) ARGS.put(unary + "[]", t -> new Object[0]);
+    for (String binary : List.of("multiply_", "divide_", "subtract_", "trueDivide_", "pow_")) {
+      ARGS.put(binary + "[Tensor]", t -> new Object[] {like(t)});
+      ARGS.put(binary + "[double]", t -> new Object[] {2.0});
+    }
+    for (String binary : List.of("multiply_", "subtract_", "pow_")) ARGS.put(binary + "[long]", t -> new Object[] {2L});
+    for (String fused : List.of("addcmul_", "addcdiv_")) {
+      ARGS.put(fused + "[Tensor, Tensor]", t -> new Object[] {like(t), like(t)});
+      ARGS.put(fused + "[Tensor, Tensor, double]", t -> new Object[] {like(t), like(t), 0.5});
+    }
+    ARGS.put("lerp_[Tensor, double]", t -> new Object[] {like(t), 0.5});
+    ARGS.put("lerp_[Tensor, Tensor]", t -> new Object[] {like(t), like(t)});
     ARGS.put("copy_[Tensor]", t -> new Object[] {like(t)});
     ARGS.put("fill_[double]", t -> new Object[] {7.0});
     ARGS.put("fill_[long]", t -> new Object[] {7L});

@@ -215,6 +215,16 @@ public final class Ops {
       .withDerivative(ZERO);
   public static final Op DIV_FLOOR = Op.elementwise("div", "div_floor", 2, ARITH)
       .withDerivative(ZERO);
+
+  /** div's rounding_mode: null (true division), "trunc" or "floor"; any other refused in PyTorch's words, under op (div, divide). */
+  public static Op div(String op, String mode) {
+    if (mode == null) return DIV;
+    switch (mode) {
+      case "trunc": return DIV_TRUNC;
+      case "floor": return DIV_FLOOR;
+      default: throw new IllegalArgumentException(op + "(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
+    }
+  }
   public static final Op FLOOR_DIVIDE = Op.elementwise("floorDivide", "div_floor", 2, ARITH)
       .withDerivative(ZERO);
   public static final Op REMAINDER = binary("remainder", ARITH)

@@ -98,8 +98,8 @@ public final class Adagrad extends AbstractOptimizer {
     double clr = lr / (1 + (t - 1) * option(i, "lr_decay"));  // Python floats
     // PyTorch's single-tensor Adagrad op by op: state_sum.addcmul_(grad, grad, value=1), std = state_sum.sqrt().add_(eps),
     // param.addcdiv_(grad, std, value=-clr)
-    Tensor sNew = OpMath.addcmul(sum[i] == null ? initialSum(p) : sum[i], g, g, 1);
-    Tensor pNew = OpMath.addcdiv(p, g, sNew.sqrt().add_(OpMath.scalar(dt, option(i, "eps"))), -clr);
+    Tensor sNew = (sum[i] == null ? initialSum(p) : sum[i]).addcmul(g, g, 1);
+    Tensor pNew = p.addcdiv(g, sNew.sqrt().add_(OpMath.scalar(dt, option(i, "eps"))), -clr);
     return () -> {
       p.copy_(pNew);
       sum[i] = adopt(sum[i], sNew);

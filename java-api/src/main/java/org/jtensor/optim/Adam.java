@@ -145,12 +145,12 @@ public class Adam extends AbstractOptimizer {
     // PyTorch's single-tensor Adam op by op: exp_avg.lerp_(grad, 1-β1), exp_avg_sq.mul_(β2).addcmul_(grad, grad, value=1-β2),
     // param.addcdiv_(exp_avg, denom, value=-step_size), each rounded as PyTorch's, scalars read as float for float32 (see OpMath)
     Tensor mNew = OpMath.lerp(m[i] == null ? Tensor.zerosLike(p) : m[i], g, 1 - beta1);
-    Tensor vNew = OpMath.addcmul(v[i] == null ? Tensor.zerosLike(p) : v[i].mul(OpMath.scalar(dt, beta2)), g, g, 1 - beta2);
+    Tensor vNew = (v[i] == null ? Tensor.zerosLike(p) : v[i].mul(OpMath.scalar(dt, beta2))).addcmul(g, g, 1 - beta2);
     double bc1 = 1 - Math.pow(beta1, t), bc2 = 1 - Math.pow(beta2, t);
     // amsgrad: torch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq), from zeros the first step
     Tensor vMaxNew = amsgrad ? (vMax[i] == null ? Tensor.zerosLike(p) : vMax[i]).maximum(vNew) : null;
     Tensor denom = (amsgrad ? vMaxNew : vNew).sqrt().div(OpMath.scalar(dt, Math.sqrt(bc2))).add_(OpMath.scalar(dt, eps));
-    Tensor pNew = OpMath.addcdiv(base, mNew, denom, -(lr / bc1));
+    Tensor pNew = base.addcdiv(mNew, denom, -(lr / bc1));
     return () -> {
       p.copy_(pNew);
       m[i] = adopt(m[i], mNew);

@@ -108,15 +108,15 @@ public final class RMSprop extends AbstractOptimizer {
     if (weightDecay != 0) g = g.add(p, weightDecay);
     // PyTorch's single-tensor RMSprop op by op: square_avg.mul_(α).addcmul_(grad, grad, value=1-α), grad_avg.lerp_(grad, 1-α),
     // avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_() (or square_avg.sqrt()), avg.add_(eps), each rounded as PyTorch's
-    Tensor sq = OpMath.addcmul(squareAvg[i] == null ? Tensor.zerosLike(p) : squareAvg[i].mul(OpMath.scalar(dt, alpha)), g, g, 1 - alpha);
+    Tensor sq = (squareAvg[i] == null ? Tensor.zerosLike(p) : squareAvg[i].mul(OpMath.scalar(dt, alpha))).addcmul(g, g, 1 - alpha);
     Tensor ga = centered ? OpMath.lerp(gradAvg[i] == null ? Tensor.zerosLike(p) : gradAvg[i], g, 1 - alpha) : null;
-    Tensor avg = (centered ? OpMath.addcmul(sq, ga, ga, -1).sqrt() : sq.sqrt()).add_(OpMath.scalar(dt, eps));
+    Tensor avg = (centered ? sq.addcmul(ga, ga, -1).sqrt() : sq.sqrt()).add_(OpMath.scalar(dt, eps));
     Tensor buf = null, pNew;
     if (momentum > 0) {  // buf.mul_(momentum).addcdiv_(grad, avg); param.add_(buf, alpha=-lr)
-      buf = OpMath.addcdiv(buffer[i] == null ? Tensor.zerosLike(p) : buffer[i].mul(OpMath.scalar(dt, momentum)), g, avg, 1);
+      buf = (buffer[i] == null ? Tensor.zerosLike(p) : buffer[i].mul(OpMath.scalar(dt, momentum))).addcdiv(g, avg, 1);
       pNew = p.add(buf, -lr);
     } else {
-      pNew = OpMath.addcdiv(p, g, avg, -lr);
+      pNew = p.addcdiv(g, avg, -lr);
     }
     long t = steps[i] + 1;
     Tensor b = buf;
