@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * addcmul and addcdiv (and their in-place forms) against PyTorch 2.13 (resources/pointwise/fixtures.pt
+ * addcmul and addcdiv (and their in-place forms) against PyTorch 2.13 (resources/fused/fixtures.pt
  * from make_fixtures.py beside it): values (float32, float16 and bfloat16 bit for bit: one rounding,
  * as PyTorch's fused kernel), dtypes, the gradients of (out · up).sum() for all three tensors,
  * GradCheck, and refusals in PyTorch's words.
  */
 class FusedArithmeticTest extends ScopedTest {
   @RegisterExtension
-  static final PtFixture fixtures = new PtFixture("/pointwise/fixtures.pt");
+  static final PtFixture fixtures = new PtFixture("/fused/fixtures.pt");
 
   private static final Map<String, Function<List<Tensor>, Tensor>> OPS = Map.ofEntries(
       Map.entry("addcmul", x -> x.get(0).addcmul(x.get(1), x.get(2), 0.7)),
