@@ -8,7 +8,7 @@ import org.jtensor.ops.LikeFactories;
  * superclass of {@link Tensor} (through TensorFactories, TensorJoins, TensorIndexFactories and TensorFunctions) because a class's
  * static methods are inherited and an interface's are not; it has no instances of its own.
  */
-public abstract sealed class DerivedFactories permits TensorFunctions {
+public abstract sealed class DerivedFactories extends WindowFactories permits TensorFunctions {
   DerivedFactories() {}
 
   /** torch.full_like: t's shape, dtype and device, every element value (a Python float: cast to t's dtype). */
