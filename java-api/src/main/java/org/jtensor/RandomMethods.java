@@ -1,5 +1,7 @@
 package org.jtensor;
 
+import java.util.function.UnaryOperator;
+import org.jtensor.core.ScalarTypes;
 import org.jtensor.dispatch.RandomDraw;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
@@ -59,6 +61,75 @@ public sealed interface RandomMethods permits Tensor {
     DataOps.checkWritable("normal_", t);
     overwrite(Ops.NORMAL_, "normal_", t, () -> RandomOps.draw("normal_", t, RandomDraw.Kind.NORMAL, g, mean, std));
     return self();
+  }
+
+  /** Fills self with draws from the exponential distribution of rate lambd: −log(1 − u)/lambd (floating dtypes). */
+  default Tensor exponential_(double lambd, Generator g) {
+    TensorImpl t = impl("exponential_");
+    if (!(lambd > 0)) throw new IllegalArgumentException("exponential_(): expects lambda > 0.0, but found lambda=" + number(lambd));
+    continuous("exponential_", "Exponential", t);
+    return transformed(Ops.EXPONENTIAL_, t, g, RandomDraw.Kind.UNIFORM53, 0, 1, u -> u.neg().log1p().mul(-1 / lambd));
+  }
+
+  default Tensor exponential_(double lambd) { return exponential_(lambd, Generator.defaultGenerator()); }
+
+  /** Fills self with the number of Bernoulli(p) trials to the first success, ⌈log(1 − u)/log(1 − p)⌉ ≥ 1 (integer dtypes too). */
+  default Tensor geometric_(double p, Generator g) {
+    TensorImpl t = impl("geometric_");
+    if (!(p > 0 && p < 1)) throw new IllegalArgumentException("geometric_(): expects p to be in (0, 1), but got p=" + number(p));
+    if (t.dtype() == DType.BOOL) throw ScalarTypes.notImplemented("geometric_", "geometric_cpu", t.dtype());
+    double logQ = Math.log1p(-p);
+    return transformed(Ops.GEOMETRIC_, t, g, RandomDraw.Kind.UNIFORM53, 0, 1, u -> u.neg().log1p().div(logQ).ceil().clampMin(1.0));
+  }
+
+  default Tensor geometric_(double p) { return geometric_(p, Generator.defaultGenerator()); }
+
+  /** Fills self with draws from the Cauchy distribution: median + sigma·tan(π(u − ½)) (floating dtypes). */
+  default Tensor cauchy_(double median, double sigma, Generator g) {
+    TensorImpl t = impl("cauchy_");
+    if (!(sigma > 0)) throw new IllegalArgumentException("cauchy_(): expects sigma > 0.0, but found sigma=" + number(sigma));
+    continuous("cauchy_", "Cauchy", t);
+    return transformed(Ops.CAUCHY_, t, g, RandomDraw.Kind.UNIFORM53, 0, 1, u -> u.sub(0.5).mul(Math.PI).tan().mul(sigma).add(median));
+  }
+
+  default Tensor cauchy_(double median, double sigma) { return cauchy_(median, sigma, Generator.defaultGenerator()); }
+
+  /** Fills self with exp(N(mean, std²)): mean and std are the underlying normal's (floating dtypes). */
+  default Tensor logNormal_(double mean, double std, Generator g) {
+    TensorImpl t = impl("logNormal_");
+    if (!(std > 0)) throw new IllegalArgumentException("logNormal_(): expects std > 0.0, but found std=" + number(std));
+    if (!t.dtype().isFloatingPoint()) throw ScalarTypes.notImplemented("logNormal_", "log_normal_cpu", t.dtype());
+    return transformed(Ops.LOG_NORMAL_, t, g, RandomDraw.Kind.NORMAL, mean, std, Tensor::exp);
+  }
+
+  default Tensor logNormal_(double mean, double std) { return logNormal_(mean, std, Generator.defaultGenerator()); }
+
+  /** PyTorch's refusal of a continuous distribution's draw into an integer or bool tensor. */
+  private static void continuous(String op, String distribution, TensorImpl t) {
+    if (!t.dtype().isFloatingPoint()) {
+      throw new IllegalArgumentException(op + "(): " + distribution + " distribution is a continuous probability distribution. dtype must be a floating point but you specified "
+          + ScalarTypes.name(t.dtype()));
+    }
+  }
+
+  /** A float64 draw of kind over self's shape and device, transformed by f and written into t as op's node. */
+  private Tensor transformed(org.jtensor.dispatch.Op op, TensorImpl t, Generator g, RandomDraw.Kind kind, double a, double b, UnaryOperator<Tensor> f) {
+    String name = op.inPlaceName;
+    DataOps.checkWritable(name, t);
+    try (TensorScope s = TensorScope.open()) {
+      Tensor draws = Tensor.wrap(DataOps.empty(name, t.sizes(), DType.FLOAT64, t.device()));
+      RandomOps.draw(name, draws.impl(name), kind, g, a, b);
+      Tensor v = f.apply(draws);
+      overwrite(op, name, t, () -> DataOps.copyInto(name, t, v.impl(name)));
+    }
+    return self();
+  }
+
+  /** A parameter as PyTorch's messages print it: 0 for 0.0, nan, inf. */
+  private static String number(double v) {
+    if (Double.isNaN(v)) return "nan";
+    if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 
   /**

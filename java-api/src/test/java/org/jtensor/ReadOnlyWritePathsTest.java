@@ -116,6 +116,14 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("tril_[long]", t -> new Object[] {-1L});
     ARGS.put("uniform_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
     ARGS.put("normal_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
+    ARGS.put("exponential_[double, Generator]", t -> new Object[] {1.0, Generator.manualSeed(1)});
+    ARGS.put("exponential_[double]", t -> new Object[] {1.0});
+    ARGS.put("geometric_[double, Generator]", t -> new Object[] {0.5, Generator.manualSeed(1)});
+    ARGS.put("geometric_[double]", t -> new Object[] {0.5});
+    ARGS.put("cauchy_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
+    ARGS.put("cauchy_[double, double]", t -> new Object[] {0.0, 1.0});
+    ARGS.put("logNormal_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
+    ARGS.put("logNormal_[double, double]", t -> new Object[] {0.0, 1.0});
     ARGS.put("setDouble[double, long[]]", t -> new Object[] {9.0, new long[t.dim()]});
     ARGS.put("setLong[long, long[]]", t -> new Object[] {9L, new long[t.dim()]});
     ARGS.put("set[Number, Index[]]", t -> new Object[] {9, new Index[] {Index.all()}});

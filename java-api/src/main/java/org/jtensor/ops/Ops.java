@@ -381,8 +381,13 @@ public final class Ops {
   public static final Op COPY_ = Op.composite("copy", 2).withDerivative(of(0, (c, g) -> grads(null, g)));  // self is overwritten
   public static final Op FILL_ = Op.composite("fill", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
   // random draws overwrite self: no gradient reaches what it held (PyTorch's UniformBackward0, NormalBackward0)
-  public static final Op UNIFORM_ = Op.composite("uniform", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
-  public static final Op NORMAL_ = Op.composite("normal", 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
+  // In-place draws: a node of the graph with no gradient for self's history (PyTorch's UniformBackward0, ExponentialBackward0, ...)
+  public static final Op UNIFORM_ = draw("uniform");
+  public static final Op NORMAL_ = draw("normal");
+  public static final Op EXPONENTIAL_ = draw("exponential");
+  public static final Op GEOMETRIC_ = draw("geometric");
+  public static final Op CAUCHY_ = draw("cauchy");
+  public static final Op LOG_NORMAL_ = draw("logNormal");
 
   // ---- matrix products (kernel: gemm) ----
   static final Op MATMUL = Op.composite("matmul", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
@@ -467,6 +472,10 @@ public final class Ops {
   /** Ops that divide integers: a zero divisor raises ArithmeticException, as PyTorch's ZeroDivisionError. */
   static boolean dividesIntegers(Op op) {
     return op == DIV_TRUNC || op == DIV_FLOOR || op == FLOOR_DIVIDE || op == REMAINDER || op == FMOD;
+  }
+
+  private static Op draw(String name) {
+    return Op.composite(name, 1).withDerivative(of(0, (c, g) -> grads((Tensor) null)));
   }
 
   private static Op unary(String name, OpKind kind) {
