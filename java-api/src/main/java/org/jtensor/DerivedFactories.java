@@ -1,6 +1,12 @@
 package org.jtensor;
 
+import org.jtensor.autograd.GradMode;
+import org.jtensor.core.ScalarTypes;
+import org.jtensor.core.Shapes;
+import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.LikeFactories;
+import org.jtensor.ops.Ops;
+import org.jtensor.ops.Recorder;
 
 /**
  * PyTorch's factories shaped after another tensor (full_like, rand_like, randn_like, randint_like)
@@ -33,6 +39,61 @@ public abstract sealed class DerivedFactories extends WindowFactories permits Te
   public static Tensor randintLike(Tensor t, long low, long high) { return randintLike(t, low, high, Generator.defaultGenerator()); }
 
   public static Tensor randintLike(Tensor t, long low, long high, Generator g) { return LikeFactories.randintLike(t, low, high, g); }
+
+  /**
+   * torch.normal(mean, std, generator): one draw from N(mean, std²) per element of the broadcast of mean and std,
+   * in mean's dtype (floating): standard normals scaled by std and shifted by mean, as PyTorch's. The gradients
+   * reaching mean and std are zeros, as PyTorch's (a draw, not a reparameterisation: use mean + std·randn for that).
+   */
+  public static Tensor normal(Tensor mean, Tensor std, Generator g) { return normal(mean, std, mean, g); }
+
+  public static Tensor normal(Tensor mean, Tensor std) { return normal(mean, std, Generator.defaultGenerator()); }
+
+  /** A tensor mean and a Python-float std (which must be ≥ 0). */
+  public static Tensor normal(Tensor mean, double std, Generator g) {
+    Tensor.implOf(mean, "normal");
+    if (!(std >= 0)) throw new IllegalArgumentException("normal(): expects std >= 0.0, but found std " + std);
+    try (Tensor s = Tensor.scalar(std, mean.dtype().isFloatingPoint() ? mean.dtype() : DType.FLOAT64)) {
+      return normal(mean, s, mean, g);
+    }
+  }
+
+  public static Tensor normal(Tensor mean, double std) { return normal(mean, std, Generator.defaultGenerator()); }
+
+  /** A Python-float mean and a tensor std: std's dtype. */
+  public static Tensor normal(double mean, Tensor std, Generator g) {
+    Tensor.implOf(std, "normal");
+    try (Tensor m = Tensor.scalar(mean, std.dtype().isFloatingPoint() ? std.dtype() : DType.FLOAT64)) {
+      return normal(m, std, std, g);
+    }
+  }
+
+  public static Tensor normal(double mean, Tensor std) { return normal(mean, std, Generator.defaultGenerator()); }
+
+  private static Tensor normal(Tensor mean, Tensor std, Tensor typed, Generator g) {
+    String op = "normal";
+    TensorImpl m = Tensor.implOf(mean, op), s = Tensor.implOf(std, op);
+    if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
+    long[] shape = Shapes.broadcastShapes(op, m.sizes(), s.sizes());
+    DType dtype = typed.dtype();
+    if (!dtype.isFloatingPoint()) throw ScalarTypes.notImplemented(op, "normal_kernel_cpu", dtype);
+    if (s.numel() > 0) {
+      try (Tensor min = std.min()) {
+        if (!(min.item() >= 0)) throw new IllegalArgumentException(op + "(): normal expects all elements of std >= 0.0");
+      }
+    }
+    Tensor out = Tensor.empty(shape, dtype, typed.device());
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      out.normal_(0, 1, g).mul_(std).add_(mean);
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
+    }
+    TensorImpl drawn = out.impl(op);
+    drawn.retain();  // the result's own reference: out's handle closes
+    out.close();
+    return Tensor.wrap(Recorder.recorded(Ops.NORMAL, op, new TensorImpl[] {m, s}, null, drawn));
+  }
 
   /** torch.logspace: steps values base^e, e evenly from start to end, float32. */
   public static Tensor logspace(double start, double end, long steps) { return logspace(start, end, steps, 10, DType.FLOAT32); }

@@ -388,6 +388,9 @@ public final class Ops {
   public static final Op GEOMETRIC_ = draw("geometric");
   public static final Op CAUCHY_ = draw("cauchy");
   public static final Op LOG_NORMAL_ = draw("logNormal");
+  /** torch.normal(mean, std) with tensors: a draw, not a reparameterisation; PyTorch's NormalBackward3 gives both zeros. */
+  public static final Op NORMAL = Op.composite("normal", 2).withDerivative(of(SELF | OTHER, (c, g) -> grads(
+      c.needs(0) ? Tensor.zerosLike(c.input(0)) : null, c.needs(1) ? Tensor.zerosLike(c.input(1)) : null)));
 
   // ---- matrix products (kernel: gemm) ----
   static final Op MATMUL = Op.composite("matmul", 2).withDerivative(of(SELF | OTHER, Gradient::matmulBackward));
