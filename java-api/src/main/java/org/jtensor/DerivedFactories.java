@@ -6,6 +6,7 @@ import org.jtensor.core.Shapes;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.LikeFactories;
 import org.jtensor.ops.Ops;
+import org.jtensor.ops.PoissonSampler;
 import org.jtensor.ops.Recorder;
 
 /**
@@ -94,6 +95,28 @@ public abstract sealed class DerivedFactories extends WindowFactories permits Te
     out.close();
     return Tensor.wrap(Recorder.recorded(Ops.NORMAL, op, new TensorImpl[] {m, s}, null, drawn));
   }
+
+  /**
+   * torch.poisson(rates, generator): a Poisson count for each rate (floating, each ≥ 0), in rates' dtype; CPU.
+   * The rates' gradient is zeros, as PyTorch's. Same distribution as PyTorch's, not its values.
+   */
+  public static Tensor poisson(Tensor rates, Generator g) {
+    String op = "poisson";
+    TensorImpl r = Tensor.implOf(rates, op);
+    if (g == null) throw new IllegalArgumentException(op + "(): generator must not be null");
+    if (r.device().type() == Device.Type.CUDA) throw new UnsupportedOperationException(op + "(): not implemented for CUDA");
+    if (!r.dtype().isFloatingPoint()) throw ScalarTypes.notImplemented(op, "poisson_cpu", r.dtype());
+    double[] rate = rates.toDoubleArray();
+    for (double x : rate) if (!(x >= 0)) throw new IllegalArgumentException(op + "(): invalid Poisson rate, expected rate to be non-negative");
+    TensorImpl out;
+    try (Tensor counts = Tensor.fromArray(PoissonSampler.sample(rate, g), rates.shape()); Tensor typed = counts.to(r.dtype())) {
+      out = typed.impl(op);
+      out.retain();  // the result's own reference: typed's handle closes
+    }
+    return Tensor.wrap(Recorder.recorded(Ops.POISSON, op, new TensorImpl[] {r}, null, out));
+  }
+
+  public static Tensor poisson(Tensor rates) { return poisson(rates, Generator.defaultGenerator()); }
 
   /** torch.logspace: steps values base^e, e evenly from start to end, float32. */
   public static Tensor logspace(double start, double end, long steps) { return logspace(start, end, steps, 10, DType.FLOAT32); }

@@ -389,6 +389,8 @@ public final class Ops {
   public static final Op CAUCHY_ = draw("cauchy");
   public static final Op LOG_NORMAL_ = draw("logNormal");
   /** torch.normal(mean, std) with tensors: a draw, not a reparameterisation; PyTorch's NormalBackward3 gives both zeros. */
+  /** torch.poisson: a draw; PyTorch's PoissonBackward0 gives the rates zeros. */
+  public static final Op POISSON = Op.composite("poisson", 1).withDerivative(of(SELF, (c, g) -> grads(Tensor.zerosLike(c.input(0)))));
   public static final Op NORMAL = Op.composite("normal", 2).withDerivative(of(SELF | OTHER, (c, g) -> grads(
       c.needs(0) ? Tensor.zerosLike(c.input(0)) : null, c.needs(1) ? Tensor.zerosLike(c.input(1)) : null)));
 
