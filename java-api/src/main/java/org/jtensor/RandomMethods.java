@@ -6,6 +6,7 @@ import org.jtensor.dispatch.RandomDraw;
 import org.jtensor.core.TensorImpl;
 import org.jtensor.ops.DataOps;
 import org.jtensor.ops.ElementwiseChecks;
+import org.jtensor.ops.Factories;
 import org.jtensor.ops.Ops;
 import org.jtensor.ops.Recorder;
 import org.jtensor.ops.RandomOps;
@@ -103,6 +104,23 @@ public sealed interface RandomMethods permits Tensor {
   }
 
   default Tensor logNormal_(double mean, double std) { return logNormal_(mean, std, Generator.defaultGenerator()); }
+
+  /** Fills self with integers uniform in [from, to) (any dtype but bool's range past [0, 2); from and to − 1 must fit it). */
+  default Tensor random_(long from, long to, Generator g) {
+    TensorImpl t = impl("random_");
+    Factories.checkRandomRange("random_", from, to, t.dtype());
+    DataOps.checkWritable("random_", t);
+    // to − from as unsigned, as randint's: the kernel takes the range mod 2^64
+    overwrite(Ops.RANDOM_, "random_", t, () -> RandomOps.draw("random_", t, RandomDraw.Kind.INTEGERS, g, from, to - from, null));
+    return self();
+  }
+
+  default Tensor random_(long from, long to) { return random_(from, to, Generator.defaultGenerator()); }
+
+  /** Integers uniform in [0, to). */
+  default Tensor random_(long to, Generator g) { return random_(0, to, g); }
+
+  default Tensor random_(long to) { return random_(0, to, Generator.defaultGenerator()); }
 
   /** PyTorch's refusal of a continuous distribution's draw into an integer or bool tensor. */
   private static void continuous(String op, String distribution, TensorImpl t) {

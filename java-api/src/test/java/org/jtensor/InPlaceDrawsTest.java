@@ -10,7 +10,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * exponential_, geometric_, cauchy_ and logNormal_: their values cannot be PyTorch's (another generator,
+ * exponential_, geometric_, cauchy_, logNormal_ and random_: their values cannot be PyTorch's (another generator,
  * by design), so 100,000 draws at a fixed seed are held to each distribution's mean, variance and
  * quantiles within 5 standard errors (deterministic: the seed fixes them); the same seed repeats a draw;
  * refusals are PyTorch 2.13's words.
@@ -90,6 +90,23 @@ class InPlaceDrawsTest extends ScopedTest {
   }
 
   @Test
+  void randomDrawsIntegersUniformlyInTheRange() {
+    double[] x = draws(t -> t.random_(3, 10, new Generator(62)), DType.INT64);
+    for (int v = 3; v < 10; v++) {
+      final int value = v;
+      double share = Arrays.stream(x).filter(e -> e == value).count() / (double) N;
+      assertEquals(1 / 7.0, share, 5 * Math.sqrt((1 / 7.0) * (6 / 7.0) / N), "share of " + v);
+    }
+    assertTrue(Arrays.stream(x).allMatch(v -> v >= 3 && v < 10), "in [3, 10)");
+    double[] f = draws(t -> t.random_(4, new Generator(63)), DType.FLOAT32);
+    assertTrue(Arrays.stream(f).allMatch(v -> v == Math.rint(v) && v >= 0 && v < 4), "whole numbers in [0, 4)");
+    double[] bytes = draws(t -> t.random_(0, 256, new Generator(64)), DType.UINT8);
+    assertTrue(Arrays.stream(bytes).anyMatch(v -> v > 200), "uint8 reaches its top");
+    double[] bools = draws(t -> t.random_(0, 2), DType.BOOL);
+    assertEquals(0.5, Arrays.stream(bools).average().orElseThrow(), 5 * Math.sqrt(0.25 / N), "bool");
+  }
+
+  @Test
   void aSeedRepeatsItsDraws() {
     double[] one = draws(t -> t.exponential_(1, new Generator(5)), DType.FLOAT32);
     assertArrayEquals(one, draws(t -> t.exponential_(1, new Generator(5)), DType.FLOAT32));
@@ -123,6 +140,11 @@ class InPlaceDrawsTest extends ScopedTest {
     Goldens.refused("logNormal_(): expects std > 0.0, but found std=-1", () -> f.logNormal_(0, -1));
     Goldens.refused("logNormal_(): \"log_normal_cpu\" not implemented for 'Long'", () -> ints.logNormal_(0, 1));
     Goldens.refused("generator must not be null", () -> f.exponential_(1, null));
+    Goldens.refused("random_(): random_ expects 'from' to be less than 'to', but got from=5 >= to=5", () -> f.random_(5, 5));
+    Goldens.refused("random_(): random_ expects 'from' to be less than 'to', but got from=0 >= to=-5", () -> f.random_(-5));
+    Goldens.refused("random_(): to - 1 is out of bounds for uint8, got 299", () -> Tensor.empty(new long[] {3}, DType.UINT8).random_(0, 300));
+    Goldens.refused("random_(): from is out of bounds for int8, got -200", () -> Tensor.empty(new long[] {3}, DType.INT8).random_(-200, 3));
+    Goldens.refused("random_(): to - 1 is out of bounds for bool, got 2", () -> Tensor.empty(new long[] {3}, DType.BOOL).random_(0, 3));
     Tensor leaf = Tensor.ones(3).requiresGrad_(true);
     org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> leaf.exponential_(1));
     assertArrayEquals(new double[] {1, 1, 1}, leaf.toDoubleArray(), "a refused draw writes nothing");

@@ -39,7 +39,8 @@ class PartialOverlapWritePathsTest extends ScopedTest {
       "indexFill_[int, Tensor, Tensor]", "maskedScatter_[Tensor, Tensor]", "i0_[]", "floor_[]", "ceil_[]", "round_[]", "trunc_[]", "sin_[]", "cos_[]", "tan_[]", "log2_[]", "log10_[]", "log1p_[]", "expm1_[]", "rsqrt_[]", "erf_[]", "reciprocal_[]", "polygamma_[int]", "bitwiseLeftShift_[long]", "bitwiseRightShift_[long]",
       "absolute_[]", "fix_[]", "multiply_[double]", "multiply_[long]", "divide_[double]", "subtract_[double]", "subtract_[long]", "trueDivide_[double]",
       "pow_[double]", "pow_[long]", "exponential_[double, Generator]", "exponential_[double]", "geometric_[double, Generator]", "geometric_[double]",
-      "cauchy_[double, double, Generator]", "cauchy_[double, double]", "logNormal_[double, double, Generator]", "logNormal_[double, double]");  // their value or source is read before the write:
+      "cauchy_[double, double, Generator]", "cauchy_[double, double]", "logNormal_[double, double, Generator]", "logNormal_[double, double]",
+      "random_[long, long, Generator]", "random_[long, long]", "random_[long, Generator]", "random_[long]");  // their value or source is read before the write:
       // torch 2.13 takes b[0:3].index_fill_(0, i, b[1]) and b[0:3].masked_scatter_(m, b[1:4])
 
   /** Given the target (base[0:3]) and the overlapping operand (base[1:4]), the writer's arguments; Out forms write args[last]. */

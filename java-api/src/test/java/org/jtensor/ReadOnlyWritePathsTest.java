@@ -124,6 +124,10 @@ class ReadOnlyWritePathsTest extends ScopedTest {
     ARGS.put("cauchy_[double, double]", t -> new Object[] {0.0, 1.0});
     ARGS.put("logNormal_[double, double, Generator]", t -> new Object[] {0.0, 1.0, Generator.manualSeed(1)});
     ARGS.put("logNormal_[double, double]", t -> new Object[] {0.0, 1.0});
+    ARGS.put("random_[long, long, Generator]", t -> new Object[] {0L, 5L, Generator.manualSeed(1)});
+    ARGS.put("random_[long, long]", t -> new Object[] {0L, 5L});
+    ARGS.put("random_[long, Generator]", t -> new Object[] {5L, Generator.manualSeed(1)});
+    ARGS.put("random_[long]", t -> new Object[] {5L});
     ARGS.put("setDouble[double, long[]]", t -> new Object[] {9.0, new long[t.dim()]});
     ARGS.put("setLong[long, long[]]", t -> new Object[] {9L, new long[t.dim()]});
     ARGS.put("set[Number, Index[]]", t -> new Object[] {9, new Index[] {Index.all()}});

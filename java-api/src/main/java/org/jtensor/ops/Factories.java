@@ -138,19 +138,24 @@ public final class Factories {
   }
 
   public static TensorImpl randint(long low, long high, long[] shape, DType dtype, Generator g) {
-    if (low >= high) {
-      throw new IllegalArgumentException("randint(): random_ expects 'from' to be less than 'to', but got from=" + low + " >= to=" + high);
-    }
-    checkInDtype("from", low, dtype);
-    checkInDtype("to - 1", high - 1, dtype);
+    checkRandomRange("randint", low, high, dtype);
     // high - low as unsigned: the kernel takes the range mod 2^64, so [-2^63, 2^63 - 1) is one too (as PyTorch's)
     return RandomOps.drawNew("randint", shape, dtype, RandomDraw.Kind.INTEGERS, g, low, high - low);
   }
 
+  /** randint's and random_'s range [low, high): not empty, and low and high - 1 values of the dtype. */
+  public static void checkRandomRange(String op, long low, long high, DType dtype) {
+    if (low >= high) {
+      throw new IllegalArgumentException(op + "(): random_ expects 'from' to be less than 'to', but got from=" + low + " >= to=" + high);
+    }
+    checkInDtype(op, "from", low, dtype);
+    checkInDtype(op, "to - 1", high - 1, dtype);
+  }
+
   /** PyTorch's check_from_to_in_range: from and to - 1 must be values of the dtype (int8 wrapped 200 to -56). */
-  private static void checkInDtype(String what, long v, DType dtype) {
+  private static void checkInDtype(String op, String what, long v, DType dtype) {
     if (!org.jtensor.access.SharedSecrets.api().holds(dtype, v)) {
-      throw new IllegalArgumentException("randint(): " + what + " is out of bounds for " + dtype + ", got " + v);
+      throw new IllegalArgumentException(op + "(): " + what + " is out of bounds for " + dtype + ", got " + v);
     }
   }
 }

@@ -388,6 +388,7 @@ public final class Ops {
   public static final Op GEOMETRIC_ = draw("geometric");
   public static final Op CAUCHY_ = draw("cauchy");
   public static final Op LOG_NORMAL_ = draw("logNormal");
+  public static final Op RANDOM_ = draw("random");
   /** torch.normal(mean, std) with tensors: a draw, not a reparameterisation; PyTorch's NormalBackward3 gives both zeros. */
   /** torch.poisson: a draw; PyTorch's PoissonBackward0 gives the rates zeros. */
   public static final Op POISSON = Op.composite("poisson", 1).withDerivative(of(SELF, (c, g) -> grads(Tensor.zerosLike(c.input(0)))));
