@@ -157,6 +157,10 @@ class GradCheckOpsTest {
     cs.add(c("remainder", x -> x.get(0).remainder(x.get(1)), false, leaf(0.1, 2, false, 5), leaf(0.7, 0.9, false, 5)));
     cs.add(c("lerp", x -> x.get(0).lerp(x.get(1), x.get(2)), true, leaf(-1, 1, false, 4), leaf(-1, 1, false, 4), leaf(0, 1, false, 4)));
     cs.add(c("lerp scalar", x -> x.get(0).lerp(x.get(1), 0.3), true, leaf(-1, 1, false, 4), leaf(-1, 1, false, 2, 4)));
+    cs.add(c("addcmul", x -> x.get(0).addcmul(x.get(1), x.get(2), 0.7), true, leaf(-1, 1, false, 2, 1), leaf(-1, 1, false, 3),
+        leaf(-1, 1, true, 2, 3)));
+    cs.add(c("addcdiv", x -> x.get(0).addcdiv(x.get(1), x.get(2), -1.5), true, leaf(-1, 1, false, 3), leaf(-1, 1, false, 2, 3),
+        leaf(0.5, 2, false, 3)));
     cs.add(c("clamp tensors", x -> x.get(0).clamp(x.get(1), x.get(2)), false, leaf(-1, 1, false, 6), leaf(-0.6, -0.4, false, 6),
         leaf(0.4, 0.6, false, 6)));
     cs.add(c("where", x -> Tensor.where(x.get(0).gt(0.0), x.get(0), x.get(1)), false, leaf(-1, 1, false, 6), leaf(-1, 1, false, 6)));
