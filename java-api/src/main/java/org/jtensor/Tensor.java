@@ -170,7 +170,8 @@ public final class Tensor extends TensorFactories
 
   public long nbytes() {
     TensorImpl t = impl("nbytes");
-    return t.numel() * t.dtype().itemSize();
+    TensorImpl.Meta m = t.meta();
+    return m.numel * m.dtype.itemSize();
   }
 
   public boolean isContiguous() {
@@ -342,18 +343,22 @@ public final class Tensor extends TensorFactories
   /**
    * Points this tensor at other's data, as PyTorch's {@code t.data = other}: other's storage (shared),
    * offset, sizes and strides, on other's device, while this handle keeps its identity and autograd
-   * state (a parameter stays the same leaf; its gradient, if any, is left where it is). The dtypes
-   * must match. This is how {@code Module.to(Device)} moves parameters in place.
+   * state (a parameter stays the same leaf; its gradient, if any, is left where it is). other may
+   * have another dtype, as in PyTorch: storage, dtype and geometry change in one swap (Note
+   * [Metadata snapshot]), and later gradients arrive in the new dtype; a tensor that requires grad
+   * takes only a floating-point one. This is how {@code Module.to(Device)} and {@code Module.to(DType)}
+   * change parameters in place.
    */
   public Tensor setData(Tensor other) {
     TensorImpl t = impl("setData"), o = implOf(other, "setData");
-    if (t.dtype() != o.dtype()) {
-      throw new IllegalArgumentException("setData(): the new data's dtype " + o.dtype() + " differs from the tensor's " + t.dtype());
-    }
     if (o == t) return this;
     TensorImpl.Meta data = o.retainMeta();  // one snapshot of other, its storage kept while t takes it
     try {
-      t.set(data.storage, data.offset, data.sizes.clone(), data.strides.clone());
+      if (data.dtype != t.dtype() && !data.dtype.isFloatingPoint() && t.requiresGrad()) {
+        throw new IllegalArgumentException("setData(): data set to a tensor that requires gradients must be floating point or complex "
+            + "dtype (got " + data.dtype + ")");
+      }
+      t.set(data.storage, data.dtype, data.offset, data.sizes.clone(), data.strides.clone());
     } finally {
       data.storage.release();
     }

@@ -21,23 +21,34 @@ import org.jtensor.Device;
  * {@link #retainMeta()}: the storage it retains is the one it wraps, whatever another thread re-points.
  */
 public final class TensorImpl extends RefCounted {
-  /** A storage and the geometry over it (sizes and strides in elements, offset, numel, contiguity), never changed. */
+  /**
+   * A storage, the dtype its bytes are read as and the geometry over it (sizes and strides in
+   * elements, offset, numel, contiguity), never changed: whatever sizes a byte access reads the
+   * dtype from the same snapshot as the storage (setData may change both at once).
+   */
   public static final class Meta {
     /** The tensor this is a snapshot of (each snapshot belongs to one tensor). */
     public final TensorImpl owner;
     public final StorageImpl storage;
+    public final DType dtype;
     public final long[] sizes, strides;
     public final long offset, numel;
     public final boolean contiguous;
 
-    Meta(TensorImpl owner, StorageImpl storage, long[] sizes, long[] strides, long offset) {
+    Meta(TensorImpl owner, StorageImpl storage, DType dtype, long[] sizes, long[] strides, long offset) {
       this.owner = owner;
       this.storage = storage;
+      this.dtype = dtype;
       this.sizes = sizes;
       this.strides = strides;
       this.offset = offset;
       this.numel = Shapes.numel("tensor", sizes);
       this.contiguous = Shapes.isContiguous(sizes, strides);
+    }
+
+    /** The storage bytes these elements reach from offset, read as this snapshot's dtype. */
+    public long bytesNeeded(String op) {
+      return Shapes.storageBytesNeeded(op, sizes, strides, offset, dtype.itemSize());
     }
   }
 
@@ -46,7 +57,6 @@ public final class TensorImpl extends RefCounted {
   // the small-op path's repeated reads (measured: +10-30% on a 4-element add). set() swaps it
   // atomically; an op sees the value as of its first read, refreshed at every hold's CAS at latest.
   private Meta meta;
-  private final DType dtype;
   private final TensorImpl versionOwner;  // holds the counter shared with views and detach(): this or its origin
   @SuppressWarnings("unused") // through VERSION
   private volatile int versionCount;
@@ -67,10 +77,9 @@ public final class TensorImpl extends RefCounted {
 
   private TensorImpl(StorageImpl storage, DType dtype, long[] sizes, long[] strides, long offset,
                      TensorImpl versionOwner, TensorImpl base) {
-    this.dtype = dtype;
     this.versionOwner = versionOwner == null ? this : versionOwner;
     this.base = base;
-    this.meta = new Meta(this, storage, sizes, strides, offset);
+    this.meta = new Meta(this, storage, dtype, sizes, strides, offset);
   }
 
   /** A tensor owning a fresh reference to storage (the caller's reference moves into it). */
@@ -80,12 +89,13 @@ public final class TensorImpl extends RefCounted {
 
   /** A view of this tensor's storage with new geometry; checked by the caller. */
   public TensorImpl view(long[] newSizes, long[] newStrides, long newOffset) {
-    return viewOf("view", meta, dtype, newSizes, newStrides, newOffset);
+    Meta m = meta;
+    return viewOf("view", m, m.dtype, newSizes, newStrides, newOffset);
   }
 
   /** A view whose geometry the caller (op, as the user called it) computed from m, a snapshot of this tensor's {@link #meta()}. */
   public TensorImpl viewOf(String op, Meta m, long[] newSizes, long[] newStrides, long newOffset) {
-    return viewOf(op, m, dtype, newSizes, newStrides, newOffset);
+    return viewOf(op, m, m.dtype, newSizes, newStrides, newOffset);
   }
 
   /**
@@ -133,7 +143,7 @@ public final class TensorImpl extends RefCounted {
   public TensorImpl unsafeView(long[] newSizes, long[] newStrides, long newOffset) {
     Meta m = retainMeta();
     try {
-      return new TensorImpl(m.storage, dtype, newSizes, newStrides, newOffset, null, null);
+      return new TensorImpl(m.storage, m.dtype, newSizes, newStrides, newOffset, null, null);
     } catch (RuntimeException e) {
       m.storage.release();
       throw e;
@@ -143,7 +153,7 @@ public final class TensorImpl extends RefCounted {
   /** A tensor over the same storage, geometry and version counter that is not a view (detach()). */
   public TensorImpl detached() {
     Meta m = retainMeta();
-    return new TensorImpl(m.storage, dtype, m.sizes.clone(), m.strides.clone(), m.offset, versionOwner, null);
+    return new TensorImpl(m.storage, m.dtype, m.sizes.clone(), m.strides.clone(), m.offset, versionOwner, null);
   }
 
   /**
@@ -208,7 +218,15 @@ public final class TensorImpl extends RefCounted {
 
   /** Re-points this tensor at a storage (torch's set_); the caller checked the bounds. */
   public void set(StorageImpl newStorage, long offset, long[] newSizes, long[] newStrides) {
-    Meta next = new Meta(this, newStorage, newSizes, newStrides, offset);  // may throw (numel overflow): nothing taken yet
+    set(newStorage, meta.dtype, offset, newSizes, newStrides);
+  }
+
+  /**
+   * Re-points this tensor at a storage read as newDtype (setData of another dtype): storage, dtype
+   * and geometry change in one swap, so no reader pairs the new dtype with the old bytes.
+   */
+  public void set(StorageImpl newStorage, DType newDtype, long offset, long[] newSizes, long[] newStrides) {
+    Meta next = new Meta(this, newStorage, newDtype, newSizes, newStrides, offset);  // may throw (numel overflow): nothing taken yet
     newStorage.retain();
     Meta old = (Meta) META.getAndSet(this, next);  // each old snapshot is swapped out, and released, exactly once
     old.storage.release();
@@ -219,8 +237,9 @@ public final class TensorImpl extends RefCounted {
     return meta.storage;
   }
 
+  /** The dtype now; an op that sizes a byte access with it reads it from the same {@link #meta()} as the storage. */
   public DType dtype() {
-    return dtype;
+    return meta.dtype;
   }
 
   public Device device() {
@@ -268,13 +287,9 @@ public final class TensorImpl extends RefCounted {
   /** Address of element 0 (storage data + offset); kernels get theirs through the dispatcher's holds. */
   public long dataAddress() {
     Meta m = meta;
-    return m.storage.data() + m.offset * dtype.itemSize();
+    return m.storage.data() + m.offset * m.dtype.itemSize();
   }
 
-  /** The storage bytes that (sizes, strides) of this dtype reach from offset: one past the last element, 0 if empty. */
-  public long bytesNeeded(String op, long[] sizes, long[] strides, long offset) {
-    return Shapes.storageBytesNeeded(op, sizes, strides, offset, dtype.itemSize());
-  }
 
   /**
    * Checks that every element lies inside the storage, which a resize_ or set_ may have shrunk.
@@ -286,8 +301,8 @@ public final class TensorImpl extends RefCounted {
 
   /** checkInBounds() of m, a snapshot of this tensor the op read. */
   public void checkInBounds(String op, Meta m) {
-    if (m.contiguous && m.offset + m.numel <= m.storage.nbytes() / dtype.itemSize()) return;  // the common case
-    long need = Shapes.storageBytesNeeded(op, m.sizes, m.strides, m.offset, dtype.itemSize());
+    if (m.contiguous && m.offset + m.numel <= m.storage.nbytes() / m.dtype.itemSize()) return;  // the common case
+    long need = m.bytesNeeded(op);
     if (need > m.storage.nbytes()) {
       throw new IllegalStateException(op + "(): tensor of size " + Shapes.str(m.sizes) + " needs " + need
           + " bytes but its storage now holds " + m.storage.nbytes());
@@ -333,6 +348,7 @@ public final class TensorImpl extends RefCounted {
 
   @Override
   protected String describe() {
-    return dtype + " tensor of size " + Shapes.str(meta.sizes);
+    Meta m = meta;
+    return m.dtype + " tensor of size " + Shapes.str(m.sizes);
   }
 }

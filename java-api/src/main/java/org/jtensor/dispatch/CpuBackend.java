@@ -50,37 +50,42 @@ final class CpuBackend extends PlanBackend {
   @Override
   public double loadDouble(String op, TensorImpl t, long elementOffset) {
     try (HeldOperands held = new HeldOperands(op)) {
-      return JtNative.jt_load_f64(held.elementAddress(t, elementOffset), t.dtype().code());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      return JtNative.jt_load_f64(held.elementAddress(m, elementOffset), m.dtype.code());
     }
   }
 
   @Override
   public long loadLong(String op, TensorImpl t, long elementOffset) {
     try (HeldOperands held = new HeldOperands(op)) {
-      return JtNative.jt_load_i64(held.elementAddress(t, elementOffset), t.dtype().code());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      return JtNative.jt_load_i64(held.elementAddress(m, elementOffset), m.dtype.code());
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value);
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      JtNative.jt_store_f64(held.outputElement(m, elementOffset), m.dtype.code(), value);
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      JtNative.jt_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value);
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      JtNative.jt_store_i64(held.outputElement(m, elementOffset), m.dtype.code(), value);
     }
   }
 
   @Override
   public void read(String op, TensorImpl t, Object array) {
-    long n = t.numel() * t.dtype().itemSize();
+    TensorImpl.Meta m = t.meta();  // bytes counted and read from one snapshot
+    long n = m.numel * m.dtype.itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.flatAddress(t);
+      long addr = held.flatAddress(m);
       if (array instanceof float[]) JtNative.jt_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_read_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_read_bytes(addr, (long[]) array, n);
@@ -92,10 +97,11 @@ final class CpuBackend extends PlanBackend {
 
   @Override
   public void write(String op, TensorImpl t, Object array) {
-    long n = t.numel() * t.dtype().itemSize();
+    TensorImpl.Meta m = t.meta();  // bytes counted and written from one snapshot
+    long n = m.numel * m.dtype.itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.flatOutput(t);
+      long addr = held.flatOutput(m);
       if (array instanceof float[]) JtNative.jt_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) JtNative.jt_write_bytes(addr, (double[]) array, n);
       else if (array instanceof long[]) JtNative.jt_write_bytes(addr, (long[]) array, n);

@@ -58,7 +58,8 @@ final class CudaBackend extends PlanBackend {
   public double loadDouble(String op, TensorImpl t, long elementOffset) {
     double[] out = new double[1];
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_load_f64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      check(JtCuda.jtc_load_f64(held.elementAddress(m, elementOffset), m.dtype.code(), out), op, m.dtype);
     }
     return out[0];
   }
@@ -67,7 +68,8 @@ final class CudaBackend extends PlanBackend {
   public long loadLong(String op, TensorImpl t, long elementOffset) {
     long[] out = new long[1];
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_load_i64(held.elementAddress(t, elementOffset), t.dtype().code(), out), op, t.dtype());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      check(JtCuda.jtc_load_i64(held.elementAddress(m, elementOffset), m.dtype.code(), out), op, m.dtype);
     }
     return out[0];
   }
@@ -75,23 +77,26 @@ final class CudaBackend extends PlanBackend {
   @Override
   public void store(String op, TensorImpl t, long elementOffset, double value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_f64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      check(JtCuda.jtc_store_f64(held.outputElement(m, elementOffset), m.dtype.code(), value), op, m.dtype);
     }
   }
 
   @Override
   public void store(String op, TensorImpl t, long elementOffset, long value) {
     try (HeldOperands held = new HeldOperands(op)) {
-      check(JtCuda.jtc_store_i64(held.outputElement(t, elementOffset), t.dtype().code(), value), op, t.dtype());
+      TensorImpl.Meta m = t.meta();  // the element's dtype and storage from one snapshot
+      check(JtCuda.jtc_store_i64(held.outputElement(m, elementOffset), m.dtype.code(), value), op, m.dtype);
     }
   }
 
   @Override
   public void read(String op, TensorImpl t, Object array) {
-    long n = t.numel() * t.dtype().itemSize();
+    TensorImpl.Meta m = t.meta();  // bytes counted and read from one snapshot
+    long n = m.numel * m.dtype.itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.flatAddress(t);
+      long addr = held.flatAddress(m);
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_read_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_read_bytes(addr, (double[]) array, n);
@@ -105,10 +110,11 @@ final class CudaBackend extends PlanBackend {
 
   @Override
   public void write(String op, TensorImpl t, Object array) {
-    long n = t.numel() * t.dtype().itemSize();
+    TensorImpl.Meta m = t.meta();  // bytes counted and written from one snapshot
+    long n = m.numel * m.dtype.itemSize();
     checkArray(op, array, n);
     try (HeldOperands held = new HeldOperands(op)) {
-      long addr = held.flatOutput(t);
+      long addr = held.flatOutput(m);
       int status;
       if (array instanceof float[]) status = JtCuda.jtc_write_bytes(addr, (float[]) array, n);
       else if (array instanceof double[]) status = JtCuda.jtc_write_bytes(addr, (double[]) array, n);

@@ -49,7 +49,7 @@ final class CudaBlas {
    * false when jtc_gemm must. a, b, c: the device addresses of element 0 of A, B and C.
    */
   static boolean tryGemm(String op, GemmCall g, long a, long b, long c, long stream) {
-    DType dtype = g.a.dtype();
+    DType dtype = g.dtype;
     if (!supports(dtype) || !CudaMatmul.useCublas() || !available()) return false;
     for (long s : g.batchSizes) if (s == 0) return true;  // no batch entries: nothing to compute
     CublasLayout l = CublasLayout.of(g.m, g.n, g.k, g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol,

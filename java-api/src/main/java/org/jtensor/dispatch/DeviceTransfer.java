@@ -14,15 +14,15 @@ public final class DeviceTransfer {
    * the copy, so the host side may be freed once this returns.
    */
   public static void copyDense(String op, TensorImpl dst, TensorImpl src) {
-    if (!dst.isContiguous() || !src.isContiguous() || dst.dtype() != src.dtype() || dst.numel() != src.numel()) {
+    TensorImpl.Meta dm = dst.meta(), sm = src.meta();  // the bytes counted from the snapshots held
+    if (!dm.contiguous || !sm.contiguous || dm.dtype != sm.dtype || dm.numel != sm.numel) {
       throw new IllegalArgumentException(op + "(): a transfer needs two contiguous tensors of one dtype and size");
     }
     boolean toDevice = src.device().isCpu();
     Dispatcher.backend(toDevice ? dst.device() : src.device());  // CUDA available, or why not
-    long n = dst.numel();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.flatOutput(dst), s = held.flatAddress(src);
-      long nbytes = n * dst.dtype().itemSize();
+      long d = held.flatOutput(dm), s = held.flatAddress(sm);
+      long nbytes = dm.numel * dm.dtype.itemSize();
       int status = toDevice ? JtCuda.jtc_memcpy_to_device(d, s, nbytes) : JtCuda.jtc_memcpy_to_host(d, s, nbytes);
       if (KernelStatus.of(status) != KernelStatus.OK) throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
     }
@@ -35,19 +35,19 @@ public final class DeviceTransfer {
    * given back to the system) before the copy has read them.
    */
   public static void copyToDeviceAsync(String op, TensorImpl dst, TensorImpl src) {
-    if (!dst.isContiguous() || !src.isContiguous() || dst.dtype() != src.dtype() || dst.numel() != src.numel()
-        || !src.storage().isPinned() || dst.device().isCpu()) {
+    TensorImpl.Meta dm = dst.meta(), sm = src.meta();
+    if (!dm.contiguous || !sm.contiguous || dm.dtype != sm.dtype || dm.numel != sm.numel
+        || !sm.storage.isPinned() || dm.storage.device().isCpu()) {
       throw new IllegalArgumentException(op + "(): an asynchronous transfer needs a contiguous pinned CPU tensor and a "
           + "contiguous CUDA tensor of one dtype and size");
     }
     Dispatcher.backend(dst.device());
-    long n = dst.numel();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.flatOutput(dst), s = held.flatAddress(src);
-      if (JtCuda.jtc_memcpy_to_device_async(d, s, n * dst.dtype().itemSize()) != 0) {
+      long d = held.flatOutput(dm), s = held.flatAddress(sm);
+      if (JtCuda.jtc_memcpy_to_device_async(d, s, dm.numel * dm.dtype.itemSize()) != 0) {
         throw new IllegalStateException(op + "(): CUDA error: " + JtCuda.jtc_last_error());
       }
-      src.storage().recordStream(op, JtCuda.jtc_current_stream());
+      sm.storage.recordStream(op, JtCuda.jtc_current_stream());
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.jtensor.dispatch;
 
+import org.jtensor.DType;
 import org.jtensor.core.TensorImpl;
 
 
@@ -10,6 +11,8 @@ import org.jtensor.core.TensorImpl;
  */
 public final class GemmCall {
   public final TensorImpl a, b, c;
+  /** A's and B's dtype, and C's, as the call was made: the kernel refuses operands re-typed since (setData). */
+  public final DType dtype, outDtype;
   public final long m, n, k;
   public final long aRow, aCol, bRow, bCol, cRow, cCol;
   public final long[] batchSizes, aBatch, bBatch, cBatch;
@@ -21,6 +24,8 @@ public final class GemmCall {
     this.a = a;
     this.b = b;
     this.c = c;
+    this.dtype = a.dtype();
+    this.outDtype = c.dtype();
     this.aRow = aRow;
     this.aCol = aCol;
     this.bRow = bRow;

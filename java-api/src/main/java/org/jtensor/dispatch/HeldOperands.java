@@ -46,12 +46,22 @@ final class HeldOperands implements AutoCloseable {
 
   /** address() of t walked as numel contiguous elements (t is contiguous: the caller's rule). */
   long flatAddress(TensorImpl t) {
-    return address(t, new long[] {t.numel()}, UNIT);
+    return flatAddress(t.meta());
+  }
+
+  /** flatAddress() of the snapshot m (its numel elements of its dtype). */
+  long flatAddress(TensorImpl.Meta m) {
+    return address(m.owner, m, new long[] {m.numel}, UNIT);
   }
 
   /** output() of t written as numel contiguous elements. */
   long flatOutput(TensorImpl t) {
-    return output(t, new long[] {t.numel()}, UNIT);
+    return flatOutput(t.meta());
+  }
+
+  /** flatOutput() of the snapshot m. */
+  long flatOutput(TensorImpl.Meta m) {
+    return output(m.owner, m, new long[] {m.numel}, UNIT);
   }
 
   private static final long[] UNIT = {1};
@@ -80,14 +90,31 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, t.meta(), sizes, strides);
   }
 
+  // Sized with m's dtype, the one its storage was made for: a kernel reads the operand as m.dtype
+  // (the caller packs m.dtype, or checks it with readAs), never as a dtype read from t apart from m.
   private long checkedAddress(TensorImpl t, TensorImpl.Meta m, long[] sizes, long[] strides) {
     StorageImpl s = m.storage;
     long offset = m.offset;
+    int item = m.dtype.itemSize();
     long need = sizes.length == 1 && strides[0] == 1  // a flat run: the common case, no loop
-        ? (sizes[0] == 0 ? 0 : (offset + sizes[0]) * t.dtype().itemSize())
-        : t.bytesNeeded(op, sizes, strides, offset);
+        ? (sizes[0] == 0 ? 0 : (offset + sizes[0]) * item)
+        : org.jtensor.core.Shapes.storageBytesNeeded(op, sizes, strides, offset, item);
     if (need > s.nbytes()) throw outside(op, "tensor of size " + java.util.Arrays.toString(sizes) + " needs " + need, s);
-    return s.data() + offset * t.dtype().itemSize();
+    return s.data() + offset * item;
+  }
+
+  /**
+   * Refuses a snapshot whose dtype is not the one the kernel was planned for (dtype, read before m):
+   * setData on another thread gave the tensor another dtype in between, and its bytes would be misread.
+   */
+  TensorImpl.Meta readAs(TensorImpl.Meta m, org.jtensor.DType dtype) {
+    if (m.dtype != dtype) throw retyped(op, dtype, m.dtype);
+    return m;
+  }
+
+  private static IllegalStateException retyped(String op, org.jtensor.DType planned, org.jtensor.DType now) {
+    return new IllegalStateException(op + "(): a tensor was made " + now + " by setData on another thread while the op ran (planned for "
+        + planned + ")");
   }
 
   /**
@@ -104,20 +131,20 @@ final class HeldOperands implements AutoCloseable {
     long offset = m.offset;
     hold(s);
     range[0] = -offset;
-    range[1] = s.nbytes() / t.dtype().itemSize() - offset;
-    return s.data() + offset * t.dtype().itemSize();
+    range[1] = s.nbytes() / m.dtype.itemSize() - offset;
+    return s.data() + offset * m.dtype.itemSize();
   }
 
-  /** elementAddress() of an element the kernel writes: refused when t's storage is read-only. */
-  long outputElement(TensorImpl t, long elementOffset) {
-    TensorImpl.Meta m = t.meta();  // once, as in output()
+  /** elementAddress() of an element the kernel writes, in the snapshot m: refused when its storage is read-only. */
+  long outputElement(TensorImpl.Meta m, long elementOffset) {
+    TensorImpl t = m.owner;
     m.storage.checkWritable(op);
     return elementAddress(t, m, elementOffset);
   }
 
-  /** The address of one element of t, elementOffset elements from element 0, checked. */
-  long elementAddress(TensorImpl t, long elementOffset) {
-    return elementAddress(t, t.meta(), elementOffset);
+  /** The address of one element of m (a snapshot the caller reads the element's dtype from), elementOffset elements from element 0, checked. */
+  long elementAddress(TensorImpl.Meta m, long elementOffset) {
+    return elementAddress(m.owner, m, elementOffset);
   }
 
   private long elementAddress(TensorImpl t, TensorImpl.Meta m, long elementOffset) {
@@ -126,7 +153,7 @@ final class HeldOperands implements AutoCloseable {
     if (elementOffset < range[0] || elementOffset >= range[1]) {
       throw outside(op, "element " + elementOffset + " of a tensor at offset " + -range[0] + " needs more", m.storage);
     }
-    return base + elementOffset * t.dtype().itemSize();
+    return base + elementOffset * m.dtype.itemSize();
   }
 
   /** storageAddress() of a storage the kernel writes: refused when it is read-only. */

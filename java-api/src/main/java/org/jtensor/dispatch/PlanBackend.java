@@ -152,9 +152,10 @@ abstract class PlanBackend implements Backend {
   @Override
   public void copy(String op, TensorImpl dst, TensorImpl src) {
     long[] sizes = dst.sizes(), dstStrides = dst.strides(), srcStrides = src.strides();
+    TensorImpl.Meta dm = dst.meta(), sm = src.meta();  // each one's dtype read with the storage it sizes
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.output(dst, sizes, dstStrides), s = held.address(src, sizes, srcStrides);
-      check(runCopy(CopyPacker.pack(d, dst.dtype(), s, src.dtype(), sizes, dstStrides, srcStrides)), op, dst.dtype());
+      long d = held.output(dst, dm, sizes, dstStrides), s = held.address(src, sm, sizes, srcStrides);
+      check(runCopy(CopyPacker.pack(d, dm.dtype, s, sm.dtype, sizes, dstStrides, srcStrides)), op, dm.dtype);
     }
   }
 
@@ -170,9 +171,10 @@ abstract class PlanBackend implements Backend {
 
   private void fill(String op, TensorImpl dst, boolean integral, long bits) {
     long[] sizes = dst.sizes(), strides = dst.strides();
+    TensorImpl.Meta m = dst.meta();
     try (HeldOperands held = new HeldOperands(op)) {
-      long d = held.output(dst, sizes, strides);
-      check(runFill(FillPacker.pack(d, dst.dtype(), integral, bits, sizes, strides)), op, dst.dtype());
+      long d = held.output(dst, m, sizes, strides);
+      check(runFill(FillPacker.pack(d, m.dtype, integral, bits, sizes, strides)), op, m.dtype);
     }
   }
 
@@ -180,7 +182,8 @@ abstract class PlanBackend implements Backend {
   public void elementwise(ElementwisePlan p) {
     int nops = p.metas.length;
     TensorImpl out = p.metas[0].owner;
-    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, out.dtype(), p.shape, p.params, p.exactParams, p.strides,
+    DType outDtype = p.metas[0].dtype;
+    long[] plan = ElementwisePacker.pack(CpuKernels.id(p.op), p.dtype, outDtype, p.shape, p.params, p.exactParams, p.strides,
         p.scalars);
     try (HeldOperands held = new HeldOperands(p.name)) {
       ElementwisePacker.setAddress(plan, 0, p.outputIsNew ? held.addressOfNew(out, p.shape, p.strides[0])
@@ -202,22 +205,24 @@ abstract class PlanBackend implements Backend {
     try (HeldOperands held = new HeldOperands(name)) {
       long o = held.output(out, outSizes, outStrides), i = held.address(in, m, sizes, inStrides);
       long v = values == null ? 0 : held.output(values, outSizes, outStrides);
-      long[] plan = ReducePacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), o, i, v, divisor, sizes, outStrides, inStrides, reduced);
-      check(runReduce(plan), name, in.dtype());
+      long[] plan = ReducePacker.pack(CpuKernels.id(op), m.dtype, out.dtype(), o, i, v, divisor, sizes, outStrides, inStrides, reduced);
+      check(runReduce(plan), name, m.dtype);
     }
   }
 
   @Override
   public void gemm(String op, GemmCall g) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long a = held.address(g.a, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
-      long b = held.address(g.b, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
-      long c = held.output(g.c, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
+      // one snapshot each, b and c checked against the dtypes the kernel is planned for (a's, c's as the call made it)
+      TensorImpl.Meta am = held.readAs(g.a.meta(), g.dtype), bm = held.readAs(g.b.meta(), g.dtype), cm = held.readAs(g.c.meta(), g.outDtype);
+      long a = held.address(g.a, am, matrixSizes(g, g.m, g.k), matrixStrides(g.aBatch, g.aRow, g.aCol));
+      long b = held.address(g.b, bm, matrixSizes(g, g.k, g.n), matrixStrides(g.bBatch, g.bRow, g.bCol));
+      long c = held.output(g.c, cm, matrixSizes(g, g.m, g.n), matrixStrides(g.cBatch, g.cRow, g.cCol));
       if (gemmElsewhere(op, g, a, b, c)) return;
-      long[] plan = GemmPacker.pack(g.a.dtype(), g.c.dtype(), g.m, g.n, g.k, a, b, c,
+      long[] plan = GemmPacker.pack(g.dtype, g.outDtype, g.m, g.n, g.k, a, b, c,
           new GemmPacker.Matrices(g.aRow, g.aCol, g.bRow, g.bCol, g.cRow, g.cCol), g.alpha, g.beta,
           g.batchSizes, g.aBatch, g.bBatch, g.cBatch);
-      check(runGemm(plan), op, g.a.dtype());
+      check(runGemm(plan), op, g.dtype);
     }
   }
 

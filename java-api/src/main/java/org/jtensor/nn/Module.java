@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
@@ -281,6 +282,48 @@ public abstract class Module implements AutoCloseable {
       ModuleWalk.moveTo(this, device);
     }
     return this;
+  }
+
+  /**
+   * Casts every floating-point parameter, buffer and gradient of this module and its submodules to
+   * dtype, in place (torch's module.to(dtype)): integer buffers such as BatchNorm's
+   * num_batches_tracked keep theirs; the handles stay the same, and later gradients arrive in dtype.
+   */
+  public Module to(DType dtype) {
+    checkOpen("to");
+    if (dtype == null || !dtype.isFloatingPoint()) {  // PyTorch's words for module.to(torch.int64)
+      throw new IllegalArgumentException(opName() + ".to(): nn.Module.to only accepts floating point or complex dtypes, but got desired dtype="
+          + dtype);
+    }
+    try (GradMode.Scope off = GradMode.noGrad()) {
+      ModuleWalk.castTo(this, dtype);
+    }
+    return this;
+  }
+
+  /** {@code to(device)} then {@code to(dtype)}: torch's module.to(device, dtype). */
+  public Module to(Device device, DType dtype) {
+    return to(device).to(dtype);
+  }
+
+  /** {@code to(DType.FLOAT16)}: torch's module.half(). */
+  public Module half() {
+    return to(DType.FLOAT16);
+  }
+
+  /** {@code to(DType.BFLOAT16)}: torch's module.bfloat16(). */
+  public Module bfloat16() {
+    return to(DType.BFLOAT16);
+  }
+
+  /** {@code to(DType.FLOAT32)}: torch's module.float() ({@code float} is a Java keyword). */
+  public Module toFloat() {
+    return to(DType.FLOAT32);
+  }
+
+  /** {@code to(DType.FLOAT64)}: torch's module.double(). */
+  public Module toDouble() {
+    return to(DType.FLOAT64);
   }
 
   /** {@code to(Device.cuda(0))}. */

@@ -5,6 +5,8 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.jtensor.DType;
 import org.jtensor.Device;
 import org.jtensor.Tensor;
 
@@ -47,21 +49,42 @@ final class ModuleWalk {
 
   /** Moves m's own parameters (with their gradients) and buffers to device, keeping every handle; each submodule through its to(). */
   static void moveTo(Module m, Device device) {
+    applyInPlace(m, t -> moveInPlace(t, device), c -> c.to(device));  // a subclass may override to()
+  }
+
+  /**
+   * Casts m's own floating-point parameters (with their gradients) and buffers to dtype, keeping every
+   * handle (PyTorch's _apply of t.to(dtype) where t.is_floating_point(): num_batches_tracked stays
+   * int64); each submodule through its to(DType).
+   */
+  static void castTo(Module m, DType dtype) {
+    applyInPlace(m, t -> castInPlace(t, dtype), c -> c.to(dtype));
+  }
+
+  /** PyTorch's _apply: fn on each own parameter, its gradient and each buffer; child on each submodule. */
+  private static void applyInPlace(Module m, Consumer<Tensor> fn, Consumer<Module> child) {
     for (Tensor t : m.parameters.values()) {
       if (t == null) continue;
-      moveInPlace(t, device);
+      fn.accept(t);
       try (Tensor g = t.grad()) {
-        if (g != null) moveInPlace(g, device);
+        if (g != null) fn.accept(g);
       }
     }
-    for (Tensor t : m.buffers.values()) if (t != null) moveInPlace(t, device);
-    for (Module c : m.children.values()) c.to(device);  // a subclass may override to()
+    for (Tensor t : m.buffers.values()) if (t != null) fn.accept(t);
+    for (Module c : m.children.values()) child.accept(c);
   }
 
   private static void moveInPlace(Tensor t, Device device) {
     if (t.device().equals(device)) return;
     try (Tensor moved = t.to(device)) {
       t.setData(moved);
+    }
+  }
+
+  private static void castInPlace(Tensor t, DType dtype) {
+    if (t.dtype() == dtype || !t.dtype().isFloatingPoint()) return;
+    try (Tensor cast = t.to(dtype)) {
+      t.setData(cast);
     }
   }
 

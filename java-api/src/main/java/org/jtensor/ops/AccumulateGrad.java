@@ -13,21 +13,19 @@ import org.jtensor.autograd.GradMode;
  */
 final class AccumulateGrad extends GraphNode {
   private final AutogradMeta leaf;
-  private final DType dtype;
-  private volatile Target target;  // the leaf's sizes, strides and device: setData changes them, the hooks stay on this node
+  private volatile Target target;  // the leaf's sizes, strides, dtype and device: setData changes them, the hooks stay on this node
 
-  private record Target(long[] shape, long[] strides, Device device) {}
+  private record Target(long[] shape, long[] strides, DType dtype, Device device) {}
 
   AccumulateGrad(AutogradMeta leaf, long[] shape, long[] strides, DType dtype, Device device) {
     super(new Edge[0]);
     this.leaf = leaf;
-    this.dtype = dtype;
-    this.target = new Target(shape, strides, device);
+    this.target = new Target(shape, strides, dtype, device);
   }
 
-  /** After setData: gradients fit the leaf's new sizes, strides and device (the dtype cannot change). */
-  void retarget(long[] shape, long[] strides, Device device) {
-    target = new Target(shape.clone(), strides.clone(), device);
+  /** After setData: gradients fit the leaf's new sizes, strides, dtype and device. */
+  void retarget(long[] shape, long[] strides, DType dtype, Device device) {
+    target = new Target(shape.clone(), strides.clone(), dtype, device);
   }
 
   @Override
@@ -43,7 +41,7 @@ final class AccumulateGrad extends GraphNode {
   @Override
   protected Tensor[] apply(Tensor[] gradOutputs) {
     Target t = target;
-    leaf.accumulate(OpNode.fit(gradOutputs[0], t.shape(), dtype, t.device()), GradMode.isEnabled(), true, t.strides());
+    leaf.accumulate(OpNode.fit(gradOutputs[0], t.shape(), t.dtype(), t.device()), GradMode.isEnabled(), true, t.strides());
     return new Tensor[0];
   }
 }

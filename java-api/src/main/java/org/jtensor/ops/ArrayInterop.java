@@ -85,9 +85,10 @@ public final class ArrayInterop {
       throw new IllegalStateException(op + "(): Can't call asByteBuffer() on a tensor that requires grad. "
           + "Use detach().asByteBuffer() instead.");
     }
-    if (!t.isContiguous()) throw new IllegalArgumentException(op + "(): the tensor must be contiguous; call contiguous() first");
-    int item = t.dtype().itemSize();
-    return StorageBytes.asByteBuffer(op, t.storage(), t.storageOffset() * item, t.numel() * item);
+    TensorImpl.Meta m = t.meta();  // storage, offset and dtype from one snapshot
+    if (!m.contiguous) throw new IllegalArgumentException(op + "(): the tensor must be contiguous; call contiguous() first");
+    int item = m.dtype.itemSize();
+    return StorageBytes.asByteBuffer(op, m.storage, m.offset * item, m.numel * item);
   }
 
   private interface RowAction {

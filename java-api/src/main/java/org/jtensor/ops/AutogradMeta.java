@@ -100,12 +100,13 @@ public final class AutogradMeta implements AutogradSlot {
     return old;
   }
 
-  /** After setData re-pointed t: its accumulator (and the hooks on it) takes t's new sizes and device. */
+  /** After setData re-pointed t: its accumulator (and the hooks on it) takes t's new sizes, strides, dtype and device. */
   public static void retargetAccumulator(TensorImpl t) {
     AutogradMeta m = peek(t);
     if (m == null) return;
     synchronized (m) {
-      if (m.accumulator != null) m.accumulator.retarget(t.sizes(), t.strides(), t.device());
+      TensorImpl.Meta now = t.meta();  // one snapshot: a setData racing this one gives a whole target
+      if (m.accumulator != null) m.accumulator.retarget(now.sizes, now.strides, now.dtype, now.storage.device());
     }
   }
 

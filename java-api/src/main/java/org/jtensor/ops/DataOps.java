@@ -180,7 +180,8 @@ public final class DataOps {
 
   /** PyTorch's get_overlap_status, with "too hard" for strided aliases of one storage. */
   static Overlap overlap(TensorImpl a, TensorImpl b) {
-    return overlap(a.meta(), a.dtype().itemSize(), b.meta(), b.dtype().itemSize());
+    TensorImpl.Meta am = a.meta(), bm = b.meta();
+    return overlap(am, am.dtype.itemSize(), bm, bm.dtype.itemSize());
   }
 
   /** overlap() of two snapshots whose elements are aItem and bItem bytes. */

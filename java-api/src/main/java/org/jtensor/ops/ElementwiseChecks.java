@@ -84,9 +84,9 @@ public final class ElementwiseChecks {
     }
     DataOps.checkWritable(op, outMeta);
     out.checkInBounds(op, outMeta);
-    int item = out.dtype().itemSize();
+    int item = outMeta.dtype.itemSize();  // each snapshot's own dtype sizes its bytes
     for (Operand o : in) {
-      if (o.isTensor() && o.tensor != out && DataOps.overlap(outMeta, item, o.meta, o.tensor.dtype().itemSize()) == DataOps.Overlap.PARTIAL) {
+      if (o.isTensor() && o.tensor != out && DataOps.overlap(outMeta, item, o.meta, o.meta.dtype.itemSize()) == DataOps.Overlap.PARTIAL) {
         throw new IllegalArgumentException(op + "(): " + DataOps.OVERLAP_WORDS);
       }
     }
@@ -99,9 +99,9 @@ public final class ElementwiseChecks {
    */
   public static void checkInPlaceTarget(String op, Operand self, Operand... in) {
     DataOps.checkWritable(op, self.meta);
-    int item = self.tensor.dtype().itemSize();
+    int item = self.meta.dtype.itemSize();
     for (Operand o : in) {
-      if (o.isTensor() && o.tensor != self.tensor && DataOps.overlap(self.meta, item, o.meta, o.tensor.dtype().itemSize()) == DataOps.Overlap.PARTIAL) {
+      if (o.isTensor() && o.tensor != self.tensor && DataOps.overlap(self.meta, item, o.meta, o.meta.dtype.itemSize()) == DataOps.Overlap.PARTIAL) {
         throw new IllegalArgumentException(op + "(): " + DataOps.OVERLAP_WORDS);
       }
     }

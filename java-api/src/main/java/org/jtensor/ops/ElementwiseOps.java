@@ -89,7 +89,7 @@ public final class ElementwiseOps {
     try {
       TensorImpl dst = out;
       TensorImpl.Meta dstMeta = outMeta;
-      if (dst == null || dst.dtype() != result) {
+      if (dst == null || dstMeta.dtype != result) {  // the snapshot's dtype: the kernel writes its storage as that
         long[] strides = outputStrides(shape, in);
         // Sizes shared with an input need no checks: that tensor already passed them.
         dst = same != null ? DataOps.emptyOwned(name, same, strides, numel, result, device)
@@ -114,7 +114,7 @@ public final class ElementwiseOps {
         } else if (o.isTensor()) {
           TensorImpl t = o.tensor;
           TensorImpl.Meta m = o.meta;
-          if (t.dtype() != want) {
+          if (m.dtype != want) {  // the snapshot's: the kernel reads m's storage as want
             t = DataOps.cloneAs(name, t, m, want, device, false);  // o's snapshot, converted
             temps = add(temps, t);
             m = t.meta();

@@ -30,7 +30,7 @@ final class FlatElementwise {
     if (first == null || !first.contiguous || first.numel == 0 || op.kind == OpKind.WHERE) return null;
     TensorImpl t0 = in[0].tensor;
     if (out != null && (out != t0 || !first.storage.isWritable())) return null;
-    DType dtype = t0.dtype();
+    DType dtype = first.dtype;  // the snapshot's: the flat kernel reads first's storage as it
     if (op.kind.compute(dtype) != dtype || op.kind.result(dtype) != dtype) return null;
     if (!dtype.isFloatingPoint() && Ops.dividesIntegers(op)) return null;  // the general path checks for zero divisors
     Device device = first.storage.device();
@@ -51,7 +51,7 @@ final class FlatElementwise {
   private static boolean takesFlat(Operand o, TensorImpl.Meta first, DType dtype, Device device, TensorImpl out) {
     if (!o.isTensor()) return dtype.isFloatingPoint();
     TensorImpl.Meta m = o.meta;
-    if (!m.contiguous || o.tensor.dtype() != dtype || (m.sizes != first.sizes && !Arrays.equals(m.sizes, first.sizes))) {
+    if (!m.contiguous || m.dtype != dtype || (m.sizes != first.sizes && !Arrays.equals(m.sizes, first.sizes))) {
       return false;
     }
     if (m.storage != first.storage && !m.storage.device().equals(device)) return false;

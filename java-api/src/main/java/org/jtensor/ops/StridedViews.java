@@ -126,7 +126,7 @@ public final class StridedViews {
 
   public static TensorImpl asStrided(TensorImpl t, long[] size, long[] stride, long offset) {
     TensorImpl.Meta m = t.meta();
-    checkStridedGeometry("asStrided", size, stride, offset, t.dtype().itemSize(), m.storage.nbytes());
+    checkStridedGeometry("asStrided", size, stride, offset, m.dtype.itemSize(), m.storage.nbytes());
     return strided(Ops.AS_STRIDED, t, m, size.clone(), stride.clone(), offset);
   }
 

@@ -50,7 +50,7 @@ public final class ViewOps {
   /** Reinterprets the bytes as another dtype (Tensor.view(dtype)). */
   public static TensorImpl viewDtype(TensorImpl t, DType to) {
     TensorImpl.Meta m = t.meta();
-    int from = t.dtype().itemSize(), size = to.itemSize();
+    int from = m.dtype.itemSize(), size = to.itemSize();
     long[] sz = m.sizes.clone(), st = m.strides.clone();
     long off = m.offset;
     String op = "view";

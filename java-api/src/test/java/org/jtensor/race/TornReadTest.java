@@ -13,7 +13,6 @@ import org.jtensor.Device;
 import org.jtensor.Index;
 import org.jtensor.Storage;
 import org.jtensor.Tensor;
-import org.jtensor.TensorScope;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -102,29 +101,15 @@ class TornReadTest {
         }
       });
       setter.start();
-      StringBuilder report = new StringBuilder();
-      int wrong = 0;
+      OpRuns r;
       try {
-        Map<String, Function<Tensor, Boolean>> ops = ops();
-        int each = RUNS / ops.size();
-        for (Map.Entry<String, Function<Tensor, Boolean>> op : ops.entrySet()) {
-          int bad = 0, refused = 0;
-          for (int i = 0; i < each; i++) {
-            try (TensorScope s = TensorScope.open()) {
-              if (!op.getValue().apply(t)) bad++;
-            } catch (IllegalStateException allowed) {
-              refused++;
-            }
-          }
-          wrong += bad;
-          report.append(String.format("%n  %s: %d runs, %d wrong, %d refused", op.getKey(), each, bad, refused));
-        }
+        r = OpRuns.run(ops(), t, RUNS);
       } finally {
         stop.set(true);
         setter.join();
       }
-      System.out.println("TornReadTest:" + report);
-      assertEquals(0, wrong, "wrong values:" + report);
+      System.out.println("TornReadTest:" + r.report);
+      assertEquals(0, r.wrong, "wrong values:" + r.report);
       assertTrue(t.numel() == 16 || t.numel() == 8);
     }
   }
