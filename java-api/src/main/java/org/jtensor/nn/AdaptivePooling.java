@@ -17,4 +17,9 @@ abstract class AdaptivePooling extends Module {
   public Tensor forward(Tensor input) {
     return pool.apply(input, outputSize);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "output_size=" + ModuleRepr.given(outputSize);
+  }
 }

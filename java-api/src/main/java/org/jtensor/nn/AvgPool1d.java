@@ -23,4 +23,9 @@ public final class AvgPool1d extends Module {
   public Tensor forward(Tensor input) {
     return Functional.avgPool1d(input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.avgPool(kernel, options);
+  }
 }

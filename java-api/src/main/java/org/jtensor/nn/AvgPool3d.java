@@ -20,4 +20,9 @@ public final class AvgPool3d extends Module {
   public Tensor forward(Tensor input) {
     return Pooling.avgPool(3, input, kernel, options.stride, options.padding, options.ceilMode, options.countIncludePad, options.divisorOverride);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.avgPool(kernel, options);
+  }
 }

@@ -14,6 +14,7 @@ import org.jtensor.autograd.GradMode;
  */
 public class BatchNorm extends Module {
   private final int inputDims;
+  private final long numFeatures;
   private final Double momentum;
   private final double eps;
   private final Tensor weight, bias, runningMean, runningVar, numBatchesTracked;
@@ -36,6 +37,7 @@ public class BatchNorm extends Module {
   public BatchNorm(long numFeatures, int inputDims, double eps, Double momentum, boolean affine, boolean trackRunningStats) {
     if (numFeatures < 1) throw new IllegalArgumentException("BatchNorm: num_features must be positive, got " + numFeatures);
     this.inputDims = inputDims;
+    this.numFeatures = numFeatures;
     this.momentum = momentum;
     this.eps = eps;
     try {
@@ -69,5 +71,11 @@ public class BatchNorm extends Module {
     // The batch's statistics in training, and always without running ones (they are then null).
     boolean batchStats = isTraining() || runningMean == null;
     return Functional.batchNorm(input, runningMean, runningVar, weight, bias, batchStats, factor, eps);
+  }
+
+  @Override
+  protected String extraRepr() {
+    return numFeatures + ", eps=" + ModuleRepr.f(eps) + ", momentum=" + (momentum == null ? "None" : ModuleRepr.f(momentum)) + ", affine="
+        + ModuleRepr.b(weight != null) + ", bias=" + ModuleRepr.b(bias != null) + ", track_running_stats=" + ModuleRepr.b(runningMean != null);
   }
 }

@@ -78,4 +78,10 @@ public final class Bilinear extends Module {
       return s.keep(y.reshape(outShape));
     }
   }
+
+  @Override
+  protected String extraRepr() {
+    long[] s = weight.shape();
+    return "in1_features=" + s[1] + ", in2_features=" + s[2] + ", out_features=" + s[0] + ", bias=" + ModuleRepr.b(bias != null);
+  }
 }

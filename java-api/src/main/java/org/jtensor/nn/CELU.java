@@ -19,4 +19,9 @@ public final class CELU extends Module {
   public Tensor forward(Tensor input) {
     return input.celu(alpha);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "alpha=" + ModuleRepr.f(alpha);
+  }
 }

@@ -61,4 +61,10 @@ abstract class ConvNd extends Module {
     }
     return Convolution.conv(nsp, input, weight, bias, o.convStride(), o.padding, o.padding, o.dilation, o.groups);
   }
+
+  @Override
+  protected String extraRepr() {
+    long[] s = weight.shape();
+    return ModuleRepr.conv(s[1] * options.groups, s[0], s, nsp, options, null, bias != null);
+  }
 }

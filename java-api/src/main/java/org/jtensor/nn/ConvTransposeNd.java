@@ -94,4 +94,10 @@ abstract class ConvTransposeNd extends Module {
     }
     return Convolution.convTranspose(nsp, input, weight, bias, options.convStride(), options.padding, pad, options.groups, options.dilation);
   }
+
+  @Override
+  protected String extraRepr() {
+    long[] s = weight.shape();
+    return ModuleRepr.conv(s[0], s[1] * options.groups, s, nsp, options, outputPadding, bias != null);
+  }
 }

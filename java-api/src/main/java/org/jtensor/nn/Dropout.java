@@ -27,4 +27,9 @@ public final class Dropout extends Module {
   public Tensor forward(Tensor input) {
     return input.dropout(p, isTraining(), g);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "p=" + ModuleRepr.f(p) + ", inplace=False";
+  }
 }

@@ -31,4 +31,9 @@ public abstract class DropoutNd extends Module {
 
   /** The functional form this layer applies. */
   protected abstract Tensor drop(Tensor input, boolean training);
+
+  @Override
+  protected String extraRepr() {
+    return "p=" + ModuleRepr.f(p) + ", inplace=False";
+  }
 }

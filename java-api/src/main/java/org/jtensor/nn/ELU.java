@@ -19,4 +19,9 @@ public final class ELU extends Module {
   public Tensor forward(Tensor input) {
     return input.elu(alpha);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "alpha=" + ModuleRepr.f(alpha);
+  }
 }

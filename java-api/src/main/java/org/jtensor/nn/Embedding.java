@@ -98,4 +98,9 @@ public final class Embedding extends Module {
   public Tensor forward(Tensor indices) {
     return paddingIdx == null ? Functional.embedding(indices, weight) : Functional.embedding(indices, weight, paddingIdx);
   }
+
+  @Override
+  protected String extraRepr() {
+    return weight.shape()[0] + ", " + weight.shape()[1] + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx);
+  }
 }

@@ -72,4 +72,10 @@ public final class EmbeddingBag extends Module {
   public Tensor forward(Tensor input, Tensor offsets, Tensor perSampleWeights) {
     return EmbeddingBags.embeddingBag(input, weight, offsets, maxNorm, normType, mode, perSampleWeights, includeLastOffset, paddingIdx);
   }
+
+  @Override
+  protected String extraRepr() {
+    return weight.shape()[0] + ", " + weight.shape()[1] + (maxNorm == null ? "" : ", max_norm=" + ModuleRepr.f(maxNorm))
+        + (normType == 2 ? "" : ", norm_type=" + ModuleRepr.f(normType)) + ", mode='" + mode + "'" + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx);
+  }
 }

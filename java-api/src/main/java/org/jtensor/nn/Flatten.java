@@ -19,4 +19,9 @@ public final class Flatten extends Module {
   public Tensor forward(Tensor input) {
     return input.flatten(startDim, endDim);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "start_dim=" + startDim + ", end_dim=" + endDim;
+  }
 }

@@ -8,4 +8,9 @@ public final class GELU extends Module {
   public Tensor forward(Tensor input) {
     return input.gelu();
   }
+
+  @Override
+  protected String extraRepr() {
+    return "approximate='none'";
+  }
 }

@@ -19,4 +19,9 @@ public final class GLU extends Module {
   public Tensor forward(Tensor input) {
     return input.glu(dim);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "dim=" + dim;
+  }
 }

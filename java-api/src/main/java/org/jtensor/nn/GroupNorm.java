@@ -5,7 +5,7 @@ import org.jtensor.Tensor;
 
 /** torch.nn.GroupNorm(numGroups, numChannels, eps, affine): weight ones and bias zeros of [numChannels] when affine. */
 public final class GroupNorm extends Module {
-  private final long numGroups;
+  private final long numGroups, numChannels;
   private final double eps;
   private final Tensor weight, bias;
 
@@ -14,6 +14,7 @@ public final class GroupNorm extends Module {
       throw new IllegalArgumentException("GroupNorm(): num_channels must be divisible by num_groups");
     }
     this.numGroups = numGroups;
+    this.numChannels = numChannels;
     this.eps = eps;
     try {
       weight = affine ? registerParameter("weight", Tensor.ones(new long[] {numChannels}, DType.FLOAT32)) : null;
@@ -39,5 +40,10 @@ public final class GroupNorm extends Module {
   @Override
   public Tensor forward(Tensor input) {
     return Functional.groupNorm(input, numGroups, weight, bias, eps);
+  }
+
+  @Override
+  protected String extraRepr() {
+    return numGroups + ", " + numChannels + ", eps=" + ModuleRepr.f(eps) + ", affine=" + ModuleRepr.b(weight != null) + ", bias=" + ModuleRepr.b(bias != null);
   }
 }

@@ -19,4 +19,9 @@ public final class Hardshrink extends Module {
   public Tensor forward(Tensor input) {
     return input.hardshrink(lambd);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.f(lambd);
+  }
 }

@@ -22,4 +22,9 @@ public final class Hardtanh extends Module {
   public Tensor forward(Tensor input) {
     return input.hardtanh(minVal, maxVal);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "min_val=" + ModuleRepr.f(minVal) + ", max_val=" + ModuleRepr.f(maxVal);
+  }
 }

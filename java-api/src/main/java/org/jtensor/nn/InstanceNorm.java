@@ -66,4 +66,10 @@ public class InstanceNorm extends Module {
       return s.keep(Functional.instanceNorm(input.unsqueeze(0), runningMean, runningVar, weight, bias, inputStats, momentum, eps).squeeze(0));
     }
   }
+
+  @Override
+  protected String extraRepr() {
+    return numFeatures + ", eps=" + ModuleRepr.f(eps) + ", momentum=" + ModuleRepr.f(momentum) + ", affine=" + ModuleRepr.b(weight != null)
+        + ", bias=" + ModuleRepr.b(bias != null) + ", track_running_stats=" + ModuleRepr.b(runningMean != null);
+  }
 }

@@ -23,4 +23,10 @@ public final class LPPool2d extends Module {
   public Tensor forward(Tensor input) {
     return Functional.lpPool2d(input, normType, kernel, stride, ceilMode);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "norm_type=" + ModuleRepr.f(normType) + ", kernel_size=" + ModuleRepr.given(kernel) + ", stride=" + (stride == null ? "None" : ModuleRepr.given(stride))
+        + ", ceil_mode=" + ModuleRepr.b(ceilMode);
+  }
 }

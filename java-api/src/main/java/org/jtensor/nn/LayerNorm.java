@@ -49,4 +49,10 @@ public final class LayerNorm extends Module {
     Normalization.checkInputShape("LayerNorm.forward", input.shape(), shape);
     return Functional.layerNorm(input, dims, weight, bias, eps);
   }
+
+  @Override
+  protected String extraRepr() {
+    return org.jtensor.core.PyRepr.tuple(shape) + ", eps=" + ModuleRepr.f(eps) + ", elementwise_affine=" + ModuleRepr.b(weight != null) + ", bias="
+        + ModuleRepr.b(bias != null);
+  }
 }

@@ -19,4 +19,9 @@ public final class LeakyReLU extends Module {
   public Tensor forward(Tensor input) {
     return input.leakyRelu(negativeSlope);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "negative_slope=" + ModuleRepr.f(negativeSlope);
+  }
 }

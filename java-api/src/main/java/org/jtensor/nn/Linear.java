@@ -49,4 +49,9 @@ public final class Linear extends Module {
   public Tensor forward(Tensor input) {
     return Functional.linear(input, weight, bias);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "in_features=" + weight.shape()[1] + ", out_features=" + weight.shape()[0] + ", bias=" + ModuleRepr.b(bias != null);
+  }
 }

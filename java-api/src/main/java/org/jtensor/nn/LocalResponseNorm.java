@@ -47,4 +47,9 @@ public final class LocalResponseNorm extends Module {
       return s.keep(input.div(div.mul(alpha).add(k).pow(beta)));
     }
   }
+
+  @Override
+  protected String extraRepr() {
+    return size + ", alpha=" + ModuleRepr.f(alpha) + ", beta=" + ModuleRepr.f(beta) + ", k=" + ModuleRepr.f(k);
+  }
 }

@@ -21,4 +21,9 @@ public final class MaxPool1d extends Module {
   public Tensor forward(Tensor input) {
     return Functional.maxPool1d(input, kernel, options.stride, options.padding, options.dilation, options.ceilMode);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.maxPool(kernel, options);
+  }
 }

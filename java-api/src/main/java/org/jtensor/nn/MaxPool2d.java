@@ -24,4 +24,9 @@ public final class MaxPool2d extends Module {
   public Tensor forward(Tensor input) {
     return Functional.maxPool2d(input, kernel, options.stride, options.padding, options.dilation, options.ceilMode);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.maxPool(kernel, options);
+  }
 }

@@ -20,4 +20,9 @@ public final class MaxPool3d extends Module {
   public Tensor forward(Tensor input) {
     return Functional.maxPool3d(input, kernel, options.stride, options.padding, options.dilation, options.ceilMode);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.maxPool(kernel, options);
+  }
 }

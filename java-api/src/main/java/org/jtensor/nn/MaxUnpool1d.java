@@ -24,4 +24,9 @@ public final class MaxUnpool1d extends Module {
   public Tensor forward(Tensor input, Tensor indices) {
     return Functional.maxUnpool1d(input, indices, kernel, stride, padding, null);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.maxUnpool(kernel, stride, padding, 1);
+  }
 }

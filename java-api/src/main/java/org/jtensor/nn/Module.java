@@ -138,7 +138,7 @@ public abstract class Module implements AutoCloseable {
     children.forEach((n, m) -> m.checkOpenBelow(op, path + "." + n));
   }
 
-  private String opName() {
+  String opName() {
     return getClass().getSimpleName().isEmpty() ? getClass().getName() : getClass().getSimpleName();
   }
 
@@ -340,6 +340,27 @@ public abstract class Module implements AutoCloseable {
   public final void zeroGrad() {
     checkOpen("zeroGrad");
     for (Tensor p : parameters()) p.setGrad(null);
+  }
+
+  /**
+   * The module's own arguments as PyTorch's extra_repr() writes them ("in_features=4, out_features=2,
+   * bias=True"), for {@link #toString()}; empty by default. Override it in a module of your own.
+   */
+  protected String extraRepr() {
+    return "";
+  }
+
+  /** The name print(model) shows when not the class's simple name (Softmax.log's LogSoftmax), else null. */
+  String reprAs;
+
+  String reprName() {
+    return reprAs != null ? reprAs : opName();
+  }
+
+  /** print(model) as PyTorch's: the class's simple name, extraRepr(), then each child as "(name): ..." indented. */
+  @Override
+  public String toString() {
+    return ModuleRepr.of(this);
   }
 
   /** Frees the parameters, buffers and submodules; idempotent. */

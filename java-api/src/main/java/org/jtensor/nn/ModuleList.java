@@ -48,4 +48,10 @@ public final class ModuleList<M extends Module> extends Module implements Iterab
   public Tensor forward(Tensor input) {
     throw new UnsupportedOperationException("ModuleList.forward(): a ModuleList has no forward; iterate its modules");
   }
+
+  /** PyTorch's ModuleList repr: runs of equal entries folded ("(0-1): 2 x Linear(...)"). */
+  @Override
+  public String toString() {
+    return ModuleRepr.ofList(reprName(), modules);
+  }
 }

@@ -82,6 +82,7 @@ public final class MultiheadAttention extends Module {
       biasK = addBiasKv ? registerParameter("bias_k", Tensor.empty(new long[] {1, 1, embedDim}, DType.FLOAT32)) : null;
       biasV = addBiasKv ? registerParameter("bias_v", Tensor.empty(new long[] {1, 1, embedDim}, DType.FLOAT32)) : null;
       outProj = registerModule("out_proj", new Linear(embedDim, embedDim, bias, g));
+      outProj.reprAs = "NonDynamicallyQuantizableLinear";  // PyTorch's class for it, which print(model) shows
       // PyTorch's _reset_parameters, in its order (out_proj drew its own first, as Linear's constructor)
       for (Tensor w : packed ? new Tensor[] {inProjWeight} : new Tensor[] {qProjWeight, kProjWeight, vProjWeight}) Init.xavierUniform_(w, 1.0, g);
       if (bias) {

@@ -27,4 +27,9 @@ public final class PReLU extends Module {
   public Tensor forward(Tensor input) {
     return input.prelu(weight);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "num_parameters=" + weight.numel();
+  }
 }

@@ -75,4 +75,9 @@ public final class PixelShuffle extends Module {
     System.arraycopy(tail, 0, r, head.length, tail.length);
     return r;
   }
+
+  @Override
+  protected String extraRepr() {
+    return "upscale_factor=" + upscaleFactor;
+  }
 }

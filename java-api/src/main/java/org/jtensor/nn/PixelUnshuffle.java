@@ -14,4 +14,9 @@ public final class PixelUnshuffle extends Module {
   public Tensor forward(Tensor input) {
     return PixelShuffle.shuffle(input, downscaleFactor, false);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "downscale_factor=" + downscaleFactor;
+  }
 }

@@ -71,4 +71,10 @@ public final class RMSNorm extends Module {
   public Tensor weight() {
     return weight;
   }
+
+  @Override
+  protected String extraRepr() {
+    return org.jtensor.core.PyRepr.tuple(normalizedShape) + ", eps=" + (eps == null ? "None" : ModuleRepr.f(eps)) + ", elementwise_affine="
+        + ModuleRepr.b(weight != null);
+  }
 }

@@ -30,4 +30,9 @@ public final class RReLU extends Module {
   public Tensor forward(Tensor input) {
     return Functional.rrelu(input, lower, upper, isTraining(), g);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "lower=" + ModuleRepr.f(lower) + ", upper=" + ModuleRepr.f(upper);
+  }
 }

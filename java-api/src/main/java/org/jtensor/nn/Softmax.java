@@ -18,11 +18,18 @@ public final class Softmax extends Module {
 
   /** torch.nn.LogSoftmax(dim). */
   public static Softmax log(int dim) {
-    return new Softmax(dim, true);
+    Softmax m = new Softmax(dim, true);
+    m.reprAs = "LogSoftmax";
+    return m;
   }
 
   @Override
   public Tensor forward(Tensor input) {
     return log ? input.logSoftmax(dim) : input.softmax(dim);
+  }
+
+  @Override
+  protected String extraRepr() {
+    return "dim=" + dim;
   }
 }

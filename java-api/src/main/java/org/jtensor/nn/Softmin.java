@@ -14,4 +14,9 @@ public final class Softmin extends Module {
   public Tensor forward(Tensor input) {
     return Functional.softmin(input, dim);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "dim=" + dim;
+  }
 }

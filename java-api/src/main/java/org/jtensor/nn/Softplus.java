@@ -21,4 +21,9 @@ public final class Softplus extends Module {
   public Tensor forward(Tensor input) {
     return input.softplus(beta, threshold);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "beta=" + ModuleRepr.f(beta) + ", threshold=" + ModuleRepr.f(threshold);
+  }
 }

@@ -19,4 +19,9 @@ public final class Softshrink extends Module {
   public Tensor forward(Tensor input) {
     return input.softshrink(lambd);
   }
+
+  @Override
+  protected String extraRepr() {
+    return ModuleRepr.f(lambd);
+  }
 }

@@ -16,4 +16,9 @@ public final class Threshold extends Module {
   public Tensor forward(Tensor input) {
     return input.threshold(threshold, value);
   }
+
+  @Override
+  protected String extraRepr() {
+    return "threshold=" + ModuleRepr.f(threshold) + ", value=" + ModuleRepr.f(value);
+  }
 }

@@ -40,4 +40,9 @@ public final class Upsample extends Module {
   public Tensor forward(Tensor input) {
     return size != null ? Functional.interpolate(input, size, mode, alignCorners) : Functional.interpolate(input, scaleFactor, mode, alignCorners);
   }
+
+  @Override
+  protected String extraRepr() {
+    return (scaleFactor != null ? "scale_factor=" + ModuleRepr.given(scaleFactor) : "size=" + ModuleRepr.given(size)) + ", mode='" + mode + "'";
+  }
 }

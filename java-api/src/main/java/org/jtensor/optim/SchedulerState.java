@@ -3,6 +3,7 @@ package org.jtensor.optim;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtensor.core.PyRepr;
 
 /**
  * Reading a scheduler's state dict in PyTorch's layout (lr_scheduler's state_dict() is the object's
@@ -85,7 +86,7 @@ final class SchedulerState {
     if (v == null) return "None";
     if (v instanceof Boolean b) return b ? "True" : "False";
     if (v instanceof String s) return "'" + s + "'";
-    if (v instanceof Double d) return pyFloat(d);
+    if (v instanceof Double d) return PyRepr.pyFloat(d);
     if (v instanceof List<?> l) {
       StringBuilder b = new StringBuilder("[");
       for (int i = 0; i < l.size(); i++) b.append(i == 0 ? "" : ", ").append(repr(l.get(i)));
@@ -97,21 +98,5 @@ final class SchedulerState {
       return b.append('}').toString();
     }
     return String.valueOf(v);
-  }
-
-  /** A float as Python's repr writes it: nan, inf, 1000000000000.0, 1e-05, 1e+16. */
-  static String pyFloat(double d) {
-    if (Double.isNaN(d)) return "nan";
-    if (Double.isInfinite(d)) return d > 0 ? "inf" : "-inf";
-    if (d == 0) return 1 / d < 0 ? "-0.0" : "0.0";
-    java.math.BigDecimal b = new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros();
-    int exp = b.precision() - b.scale() - 1;  // the first digit's power of ten
-    if (exp >= -4 && exp < 16) {
-      String plain = b.toPlainString();
-      return plain.contains(".") ? plain : plain + ".0";
-    }
-    String digits = b.unscaledValue().abs().toString();
-    String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-    return (d < 0 ? "-" : "") + mantissa + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
   }
 }

@@ -370,9 +370,9 @@ class SchedulerStateHostileTest extends ScopedTest {
     e = assertThrows(IllegalArgumentException.class, () -> cycle.loadStateDict(three));
     assertTrue(e.getMessage().contains("has '_schedule_phases' [{'end_step': 2.0, 'start_lr': 'initial_lr', 'end_lr': 'max_lr', "
         + "'start_momentum': 'max_momentum', 'end_momentum': 'base_momentum'}, {'end_step': 9, "), e.getMessage());
-    assertEquals("-2.5e-07", SchedulerState.pyFloat(-2.5e-7));
-    assertEquals("123456789.125", SchedulerState.pyFloat(123456789.125));
-    assertEquals("0.0001", SchedulerState.pyFloat(1e-4));
+    assertEquals("-2.5e-07", org.jtensor.core.PyRepr.pyFloat(-2.5e-7));
+    assertEquals("123456789.125", org.jtensor.core.PyRepr.pyFloat(123456789.125));
+    assertEquals("0.0001", org.jtensor.core.PyRepr.pyFloat(1e-4));
     assertEquals(0, step.lastEpoch());
   }
   /**
