@@ -44,6 +44,16 @@ final class HeldOperands implements AutoCloseable {
     return checkedAddress(t, m, sizes, strides);
   }
 
+  /** address() of t's snapshot now, which the kernel reads as dtype (refused when setData made it another since the plan). */
+  long address(TensorImpl t, org.jtensor.DType as, long[] sizes, long[] strides) {
+    return address(t, readAs(t.meta(), as), sizes, strides);
+  }
+
+  /** output() of t's snapshot now, which the kernel writes as dtype (refused as address(t, as, ...)). */
+  long output(TensorImpl t, org.jtensor.DType as, long[] sizes, long[] strides) {
+    return output(t, readAs(t.meta(), as), sizes, strides);
+  }
+
   /** address() of t walked as numel contiguous elements (t is contiguous: the caller's rule). */
   long flatAddress(TensorImpl t) {
     return flatAddress(t.meta());

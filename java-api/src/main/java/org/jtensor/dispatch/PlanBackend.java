@@ -250,52 +250,56 @@ abstract class PlanBackend implements Backend {
 
   @Override
   public void indexAlong(IndexAlong c) {
+    DType d = c.self.dtype(), id = c.index.dtype();  // the plan's dtypes, each operand's snapshot checked against them
     try (HeldOperands held = new HeldOperands(c.name)) {
       boolean gather = c.mode == IndexAlong.Mode.GATHER;  // which operand the kernel writes
-      long self = gather ? held.address(c.self, c.selfSizes, c.selfStrides) : held.output(c.self, c.selfSizes, c.selfStrides);
-      long index = held.address(c.index, c.shape, c.indexStrides);
+      long self = gather ? held.address(c.self, d, c.selfSizes, c.selfStrides) : held.output(c.self, d, c.selfSizes, c.selfStrides);
+      long index = held.address(c.index, id, c.shape, c.indexStrides);
       long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
-          : gather ? held.output(c.other, c.shape, c.otherStrides) : held.address(c.other, c.shape, c.otherStrides);
-      long[] plan = IndexAlongPacker.pack(c.mode.code, c.self.dtype(), c.index.dtype(), c.dim, c.selfSizes[c.dim], c.shape,
+          : gather ? held.output(c.other, d, c.shape, c.otherStrides) : held.address(c.other, d, c.shape, c.otherStrides);
+      long[] plan = IndexAlongPacker.pack(c.mode.code, d, id, c.dim, c.selfSizes[c.dim], c.shape,
           new IndexAlongPacker.Operands(self, c.selfStrides, index, c.indexStrides, other, c.otherStrides));
       long[] bad = new long[1];
       int status = runIndexAlong(plan, bad);
       if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) throw alongIndexOutOfRange(c, bad[0]);
-      check(status, c.name, c.self.dtype());
+      check(status, c.name, d);
     }
   }
 
   @Override
   public void random(RandomDraw r) {
     try (HeldOperands held = new HeldOperands(r.name)) {
+      TensorImpl.Meta m = r.dst.meta();  // the dtype written and the storage it sizes, one snapshot
       long[] sizes = r.dst.sizes();
-      long dst = held.output(r.dst, sizes, r.dst.strides());
-      long p = r.p == null ? 0 : held.address(r.p, sizes, r.pStrides);
+      long dst = held.output(r.dst, m, sizes, r.dst.strides());
+      long p = r.p == null ? 0 : held.address(r.p, DType.FLOAT64, sizes, r.pStrides);  // bernoulli's probabilities: float64
       long[] pStrides = r.p == null ? new long[sizes.length] : r.pStrides;
-      long[] plan = RandomPacker.pack(r.kind.code, r.dst.dtype(), dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
+      long[] plan = RandomPacker.pack(r.kind.code, m.dtype, dst, r.key, r.counter, r.a, r.b, p, sizes, r.dst.strides(), pStrides);
       double[] bad = new double[1];
       int status = runRandom(plan, bad);
       if (KernelStatus.of(status) == KernelStatus.VALUE_OUT_OF_RANGE) {
         throw new IllegalArgumentException(r.name + "(): Expected p_in >= 0 && p_in <= 1 to be true, but got " + bad[0]);
       }
-      check(status, r.name, r.dst.dtype());
+      check(status, r.name, m.dtype);
     }
   }
 
   @Override
   public void indexAdvanced(IndexAdvanced c) {
+    DType d = c.self.dtype();  // the plan's: each operand's snapshot checked against it
     try (HeldOperands held = new HeldOperands(c.name)) {
-      long self = c.put ? held.output(c.self, c.self.sizes(), c.self.strides()) : held.address(c.self, c.self.sizes(), c.self.strides());
+      long self = c.put ? held.output(c.self, d, c.self.sizes(), c.self.strides()) : held.address(c.self, d, c.self.sizes(), c.self.strides());
       long other = c.otherIsNew ? held.addressOfNew(c.other, c.shape, c.otherStrides)
-          : c.put ? held.address(c.other, c.shape, c.otherStrides) : held.output(c.other, c.shape, c.otherStrides);
+          : c.put ? held.address(c.other, d, c.shape, c.otherStrides) : held.output(c.other, d, c.shape, c.otherStrides);
       IndexAdvancedPacker.Index[] indices = new IndexAdvancedPacker.Index[c.indices.size()];
       for (int j = 0; j < indices.length; j++) {
         IndexAdvanced.Index x = c.indices.get(j);
-        long data = held.address(x.tensor(), c.shape, x.strides());
-        indices[j] = new IndexAdvancedPacker.Index(data, x.tensor().dtype(), c.self.sizes()[x.dim()], c.self.strides()[x.dim()],
+        TensorImpl.Meta xm = x.tensor().meta();
+        long data = held.address(x.tensor(), xm, c.shape, x.strides());
+        indices[j] = new IndexAdvancedPacker.Index(data, xm.dtype, c.self.sizes()[x.dim()], c.self.strides()[x.dim()],
             x.strides());
       }
-      long[] plan = IndexAdvancedPacker.pack(c.put, c.self.dtype(), c.shape, self, c.selfStrides, other, c.otherStrides, indices);
+      long[] plan = IndexAdvancedPacker.pack(c.put, d, c.shape, self, c.selfStrides, other, c.otherStrides, indices);
       long[] bad = new long[2];
       int status = runIndexAdvanced(plan, bad);
       if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) {
@@ -303,7 +307,7 @@ abstract class PlanBackend implements Backend {
         throw new IndexOutOfBoundsException(c.name + "(): index " + bad[0] + " is out of bounds for dimension " + dim
             + " with size " + c.self.sizes()[dim]);
       }
-      check(status, c.name, c.self.dtype());
+      check(status, c.name, d);
     }
   }
 
@@ -319,10 +323,11 @@ abstract class PlanBackend implements Backend {
 
   private long nonzero(String op, TensorImpl t, TensorImpl out, long rows) {
     try (HeldOperands held = new HeldOperands(op)) {
-      long src = held.address(t, t.sizes(), t.strides());
+      TensorImpl.Meta m = t.meta();  // dtype, geometry and storage from one snapshot
+      long src = held.address(t, m, m.sizes, m.strides);
       long dst = out == null ? 0 : held.addressOfNew(out, out.sizes(), out.strides());
       long[] found = new long[1];
-      check(runNonzero(NonzeroPacker.pack(t.dtype(), src, t.sizes(), t.strides(), dst, rows), found), op, t.dtype());
+      check(runNonzero(NonzeroPacker.pack(m.dtype, src, m.sizes, m.strides, dst, rows), found), op, m.dtype);
       return found[0];
     }
   }
@@ -334,10 +339,11 @@ abstract class PlanBackend implements Backend {
     long[] sizes = m.sizes, outStrides = out.strides(), inStrides = m.strides;
     long[] indicesStrides = indices == null ? new long[sizes.length] : indices.strides();
     try (HeldOperands held = new HeldOperands(op.name)) {
-      long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
-      long x = indices == null ? 0 : held.output(indices, sizes, indicesStrides);
-      long[] plan = ScanPacker.pack(CpuKernels.id(op), in.dtype(), out.dtype(), dim, o, i, x, sizes, outStrides, inStrides, indicesStrides);
-      check(runScan(plan), op.name, in.dtype());
+      TensorImpl.Meta om = out.meta();
+      long o = held.output(out, om, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
+      long x = indices == null ? 0 : held.output(indices, DType.INT64, sizes, indicesStrides);
+      long[] plan = ScanPacker.pack(CpuKernels.id(op), m.dtype, om.dtype, dim, o, i, x, sizes, outStrides, inStrides, indicesStrides);
+      check(runScan(plan), op.name, m.dtype);
     }
   }
 
@@ -348,8 +354,8 @@ abstract class PlanBackend implements Backend {
     long[] sizes = scalar ? new long[] {1} : m.sizes, outStrides = scalar ? sizes : out.strides(),
         inStrides = scalar ? sizes : m.strides;
     try (HeldOperands held = new HeldOperands(op)) {
-      long o = held.output(out, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
-      check(runSoftmax(SoftmaxPacker.pack(log, in.dtype(), dim, o, i, sizes, outStrides, inStrides)), op, in.dtype());
+      long o = held.output(out, m.dtype, sizes, outStrides), i = held.address(in, m, sizes, inStrides);
+      check(runSoftmax(SoftmaxPacker.pack(log, m.dtype, dim, o, i, sizes, outStrides, inStrides)), op, m.dtype);
     }
   }
 
@@ -357,32 +363,35 @@ abstract class PlanBackend implements Backend {
   public void windows(String op, boolean fold, Windows w, TensorImpl image, TensorImpl columns) {
     long[] imageShape = w.imageShape(), columnsShape = w.columnsShape();
     long[] imageStrides = image.strides(), columnsStrides = columns.strides();
+    DType d = image.dtype();  // the plan's: both snapshots checked against it
     try (HeldOperands held = new HeldOperands(op)) {
-      long i = fold ? held.output(image, imageShape, imageStrides) : held.address(image, imageShape, imageStrides);
-      long c = fold ? held.address(columns, columnsShape, columnsStrides) : held.output(columns, columnsShape, columnsStrides);
-      check(runWindows(WindowsPacker.pack(fold, image.dtype(), w, i, imageStrides, c, columnsStrides)), op, image.dtype());
+      long i = fold ? held.output(image, d, imageShape, imageStrides) : held.address(image, d, imageShape, imageStrides);
+      long c = fold ? held.address(columns, d, columnsShape, columnsStrides) : held.output(columns, d, columnsShape, columnsStrides);
+      check(runWindows(WindowsPacker.pack(fold, d, w, i, imageStrides, c, columnsStrides)), op, d);
     }
   }
 
   @Override
   public void maxPool(String op, Windows w, TensorImpl image, TensorImpl out, TensorImpl indices) {
     long[] imageShape = w.imageShape(), pooled = w.pooledShape(), imageStrides = image.strides(), pooledStrides = contiguous(pooled);
+    DType d = image.dtype();
     try (HeldOperands held = new HeldOperands(op)) {
-      long i = held.address(image, imageShape, imageStrides), o = held.output(out, pooled, pooledStrides),
-          x = held.output(indices, pooled, pooledStrides);
-      check(runMaxPool(WindowsPacker.packMaxPool(false, image.dtype(), w, i, imageStrides, o, x)), op, image.dtype());
+      long i = held.address(image, d, imageShape, imageStrides), o = held.output(out, d, pooled, pooledStrides),
+          x = held.output(indices, DType.INT64, pooled, pooledStrides);
+      check(runMaxPool(WindowsPacker.packMaxPool(false, d, w, i, imageStrides, o, x)), op, d);
     }
   }
 
   @Override
   public void maxPoolBackward(String op, Windows w, TensorImpl gradIn, TensorImpl gradOut, TensorImpl indices) {
     long[] imageShape = w.imageShape(), pooled = w.pooledShape(), imageStrides = gradIn.strides(), pooledStrides = contiguous(pooled);
+    DType d = gradIn.dtype();
     try (HeldOperands held = new HeldOperands(op)) {
-      long i = held.output(gradIn, imageShape, imageStrides), o = held.address(gradOut, pooled, pooledStrides),
-          x = held.address(indices, pooled, pooledStrides);
-      int status = runMaxPool(WindowsPacker.packMaxPool(true, gradIn.dtype(), w, i, imageStrides, o, x));
+      long i = held.output(gradIn, d, imageShape, imageStrides), o = held.address(gradOut, d, pooled, pooledStrides),
+          x = held.address(indices, DType.INT64, pooled, pooledStrides);
+      int status = runMaxPool(WindowsPacker.packMaxPool(true, d, w, i, imageStrides, o, x));
       if (KernelStatus.of(status) == KernelStatus.INDEX_OUT_OF_RANGE) throw new IndexOutOfBoundsException(op + "(): an index outside its input plane");
-      check(status, op, gradIn.dtype());
+      check(status, op, d);
     }
   }
 
@@ -532,10 +541,10 @@ abstract class PlanBackend implements Backend {
     TensorImpl.Meta m = sameShape(op, values, in);
     long[] sizes = m.sizes;
     try (HeldOperands held = new HeldOperands(op)) {
-      long v = held.output(values, sizes, values.strides()), x = held.output(indices, sizes, indices.strides());
+      long v = held.output(values, m.dtype, sizes, values.strides()), x = held.output(indices, DType.INT64, sizes, indices.strides());
       long i = held.address(in, m, sizes, m.strides);
-      check(runSort(SortPacker.pack(in.dtype(), dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
-          m.strides)), op, in.dtype());
+      check(runSort(SortPacker.pack(m.dtype, dim, descending, v, x, i, sizes, values.strides(), indices.strides(),
+          m.strides)), op, m.dtype);
     }
   }
 
@@ -548,8 +557,8 @@ abstract class PlanBackend implements Backend {
       throw new IllegalStateException(op + "(): the input was re-pointed by set_ on another thread while the op ran");
     }
     try (HeldOperands held = new HeldOperands(op)) {
-      long x = held.output(indices, out, indices.strides()), i = held.address(in, m, m.sizes, m.strides);
-      check(runSelect(SelectPacker.pack(kind, in.dtype(), dim, k, x, i, m.sizes, indices.strides(), m.strides)), op, in.dtype());
+      long x = held.output(indices, DType.INT64, out, indices.strides()), i = held.address(in, m, m.sizes, m.strides);
+      check(runSelect(SelectPacker.pack(kind, m.dtype, dim, k, x, i, m.sizes, indices.strides(), m.strides)), op, m.dtype);
     }
   }
 
@@ -564,8 +573,9 @@ abstract class PlanBackend implements Backend {
     }
     try (HeldOperands held = new HeldOperands(op)) {
       long o = held.output(out, mo, new long[] {n}, FLAT), i = held.address(in, mi, new long[] {n}, FLAT);
-      long b = held.address(bd, mb, new long[] {mb.numel}, FLAT), s = ms == null ? 0 : held.address(sorter, ms, new long[] {ms.numel}, FLAT);
-      check(runSearch(SearchPacker.pack(in.dtype(), out.dtype(), right, n, inner, rows, len, shared, o, i, b, s)), op, in.dtype());
+      long b = held.address(bd, held.readAs(mb, mi.dtype), new long[] {mb.numel}, FLAT);  // the boundaries read as the values' dtype
+      long s = ms == null ? 0 : held.address(sorter, held.readAs(ms, DType.INT64), new long[] {ms.numel}, FLAT);
+      check(runSearch(SearchPacker.pack(mi.dtype, mo.dtype, right, n, inner, rows, len, shared, o, i, b, s)), op, mi.dtype);
     }
   }
 

@@ -110,6 +110,62 @@ class RetypeRaceTest {
     }
   }
 
+  /** Every element of each cast in [0, 1]: a write of one dtype's bytes into another's storage reads back outside (1.0 as float16 halves: 0 and 1.98). */
+  private static boolean inUnitRange(Tensor... casts) {
+    for (Tensor c : casts) for (double v : c.toDoubleArray()) if (!(v >= 0 && v <= 1)) return false;
+    return true;
+  }
+
+  /**
+   * In-place writers (fill_, mul_, clamp_, uniform_, scatter_, copy_) on a tensor re-typed
+   * float64/float32/float16 on another thread: each write lands in one whole cast, written as that
+   * cast's dtype, or is refused naming the op; every value of every cast stays in [0, 1] (a write sized or encoded
+   * with another cast's dtype would leave values outside, or bytes past the storage).
+   */
+  @Test
+  void everyWriteToARetypedTensorLandsInOneWholeCast() throws InterruptedException {
+    try (Tensor f64 = Tensor.zeros(new long[] {64}, DType.FLOAT64); Tensor f32 = Tensor.zeros(new long[] {32}, DType.FLOAT32);
+         Tensor f16 = Tensor.zeros(new long[] {16}, DType.FLOAT16); Tensor t = f32.clone();
+         Tensor index = Tensor.fromArray(new long[] {15, 0, 7}); Tensor g = Tensor.fromArray(new float[] {0.25f, 0.5f, 1f})) {
+      org.jtensor.Generator gen = new org.jtensor.Generator(63);
+      AtomicBoolean stop = new AtomicBoolean();
+      Thread caster = new Thread(() -> {
+        while (!stop.get()) {
+          t.setData(f64);
+          t.setData(f16);
+          t.setData(f32);
+        }
+      });
+      caster.start();
+      Map<String, Function<Tensor, Boolean>> ops = new LinkedHashMap<>();
+      ops.put("fill_", x -> x.fill_(1.0) == x);
+      ops.put("mul_", x -> x.mul_(0.5) == x);
+      ops.put("clamp_", x -> x.clamp_(0.0, 0.75) == x);
+      ops.put("uniform_", x -> x.uniform_(0.0, 1.0, gen) == x);
+      ops.put("scatter_", x -> x.scatter_(0, index, 1.0) == x);
+      ops.put("copy_", x -> x.narrow(0, 0, 3).copy_(g) != null);
+      // an op that read the dtype twice (scatter_'s value tensor, made in self's dtype, then compared) may refuse naming itself
+      ops.replaceAll((name, op) -> x -> {
+        try {
+          return op.apply(x);
+        } catch (IllegalArgumentException refused) {
+          return refused.getMessage().startsWith(name + "(): ");
+        }
+      });
+      ops.put("the casts stay in [0, 1]", x -> inUnitRange(f64, f32, f16));
+      OpRuns r;
+      try {
+        r = OpRuns.run(ops, t, RUNS / 2);
+      } finally {
+        stop.set(true);
+        caster.join();
+      }
+      System.out.println("RetypeRaceTest (writes):" + r.report);
+      assertEquals(0, r.wrong, "wrong values:" + r.report);
+      assertTrue(inUnitRange(f64, f32, f16));
+    }
+  }
+
   /** A weight whose values every cast holds exactly (multiples of 1/16 below 4), so each dtype's forward has one answer. */
   private static Sequential exactModel() {
     Sequential m = new Sequential(new Linear(8, 16, new Generator(1)), new ReLU(), new Linear(16, 4, new Generator(2)));
