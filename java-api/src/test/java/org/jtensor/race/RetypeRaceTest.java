@@ -77,19 +77,21 @@ class RetypeRaceTest {
     return ops;
   }
 
+  /** A thread pointing t at each cast in turn (setData: another dtype and length each time) until stop. */
+  private static Thread startRetyping(Tensor t, AtomicBoolean stop, Tensor... casts) {
+    Thread caster = new Thread(() -> {
+      while (!stop.get()) for (Tensor c : casts) t.setData(c);
+    });
+    caster.start();
+    return caster;
+  }
+
   @Test
   void everyReadOfARetypedTensorSeesOneWholeCast() throws InterruptedException {
     try (Tensor f64 = Tensor.arange(0, 64, 1, DType.FLOAT64); Tensor f32 = Tensor.arange(0, 32, 1, DType.FLOAT32);
          Tensor f16 = Tensor.arange(0, 16, 1, DType.FLOAT16); Tensor t = f32.clone()) {
       AtomicBoolean stop = new AtomicBoolean();
-      Thread caster = new Thread(() -> {
-        while (!stop.get()) {
-          t.setData(f64);
-          t.setData(f16);
-          t.setData(f32);
-        }
-      });
-      caster.start();
+      Thread caster = startRetyping(t, stop, f64, f16, f32);
       Set<DType> seen = ConcurrentHashMap.newKeySet();
       Map<String, Function<Tensor, Boolean>> ops = ops();
       ops.replaceAll((name, op) -> x -> {
@@ -129,14 +131,7 @@ class RetypeRaceTest {
          Tensor index = Tensor.fromArray(new long[] {15, 0, 7}); Tensor g = Tensor.fromArray(new float[] {0.25f, 0.5f, 1f})) {
       org.jtensor.Generator gen = new org.jtensor.Generator(63);
       AtomicBoolean stop = new AtomicBoolean();
-      Thread caster = new Thread(() -> {
-        while (!stop.get()) {
-          t.setData(f64);
-          t.setData(f16);
-          t.setData(f32);
-        }
-      });
-      caster.start();
+      Thread caster = startRetyping(t, stop, f64, f16, f32);
       Map<String, Function<Tensor, Boolean>> ops = new LinkedHashMap<>();
       ops.put("fill_", x -> x.fill_(1.0) == x);
       ops.put("mul_", x -> x.mul_(0.5) == x);
