@@ -26,6 +26,8 @@ public final class AvgPool1d extends Module {
 
   @Override
   protected String extraRepr() {
-    return ModuleRepr.avgPool(kernel, options);
+    // PyTorch's AvgPool1d keeps its arguments as 1-tuples (_single), where AvgPool2d/3d keep them as given
+    return "kernel_size=" + ModuleRepr.tuple(kernel, 1) + ", stride=" + ModuleRepr.tuple(options.stride == null ? kernel : options.stride, 1)
+        + ", padding=" + ModuleRepr.tuple(options.padding, 1);
   }
 }

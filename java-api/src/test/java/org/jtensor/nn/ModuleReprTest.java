@@ -92,6 +92,16 @@ class ModuleReprTest extends ScopedTest {
       m.put("fc", new Linear(2, 3));
       return new ModuleDict<>(m);
     });
+    c.put("transformer", () -> new Transformer(8, 2, 1, 1, 16, 0.1, "relu", 1e-5, false, false, true, new Generator(1)));
+    c.put("conv_transpose1d", () -> new ConvTranspose1d(2, 3, 4));
+    c.put("instancenorm1d", () -> new InstanceNorm1d(4));
+    c.put("dropout3d", () -> new Dropout3d(0.4));
+    c.put("featurealphadropout", () -> new FeatureAlphaDropout(0.1));
+    c.put("avgpool1d", () -> new AvgPool1d(3));
+    c.put("maxpool3d", () -> new MaxPool3d(2));
+    c.put("adaptivemaxpool2d", () -> new AdaptiveMaxPool2d(2, 3));
+    c.put("hardswish", Hardswish::new);
+    c.put("silu", SiLU::new);
     c.put("crossentropyloss", () -> new CrossEntropyLoss(null, -100, "mean", 0.1));
     c.put("mseloss", () -> new MSELoss("sum"));
     c.put("sequential", () -> new Sequential(new Linear(784, 256), new ReLU(), new Dropout(0.2), new Linear(256, 10)));
