@@ -19,18 +19,45 @@ public final class CloseRace {
    */
   public static void closeDuring(Runnable round, Tensor victim, int begun, long delayNanos, int maxRounds, int refusals, String what)
       throws InterruptedException {
+    race(round, true, victim, begun, delayNanos, maxRounds, refusals, what);
+  }
+
+  /**
+   * closeDuring with rounds that open no scope (each closes what it makes itself), then every
+   * operand closed: a tensor an op leaves behind when its operand is closed meanwhile, which a
+   * round's scope would have closed, shows as bytes still allocated. before: the allocator's bytes
+   * before the operands were made. Returns the rounds begun.
+   */
+  public static int closeDuringLeavingNothing(Runnable round, Tensor[] operands, int victim, long before, int maxRounds, int refusals,
+      String what) throws InterruptedException {
+    int begun;
+    try {
+      begun = race(round, false, operands[victim], 2, 0, maxRounds, refusals, what);
+    } finally {
+      for (Tensor t : operands) t.close();
+    }
+    long left = org.jtensor.memory.Memory.memoryStats(Device.CPU).get("allocated_bytes.all.current") - before;
+    if (left != 0) throw new AssertionError(what + ": " + left + " bytes left after " + begun + " rounds");
+    return begun;
+  }
+
+  private static int race(Runnable round, boolean scoped, Tensor victim, int begun, long delayNanos, int maxRounds, int refusals, String what)
+      throws InterruptedException {
     AtomicReference<Throwable> bad = new AtomicReference<>();
     AtomicInteger refused = new AtomicInteger(), started = new AtomicInteger();
     Thread t = new Thread(() -> {
       while (refused.get() < refusals && started.get() < maxRounds) {
         started.incrementAndGet();
-        try (TensorScope s = TensorScope.open()) {
+        TensorScope s = scoped ? TensorScope.open() : null;  // a new thread has no scope of its own
+        try {
           round.run();
         } catch (IllegalStateException e) {
           refused.incrementAndGet();
         } catch (Throwable e) {
           bad.compareAndSet(null, e);
           return;
+        } finally {
+          if (s != null) s.close();
         }
       }
     });
@@ -40,5 +67,6 @@ public final class CloseRace {
     victim.close();
     t.join();
     if (bad.get() != null) throw new AssertionError(what, bad.get());
+    return started.get();
   }
 }

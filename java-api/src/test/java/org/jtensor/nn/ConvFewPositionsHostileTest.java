@@ -17,14 +17,12 @@ import java.util.function.Predicate;
 import org.jtensor.Close;
 import org.jtensor.CloseRace;
 import org.jtensor.DType;
-import org.jtensor.Device;
+import org.jtensor.RefusedMemory;
 import org.jtensor.ScopedTest;
 import org.jtensor.Tensor;
 import org.jtensor.TensorScope;
 import org.jtensor.Threads;
 import org.jtensor.autograd.Autograd;
-import org.jtensor.memory.Memory;
-import org.jtensor.memory.TensorOutOfMemoryException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -170,36 +168,13 @@ class ConvFewPositionsHostileTest extends ScopedTest {
   void aRefusedScratchFailsCleanly() {
     long[] one = {1};
     Tensor x = det(F32, 9, 1, 256, 7, 7), w = det(F32, 10, 256, 256, 3, 3);
-    double[] want = conv(2, x, w, null, one, one, one, 1).toDoubleArray();
-    long limit = Memory.memoryLimit(Device.CPU);
-    int refused = 0, right = 0;
-    java.util.ArrayDeque<Tensor> fillers = new java.util.ArrayDeque<>();
-    try {
-      Memory.emptyCache(Device.CPU);
-      Memory.setMemoryLimit(Device.CPU, Memory.memoryReserved(Device.CPU));
-      try {
-        while (true) fillers.push(Tensor.empty(16 << 10));
-      } catch (TensorOutOfMemoryException e) {
-        // the free space is full
-      }
-      while (right < 3) {
-        try (TensorScope s = TensorScope.open()) {
-          Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_();
-          Tensor y = conv(2, xg, wg, null, one, one, one, 1);
-          assertArrayEquals(want, y.toDoubleArray(), fillers.size() + " fillers");
-          Autograd.grad(List.of(y), List.of(Tensor.ones(y.shape())), List.of(xg, wg), false, false, false);
-          right++;
-        } catch (TensorOutOfMemoryException e) {
-          refused++;
-        }
-        if (fillers.isEmpty()) break;
-        fillers.pop().close();
-      }
-    } finally {
-      fillers.forEach(Tensor::close);
-      Memory.setMemoryLimit(Device.CPU, limit);
-    }
-    assertTrue(refused > 0 && right == 3, refused + " refused, " + right + " right");
+    double[][] want = {conv(2, x, w, null, one, one, one, 1).toDoubleArray()};
+    RefusedMemory.stepThrough("few-positions convolution", 64 << 10, 3, want, () -> {
+      Tensor xg = x.detach().requiresGrad_(), wg = w.detach().requiresGrad_();
+      Tensor y = conv(2, xg, wg, null, one, one, one, 1);
+      Autograd.grad(List.of(y), List.of(Tensor.ones(y.shape())), List.of(xg, wg), false, false, false);
+      return new double[][] {y.toDoubleArray()};
+    });
   }
 
   /** The few-positions forward and its gradients while another thread closes an operand: the right bits or IllegalStateException. */
