@@ -535,6 +535,10 @@ void factorizations() {
   CHECK(a.p[0] == 3 && a.p[1] == 4 && std::fabs(a.p[2] - 1.0 / 3) < 1e-15 && std::fabs(a.p[3] - 2.0 / 3) < 1e-15);
   CHECK(piv.p[0] == 2 && piv.p[1] == 2 && info.p[0] == 0);
   CHECK(info.p[1] == 2 && a.p[7] == 0);  // U[2,2] is zero: reported, the factorization completed
+  Buf<double> zero_pivot({0, 1, NAN, 1});  // LAPACK's update still runs past a zero pivot: U[2,2] is NaN, det NaN
+  Buf<int32_t> zp_piv(std::vector<int32_t>(2)), zp_info(std::vector<int32_t>(1));
+  CHECK_EQ(jt_lu_factor(zero_pivot.addr(), Float64, 1, 2, zp_piv.addr(), zp_info.addr()), JT_OK);
+  CHECK(zp_info.p[0] == 1 && zp_piv.p[0] == 1 && std::isnan(zero_pivot.p[2]) && std::isnan(zero_pivot.p[3]));
   Buf<double> b({1, 1});
   CHECK_EQ(jt_lu_solve(a.addr(), piv.addr(), Float64, 1, 2, 1, b.addr()), JT_OK);
   CHECK(std::fabs(b.p[0] + 1) < 1e-15 && std::fabs(b.p[1] - 1) < 1e-15);  // [[1,2],[3,4]] x = [1,1]

@@ -32,8 +32,9 @@ constexpr int64_t kBlockedFrom = 128, kPanel = 64;
 // getf2's right-looking elimination of columns [j0, j1) of the n x n matrix a, rows swapped whole
 // (as dlaswp on both sides) and the update kept within the panel's columns: the pivot is the first
 // element of largest magnitude in the column (idamax's choice, so a NaN below the diagonal is
-// never picked); a zero pivot is recorded and its column skipped, as LAPACK does, so det still
-// reads 0 from U's diagonal.
+// never picked). A zero pivot is recorded and its column left unscaled, but the trailing update
+// still runs with it, as LAPACK's: the column's zeros leave the rest as it is, its NaNs reach U
+// (det [[0, 1], [NaN, 1]] is NaN in PyTorch, not 0).
 template <typename T>
 void lu_panel(T* a, int64_t n, int64_t j0, int64_t j1, int32_t* piv, int32_t* info) {
   for (int64_t j = j0; j < j1; ++j) {
@@ -45,16 +46,14 @@ void lu_panel(T* a, int64_t n, int64_t j0, int64_t j1, int32_t* piv, int32_t* in
     }
     piv[j] = (int32_t)(p + 1);
     T pivot = a[p * n + j];
-    if (pivot == T(0)) {
-      if (*info == 0) *info = (int32_t)(j + 1);
-      continue;
-    }
+    bool zero = pivot == T(0);
+    if (zero && *info == 0) *info = (int32_t)(j + 1);
     if (p != j) {
       for (int64_t c = 0; c < n; ++c) std::swap(a[j * n + c], a[p * n + c]);
     }
     const T* row = a + j * n + j + 1;
     for (int64_t i = j + 1; i < n; ++i) {
-      T l = a[i * n + j] / pivot;
+      T l = zero ? a[i * n + j] : a[i * n + j] / pivot;
       a[i * n + j] = l;
       axpy_minus(a + i * n + j + 1, row, l, j1 - j - 1);
     }
