@@ -116,10 +116,19 @@ final class Factorizations {
     }
   }
 
-  /** result, computed detached, recorded as op (with args) on inputs: the handle returned replaces result, which is closed. */
+  /**
+   * result, computed detached, recorded as op (with args) on inputs: the handle returned replaces
+   * result, which is closed, also when an input was closed meanwhile (another thread's close
+   * during the kernel: IllegalStateException, and nothing left).
+   */
   static Tensor record(org.jtensor.dispatch.Op op, String name, Object args, Tensor result, Tensor... inputs) {
     TensorImpl[] in = new TensorImpl[inputs.length];
-    for (int i = 0; i < in.length; i++) in[i] = Handles.impl(inputs[i], name);
+    try {
+      for (int i = 0; i < in.length; i++) in[i] = Handles.impl(inputs[i], name);
+    } catch (RuntimeException | Error e) {
+      result.close();
+      throw e;
+    }
     TensorImpl out = Handles.impl(result, name);
     out.retain();
     result.close();
