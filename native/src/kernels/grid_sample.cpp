@@ -27,7 +27,11 @@ struct Axis {
         scale(align_corners ? T(n - 1) / 2 : T(n) / 2), low(align_corners ? T(0) : T(-0.5)),
         twice_span(align_corners ? T(n - 1) * 2 : T(n) * 2) {}
 
-  T unnormalize(T x) const { return align ? (x + T(1)) * scale : (x + T(1)) * scale - T(0.5); }
+  // (x + 1) * scale - 0.5 in one rounding: ATen's vectorized kernel as PyTorch ships it for AVX2 and
+  // AVX-512 contracts it into an FMA (this file is built with contraction off), and the rounding
+  // decides a floor or a round where the grid falls on a pixel's edge or centre (nearest's pixel,
+  // a one-sided gradient): -1/3 on a side of 3 is 0.5000000000000001 there, not 0.5.
+  T unnormalize(T x) const { return align ? (x + T(1)) * scale : std::fma(x + T(1), scale, T(-0.5)); }
 
   // ATen clamps with the NaN-dropping operand order: a NaN coordinate becomes 0.
   T clip(T x) const {
@@ -35,7 +39,9 @@ struct Axis {
     return lo < max_val ? lo : max_val;
   }
 
-  // |x - low| folded into [0, twice_span / 2] by reflections at low and low + twice_span / 2.
+  // |x - low| folded into [0, twice_span / 2] by reflections at low and low + twice_span / 2. The
+  // remainder in one rounding, as PyTorch's contracted kernel (see unnormalize): past about 1e4 in
+  // float32 the product's rounding moves the folded coordinate by pixels.
   T reflect(T x, T* sign) const {
     if (twice_span <= T(0)) {
       *sign = T(0);
@@ -43,7 +49,7 @@ struct Axis {
     }
     T d = x - low;
     T a = std::fabs(d);
-    T extra = a - std::trunc(a / twice_span) * twice_span;
+    T extra = std::fma(-std::trunc(a / twice_span), twice_span, a);
     T flipped = twice_span - extra;
     bool more = extra > flipped;
     *sign = (more != (d < T(0))) ? T(-1) : T(1);
@@ -137,7 +143,7 @@ struct Sampler {
           const T* in = input + ch * plane;
           T rows[4];
           for (int i = 0; i < 4; ++i) {
-            T yy = y0 - T(1) + T(i);
+            T yy = y0 + T(i - 1);  // one rounding, as ATen's iy + (i - 1): past 2^24 in float32 two would move the tap
             rows[i] = cx[0] * tap(in, x0 - T(1), yy) + cx[1] * tap(in, x0, yy) + cx[2] * tap(in, x0 + T(1), yy) +
                       cx[3] * tap(in, x0 + T(2), yy);
           }
@@ -187,9 +193,9 @@ struct Sampler {
           const T* in = input + ch * plane;
           T g = gout[ch * out_plane + k];
           for (int i = 0; i < 4; ++i) {
-            T yy = y0 - T(1) + T(i);
+            T yy = y0 + T(i - 1);
             for (int j = 0; j < 4; ++j) {
-              T xx = x0 - T(1) + T(j);
+              T xx = x0 + T(j - 1);
               if (gin) add_tap(gin + ch * plane, xx, yy, g * cx[j] * cy[i]);
               if (ggrid) {
                 T v = tap(in, xx, yy) * g;

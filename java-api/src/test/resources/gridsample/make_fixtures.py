@@ -10,6 +10,8 @@ F.affine_grid in 2-D and 3-D with theta's gradient. "cases" lists the grid_sampl
 import torch
 import torch.nn.functional as F
 
+import sampling
+
 torch.manual_seed(53)
 out, cases, affine = {}, [], []
 nan, inf = float("nan"), float("inf")
@@ -18,15 +20,7 @@ PADS = ["zeros", "border", "reflection"]
 
 
 def sample(name, x, grid, mode, pad, align, grad=True):
-    x = x.clone().requires_grad_(grad)
-    grid = grid.clone().requires_grad_(grad)
-    y = F.grid_sample(x, grid, mode=mode, padding_mode=pad, align_corners=align)
-    out[f"{name}.x"], out[f"{name}.grid"], out[f"{name}.out"] = x.detach(), grid.detach(), y.detach()
-    if grad:
-        up = torch.randn(y.shape, dtype=y.dtype)
-        (y * up).sum().backward()
-        out[f"{name}.up"], out[f"{name}.grad_x"], out[f"{name}.grad_grid"] = up, x.grad, grid.grad
-    cases.append(name)
+    sampling.sample(out, cases, name, x, grid, mode, pad, align, grad)
 
 
 for dt, tag in [(torch.float64, "f64"), (torch.float32, "f32")]:
