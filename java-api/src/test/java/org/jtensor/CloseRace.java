@@ -48,16 +48,19 @@ public final class CloseRace {
     Thread t = new Thread(() -> {
       while (refused.get() < refusals && started.get() < maxRounds) {
         started.incrementAndGet();
-        TensorScope s = scoped ? TensorScope.open() : null;  // a new thread has no scope of its own
         try {
-          round.run();
+          if (!scoped) {
+            round.run();  // a new thread has no scope of its own
+          } else {
+            try (TensorScope s = TensorScope.open()) {
+              round.run();
+            }
+          }
         } catch (IllegalStateException e) {
           refused.incrementAndGet();
         } catch (Throwable e) {
           bad.compareAndSet(null, e);
           return;
-        } finally {
-          if (s != null) s.close();
         }
       }
     });
