@@ -1,10 +1,11 @@
-// exp, log, log1p, expm1, tanh, erf and gelu of a float in plain arithmetic that the compiler vectorizes (std::expf
+// exp, log, log1p, tanh, erf and gelu of a float in plain arithmetic that the compiler vectorizes (std::expf
 // and friends are a call per element, so a loop over them never is): Cody-Waite range reduction,
 // Cephes' polynomials and Chebyshev fits, special values chosen on the bits without a branch. Each
 // is within 1 ulp of the exact value on normal results (2 for tanh, as Cephes' tanhf; 1.5 for
 // erf), as Sleef's u10 functions that PyTorch's vectorized CPU kernels call; float_math_test
 // measures the error over every 61st float.
 // The CPU functors (jt/functors.h) call these for float, float16 and bfloat16; CUDA keeps its own.
+// jt/float_math_wide.h has the ones computed in double (log2, log10, sin, cos, atan, erfc, expm1).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -12,16 +13,15 @@
 namespace jt {
 namespace fm {
 
-inline uint32_t bits(float x) {
-  uint32_t b;
-  std::memcpy(&b, &x, 4);
-  return b;
+template <typename To, typename From>
+inline To bit_cast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "same size");
+  To t;
+  std::memcpy(&t, &x, sizeof t);
+  return t;
 }
-inline float from_bits(uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, 4);
-  return x;
-}
+inline uint32_t bits(float x) { return bit_cast<uint32_t>(x); }
+inline float from_bits(uint32_t b) { return bit_cast<float>(b); }
 
 // c ? a : b on the bits, where GCC would otherwise sink each side into a branch of its own and
 // give up vectorizing the loop.
@@ -61,17 +61,36 @@ inline float exp(float x) {
   return p * from_bits((uint32_t)(n1 + 127) << 23) * from_bits((uint32_t)(n2 + 127) << 23);
 }
 
-// natural log: -inf at +-0, NaN below 0, inf at inf, subnormals exact in their exponent.
-inline float log(float x) {
+// x = 2^e (1 + m) with m in [sqrt(1/2) - 1, sqrt(2) - 1) (returned; exact) and e in e, subnormals
+// included; log's, log2's and log10's reduction.
+inline float log_reduce(float x, int32_t& e) {
   const uint32_t xb = bits(x);
   // both sides of each choice computed, then picked
   const bool subnormal = (xb & 0x7f800000u) == 0;
   const uint32_t b = bits(pick(subnormal, x * 8388608.0f, x));  // 2^23
-  int32_t e = (int32_t)((b >> 23) & 0xff) - 126 - (23 & -(int32_t)subnormal);
+  e = (int32_t)((b >> 23) & 0xff) - 126 - (23 & -(int32_t)subnormal);
   const float f = from_bits((b & 0x007fffffu) | 0x3f000000u);  // in [0.5, 1)
   const bool low = f < 0.707106781186547524f;
   e -= (int32_t)low;
-  const float m = pick(low, f + f - 1.0f, f - 1.0f);  // exact
+  return pick(low, f + f - 1.0f, f - 1.0f);  // exact
+}
+
+// r where x is positive and finite; the logarithms' special values elsewhere: -inf at +-0, NaN
+// below 0 (-inf included), inf at inf, NaN kept.
+inline float log_special(float x, float r) {
+  const uint32_t xb = bits(x);
+  const uint32_t mag = xb & 0x7fffffffu;
+  const bool negative = (xb >> 31) != 0;
+  r = pick(mag == 0, -__builtin_inff(), r);                      // +-0
+  r = pick(negative & (mag != 0), __builtin_nanf(""), r);       // negative, -inf included
+  r = pick((mag >= 0x7f800000u) & !negative, x, r);             // +inf and NaN
+  return pick(mag > 0x7f800000u, x, r);                         // NaN of either sign
+}
+
+// natural log: Cephes' logf polynomial on log_reduce's m; subnormals exact in their exponent.
+inline float log(float x) {
+  int32_t e;
+  const float m = log_reduce(x, e);
   const float z = m * m;
   float y = 7.0376836292e-2f;
   y = y * m - 1.1514610310e-1f;
@@ -86,15 +105,7 @@ inline float log(float x) {
   const float fe = (float)e;
   y += fe * -2.12194440e-4f;
   y += -0.5f * z;
-  float r = (m + y) + fe * 0.693359375f;
-  // special inputs
-  const uint32_t mag = xb & 0x7fffffffu;
-  const bool negative = (xb >> 31) != 0;
-  r = pick(mag == 0, -__builtin_inff(), r);                      // +-0
-  r = pick(negative & (mag != 0), __builtin_nanf(""), r);       // negative, -inf included
-  r = pick((mag >= 0x7f800000u) & !negative, x, r);             // +inf and NaN
-  r = pick(mag > 0x7f800000u, x, r);                            // NaN of either sign
-  return r;
+  return log_special(x, (m + y) + fe * 0.693359375f);
 }
 
 // log(1 + x), Goldberg's way: log(u) for u = 1 + x rounded, times x / (u - 1) (exact), which
@@ -106,19 +117,6 @@ inline float log1p(float x) {
   float r = log(u) * (x / pick(one, 1.0f, d));
   r = pick(one, x, r);
   return pick(u == __builtin_inff(), u, r);  // inf / inf would be NaN
-}
-
-// e^x - 1, Kahan's way: (u - 1) x / log(u) for u = e^x, which cancels u's rounding; x itself where
-// u rounds to 1 (-0.0 kept), -1 where u - 1 is -1, inf where u is, NaN kept.
-inline float expm1(float x) {
-  const float u = exp(x);
-  const float um1 = u - 1.0f;
-  const bool one = u == 1.0f;
-  const float l = log(u);
-  float r = um1 * (x / pick(one, 1.0f, l));
-  r = pick(one, x, r);
-  r = pick(um1 == -1.0f, -1.0f, r);
-  return pick(u == __builtin_inff(), u, r);
 }
 
 // tanh: Cephes' odd polynomial below |x| = 0.625, 1 - 2 / (e^2|x| + 1) above; NaN kept.

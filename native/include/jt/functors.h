@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "jt/dtype.h"
-#include "jt/float_math.h"
+#include "jt/float_math_wide.h"
 // sin and cos in Windows host code are jtensor's own (sin_of below): fp::sin_cos_any
 #if defined(_WIN32) && !defined(__CUDA_ARCH__)
 #define JT_OWN_TRIG 1
@@ -84,8 +84,9 @@ JT_FUNCTOR(sign, kNumeric<T>, false)
     return (T)((T(0) < a) - (a < T(0)));
   }
 };
-// exp, log, tanh, erf, sinh, cosh and atanh of float (and of float16/bfloat16, computed in float) on the CPU:
-// jt/float_math.h's, which the compiler vectorizes; libm's for double, the device's on CUDA.
+// exp, log, log2, log10, log1p, expm1, tanh, erf, erfc, atan, sinh, cosh and atanh of float (and of
+// float16/bfloat16, computed in float) on the CPU: jt/float_math.h's and jt/float_math_wide.h's,
+// which the compiler vectorizes; libm's for double, the device's on CUDA. sin and cos: sin_of below.
 #ifdef __CUDA_ARCH__
 #define JT_FLOAT_MATH_HERE false
 #else
@@ -98,10 +99,14 @@ JT_FUNCTOR(sign, kNumeric<T>, false)
   }
 JT_FLOAT_MATH_OF(exp)
 JT_FLOAT_MATH_OF(log)
+JT_FLOAT_MATH_OF(log2)
+JT_FLOAT_MATH_OF(log10)
 JT_FLOAT_MATH_OF(log1p)
 JT_FLOAT_MATH_OF(expm1)
 JT_FLOAT_MATH_OF(tanh)
 JT_FLOAT_MATH_OF(erf)
+JT_FLOAT_MATH_OF(erfc)
+JT_FLOAT_MATH_OF(atan)
 JT_FLOAT_MATH_OF(sinh)
 JT_FLOAT_MATH_OF(cosh)
 JT_FLOAT_MATH_OF(atanh)
@@ -154,13 +159,17 @@ JT_HOST_DEVICE inline double erfinv_double(double y, int steps = 4) {
   return std::copysign(x, y);
 }
 template <typename T> JT_HOST_DEVICE T erfinv_of(T a) { return (T)erfinv_double((double)a, sizeof(T) <= 4 ? 1 : 4); }
-// sin and cos: the C library's, except in Windows host code. MinGW's are x87's fsin and fcos,
+// sin and cos: of a float below 2^20 on the CPU, fm::sin_cos_reduced (vectorized: sin_op and cos_op
+// below give it to the loops as their common case); otherwise the C library's, except in Windows
+// host code. MinGW's are x87's fsin and fcos,
 // which reduce with a 66-bit pi: float64 near multiples of pi/2 was off by up to 6e14 ulp, and
 // every float64 angle above 2^20 by 1e5 to 1e18 ulp, float above 2^32 too (kernels_test; a sweep
 // of MinGW's other float and float64 functions found them within 2 ulp of glibc's). There
 // fp::sin_cos_any (jt/trig_reduction.h, JT_OWN_TRIG above) computes float64's, and float's from
 // 2^20 up, within 1 ulp.
 template <typename T> JT_HOST_DEVICE T sin_of(T a) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value)
+    if (std::fabs(a) < fm::sin_cos_reduces) return fm::sin_cos_reduced(a, false);
 #if JT_OWN_TRIG
   if constexpr (std::is_same<T, double>::value) return fp::sin_cos_any(a, true);
   if constexpr (std::is_same<T, float>::value) if (std::fabs(a) >= 0x1p20f) return (float)fp::sin_cos_any(a, true);
@@ -168,6 +177,8 @@ template <typename T> JT_HOST_DEVICE T sin_of(T a) {
   return std::sin(a);
 }
 template <typename T> JT_HOST_DEVICE T cos_of(T a) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value)
+    if (std::fabs(a) < fm::sin_cos_reduces) return fm::sin_cos_reduced(a, true);
 #if JT_OWN_TRIG
   if constexpr (std::is_same<T, double>::value) return fp::sin_cos_any(a, false);
   if constexpr (std::is_same<T, float>::value) if (std::fabs(a) >= 0x1p20f) return (float)fp::sin_cos_any(a, false);
@@ -182,17 +193,25 @@ JT_FLOAT_UNARY(reciprocal, T(1) / a)
 JT_FLOAT_UNARY(exp, exp_of(a))
 JT_FLOAT_UNARY(exp2, std::exp2(a))
 JT_FLOAT_UNARY(log, log_of(a))
-JT_FLOAT_UNARY(log2, std::log2(a))
+JT_FLOAT_UNARY(log2, log2_of(a))
 JT_FLOAT_UNARY(log1p, log1p_of(a))
 JT_FLOAT_UNARY(expm1, expm1_of(a))
 JT_FLOAT_UNARY(sqrt, std::sqrt(a))
 JT_FLOAT_UNARY(rsqrt, T(1) / std::sqrt(a))
-JT_FLOAT_UNARY(sin, sin_of(a))
-JT_FLOAT_UNARY(cos, cos_of(a))
+// sin and cos of float on the CPU in two parts for elementwise.cpp's loops: common(), vectorized and
+// right where rare() is false, then apply() where it is true (|x| from 2^20, inf, NaN)
+#define JT_FLOAT_TRIG(name, cosine)                                                          \
+  JT_FUNCTOR(name, kFloat<T>, false)                                                         \
+    template <typename T> static JT_HOST_DEVICE T apply(T a, const Params&) { return name##_of(a); } \
+    static float common(float a) { return fm::sin_cos_reduced(a, cosine); }                  \
+    static bool rare(float a) { return !(std::fabs(a) < fm::sin_cos_reduces); }             \
+  };
+JT_FLOAT_TRIG(sin, false)
+JT_FLOAT_TRIG(cos, true)
 JT_FLOAT_UNARY(tan, std::tan(a))
 JT_FLOAT_UNARY(asin, std::asin(a))
 JT_FLOAT_UNARY(acos, std::acos(a))
-JT_FLOAT_UNARY(atan, std::atan(a))
+JT_FLOAT_UNARY(atan, atan_of(a))
 JT_FLOAT_UNARY(tanh, tanh_of(a))
 JT_FLOAT_UNARY(sigmoid, T(1) / (T(1) + exp_of(-a)))
 JT_FLOAT_UNARY(erf, erf_of(a))

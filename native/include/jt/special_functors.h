@@ -139,15 +139,16 @@ template <typename T> JT_HOST_DEVICE T polygamma_of(T x, int n) {
 }
 JT_FLOAT_UNARY(polygamma, polygamma_of(a, (int)p.f[0]))
 
-// hyperbolic functions, log10 and erfc: float's sinh, cosh and atanh from jt/float_math.h on the CPU
-// (vectorized, as PyTorch's Sleef ones), the rest the C library's (CUDA's on the device)
+// hyperbolic functions, log10 and erfc: float's sinh, cosh, atanh, log10 and erfc from jt/float_math.h
+// and jt/float_math_wide.h on the CPU (vectorized, as PyTorch's Sleef ones), the rest the C library's
+// (CUDA's on the device)
 JT_FLOAT_UNARY(sinh, sinh_of(a))
 JT_FLOAT_UNARY(cosh, cosh_of(a))
 JT_FLOAT_UNARY(asinh, std::asinh(a))
 JT_FLOAT_UNARY(acosh, std::acosh(a))
 JT_FLOAT_UNARY(atanh, atanh_of(a))
-JT_FLOAT_UNARY(log10, std::log10(a))
-JT_FLOAT_UNARY(erfc, std::erfc(a))
+JT_FLOAT_UNARY(log10, log10_of(a))
+JT_FLOAT_UNARY(erfc, erfc_of(a))
 // signbit: the sign bit of a float (-0.0 and a negative NaN set it), x < 0 for integers, false for bool
 JT_FUNCTOR(signbit, true, true)
   template <typename T> static JT_HOST_DEVICE bool apply(T a, const Params&) {

@@ -64,6 +64,12 @@ constexpr OperandIO io_of() {
   else return {sizeof(T), true, &load_to_opmath<T>, &store_from_opmath<T>};
 }
 
+// Whether F splits float into a vectorized common case and a few rare elements (sin_op, cos_op)
+template <typename F, typename A, typename = void>
+struct SplitsFloat : std::false_type {};
+template <typename F, typename A>
+struct SplitsFloat<F, A, std::void_t<decltype(F::rare(0.0f))>> : std::is_same<A, float> {};
+
 // The only code compiled per (op, dtype): loops over contiguous operands of the computed type C.
 // p[0] is the output, p[1..] the inputs; bit k of `scalars` marks input k as one element for all.
 template <typename F, typename C>
@@ -73,7 +79,26 @@ struct Loops {
   static void unary(char* const* p, int64_t n, unsigned, const Params& prm) {
     O* out = reinterpret_cast<O*>(p[0]);
     const C* a = reinterpret_cast<const C*>(p[1]);
-    for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), prm);
+    if constexpr (SplitsFloat<F, A>::value) {
+      // a block at a time: F::common over all (its loop has no call, so it vectorizes), then apply()
+      // again where F::rare; the block's inputs are kept, as out may be a
+      constexpr int64_t kBlock = 256;
+      float x[kBlock];
+      for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+        const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+        unsigned any = 0;
+        for (int64_t j = 0; j < m; ++j) x[j] = (A)load_elem(a + i0 + j);
+        for (int64_t j = 0; j < m; ++j) {
+          out[i0 + j] = (O)F::common(x[j]);
+          any |= (unsigned)F::rare(x[j]);
+        }
+        if (any)
+          for (int64_t j = 0; j < m; ++j)
+            if (F::rare(x[j])) out[i0 + j] = (O)F::apply(x[j], prm);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) out[i] = (O)F::apply((A)load_elem(a + i), prm);
+    }
   }
   static void binary(char* const* p, int64_t n, unsigned scalars, const Params& prm) {
     O* out = reinterpret_cast<O*>(p[0]);
