@@ -1,5 +1,5 @@
 // jt/float_math.h (exp, log, log1p, tanh, erf, gelu, sinh, cosh, atanh) and jt/float_math_wide.h (log2, log10,
-// sin, cos, atan, erfc, expm1) against double precision libm: the worst error in ulps over every 61st float (1201st under
+// sin, cos, atan, erfc, expm1, erfinv) against double precision libm: the worst error in ulps over every 61st float (1201st under
 // emulation, 6007th under the sanitizers)
 // (all exponents, all sign bits), subnormal inputs and results included, and the special values.
 #include <cmath>
@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "jt/float_math_wide.h"
+#include "jt/functors.h"
 
 namespace {
 
@@ -141,5 +142,18 @@ int main() {
   CHECK(fm::erfc(1e-45f) == 1 && fm::erfc(10.1f) == 0 && fm::erfc(-10.f) == 2);
   // the tail, relative: erfc falls to float's last subnormal near 10.05
   for (float x = 9.0f; x < 10.06f; x += 1e-3f) CHECK(ulps(fm::erfc(x), std::erfc((double)x)) <= 0.51);
+  // erfinv against erfinv_double's four Newton steps (jt/functors.h): PyTorch's float32 is within 0.501
+  double ei = 0;
+  for (uint64_t b = 0; b < 0x100000000ull; b += kStep) {
+    const uint32_t u = (uint32_t)b;
+    float y;
+    std::memcpy(&y, &u, 4);
+    if (std::fabs(y) < 1) ei = std::fmax(ei, ulps(fm::erfinv(y), erfinv_double(y)));
+  }
+  std::printf("erfinv: worst %.3f ulps\n", ei);
+  CHECK(ei <= 0.51);
+  CHECK(fm::erfinv(0.f) == 0 && std::signbit(fm::erfinv(-0.f)) && fm::erfinv(1.f) == inf && fm::erfinv(-1.f) == -inf);
+  CHECK(std::isnan(fm::erfinv(1.0000001f)) && std::isnan(fm::erfinv(-inf)) && std::isnan(fm::erfinv(nan)));
+  CHECK(fm::erfinv(1e-45f) == 1e-45f && fm::erfinv(-1e-30f) == (float)(-1e-30 * 0.886226925452758));
   return jt_report("float_math_test");
 }

@@ -5,7 +5,8 @@
 // erf), as Sleef's u10 functions that PyTorch's vectorized CPU kernels call; float_math_test
 // measures the error over every 61st float.
 // The CPU functors (jt/functors.h) call these for float, float16 and bfloat16; CUDA keeps its own.
-// jt/float_math_wide.h has the ones computed in double (log2, log10, sin, cos, atan, erfc, expm1).
+// jt/float_math_wide.h has the ones computed in double (log2, log10, sin, cos, atan, erfc, expm1,
+// erfinv).
 #pragma once
 #include <cstdint>
 #include <cstring>

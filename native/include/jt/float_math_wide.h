@@ -1,10 +1,12 @@
-// log2, log10, sin, cos, atan, erfc and expm1 of a float, computed in double and rounded once: each
+// log2, log10, sin, cos, atan, erfc, expm1 and erfinv of a float, computed in double and rounded once: each
 // within 0.51 ulp of the exact value (float_math_test), where Sleef's u10 functions that PyTorch
 // calls promise 1, and exact where the exact result is a float (log2 of a power of two, log10 of a
 // power of ten). Plain arithmetic on doubles, which the compiler vectorizes (half the lanes of
 // float, still a fraction of a scalar call to the C library per element). sin and cos reduce
 // |x| < 2^20 only (sin_cos_reduces); jt/functors.h gives larger arguments to the C library.
 #pragma once
+#include <cmath>
+
 #include "jt/float_math.h"
 
 namespace jt {
@@ -137,6 +139,41 @@ inline float erfc(float x) {
   double r = t * exp_wide(p - a * a);
   r = pick(ax > 10.1, 0.0, r);
   return (float)pick(x < 0.0f, 2.0 - r, r);
+}
+
+// log v for a positive normal double: log_reduce's way in double (the exponent made a double on the
+// bits, which every SIMD level converts), then log1p_reduced.
+inline double log_wide(double v) {
+  const uint64_t b = bits(v);
+  const double raw = from_bits((uint64_t)(0x4330000000000000ull | ((b >> 52) & 0x7ff))) - 4503599627370496.0;
+  const double f = from_bits((uint64_t)((b & 0x000fffffffffffffull) | 0x3fe0000000000000ull));  // [0.5, 1)
+  const bool low = f < 0.70710678118654752;
+  const double e = raw - 1022.0 - pick(low, 1.0, 0.0);  // raw: the exponent field
+  return e * 0.69314718055994531 + log1p_reduced(pick(low, f + f - 1.0, f - 1.0));
+}
+
+// erfinv: y p(w) with Giles' w = -log(1 - y^2) ("Approximating the erfinv function", 2011), p a
+// degree-12 fit in w - 2.5 below w = 5 and in sqrt(w) - 3.1613 above, up to float's |y| nearest 1
+// (fit_erfinv.py in native/tests: 1.5e-10 relative). Odd; +-inf at +-1, NaN past 1, NaN kept.
+inline float erfinv(float y) {
+  const double ay = magnitude(y);
+  const double w = -log_wide((1.0 - ay) * (1.0 + ay));  // 1 - y^2, exact in double
+  static constexpr double kNear[] = {
+      -2.0530253826425626e-11, 1.2294079786019471e-10, 8.200569792407284e-10, -1.0852875939709108e-08,
+      1.3780551730822937e-08, 4.786352615384768e-07, -3.4174044817819687e-06, -4.9958551035565635e-06,
+      0.00021825107431151913, -0.001252708113321456, -0.004177318038630212, 0.24664027679468037,
+      1.501409351130728};
+  static constexpr double kTail[] = {
+      9.924673464453821e-06, -6.478461787304788e-06, -5.782113800483435e-05, 0.000127773430860213,
+      -4.833637568521195e-05, -0.00035480690742661035, 0.0011743222234800736, -0.0022529897975753573,
+      0.0033612409328215268, -0.004782027361395203, 0.006499206175522841, 1.0042103258885307,
+      2.9947799074147845};
+  const double near = horner(w - 2.5, kNear);
+  const double tail = horner(std::sqrt(w) - 3.16131566292015, kTail);  // NaN where |y| > 1: picked away
+  double r = ay * pick(w < 5.0, near, tail);
+  r = pick(ay == 1.0, __builtin_inf(), r);
+  r = pick(ay <= 1.0, r, __builtin_nan(""));  // NaN kept
+  return with_sign_of((float)r, y);
 }
 
 }  // namespace fm

@@ -128,7 +128,8 @@ template <typename T> JT_HOST_DEVICE T gelu_grad_of(T a) {
 // (erfinv(-0) = -0); +-1 give +-inf; NaN and |y| > 1 give NaN. Every dtype computes in double; a
 // float (or narrower) input takes one step, not four: within float's range Giles' start is float's
 // own accuracy, one step in double squares its error, and the float nearest the result was the
-// four steps' at every 13th float of [0, 1) (82 million; 45 ns an element instead of 200).
+// four steps' at every 13th float of [0, 1) (82 million; 45 ns an element instead of 200). On the CPU a float is
+// fm::erfinv's instead (jt/float_math_wide.h: a fit in double, vectorized, within 0.51 ulp).
 JT_HOST_DEVICE inline double erfinv_double(double y, int steps = 4) {
   const double ay = std::fabs(y);
   if (!(ay < 1.0)) return ay == 1.0 ? std::copysign(HUGE_VAL, y) : (double)NAN;  // NaN in, or past 1
@@ -158,7 +159,10 @@ JT_HOST_DEVICE inline double erfinv_double(double y, int steps = 4) {
   }
   return std::copysign(x, y);
 }
-template <typename T> JT_HOST_DEVICE T erfinv_of(T a) { return (T)erfinv_double((double)a, sizeof(T) <= 4 ? 1 : 4); }
+template <typename T> JT_HOST_DEVICE T erfinv_of(T a) {
+  if constexpr (JT_FLOAT_MATH_HERE && std::is_same<T, float>::value) return fm::erfinv(a);
+  else return (T)erfinv_double((double)a, sizeof(T) <= 4 ? 1 : 4);
+}
 // sin and cos: of a float below 2^20 on the CPU, fm::sin_cos_reduced (vectorized: sin_op and cos_op
 // below give it to the loops as their common case); otherwise the C library's, except in Windows
 // host code. MinGW's are x87's fsin and fcos,
