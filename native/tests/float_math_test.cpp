@@ -155,5 +155,42 @@ int main() {
   CHECK(fm::erfinv(0.f) == 0 && std::signbit(fm::erfinv(-0.f)) && fm::erfinv(1.f) == inf && fm::erfinv(-1.f) == -inf);
   CHECK(std::isnan(fm::erfinv(1.0000001f)) && std::isnan(fm::erfinv(-inf)) && std::isnan(fm::erfinv(nan)));
   CHECK(fm::erfinv(1e-45f) == 1e-45f && fm::erfinv(-1e-30f) == (float)(-1e-30 * 0.886226925452758));
+  // every float within 4096 of each place where a reduction or a polynomial switches, which the
+  // sweep's step passes over: atan's tan(pi/8) and tan(3pi/8), erfinv's w = 5 (|y| = sqrt(1 - e^-5))
+  // and its last floats below 1, the logarithms' sqrt(2) mantissa split, expm1's clamp at -30 and its
+  // overflow, erfc's end, and sin and cos at the floats nearest the multiples of pi/2 below 2^20
+  double edge = 0;
+  const auto near_each = [&](float c, auto f, auto ref) {
+    for (int d = -4096; d <= 4096; ++d) {
+      uint32_t u;
+      std::memcpy(&u, &c, 4);
+      u += d;
+      float x;
+      std::memcpy(&x, &u, 4);
+      for (float s : {x, -x}) edge = std::fmax(edge, ulps(f(s), ref((double)s)));
+    }
+  };
+  const auto sin_below = [](float x) { return std::fabs(x) < fm::sin_cos_reduces ? fm::sin_cos_reduced(x, false) : NAN; };
+  const auto sin_ref = [](double x) { return std::fabs(x) < 0x1p20 ? std::sin(x) : NAN; };
+  const auto cos_below = [](float x) { return std::fabs(x) < fm::sin_cos_reduces ? fm::sin_cos_reduced(x, true) : NAN; };
+  const auto cos_ref = [](double x) { return std::fabs(x) < 0x1p20 ? std::cos(x) : NAN; };
+  for (float c : {0.41421356f, 2.41421356f}) near_each(c, [](float x) { return fm::atan(x); }, [](double x) { return std::atan(x); });
+  for (float c : {0.99662738f, 0.99999994f})
+    near_each(c, [](float x) { return std::fabs(x) < 1 ? fm::erfinv(x) : NAN; },
+              [](double x) { return std::fabs(x) < 1 ? erfinv_double(x) : NAN; });
+  for (float c : {1.41421356f, 0.70710678f, 0x1p-126f}) {
+    near_each(c, [](float x) { return fm::log2(x); }, [](double x) { return std::log2(x); });
+    near_each(c, [](float x) { return fm::log10(x); }, [](double x) { return std::log10(x); });
+  }
+  for (float c : {30.0f, 88.72f}) near_each(c, [](float x) { return fm::expm1(x); }, [](double x) { return std::expm1(x); });
+  near_each(10.05f, [](float x) { return fm::erfc(x); }, [](double x) { return std::erfc(x); });
+  for (double q : {1.0, 2.0, 3.0, 100001.0, 667544.0}) {  // 667544 pi/2 is just below 2^20
+    near_each((float)(q * M_PI_2), sin_below, sin_ref);
+    near_each((float)(q * M_PI_2), cos_below, cos_ref);
+  }
+  near_each(std::nextafter(0x1p20f, 0.f), sin_below, sin_ref);
+  near_each(std::nextafter(0x1p20f, 0.f), cos_below, cos_ref);
+  std::printf("float_math_wide near the switch points: worst %.3f ulps\n", edge);
+  CHECK(edge <= 0.53);
   return jt_report("float_math_test");
 }
