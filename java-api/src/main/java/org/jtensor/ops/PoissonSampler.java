@@ -54,10 +54,10 @@ public final class PoissonSampler {
     }
   }
 
-  /** The next uniform in [0, 1); a new block (sized by the rates still to draw) when this one is spent. */
+  /** The next uniform in [0, 1); a new block (sized by the rates still to draw, up to 2^20) when this one is spent. */
   private double uniform(int left) {
     if (next == block.length) {
-      try (Tensor t = Tensor.empty(new long[] {Math.max(1024, 4L * left)}, DType.FLOAT64)) {
+      try (Tensor t = Tensor.empty(new long[] {Math.min(1 << 20, Math.max(1024, 4L * left))}, DType.FLOAT64)) {  // at most 8 MB a block
         block = t.uniform_(0, 1, g).toDoubleArray();
       }
       next = 0;
