@@ -255,8 +255,10 @@ int main() {
       jt_set_num_threads(threads);
       check<float>(s, true);
       check<double>(s, s.n % 2 == 0);
-      check_input_grad<float>(s);
-      check_input_grad<double>(s);
+      if (threads == 1 || threads == 3) {  // the suite's time under ASan and QEMU: one thread and an uneven split
+        check_input_grad<float>(s);
+        check_input_grad<double>(s);
+      }
     }
   for (int threads : {1, 3}) {
     jt_set_num_threads(threads);
