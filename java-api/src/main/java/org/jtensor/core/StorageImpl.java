@@ -75,6 +75,9 @@ public final class StorageImpl extends RefCounted {
    * when its storage is one.
    */
 
+  /** PyTorch's words for a write into an inference tensor outside inference mode (every refusal of one quotes them). */
+  public static final String INFERENCE_WRITE = "Inplace update to inference tensor outside InferenceMode is not allowed";
+
   /** Whether these bytes were allocated in inference mode (Note [Inference tensors]). */
   public boolean isInference() {
     return inference;
@@ -89,8 +92,8 @@ public final class StorageImpl extends RefCounted {
   public void checkWritable(String op) {
     if (readOnly) throw readOnlyError(op);
     if (inference && !InferenceMode.isEnabled()) {
-      throw new IllegalStateException(op + "(): Inplace update to inference tensor outside InferenceMode is not allowed. "
-          + "You can make a clone to get a normal tensor before doing inplace update.");
+      throw new IllegalStateException(op + "(): " + INFERENCE_WRITE + ". You can make a clone to get a normal tensor before doing "
+          + "inplace update.");
     }
   }
 

@@ -177,7 +177,7 @@ final class Normalization {
       }
       if (stat.isInference() && !GradMode.isInferenceModeEnabled()) {
         throw new IllegalStateException(op + "(): " + name + " is an inference tensor (made in GradMode.inferenceMode()) and "
-            + "training updates it: Inplace update to inference tensor outside InferenceMode is not allowed; call eval() or clone() it first");
+            + "training updates it: " + org.jtensor.core.StorageImpl.INFERENCE_WRITE + "; call eval() or clone() it first");
       }
     }
   }

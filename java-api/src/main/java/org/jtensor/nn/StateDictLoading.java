@@ -60,7 +60,7 @@ final class StateDictLoading {
           }
           if (dst.isInference() && !GradMode.isInferenceModeEnabled()) {
             throw new IllegalStateException("loadStateDict(): " + key + " is an inference tensor (made in GradMode.inferenceMode()): "
-                + "Inplace update to inference tensor outside InferenceMode is not allowed; load it inside inference mode or clone() it first");
+                + org.jtensor.core.StorageImpl.INFERENCE_WRITE + "; load it inside inference mode or clone() it first");
           }
         }
         if (DataOps.copyWouldOverlap(dst, src)) {  // copy_ refuses it, after the entries before it were copied

@@ -168,7 +168,7 @@ public abstract class AbstractOptimizer implements Optimizer {
         }
         if (s != null && p.isInference() && !GradMode.isInferenceModeEnabled()) {
           throw new IllegalStateException("step(): parameter " + i + " is an inference tensor (made in GradMode.inferenceMode()): "
-              + "Inplace update to inference tensor outside InferenceMode is not allowed; clone() it into a normal parameter first");
+              + org.jtensor.core.StorageImpl.INFERENCE_WRITE + "; clone() it into a normal parameter first");
         }
         if (g != null && !p.isContiguous()) checkNotExpanded(i, p);
       }
